@@ -52,6 +52,9 @@ bool rtm_exists(const char *root, const char *path);
  */
 int rtm_write_atomic(const char *path, const void *data, size_t len);
 
+/* Create @dir and its parents (mode 0755); returns 0 or -errno. */
+int rtm_mkdir_p(const char *dir);
+
 /* Strip leading and trailing white space in place; returns @s. */
 char *rtm_strstrip(char *s);
 

@@ -292,25 +292,6 @@ fail:
 
 /* ------------------------------------------------------------ files */
 
-static int mkdir_p(const char *dir)
-{
-	char tmp[PATH_MAX], *p;
-
-	if (snprintf(tmp, sizeof(tmp), "%s", dir) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	for (p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
 int rtm_result_save(const struct rtm_result *r, const char *dir, struct rtm_error *err)
 {
 	char path[PATH_MAX];
@@ -318,7 +299,7 @@ int rtm_result_save(const struct rtm_result *r, const char *dir, struct rtm_erro
 	char *text;
 	int ret;
 
-	ret = mkdir_p(dir);
+	ret = rtm_mkdir_p(dir);
 	if (ret)
 		return rtm_error_setn(err, ret, "cannot create results folder %s: %s", dir,
 				      strerror(-ret));

@@ -138,7 +138,10 @@ void rtm_sysinfo_check(struct rtm_sysinfo *si);
 /* JSON form (schema "rtmeasure-sysinfo/1"), as stored in result.json. */
 json_t *rtm_sysinfo_to_json(const struct rtm_sysinfo *si);
 
-/* Human-readable checklist; colour only when @colour (the caller checks isatty). */
-void rtm_sysinfo_fprint(const struct rtm_sysinfo *si, FILE *f, bool colour);
+/*
+ * Human-readable checklist; colour only when @colour (the caller checks isatty),
+ * lines wrapped at @width columns (0: no wrapping).
+ */
+void rtm_sysinfo_fprint(const struct rtm_sysinfo *si, FILE *f, bool colour, int width);
 
 #endif

@@ -383,40 +383,86 @@ json_t *rtm_sysinfo_to_json(const struct rtm_sysinfo *si)
 
 /* ------------------------------------------------------------ human output */
 
-void rtm_sysinfo_fprint(const struct rtm_sysinfo *si, FILE *f, bool colour)
+/*
+ * Print @text starting at column @col, wrapped at @width with a hanging indent
+ * of @indent columns; @width 0 prints it on one line.
+ */
+static void fprint_wrapped(FILE *f, const char *text, int col, int indent, int width)
+{
+	const char *p = text;
+
+	while (*p) {
+		int room = width - col, n;
+
+		if (width <= 0 || (int)strlen(p) <= room) {
+			fprintf(f, "%s", p);
+			break;
+		}
+		for (n = room; n > 0 && p[n] != ' '; n--)
+			;
+		if (n <= 0)		/* one long word: break it where it must */
+			n = room > 0 ? room : (int)strlen(p);
+		fprintf(f, "%.*s\n%*s", n, p, indent, "");
+		p += n;
+		while (*p == ' ')
+			p++;
+		col = indent;
+	}
+	fputc('\n', f);
+}
+
+/* One "name  value" line of the header, wrapped like the checklist. */
+static void fprint_field(FILE *f, int width, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void fprint_field(FILE *f, int width, const char *name, const char *fmt, ...)
+{
+	char line[4400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	fprintf(f, "%-14s", name);
+	fprint_wrapped(f, line, 14, 14, width);
+}
+
+void rtm_sysinfo_fprint(const struct rtm_sysinfo *si, FILE *f, bool colour, int width)
 {
 	static const char *const tag[] = { "[ok]  ", "[info]", "[warn]" };
 	static const char *const col[] = { "\033[32m", "\033[36m", "\033[33m" };
-	char isol[300];
 	int i;
 
-	fprintf(f, "host          %s%s\n", si->hostname, si->live ? "" : "  (recorded tree)");
-	fprintf(f, "kernel        %s  %s\n", si->release, si->version);
-	fprintf(f, "preemption    %s%s  (from %s)\n", rtm_preempt_name(si->preempt),
-		si->preempt_dynamic ? ", PREEMPT_DYNAMIC" : "", si->preempt_source);
+	if (width > 0 && width < 60)
+		width = 60;
+	fprint_field(f, width, "host", "%s%s", si->hostname, si->live ? "" : "  (recorded tree)");
+	fprint_field(f, width, "kernel", "%s  %s", si->release, si->version);
+	fprint_field(f, width, "preemption", "%s%s  (from %s)", rtm_preempt_name(si->preempt),
+		     si->preempt_dynamic ? ", PREEMPT_DYNAMIC" : "", si->preempt_source);
 	if (si->config_hz)
-		fprintf(f, "config        HZ=%d%s  (%s)\n", si->config_hz,
-			si->config_no_hz_full == 1 ? ", NO_HZ_FULL" : "", si->config_source);
-	fprintf(f, "cpu           %s, %s, %d online (%s)\n",
-		si->cpu_model[0] ? si->cpu_model : "model unknown",
-		si->arch[0] ? si->arch : "arch unknown", si->cpus_online, si->online);
-	snprintf(isol, sizeof(isol), "isolated %s, nohz_full %s",
-		 si->isolated[0] ? si->isolated : "none", si->nohz_full[0] ? si->nohz_full : "none");
-	fprintf(f, "isolation     %s\n", isol);
-	fprintf(f, "virtual       %s\n", si->vm ? (si->hypervisor[0] ? si->hypervisor :
-						    "yes (hypervisor not named)") : "no");
-	fprintf(f, "clocksource   %s\n", si->clocksource[0] ? si->clocksource : "unknown");
-	fprintf(f, "tracing       %s; tracers: %s\n", si->tracefs[0] ? si->tracefs : "no tracefs",
-		si->tracers[0] ? si->tracers : "none");
-	fprintf(f, "cmdline       %s\n", si->cmdline);
+		fprint_field(f, width, "config", "HZ=%d%s  (%s)", si->config_hz,
+			     si->config_no_hz_full == 1 ? ", NO_HZ_FULL" : "", si->config_source);
+	fprint_field(f, width, "cpu", "%s, %s, %d online (%s)",
+		     si->cpu_model[0] ? si->cpu_model : "model unknown",
+		     si->arch[0] ? si->arch : "arch unknown", si->cpus_online, si->online);
+	fprint_field(f, width, "isolation", "isolated %s, nohz_full %s",
+		     si->isolated[0] ? si->isolated : "none",
+		     si->nohz_full[0] ? si->nohz_full : "none");
+	fprint_field(f, width, "virtual", "%s", si->vm ? (si->hypervisor[0] ? si->hypervisor :
+							"yes (hypervisor not named)") : "no");
+	fprint_field(f, width, "clocksource", "%s",
+		     si->clocksource[0] ? si->clocksource : "unknown");
+	fprint_field(f, width, "tracing", "%s; tracers: %s",
+		     si->tracefs[0] ? si->tracefs : "no tracefs",
+		     si->tracers[0] ? si->tracers : "none");
+	fprint_field(f, width, "cmdline", "%s", si->cmdline);
 	fprintf(f, "\nRT-readiness checklist\n");
 	for (i = 0; i < si->nchecks; i++) {
 		const struct rtm_check *c = &si->checks[i];
 
 		if (colour)
-			fprintf(f, "  %s%s\033[0m %-16s %s\n", col[c->level], tag[c->level], c->id,
-				c->text);
+			fprintf(f, "  %s%s\033[0m %-16s ", col[c->level], tag[c->level], c->id);
 		else
-			fprintf(f, "  %s %-16s %s\n", tag[c->level], c->id, c->text);
+			fprintf(f, "  %s %-16s ", tag[c->level], c->id);
+		fprint_wrapped(f, c->text, 26, 26, width);
 	}
 }

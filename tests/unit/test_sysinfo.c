@@ -126,6 +126,30 @@ static void test_tree(const struct tree_case *t)
 	}
 	free(text);
 	json_decref(j);
+
+	/* human form: wrapped at 80 columns, every check listed, no escapes */
+	{
+		char *buf = NULL, *line, *save = NULL;
+		size_t len = 0;
+		int longest = 0, found = 0, i;
+		FILE *f = open_memstream(&buf, &len);
+
+		rtm_sysinfo_fprint(si, f, false, 80);
+		fclose(f);
+		for (i = 0; i < si->nchecks; i++) {
+			char key[48];
+
+			snprintf(key, sizeof(key), " %-16s ", si->checks[i].id);
+			found += strstr(buf, key) != NULL;
+		}
+		is_int(found, si->nchecks, "human form lists every check");
+		ok(!strchr(buf, '\033'), "%s: no escape codes without colour", t->tree);
+		for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+			if ((int)strlen(line) > longest && strchr(line + 14, ' '))
+				longest = (int)strlen(line);
+		ok(longest <= 80, "%s: lines wrapped at 80 columns (longest %d)", t->tree, longest);
+		free(buf);
+	}
 	rtm_sysinfo_free(si);
 }
 

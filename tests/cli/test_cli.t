@@ -1,0 +1,37 @@
+#!/bin/bash
+# Command-level tests of rtmeasure: help, version, bad input, sysinfo on recorded trees.
+. "$RTM_SRCDIR/tests/lib.sh"
+
+run_cmd --help
+ok $(( rc != 0 )) "--help exits 0"
+echo "$out" | grep -q '^  sysinfo ' ; ok $? "--help lists sysinfo"
+run_cmd --version
+echo "$out" | grep -Eq '^rtmeasure [0-9]+\.[0-9]+\.[0-9]+$'; ok $? "--version prints the version"
+run_cmd sysinfo --help
+ok $(( rc != 0 )) "sysinfo --help exits 0"
+run_cmd help sysinfo
+echo "$out" | grep -q 'usage: rtmeasure sysinfo'; ok $? "help sysinfo shows its usage"
+
+run_cmd
+ok $(( rc != 2 )) "no command: exit 2"
+expect_usage_error "unknown command" frobnicate
+expect_usage_error "unknown option" sysinfo --frobnicate
+expect_usage_error "missing option argument" sysinfo --root
+expect_usage_error "stray argument" sysinfo extra
+expect_usage_error "missing root directory" sysinfo --root /nonexistent/rtmeasure-root
+empty=$(mktemp -d)
+expect_usage_error "empty root directory" sysinfo --root "$empty"
+rmdir "$empty"
+
+for tree in "$RTM_TESTDATA"/sysroot-*/; do
+	name=$(basename "$tree")
+	run_cmd sysinfo --root "$tree" --json
+	ok $(( rc != 0 )) "$name: sysinfo --json exits 0"
+	echo "$out" | jq -e '.schema == "rtmeasure-sysinfo/1" and (.checks | length) > 5' \
+		>/dev/null; ok $? "$name: JSON parses with jq and has checks"
+	run_cmd sysinfo --root "$tree"
+	echo "$out" | grep -q 'RT-readiness checklist'; ok $? "$name: human checklist"
+	printf '%s' "$out" | grep -q $'\033'; ok $(( $? == 0 )) "$name: no escape codes when not a tty"
+done
+
+done_testing

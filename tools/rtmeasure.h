@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rtmeasure.h - shared declarations of the command's subcommands.
+ */
+#ifndef RTM_TOOL_H
+#define RTM_TOOL_H
+
+#include <stdbool.h>
+
+/* Exit statuses, as documented in rtmeasure(1). */
+#define RTM_EXIT_OK		0
+#define RTM_EXIT_BOUND		1	/* a --fail-above bound was exceeded */
+#define RTM_EXIT_USAGE		2	/* usage or environment error */
+
+struct rtm_command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+/* Print "rtmeasure: <message>" on stderr; returns RTM_EXIT_USAGE. */
+int rtm_cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Colour only on a terminal, and never when NO_COLOR is set. */
+bool rtm_cli_colour(int fd);
+
+/* Terminal width of @fd; 100 when it is not a terminal (files, pipes). */
+int rtm_cli_width(int fd);
+
+int cmd_sysinfo(int argc, char **argv);
+int cmd_cyclic(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+
+#endif
