@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cyclic.h - a timer-latency measuring session: the probe threads, per-interval
+ * time series taken from snapshots, and the result at the end.
+ *
+ * The caller (the command) drives it: rtm_cyclic_tick() at every interval
+ * boundary, rtm_cyclic_stats() to show progress, rtm_cyclic_finish() to fill a
+ * result. Ticks read snapshots; they never stop or slow the probes.
+ */
+#ifndef RTM_CYCLIC_H
+#define RTM_CYCLIC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "probe_timer.h"
+#include "result.h"
+
+struct rtm_cyclic;
+
+/* Live figures of one CPU as of the latest tick. */
+struct rtm_cyclic_stats {
+	int cpu;
+	uint64_t samples;
+	uint64_t overruns;
+	uint64_t cur_ns;
+	uint64_t min_ns;
+	uint64_t max_ns;
+	uint64_t p99_ns;
+	uint64_t p999_ns;
+	double avg_ns;
+};
+
+struct rtm_cyclic *rtm_cyclic_start(const struct rtm_probe_timer_opts *o, uint64_t ts_interval_ns,
+				    struct rtm_error *err);
+
+/* CLOCK_MONOTONIC ns of the next interval boundary, for the caller's sleep. */
+uint64_t rtm_cyclic_next_tick_ns(const struct rtm_cyclic *c);
+/* Take snapshots and close the intervals that have ended. */
+void rtm_cyclic_tick(struct rtm_cyclic *c);
+/* Copy the latest figures of up to @n CPUs; returns the number of CPUs. */
+int rtm_cyclic_stats(const struct rtm_cyclic *c, struct rtm_cyclic_stats *out, int n);
+/* Seconds measured so far (0 before the aligned start). */
+double rtm_cyclic_elapsed_s(const struct rtm_cyclic *c);
+
+bool rtm_cyclic_done(const struct rtm_cyclic *c);
+void rtm_cyclic_stop(struct rtm_cyclic *c);
+
+/**
+ * rtm_cyclic_finish - stop and join the probes and move everything measured into @r
+ *
+ * Fills r->cpus (raw and corrected histograms, time series, overruns),
+ * r->duration_ns, and appends a "break" event when -b stopped the run.
+ */
+int rtm_cyclic_finish(struct rtm_cyclic *c, struct rtm_result *r, struct rtm_error *err);
+void rtm_cyclic_free(struct rtm_cyclic *c);
+
+#endif

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * histfile.c - write results in cyclictest's histogram text layout.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "histfile.h"
+
+#define AUTO_MIN_ROWS	1000u
+#define AUTO_MAX_ROWS	100000u
+
+unsigned int rtm_histfile_auto_rows(const struct rtm_result *r)
+{
+	uint64_t max_us = 0;
+	int i;
+
+	for (i = 0; i < r->ncpus; i++)
+		if (r->cpus[i].raw->max_ns / 1000 > max_us)
+			max_us = r->cpus[i].raw->max_ns / 1000;
+	if (max_us + 1 < AUTO_MIN_ROWS)
+		return AUTO_MIN_ROWS;
+	if (max_us + 1 > AUTO_MAX_ROWS)
+		return AUTO_MAX_ROWS;
+	return (unsigned int)(max_us + 1);
+}
+
+int rtm_histfile_write(const struct rtm_result *r, FILE *f, unsigned int rows)
+{
+	uint64_t *cells, *total, *overflow;
+	int n = r->ncpus, i;
+	unsigned int row;
+
+	if (!rows)
+		rows = rtm_histfile_auto_rows(r);
+	cells = calloc((size_t)rows * (size_t)(n ? n : 1), sizeof(*cells));
+	total = calloc((size_t)(n ? n : 1), sizeof(*total));
+	overflow = calloc((size_t)(n ? n : 1), sizeof(*overflow));
+	if (!cells || !total || !overflow) {
+		free(cells);
+		free(total);
+		free(overflow);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		const struct rtm_hist *h = r->cpus[i].raw;
+		struct rtm_hist_bucket b;
+		unsigned int pos = 0;
+
+		while (rtm_hist_next(h, &pos, &b)) {
+			uint64_t mid = b.lo_ns + (b.hi_ns - b.lo_ns) / 2, u;
+
+			/* keep the exact extremes in their own rows */
+			if (mid < h->min_ns)
+				mid = h->min_ns;
+			if (mid > h->max_ns)
+				mid = h->max_ns;
+			u = mid / 1000;
+			if (u < rows) {
+				cells[(size_t)u * (size_t)n + (size_t)i] += b.count;
+				total[i] += b.count;
+			} else {
+				overflow[i] += b.count;
+			}
+		}
+	}
+
+	fprintf(f, "# Histogram\n");
+	for (row = 0; row < rows; row++) {
+		fprintf(f, "%06u", row);
+		for (i = 0; i < n; i++)
+			fprintf(f, "%s%06llu", i ? "\t" : " ",
+				(unsigned long long)cells[(size_t)row * (size_t)n + (size_t)i]);
+		fputc('\n', f);
+	}
+	fprintf(f, "# Total:");
+	for (i = 0; i < n; i++)
+		fprintf(f, " %09llu", (unsigned long long)total[i]);
+	fprintf(f, "\n# Min Latencies:");
+	for (i = 0; i < n; i++)
+		fprintf(f, " %05llu", (unsigned long long)(r->cpus[i].raw->count ?
+							   r->cpus[i].raw->min_ns / 1000 : 0));
+	fprintf(f, "\n# Avg Latencies:");
+	for (i = 0; i < n; i++)
+		fprintf(f, " %05llu", (unsigned long long)(rtm_hist_mean(r->cpus[i].raw) / 1000));
+	fprintf(f, "\n# Max Latencies:");
+	for (i = 0; i < n; i++)
+		fprintf(f, " %05llu", (unsigned long long)(r->cpus[i].raw->max_ns / 1000));
+	fprintf(f, "\n# Histogram Overflows:");
+	for (i = 0; i < n; i++)
+		fprintf(f, " %05llu", (unsigned long long)overflow[i]);
+	fprintf(f, "\n# Histogram Overflow at cycle number:\n");
+	for (i = 0; i < n; i++)
+		fprintf(f, "# Thread %d:\n", i);
+	free(cells);
+	free(total);
+	free(overflow);
+	return ferror(f) ? -EIO : 0;
+}

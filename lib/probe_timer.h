@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * probe_timer.h - cyclictest-style timer wake-up latency probe, one thread per CPU.
+ *
+ * Each thread sleeps until an absolute CLOCK_MONOTONIC time (clock_nanosleep,
+ * a timerfd or a POSIX timer signal), reads the clock on wake-up and records
+ * latency = wake-up time - planned time, in nanoseconds, into its own raw and
+ * coordinated-omission corrected histograms. Missed periods are counted as
+ * overruns. The loop allocates nothing, shares no lock with other CPUs and makes
+ * no system call beyond the sleep; a reader takes per-CPU snapshots through a
+ * sequence counter without stopping the probes.
+ */
+#ifndef RTM_PROBE_TIMER_H
+#define RTM_PROBE_TIMER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "error.h"
+#include "hist.h"
+#include "rt.h"
+#include "units.h"
+
+enum rtm_timer_mode {
+	RTM_TIMER_NANOSLEEP,	/* clock_nanosleep(TIMER_ABSTIME) */
+	RTM_TIMER_TIMERFD,	/* timerfd, absolute first expiry, periodic */
+	RTM_TIMER_SIGNAL,	/* POSIX timer delivering a signal to the thread */
+};
+
+const char *rtm_timer_mode_name(enum rtm_timer_mode m);
+int rtm_timer_mode_parse(const char *s, enum rtm_timer_mode *m, struct rtm_error *err);
+
+struct rtm_probe_timer_opts {
+	struct rtm_cpulist cpus;	/* CPUs to measure (one thread each) */
+	uint64_t interval_ns;		/* period of the first thread */
+	uint64_t distance_ns;		/* added to the period of each further thread */
+	struct rtm_sched sched;		/* policy and priority of the probe threads */
+	enum rtm_timer_mode mode;
+	uint64_t duration_ns;		/* 0: until stopped or @loops */
+	uint64_t loops;			/* 0: unlimited */
+	uint64_t break_ns;		/* stop at the first sample above, 0: never */
+	bool lock_memory;		/* mlockall + prefault (default true) */
+	int32_t dma_latency_us;		/* held on /dev/cpu_dma_latency while running, -1: no */
+	uint64_t log_above_ns;		/* log samples above this with their time, 0: no */
+	uint32_t log_max;		/* entries kept per CPU (the first ones) */
+};
+
+/* One logged wake-up (--log-above). */
+struct rtm_probe_spike {
+	uint64_t planned_ns;		/* CLOCK_MONOTONIC of the planned wake-up */
+	uint64_t latency_ns;
+};
+
+/* Snapshot of one probe thread, taken without stopping it. */
+struct rtm_probe_cpu_snap {
+	int cpu;
+	uint64_t samples;
+	uint64_t overruns;
+	uint64_t last_ns;		/* latest latency */
+	bool running;
+	int error;			/* -errno if the thread failed to start */
+};
+
+/* The sample that triggered -b/--breaktrace. */
+struct rtm_probe_break {
+	bool hit;
+	int cpu;
+	uint64_t latency_ns;
+	uint64_t planned_ns;		/* CLOCK_MONOTONIC of the planned wake-up */
+	uint64_t woke_ns;		/* CLOCK_MONOTONIC of the actual wake-up */
+	uint64_t sample;		/* index of the sample on its CPU */
+};
+
+struct rtm_probe_timer;
+
+/**
+ * rtm_probe_timer_start - create and start one RT thread per CPU
+ *
+ * All threads start aligned on a common start time shortly after the call.
+ * Returns NULL with a one-line message (a missing privilege, an offline CPU)
+ * when any thread cannot be set up; nothing is left running then.
+ */
+struct rtm_probe_timer *rtm_probe_timer_start(const struct rtm_probe_timer_opts *o,
+					      struct rtm_error *err);
+
+/* CLOCK_MONOTONIC ns of the aligned start (the first planned wake-up). */
+uint64_t rtm_probe_timer_start_ns(const struct rtm_probe_timer *p);
+int rtm_probe_timer_ncpus(const struct rtm_probe_timer *p);
+
+/* Ask every thread to stop after its current sleep; does not wait. */
+void rtm_probe_timer_stop(struct rtm_probe_timer *p);
+
+/* True once every thread has left its loop (duration, loops or break reached). */
+bool rtm_probe_timer_done(const struct rtm_probe_timer *p);
+
+/**
+ * rtm_probe_timer_snapshot - consistent copy of thread @i's state
+ * @raw, @corrected: where to copy the histograms (either may be NULL)
+ */
+void rtm_probe_timer_snapshot(const struct rtm_probe_timer *p, int i,
+			      struct rtm_probe_cpu_snap *snap, struct rtm_hist *raw,
+			      struct rtm_hist *corrected);
+
+void rtm_probe_timer_break_info(const struct rtm_probe_timer *p, struct rtm_probe_break *b);
+
+/**
+ * rtm_probe_timer_spikes - the logged wake-ups of thread @i (after join only)
+ * @dropped: set to the number of samples above the threshold not kept
+ *
+ * Returns the number of entries at *@log.
+ */
+uint32_t rtm_probe_timer_spikes(const struct rtm_probe_timer *p, int i,
+				const struct rtm_probe_spike **log, uint64_t *dropped);
+
+/* Stop, join all threads and release everything (the snapshots stay valid). */
+void rtm_probe_timer_join(struct rtm_probe_timer *p);
+void rtm_probe_timer_free(struct rtm_probe_timer *p);
+
+#endif

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * summary.h - the summary table of a result (per CPU and all CPUs) and the
+ * --fail-above bounds checked against it.
+ */
+#ifndef RTM_SUMMARY_H
+#define RTM_SUMMARY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "error.h"
+#include "result.h"
+
+#define RTM_SUMMARY_NPCT 6
+/* percentiles of the table: p50, p90, p99, p99.9, p99.99, p99.999 */
+extern const double rtm_summary_pcts[RTM_SUMMARY_NPCT];
+
+struct rtm_summary_row {
+	int cpu;			/* -1 for all CPUs */
+	uint64_t samples;
+	uint64_t overruns;
+	uint64_t min_ns, max_ns;
+	double avg_ns, stddev_ns;
+	uint64_t pct_ns[RTM_SUMMARY_NPCT];
+};
+
+/**
+ * rtm_summary_rows - one row per CPU plus a last row for all CPUs
+ * @corrected: use the coordinated-omission corrected histograms
+ *
+ * Returns the number of rows (ncpus + 1) in a malloc()ed array, or -ENOMEM.
+ */
+int rtm_summary_rows(const struct rtm_result *r, bool corrected, struct rtm_summary_row **rows);
+
+/* Human table: samples, min, avg, p50, p99, p99.9, p99.99, max, overruns in us. */
+void rtm_summary_fprint(const struct rtm_result *r, FILE *f);
+json_t *rtm_summary_to_json(const struct rtm_result *r);
+
+/* A --fail-above bound: "50us" (max), "max=50us", "p99.9=50us", "avg=20us". */
+struct rtm_bound {
+	double pct;			/* 100 for max, -1 for avg */
+	uint64_t limit_ns;
+	char text[48];			/* as given */
+};
+
+int rtm_bound_parse(const char *s, struct rtm_bound *b, struct rtm_error *err);
+/* The all-CPU value the bound is checked against; true when it is exceeded. */
+bool rtm_bound_exceeded(const struct rtm_result *r, const struct rtm_bound *b, uint64_t *value);
+
+#endif

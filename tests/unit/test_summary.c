@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Unit tests: summary rows, --fail-above bounds and the cyclictest histogram file. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "histfile.h"
+#include "summary.h"
+#include "../tap.h"
+
+/*
+ * CPU 0: 1000 x 5 us, 10 x 50.5 us, 1 x 2500 us; CPU 3: 500 x 7 us, 1 x 120.4 us.
+ * (Mid-microsecond values: a bucket straddling a microsecond boundary is counted
+ * in the row of its midpoint, see histfile.h.)
+ */
+static struct rtm_result *make(void)
+{
+	struct rtm_result *r = rtm_result_alloc("cyclic");
+	struct rtm_result_cpu *c;
+
+	c = rtm_result_add_cpu(r, 0, true, 0);
+	rtm_hist_record_n(c->raw, 5000, 1000);
+	rtm_hist_record_n(c->raw, 50500, 10);
+	rtm_hist_record(c->raw, 2500000);
+	c->overruns = 2;
+	c = rtm_result_add_cpu(r, 3, true, 0);
+	rtm_hist_record_n(c->raw, 7000, 500);
+	rtm_hist_record(c->raw, 120400);
+	return r;
+}
+
+static char *histfile(const struct rtm_result *r, unsigned int rows)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	rtm_histfile_write(r, f, rows);
+	fclose(f);
+	return buf;
+}
+
+static int has_line(const char *text, const char *line)
+{
+	size_t n = strlen(line);
+	const char *p = text;
+
+	while ((p = strstr(p, line)) != NULL) {
+		if ((p == text || p[-1] == '\n') && (p[n] == '\n' || p[n] == '\0'))
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
+int main(void)
+{
+	struct rtm_result *r = make();
+	struct rtm_summary_row *rows;
+	struct rtm_error err = { "" };
+	struct rtm_bound b;
+	uint64_t v;
+	char *text;
+	json_t *j;
+	int n;
+
+	n = rtm_summary_rows(r, false, &rows);
+	is_int(n, 3, "two CPUs plus all");
+	is_int(rows[0].cpu, 0, "row 0 is CPU 0");
+	is_int(rows[1].cpu, 3, "row 1 is CPU 3");
+	is_int(rows[2].cpu, -1, "last row is all CPUs");
+	is_u64(rows[0].samples, 1011, "CPU 0 samples");
+	is_u64(rows[2].samples, 1512, "all samples");
+	is_u64(rows[2].overruns, 2, "all overruns");
+	is_u64(rows[0].min_ns, 5000, "CPU 0 min exact");
+	is_u64(rows[0].max_ns, 2500000, "CPU 0 max exact");
+	is_u64(rows[2].max_ns, 2500000, "all max");
+	is_u64(rows[2].min_ns, 5000, "all min");
+	/* p50 of all: rank 756 of 1512 -> 5 us (1000 x 5 us come first) */
+	ok(rows[2].pct_ns[0] >= 4990 && rows[2].pct_ns[0] <= 5010, "all p50 = 5 us (%llu)",
+	   (unsigned long long)rows[2].pct_ns[0]);
+	/* p99.9 of CPU 0: rank ceil(0.999 * 1011) = 1010 -> 50 us */
+	ok(rows[0].pct_ns[3] >= 50400 && rows[0].pct_ns[3] <= 50600, "CPU 0 p99.9 = 50.5 us (%llu)",
+	   (unsigned long long)rows[0].pct_ns[3]);
+	/* p99.99 of CPU 0: rank 1011 -> the 2.5 ms outlier */
+	is_u64(rows[0].pct_ns[4], 2500000, "CPU 0 p99.99 is the outlier");
+	ok(rows[0].avg_ns > 7917.90 && rows[0].avg_ns < 7917.91,
+	   "CPU 0 mean exact (8005000 / 1011 = 7917.903...) got %.3f",
+	   rows[0].avg_ns);
+	free(rows);
+
+	j = rtm_summary_to_json(r);
+	ok(j && json_array_size(json_object_get(j, "cpus")) == 2, "JSON has two CPU rows");
+	ok(json_integer_value(json_object_get(json_object_get(j, "all"), "max_ns")) == 2500000,
+	   "JSON all.max_ns");
+	ok(json_object_get(json_object_get(j, "all"), "p99.99_ns") != NULL, "JSON has p99.99");
+	json_decref(j);
+
+	/* bounds */
+	ok(rtm_bound_parse("50us", &b, &err) == 0 && b.pct == 100 && b.limit_ns == 50000,
+	   "bound 50us is a max bound");
+	ok(rtm_bound_exceeded(r, &b, &v) && v == 2500000, "max 2.5 ms exceeds 50us");
+	ok(rtm_bound_parse("p99=60us", &b, &err) == 0 && b.pct == 99, "bound p99=60us");
+	ok(!rtm_bound_exceeded(r, &b, &v), "p99 (%llu ns) within 60us", (unsigned long long)v);
+	ok(rtm_bound_parse("p99.99=100us", &b, &err) == 0, "bound p99.99=100us");
+	ok(rtm_bound_exceeded(r, &b, &v), "p99.99 (%llu ns) exceeds 100us", (unsigned long long)v);
+	ok(rtm_bound_parse("avg=8us", &b, &err) == 0 && b.pct < 0, "bound avg=8us");
+	ok(!rtm_bound_exceeded(r, &b, &v), "avg %llu ns within 8us", (unsigned long long)v);
+	ok(rtm_bound_parse("max=3ms", &b, &err) == 0 && !rtm_bound_exceeded(r, &b, &v),
+	   "max=3ms not exceeded");
+	{
+		static const char *const bad[] = { "", "p=5us", "p0=5us", "p101=5us", "q99=5us",
+						   "p99=", "p99=5xs", "=5us", "p99.9", "avg=-1us" };
+		unsigned int i;
+
+		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			err.msg[0] = '\0';
+			ok(rtm_bound_parse(bad[i], &b, &err) < 0 && err.msg[0] &&
+			   !strchr(err.msg, '\n'), "bound '%s' rejected: %s", bad[i], err.msg);
+		}
+	}
+
+	/* histogram.txt in cyclictest's layout */
+	is_int(rtm_histfile_auto_rows(r), 2501, "auto rows reach the max (2500 us)");
+	text = histfile(r, 0);
+	ok(strncmp(text, "# Histogram\n000000 000000\t000000\n", 33) == 0, "header and row 0");
+	ok(has_line(text, "000005 001000\t000000"), "row 5 us: 1000 on CPU 0");
+	ok(has_line(text, "000007 000000\t000500"), "row 7 us: 500 on CPU 3");
+	ok(has_line(text, "000050 000010\t000000"), "row 50 us: 10 x 50.5 us on CPU 0");
+	ok(has_line(text, "000120 000000\t000001"), "row 120 us: 1 x 120.4 us on CPU 3");
+	ok(has_line(text, "002500 000001\t000000"), "row 2500 us: the outlier");
+	ok(has_line(text, "# Total: 000001011 000000501"), "Total line");
+	ok(has_line(text, "# Min Latencies: 00005 00007"), "Min line");
+	ok(has_line(text, "# Avg Latencies: 00007 00007"), "Avg line (truncated us)");
+	ok(has_line(text, "# Max Latencies: 02500 00120"), "Max line");
+	ok(has_line(text, "# Histogram Overflows: 00000 00000"), "no overflows");
+	ok(has_line(text, "# Thread 1:"), "cycle-number lines per thread");
+	free(text);
+	{
+		/* a value exactly on a microsecond boundary may land one row low */
+		struct rtm_result *e = rtm_result_alloc("cyclic");
+		struct rtm_result_cpu *c = rtm_result_add_cpu(e, 0, false, 0);
+
+		rtm_hist_record_n(c->raw, 50000, 3);
+		rtm_hist_record(c->raw, 1000);
+		text = histfile(e, 0);
+		ok(has_line(text, "000049 000003") || has_line(text, "000050 000003"),
+		   "exactly 50 us: row 49 or 50");
+		ok(has_line(text, "# Total: 000000004") && has_line(text, "# Max Latencies: 00050"),
+		   "totals and max exact regardless");
+		free(text);
+		rtm_result_free(e);
+	}
+	text = histfile(r, 100);
+	ok(has_line(text, "# Total: 000001010 000000500"), "100 rows: Total without overflows");
+	ok(has_line(text, "# Histogram Overflows: 00001 00001"), "100 rows: overflows counted");
+	ok(!strstr(text, "\n000100 "), "100 rows: last row is 000099");
+	free(text);
+
+	rtm_result_free(r);
+	return tap_done();
+}
