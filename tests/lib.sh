@@ -58,5 +58,7 @@ skip() {
 }
 
 need_root() {
+	[ -z "${RTM_SKIP_INTEGRATION:-}" ] ||
+		skip "integration tests skipped (RTM_SKIP_INTEGRATION is set, e.g. in distcheck)"
 	[ "$(id -u)" -eq 0 ] || skip "needs root (run make check as root)"
 }

@@ -1,0 +1,47 @@
+#!/bin/bash
+# Command-level tests of cyclic and run: bad options and values give one line
+# and exit 2 before anything is measured; --help works; --no-rt measures
+# without privileges.
+. "$RTM_SRCDIR/tests/lib.sh"
+
+for cmd in cyclic run; do
+	run_cmd $cmd --help
+	ok $(( rc != 0 )) "$cmd --help exits 0"
+	echo "$out" | grep -q -- '--fail-above'; ok $? "$cmd --help documents --fail-above"
+	expect_usage_error "$cmd: bad duration" $cmd -D 5x
+	expect_usage_error "$cmd: zero duration" $cmd -D 0
+	expect_usage_error "$cmd: bad interval" $cmd -i fast
+	expect_usage_error "$cmd: interval too short" $cmd -i 1us
+	expect_usage_error "$cmd: bad CPU list" $cmd -a 3-1
+	expect_usage_error "$cmd: CPU that does not exist" $cmd -a 4000 -D 1s
+	expect_usage_error "$cmd: priority out of range" $cmd -p 120
+	expect_usage_error "$cmd: bad policy" $cmd --policy fast
+	expect_usage_error "$cmd: bad mode" $cmd --mode poll
+	expect_usage_error "$cmd: bad breaktrace" $cmd -b soon
+	expect_usage_error "$cmd: bad fail-above" $cmd --fail-above p200=5us
+	expect_usage_error "$cmd: bad fail-above latency" $cmd --fail-above p99=fast
+	expect_usage_error "$cmd: bad loops" $cmd -l -5
+	expect_usage_error "$cmd: bad histogram rows" $cmd -h 0
+	expect_usage_error "$cmd: unknown option" $cmd --frobnicate
+	expect_usage_error "$cmd: stray argument" $cmd extra
+done
+expect_usage_error "run: bad load" run --load dishes
+
+# unprivileged: a clear message naming the capability, or --no-rt works
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		"$RTMEASURE" cyclic -D 1s -q -o /tmp/rtm-never 2>&1 >/dev/null)
+	rc=$?
+	[ $rc -eq 2 ] && echo "$out" | grep -q CAP_SYS_NICE
+	ok $? "not root: exit 2 naming CAP_SYS_NICE ($out)"
+	d=$(mktemp -d)
+	chmod 777 "$d"
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		"$RTMEASURE" cyclic --no-rt -a 0 -D 1s -q --json -o "$d/r" >"$d/out.json" 2>"$d/err"
+	rc=$?
+	ok $rc "not root with --no-rt: measures ($(cat "$d/err"))"
+	jq -e '.all.samples > 900' "$d/out.json" >/dev/null; ok $? "--no-rt: about 1000 samples"
+	jq -e '.options.rt == false' "$d/r/result.json" >/dev/null; ok $? "--no-rt is recorded"
+	rm -rf "$d"
+fi
+done_testing
