@@ -26,6 +26,7 @@
 #define START_DELAY_NS	(100 * 1000 * 1000ULL)
 #define STACK_PREFAULT	(64 * 1024)
 #define TIMER_SIGNAL	(SIGRTMIN + 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
 
 struct probe_thread {
 	/* written by the probe thread only */
@@ -34,7 +35,7 @@ struct probe_thread {
 	uint64_t overruns;
 	uint64_t last_ns;
 	struct rtm_hist *raw;
-	struct rtm_hist *corrected;
+	struct rtm_hist *implied;	/* coordinated-omission samples only */
 	struct rtm_probe_spike *log;	/* --log-above entries, read after join */
 	uint32_t nlog;
 	uint64_t log_dropped;
@@ -124,7 +125,13 @@ static inline void record(struct probe_thread *t, uint64_t lat, uint64_t missed)
 	atomic_store_explicit(&t->seq, s + 1, memory_order_relaxed);
 	atomic_thread_fence(memory_order_release);
 	rtm_hist_record(t->raw, lat);
-	rtm_hist_record_corrected(t->corrected, lat, t->interval_ns);
+	/*
+	 * The corrected histogram is raw + the samples a stall swallowed
+	 * (lat - i, lat - 2i, ... while >= i); only those are recorded here,
+	 * so the common case costs one comparison. Readers merge the two.
+	 */
+	if (unlikely(lat >= 2 * t->interval_ns))
+		rtm_hist_record_corrected(t->implied, lat - t->interval_ns, t->interval_ns);
 	t->last_ns = lat;
 	t->samples++;
 	t->overruns += missed;
@@ -332,7 +339,7 @@ static void destroy_threads(struct rtm_probe_timer *p)
 
 	for (i = 0; i < p->n; i++) {
 		rtm_hist_free(p->threads[i].raw);
-		rtm_hist_free(p->threads[i].corrected);
+		rtm_hist_free(p->threads[i].implied);
 		free(p->threads[i].log);
 	}
 	free(p->threads);
@@ -370,8 +377,8 @@ struct rtm_probe_timer *rtm_probe_timer_start(const struct rtm_probe_timer_opts 
 		t->cpu = o->cpus.cpus[i];
 		t->interval_ns = o->interval_ns + (uint64_t)i * o->distance_ns;
 		t->raw = rtm_hist_alloc();
-		t->corrected = rtm_hist_alloc();
-		if (!t->raw || !t->corrected)
+		t->implied = rtm_hist_alloc();
+		if (!t->raw || !t->implied)
 			goto nomem;
 		if (o->log_above_ns && o->log_max) {
 			/* calloc, then touched, so the loop never faults on it */
@@ -495,8 +502,10 @@ void rtm_probe_timer_snapshot(const struct rtm_probe_timer *p, int i,
 		snap->last_ns = t->last_ns;
 		if (raw)
 			rtm_hist_copy(raw, t->raw);
-		if (corrected)
-			rtm_hist_copy(corrected, t->corrected);
+		if (corrected) {
+			rtm_hist_copy(corrected, t->raw);
+			rtm_hist_merge(corrected, t->implied);
+		}
 		atomic_thread_fence(memory_order_acquire);
 		s2 = atomic_load_explicit(&t->seq, memory_order_relaxed);
 		if (s1 == s2)

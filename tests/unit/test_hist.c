@@ -753,9 +753,45 @@ static void test_diff(void)
 	free(a.v);
 }
 
+/*
+ * The probe keeps raw samples and the implied ones apart and merges them when
+ * read: raw(v) + corrected(v - i) for v >= 2i must equal corrected(v).
+ */
+static void test_corrected_split(void)
+{
+	static const uint64_t cases[][2] = {
+		{ 2000000, 1000000 }, { 2500000, 1000000 }, { 9999999, 1000000 },
+		{ 123456789, 1000 }, { 30000, 10000 }, { 1999999, 1000000 },
+		{ 3600000000000ULL, 1000000 }, { 1000000, 1000000 }, { 500, 1000 },
+	};
+	struct rtm_hist *whole = rtm_hist_alloc(), *raw = rtm_hist_alloc();
+	struct rtm_hist *implied = rtm_hist_alloc();
+	size_t c;
+	int same = 1;
+
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		uint64_t v = cases[c][0], i = cases[c][1];
+
+		rtm_hist_record_corrected(whole, v, i);
+		rtm_hist_record(raw, v);
+		if (v >= 2 * i)
+			rtm_hist_record_corrected(implied, v - i, i);
+	}
+	rtm_hist_merge(raw, implied);
+	same = raw->count == whole->count && raw->sum_ns == whole->sum_ns &&
+	       raw->sum_sq == whole->sum_sq && raw->min_ns == whole->min_ns &&
+	       raw->max_ns == whole->max_ns && raw->saturated == whole->saturated &&
+	       memcmp(raw->counts, whole->counts, sizeof(raw->counts)) == 0;
+	ok(same, "corrected = raw + implied(v - i) merged, as the probe keeps them");
+	rtm_hist_free(whole);
+	rtm_hist_free(raw);
+	rtm_hist_free(implied);
+}
+
 int main(void)
 {
 	test_layout();
+	test_corrected_split();
 	for (size_t d = 0; d < sizeof(datasets) / sizeof(datasets[0]); d++)
 		test_dataset(&datasets[d]);
 	test_saturated_bound();
