@@ -25,6 +25,7 @@
 /* the first planned wake-up comes this long after all threads are ready */
 #define START_DELAY_NS	(100 * 1000 * 1000ULL)
 #define STACK_PREFAULT	(64 * 1024)
+#define HEAP_PREFAULT	(1024 * 1024)	/* for allocations after the start */
 #define TIMER_SIGNAL	(SIGRTMIN + 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 
@@ -389,7 +390,7 @@ struct rtm_probe_timer *rtm_probe_timer_start(const struct rtm_probe_timer_opts 
 	}
 
 	if (o->lock_memory) {
-		ret = rtm_memory_lock(0, err);
+		ret = rtm_memory_lock(HEAP_PREFAULT, err);
 		if (ret)
 			goto fail;
 		p->locked = true;

@@ -1,0 +1,59 @@
+#!/bin/bash
+# Integration: the options that change how the probe runs or ends.
+#  - --mode timerfd and --mode signal measure as many wake-ups as nanosleep
+#  - --fail-above: exit 1 with a message when exceeded, 0 when not
+#  - -b/--breaktrace: with an injected 1.5 ms stall on CPU 0 the run stops at
+#    it, exit 0, and the break event names CPU 0 and a latency above the bound
+#  - run --load cpu: the stress-ng command line is recorded, nothing is left
+. "$RTM_SRCDIR/tests/lib.sh"
+need_root
+command -v jq >/dev/null || skip "jq not installed (scripts/setup installs it)"
+
+fail() { echo "FAIL: $*"; exit 1; }
+out=$(mktemp -d)
+trap 'rm -rf "$out"; kill $inj 2>/dev/null' EXIT
+inject="$RTM_BUILDDIR/tests/helpers/inject"
+
+for mode in timerfd signal; do
+	j=$("$RTMEASURE" cyclic -a 0 -D 2s -i 1000us --mode $mode -q --json -o "$out/$mode") ||
+		fail "--mode $mode exited $?"
+	n=$(echo "$j" | jq '.all.samples + .all.overruns')
+	[ "$n" -ge 1960 ] && [ "$n" -le 2000 ] || fail "--mode $mode: $n wake-ups in 2 s at 1 ms"
+	[ "$(jq -r .options.mode "$out/$mode/result.json")" = $mode ] || fail "mode not recorded"
+	echo "mode $mode: $n wake-ups, min $(echo "$j" | jq .all.min_ns) ns"
+done
+
+"$RTMEASURE" cyclic -a 0 -D 1s -q --fail-above 1ns -o "$out/f1" >/dev/null 2>"$out/f1.err"
+rc=$?
+[ $rc -eq 1 ] || fail "--fail-above 1ns: exit $rc, want 1"
+grep -q -- '--fail-above 1ns exceeded' "$out/f1.err" || fail "no exceeded message: $(cat "$out/f1.err")"
+"$RTMEASURE" cyclic -a 0 -D 1s -q --fail-above 10s --fail-above p99=9s -o "$out/f2" >/dev/null ||
+	fail "--fail-above 10s: exit $?, want 0"
+
+"$RTMEASURE" cyclic -a 0,1 -D 10s -i 1000us -b 1ms -q -o "$out/b" >/dev/null 2>"$out/b.err" &
+cyc=$!
+sleep 0.5
+"$inject" --cpu 0 --spin 1900us --every 100ms --count 5 --delay 500ms >/dev/null &
+inj=$!
+wait $cyc
+rc=$?
+wait $inj
+[ $rc -eq 0 ] || fail "-b: exit $rc"
+cat "$out/b.err"
+ev=$(jq -c '.events[] | select(.type == "break")' "$out/b/result.json")
+[ -n "$ev" ] || fail "no break event"
+[ "$(echo "$ev" | jq .cpu)" = 0 ] || fail "break on CPU $(echo "$ev" | jq .cpu), injected on 0: $ev"
+[ "$(echo "$ev" | jq '.latency_ns > 1000000')" = true ] || fail "break latency not above 1 ms"
+dur=$(jq .duration_ns "$out/b/result.json")
+[ "$dur" -lt 5000000000 ] || fail "-b did not stop the run ($dur ns)"
+grep -q 'break: CPU 0' "$out/b.err" || fail "break not reported on stderr"
+
+if command -v stress-ng >/dev/null; then
+	"$RTMEASURE" run -D 2s --load cpu -q -o "$out/l" >/dev/null || fail "run --load cpu: exit $?"
+	jq -e '.sections.load.commands[0] | test("^stress-ng ")' "$out/l/result.json" >/dev/null ||
+		fail "load command line not recorded"
+	sleep 0.5
+	pgrep -x stress-ng >/dev/null && fail "stress-ng left running"
+	echo "load: $(jq -r '.sections.load.commands[0]' "$out/l/result.json")"
+fi
+echo "PASS: timer modes, --fail-above, -b and --load"
