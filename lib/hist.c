@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "hist.h"
+#include "jsonutil.h"
 
 #define HALF_BITS	(RTM_HIST_SUB_BITS - 1)
 #define EXACT_COUNTS	(1u << RTM_HIST_SUB_BITS)
@@ -507,33 +508,6 @@ static int dec_to_u128(const char *s, u128 max, u128 *out)
 	return 0;
 }
 
-static json_t *json_u64(uint64_t v)
-{
-	char buf[24];
-
-	if (v <= INT64_MAX)
-		return json_integer((json_int_t)v);
-	u128_to_dec(v, buf, sizeof(buf));
-	return json_string(buf);
-}
-
-/* A non-negative integer, or its decimal string form. */
-static int json_get_u64(const json_t *j, uint64_t *out)
-{
-	u128 v;
-
-	if (json_is_integer(j)) {
-		if (json_integer_value(j) < 0)
-			return -1;
-		*out = (uint64_t)json_integer_value(j);
-		return 0;
-	}
-	if (!json_is_string(j) || dec_to_u128(json_string_value(j), UINT64_MAX, &v))
-		return -1;
-	*out = (uint64_t)v;
-	return 0;
-}
-
 /**
  * rtm_hist_to_json - the JSON form of a histogram (see hist.h)
  * @h: the histogram
@@ -554,18 +528,18 @@ json_t *rtm_hist_to_json(const struct rtm_hist *h)
 		return NULL;
 	}
 	u128_to_dec(h->sum_sq, sq, sizeof(sq));
-	bad |= json_object_set_new(obj, "count", json_u64(h->count));
-	bad |= json_object_set_new(obj, "min_ns", h->count ? json_u64(h->min_ns) : json_null());
-	bad |= json_object_set_new(obj, "max_ns", json_u64(h->max_ns));
-	bad |= json_object_set_new(obj, "sum_ns", json_u64(h->sum_ns));
+	bad |= json_object_set_new(obj, "count", rtm_json_u64(h->count));
+	bad |= json_object_set_new(obj, "min_ns", h->count ? rtm_json_u64(h->min_ns) : json_null());
+	bad |= json_object_set_new(obj, "max_ns", rtm_json_u64(h->max_ns));
+	bad |= json_object_set_new(obj, "sum_ns", rtm_json_u64(h->sum_ns));
 	bad |= json_object_set_new(obj, "sum_sq", json_string(sq));
-	bad |= json_object_set_new(obj, "saturated", json_u64(h->saturated));
+	bad |= json_object_set_new(obj, "saturated", rtm_json_u64(h->saturated));
 	bad |= json_object_set_new(obj, "sub_bits", json_integer(RTM_HIST_SUB_BITS));
 	while (!bad && rtm_hist_next(h, &pos, &b)) {
 		json_t *pair = json_array();
 
-		bad |= json_array_append_new(pair, json_u64(b.lo_ns));
-		bad |= json_array_append_new(pair, json_u64(b.count));
+		bad |= json_array_append_new(pair, rtm_json_u64(b.lo_ns));
+		bad |= json_array_append_new(pair, rtm_json_u64(b.count));
 		bad |= json_array_append_new(buckets, pair);
 	}
 	bad |= json_object_set_new(obj, "buckets", buckets);
@@ -577,17 +551,6 @@ json_t *rtm_hist_to_json(const struct rtm_hist *h)
 }
 
 #define JERR(...) rtm_error_set(err, "histogram JSON: " __VA_ARGS__)
-
-static int get_field(const json_t *obj, const char *key, uint64_t *out, struct rtm_error *err)
-{
-	const json_t *j = json_object_get(obj, key);
-
-	if (!j)
-		return JERR("\"%s\" is missing", key);
-	if (json_get_u64(j, out))
-		return JERR("\"%s\" is not a non-negative 64-bit integer", key);
-	return 0;
-}
 
 static int parse_buckets(struct rtm_hist *h, const json_t *arr, uint64_t *total,
 			 struct rtm_error *err)
@@ -607,8 +570,8 @@ static int parse_buckets(struct rtm_hist *h, const json_t *arr, uint64_t *total,
 
 		if (!json_is_array(pair) || json_array_size(pair) != 2)
 			return JERR("bucket %zu is not a [lo_ns, count] pair", i);
-		if (json_get_u64(json_array_get(pair, 0), &lo) ||
-		    json_get_u64(json_array_get(pair, 1), &n))
+		if (rtm_json_get_u64(json_array_get(pair, 0), &lo) ||
+		    rtm_json_get_u64(json_array_get(pair, 1), &n))
 			return JERR("bucket %zu: lo_ns or count is not a non-negative integer",
 				    i);
 		if (lo > RTM_HIST_MAX_NS)
@@ -679,19 +642,19 @@ static int hist_parse(struct rtm_hist *h, const json_t *obj, struct rtm_error *e
 	if (json_integer_value(j) != RTM_HIST_SUB_BITS)
 		return JERR("sub_bits is %" JSON_INTEGER_FORMAT ", this build reads %d only",
 			    json_integer_value(j), RTM_HIST_SUB_BITS);
-	ret = get_field(obj, "count", &h->count, err);
+	ret = rtm_json_get_field(obj, "count", &h->count, "histogram JSON", err);
 	if (!ret)
-		ret = get_field(obj, "max_ns", &h->max_ns, err);
+		ret = rtm_json_get_field(obj, "max_ns", &h->max_ns, "histogram JSON", err);
 	if (!ret)
-		ret = get_field(obj, "sum_ns", &h->sum_ns, err);
+		ret = rtm_json_get_field(obj, "sum_ns", &h->sum_ns, "histogram JSON", err);
 	if (!ret)
-		ret = get_field(obj, "saturated", &h->saturated, err);
+		ret = rtm_json_get_field(obj, "saturated", &h->saturated, "histogram JSON", err);
 	if (ret)
 		return ret;
 	j = json_object_get(obj, "min_ns");
 	if (!j)
 		return JERR("\"min_ns\" is missing");
-	if (json_is_null(j) ? h->count != 0 : json_get_u64(j, &h->min_ns) || !h->count)
+	if (json_is_null(j) ? h->count != 0 : rtm_json_get_u64(j, &h->min_ns) || !h->count)
 		return JERR("\"min_ns\" must be a non-negative integer, or null when count is 0");
 	j = json_object_get(obj, "sum_sq");
 	if (!json_is_string(j) || dec_to_u128(json_string_value(j), U128_MAX, &sq))

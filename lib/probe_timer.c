@@ -180,36 +180,44 @@ static inline bool should_stop(struct probe_thread *t, uint64_t next, uint64_t e
 	       (p->opts.loops && t->samples >= p->opts.loops);
 }
 
+/* Everything after a wake-up; returns true when the thread should stop. */
+static inline bool after_wake(struct probe_thread *t, uint64_t planned, uint64_t now,
+			      uint64_t missed, uint64_t next, uint64_t end)
+{
+	const uint64_t lat = now - planned, brk = t->probe->opts.break_ns;
+
+	record(t, lat, missed);
+	log_spike(t, planned, lat);
+	if (brk && lat > brk)
+		claim_break(t, planned, now);
+	return should_stop(t, next, end);
+}
+
 static void loop_nanosleep(struct probe_thread *t, uint64_t start, uint64_t end)
 {
-	const uint64_t interval = t->interval_ns, brk = t->probe->opts.break_ns;
+	const uint64_t interval = t->interval_ns;
 	uint64_t next = start;
 
 	for (;;) {
 		struct timespec ts = ns_to_ts(next);
-		uint64_t now, lat, missed = 0, planned = next;
+		uint64_t now, missed = 0, planned = next;
 
 		if (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 			continue;
 		now = mono_ns();
-		lat = now - planned;
 		next += interval;
 		if (now >= next) {
 			missed = (now - next) / interval + 1;
 			next += missed * interval;
 		}
-		record(t, lat, missed);
-		log_spike(t, planned, lat);
-		if (brk && lat > brk)
-			claim_break(t, planned, now);
-		if (should_stop(t, next, end))
+		if (after_wake(t, planned, now, missed, next, end))
 			break;
 	}
 }
 
 static int loop_timerfd(struct probe_thread *t, uint64_t start, uint64_t end)
 {
-	const uint64_t interval = t->interval_ns, brk = t->probe->opts.break_ns;
+	const uint64_t interval = t->interval_ns;
 	struct itimerspec its = { .it_value = ns_to_ts(start), .it_interval = ns_to_ts(interval) };
 	uint64_t next = start;
 	int fd;
@@ -224,7 +232,7 @@ static int loop_timerfd(struct probe_thread *t, uint64_t start, uint64_t end)
 		return ret;
 	}
 	for (;;) {
-		uint64_t expirations, now, lat, planned = next;
+		uint64_t expirations, now, planned = next;
 
 		if (read(fd, &expirations, sizeof(expirations)) != sizeof(expirations)) {
 			if (errno == EINTR)
@@ -233,13 +241,8 @@ static int loop_timerfd(struct probe_thread *t, uint64_t start, uint64_t end)
 			return -errno;
 		}
 		now = mono_ns();
-		lat = now - planned;
 		next += expirations * interval;
-		record(t, lat, expirations - 1);
-		log_spike(t, planned, lat);
-		if (brk && lat > brk)
-			claim_break(t, planned, now);
-		if (should_stop(t, next, end))
+		if (after_wake(t, planned, now, expirations - 1, next, end))
 			break;
 	}
 	close(fd);
@@ -248,7 +251,7 @@ static int loop_timerfd(struct probe_thread *t, uint64_t start, uint64_t end)
 
 static int loop_signal(struct probe_thread *t, uint64_t start, uint64_t end)
 {
-	const uint64_t interval = t->interval_ns, brk = t->probe->opts.break_ns;
+	const uint64_t interval = t->interval_ns;
 	struct itimerspec its = { .it_value = ns_to_ts(start), .it_interval = ns_to_ts(interval) };
 	struct sigevent sev = { 0 };
 	uint64_t next = start;
@@ -270,20 +273,15 @@ static int loop_signal(struct probe_thread *t, uint64_t start, uint64_t end)
 		return ret;
 	}
 	for (;;) {
-		uint64_t now, lat, planned = next, missed;
+		uint64_t now, planned = next, missed;
 		siginfo_t si;
 
 		if (sigwaitinfo(&set, &si) < 0)
 			continue;
 		now = mono_ns();
-		lat = now - planned;
 		missed = si.si_overrun > 0 ? (uint64_t)si.si_overrun : 0;
 		next += (missed + 1) * interval;
-		record(t, lat, missed);
-		log_spike(t, planned, lat);
-		if (brk && lat > brk)
-			claim_break(t, planned, now);
-		if (should_stop(t, next, end))
+		if (after_wake(t, planned, now, missed, next, end))
 			break;
 	}
 	timer_delete(timer);

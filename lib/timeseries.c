@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsonutil.h"
 #include "timeseries.h"
 
 /**
@@ -148,44 +149,6 @@ void rtm_ts_add(struct rtm_ts *ts, const struct rtm_ts_point *p)
 
 /* ---------------------------------------------------------------- JSON */
 
-static json_t *json_u64(uint64_t v)
-{
-	char buf[24];
-
-	if (v <= INT64_MAX)
-		return json_integer((json_int_t)v);
-	snprintf(buf, sizeof(buf), "%" PRIu64, v);
-	return json_string(buf);
-}
-
-/* A non-negative integer, or its decimal string form. */
-static int json_get_u64(const json_t *j, uint64_t *out)
-{
-	const char *s;
-	uint64_t v = 0;
-
-	if (json_is_integer(j)) {
-		if (json_integer_value(j) < 0)
-			return -1;
-		*out = (uint64_t)json_integer_value(j);
-		return 0;
-	}
-	if (!json_is_string(j))
-		return -1;
-	s = json_string_value(j);
-	if (!*s)
-		return -1;
-	for (; *s; s++) {
-		unsigned int d = (unsigned int)(*s - '0');
-
-		if (d > 9 || v > (UINT64_MAX - d) / 10)
-			return -1;
-		v = v * 10 + d;
-	}
-	*out = v;
-	return 0;
-}
-
 /**
  * rtm_ts_to_json - the JSON form of a series (see timeseries.h)
  * @ts: the series
@@ -203,19 +166,19 @@ json_t *rtm_ts_to_json(const struct rtm_ts *ts)
 		json_decref(pts);
 		return NULL;
 	}
-	bad |= json_object_set_new(obj, "interval_ns", json_u64(ts->interval_ns));
-	bad |= json_object_set_new(obj, "stride_ns", json_u64(ts->stride_ns));
+	bad |= json_object_set_new(obj, "interval_ns", rtm_json_u64(ts->interval_ns));
+	bad |= json_object_set_new(obj, "stride_ns", rtm_json_u64(ts->stride_ns));
 	bad |= json_object_set_new(obj, "cap", json_integer(ts->cap));
 	for (i = 0; i < ts->n && !bad; i++) {
 		const struct rtm_ts_point *p = &ts->pts[i];
 		json_t *a = json_array();
 
-		bad |= json_array_append_new(a, json_u64(p->start_ns));
-		bad |= json_array_append_new(a, json_u64(p->width_ns));
-		bad |= json_array_append_new(a, json_u64(p->count));
-		bad |= json_array_append_new(a, p->count ? json_u64(p->min_ns) : json_null());
-		bad |= json_array_append_new(a, json_u64(p->max_ns));
-		bad |= json_array_append_new(a, json_u64(p->p99_ns));
+		bad |= json_array_append_new(a, rtm_json_u64(p->start_ns));
+		bad |= json_array_append_new(a, rtm_json_u64(p->width_ns));
+		bad |= json_array_append_new(a, rtm_json_u64(p->count));
+		bad |= json_array_append_new(a, p->count ? rtm_json_u64(p->min_ns) : json_null());
+		bad |= json_array_append_new(a, rtm_json_u64(p->max_ns));
+		bad |= json_array_append_new(a, rtm_json_u64(p->p99_ns));
 		bad |= json_array_append_new(a, json_integer(p->merged));
 		bad |= json_array_append_new(pts, a);
 	}
@@ -228,17 +191,6 @@ json_t *rtm_ts_to_json(const struct rtm_ts *ts)
 }
 
 #define JERR(...) rtm_error_set(err, "time series JSON: " __VA_ARGS__)
-
-static int get_field(const json_t *obj, const char *key, uint64_t *out, struct rtm_error *err)
-{
-	const json_t *j = json_object_get(obj, key);
-
-	if (!j)
-		return JERR("\"%s\" is missing", key);
-	if (json_get_u64(j, out))
-		return JERR("\"%s\" is not a non-negative 64-bit integer", key);
-	return 0;
-}
 
 static int parse_point(struct rtm_ts_point *p, const json_t *a, size_t i, struct rtm_error *err)
 {
@@ -255,7 +207,7 @@ static int parse_point(struct rtm_ts_point *p, const json_t *a, size_t i, struct
 			v[k] = UINT64_MAX;
 			continue;
 		}
-		if (json_get_u64(json_array_get(a, k), &v[k]))
+		if (rtm_json_get_u64(json_array_get(a, k), &v[k]))
 			return JERR("point %zu: %s is not a non-negative integer", i, names[k]);
 	}
 	p->start_ns = v[0];
@@ -293,11 +245,11 @@ static int ts_parse(struct rtm_ts **out, const json_t *obj, struct rtm_error *er
 
 	if (!json_is_object(obj))
 		return JERR("not an object");
-	ret = get_field(obj, "interval_ns", &interval, err);
+	ret = rtm_json_get_field(obj, "interval_ns", &interval, "time series JSON", err);
 	if (!ret)
-		ret = get_field(obj, "stride_ns", &stride, err);
+		ret = rtm_json_get_field(obj, "stride_ns", &stride, "time series JSON", err);
 	if (!ret)
-		ret = get_field(obj, "cap", &cap, err);
+		ret = rtm_json_get_field(obj, "cap", &cap, "time series JSON", err);
 	if (ret)
 		return ret;
 	if (!interval)

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * jsonutil.h - unsigned 64-bit integers in JSON.
+ *
+ * jansson integers are signed 64-bit; values above INT64_MAX are written as
+ * decimal strings and both forms are read back.
+ */
+#ifndef RTM_JSONUTIL_H
+#define RTM_JSONUTIL_H
+
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "error.h"
+
+/* A JSON integer, or a decimal string above INT64_MAX; NULL when out of memory. */
+json_t *rtm_json_u64(uint64_t v);
+
+/* A non-negative integer or its decimal string form; 0 or -1. */
+int rtm_json_get_u64(const json_t *j, uint64_t *out);
+
+/* Member @key of @obj as rtm_json_get_u64(); errors read "@what: "key" is ...". */
+int rtm_json_get_field(const json_t *obj, const char *key, uint64_t *out, const char *what,
+		       struct rtm_error *err);
+
+#endif
