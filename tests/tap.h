@@ -58,6 +58,38 @@ static inline int tap_ok(int cond, const char *fmt, ...)
 		       _w ? _w : "(null)", __FILE__, __LINE__);			\
 } while (0)
 
+/* A non-empty message of one line, as every user-facing error must be. */
+static inline int one_line(const char *s)
+{
+	return s && s[0] != '\0' && strchr(s, '\n') == NULL;
+}
+
+/*
+ * Corrupted copies of a valid JSON document for parser tests: @key NULL
+ * replaces the whole document with @value; @value NULL deletes @key.
+ */
+struct json_corrupt {
+	const char *name;
+	const char *key;
+	const char *value;
+};
+
+#ifdef JANSSON_H
+static inline json_t *json_corrupted(const json_t *base, const struct json_corrupt *k)
+{
+	json_t *doc;
+
+	if (!k->key)
+		return json_loads(k->value, JSON_DECODE_ANY, NULL);
+	doc = json_deep_copy(base);
+	if (k->value)
+		json_object_set_new(doc, k->key, json_loads(k->value, JSON_DECODE_ANY, NULL));
+	else
+		json_object_del(doc, k->key);
+	return doc;
+}
+#endif
+
 #define diag(...) do { printf("# "); printf(__VA_ARGS__); printf("\n"); } while (0)
 
 static inline int tap_done(void)

@@ -535,11 +535,7 @@ static const char *valid_json =
 	" \"sum_sq\": \"2600020000\", \"saturated\": 0, \"sub_bits\": 9,"
 	" \"buckets\": [[100, 2], [19968, 2], [29952, 2]]}";
 
-static const struct corrupt {
-	const char *name;
-	const char *key;	/* NULL: replace the whole document */
-	const char *value;	/* NULL: delete the key */
-} corrupts[] = {
+static const struct json_corrupt corrupts[] = {
 	{ "not an object", NULL, "[1, 2, 3]" },
 	{ "a string", NULL, "\"histogram\"" },
 	{ "missing count", "count", NULL },
@@ -608,19 +604,9 @@ static void test_json_corrupt(void)
 	   "json: the valid document is accepted (ret %d)", ret);
 
 	for (size_t c = 0; c < sizeof(corrupts) / sizeof(corrupts[0]); c++) {
-		const struct corrupt *k = &corrupts[c];
-		json_t *doc;
+		const struct json_corrupt *k = &corrupts[c];
+		json_t *doc = json_corrupted(base, k);
 
-		if (!k->key) {
-			doc = json_loads(k->value, JSON_DECODE_ANY, NULL);
-		} else {
-			doc = json_deep_copy(base);
-			if (k->value)
-				json_object_set_new(doc, k->key,
-						    json_loads(k->value, JSON_DECODE_ANY, NULL));
-			else
-				json_object_del(doc, k->key);
-		}
 		memset(err.msg, 0, sizeof(err.msg));
 		rtm_hist_record(h, 5);
 		ret = rtm_hist_from_json(h, doc, &err);

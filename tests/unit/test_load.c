@@ -51,11 +51,6 @@ static const struct parse_case parses[] = {
 	{ "all,none", 0, 0, "none alone" },
 };
 
-static int one_line(const char *s)
-{
-	return s[0] != '\0' && strchr(s, '\n') == NULL;
-}
-
 static void test_parse(void)
 {
 	struct rtm_error err;

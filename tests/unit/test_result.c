@@ -111,11 +111,6 @@ static int same_cpu(const struct rtm_result_cpu *a, const struct rtm_result_cpu 
 	return 1;
 }
 
-static int one_line(const char *s)
-{
-	return s[0] && !strchr(s, '\n');
-}
-
 static void test_bad(const char *name, const char *text, const char *want)
 {
 	char path[PATH_MAX + 64];

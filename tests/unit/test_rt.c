@@ -91,11 +91,6 @@ static const struct validate_case validates[] = {
 	{ { (enum rtm_policy)42, 1, 0, 0, 0 }, 0, "unknown" },
 };
 
-static int one_line(const char *s)
-{
-	return s[0] != '\0' && strchr(s, '\n') == NULL;
-}
-
 static void test_parse(void)
 {
 	struct rtm_error err;

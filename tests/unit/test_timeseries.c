@@ -253,11 +253,7 @@ static const char *valid_json =
 	"[0, 2000, 10, 100, 900, 800, 1], [2000, 2000, 0, null, 0, 0, 1],"
 	" [4000, 1000, 5, 300, 400, 350, 0]]}";
 
-static const struct corrupt {
-	const char *name;
-	const char *key;	/* NULL: replace the whole document */
-	const char *value;	/* NULL: delete the key */
-} corrupts[] = {
+static const struct json_corrupt corrupts[] = {
 	{ "not an object", NULL, "[]" },
 	{ "a number", NULL, "42" },
 	{ "missing interval_ns", "interval_ns", NULL },
@@ -307,19 +303,9 @@ static void test_json_corrupt(void)
 	rtm_ts_free(ts);
 
 	for (size_t c = 0; c < sizeof(corrupts) / sizeof(corrupts[0]); c++) {
-		const struct corrupt *k = &corrupts[c];
-		json_t *doc;
+		const struct json_corrupt *k = &corrupts[c];
+		json_t *doc = json_corrupted(base, k);
 
-		if (!k->key) {
-			doc = json_loads(k->value, JSON_DECODE_ANY, NULL);
-		} else {
-			doc = json_deep_copy(base);
-			if (k->value)
-				json_object_set_new(doc, k->key,
-						    json_loads(k->value, JSON_DECODE_ANY, NULL));
-			else
-				json_object_del(doc, k->key);
-		}
 		memset(err.msg, 0, sizeof(err.msg));
 		errno = 0;
 		ts = rtm_ts_from_json(doc, &err);
