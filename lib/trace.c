@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * trace.c - the private tracefs instance: life cycle, events, raw reading.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include "trace.h"
+
+#define DEFAULT_TRACEFS "/sys/kernel/tracing"
+
+struct rtm_trace {
+	struct tracefs_instance *inst;
+	char name[64];
+	char dir[512];			/* the instance's directory */
+	struct rtm_tracedec *dec;
+	int ncpus;
+};
+
+static const char *const presets[] = { "sched", "irq", "timer", "ipi", "nmi", "irq_vectors" };
+
+const char *rtm_trace_find_tracefs(struct rtm_error *err)
+{
+	struct stat st;
+
+	if (stat(DEFAULT_TRACEFS "/trace", &st) == 0)
+		return DEFAULT_TRACEFS;
+	if (stat("/sys/kernel/debug/tracing/trace", &st) == 0)
+		return "/sys/kernel/debug/tracing";
+	if (geteuid() == 0 && mount("nodev", DEFAULT_TRACEFS, "tracefs", 0, NULL) == 0)
+		return DEFAULT_TRACEFS;
+	rtm_error_set(err, "tracefs is not mounted at %s (mount -t tracefs nodev %s, as root)",
+		      DEFAULT_TRACEFS, DEFAULT_TRACEFS);
+	return NULL;
+}
+
+int rtm_trace_remove_stale(void)
+{
+	/* a POSIX basic regex: no "+" */
+	char **names = tracefs_instances("^rtmeasure-[0-9][0-9]*$");
+	int i, removed = 0;
+
+	for (i = 0; names && names[i]; i++) {
+		long pid = strtol(names[i] + strlen("rtmeasure-"), NULL, 10);
+		struct tracefs_instance *inst;
+
+		if (pid <= 0 || (kill((pid_t)pid, 0) == 0 || errno == EPERM))
+			continue;	/* its process still runs */
+		inst = tracefs_instance_alloc(NULL, names[i]);
+		if (!inst)
+			continue;
+		tracefs_event_disable(inst, NULL, NULL);
+		if (tracefs_instance_destroy(inst) == 0)
+			removed++;
+		tracefs_instance_free(inst);
+	}
+	tracefs_list_free(names);
+	return removed;
+}
+
+/* Enable "sched", "irq:irq_handler_entry" or "irq_vectors"; ENOENT if absent. */
+static int enable_one(struct rtm_trace *t, const char *spec, struct rtm_error *err)
+{
+	char sys[64], *colon;
+	const char *event = NULL;
+
+	snprintf(sys, sizeof(sys), "%s", spec);
+	colon = strchr(sys, ':');
+	if (colon) {
+		*colon = '\0';
+		event = colon + 1;
+	}
+	if (tracefs_event_enable(t->inst, sys, event) < 0)
+		return rtm_error_setn(err, -ENOENT, "this kernel has no trace event %s (see "
+				      "%s/available_events)", spec, DEFAULT_TRACEFS);
+	return 0;
+}
+
+static int enable_events(struct rtm_trace *t, const char *list, struct rtm_error *err)
+{
+	char *copy = strdup(list ? list : RTM_TRACE_PRESETS), *tok, *save = NULL;
+	int ret = 0;
+
+	if (!copy)
+		return rtm_error_setn(err, -ENOMEM, "out of memory");
+	for (tok = strtok_r(copy, ", ", &save); tok && !ret; tok = strtok_r(NULL, ", ", &save)) {
+		bool preset = false;
+		size_t i;
+
+		for (i = 0; i < sizeof(presets) / sizeof(presets[0]); i++)
+			preset |= !strcmp(tok, presets[i]);
+		if (!preset && !strchr(tok, ':')) {
+			ret = rtm_error_set(err, "unknown event set '%s' (use sched, irq, timer, ipi, "
+					    "nmi, irq_vectors or system:event)", tok);
+			break;
+		}
+		/* on x86 most interrupts show up as irq_vectors: irq brings them along */
+		ret = enable_one(t, tok, err);
+		if (!ret && !strcmp(tok, "irq") && tracefs_event_enable(t->inst, "irq_vectors",
+									 NULL) < 0)
+			ret = 0;	/* not every architecture has them */
+	}
+	free(copy);
+	return ret;
+}
+
+struct rtm_trace *rtm_trace_create(const struct rtm_trace_opts *o, struct rtm_error *err)
+{
+	struct rtm_trace *t;
+	const char *top;
+	char *dir;
+
+	top = rtm_trace_find_tracefs(err);
+	if (!top)
+		return NULL;
+	if (geteuid() != 0 && access(top, W_OK) != 0) {
+		rtm_error_set(err, "tracing needs root (or write access to %s): run as root", top);
+		return NULL;
+	}
+	rtm_trace_remove_stale();
+	t = calloc(1, sizeof(*t));
+	if (!t) {
+		rtm_error_set(err, "out of memory");
+		return NULL;
+	}
+	t->ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+	snprintf(t->name, sizeof(t->name), "rtmeasure-%d", (int)getpid());
+	t->inst = tracefs_instance_create(t->name);
+	if (!t->inst) {
+		rtm_error_set(err, "cannot create tracing instance %s under %s/instances: %s",
+			      t->name, top, strerror(errno));
+		free(t);
+		return NULL;
+	}
+	tracefs_trace_off(t->inst);
+	if (tracefs_instance_file_write(t->inst, "trace_clock", "mono") < 0) {
+		rtm_error_set(err, "this kernel has no 'mono' trace clock: event times would not "
+			      "match CLOCK_MONOTONIC");
+		goto fail;
+	}
+	tracefs_instance_file_write(t->inst, "options/overwrite", o->overwrite ? "1" : "0");
+	if (o->buffer_kb && tracefs_instance_set_buffer_size(t->inst, o->buffer_kb, -1) < 0) {
+		rtm_error_set(err, "cannot set a %zu KB trace buffer per CPU", o->buffer_kb);
+		goto fail;
+	}
+	if (enable_events(t, o->events, err))
+		goto fail;
+	/* the instance's events/ holds the formats the decoder needs */
+	dir = tracefs_instance_get_dir(t->inst);
+	snprintf(t->dir, sizeof(t->dir), "%s", dir ? dir : "");
+	tracefs_put_tracing_file(dir);
+	t->dec = rtm_tracedec_alloc(top, err);
+	if (!t->dec)
+		goto fail;
+	return t;
+fail:
+	rtm_trace_destroy(t);
+	return NULL;
+}
+
+const char *rtm_trace_name(const struct rtm_trace *t)
+{
+	return t->name;
+}
+
+int rtm_trace_start(struct rtm_trace *t)
+{
+	return tracefs_trace_on(t->inst) < 0 ? -errno : 0;
+}
+
+int rtm_trace_stop(struct rtm_trace *t)
+{
+	return tracefs_trace_off(t->inst) < 0 ? -errno : 0;
+}
+
+int rtm_trace_marker(struct rtm_trace *t, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -EINVAL;
+	return tracefs_printf(t->inst, "%s", buf) < 0 ? -EIO : 0;
+}
+
+int rtm_trace_read_pages(struct rtm_trace *t, rtm_page_cb cb, void *ctx, struct rtm_error *err)
+{
+	int psize = rtm_tracedec_page_size(t->dec), cpu, ret = 0;
+	void *page;
+
+	page = malloc((size_t)psize);
+	if (!page)
+		return rtm_error_setn(err, -ENOMEM, "out of memory");
+	for (cpu = 0; cpu < t->ncpus && !ret; cpu++) {
+		struct tracefs_cpu *tcpu = tracefs_cpu_open(t->inst, cpu, true);
+		int n;
+
+		if (!tcpu)
+			continue;	/* offline CPU */
+		while (!ret) {
+			n = tracefs_cpu_read(tcpu, page, true);
+			if (n <= 0)
+				n = tracefs_cpu_flush(tcpu, page);
+			if (n <= 0)
+				break;
+			ret = cb(page, psize, cpu, ctx);
+		}
+		tracefs_cpu_close(tcpu);
+	}
+	free(page);
+	if (ret < 0)
+		return rtm_error_setn(err, ret, "reading the trace buffers failed: %s",
+				      strerror(-ret));
+	return 0;
+}
+
+struct read_ctx {
+	struct rtm_tracedec *dec;
+	rtm_event_cb cb;
+	void *ctx;
+	uint64_t lost;
+	long total;
+};
+
+static int decode_page(void *page, int size, int cpu, void *arg)
+{
+	struct read_ctx *rc = arg;
+	int n = rtm_tracedec_page(rc->dec, page, cpu, rc->cb, rc->ctx, &rc->lost);
+
+	(void)size;
+	if (n < 0)
+		return n;
+	rc->total += n;
+	return 0;
+}
+
+long rtm_trace_read(struct rtm_trace *t, rtm_event_cb cb, void *ctx, uint64_t *lost,
+		    struct rtm_error *err)
+{
+	struct read_ctx rc = { .dec = t->dec, .cb = cb, .ctx = ctx };
+	int ret = rtm_trace_read_pages(t, decode_page, &rc, err);
+
+	if (lost)
+		*lost = rc.lost;
+	return ret ? ret : rc.total;
+}
+
+void rtm_trace_destroy(struct rtm_trace *t)
+{
+	if (!t)
+		return;
+	if (t->inst) {
+		tracefs_print_close(t->inst);	/* an open trace_marker keeps rmdir busy */
+		tracefs_trace_off(t->inst);
+		tracefs_event_disable(t->inst, NULL, NULL);
+		tracefs_instance_destroy(t->inst);
+		tracefs_instance_free(t->inst);
+	}
+	rtm_tracedec_free(t->dec);
+	free(t);
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * trace.h - a private tracefs instance through libtracefs.
+ *
+ * The instance is named rtmeasure-<pid>, never the top level one. Stale
+ * rtmeasure-* instances of dead processes are removed when a new one is made.
+ * Its trace clock is "mono", so event timestamps are CLOCK_MONOTONIC
+ * nanoseconds and compare directly with the probes'. rtm_trace_destroy()
+ * disables everything and removes the instance.
+ */
+#ifndef RTM_TRACE_H
+#define RTM_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "tracedec.h"
+
+#define RTM_TRACE_PRESETS "sched,irq,timer,ipi,nmi"
+
+struct rtm_trace_opts {
+	const char *events;		/* presets and system:event, comma separated */
+	size_t buffer_kb;		/* per CPU, 0: leave the kernel's default */
+	bool overwrite;			/* flight recorder (true) or stop when full */
+};
+
+struct rtm_trace;
+
+/**
+ * rtm_trace_find_tracefs - where tracefs is; mounts it at /sys/kernel/tracing
+ * when it is not mounted and we may. NULL with a message naming the fix.
+ */
+const char *rtm_trace_find_tracefs(struct rtm_error *err);
+
+/* Remove rtmeasure-<pid> instances whose process is gone; returns how many. */
+int rtm_trace_remove_stale(void);
+
+/**
+ * rtm_trace_create - make and configure the instance (tracing stays off)
+ *
+ * Unknown presets or events, a kernel without an event group, or missing
+ * privileges give -errno with a one-line message; nothing is left behind.
+ */
+struct rtm_trace *rtm_trace_create(const struct rtm_trace_opts *o, struct rtm_error *err);
+const char *rtm_trace_name(const struct rtm_trace *t);
+int rtm_trace_start(struct rtm_trace *t);
+int rtm_trace_stop(struct rtm_trace *t);
+/* Write to the instance's trace_marker (an ftrace:print event). */
+int rtm_trace_marker(struct rtm_trace *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/**
+ * rtm_trace_read - consume what the buffers hold, all CPUs, decoded
+ * @lost: set to the events the kernel reports lost (overruns); never hidden
+ *
+ * Events come per CPU in time order (CPU after CPU). Returns the number of
+ * events or -errno.
+ */
+long rtm_trace_read(struct rtm_trace *t, rtm_event_cb cb, void *ctx, uint64_t *lost,
+		    struct rtm_error *err);
+
+typedef int (*rtm_page_cb)(void *page, int size, int cpu, void *ctx);
+
+/* Consume the raw pages of every CPU without decoding (recording, benchmarks). */
+int rtm_trace_read_pages(struct rtm_trace *t, rtm_page_cb cb, void *ctx, struct rtm_error *err);
+
+/* Disable the events, remove the instance, free. Safe on NULL. */
+void rtm_trace_destroy(struct rtm_trace *t);
+
+#endif

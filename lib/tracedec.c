@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * tracedec.c - raw ftrace pages to rtmeasure events, through libtraceevent.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+#include <kbuffer.h>
+#include <tracefs.h>
+
+#include "tracedec.h"
+
+#define MAX_FIELDS 8
+
+/* What we interpret: system, event, our type, the fields we read (in order). */
+static const struct ev_spec {
+	const char *system, *name;
+	enum rtm_ev_type type;
+	const char *fields[MAX_FIELDS];
+} specs[] = {
+	{ "sched", "sched_switch", RTM_EV_SCHED_SWITCH,
+	  { "prev_comm", "prev_pid", "prev_prio", "prev_state", "next_comm", "next_pid",
+	    "next_prio" } },
+	{ "sched", "sched_wakeup", RTM_EV_SCHED_WAKEUP, { "comm", "pid", "prio", "target_cpu" } },
+	{ "sched", "sched_wakeup_new", RTM_EV_SCHED_WAKEUP,
+	  { "comm", "pid", "prio", "target_cpu" } },
+	{ "sched", "sched_waking", RTM_EV_SCHED_WAKING, { "comm", "pid", "prio", "target_cpu" } },
+	{ "irq", "irq_handler_entry", RTM_EV_IRQ_ENTRY, { "irq", "name" } },
+	{ "irq", "irq_handler_exit", RTM_EV_IRQ_EXIT, { "irq", "ret" } },
+	{ "irq", "softirq_entry", RTM_EV_SOFTIRQ_ENTRY, { "vec" } },
+	{ "irq", "softirq_exit", RTM_EV_SOFTIRQ_EXIT, { "vec" } },
+	{ "irq", "softirq_raise", RTM_EV_SOFTIRQ_RAISE, { "vec" } },
+	{ "timer", "hrtimer_expire_entry", RTM_EV_HRTIMER_ENTRY, { "hrtimer", "function", "now" } },
+	{ "timer", "hrtimer_expire_exit", RTM_EV_HRTIMER_EXIT, { "hrtimer" } },
+	{ "nmi", "nmi_handler", RTM_EV_NMI, { "handler", "delta_ns" } },
+	{ "ftrace", "print", RTM_EV_PRINT, { "ip", "buf" } },
+	{ "ipi", "ipi_send_cpu", RTM_EV_IPI_SEND, { "cpu" } },
+	{ "ipi", "ipi_send_cpumask", RTM_EV_IPI_SEND, { NULL } },
+	{ "ipi", "ipi_raise", RTM_EV_IPI_SEND, { NULL } },
+};
+
+/* Decoding state of one event id. */
+struct ev_slot {
+	enum rtm_ev_type type;
+	const char *system, *name;
+	struct tep_format_field *f[MAX_FIELDS];
+	bool vector;			/* irq_vectors: entry/exit with "vector" */
+};
+
+struct rtm_tracedec {
+	struct tep_handle *tep;
+	struct kbuffer *kbuf;
+	int page_size;
+	int max_id;
+	struct ev_slot *slots;		/* indexed by event id */
+};
+
+static const char *const systems[] = {
+	"sched", "irq", "irq_vectors", "timer", "ipi", "nmi", "ftrace", NULL,
+};
+
+const char *rtm_ev_type_name(enum rtm_ev_type t)
+{
+	static const char *const names[RTM_EV_NTYPES] = {
+		"other", "sched_switch", "sched_wakeup", "sched_waking", "irq_entry", "irq_exit",
+		"softirq_entry", "softirq_exit", "softirq_raise", "hrtimer_entry", "hrtimer_exit",
+		"vector_entry", "vector_exit", "ipi_send", "nmi", "print",
+	};
+
+	return (unsigned int)t < RTM_EV_NTYPES ? names[t] : "invalid";
+}
+
+static void setup_slot(struct rtm_tracedec *d, struct tep_event *ev)
+{
+	struct ev_slot *s;
+	size_t i, j;
+
+	if (ev->id < 0 || ev->id > d->max_id)
+		return;
+	s = &d->slots[ev->id];
+	s->type = RTM_EV_OTHER;
+	s->system = ev->system;
+	s->name = ev->name;
+	for (i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		if (strcmp(specs[i].system, ev->system) || strcmp(specs[i].name, ev->name))
+			continue;
+		s->type = specs[i].type;
+		for (j = 0; j < MAX_FIELDS && specs[i].fields[j]; j++)
+			s->f[j] = tep_find_field(ev, specs[i].fields[j]);
+		return;
+	}
+	if (!strcmp(ev->system, "irq_vectors")) {
+		size_t n = strlen(ev->name);
+
+		s->f[0] = tep_find_field(ev, "vector");
+		if (n > 6 && !strcmp(ev->name + n - 6, "_entry"))
+			s->type = RTM_EV_VECTOR_ENTRY, s->vector = true;
+		else if (n > 5 && !strcmp(ev->name + n - 5, "_exit"))
+			s->type = RTM_EV_VECTOR_EXIT, s->vector = true;
+	}
+}
+
+struct rtm_tracedec *rtm_tracedec_alloc(const char *tracing_dir, struct rtm_error *err)
+{
+	struct rtm_tracedec *d = calloc(1, sizeof(*d));
+	struct tep_event **events;
+	int i;
+
+	if (!d) {
+		rtm_error_set(err, "out of memory");
+		return NULL;
+	}
+	d->tep = tracefs_local_events_system(tracing_dir, systems);
+	if (!d->tep) {
+		rtm_error_set(err, "cannot load event formats from %s/events (is tracefs there?)",
+			      tracing_dir);
+		free(d);
+		return NULL;
+	}
+	d->page_size = tep_get_sub_buffer_size(d->tep);
+	if (d->page_size <= 0)
+		d->page_size = tep_get_page_size(d->tep);
+	events = tep_list_events(d->tep, TEP_EVENT_SORT_ID);
+	for (i = 0; events && events[i]; i++)
+		if (events[i]->id > d->max_id)
+			d->max_id = events[i]->id;
+	d->slots = calloc((size_t)d->max_id + 1, sizeof(*d->slots));
+	d->kbuf = kbuffer_alloc(tep_get_long_size(d->tep) == 4 ? KBUFFER_LSIZE_4 : KBUFFER_LSIZE_8,
+				tep_is_file_bigendian(d->tep) ? KBUFFER_ENDIAN_BIG :
+								KBUFFER_ENDIAN_LITTLE);
+	if (!events || !d->slots || !d->kbuf) {
+		rtm_error_set(err, "no event formats under %s/events", tracing_dir);
+		rtm_tracedec_free(d);
+		return NULL;
+	}
+	for (i = 0; events[i]; i++)
+		setup_slot(d, events[i]);
+	return d;
+}
+
+void rtm_tracedec_free(struct rtm_tracedec *d)
+{
+	if (!d)
+		return;
+	if (d->kbuf)
+		kbuffer_free(d->kbuf);
+	tep_free(d->tep);
+	free(d->slots);
+	free(d);
+}
+
+int rtm_tracedec_page_size(const struct rtm_tracedec *d)
+{
+	return d->page_size;
+}
+
+static uint64_t num(struct tep_format_field *f, const void *data)
+{
+	unsigned long long v = 0;
+
+	if (f)
+		tep_read_number_field(f, data, &v);
+	return v;
+}
+
+/* Fixed char[N], __data_loc / __rel_loc char[], or a trailing char buf[]. */
+static void str(struct tep_format_field *f, const char *data, int size, char *out, size_t len)
+{
+	int off, n;
+
+	out[0] = '\0';
+	if (!f)
+		return;
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		unsigned long long loc = num(f, data);
+
+		off = (int)(loc & 0xffff);
+		n = (int)(loc >> 16);
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			off += f->offset + f->size;
+	} else {
+		off = f->offset;
+		n = f->size ? f->size : size - f->offset;
+	}
+	if (off < 0 || n < 0 || off + n > size)
+		return;
+	if ((size_t)n >= len)
+		n = (int)len - 1;
+	memcpy(out, data + off, (size_t)n);
+	out[n] = '\0';
+	out[strcspn(out, "\n")] = '\0';
+}
+
+static void decode(const struct ev_slot *s, const char *data, int size, struct rtm_event *ev)
+{
+	switch (s->type) {
+	case RTM_EV_SCHED_SWITCH:
+		str(s->f[0], data, size, ev->sw.prev_comm, sizeof(ev->sw.prev_comm));
+		ev->sw.prev_pid = (int)num(s->f[1], data);
+		ev->sw.prev_prio = (int)num(s->f[2], data);
+		ev->sw.prev_state = (int64_t)num(s->f[3], data);
+		str(s->f[4], data, size, ev->sw.next_comm, sizeof(ev->sw.next_comm));
+		ev->sw.next_pid = (int)num(s->f[5], data);
+		ev->sw.next_prio = (int)num(s->f[6], data);
+		break;
+	case RTM_EV_SCHED_WAKEUP:
+	case RTM_EV_SCHED_WAKING:
+		str(s->f[0], data, size, ev->wakeup.comm, sizeof(ev->wakeup.comm));
+		ev->wakeup.pid = (int)num(s->f[1], data);
+		ev->wakeup.prio = (int)num(s->f[2], data);
+		ev->wakeup.target_cpu = (int)num(s->f[3], data);
+		break;
+	case RTM_EV_IRQ_ENTRY:
+		ev->irq.irq = (int)num(s->f[0], data);
+		str(s->f[1], data, size, ev->irq.name, sizeof(ev->irq.name));
+		break;
+	case RTM_EV_IRQ_EXIT:
+		ev->irq.irq = (int)num(s->f[0], data);
+		ev->irq.ret = (int)num(s->f[1], data);
+		break;
+	case RTM_EV_SOFTIRQ_ENTRY:
+	case RTM_EV_SOFTIRQ_EXIT:
+	case RTM_EV_SOFTIRQ_RAISE:
+		ev->softirq.vec = (unsigned int)num(s->f[0], data);
+		break;
+	case RTM_EV_HRTIMER_ENTRY:
+	case RTM_EV_HRTIMER_EXIT:
+		ev->hrtimer.hrtimer = num(s->f[0], data);
+		ev->hrtimer.function = num(s->f[1], data);
+		ev->hrtimer.now = num(s->f[2], data);
+		break;
+	case RTM_EV_VECTOR_ENTRY:
+	case RTM_EV_VECTOR_EXIT:
+		ev->vector.vector = (int)num(s->f[0], data);
+		break;
+	case RTM_EV_NMI:
+		ev->nmi.handler = num(s->f[0], data);
+		ev->nmi.delta_ns = num(s->f[1], data);
+		break;
+	case RTM_EV_PRINT:
+		ev->print.ip = num(s->f[0], data);
+		str(s->f[1], data, size, ev->print.buf, sizeof(ev->print.buf));
+		break;
+	default:
+		break;
+	}
+}
+
+int rtm_tracedec_page(struct rtm_tracedec *d, void *page, int cpu, rtm_event_cb cb, void *ctx,
+		      uint64_t *lost)
+{
+	unsigned long long ts;
+	int n = 0, missed;
+	void *data;
+
+	if (kbuffer_load_subbuffer(d->kbuf, page) < 0)
+		return -EINVAL;
+	missed = kbuffer_missed_events(d->kbuf);
+	if (missed > 0 && lost)
+		*lost += (uint64_t)missed;
+	for (data = kbuffer_read_event(d->kbuf, &ts); data;
+	     data = kbuffer_next_event(d->kbuf, &ts)) {
+		struct tep_record rec = { .ts = ts, .data = data, .cpu = cpu };
+		struct rtm_event ev;
+		int id, ret;
+
+		rec.size = kbuffer_event_size(d->kbuf);
+		id = tep_data_type(d->tep, &rec);
+		memset(&ev, 0, sizeof(ev));
+		ev.ts_ns = ts;
+		ev.cpu = cpu;
+		if (id >= 0 && id <= d->max_id && d->slots[id].name) {
+			const struct ev_slot *s = &d->slots[id];
+
+			ev.type = s->type;
+			ev.system = s->system;
+			ev.name = s->name;
+			decode(s, data, rec.size, &ev);
+		} else {
+			ev.type = RTM_EV_OTHER;
+			ev.system = "";
+			ev.name = "unknown";
+		}
+		n++;
+		if (cb) {
+			ret = cb(&ev, ctx);
+			if (ret)
+				return ret;
+		}
+	}
+	return n;
+}

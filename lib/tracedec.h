@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tracedec.h - decode raw ftrace ring-buffer pages into rtmeasure events.
+ *
+ * The event formats are parsed once by libtraceevent (from a live tracefs or
+ * from a recorded copy of its events/ tree); field handles are looked up once
+ * per event type, so decoding a record is a few tep_read_number_field() calls
+ * and never formats text. Pages are walked with libtraceevent's kbuffer.
+ */
+#ifndef RTM_TRACEDEC_H
+#define RTM_TRACEDEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+enum rtm_ev_type {
+	RTM_EV_OTHER,			/* an event we do not interpret */
+	RTM_EV_SCHED_SWITCH,
+	RTM_EV_SCHED_WAKEUP,		/* sched_wakeup and sched_wakeup_new */
+	RTM_EV_SCHED_WAKING,
+	RTM_EV_IRQ_ENTRY,		/* irq:irq_handler_entry */
+	RTM_EV_IRQ_EXIT,
+	RTM_EV_SOFTIRQ_ENTRY,
+	RTM_EV_SOFTIRQ_EXIT,
+	RTM_EV_SOFTIRQ_RAISE,
+	RTM_EV_HRTIMER_ENTRY,		/* timer:hrtimer_expire_entry */
+	RTM_EV_HRTIMER_EXIT,
+	RTM_EV_VECTOR_ENTRY,		/* irq_vectors:*_entry (local_timer, reschedule, ...) */
+	RTM_EV_VECTOR_EXIT,
+	RTM_EV_IPI_SEND,		/* ipi:ipi_send_cpu / ipi_send_cpumask / ipi_raise */
+	RTM_EV_NMI,			/* nmi:nmi_handler */
+	RTM_EV_PRINT,			/* ftrace:print (trace_marker) */
+	RTM_EV_NTYPES,
+};
+
+#define RTM_COMM_LEN 16
+
+struct rtm_event {
+	uint64_t ts_ns;			/* trace clock (mono: CLOCK_MONOTONIC) */
+	int cpu;
+	enum rtm_ev_type type;
+	const char *system;		/* e.g. "sched" (owned by the decoder) */
+	const char *name;		/* e.g. "sched_switch" */
+	union {
+		struct {
+			int prev_pid, prev_prio, next_pid, next_prio;
+			int64_t prev_state;
+			char prev_comm[RTM_COMM_LEN], next_comm[RTM_COMM_LEN];
+		} sw;
+		struct {
+			int pid, prio, target_cpu;
+			char comm[RTM_COMM_LEN];
+		} wakeup;
+		struct {
+			int irq, ret;
+			char name[32];
+		} irq;
+		struct {
+			unsigned int vec;
+		} softirq;
+		struct {
+			uint64_t hrtimer, function, now;
+		} hrtimer;
+		struct {
+			int vector;
+		} vector;
+		struct {
+			uint64_t handler, delta_ns;
+		} nmi;
+		struct {
+			uint64_t ip;
+			char buf[128];
+		} print;
+	};
+};
+
+struct rtm_tracedec;
+
+/**
+ * rtm_tracedec_alloc - load event formats
+ * @tracing_dir: a tracefs mount or a recorded copy with events/header_page and
+ *               events/<system>/<event>/format
+ *
+ * Loads the systems rtmeasure interprets (sched, irq, irq_vectors, timer, ipi,
+ * nmi, ftrace) that exist there. NULL with a message in @err when nothing loads.
+ */
+struct rtm_tracedec *rtm_tracedec_alloc(const char *tracing_dir, struct rtm_error *err);
+void rtm_tracedec_free(struct rtm_tracedec *d);
+
+/* Sub-buffer (page) size the formats describe; raw reads come in this unit. */
+int rtm_tracedec_page_size(const struct rtm_tracedec *d);
+
+typedef int (*rtm_event_cb)(const struct rtm_event *ev, void *ctx);
+
+/**
+ * rtm_tracedec_page - decode one raw ring-buffer page of CPU @cpu
+ * @lost: incremented by the events the kernel reports as lost before this page
+ *
+ * Calls @cb for every record, in order; a non-zero return stops the walk and is
+ * returned. Returns the number of records decoded or -errno.
+ */
+int rtm_tracedec_page(struct rtm_tracedec *d, void *page, int cpu, rtm_event_cb cb, void *ctx,
+		      uint64_t *lost);
+
+const char *rtm_ev_type_name(enum rtm_ev_type t);
+
+#endif

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * trace_check - exercise the trace module on the live kernel (root), for the
+ * integration tests, and record raw pages for the unit tests.
+ *
+ *   trace_check run [--hold S]    trace sched,irq,timer for a moment with 20
+ *                                 trace_marker writes carrying CLOCK_MONOTONIC;
+ *                                 print facts as key=value; --hold sleeps S s
+ *                                 with tracing on before the read (for SIGKILL)
+ *   trace_check record DIR        write DIR/cpuN.raw (raw pages) after 1 s of
+ *                                 sched,irq,timer events plus markers, and copy
+ *                                 the event formats to DIR/events/
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "trace.h"
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+struct facts {
+	long per_type[RTM_EV_NTYPES];
+	long markers;
+	int64_t max_delta, min_delta;
+	uint64_t last_ts[256];
+	long disorder;
+};
+
+static int on_event(const struct rtm_event *ev, void *arg)
+{
+	struct facts *f = arg;
+	unsigned long long v;
+
+	f->per_type[ev->type]++;
+	if (ev->cpu >= 0 && ev->cpu < 256) {
+		if (ev->ts_ns < f->last_ts[ev->cpu])
+			f->disorder++;
+		f->last_ts[ev->cpu] = ev->ts_ns;
+	}
+	if (ev->type == RTM_EV_PRINT && sscanf(ev->print.buf, "rtm-clock %llu", &v) == 1) {
+		int64_t d = (int64_t)(ev->ts_ns - v);
+
+		if (!f->markers || d > f->max_delta)
+			f->max_delta = d;
+		if (!f->markers || d < f->min_delta)
+			f->min_delta = d;
+		f->markers++;
+	}
+	return 0;
+}
+
+static void activity(struct rtm_trace *t)
+{
+	struct timespec ms = { 0, 1000000 };
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		rtm_trace_marker(t, "rtm-clock %" PRIu64, mono_ns());
+		nanosleep(&ms, NULL);
+	}
+}
+
+static int write_page(void *page, int size, int cpu, void *arg)
+{
+	const char *dir = arg;
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/cpu%d.raw", dir, cpu);
+	f = fopen(path, "a");
+	if (!f || fwrite(page, 1, (size_t)size, f) != (size_t)size) {
+		if (f)
+			fclose(f);
+		return -EIO;
+	}
+	return fclose(f) ? -EIO : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct rtm_trace_opts o = { .events = "sched,irq,timer", .buffer_kb = 4096,
+				    .overwrite = true };
+	struct rtm_error err = { "" };
+	struct facts f = { { 0 }, 0, 0, 0, { 0 }, 0 };
+	struct rtm_trace *t;
+	uint64_t lost = 0;
+	long n;
+	int i;
+
+	if (argc < 2 || (strcmp(argv[1], "run") && strcmp(argv[1], "record")) ||
+	    (!strcmp(argv[1], "record") && argc != 3)) {
+		fprintf(stderr, "usage: trace_check run [--hold S] | record DIR\n");
+		return 2;
+	}
+	t = rtm_trace_create(&o, &err);
+	if (!t) {
+		fprintf(stderr, "trace_check: %s\n", err.msg);
+		return 2;
+	}
+	printf("instance=%s\n", rtm_trace_name(t));
+	fflush(stdout);
+	rtm_trace_start(t);
+	activity(t);
+	if (argc == 4 && !strcmp(argv[2], "--hold"))
+		sleep((unsigned int)atoi(argv[3]));
+	if (!strcmp(argv[1], "record")) {
+		char cmd[2 * PATH_MAX];
+
+		sleep(1);
+		activity(t);
+		rtm_trace_stop(t);
+		snprintf(cmd, sizeof(cmd), "mkdir -p '%s/events' && d=$(cd '%s' && pwd) && "
+			 "cd /sys/kernel/tracing/events && cp --parents header_page header_event "
+			 "sched/*/format irq/*/format irq_vectors/*/format timer/*/format "
+			 "ftrace/print/format \"$d/events/\" && "
+			 "for g in \"$d\"/events/*/; do : > \"$g/enable\"; done", argv[2], argv[2]);
+		if (system(cmd) != 0 || rtm_trace_read_pages(t, write_page, argv[2], &err)) {
+			fprintf(stderr, "trace_check: recording failed: %s\n", err.msg);
+			rtm_trace_destroy(t);
+			return 1;
+		}
+		rtm_trace_destroy(t);
+		return 0;
+	}
+	rtm_trace_stop(t);
+	n = rtm_trace_read(t, on_event, &f, &lost, &err);
+	rtm_trace_destroy(t);
+	if (n < 0) {
+		fprintf(stderr, "trace_check: %s\n", err.msg);
+		return 1;
+	}
+	printf("events=%ld lost=%llu markers=%ld disorder=%ld min_delta_ns=%lld max_delta_ns=%lld\n",
+	       n, (unsigned long long)lost, f.markers, f.disorder, (long long)f.min_delta,
+	       (long long)f.max_delta);
+	for (i = 0; i < RTM_EV_NTYPES; i++)
+		printf("%s=%ld%s", rtm_ev_type_name((enum rtm_ev_type)i), f.per_type[i],
+		       i == RTM_EV_NTYPES - 1 ? "\n" : " ");
+	return 0;
+}
