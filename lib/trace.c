@@ -259,6 +259,30 @@ long rtm_trace_read(struct rtm_trace *t, rtm_event_cb cb, void *ctx, uint64_t *l
 	return ret ? ret : rc.total;
 }
 
+uint64_t rtm_trace_dropped(struct rtm_trace *t)
+{
+	static const char *const keys[] = { "\noverrun:", "\ncommit overrun:",
+					     "\ndropped events:" };
+	uint64_t total = 0;
+	int cpu;
+
+	for (cpu = 0; cpu < t->ncpus; cpu++) {
+		char file[64], *text;
+		size_t k;
+
+		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
+		text = tracefs_instance_file_read(t->inst, file, NULL);
+		for (k = 0; text && k < sizeof(keys) / sizeof(keys[0]); k++) {
+			char *p = strstr(text, keys[k]);
+
+			if (p)
+				total += strtoull(p + strlen(keys[k]), NULL, 10);
+		}
+		free(text);
+	}
+	return total;
+}
+
 void rtm_trace_destroy(struct rtm_trace *t)
 {
 	if (!t)

@@ -61,6 +61,13 @@ int rtm_trace_marker(struct rtm_trace *t, const char *fmt, ...)
 long rtm_trace_read(struct rtm_trace *t, rtm_event_cb cb, void *ctx, uint64_t *lost,
 		    struct rtm_error *err);
 
+/*
+ * Events the kernel could not keep, from per_cpu/cpuN/stats: overwritten
+ * (overrun, commit overrun) or refused when full (dropped events). Read it
+ * before rtm_trace_destroy(); report it, never hide it.
+ */
+uint64_t rtm_trace_dropped(struct rtm_trace *t);
+
 typedef int (*rtm_page_cb)(void *page, int size, int cpu, void *ctx);
 
 /* Consume the raw pages of every CPU without decoding (recording, benchmarks). */

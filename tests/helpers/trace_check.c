@@ -136,6 +136,7 @@ int main(int argc, char **argv)
 	}
 	rtm_trace_stop(t);
 	n = rtm_trace_read(t, on_event, &f, &lost, &err);
+	lost += rtm_trace_dropped(t);
 	rtm_trace_destroy(t);
 	if (n < 0) {
 		fprintf(stderr, "trace_check: %s\n", err.msg);
