@@ -162,6 +162,9 @@ static void claim_break(struct probe_thread *t, uint64_t planned, uint64_t now)
 	int expected = 0;
 
 	if (atomic_compare_exchange_strong(&p->break_claimed, &expected, 1)) {
+		/* freeze the flight recorder with the spike in it, at once */
+		if (p->opts.trace_off_fd >= 0 && write(p->opts.trace_off_fd, "0", 1) < 0)
+			p->brk.trace_off_failed = true;
 		p->brk.hit = true;
 		p->brk.cpu = t->cpu;
 		p->brk.latency_ns = now - planned;
@@ -293,8 +296,12 @@ static void *probe_main(void *arg)
 	struct probe_thread *t = arg;
 	struct rtm_probe_timer *p = t->probe;
 	uint64_t start, end;
+	char name[16];
 	int ret;
 
+	/* name the thread so traces and ps show which CPU it measures */
+	snprintf(name, sizeof(name), "rtm-probe/%d", t->cpu);
+	pthread_setname_np(pthread_self(), name);
 	ret = rtm_affinity_set(t->cpu, &t->err);
 	if (!ret)
 		ret = rtm_sched_apply(&p->opts.sched, &t->err);

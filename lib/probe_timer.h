@@ -43,6 +43,9 @@ struct rtm_probe_timer_opts {
 	uint64_t break_ns;		/* stop at the first sample above, 0: never */
 	bool lock_memory;		/* mlockall + prefault (default true) */
 	int32_t dma_latency_us;		/* held on /dev/cpu_dma_latency while running, -1: no */
+	int trace_off_fd;		/* tracing_on of a trace instance, written "0" by the
+					 * thread that hits -b (the only call besides the
+					 * sleep, made once as the loop ends); -1: none */
 	uint64_t log_above_ns;		/* log samples above this with their time, 0: no */
 	uint32_t log_max;		/* entries kept per CPU (the first ones) */
 };
@@ -71,6 +74,7 @@ struct rtm_probe_break {
 	uint64_t planned_ns;		/* CLOCK_MONOTONIC of the planned wake-up */
 	uint64_t woke_ns;		/* CLOCK_MONOTONIC of the actual wake-up */
 	uint64_t sample;		/* index of the sample on its CPU */
+	bool trace_off_failed;		/* writing tracing_on failed */
 };
 
 struct rtm_probe_timer;

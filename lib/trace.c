@@ -25,6 +25,7 @@ struct rtm_trace {
 	char dir[512];			/* the instance's directory */
 	struct rtm_tracedec *dec;
 	int ncpus;
+	int on_fd;			/* tracing_on, for rtm_trace_off_fd() */
 };
 
 static const char *const presets[] = { "sched", "irq", "timer", "ipi", "nmi", "irq_vectors" };
@@ -134,6 +135,7 @@ struct rtm_trace *rtm_trace_create(const struct rtm_trace_opts *o, struct rtm_er
 		return NULL;
 	}
 	t->ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+	t->on_fd = -1;
 	snprintf(t->name, sizeof(t->name), "rtmeasure-%d", (int)getpid());
 	t->inst = tracefs_instance_create(t->name);
 	if (!t->inst) {
@@ -166,6 +168,13 @@ struct rtm_trace *rtm_trace_create(const struct rtm_trace_opts *o, struct rtm_er
 fail:
 	rtm_trace_destroy(t);
 	return NULL;
+}
+
+int rtm_trace_off_fd(struct rtm_trace *t)
+{
+	if (t->on_fd < 0)
+		t->on_fd = tracefs_trace_on_get_fd(t->inst);
+	return t->on_fd;
 }
 
 const char *rtm_trace_name(const struct rtm_trace *t)
@@ -287,6 +296,8 @@ void rtm_trace_destroy(struct rtm_trace *t)
 {
 	if (!t)
 		return;
+	if (t->on_fd >= 0)
+		close(t->on_fd);
 	if (t->inst) {
 		tracefs_print_close(t->inst);	/* an open trace_marker keeps rmdir busy */
 		tracefs_trace_off(t->inst);

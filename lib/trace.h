@@ -45,6 +45,11 @@ int rtm_trace_remove_stale(void);
  */
 struct rtm_trace *rtm_trace_create(const struct rtm_trace_opts *o, struct rtm_error *err);
 const char *rtm_trace_name(const struct rtm_trace *t);
+/*
+ * An open descriptor of the instance's tracing_on (owned by @t): writing "0"
+ * stops the flight recorder at once, from any thread, with one write().
+ */
+int rtm_trace_off_fd(struct rtm_trace *t);
 int rtm_trace_start(struct rtm_trace *t);
 int rtm_trace_stop(struct rtm_trace *t);
 /* Write to the instance's trace_marker (an ftrace:print event). */

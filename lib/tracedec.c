@@ -292,3 +292,67 @@ int rtm_tracedec_page(struct rtm_tracedec *d, void *page, int cpu, rtm_event_cb 
 	}
 	return n;
 }
+
+int rtm_event_format(const struct rtm_event *ev, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "  cpu %d  %llu.%09llu  %s: ", ev->cpu,
+			 (unsigned long long)(ev->ts_ns / 1000000000ULL),
+			 (unsigned long long)(ev->ts_ns % 1000000000ULL), ev->name);
+	size_t off = n > 0 && (size_t)n < len ? (size_t)n : len;
+
+	if (off >= len)
+		return -1;
+	switch (ev->type) {
+	case RTM_EV_SCHED_SWITCH:
+		n = snprintf(buf + off, len - off, "prev_comm=%s prev_pid=%d prev_prio=%d "
+			     "prev_state=%lld ==> next_comm=%s next_pid=%d next_prio=%d",
+			     ev->sw.prev_comm, ev->sw.prev_pid, ev->sw.prev_prio,
+			     (long long)ev->sw.prev_state, ev->sw.next_comm, ev->sw.next_pid,
+			     ev->sw.next_prio);
+		break;
+	case RTM_EV_SCHED_WAKEUP:
+	case RTM_EV_SCHED_WAKING:
+		n = snprintf(buf + off, len - off, "comm=%s pid=%d prio=%d target_cpu=%d",
+			     ev->wakeup.comm, ev->wakeup.pid, ev->wakeup.prio,
+			     ev->wakeup.target_cpu);
+		break;
+	case RTM_EV_IRQ_ENTRY:
+		n = snprintf(buf + off, len - off, "irq=%d name=%s", ev->irq.irq, ev->irq.name);
+		break;
+	case RTM_EV_IRQ_EXIT:
+		n = snprintf(buf + off, len - off, "irq=%d ret=%s", ev->irq.irq,
+			     ev->irq.ret ? "handled" : "unhandled");
+		break;
+	case RTM_EV_SOFTIRQ_ENTRY:
+	case RTM_EV_SOFTIRQ_EXIT:
+	case RTM_EV_SOFTIRQ_RAISE:
+		n = snprintf(buf + off, len - off, "vec=%u", ev->softirq.vec);
+		break;
+	case RTM_EV_HRTIMER_ENTRY:
+		n = snprintf(buf + off, len - off, "hrtimer=0x%llx function=0x%llx now=%llu",
+			     (unsigned long long)ev->hrtimer.hrtimer,
+			     (unsigned long long)ev->hrtimer.function,
+			     (unsigned long long)ev->hrtimer.now);
+		break;
+	case RTM_EV_HRTIMER_EXIT:
+		n = snprintf(buf + off, len - off, "hrtimer=0x%llx",
+			     (unsigned long long)ev->hrtimer.hrtimer);
+		break;
+	case RTM_EV_VECTOR_ENTRY:
+	case RTM_EV_VECTOR_EXIT:
+		n = snprintf(buf + off, len - off, "vector=%d", ev->vector.vector);
+		break;
+	case RTM_EV_NMI:
+		n = snprintf(buf + off, len - off, "handler=0x%llx delta_ns=%llu",
+			     (unsigned long long)ev->nmi.handler,
+			     (unsigned long long)ev->nmi.delta_ns);
+		break;
+	case RTM_EV_PRINT:
+		n = snprintf(buf + off, len - off, "%s", ev->print.buf);
+		break;
+	default:
+		n = snprintf(buf + off, len - off, "(not decoded)");
+		break;
+	}
+	return n < 0 ? -1 : 0;
+}

@@ -106,4 +106,10 @@ int rtm_tracedec_page(struct rtm_tracedec *d, void *page, int cpu, rtm_event_cb 
 
 const char *rtm_ev_type_name(enum rtm_ev_type t);
 
+/*
+ * One line in the manner of trace-cmd report: "  cpu 1  1234.567890123  sched_switch:
+ * prev_comm=... ==> next_comm=...". For output only, never on a hot path.
+ */
+int rtm_event_format(const struct rtm_event *ev, char *buf, size_t len);
+
 #endif

@@ -19,6 +19,7 @@
 #include <curses.h>
 #include <term.h>
 
+#include "capture.h"
 #include "cyclic.h"
 #include "fileio.h"
 #include "histfile.h"
@@ -49,6 +50,8 @@ void measure_opts_init(struct measure_opts *m, const char *command)
 	m->probe.dma_latency_us = 0;
 	m->ts_interval_ns = RTM_TS_DEFAULT_INTERVAL_NS;
 	m->probe.log_max = 10000;
+	m->probe.trace_off_fd = -1;
+	m->trace_buffer_kb = 8192;
 }
 
 static int parse_u64(const char *arg, uint64_t *v)
@@ -162,6 +165,19 @@ int measure_parse_opt(struct measure_opts *m, int c, const char *arg)
 		if (parse_u64(arg, &v) || !v || v > 10000000)
 			return rtm_cli_fail("%s: --log-max '%s': give 1 to 10000000", cmd, arg);
 		m->probe.log_max = (uint32_t)v;
+		return 1;
+	case 1011:
+		m->trace = true;
+		return 1;
+	case 1012:
+		m->trace = true;
+		m->trace_events = arg;
+		return 1;
+	case 1013:
+		if (parse_u64(arg, &v) || v < 64 || v > 4194304)
+			return rtm_cli_fail("%s: --trace-buffer '%s': give KB per CPU, 64 to 4194304",
+					    cmd, arg);
+		m->trace_buffer_kb = (size_t)v;
 		return 1;
 	}
 	return 0;
@@ -386,6 +402,41 @@ static void print_notes(const struct rtm_sysinfo *si, const struct measure_opts 
 			fprintf(f, "note: %s\n", si->checks[i].text);
 }
 
+/* Save the trace window of the -b spike, if there was one. */
+static void capture_break(const struct measure_opts *m, struct rtm_trace *trace,
+			  struct rtm_result *r, const char *dir)
+{
+	struct rtm_error err = { "" };
+	struct rtm_spike_window w;
+	json_t *e, *sum;
+	size_t i;
+
+	json_array_foreach(r->events, i, e) {
+		if (strcmp(json_string_value(json_object_get(e, "type")) ?: "", "break"))
+			continue;
+		w.cpu = (int)json_integer_value(json_object_get(e, "cpu"));
+		w.planned_ns = (uint64_t)json_integer_value(json_object_get(e, "planned_mono_ns"));
+		w.woke_ns = w.planned_ns +
+			    (uint64_t)json_integer_value(json_object_get(e, "latency_ns"));
+		/* from a period before the planned wake-up to just after the wake-up */
+		w.before_ns = m->probe.interval_ns > 1000000 ? m->probe.interval_ns : 1000000;
+		w.after_ns = 200000;
+		sum = rtm_capture_window(trace, &w, 1, dir, &err);
+		if (!sum) {
+			fprintf(stderr, "rtmeasure: spike capture failed: %s\n", err.msg);
+			return;
+		}
+		if (json_integer_value(json_object_get(sum, "lost")))
+			fprintf(stderr, "rtmeasure: %lld trace events were lost; raise --trace-buffer\n",
+				json_integer_value(json_object_get(sum, "lost")));
+		fprintf(stderr, "rtmeasure: the spike's %lld events: %s/%s\n",
+			json_integer_value(json_object_get(sum, "events")), dir,
+			json_string_value(json_object_get(sum, "file")));
+		json_array_append_new(r->events, sum);
+		return;
+	}
+}
+
 static void wait_tick(struct rtm_cyclic *c)
 {
 	struct timespec now, until;
@@ -407,6 +458,7 @@ int measure_main(struct measure_opts *m)
 	struct rtm_error err = { "" };
 	struct rtm_sysinfo *si;
 	struct rtm_load *load = NULL;
+	struct rtm_trace *trace = NULL;
 	struct rtm_cyclic *c;
 	struct rtm_result *r;
 	struct sigaction sa;
@@ -415,6 +467,9 @@ int measure_main(struct measure_opts *m)
 	int status = RTM_EXIT_OK, i, ret;
 	double last_shown = -1;
 
+	if (m->trace && !m->probe.break_ns)
+		return rtm_cli_fail("%s: --trace saves the events around the spike that stops the "
+				    "run: give -b/--breaktrace LAT too", m->command);
 	if ((ret = check_cpus(m)) || (ret = check_privileges(m)))
 		return ret;
 	if (m->outdir && snprintf(dir, sizeof(dir), "%s", m->outdir) >= (int)sizeof(dir))
@@ -464,8 +519,33 @@ int measure_main(struct measure_opts *m)
 		json_object_set_new(r->sections, "load", rtm_load_to_json(load));
 	}
 
+	if (m->trace) {
+		struct rtm_trace_opts to = { .events = m->trace_events,
+					     .buffer_kb = m->trace_buffer_kb, .overwrite = true };
+
+		trace = rtm_trace_create(&to, &err);
+		if (!trace || rtm_trace_off_fd(trace) < 0) {
+			if (trace)
+				rtm_error_set(&err, "cannot open tracing_on of %s",
+					      rtm_trace_name(trace));
+			rtm_trace_destroy(trace);
+			if (load) {
+				rtm_load_stop(load);
+				rtm_load_free(load);
+			}
+			rtm_result_free(r);
+			rtm_sysinfo_free(si);
+			return rtm_cli_fail("%s", err.msg);
+		}
+		m->probe.trace_off_fd = rtm_trace_off_fd(trace);
+		json_object_set_new(r->options, "trace_events",
+				    json_string(m->trace_events ? m->trace_events :
+						RTM_TRACE_PRESETS));
+		rtm_trace_start(trace);
+	}
 	c = rtm_cyclic_start(&m->probe, m->ts_interval_ns, &err);
 	if (!c) {
+		rtm_trace_destroy(trace);
 		if (load) {
 			rtm_load_stop(load);
 			rtm_load_free(load);
@@ -512,6 +592,12 @@ int measure_main(struct measure_opts *m)
 	}
 	ret = rtm_cyclic_finish(c, r, &err);
 	rtm_cyclic_free(c);
+	if (trace) {
+		rtm_trace_stop(trace);
+		if (!ret)
+			capture_break(m, trace, r, dir);
+		rtm_trace_destroy(trace);
+	}
 	if (load) {
 		rtm_load_stop(load);
 		json_object_set_new(r->sections, "load", rtm_load_to_json(load));

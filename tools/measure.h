@@ -28,6 +28,9 @@ struct measure_opts {
 	int nbounds;
 	struct rtm_bound bounds[MEASURE_MAX_BOUNDS];
 	unsigned int load_kinds;		/* run only */
+	bool trace;				/* --trace: flight recorder around -b */
+	const char *trace_events;		/* NULL: the presets */
+	size_t trace_buffer_kb;
 };
 
 /* Defaults: all allowed CPUs, 1000 us, FIFO 95, nanosleep, mlockall, dma latency 0. */
@@ -63,7 +66,10 @@ int measure_parse_opt(struct measure_opts *m, int c, const char *arg);
 	{ "no-rt", no_argument, NULL, 1007 },					\
 	{ "series-interval", required_argument, NULL, 1008 },			\
 	{ "log-above", required_argument, NULL, 1009 },				\
-	{ "log-max", required_argument, NULL, 1010 }
+	{ "log-max", required_argument, NULL, 1010 },				\
+	{ "trace", no_argument, NULL, 1011 },					\
+	{ "trace-events", required_argument, NULL, 1012 },			\
+	{ "trace-buffer", required_argument, NULL, 1013 }
 
 #define MEASURE_OPTIONS_HELP							\
 "  -a, --cpus LIST         CPUs to measure, one thread each (default: all allowed)\n" \
@@ -88,6 +94,11 @@ int measure_parse_opt(struct measure_opts *m, int c, const char *arg);
 "      --series-interval D time-series interval (default 1s)\n"		\
 "      --log-above LAT     keep time and value of wake-ups later than LAT\n"	\
 "      --log-max N         at most N of them per CPU (default 10000)\n"	\
+"      --trace             with -b: record sched, irq, timer, ipi and nmi events\n" \
+"                          (flight recorder) and save the spike's events in\n" \
+"                          spikes/spike-001.txt and .json (root, tracefs)\n"	\
+"      --trace-events L    event sets or system:event, comma separated\n"	\
+"      --trace-buffer KB   trace buffer per CPU (default 8192)\n"	\
 "      --help              this help\n"
 
 /* Run the measurement; returns the exit status. */

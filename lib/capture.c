@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * capture.c - the events around a spike, saved as text and JSON.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture.h"
+#include "fileio.h"
+
+struct window_ctx {
+	const struct rtm_spike_window *w;
+	uint64_t from, to;
+	struct rtm_event *ev;
+	size_t n, cap;
+	uint64_t last_ns;		/* newest event of the CPU, in the window or not */
+	int error;
+};
+
+static int keep(const struct rtm_event *ev, void *arg)
+{
+	struct window_ctx *c = arg;
+
+	if (ev->cpu == c->w->cpu && ev->ts_ns > c->last_ns)
+		c->last_ns = ev->ts_ns;
+	if (ev->cpu != c->w->cpu || ev->ts_ns < c->from || ev->ts_ns > c->to)
+		return 0;
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 1024;
+		struct rtm_event *n = realloc(c->ev, cap * sizeof(*n));
+
+		if (!n) {
+			c->error = -ENOMEM;
+			return -ENOMEM;
+		}
+		c->ev = n;
+		c->cap = cap;
+	}
+	c->ev[c->n++] = *ev;
+	return 0;
+}
+
+json_t *rtm_event_to_json(const struct rtm_event *ev)
+{
+	json_t *o = json_pack("{s:I, s:i, s:s, s:s}", "ts_ns", (json_int_t)ev->ts_ns,
+			      "cpu", ev->cpu, "system", ev->system ? ev->system : "",
+			      "event", ev->name ? ev->name : "");
+
+	switch (ev->type) {
+	case RTM_EV_SCHED_SWITCH:
+		json_object_update_new(o, json_pack("{s:s, s:i, s:i, s:I, s:s, s:i, s:i}",
+			"prev_comm", ev->sw.prev_comm, "prev_pid", ev->sw.prev_pid,
+			"prev_prio", ev->sw.prev_prio, "prev_state", (json_int_t)ev->sw.prev_state,
+			"next_comm", ev->sw.next_comm, "next_pid", ev->sw.next_pid,
+			"next_prio", ev->sw.next_prio));
+		break;
+	case RTM_EV_SCHED_WAKEUP:
+	case RTM_EV_SCHED_WAKING:
+		json_object_update_new(o, json_pack("{s:s, s:i, s:i, s:i}", "comm", ev->wakeup.comm,
+			"pid", ev->wakeup.pid, "prio", ev->wakeup.prio,
+			"target_cpu", ev->wakeup.target_cpu));
+		break;
+	case RTM_EV_IRQ_ENTRY:
+	case RTM_EV_IRQ_EXIT:
+		json_object_update_new(o, json_pack("{s:i, s:s, s:i}", "irq", ev->irq.irq,
+			"name", ev->irq.name, "ret", ev->irq.ret));
+		break;
+	case RTM_EV_SOFTIRQ_ENTRY:
+	case RTM_EV_SOFTIRQ_EXIT:
+	case RTM_EV_SOFTIRQ_RAISE:
+		json_object_set_new(o, "vec", json_integer(ev->softirq.vec));
+		break;
+	case RTM_EV_HRTIMER_ENTRY:
+	case RTM_EV_HRTIMER_EXIT:
+		json_object_update_new(o, json_pack("{s:I, s:I, s:I}",
+			"hrtimer", (json_int_t)ev->hrtimer.hrtimer,
+			"function", (json_int_t)ev->hrtimer.function,
+			"now", (json_int_t)ev->hrtimer.now));
+		break;
+	case RTM_EV_VECTOR_ENTRY:
+	case RTM_EV_VECTOR_EXIT:
+		json_object_set_new(o, "vector", json_integer(ev->vector.vector));
+		break;
+	case RTM_EV_NMI:
+		json_object_set_new(o, "delta_ns", json_integer((json_int_t)ev->nmi.delta_ns));
+		break;
+	case RTM_EV_PRINT:
+		json_object_set_new(o, "buf", json_string(ev->print.buf));
+		break;
+	default:
+		break;
+	}
+	return o;
+}
+
+static int save_text(const char *path, const struct window_ctx *c, uint64_t lost)
+{
+	char *text = NULL, line[512];
+	size_t len = 0, i;
+	FILE *f = open_memstream(&text, &len);
+	int ret;
+
+	if (!f)
+		return -ENOMEM;
+	fprintf(f, "# CPU %d: planned wake-up %llu.%09llu, woke %llu.%09llu (%llu ns late); "
+		"%zu events%s\n", c->w->cpu,
+		(unsigned long long)(c->w->planned_ns / 1000000000ULL),
+		(unsigned long long)(c->w->planned_ns % 1000000000ULL),
+		(unsigned long long)(c->w->woke_ns / 1000000000ULL),
+		(unsigned long long)(c->w->woke_ns % 1000000000ULL),
+		(unsigned long long)(c->w->woke_ns - c->w->planned_ns), c->n,
+		lost ? "; EVENTS WERE LOST, the window may be incomplete" : "");
+	for (i = 0; i < c->n; i++) {
+		if (c->ev[i].ts_ns >= c->w->planned_ns &&
+		    (i == 0 || c->ev[i - 1].ts_ns < c->w->planned_ns))
+			fprintf(f, "# ---- planned wake-up\n");
+		rtm_event_format(&c->ev[i], line, sizeof(line));
+		fprintf(f, "%s\n", line);
+	}
+	fclose(f);
+	ret = text ? rtm_write_atomic(path, text, len) : -ENOMEM;
+	free(text);
+	return ret;
+}
+
+json_t *rtm_capture_window(struct rtm_trace *t, const struct rtm_spike_window *w, int index,
+			   const char *dir, struct rtm_error *err)
+{
+	struct window_ctx c = { .w = w };
+	char sdir[PATH_MAX], txt[PATH_MAX + 32], js[PATH_MAX + 32], rel[64];
+	uint64_t lost = 0;
+	json_t *arr, *doc;
+	char *text;
+	long n;
+	size_t i;
+	int ret;
+
+	c.from = w->planned_ns > w->before_ns ? w->planned_ns - w->before_ns : 0;
+	c.to = w->woke_ns + w->after_ns;
+	n = rtm_trace_read(t, keep, &c, &lost, err);
+	if (n < 0 || c.error) {
+		free(c.ev);
+		if (c.error)
+			rtm_error_set(err, "out of memory keeping the spike's events");
+		return NULL;
+	}
+	lost += rtm_trace_dropped(t);
+	snprintf(sdir, sizeof(sdir), "%s/spikes", dir);
+	ret = rtm_mkdir_p(sdir);
+	if (ret) {
+		free(c.ev);
+		rtm_error_set(err, "cannot create %s: %s", sdir, strerror(-ret));
+		return NULL;
+	}
+	snprintf(rel, sizeof(rel), "spikes/spike-%03d", index);
+	snprintf(txt, sizeof(txt), "%s/%s.txt", dir, rel);
+	snprintf(js, sizeof(js), "%s/%s.json", dir, rel);
+	ret = save_text(txt, &c, lost);
+	arr = json_array();
+	for (i = 0; i < c.n; i++)
+		json_array_append_new(arr, rtm_event_to_json(&c.ev[i]));
+	doc = json_pack("{s:i, s:I, s:I, s:I, s:o}", "cpu", w->cpu,
+			"planned_ns", (json_int_t)w->planned_ns, "woke_ns", (json_int_t)w->woke_ns,
+			"lost", (json_int_t)lost, "events", arr);
+	text = json_dumps(doc, JSON_INDENT(1));
+	json_decref(doc);
+	if (!ret)
+		ret = text ? rtm_write_atomic(js, text, strlen(text)) : -ENOMEM;
+	free(text);
+	free(c.ev);
+	if (ret) {
+		rtm_error_set(err, "cannot write %s: %s", txt, strerror(-ret));
+		return NULL;
+	}
+	snprintf(txt, sizeof(txt), "%s.txt", rel);
+	return json_pack("{s:s, s:i, s:s, s:I, s:I, s:I, s:I}", "type", "spike_capture",
+			 "cpu", w->cpu, "file", txt, "events", (json_int_t)c.n,
+			 "lost", (json_int_t)lost, "from_ns", (json_int_t)c.from,
+			 "last_event_ns", (json_int_t)c.last_ns);
+}

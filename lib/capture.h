@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * capture.h - save the trace events around a latency spike.
+ *
+ * After -b stopped the run (and the flight recorder with it), the events of the
+ * spike's CPU from before the planned wake-up to after the actual wake-up are
+ * written as DIR/spikes/spike-NNN.txt (one event a line, readable like
+ * trace-cmd report) and spike-NNN.json (the same events as JSON objects).
+ */
+#ifndef RTM_CAPTURE_H
+#define RTM_CAPTURE_H
+
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "error.h"
+#include "trace.h"
+
+struct rtm_spike_window {
+	int cpu;
+	uint64_t planned_ns;		/* CLOCK_MONOTONIC of the planned wake-up */
+	uint64_t woke_ns;		/* CLOCK_MONOTONIC of the actual wake-up */
+	uint64_t before_ns;		/* how far before the planned wake-up to start */
+	uint64_t after_ns;		/* how far after the wake-up to end */
+};
+
+/* The JSON form of one decoded event. */
+json_t *rtm_event_to_json(const struct rtm_event *ev);
+
+/**
+ * rtm_capture_window - read the stopped trace and save the spike's window
+ * @index: the spike's number (files spike-<index>.txt/.json, 3 digits)
+ *
+ * Returns a summary object for result.json ({"type": "spike_capture", "cpu",
+ * "file", "events", "lost", ...}) or NULL with a one-line message in @err.
+ */
+json_t *rtm_capture_window(struct rtm_trace *t, const struct rtm_spike_window *w, int index,
+			   const char *dir, struct rtm_error *err);
+
+#endif
