@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "capture.h"
 #include "fileio.h"
 
@@ -96,7 +97,98 @@ json_t *rtm_event_to_json(const struct rtm_event *ev)
 	return o;
 }
 
-static int save_text(const char *path, const struct window_ctx *c, uint64_t lost)
+static int64_t jint(const json_t *o, const char *key)
+{
+	return json_integer_value(json_object_get(o, key));
+}
+
+static void jstr(const json_t *o, const char *key, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", json_string_value(json_object_get(o, key)) ?: "");
+}
+
+int rtm_events_from_json(const json_t *arr, struct rtm_event **out, size_t *np,
+			 struct rtm_error *err)
+{
+	struct rtm_event *ev;
+	const json_t *o;
+	size_t i, n = json_array_size(arr);
+
+	if (!json_is_array(arr))
+		return rtm_error_set(err, "spike file: \"events\" is not an array");
+	ev = calloc(n ? n : 1, sizeof(*ev));
+	if (!ev)
+		return rtm_error_setn(err, -ENOMEM, "out of memory");
+	json_array_foreach(arr, i, o) {
+		struct rtm_event *e = &ev[i];
+
+		if (!json_is_object(o) || !json_is_integer(json_object_get(o, "ts_ns")) ||
+		    !json_is_string(json_object_get(o, "event")) ||
+		    !json_is_string(json_object_get(o, "system"))) {
+			free(ev);
+			return rtm_error_set(err, "spike file: event %zu lacks ts_ns, system or "
+					     "event", i);
+		}
+		e->ts_ns = (uint64_t)jint(o, "ts_ns");
+		e->cpu = (int)jint(o, "cpu");
+		e->system = json_string_value(json_object_get(o, "system"));
+		e->name = json_string_value(json_object_get(o, "event"));
+		e->type = rtm_ev_type_of(e->system, e->name);
+		switch (e->type) {
+		case RTM_EV_SCHED_SWITCH:
+			jstr(o, "prev_comm", e->sw.prev_comm, sizeof(e->sw.prev_comm));
+			jstr(o, "next_comm", e->sw.next_comm, sizeof(e->sw.next_comm));
+			e->sw.prev_pid = (int)jint(o, "prev_pid");
+			e->sw.prev_prio = (int)jint(o, "prev_prio");
+			e->sw.prev_state = jint(o, "prev_state");
+			e->sw.next_pid = (int)jint(o, "next_pid");
+			e->sw.next_prio = (int)jint(o, "next_prio");
+			break;
+		case RTM_EV_SCHED_WAKEUP:
+		case RTM_EV_SCHED_WAKING:
+			jstr(o, "comm", e->wakeup.comm, sizeof(e->wakeup.comm));
+			e->wakeup.pid = (int)jint(o, "pid");
+			e->wakeup.prio = (int)jint(o, "prio");
+			e->wakeup.target_cpu = (int)jint(o, "target_cpu");
+			break;
+		case RTM_EV_IRQ_ENTRY:
+		case RTM_EV_IRQ_EXIT:
+			e->irq.irq = (int)jint(o, "irq");
+			e->irq.ret = (int)jint(o, "ret");
+			jstr(o, "name", e->irq.name, sizeof(e->irq.name));
+			break;
+		case RTM_EV_SOFTIRQ_ENTRY:
+		case RTM_EV_SOFTIRQ_EXIT:
+		case RTM_EV_SOFTIRQ_RAISE:
+			e->softirq.vec = (unsigned int)jint(o, "vec");
+			break;
+		case RTM_EV_HRTIMER_ENTRY:
+		case RTM_EV_HRTIMER_EXIT:
+			e->hrtimer.hrtimer = (uint64_t)jint(o, "hrtimer");
+			e->hrtimer.function = (uint64_t)jint(o, "function");
+			e->hrtimer.now = (uint64_t)jint(o, "now");
+			break;
+		case RTM_EV_VECTOR_ENTRY:
+		case RTM_EV_VECTOR_EXIT:
+			e->vector.vector = (int)jint(o, "vector");
+			break;
+		case RTM_EV_NMI:
+			e->nmi.delta_ns = (uint64_t)jint(o, "delta_ns");
+			break;
+		case RTM_EV_PRINT:
+			jstr(o, "buf", e->print.buf, sizeof(e->print.buf));
+			break;
+		default:
+			break;
+		}
+	}
+	*out = ev;
+	*np = n;
+	return 0;
+}
+
+static int save_text(const char *path, const struct window_ctx *c, uint64_t lost,
+		     const char *verdict)
 {
 	char *text = NULL, line[512];
 	size_t len = 0, i;
@@ -113,6 +205,7 @@ static int save_text(const char *path, const struct window_ctx *c, uint64_t lost
 		(unsigned long long)(c->w->woke_ns % 1000000000ULL),
 		(unsigned long long)(c->w->woke_ns - c->w->planned_ns), c->n,
 		lost ? "; EVENTS WERE LOST, the window may be incomplete" : "");
+	fprintf(f, "# %s\n", verdict);
 	for (i = 0; i < c->n; i++) {
 		if (c->ev[i].ts_ns >= c->w->planned_ns &&
 		    (i == 0 || c->ev[i - 1].ts_ns < c->w->planned_ns))
@@ -130,6 +223,7 @@ json_t *rtm_capture_window(struct rtm_trace *t, const struct rtm_spike_window *w
 			   const char *dir, struct rtm_error *err)
 {
 	struct window_ctx c = { .w = w };
+	struct rtm_analysis an;
 	char sdir[PATH_MAX], txt[PATH_MAX + 32], js[PATH_MAX + 32], rel[64];
 	uint64_t lost = 0;
 	json_t *arr, *doc;
@@ -158,13 +252,17 @@ json_t *rtm_capture_window(struct rtm_trace *t, const struct rtm_spike_window *w
 	snprintf(rel, sizeof(rel), "spikes/spike-%03d", index);
 	snprintf(txt, sizeof(txt), "%s/%s.txt", dir, rel);
 	snprintf(js, sizeof(js), "%s/%s.json", dir, rel);
-	ret = save_text(txt, &c, lost);
+	rtm_analyze(c.ev, c.n, w->cpu, w->planned_ns, w->woke_ns,
+		    w->probe_comm ? w->probe_comm : "", &an);
+	ret = save_text(txt, &c, lost, an.verdict);
 	arr = json_array();
 	for (i = 0; i < c.n; i++)
 		json_array_append_new(arr, rtm_event_to_json(&c.ev[i]));
-	doc = json_pack("{s:i, s:I, s:I, s:I, s:o}", "cpu", w->cpu,
+	doc = json_pack("{s:i, s:s, s:I, s:I, s:I, s:o, s:o}", "cpu", w->cpu,
+			"probe_comm", w->probe_comm ? w->probe_comm : "",
 			"planned_ns", (json_int_t)w->planned_ns, "woke_ns", (json_int_t)w->woke_ns,
-			"lost", (json_int_t)lost, "events", arr);
+			"lost", (json_int_t)lost, "analysis", rtm_analysis_to_json(&an),
+			"events", arr);
 	text = json_dumps(doc, JSON_INDENT(1));
 	json_decref(doc);
 	if (!ret)
@@ -176,8 +274,8 @@ json_t *rtm_capture_window(struct rtm_trace *t, const struct rtm_spike_window *w
 		return NULL;
 	}
 	snprintf(txt, sizeof(txt), "%s.txt", rel);
-	return json_pack("{s:s, s:i, s:s, s:I, s:I, s:I, s:I}", "type", "spike_capture",
+	return json_pack("{s:s, s:i, s:s, s:I, s:I, s:I, s:I, s:s}", "type", "spike_capture",
 			 "cpu", w->cpu, "file", txt, "events", (json_int_t)c.n,
 			 "lost", (json_int_t)lost, "from_ns", (json_int_t)c.from,
-			 "last_event_ns", (json_int_t)c.last_ns);
+			 "last_event_ns", (json_int_t)c.last_ns, "verdict", an.verdict);
 }

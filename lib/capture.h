@@ -23,17 +23,29 @@ struct rtm_spike_window {
 	uint64_t woke_ns;		/* CLOCK_MONOTONIC of the actual wake-up */
 	uint64_t before_ns;		/* how far before the planned wake-up to start */
 	uint64_t after_ns;		/* how far after the wake-up to end */
+	const char *probe_comm;		/* the probe thread's name, for the analysis */
 };
 
 /* The JSON form of one decoded event. */
 json_t *rtm_event_to_json(const struct rtm_event *ev);
 
 /**
+ * rtm_events_from_json - events back from a spike file's "events" array
+ *
+ * Names point into @arr, which must outlive the events. Returns 0 with a
+ * malloc()ed array in @out, or -EINVAL with a message naming the bad entry.
+ */
+int rtm_events_from_json(const json_t *arr, struct rtm_event **out, size_t *n,
+			 struct rtm_error *err);
+
+/**
  * rtm_capture_window - read the stopped trace and save the spike's window
  * @index: the spike's number (files spike-<index>.txt/.json, 3 digits)
  *
- * Returns a summary object for result.json ({"type": "spike_capture", "cpu",
- * "file", "events", "lost", ...}) or NULL with a one-line message in @err.
+ * The window is analysed (analysis.h); the analysis goes into the .json file and
+ * its verdict into the summary. Returns a summary object for result.json
+ * ({"type": "spike_capture", "cpu", "file", "events", "lost", "verdict", ...})
+ * or NULL with a one-line message in @err.
  */
 json_t *rtm_capture_window(struct rtm_trace *t, const struct rtm_spike_window *w, int index,
 			   const char *dir, struct rtm_error *err);

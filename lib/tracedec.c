@@ -72,6 +72,23 @@ const char *rtm_ev_type_name(enum rtm_ev_type t)
 	return (unsigned int)t < RTM_EV_NTYPES ? names[t] : "invalid";
 }
 
+enum rtm_ev_type rtm_ev_type_of(const char *system, const char *name)
+{
+	size_t i, n;
+
+	for (i = 0; i < sizeof(specs) / sizeof(specs[0]); i++)
+		if (!strcmp(specs[i].system, system) && !strcmp(specs[i].name, name))
+			return specs[i].type;
+	if (!strcmp(system, "irq_vectors")) {
+		n = strlen(name);
+		if (n > 6 && !strcmp(name + n - 6, "_entry"))
+			return RTM_EV_VECTOR_ENTRY;
+		if (n > 5 && !strcmp(name + n - 5, "_exit"))
+			return RTM_EV_VECTOR_EXIT;
+	}
+	return RTM_EV_OTHER;
+}
+
 static void setup_slot(struct rtm_tracedec *d, struct tep_event *ev)
 {
 	struct ev_slot *s;

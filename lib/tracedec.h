@@ -106,6 +106,9 @@ int rtm_tracedec_page(struct rtm_tracedec *d, void *page, int cpu, rtm_event_cb 
 
 const char *rtm_ev_type_name(enum rtm_ev_type t);
 
+/* Our type of a system:event name (RTM_EV_OTHER for the rest). */
+enum rtm_ev_type rtm_ev_type_of(const char *system, const char *name);
+
 /*
  * One line in the manner of trace-cmd report: "  cpu 1  1234.567890123  sched_switch:
  * prev_comm=... ==> next_comm=...". For output only, never on a hot path.

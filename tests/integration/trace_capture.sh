@@ -48,6 +48,14 @@ if [ "$cpu" = 0 ] && awk -v w="$woke" '$1 == "inject" && w >= $4 && w <= $4 + 30
 	grep -q "prev_comm=rtm-inject.*next_comm=rtm-probe/0" "$txt" ||
 		fail "the switch from the injector back to the probe thread is missing"
 	echo "window names the injector: $(grep -c rtm-inject "$txt") lines"
+	# the analysis names it, at RT priority 99, with its run time within 10%
+	an="$out/b/spikes/spike-001.json"
+	jq -e '.analysis.tasks[0].comm == "rtm-inject" and .analysis.tasks[0].prio == 0' "$an" \
+		>/dev/null || fail "analysis does not name rtm-inject: $(jq -c .analysis.tasks "$an")"
+	jq -e '.analysis | .tasks[0].ran_ns >= 0.9 * .sched_delay_ns and
+		.sched_delay_ns >= 0.9 * (.latency_ns - .timer_delay_ns - .return_ns)' "$an" \
+		>/dev/null || fail "injector's run time off: $(jq -c .analysis "$an")"
+	grep -q "RT priority 99" "$out/b.err" || fail "verdict not printed"
 else
 	# a vCPU stopped by the host leaves no event at all in the guest: the
 	# window then shows a gap, which is what the analysis will call unexplained

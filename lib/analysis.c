@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * analysis.c - explain one latency spike from the events around it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "units.h"
+
+#define NONE ((size_t)-1)
+/* the trace clock and the probe's clock read can differ by a few microseconds */
+#define SLACK_NS 5000
+
+static uint64_t clampu(uint64_t v, uint64_t lo, uint64_t hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+static void add_task(struct rtm_analysis *a, const char *comm, int pid, int prio, uint64_t ns)
+{
+	int i;
+
+	if (!ns || pid == 0)
+		return;		/* idle is not a task that delays anybody */
+	for (i = 0; i < a->ntasks; i++) {
+		if (a->tasks[i].pid == pid) {
+			a->tasks[i].ran_ns += ns;
+			return;
+		}
+	}
+	if (a->ntasks == RTM_ANALYSIS_MAX_ITEMS)
+		return;
+	snprintf(a->tasks[a->ntasks].comm, sizeof(a->tasks[0].comm), "%s", comm);
+	a->tasks[a->ntasks].pid = pid;
+	a->tasks[a->ntasks].prio = prio;
+	a->tasks[a->ntasks].ran_ns = ns;
+	a->ntasks++;
+}
+
+static void add_irq(struct rtm_analysis *a, const char *what, uint64_t ns)
+{
+	int i;
+
+	for (i = 0; i < a->nirqs; i++) {
+		if (!strcmp(a->irqs[i].what, what)) {
+			a->irqs[i].count++;
+			a->irqs[i].total_ns += ns;
+			return;
+		}
+	}
+	if (a->nirqs == RTM_ANALYSIS_MAX_ITEMS)
+		return;
+	snprintf(a->irqs[a->nirqs].what, sizeof(a->irqs[0].what), "%s", what);
+	a->irqs[a->nirqs].count = 1;
+	a->irqs[a->nirqs].total_ns = ns;
+	a->nirqs++;
+}
+
+static const char *softirq_name(unsigned int vec)
+{
+	static const char *const names[] = { "HI", "TIMER", "NET_TX", "NET_RX", "BLOCK",
+					      "IRQ_POLL", "TASKLET", "SCHED", "HRTIMER", "RCU" };
+
+	return vec < sizeof(names) / sizeof(names[0]) ? names[vec] : "?";
+}
+
+/*
+ * Pair entries with exits on the CPU and account what falls in [from, to]:
+ * listed in @a when it is given; the total time is returned either way.
+ */
+static uint64_t account_irqs(struct rtm_analysis *a, const struct rtm_event *ev, size_t n,
+			     int cpu, uint64_t from, uint64_t to)
+{
+	uint64_t total = 0;
+	uint64_t irq_start = 0, vec_start = 0, soft_start = 0;
+	const struct rtm_event *irq_ev = NULL, *vec_ev = NULL, *soft_ev = NULL;
+	char what[48];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct rtm_event *e = &ev[i];
+		uint64_t s, t;
+
+		if (e->cpu != cpu)
+			continue;
+		switch (e->type) {
+		case RTM_EV_IRQ_ENTRY:
+			irq_ev = e, irq_start = e->ts_ns;
+			break;
+		case RTM_EV_VECTOR_ENTRY:
+			vec_ev = e, vec_start = e->ts_ns;
+			break;
+		case RTM_EV_SOFTIRQ_ENTRY:
+			soft_ev = e, soft_start = e->ts_ns;
+			break;
+		case RTM_EV_IRQ_EXIT:
+			if (!irq_ev)
+				break;
+			s = clampu(irq_start, from, to), t = clampu(e->ts_ns, from, to);
+			if (t > s) {
+				snprintf(what, sizeof(what), "IRQ %d (%s)", irq_ev->irq.irq,
+					 irq_ev->irq.name);
+				if (a)
+					add_irq(a, what, t - s);
+				total += t - s;
+			}
+			irq_ev = NULL;
+			break;
+		case RTM_EV_VECTOR_EXIT:
+			if (!vec_ev)
+				break;
+			s = clampu(vec_start, from, to), t = clampu(e->ts_ns, from, to);
+			if (t > s) {
+				size_t len = strlen(vec_ev->name);
+
+				snprintf(what, sizeof(what), "%.*s", (int)(len > 6 ? len - 6 : len),
+					 vec_ev->name);
+				if (a)
+					add_irq(a, what, t - s);
+				total += t - s;
+			}
+			vec_ev = NULL;
+			break;
+		case RTM_EV_SOFTIRQ_EXIT:
+			if (!soft_ev)
+				break;
+			s = clampu(soft_start, from, to), t = clampu(e->ts_ns, from, to);
+			if (t > s) {
+				snprintf(what, sizeof(what), "softirq %s",
+					 softirq_name(soft_ev->softirq.vec));
+				if (a)
+					add_irq(a, what, t - s);
+				total += t - s;
+			}
+			soft_ev = NULL;
+			break;
+		default:
+			break;
+		}
+	}
+	return total;
+}
+
+/* Who ran on the CPU during [from, to], from the sched_switch events. */
+static void account_tasks(struct rtm_analysis *a, const struct rtm_event *ev, size_t n, int cpu,
+			  uint64_t from, uint64_t to, const char *probe)
+{
+	const struct rtm_event *cur = NULL;
+	uint64_t since = from;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct rtm_event *e = &ev[i];
+
+		if (e->cpu != cpu || e->type != RTM_EV_SCHED_SWITCH)
+			continue;
+		if (e->ts_ns <= from) {
+			cur = e;	/* the task running when the window opens */
+			continue;
+		}
+		if (e->ts_ns >= to)
+			break;
+		if (cur && strcmp(cur->sw.next_comm, probe))
+			add_task(a, cur->sw.next_comm, cur->sw.next_pid, cur->sw.next_prio,
+				 e->ts_ns - since);
+		cur = e;
+		since = e->ts_ns;
+	}
+	if (cur && strcmp(cur->sw.next_comm, probe) && to > since)
+		add_task(a, cur->sw.next_comm, cur->sw.next_pid, cur->sw.next_prio, to - since);
+}
+
+static void policy_text(int prio, char *buf, size_t len)
+{
+	if (prio < 0)
+		snprintf(buf, len, "SCHED_DEADLINE");
+	else if (prio < 100)
+		snprintf(buf, len, "RT priority %d", 99 - prio);
+	else
+		snprintf(buf, len, "SCHED_OTHER nice %d", prio - 120);
+}
+
+static void verdict(struct rtm_analysis *a)
+{
+	char *v = a->verdict, t1[16], t2[16], pol[32];
+	size_t len = sizeof(a->verdict), off;
+	int i, shown;
+
+#define PUT(...) do { off = strlen(v); snprintf(v + off, len - off, __VA_ARGS__); } while (0)
+	v[0] = '\0';
+	PUT("CPU%d woke %s late: ", a->cpu, rtm_fmt_ns(t1, sizeof(t1), a->latency_ns));
+	if (!a->found_wakeup) {
+		PUT("no wake-up of the probe in the trace (it was not asleep when its time came: "
+		    "held up before its sleep, or the vCPU was stopped); longest stretch without "
+		    "any event %s, unexplained %s (hardware, hypervisor or untraced kernel code)",
+		    rtm_fmt_ns(t1, sizeof(t1), a->largest_gap_ns),
+		    rtm_fmt_ns(t2, sizeof(t2), a->unexplained_ns));
+	} else {
+		PUT("timer IRQ %s late", rtm_fmt_ns(t1, sizeof(t1), a->timer_delay_ns));
+		if (a->unexplained_ns >= 10000)
+			PUT(" (%s unexplained: interrupts off, hardware, hypervisor or untraced "
+			    "kernel code)", rtm_fmt_ns(t2, sizeof(t2), a->unexplained_ns));
+		if (a->found_switch && a->sched_delay_ns >= 1000) {
+			PUT("; then %s until the probe ran",
+			    rtm_fmt_ns(t1, sizeof(t1), a->sched_delay_ns));
+			for (i = 0, shown = 0; i < a->ntasks && shown < 3; i++, shown++) {
+				policy_text(a->tasks[i].prio, pol, sizeof(pol));
+				PUT("%s %s (pid %d, %s) ran %s", shown ? "," : ", while",
+				    a->tasks[i].comm, a->tasks[i].pid, pol,
+				    rtm_fmt_ns(t1, sizeof(t1), a->tasks[i].ran_ns));
+			}
+		} else if (!a->found_switch) {
+			PUT("; the switch to the probe is not in the trace");
+		}
+	}
+	for (i = 0, shown = 0; i < a->nirqs && shown < 3; i++) {
+		if (a->irqs[i].total_ns < 1000)
+			continue;
+		PUT("; %s %s%s", a->irqs[i].what, rtm_fmt_ns(t1, sizeof(t1), a->irqs[i].total_ns),
+		    a->irqs[i].count > 1 ? " in total" : "");
+		shown++;
+	}
+#undef PUT
+}
+
+static int cmp_task(const void *x, const void *y)
+{
+	const struct rtm_analysis_task *a = x, *b = y;
+
+	return (a->ran_ns < b->ran_ns) - (a->ran_ns > b->ran_ns);
+}
+
+static int cmp_irq(const void *x, const void *y)
+{
+	const struct rtm_analysis_irq *a = x, *b = y;
+
+	return (a->total_ns < b->total_ns) - (a->total_ns > b->total_ns);
+}
+
+void rtm_analyze(const struct rtm_event *ev, size_t n, int cpu, uint64_t planned_ns,
+		 uint64_t woke_ns, const char *probe, struct rtm_analysis *a)
+{
+	size_t i, it = NONE, iw = NONE, is = NONE;
+	uint64_t prev, t_timer, t_wake, t_switch, from = planned_ns - SLACK_NS;
+
+	memset(a, 0, sizeof(*a));
+	a->cpu = cpu;
+	a->latency_ns = woke_ns > planned_ns ? woke_ns - planned_ns : 0;
+
+	for (i = 0; i < n; i++) {
+		const struct rtm_event *e = &ev[i];
+
+		if (e->cpu != cpu || e->ts_ns < from)
+			continue;
+		if (iw == NONE && e->type == RTM_EV_HRTIMER_ENTRY)
+			it = i;		/* the last timer before the probe's wake-up */
+		if (iw == NONE && (e->type == RTM_EV_SCHED_WAKEUP ||
+				   e->type == RTM_EV_SCHED_WAKING) && !strcmp(e->wakeup.comm, probe))
+			iw = i;
+		if (iw != NONE && e->type == RTM_EV_SCHED_SWITCH &&
+		    !strcmp(e->sw.next_comm, probe)) {
+			is = i;
+			break;
+		}
+	}
+	a->found_wakeup = iw != NONE;
+	a->found_timer = a->found_wakeup && it != NONE && it < iw;
+	a->found_switch = is != NONE;
+	t_wake = a->found_wakeup ? clampu(ev[iw].ts_ns, planned_ns, woke_ns) : woke_ns;
+	t_timer = a->found_timer ? clampu(ev[it].ts_ns, planned_ns, woke_ns) : t_wake;
+	t_switch = a->found_switch ? clampu(ev[is].ts_ns, t_wake, woke_ns) : woke_ns;
+
+	a->timer_delay_ns = t_timer - planned_ns;
+	a->wakeup_ns = t_wake - t_timer;
+	a->sched_delay_ns = a->found_wakeup ? t_switch - t_wake : 0;
+	a->return_ns = a->found_switch ? woke_ns - t_switch : 0;
+
+	a->irq_ns = account_irqs(a, ev, n, cpu, planned_ns, woke_ns);
+	if (a->found_wakeup)
+		account_tasks(a, ev, n, cpu, t_wake, t_switch, probe);
+	else
+		account_tasks(a, ev, n, cpu, planned_ns, woke_ns, probe);
+
+	/* longest stretch without events, window edges included */
+	prev = planned_ns;
+	for (i = 0; i < n; i++) {
+		if (ev[i].cpu != cpu || ev[i].ts_ns < planned_ns || ev[i].ts_ns > woke_ns)
+			continue;
+		if (ev[i].ts_ns - prev > a->largest_gap_ns)
+			a->largest_gap_ns = ev[i].ts_ns - prev;
+		prev = ev[i].ts_ns;
+	}
+	if (woke_ns - prev > a->largest_gap_ns)
+		a->largest_gap_ns = woke_ns - prev;
+
+	/*
+	 * Unexplained: the timer's delay not covered by interrupt handlers (interrupts
+	 * off, hardware, hypervisor), or, without a wake-up event, everything but them.
+	 */
+	if (a->found_wakeup) {
+		uint64_t before = account_irqs(NULL, ev, n, cpu, planned_ns, t_timer);
+
+		a->unexplained_ns = a->timer_delay_ns > before ? a->timer_delay_ns - before : 0;
+	} else
+		a->unexplained_ns = a->latency_ns > a->irq_ns ? a->latency_ns - a->irq_ns : 0;
+
+	qsort(a->tasks, (size_t)a->ntasks, sizeof(a->tasks[0]), cmp_task);
+	qsort(a->irqs, (size_t)a->nirqs, sizeof(a->irqs[0]), cmp_irq);
+	verdict(a);
+}
+
+json_t *rtm_analysis_to_json(const struct rtm_analysis *a)
+{
+	json_t *tasks = json_array(), *irqs = json_array();
+	int i;
+
+	for (i = 0; i < a->ntasks; i++)
+		json_array_append_new(tasks, json_pack("{s:s, s:i, s:i, s:I}", "comm",
+			a->tasks[i].comm, "pid", a->tasks[i].pid, "prio", a->tasks[i].prio,
+			"ran_ns", (json_int_t)a->tasks[i].ran_ns));
+	for (i = 0; i < a->nirqs; i++)
+		json_array_append_new(irqs, json_pack("{s:s, s:i, s:I}", "what", a->irqs[i].what,
+			"count", (int)a->irqs[i].count, "total_ns", (json_int_t)a->irqs[i].total_ns));
+	return json_pack("{s:i, s:I, s:b, s:b, s:b, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o,"
+			 " s:s}",
+		"cpu", a->cpu, "latency_ns", (json_int_t)a->latency_ns,
+		"found_timer", a->found_timer, "found_wakeup", a->found_wakeup,
+		"found_switch", a->found_switch,
+		"timer_delay_ns", (json_int_t)a->timer_delay_ns,
+		"wakeup_ns", (json_int_t)a->wakeup_ns,
+		"sched_delay_ns", (json_int_t)a->sched_delay_ns,
+		"return_ns", (json_int_t)a->return_ns, "irq_ns", (json_int_t)a->irq_ns,
+		"unexplained_ns", (json_int_t)a->unexplained_ns,
+		"largest_gap_ns", (json_int_t)a->largest_gap_ns,
+		"tasks", tasks, "irqs", irqs, "verdict", a->verdict);
+}
