@@ -408,6 +408,7 @@ static void capture_break(const struct measure_opts *m, struct rtm_trace *trace,
 {
 	struct rtm_error err = { "" };
 	struct rtm_spike_window w;
+	char probe[32];
 	json_t *e, *sum;
 	size_t i;
 
@@ -421,6 +422,8 @@ static void capture_break(const struct measure_opts *m, struct rtm_trace *trace,
 		/* from a period before the planned wake-up to just after the wake-up */
 		w.before_ns = m->probe.interval_ns > 1000000 ? m->probe.interval_ns : 1000000;
 		w.after_ns = 200000;
+		snprintf(probe, sizeof(probe), "rtm-probe/%d", w.cpu);
+		w.probe_comm = probe;
 		sum = rtm_capture_window(trace, &w, 1, dir, &err);
 		if (!sum) {
 			fprintf(stderr, "rtmeasure: spike capture failed: %s\n", err.msg);
@@ -432,6 +435,7 @@ static void capture_break(const struct measure_opts *m, struct rtm_trace *trace,
 		fprintf(stderr, "rtmeasure: the spike's %lld events: %s/%s\n",
 			json_integer_value(json_object_get(sum, "events")), dir,
 			json_string_value(json_object_get(sum, "file")));
+		fprintf(stderr, "rtmeasure: %s\n", json_string_value(json_object_get(sum, "verdict")));
 		json_array_append_new(r->events, sum);
 		return;
 	}

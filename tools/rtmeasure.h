@@ -30,5 +30,6 @@ int rtm_cli_width(int fd);
 int cmd_sysinfo(int argc, char **argv);
 int cmd_cyclic(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_analyze(int argc, char **argv);
 
 #endif

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cmd_analyze.c - rtmeasure analyze: re-run the spike analysis on saved captures.
+ */
+#include <dirent.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "analysis.h"
+#include "capture.h"
+#include "rtmeasure.h"
+
+static void analyze_usage(FILE *f)
+{
+	fprintf(f, "usage: rtmeasure analyze [--json] DIR|FILE...\n\n"
+		"Explains saved latency spikes again from their events: a results folder\n"
+		"(its spikes/spike-*.json) or spike-NNN.json files written by cyclic/run\n"
+		"with -b and --trace. One verdict per spike: how late the timer fired, who\n"
+		"ran while the probe waited, which interrupts took how long, and what no\n"
+		"event explains.\n\n"
+		"  -j, --json   the analyses as JSON\n"
+		"  -h, --help   this help\n");
+}
+
+/* Analyse one spike file; 0, or RTM_EXIT_USAGE after the one-line error. */
+static int analyze_file(const char *path, json_t *out, bool json)
+{
+	struct rtm_error err = { "" };
+	struct rtm_event *ev = NULL;
+	struct rtm_analysis a;
+	json_error_t jerr;
+	const char *probe;
+	json_t *doc;
+	size_t n;
+
+	doc = json_load_file(path, 0, &jerr);
+	if (!doc)
+		return rtm_cli_fail("analyze: %s is not valid JSON (line %d: %s)", path, jerr.line,
+				    jerr.text);
+	if (!json_is_integer(json_object_get(doc, "planned_ns")) ||
+	    !json_is_integer(json_object_get(doc, "woke_ns")) ||
+	    !json_is_integer(json_object_get(doc, "cpu")) ||
+	    rtm_events_from_json(json_object_get(doc, "events"), &ev, &n, &err)) {
+		json_decref(doc);
+		return rtm_cli_fail("analyze: %s is not a spike capture (%s)", path,
+				    err.msg[0] ? err.msg : "no planned_ns, woke_ns or cpu");
+	}
+	probe = json_string_value(json_object_get(doc, "probe_comm"));
+	rtm_analyze(ev, n, (int)json_integer_value(json_object_get(doc, "cpu")),
+		    (uint64_t)json_integer_value(json_object_get(doc, "planned_ns")),
+		    (uint64_t)json_integer_value(json_object_get(doc, "woke_ns")),
+		    probe ? probe : "", &a);
+	if (json) {
+		json_t *j = rtm_analysis_to_json(&a);
+
+		json_object_set_new(j, "file", json_string(path));
+		json_array_append_new(out, j);
+	} else {
+		printf("%s: %s\n", path, a.verdict);
+	}
+	free(ev);
+	json_decref(doc);
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every spikes/spike-*.json of a results folder, in order. */
+static int analyze_dir(const char *dir, json_t *out, bool json)
+{
+	char sdir[PATH_MAX], path[PATH_MAX + 300];
+	char *names[4096];
+	struct dirent *de;
+	int n = 0, i, ret = 0;
+	DIR *d;
+
+	snprintf(sdir, sizeof(sdir), "%s/spikes", dir);
+	d = opendir(sdir);
+	if (!d)
+		return rtm_cli_fail("analyze: %s has no spikes/ folder (capture with -b LAT --trace)",
+				    dir);
+	while ((de = readdir(d)) != NULL && n < 4096) {
+		size_t len = strlen(de->d_name);
+
+		if (!strncmp(de->d_name, "spike-", 6) && len > 5 &&
+		    !strcmp(de->d_name + len - 5, ".json"))
+			names[n++] = strdup(de->d_name);
+	}
+	closedir(d);
+	if (!n)
+		return rtm_cli_fail("analyze: no spike-*.json in %s", sdir);
+	qsort(names, (size_t)n, sizeof(names[0]), cmp_str);
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s", sdir, names[i]);
+		if (!ret)
+			ret = analyze_file(path, out, json);
+		free(names[i]);
+	}
+	return ret;
+}
+
+int cmd_analyze(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool json = false;
+	json_t *out;
+	int c, i, ret = 0;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "jh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			analyze_usage(stdout);
+			return RTM_EXIT_OK;
+		default:
+			return rtm_cli_fail("analyze: unknown option '%s' (rtmeasure analyze --help)",
+					    argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return rtm_cli_fail("analyze: give a results folder or spike-NNN.json "
+				    "(rtmeasure analyze --help)");
+	out = json_array();
+	for (i = optind; i < argc && !ret; i++) {
+		struct stat st;
+
+		if (stat(argv[i], &st) < 0)
+			ret = rtm_cli_fail("analyze: cannot read %s", argv[i]);
+		else if (S_ISDIR(st.st_mode))
+			ret = analyze_dir(argv[i], out, json);
+		else
+			ret = analyze_file(argv[i], out, json);
+	}
+	if (!ret && json) {
+		json_dumpf(out, stdout, JSON_INDENT(2));
+		putchar('\n');
+	}
+	json_decref(out);
+	return ret;
+}
