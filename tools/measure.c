@@ -515,11 +515,8 @@ int measure_main(struct measure_opts *m)
 
 	if (m->load_kinds) {
 		load = rtm_load_start(m->load_kinds, m->probe.cpus.n, &err);
-		if (!load) {
-			rtm_result_free(r);
-			rtm_sysinfo_free(si);
-			return rtm_cli_fail("%s", err.msg);
-		}
+		if (!load)
+			goto fail;
 		json_object_set_new(r->sections, "load", rtm_load_to_json(load));
 	}
 
@@ -528,18 +525,11 @@ int measure_main(struct measure_opts *m)
 					     .buffer_kb = m->trace_buffer_kb, .overwrite = true };
 
 		trace = rtm_trace_create(&to, &err);
-		if (!trace || rtm_trace_off_fd(trace) < 0) {
-			if (trace)
-				rtm_error_set(&err, "cannot open tracing_on of %s",
-					      rtm_trace_name(trace));
-			rtm_trace_destroy(trace);
-			if (load) {
-				rtm_load_stop(load);
-				rtm_load_free(load);
-			}
-			rtm_result_free(r);
-			rtm_sysinfo_free(si);
-			return rtm_cli_fail("%s", err.msg);
+		if (!trace)
+			goto fail;
+		if (rtm_trace_off_fd(trace) < 0) {
+			rtm_error_set(&err, "cannot open tracing_on of %s", rtm_trace_name(trace));
+			goto fail;
 		}
 		m->probe.trace_off_fd = rtm_trace_off_fd(trace);
 		json_object_set_new(r->options, "trace_events",
@@ -548,16 +538,8 @@ int measure_main(struct measure_opts *m)
 		rtm_trace_start(trace);
 	}
 	c = rtm_cyclic_start(&m->probe, m->ts_interval_ns, &err);
-	if (!c) {
-		rtm_trace_destroy(trace);
-		if (load) {
-			rtm_load_stop(load);
-			rtm_load_free(load);
-		}
-		rtm_result_free(r);
-		rtm_sysinfo_free(si);
-		return rtm_cli_fail("%s", err.msg);
-	}
+	if (!c)
+		goto fail;
 	if (!m->quiet && !m->json) {
 		char cpus[256], iv[16], loaddesc[300] = "";
 
@@ -671,4 +653,15 @@ int measure_main(struct measure_opts *m)
 	rtm_result_free(r);
 	rtm_sysinfo_free(si);
 	return status;
+
+fail:
+	/* nothing is left running: no trace instance, no load, no probe */
+	rtm_trace_destroy(trace);
+	if (load) {
+		rtm_load_stop(load);
+		rtm_load_free(load);
+	}
+	rtm_result_free(r);
+	rtm_sysinfo_free(si);
+	return rtm_cli_fail("%s", err.msg);
 }

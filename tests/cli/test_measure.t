@@ -42,6 +42,13 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 	ok $rc "not root with --no-rt: measures ($(cat "$d/err"))"
 	jq -e '.all.samples > 900' "$d/out.json" >/dev/null; ok $? "--no-rt: about 1000 samples"
 	jq -e '.options.rt == false' "$d/r/result.json" >/dev/null; ok $? "--no-rt is recorded"
+	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		"$RTMEASURE" cyclic --no-rt -a 0 -D 1s -b 1ms --trace -q -o "$d/t" 2>&1 >/dev/null)
+	rc=$?
+	[ $rc -eq 2 ] && echo "$out" | grep -qi 'root\|tracefs'
+	ok $? "not root with --trace: exit 2 naming root or tracefs ($out)"
+	ls /sys/kernel/tracing/instances 2>/dev/null | grep -q '^rtmeasure-'
+	ok $(( $? == 0 )) "and no trace instance left"
 	rm -rf "$d"
 fi
 done_testing
