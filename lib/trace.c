@@ -36,6 +36,11 @@ const char *rtm_trace_find_tracefs(struct rtm_error *err)
 
 	if (stat(DEFAULT_TRACEFS "/trace", &st) == 0)
 		return DEFAULT_TRACEFS;
+	if (errno == EACCES) {
+		rtm_error_set(err, "tracefs at %s is readable by root only: run as root",
+			      DEFAULT_TRACEFS);
+		return NULL;
+	}
 	if (stat("/sys/kernel/debug/tracing/trace", &st) == 0)
 		return "/sys/kernel/debug/tracing";
 	if (geteuid() == 0 && mount("nodev", DEFAULT_TRACEFS, "tracefs", 0, NULL) == 0)
