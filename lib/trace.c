@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <tracefs.h>
@@ -271,6 +272,54 @@ long rtm_trace_read(struct rtm_trace *t, rtm_event_cb cb, void *ctx, uint64_t *l
 	if (lost)
 		*lost = rc.lost;
 	return ret ? ret : rc.total;
+}
+
+struct clock_ctx {
+	int64_t min_delta;
+	int found;
+};
+
+static int clock_marker(const struct rtm_event *ev, void *arg)
+{
+	struct clock_ctx *c = arg;
+	unsigned long long v;
+
+	if (ev->type == RTM_EV_PRINT && sscanf(ev->print.buf, "rtm-clock %llu", &v) == 1) {
+		int64_t d = (int64_t)(ev->ts_ns - v);
+
+		if (!c->found || d < c->min_delta)
+			c->min_delta = d;
+		c->found++;
+	}
+	return 0;
+}
+
+int rtm_trace_check_clock(struct rtm_trace *t, int64_t *delta_ns, struct rtm_error *err)
+{
+	struct clock_ctx c = { 0, 0 };
+	struct timespec ts;
+	int i;
+
+	if (rtm_trace_start(t))
+		return rtm_error_setn(err, -EIO, "cannot switch tracing on in %s", t->name);
+	for (i = 0; i < 5; i++) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		rtm_trace_marker(t, "rtm-clock %llu", (unsigned long long)ts.tv_sec * 1000000000ULL +
+				 (unsigned long long)ts.tv_nsec);
+	}
+	rtm_trace_stop(t);
+	if (rtm_trace_read(t, clock_marker, &c, NULL, err) < 0)
+		return -EIO;
+	if (!c.found)
+		return rtm_error_setn(err, -EIO, "no trace_marker event came back from %s: the "
+				      "trace cannot be matched to the measurement", t->name);
+	/* the event is written after the clock read: a little later, never before */
+	if (c.min_delta < 0 || c.min_delta > 1000000)
+		return rtm_error_setn(err, -EINVAL, "trace clock and CLOCK_MONOTONIC differ by "
+				      "%lld ns: event times cannot be matched to wake-up times",
+				      (long long)c.min_delta);
+	*delta_ns = c.min_delta;
+	return 0;
 }
 
 uint64_t rtm_trace_dropped(struct rtm_trace *t)

@@ -52,6 +52,17 @@ const char *rtm_trace_name(const struct rtm_trace *t);
 int rtm_trace_off_fd(struct rtm_trace *t);
 int rtm_trace_start(struct rtm_trace *t);
 int rtm_trace_stop(struct rtm_trace *t);
+/**
+ * rtm_trace_check_clock - prove event times are CLOCK_MONOTONIC
+ * @delta_ns: the smallest (event time - clock read before the marker write)
+ *
+ * Writes trace_marker events carrying CLOCK_MONOTONIC and reads them back
+ * (consuming the buffer; tracing is left off). An event earlier than its
+ * clock read, or over 1 ms later, is an error: the trace could not be matched
+ * to the probes' wake-up times.
+ */
+int rtm_trace_check_clock(struct rtm_trace *t, int64_t *delta_ns, struct rtm_error *err);
+
 /* Write to the instance's trace_marker (an ftrace:print event). */
 int rtm_trace_marker(struct rtm_trace *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -463,6 +463,7 @@ int measure_main(struct measure_opts *m)
 	struct rtm_sysinfo *si;
 	struct rtm_load *load = NULL;
 	struct rtm_trace *trace = NULL;
+	int64_t clock_delta = 0;
 	struct rtm_cyclic *c;
 	struct rtm_result *r;
 	struct sigaction sa;
@@ -532,6 +533,10 @@ int measure_main(struct measure_opts *m)
 			goto fail;
 		}
 		m->probe.trace_off_fd = rtm_trace_off_fd(trace);
+		if (rtm_trace_check_clock(trace, &clock_delta, &err))
+			goto fail;
+		json_object_set_new(r->options, "trace_clock_delta_ns",
+				    json_integer(clock_delta));
 		json_object_set_new(r->options, "trace_events",
 				    json_string(m->trace_events ? m->trace_events :
 						RTM_TRACE_PRESETS));

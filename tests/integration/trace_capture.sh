@@ -29,6 +29,10 @@ wait $inj
 cat "$out/b.err"
 ls /sys/kernel/tracing/instances | grep -q '^rtmeasure-' && fail "trace instance left behind"
 
+# the trace clock was checked against CLOCK_MONOTONIC before measuring
+jq -e '.options.trace_clock_delta_ns >= 0 and .options.trace_clock_delta_ns < 50000' \
+	"$out/b/result.json" >/dev/null ||
+	fail "trace clock check: $(jq .options.trace_clock_delta_ns "$out/b/result.json")"
 txt="$out/b/spikes/spike-001.txt"
 [ -s "$txt" ] || fail "no spikes/spike-001.txt"
 jq -e '.events | length > 0' "$out/b/spikes/spike-001.json" >/dev/null || fail "spike JSON empty"
