@@ -40,7 +40,11 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 		"$RTMEASURE" cyclic --no-rt -a 0 -D 1s -q --json -o "$d/r" >"$d/out.json" 2>"$d/err"
 	rc=$?
 	ok $rc "not root with --no-rt: measures ($(cat "$d/err"))"
-	jq -e '.all.samples > 900' "$d/out.json" >/dev/null; ok $? "--no-rt: about 1000 samples"
+	# at SCHED_OTHER a stall swallows periods: every one is a sample or an overrun
+	jq -e '.all.samples + .all.overruns >= 950 and .all.samples >= 500' \
+		"$d/out.json" >/dev/null
+	ok $? "--no-rt: 1000 periods accounted for ($(jq -c '[.all.samples, .all.overruns]' \
+		"$d/out.json" 2>/dev/null))"
 	jq -e '.options.rt == false' "$d/r/result.json" >/dev/null; ok $? "--no-rt is recorded"
 	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
 		"$RTMEASURE" cyclic --no-rt -a 0 -D 1s -b 1ms --trace -q -o "$d/t" 2>&1 >/dev/null)
