@@ -20,7 +20,8 @@ for mode in timerfd signal; do
 	j=$("$RTMEASURE" cyclic -a 0 -D 2s -i 1000us --mode $mode -q --json -o "$out/$mode") ||
 		fail "--mode $mode exited $?"
 	n=$(echo "$j" | jq '.all.samples + .all.overruns')
-	[ "$n" -ge 1960 ] && [ "$n" -le 2000 ] || fail "--mode $mode: $n wake-ups in 2 s at 1 ms"
+	# a stall at the very end may count overruns past the end: no tight upper bound
+	[ "$n" -ge 1960 ] && [ "$n" -le 2100 ] || fail "--mode $mode: $n wake-ups in 2 s at 1 ms"
 	[ "$(jq -r .options.mode "$out/$mode/result.json")" = $mode ] || fail "mode not recorded"
 	echo "mode $mode: $n wake-ups, min $(echo "$j" | jq .all.min_ns) ns"
 done
