@@ -67,74 +67,69 @@ static const char *softirq_name(unsigned int vec)
 }
 
 /*
+ * Close the handler opened by *@open (an entry event) at @exit_ts: account its
+ * part inside [from, to] and return it.
+ */
+static uint64_t close_span(struct rtm_analysis *a, const struct rtm_event **open,
+			   uint64_t exit_ts, uint64_t from, uint64_t to)
+{
+	const struct rtm_event *e = *open;
+	uint64_t s, t;
+	char what[48];
+
+	*open = NULL;
+	if (!e)
+		return 0;
+	s = clampu(e->ts_ns, from, to);
+	t = clampu(exit_ts, from, to);
+	if (t <= s)
+		return 0;
+	if (a) {
+		if (e->type == RTM_EV_IRQ_ENTRY)
+			snprintf(what, sizeof(what), "IRQ %d (%s)", e->irq.irq, e->irq.name);
+		else if (e->type == RTM_EV_SOFTIRQ_ENTRY)
+			snprintf(what, sizeof(what), "softirq %s", softirq_name(e->softirq.vec));
+		else	/* irq_vectors: "local_timer_entry" -> "local_timer" */
+			snprintf(what, sizeof(what), "%.*s", (int)strlen(e->name) - 6, e->name);
+		add_irq(a, what, t - s);
+	}
+	return t - s;
+}
+
+/*
  * Pair entries with exits on the CPU and account what falls in [from, to]:
  * listed in @a when it is given; the total time is returned either way.
  */
 static uint64_t account_irqs(struct rtm_analysis *a, const struct rtm_event *ev, size_t n,
 			     int cpu, uint64_t from, uint64_t to)
 {
+	const struct rtm_event *irq = NULL, *vec = NULL, *soft = NULL;
 	uint64_t total = 0;
-	uint64_t irq_start = 0, vec_start = 0, soft_start = 0;
-	const struct rtm_event *irq_ev = NULL, *vec_ev = NULL, *soft_ev = NULL;
-	char what[48];
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		const struct rtm_event *e = &ev[i];
-		uint64_t s, t;
 
 		if (e->cpu != cpu)
 			continue;
 		switch (e->type) {
 		case RTM_EV_IRQ_ENTRY:
-			irq_ev = e, irq_start = e->ts_ns;
+			irq = e;
 			break;
 		case RTM_EV_VECTOR_ENTRY:
-			vec_ev = e, vec_start = e->ts_ns;
+			vec = e;
 			break;
 		case RTM_EV_SOFTIRQ_ENTRY:
-			soft_ev = e, soft_start = e->ts_ns;
+			soft = e;
 			break;
 		case RTM_EV_IRQ_EXIT:
-			if (!irq_ev)
-				break;
-			s = clampu(irq_start, from, to), t = clampu(e->ts_ns, from, to);
-			if (t > s) {
-				snprintf(what, sizeof(what), "IRQ %d (%s)", irq_ev->irq.irq,
-					 irq_ev->irq.name);
-				if (a)
-					add_irq(a, what, t - s);
-				total += t - s;
-			}
-			irq_ev = NULL;
+			total += close_span(a, &irq, e->ts_ns, from, to);
 			break;
 		case RTM_EV_VECTOR_EXIT:
-			if (!vec_ev)
-				break;
-			s = clampu(vec_start, from, to), t = clampu(e->ts_ns, from, to);
-			if (t > s) {
-				size_t len = strlen(vec_ev->name);
-
-				snprintf(what, sizeof(what), "%.*s", (int)(len > 6 ? len - 6 : len),
-					 vec_ev->name);
-				if (a)
-					add_irq(a, what, t - s);
-				total += t - s;
-			}
-			vec_ev = NULL;
+			total += close_span(a, &vec, e->ts_ns, from, to);
 			break;
 		case RTM_EV_SOFTIRQ_EXIT:
-			if (!soft_ev)
-				break;
-			s = clampu(soft_start, from, to), t = clampu(e->ts_ns, from, to);
-			if (t > s) {
-				snprintf(what, sizeof(what), "softirq %s",
-					 softirq_name(soft_ev->softirq.vec));
-				if (a)
-					add_irq(a, what, t - s);
-				total += t - s;
-			}
-			soft_ev = NULL;
+			total += close_span(a, &soft, e->ts_ns, from, to);
 			break;
 		default:
 			break;

@@ -155,14 +155,17 @@ static void sample(struct rtm_cyclic *c, uint64_t boundary, bool close_interval)
 		c->last_tick_ns = boundary;
 }
 
+void rtm_cyclic_refresh(struct rtm_cyclic *c)
+{
+	sample(c, 0, false);
+}
+
 void rtm_cyclic_tick(struct rtm_cyclic *c)
 {
 	uint64_t now = now_ns();
 
-	if (now < c->next_tick_ns) {
-		sample(c, 0, false);		/* refresh the live figures only */
+	if (now < c->next_tick_ns)
 		return;
-	}
 	/* an interval ends at its boundary; late ticks still close at the boundary */
 	sample(c, c->next_tick_ns, true);
 	while (c->next_tick_ns <= now)

@@ -37,8 +37,10 @@ struct rtm_cyclic *rtm_cyclic_start(const struct rtm_probe_timer_opts *o, uint64
 
 /* CLOCK_MONOTONIC ns of the next interval boundary, for the caller's sleep. */
 uint64_t rtm_cyclic_next_tick_ns(const struct rtm_cyclic *c);
-/* Take snapshots and close the intervals that have ended. */
+/* At an interval boundary: take snapshots and close the interval; else nothing. */
 void rtm_cyclic_tick(struct rtm_cyclic *c);
+/* Take snapshots for rtm_cyclic_stats() between boundaries (live display). */
+void rtm_cyclic_refresh(struct rtm_cyclic *c);
 /* Copy the latest figures of up to @n CPUs; returns the number of CPUs. */
 int rtm_cyclic_stats(const struct rtm_cyclic *c, struct rtm_cyclic_stats *out, int n);
 /* Seconds measured so far (0 before the aligned start). */

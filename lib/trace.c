@@ -4,6 +4,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 
 #include <tracefs.h>
 
+#include "fileio.h"
 #include "trace.h"
 
 #define DEFAULT_TRACEFS "/sys/kernel/tracing"
@@ -23,7 +25,6 @@
 struct rtm_trace {
 	struct tracefs_instance *inst;
 	char name[64];
-	char dir[512];			/* the instance's directory */
 	struct rtm_tracedec *dec;
 	int ncpus;
 	int on_fd;			/* tracing_on, for rtm_trace_off_fd() */
@@ -125,7 +126,6 @@ struct rtm_trace *rtm_trace_create(const struct rtm_trace_opts *o, struct rtm_er
 {
 	struct rtm_trace *t;
 	const char *top;
-	char *dir;
 
 	top = rtm_trace_find_tracefs(err);
 	if (!top)
@@ -163,10 +163,6 @@ struct rtm_trace *rtm_trace_create(const struct rtm_trace_opts *o, struct rtm_er
 	}
 	if (enable_events(t, o->events, err))
 		goto fail;
-	/* the instance's events/ holds the formats the decoder needs */
-	dir = tracefs_instance_get_dir(t->inst);
-	snprintf(t->dir, sizeof(t->dir), "%s", dir ? dir : "");
-	tracefs_put_tracing_file(dir);
 	t->dec = rtm_tracedec_alloc(top, err);
 	if (!t->dec)
 		goto fail;
@@ -272,6 +268,73 @@ long rtm_trace_read(struct rtm_trace *t, rtm_event_cb cb, void *ctx, uint64_t *l
 	if (lost)
 		*lost = rc.lost;
 	return ret ? ret : rc.total;
+}
+
+/* Copy one tracefs file (read in full, as tracefs wants) to @dest. */
+static int copy_file(const char *top, const char *rel, const char *dest)
+{
+	char path[PATH_MAX];
+	size_t len;
+	char *text;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/%s", top, rel);
+	text = rtm_read_all("/", path, &len);
+	if (!text)
+		return -errno;
+	snprintf(path, sizeof(path), "%s/%s", dest, rel);
+	ret = rtm_write_atomic(path, text, len);
+	free(text);
+	return ret;
+}
+
+int rtm_trace_save_formats(const char *dest, struct rtm_error *err)
+{
+	static const char *const groups[] = { "sched", "irq", "irq_vectors", "timer", "ipi",
+					      "nmi", "ftrace" };
+	const char *top = rtm_trace_find_tracefs(err);
+	char path[PATH_MAX], rel[PATH_MAX];
+	size_t g;
+	int ret;
+
+	if (!top)
+		return -ENOENT;
+	snprintf(path, sizeof(path), "%s/events", dest);
+	ret = rtm_mkdir_p(path);
+	if (!ret)
+		ret = copy_file(top, "events/header_page", dest);
+	if (!ret)
+		ret = copy_file(top, "events/header_event", dest);
+	for (g = 0; !ret && g < sizeof(groups) / sizeof(groups[0]); g++) {
+		struct dirent *de;
+		DIR *d;
+
+		snprintf(path, sizeof(path), "%s/events/%s", top, groups[g]);
+		d = opendir(path);
+		if (!d)
+			continue;	/* not on this kernel */
+		snprintf(path, sizeof(path), "%s/events/%s", dest, groups[g]);
+		ret = rtm_mkdir_p(path);
+		/* libtracefs recognises a group by its "enable" file */
+		snprintf(rel, sizeof(rel), "%s/enable", path);
+		if (!ret)
+			ret = rtm_write_atomic(rel, "", 0);
+		while (!ret && (de = readdir(d)) != NULL) {
+			if (de->d_name[0] == '.' || !strcmp(de->d_name, "enable") ||
+			    !strcmp(de->d_name, "filter"))
+				continue;
+			snprintf(path, sizeof(path), "%s/events/%s/%s", dest, groups[g], de->d_name);
+			ret = rtm_mkdir_p(path);
+			snprintf(rel, sizeof(rel), "events/%s/%s/format", groups[g], de->d_name);
+			if (!ret)
+				ret = copy_file(top, rel, dest);
+		}
+		closedir(d);
+	}
+	if (ret)
+		return rtm_error_setn(err, ret, "cannot copy the event formats to %s: %s", dest,
+				      strerror(-ret));
+	return 0;
 }
 
 struct clock_ctx {

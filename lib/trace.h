@@ -89,6 +89,13 @@ typedef int (*rtm_page_cb)(void *page, int size, int cpu, void *ctx);
 /* Consume the raw pages of every CPU without decoding (recording, benchmarks). */
 int rtm_trace_read_pages(struct rtm_trace *t, rtm_page_cb cb, void *ctx, struct rtm_error *err);
 
+/*
+ * Copy this kernel's event formats (header_page, header_event and the formats
+ * of the groups the decoder reads, each group with an empty "enable" file) to
+ * @dest/events, so rtm_tracedec_alloc(@dest) decodes raw pages recorded here.
+ */
+int rtm_trace_save_formats(const char *dest, struct rtm_error *err);
+
 /* Disable the events, remove the instance, free. Safe on NULL. */
 void rtm_trace_destroy(struct rtm_trace *t);
 

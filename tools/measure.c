@@ -187,44 +187,37 @@ int measure_parse_opt(struct measure_opts *m, int c, const char *arg)
 
 static int check_cpus(struct measure_opts *m)
 {
-	cpu_set_t allowed;
+	struct rtm_cpulist allowed = { 0, NULL };
+	cpu_set_t set;
 	char list[256];
 	int i;
 
-	CPU_ZERO(&allowed);
-	if (sched_getaffinity(0, sizeof(allowed), &allowed) < 0)
+	CPU_ZERO(&set);
+	if (sched_getaffinity(0, sizeof(set), &set) < 0)
 		return rtm_cli_fail("%s: cannot read the CPUs this process may use: %s",
 				    m->command, strerror(errno));
+	allowed.cpus = calloc(CPU_SETSIZE, sizeof(int));
+	if (!allowed.cpus)
+		return rtm_cli_fail("out of memory");
+	for (i = 0; i < CPU_SETSIZE; i++)
+		if (CPU_ISSET(i, &set))
+			allowed.cpus[allowed.n++] = i;
 	if (!m->cpus_given) {
-		int n = 0, *cpus = calloc(CPU_SETSIZE, sizeof(int));
-
-		if (!cpus)
-			return rtm_cli_fail("out of memory");
-		for (i = 0; i < CPU_SETSIZE; i++)
-			if (CPU_ISSET(i, &allowed))
-				cpus[n++] = i;
-		m->probe.cpus.cpus = cpus;
-		m->probe.cpus.n = n;
+		m->probe.cpus = allowed;	/* default: every CPU we may use */
 		return 0;
 	}
 	for (i = 0; i < m->probe.cpus.n; i++) {
 		int cpu = m->probe.cpus.cpus[i];
 
-		if (cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &allowed)) {
-			struct rtm_cpulist al = { 0, NULL };
-			int j, *c = calloc(CPU_SETSIZE, sizeof(int));
-
-			for (j = 0; c && j < CPU_SETSIZE; j++)
-				if (CPU_ISSET(j, &allowed))
-					c[al.n++] = j;
-			al.cpus = c;
-			rtm_cpulist_format(&al, list, sizeof(list));
-			free(c);
+		if (!rtm_cpulist_has(&allowed, cpu)) {
+			rtm_cpulist_format(&allowed, list, sizeof(list));
+			rtm_cpulist_release(&allowed);
 			return rtm_cli_fail("%s: CPU %d is offline or not allowed for this process "
 					    "(usable CPUs: %s); pick others with -a", m->command, cpu,
 					    list);
 		}
 	}
+	rtm_cpulist_release(&allowed);
 	return 0;
 }
 
@@ -572,7 +565,8 @@ int measure_main(struct measure_opts *m)
 		wait_tick(c);
 		rtm_cyclic_tick(c);
 		el = rtm_cyclic_elapsed_s(c);
-		if ((int)el != (int)last_shown) {
+		if (live.on && (int)el != (int)last_shown) {
+			rtm_cyclic_refresh(c);
 			live_show(&live, c, el, m->probe.duration_ns);
 			last_shown = el;
 		}

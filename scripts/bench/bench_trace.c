@@ -42,7 +42,7 @@ static int record(const char *dir, unsigned int secs, size_t kb)
 	struct rtm_trace_opts o = { .events = "sched,irq,timer", .buffer_kb = kb };
 	struct rtm_error err = { "" };
 	FILE *files[256] = { NULL };
-	char path[PATH_MAX + 64], cmd[2 * PATH_MAX];
+	char path[PATH_MAX + 64];
 	struct rtm_trace *t;
 	int cpu, ncpu = (int)sysconf(_SC_NPROCESSORS_CONF), ret;
 
@@ -66,12 +66,9 @@ static int record(const char *dir, unsigned int secs, size_t kb)
 		if (files[cpu])
 			fclose(files[cpu]);
 	rtm_trace_destroy(t);
-	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/events' && d=$(cd '%s' && pwd) && "
-		 "cd /sys/kernel/tracing/events && cp --parents header_page header_event "
-		 "sched/*/format irq/*/format irq_vectors/*/format timer/*/format "
-		 "ftrace/print/format \"$d/events/\" && "
-		 "for g in \"$d\"/events/*/; do : > \"$g/enable\"; done", dir, dir);
-	if (ret || system(cmd) != 0) {
+	if (!ret)
+		ret = rtm_trace_save_formats(dir, &err);
+	if (ret) {
 		fprintf(stderr, "bench_trace: recording failed: %s\n", err.msg);
 		return 1;
 	}

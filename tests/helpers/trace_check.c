@@ -116,17 +116,11 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[2], "--hold"))
 		sleep((unsigned int)atoi(argv[3]));
 	if (!strcmp(argv[1], "record")) {
-		char cmd[2 * PATH_MAX];
-
 		sleep(1);
 		activity(t);
 		rtm_trace_stop(t);
-		snprintf(cmd, sizeof(cmd), "mkdir -p '%s/events' && d=$(cd '%s' && pwd) && "
-			 "cd /sys/kernel/tracing/events && cp --parents header_page header_event "
-			 "sched/*/format irq/*/format irq_vectors/*/format timer/*/format "
-			 "ftrace/print/format \"$d/events/\" && "
-			 "for g in \"$d\"/events/*/; do : > \"$g/enable\"; done", argv[2], argv[2]);
-		if (system(cmd) != 0 || rtm_trace_read_pages(t, write_page, argv[2], &err)) {
+		if (rtm_trace_save_formats(argv[2], &err) ||
+		    rtm_trace_read_pages(t, write_page, argv[2], &err)) {
 			fprintf(stderr, "trace_check: recording failed: %s\n", err.msg);
 			rtm_trace_destroy(t);
 			return 1;
