@@ -17,6 +17,7 @@ struct window_ctx {
 	uint64_t from, to;
 	struct rtm_event *ev;
 	size_t n, cap;
+	uint64_t first_ns;		/* oldest event of the CPU the buffer still held */
 	uint64_t last_ns;		/* newest event of the CPU, in the window or not */
 	int error;
 };
@@ -27,6 +28,8 @@ static int keep(const struct rtm_event *ev, void *arg)
 
 	if (ev->cpu == c->w->cpu && ev->ts_ns > c->last_ns)
 		c->last_ns = ev->ts_ns;
+	if (ev->cpu == c->w->cpu && (!c->first_ns || ev->ts_ns < c->first_ns))
+		c->first_ns = ev->ts_ns;
 	if (ev->cpu != c->w->cpu || ev->ts_ns < c->from || ev->ts_ns > c->to)
 		return 0;
 	if (c->n == c->cap) {
@@ -187,7 +190,7 @@ int rtm_events_from_json(const json_t *arr, struct rtm_event **out, size_t *np,
 	return 0;
 }
 
-static int save_text(const char *path, const struct window_ctx *c, uint64_t lost,
+static int save_text(const char *path, const struct window_ctx *c, bool truncated,
 		     const char *verdict)
 {
 	char *text = NULL, line[512];
@@ -204,7 +207,8 @@ static int save_text(const char *path, const struct window_ctx *c, uint64_t lost
 		(unsigned long long)(c->w->woke_ns / 1000000000ULL),
 		(unsigned long long)(c->w->woke_ns % 1000000000ULL),
 		(unsigned long long)(c->w->woke_ns - c->w->planned_ns), c->n,
-		lost ? "; EVENTS WERE LOST, the window may be incomplete" : "");
+		truncated ? "; the buffer no longer held the window's start (raise "
+		"--trace-buffer)" : "");
 	fprintf(f, "# %s\n", verdict);
 	for (i = 0; i < c->n; i++) {
 		if (c->ev[i].ts_ns >= c->w->planned_ns &&
@@ -226,6 +230,7 @@ json_t *rtm_capture_window(struct rtm_trace *t, const struct rtm_spike_window *w
 	struct rtm_analysis an;
 	char sdir[PATH_MAX], txt[PATH_MAX + 32], js[PATH_MAX + 32], rel[64];
 	uint64_t lost = 0;
+	bool truncated;
 	json_t *arr, *doc;
 	char *text;
 	long n;
@@ -241,7 +246,11 @@ json_t *rtm_capture_window(struct rtm_trace *t, const struct rtm_spike_window *w
 			rtm_error_set(err, "out of memory keeping the spike's events");
 		return NULL;
 	}
-	lost += rtm_trace_dropped(t);
+	/*
+	 * A flight recorder overwrites old events all the time (and says so as
+	 * "lost"); that matters only when it overwrote the start of the window.
+	 */
+	truncated = lost && (!c.first_ns || c.first_ns > c.from);
 	snprintf(sdir, sizeof(sdir), "%s/spikes", dir);
 	ret = rtm_mkdir_p(sdir);
 	if (ret) {
@@ -254,15 +263,15 @@ json_t *rtm_capture_window(struct rtm_trace *t, const struct rtm_spike_window *w
 	snprintf(js, sizeof(js), "%s/%s.json", dir, rel);
 	rtm_analyze(c.ev, c.n, w->cpu, w->planned_ns, w->woke_ns,
 		    w->probe_comm ? w->probe_comm : "", &an);
-	ret = save_text(txt, &c, lost, an.verdict);
+	ret = save_text(txt, &c, truncated, an.verdict);
 	arr = json_array();
 	for (i = 0; i < c.n; i++)
 		json_array_append_new(arr, rtm_event_to_json(&c.ev[i]));
-	doc = json_pack("{s:i, s:s, s:I, s:I, s:I, s:o, s:o}", "cpu", w->cpu,
+	doc = json_pack("{s:i, s:s, s:I, s:I, s:I, s:b, s:o, s:o}", "cpu", w->cpu,
 			"probe_comm", w->probe_comm ? w->probe_comm : "",
 			"planned_ns", (json_int_t)w->planned_ns, "woke_ns", (json_int_t)w->woke_ns,
-			"lost", (json_int_t)lost, "analysis", rtm_analysis_to_json(&an),
-			"events", arr);
+			"lost", (json_int_t)lost, "truncated", truncated,
+			"analysis", rtm_analysis_to_json(&an), "events", arr);
 	text = json_dumps(doc, JSON_INDENT(1));
 	json_decref(doc);
 	if (!ret)
@@ -274,8 +283,10 @@ json_t *rtm_capture_window(struct rtm_trace *t, const struct rtm_spike_window *w
 		return NULL;
 	}
 	snprintf(txt, sizeof(txt), "%s.txt", rel);
-	return json_pack("{s:s, s:i, s:s, s:I, s:I, s:I, s:I, s:s}", "type", "spike_capture",
-			 "cpu", w->cpu, "file", txt, "events", (json_int_t)c.n,
-			 "lost", (json_int_t)lost, "from_ns", (json_int_t)c.from,
+	return json_pack("{s:s, s:i, s:s, s:I, s:I, s:I, s:b, s:I, s:I, s:s}",
+			 "type", "spike_capture", "cpu", w->cpu, "file", txt,
+			 "latency_ns", (json_int_t)(w->woke_ns - w->planned_ns),
+			 "events", (json_int_t)c.n, "lost", (json_int_t)lost,
+			 "truncated", truncated, "from_ns", (json_int_t)c.from,
 			 "last_event_ns", (json_int_t)c.last_ns, "verdict", an.verdict);
 }

@@ -211,6 +211,11 @@ static void log_spikes(struct rtm_cyclic *c, int i, struct rtm_result *r)
 			"count", (json_int_t)dropped));
 }
 
+struct rtm_probe_timer *rtm_cyclic_probe(struct rtm_cyclic *c)
+{
+	return c->probe;
+}
+
 int rtm_cyclic_finish(struct rtm_cyclic *c, struct rtm_result *r, struct rtm_error *err)
 {
 	struct rtm_probe_break brk;

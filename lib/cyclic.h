@@ -47,6 +47,8 @@ int rtm_cyclic_stats(const struct rtm_cyclic *c, struct rtm_cyclic_stats *out, i
 double rtm_cyclic_elapsed_s(const struct rtm_cyclic *c);
 
 bool rtm_cyclic_done(const struct rtm_cyclic *c);
+/* The session's probes (captures, break information); valid until free. */
+struct rtm_probe_timer *rtm_cyclic_probe(struct rtm_cyclic *c);
 void rtm_cyclic_stop(struct rtm_cyclic *c);
 
 /**

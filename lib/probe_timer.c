@@ -68,6 +68,12 @@ struct rtm_probe_timer {
 	_Atomic int nrunning;
 	_Atomic int break_claimed;
 	struct rtm_probe_break brk;
+	/* --capture-above: ARMED -> CLAIMING -> PENDING (a probe), then ARMED or
+	 * OVER again (the reader, once the capture is saved) */
+	_Atomic int capture_state;
+	_Atomic uint64_t capture_armed_at;	/* CLOCK_MONOTONIC; hold-off end */
+	struct rtm_probe_capture cap;	/* written by the claiming probe only */
+	uint32_t ncaptures;
 	int dma_fd;
 	bool locked;
 	bool joined;
@@ -155,6 +161,35 @@ static inline void log_spike(struct probe_thread *t, uint64_t planned, uint64_t 
 	}
 }
 
+enum { CAPTURE_ARMED, CAPTURE_CLAIMING, CAPTURE_PENDING, CAPTURE_OVER };
+
+/*
+ * A sample over --capture-above: the first thread to claim it freezes the
+ * flight recorder (one write, like -b) and notes the spike for the reader,
+ * then goes on measuring. Nothing is claimed while a capture is being saved
+ * or during the hold-off after it.
+ */
+static void claim_capture(struct probe_thread *t, uint64_t planned, uint64_t now)
+{
+	struct rtm_probe_timer *p = t->probe;
+	int expected = CAPTURE_ARMED;
+
+	if (atomic_load_explicit(&p->capture_state, memory_order_relaxed) != CAPTURE_ARMED ||
+	    now < atomic_load_explicit(&p->capture_armed_at, memory_order_relaxed))
+		return;
+	if (!atomic_compare_exchange_strong(&p->capture_state, &expected, CAPTURE_CLAIMING))
+		return;
+	p->cap.trace_off_failed = p->opts.trace_off_fd >= 0 &&
+				  write(p->opts.trace_off_fd, "0", 1) < 0;
+	p->cap.cpu = t->cpu;
+	p->cap.latency_ns = now - planned;
+	p->cap.planned_ns = planned;
+	p->cap.woke_ns = now;
+	p->cap.sample = t->samples;
+	/* publish: the reader acquires the state, then reads p->cap */
+	atomic_store_explicit(&p->capture_state, CAPTURE_PENDING, memory_order_release);
+}
+
 /* The first sample over the break threshold stops every thread. */
 static void claim_break(struct probe_thread *t, uint64_t planned, uint64_t now)
 {
@@ -191,6 +226,8 @@ static inline bool after_wake(struct probe_thread *t, uint64_t planned, uint64_t
 
 	record(t, lat, missed);
 	log_spike(t, planned, lat);
+	if (unlikely(t->probe->opts.capture_ns && lat > t->probe->opts.capture_ns))
+		claim_capture(t, planned, now);
 	if (brk && lat > brk)
 		claim_break(t, planned, now);
 	return should_stop(t, next, end);
@@ -528,6 +565,28 @@ void rtm_probe_timer_break_info(const struct rtm_probe_timer *p, struct rtm_prob
 		*b = p->brk;
 	else
 		memset(b, 0, sizeof(*b));
+}
+
+bool rtm_probe_timer_capture_pending(const struct rtm_probe_timer *p,
+				     struct rtm_probe_capture *c)
+{
+	struct rtm_probe_timer *q = (struct rtm_probe_timer *)p;
+
+	if (atomic_load_explicit(&q->capture_state, memory_order_acquire) != CAPTURE_PENDING)
+		return false;
+	*c = p->cap;
+	return true;
+}
+
+uint32_t rtm_probe_timer_capture_done(struct rtm_probe_timer *p)
+{
+	if (atomic_load(&p->capture_state) != CAPTURE_PENDING)
+		return p->ncaptures;
+	p->ncaptures++;
+	atomic_store(&p->capture_armed_at, mono_ns() + p->opts.capture_holdoff_ns);
+	atomic_store(&p->capture_state, p->opts.capture_max && p->ncaptures >= p->opts.capture_max ?
+		     CAPTURE_OVER : CAPTURE_ARMED);
+	return p->ncaptures;
 }
 
 uint32_t rtm_probe_timer_spikes(const struct rtm_probe_timer *p, int i,

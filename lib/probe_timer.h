@@ -48,6 +48,12 @@ struct rtm_probe_timer_opts {
 					 * sleep, made once as the loop ends); -1: none */
 	uint64_t log_above_ns;		/* log samples above this with their time, 0: no */
 	uint32_t log_max;		/* entries kept per CPU (the first ones) */
+	uint64_t capture_ns;		/* --capture-above: stop the flight recorder (one
+					 * write to @trace_off_fd) at a sample above this and
+					 * keep measuring, 0: no */
+	uint32_t capture_max;		/* at most this many captures */
+	uint64_t capture_holdoff_ns;	/* no capture sooner than this after the last one
+					 * was saved (lets the recorder fill up again) */
 };
 
 /* One logged wake-up (--log-above). */
@@ -69,6 +75,16 @@ struct rtm_probe_cpu_snap {
 /* The sample that triggered -b/--breaktrace. */
 struct rtm_probe_break {
 	bool hit;
+	int cpu;
+	uint64_t latency_ns;
+	uint64_t planned_ns;		/* CLOCK_MONOTONIC of the planned wake-up */
+	uint64_t woke_ns;		/* CLOCK_MONOTONIC of the actual wake-up */
+	uint64_t sample;		/* index of the sample on its CPU */
+	bool trace_off_failed;		/* writing tracing_on failed */
+};
+
+/* A sample above --capture-above that stopped the flight recorder. */
+struct rtm_probe_capture {
 	int cpu;
 	uint64_t latency_ns;
 	uint64_t planned_ns;		/* CLOCK_MONOTONIC of the planned wake-up */
@@ -108,6 +124,24 @@ void rtm_probe_timer_snapshot(const struct rtm_probe_timer *p, int i,
 			      struct rtm_hist *corrected);
 
 void rtm_probe_timer_break_info(const struct rtm_probe_timer *p, struct rtm_probe_break *b);
+
+/**
+ * rtm_probe_timer_capture_pending - a probe stopped the flight recorder
+ *
+ * True when a sample above @capture_ns claimed a capture: tracing is off and
+ * no other capture is taken until rtm_probe_timer_capture_done(). The probes
+ * keep measuring meanwhile.
+ */
+bool rtm_probe_timer_capture_pending(const struct rtm_probe_timer *p,
+				     struct rtm_probe_capture *c);
+
+/**
+ * rtm_probe_timer_capture_done - the pending capture is saved
+ *
+ * Call after tracing is on again. Re-arms the captures after the hold-off,
+ * unless @capture_max captures were taken. Returns the number taken so far.
+ */
+uint32_t rtm_probe_timer_capture_done(struct rtm_probe_timer *p);
 
 /**
  * rtm_probe_timer_spikes - the logged wake-ups of thread @i (after join only)

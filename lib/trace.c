@@ -28,6 +28,7 @@ struct rtm_trace {
 	struct rtm_tracedec *dec;
 	int ncpus;
 	int on_fd;			/* tracing_on, for rtm_trace_off_fd() */
+	char *cpus;			/* the traced CPUs, NULL: all */
 };
 
 static const char *const presets[] = { "sched", "irq", "timer", "ipi", "nmi", "irq_vectors" };
@@ -122,10 +123,45 @@ static int enable_events(struct rtm_trace *t, const char *list, struct rtm_error
 	return ret;
 }
 
+/* "sched:sched_switch:prev_prio < 100" -> the event's filter file */
+static int apply_filter(struct rtm_trace *t, const char *spec, struct rtm_error *err)
+{
+	char sys[64], event[128];
+	const char *expr;
+	char *text;
+	int n;
+
+	if (sscanf(spec, "%63[^:]:%127[^:]:%n", sys, event, &n) != 2 || !spec[n])
+		return rtm_error_set(err, "trace filter '%s': write it as system:event:expression, "
+				     "e.g. irq:irq_handler_entry:irq==24", spec);
+	expr = spec + n;
+	if (!tracefs_event_file_exists(t->inst, sys, event, "filter"))
+		return rtm_error_set(err, "trace filter '%s': this kernel has no event %s:%s",
+				     spec, sys, event);
+	if (tracefs_event_file_write(t->inst, sys, event, "filter", expr) >= 0)
+		return 0;
+	/* the kernel explains a rejected filter in the file itself */
+	text = tracefs_event_file_read(t->inst, sys, event, "filter", NULL);
+	if (text) {
+		char *p = strstr(text, "parse_error:"), *nl;
+
+		p = rtm_strstrip(p ? p : text);
+		nl = strchr(p, '\n');
+		if (nl)
+			*nl = '\0';
+		n = rtm_error_set(err, "trace filter '%s' rejected by the kernel: %s", spec, p);
+		free(text);
+		return n;
+	}
+	return rtm_error_set(err, "trace filter '%s' rejected by the kernel (see "
+			     "Documentation/trace/events.rst for the syntax)", spec);
+}
+
 struct rtm_trace *rtm_trace_create(const struct rtm_trace_opts *o, struct rtm_error *err)
 {
 	struct rtm_trace *t;
 	const char *top;
+	int i;
 
 	top = rtm_trace_find_tracefs(err);
 	if (!top)
@@ -161,8 +197,16 @@ struct rtm_trace *rtm_trace_create(const struct rtm_trace_opts *o, struct rtm_er
 		rtm_error_set(err, "cannot set a %zu KB trace buffer per CPU", o->buffer_kb);
 		goto fail;
 	}
+	if (o->cpus && (!(t->cpus = strdup(o->cpus)) ||
+			tracefs_instance_set_affinity(t->inst, o->cpus) < 0)) {
+		rtm_error_set(err, "cannot limit tracing to CPUs %s", o->cpus);
+		goto fail;
+	}
 	if (enable_events(t, o->events, err))
 		goto fail;
+	for (i = 0; i < o->nfilters && i < RTM_TRACE_MAX_FILTERS; i++)
+		if (apply_filter(t, o->filters[i], err))
+			goto fail;
 	t->dec = rtm_tracedec_alloc(top, err);
 	if (!t->dec)
 		goto fail;
@@ -363,6 +407,9 @@ int rtm_trace_check_clock(struct rtm_trace *t, int64_t *delta_ns, struct rtm_err
 	struct timespec ts;
 	int i;
 
+	/* the markers come from this thread's CPU, which may not be a traced one */
+	if (t->cpus)
+		tracefs_instance_set_affinity(t->inst, NULL);
 	if (rtm_trace_start(t))
 		return rtm_error_setn(err, -EIO, "cannot switch tracing on in %s", t->name);
 	for (i = 0; i < 5; i++) {
@@ -371,6 +418,8 @@ int rtm_trace_check_clock(struct rtm_trace *t, int64_t *delta_ns, struct rtm_err
 				 (unsigned long long)ts.tv_nsec);
 	}
 	rtm_trace_stop(t);
+	if (t->cpus && tracefs_instance_set_affinity(t->inst, t->cpus) < 0)
+		return rtm_error_setn(err, -EIO, "cannot limit tracing to CPUs %s", t->cpus);
 	if (rtm_trace_read(t, clock_marker, &c, NULL, err) < 0)
 		return -EIO;
 	if (!c.found)
@@ -423,5 +472,6 @@ void rtm_trace_destroy(struct rtm_trace *t)
 		tracefs_instance_free(t->inst);
 	}
 	rtm_tracedec_free(t->dec);
+	free(t->cpus);
 	free(t);
 }

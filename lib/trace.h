@@ -20,10 +20,26 @@
 
 #define RTM_TRACE_PRESETS "sched,irq,timer,ipi,nmi"
 
+#define RTM_TRACE_MAX_FILTERS 8
+
+/*
+ * Two ways to run the instance:
+ *   flight recorder  @overwrite: the buffers always hold the latest events;
+ *                    stop tracing (rtm_trace_stop() or one write to
+ *                    rtm_trace_off_fd()) and rtm_trace_read() the snapshot.
+ *   streaming        !@overwrite: tracing stays on and the caller drains the
+ *                    buffers with rtm_trace_read() often enough; what did not
+ *                    fit is counted (rtm_trace_read()'s @lost,
+ *                    rtm_trace_dropped()), never silently overwritten.
+ */
 struct rtm_trace_opts {
 	const char *events;		/* presets and system:event, comma separated */
 	size_t buffer_kb;		/* per CPU, 0: leave the kernel's default */
-	bool overwrite;			/* flight recorder (true) or stop when full */
+	bool overwrite;			/* flight recorder (true) or streaming */
+	const char *cpus;		/* trace only these CPUs ("0-3,6"), NULL: all */
+	/* event filters, "system:event:expression" (the kernel's filter syntax) */
+	const char *filters[RTM_TRACE_MAX_FILTERS];
+	int nfilters;
 };
 
 struct rtm_trace;

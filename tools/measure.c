@@ -52,6 +52,8 @@ void measure_opts_init(struct measure_opts *m, const char *command)
 	m->probe.log_max = 10000;
 	m->probe.trace_off_fd = -1;
 	m->trace_buffer_kb = 8192;
+	m->probe.capture_max = 10;
+	m->probe.capture_holdoff_ns = 1000000000ULL;
 }
 
 static int parse_u64(const char *arg, uint64_t *v)
@@ -178,6 +180,31 @@ int measure_parse_opt(struct measure_opts *m, int c, const char *arg)
 			return rtm_cli_fail("%s: --trace-buffer '%s': give KB per CPU, 64 to 4194304",
 					    cmd, arg);
 		m->trace_buffer_kb = (size_t)v;
+		return 1;
+	case 1014:
+		if (rtm_parse_latency_ns(arg, &m->probe.capture_ns, &err) || !m->probe.capture_ns)
+			return rtm_cli_fail("%s: --capture-above: %s", cmd,
+					    err.msg[0] ? err.msg : "must be above 0");
+		m->trace = true;
+		return 1;
+	case 1015:
+		if (parse_u64(arg, &v) || !v || v > 999)
+			return rtm_cli_fail("%s: --max-captures '%s': give 1 to 999", cmd, arg);
+		m->probe.capture_max = (uint32_t)v;
+		return 1;
+	case 1016:
+		if (rtm_parse_duration_ns(arg, &m->probe.capture_holdoff_ns, &err))
+			return rtm_cli_fail("%s: --capture-holdoff: %s", cmd, err.msg);
+		return 1;
+	case 1017:
+		if (m->ntrace_filters == RTM_TRACE_MAX_FILTERS)
+			return rtm_cli_fail("%s: at most %d --trace-filter options", cmd,
+					    RTM_TRACE_MAX_FILTERS);
+		if (!strchr(arg, ':') || !strchr(strchr(arg, ':') + 1, ':'))
+			return rtm_cli_fail("%s: --trace-filter '%s': write system:event:expression, "
+					    "e.g. irq:irq_handler_entry:irq==24", cmd, arg);
+		m->trace_filters[m->ntrace_filters++] = arg;
+		m->trace = true;
 		return 1;
 	}
 	return 0;
@@ -395,54 +422,15 @@ static void print_notes(const struct rtm_sysinfo *si, const struct measure_opts 
 			fprintf(f, "note: %s\n", si->checks[i].text);
 }
 
-/* Save the trace window of the -b spike, if there was one. */
-static void capture_break(const struct measure_opts *m, struct rtm_trace *trace,
-			  struct rtm_result *r, const char *dir)
-{
-	struct rtm_error err = { "" };
-	struct rtm_spike_window w;
-	char probe[32];
-	json_t *e, *sum;
-	size_t i;
-
-	json_array_foreach(r->events, i, e) {
-		if (strcmp(json_string_value(json_object_get(e, "type")) ?: "", "break"))
-			continue;
-		w.cpu = (int)json_integer_value(json_object_get(e, "cpu"));
-		w.planned_ns = (uint64_t)json_integer_value(json_object_get(e, "planned_mono_ns"));
-		w.woke_ns = w.planned_ns +
-			    (uint64_t)json_integer_value(json_object_get(e, "latency_ns"));
-		/* from a period before the planned wake-up to just after the wake-up */
-		w.before_ns = m->probe.interval_ns > 1000000 ? m->probe.interval_ns : 1000000;
-		w.after_ns = 200000;
-		snprintf(probe, sizeof(probe), "rtm-probe/%d", w.cpu);
-		w.probe_comm = probe;
-		sum = rtm_capture_window(trace, &w, 1, dir, &err);
-		if (!sum) {
-			fprintf(stderr, "rtmeasure: spike capture failed: %s\n", err.msg);
-			return;
-		}
-		if (json_integer_value(json_object_get(sum, "lost")))
-			fprintf(stderr, "rtmeasure: %lld trace events were lost; raise --trace-buffer\n",
-				json_integer_value(json_object_get(sum, "lost")));
-		fprintf(stderr, "rtmeasure: the spike's %lld events: %s/%s\n",
-			json_integer_value(json_object_get(sum, "events")), dir,
-			json_string_value(json_object_get(sum, "file")));
-		fprintf(stderr, "rtmeasure: %s\n", json_string_value(json_object_get(sum, "verdict")));
-		json_array_append_new(r->events, sum);
-		return;
-	}
-}
-
-static void wait_tick(struct rtm_cyclic *c)
+static void wait_tick(struct rtm_cyclic *c, uint64_t max_sleep_ns)
 {
 	struct timespec now, until;
 	uint64_t next = rtm_cyclic_next_tick_ns(c), now_ns, deadline;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	now_ns = (uint64_t)now.tv_sec * 1000000000ULL + (uint64_t)now.tv_nsec;
-	/* wake at the interval boundary, and at least every 250 ms to notice the end */
-	deadline = now_ns + 250000000ULL;
+	/* wake at the interval boundary, and often enough to notice the end */
+	deadline = now_ns + max_sleep_ns;
 	if (next > now_ns && next < deadline)
 		deadline = next;
 	until.tv_sec = (time_t)(deadline / 1000000000ULL);
@@ -456,7 +444,6 @@ int measure_main(struct measure_opts *m)
 	struct rtm_sysinfo *si;
 	struct rtm_load *load = NULL;
 	struct rtm_trace *trace = NULL;
-	int64_t clock_delta = 0;
 	struct rtm_cyclic *c;
 	struct rtm_result *r;
 	struct sigaction sa;
@@ -465,9 +452,8 @@ int measure_main(struct measure_opts *m)
 	int status = RTM_EXIT_OK, i, ret;
 	double last_shown = -1;
 
-	if (m->trace && !m->probe.break_ns)
-		return rtm_cli_fail("%s: --trace saves the events around the spike that stops the "
-				    "run: give -b/--breaktrace LAT too", m->command);
+	if ((ret = measure_trace_check(m)))
+		return ret;
 	if ((ret = check_cpus(m)) || (ret = check_privileges(m)))
 		return ret;
 	if (m->outdir && snprintf(dir, sizeof(dir), "%s", m->outdir) >= (int)sizeof(dir))
@@ -515,25 +501,9 @@ int measure_main(struct measure_opts *m)
 	}
 
 	if (m->trace) {
-		struct rtm_trace_opts to = { .events = m->trace_events,
-					     .buffer_kb = m->trace_buffer_kb, .overwrite = true };
-
-		trace = rtm_trace_create(&to, &err);
+		trace = measure_trace_start(m, r, &err);
 		if (!trace)
 			goto fail;
-		if (rtm_trace_off_fd(trace) < 0) {
-			rtm_error_set(&err, "cannot open tracing_on of %s", rtm_trace_name(trace));
-			goto fail;
-		}
-		m->probe.trace_off_fd = rtm_trace_off_fd(trace);
-		if (rtm_trace_check_clock(trace, &clock_delta, &err))
-			goto fail;
-		json_object_set_new(r->options, "trace_clock_delta_ns",
-				    json_integer(clock_delta));
-		json_object_set_new(r->options, "trace_events",
-				    json_string(m->trace_events ? m->trace_events :
-						RTM_TRACE_PRESETS));
-		rtm_trace_start(trace);
 	}
 	c = rtm_cyclic_start(&m->probe, m->ts_interval_ns, &err);
 	if (!c)
@@ -562,8 +532,11 @@ int measure_main(struct measure_opts *m)
 	while (!rtm_cyclic_done(c) && !stop_requested) {
 		double el;
 
-		wait_tick(c);
+		/* a pending capture is noticed within 100 ms */
+		wait_tick(c, m->probe.capture_ns ? 100000000ULL : 250000000ULL);
 		rtm_cyclic_tick(c);
+		if (trace)
+			measure_trace_poll(m, trace, c, r, dir, true);
 		el = rtm_cyclic_elapsed_s(c);
 		if (live.on && (int)el != (int)last_shown) {
 			rtm_cyclic_refresh(c);
@@ -576,11 +549,13 @@ int measure_main(struct measure_opts *m)
 		rtm_cyclic_stop(c);
 	}
 	ret = rtm_cyclic_finish(c, r, &err);
+	if (trace && !ret)
+		measure_trace_poll(m, trace, c, r, dir, false);	/* claimed at the end */
 	rtm_cyclic_free(c);
 	if (trace) {
 		rtm_trace_stop(trace);
 		if (!ret)
-			capture_break(m, trace, r, dir);
+			measure_trace_break(m, trace, r, dir);
 		rtm_trace_destroy(trace);
 	}
 	if (load) {
@@ -618,6 +593,8 @@ int measure_main(struct measure_opts *m)
 			(double)json_integer_value(json_object_get(e, "planned_ns")) / 1e9,
 			json_integer_value(json_object_get(e, "sample")));
 	}
+
+	measure_trace_print(r, dir, stderr);
 
 	if (m->json) {
 		json_t *j = rtm_summary_to_json(r);

@@ -8,10 +8,14 @@
 #define RTM_TOOL_MEASURE_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 
+#include "cyclic.h"
 #include "probe_timer.h"
+#include "result.h"
 #include "summary.h"
+#include "trace.h"
 
 #define MEASURE_MAX_BOUNDS 16
 
@@ -28,9 +32,11 @@ struct measure_opts {
 	int nbounds;
 	struct rtm_bound bounds[MEASURE_MAX_BOUNDS];
 	unsigned int load_kinds;		/* run only */
-	bool trace;				/* --trace: flight recorder around -b */
+	bool trace;				/* --trace: flight recorder around spikes */
 	const char *trace_events;		/* NULL: the presets */
 	size_t trace_buffer_kb;
+	const char *trace_filters[RTM_TRACE_MAX_FILTERS];
+	int ntrace_filters;
 };
 
 /* Defaults: all allowed CPUs, 1000 us, FIFO 95, nanosleep, mlockall, dma latency 0. */
@@ -69,7 +75,11 @@ int measure_parse_opt(struct measure_opts *m, int c, const char *arg);
 	{ "log-max", required_argument, NULL, 1010 },				\
 	{ "trace", no_argument, NULL, 1011 },					\
 	{ "trace-events", required_argument, NULL, 1012 },			\
-	{ "trace-buffer", required_argument, NULL, 1013 }
+	{ "trace-buffer", required_argument, NULL, 1013 },			\
+	{ "capture-above", required_argument, NULL, 1014 },			\
+	{ "max-captures", required_argument, NULL, 1015 },			\
+	{ "capture-holdoff", required_argument, NULL, 1016 },			\
+	{ "trace-filter", required_argument, NULL, 1017 }
 
 #define MEASURE_OPTIONS_HELP							\
 "  -a, --cpus LIST         CPUs to measure, one thread each (default: all allowed)\n" \
@@ -94,14 +104,47 @@ int measure_parse_opt(struct measure_opts *m, int c, const char *arg);
 "      --series-interval D time-series interval (default 1s)\n"		\
 "      --log-above LAT     keep time and value of wake-ups later than LAT\n"	\
 "      --log-max N         at most N of them per CPU (default 10000)\n"	\
-"      --trace             with -b: record sched, irq, timer, ipi and nmi events\n" \
-"                          (flight recorder) and save the spike's events in\n" \
-"                          spikes/spike-001.txt and .json (root, tracefs)\n"	\
+"      --trace             with -b or --capture-above: record sched, irq, timer,\n" \
+"                          ipi and nmi events (flight recorder) and save each\n" \
+"                          spike's events and their analysis in\n"		\
+"                          spikes/spike-NNN.txt and .json (root, tracefs)\n" \
+"      --capture-above LAT save the events of wake-ups later than LAT and keep\n" \
+"                          measuring (implies --trace)\n"			\
+"      --max-captures N    at most N such captures (default 10)\n"		\
+"      --capture-holdoff D no capture sooner than D after the last (default 1s)\n" \
 "      --trace-events L    event sets or system:event, comma separated\n"	\
+"      --trace-filter F    system:event:expression, the kernel's event filter\n" \
+"                          (e.g. irq:irq_handler_entry:irq!=0); repeatable\n"	\
 "      --trace-buffer KB   trace buffer per CPU (default 8192)\n"	\
 "      --help              this help\n"
 
 /* Run the measurement; returns the exit status. */
 int measure_main(struct measure_opts *m);
+
+/* ---- measure_trace.c: the flight recorder and the spike captures */
+
+/* Check the trace options against the others; RTM_EXIT_USAGE after the message. */
+int measure_trace_check(const struct measure_opts *m);
+
+/*
+ * Create the instance (only the measured CPUs), check its clock, note the trace
+ * options in @r and start recording. NULL with @err set.
+ */
+struct rtm_trace *measure_trace_start(struct measure_opts *m, struct rtm_result *r,
+				      struct rtm_error *err);
+
+/*
+ * Save the capture a probe asked for, if any (spikes/spike-NNN.*, an event in
+ * @r), then switch tracing back on when @resume and more captures may follow.
+ */
+void measure_trace_poll(const struct measure_opts *m, struct rtm_trace *t,
+			struct rtm_cyclic *c, struct rtm_result *r, const char *dir, bool resume);
+
+/* After the run: save the window of the -b spike, if there was one. */
+void measure_trace_break(const struct measure_opts *m, struct rtm_trace *t,
+			 struct rtm_result *r, const char *dir);
+
+/* One line per saved capture: CPU, latency, verdict, file. */
+void measure_trace_print(const struct rtm_result *r, const char *dir, FILE *f);
 
 #endif

@@ -24,6 +24,17 @@ for cmd in cyclic run; do
 	expect_usage_error "$cmd: bad histogram rows" $cmd -h 0
 	expect_usage_error "$cmd: unknown option" $cmd --frobnicate
 	expect_usage_error "$cmd: stray argument" $cmd extra
+	expect_usage_error "$cmd: --trace without a threshold" $cmd --trace -D 1s
+	expect_usage_error "$cmd: zero capture threshold" $cmd --capture-above 0
+	expect_usage_error "$cmd: bad capture threshold" $cmd --capture-above soon
+	expect_usage_error "$cmd: zero max captures" $cmd --capture-above 1ms --max-captures 0
+	expect_usage_error "$cmd: bad capture hold-off" $cmd --capture-above 1ms --capture-holdoff x
+	expect_usage_error "$cmd: hold-off shorter than the window" \
+		$cmd --capture-above 1ms --capture-holdoff 10us -D 1s
+	expect_usage_error "$cmd: trace filter without an expression" $cmd -b 1ms \
+		--trace-filter irq:irq_handler_entry
+	expect_usage_error "$cmd: too many trace filters" $cmd -b 1ms \
+		$(for i in 1 2 3 4 5 6 7 8 9; do echo --trace-filter irq:irq_handler_entry:irq!=$i; done)
 done
 expect_usage_error "run: bad load" run --load dishes
 

@@ -10,10 +10,17 @@
  *   trace_check record DIR        write DIR/cpuN.raw (raw pages) after 1 s of
  *                                 sched,irq,timer events plus markers, and copy
  *                                 the event formats to DIR/events/
+ *   trace_check stream            streaming mode: 10 bursts of 200 numbered
+ *                                 markers, the buffers drained between bursts
+ *                                 while tracing stays on; prints what came back
+ *   trace_check overflow          streaming mode with a 64 KB buffer that is
+ *                                 never drained in time: the loss must be counted
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +95,84 @@ static int write_page(void *page, int size, int cpu, void *arg)
 	return fclose(f) ? -EIO : 0;
 }
 
+struct stream_facts {
+	long markers, out_of_order;
+	long next;			/* the sequence number expected next */
+};
+
+static int on_stream_event(const struct rtm_event *ev, void *arg)
+{
+	struct stream_facts *f = arg;
+	long seq;
+
+	if (ev->type != RTM_EV_PRINT || sscanf(ev->print.buf, "rtm-seq %ld", &seq) != 1)
+		return 0;
+	f->markers++;
+	if (seq != f->next)
+		f->out_of_order++;
+	f->next = seq + 1;
+	return 0;
+}
+
+/*
+ * Streaming: tracing stays on and the buffers are drained as we go. With
+ * @drain every marker must come back once, in order, with nothing lost; without
+ * it the small buffer overflows and the loss must show in the counts.
+ */
+static int stream(bool drain)
+{
+	struct rtm_trace_opts o = { .events = "sched,irq,timer", .buffer_kb = drain ? 1024 : 64,
+				    .overwrite = false };
+	struct stream_facts f = { 0, 0, 0 };
+	struct rtm_error err = { "" };
+	struct timespec pause = { 0, 100000000 };
+	const int bursts = 10, per_burst = drain ? 200 : 2000;
+	struct rtm_trace *t;
+	uint64_t lost = 0, l;
+	long n, drains = 0;
+	cpu_set_t one;
+	int b, i;
+
+	/* stay on one CPU: each CPU's buffer is read in turn, so order holds per CPU */
+	CPU_ZERO(&one);
+	CPU_SET(sched_getcpu(), &one);
+	sched_setaffinity(0, sizeof(one), &one);
+	t = rtm_trace_create(&o, &err);
+	if (!t) {
+		fprintf(stderr, "trace_check: %s\n", err.msg);
+		return 2;
+	}
+	printf("instance=%s\n", rtm_trace_name(t));
+	rtm_trace_start(t);
+	for (b = 0; b < bursts; b++) {
+		for (i = 0; i < per_burst; i++)
+			rtm_trace_marker(t, "rtm-seq %d", b * per_burst + i);
+		nanosleep(&pause, NULL);
+		if (!drain)
+			continue;
+		l = 0;
+		n = rtm_trace_read(t, on_stream_event, &f, &l, &err);	/* tracing stays on */
+		if (n < 0)
+			break;
+		lost += l;
+		drains++;
+	}
+	rtm_trace_stop(t);
+	l = 0;
+	n = rtm_trace_read(t, on_stream_event, &f, &l, &err);
+	lost += l;
+	l = rtm_trace_dropped(t);
+	rtm_trace_destroy(t);
+	if (n < 0) {
+		fprintf(stderr, "trace_check: %s\n", err.msg);
+		return 1;
+	}
+	printf("written=%d markers=%ld out_of_order=%ld drains=%ld lost=%llu dropped=%llu\n",
+	       bursts * per_burst, f.markers, f.out_of_order, drains, (unsigned long long)lost,
+	       (unsigned long long)l);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct rtm_trace_opts o = { .events = "sched,irq,timer", .buffer_kb = 4096,
@@ -99,9 +184,11 @@ int main(int argc, char **argv)
 	long n;
 	int i;
 
+	if (argc == 2 && (!strcmp(argv[1], "stream") || !strcmp(argv[1], "overflow")))
+		return stream(!strcmp(argv[1], "stream"));
 	if (argc < 2 || (strcmp(argv[1], "run") && strcmp(argv[1], "record")) ||
 	    (!strcmp(argv[1], "record") && argc != 3)) {
-		fprintf(stderr, "usage: trace_check run [--hold S] | record DIR\n");
+		fprintf(stderr, "usage: trace_check run [--hold S] | record DIR | stream | overflow\n");
 		return 2;
 	}
 	t = rtm_trace_create(&o, &err);

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * measure_trace.c - the flight recorder of `cyclic --trace` and `run --trace`.
+ *
+ * The instance records the measured CPUs' events, overwriting the oldest. A
+ * probe thread whose wake-up is later than -b or --capture-above stops it with
+ * one write to tracing_on; the command then reads the window around that
+ * wake-up (capture.h: spikes/spike-NNN.txt and .json with the analysis) and,
+ * for --capture-above, switches tracing back on and re-arms the probes after
+ * the hold-off.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "capture.h"
+#include "measure.h"
+#include "rtmeasure.h"
+#include "units.h"
+
+/* From a period (at least 1 ms) before the planned wake-up to just after it. */
+static uint64_t window_before_ns(const struct measure_opts *m)
+{
+	return m->probe.interval_ns > 1000000 ? m->probe.interval_ns : 1000000;
+}
+
+int measure_trace_check(const struct measure_opts *m)
+{
+	char need[16];
+
+	if (!m->trace)
+		return 0;
+	if (!m->probe.break_ns && !m->probe.capture_ns)
+		return rtm_cli_fail("%s: --trace saves the events around spikes: give "
+				    "-b/--breaktrace LAT or --capture-above LAT too", m->command);
+	if (m->probe.capture_ns && m->probe.capture_holdoff_ns < window_before_ns(m)) {
+		rtm_fmt_ns(need, sizeof(need), window_before_ns(m));
+		return rtm_cli_fail("%s: --capture-holdoff must be at least the %s before a spike "
+				    "that a capture keeps", m->command, need);
+	}
+	return 0;
+}
+
+struct rtm_trace *measure_trace_start(struct measure_opts *m, struct rtm_result *r,
+				      struct rtm_error *err)
+{
+	struct rtm_trace_opts to = { .events = m->trace_events, .buffer_kb = m->trace_buffer_kb,
+				     .overwrite = true };
+	struct rtm_trace *t;
+	int64_t delta = 0;
+	char cpus[1024];
+	json_t *filters;
+	int i;
+
+	rtm_cpulist_format(&m->probe.cpus, cpus, sizeof(cpus));
+	to.cpus = cpus;
+	for (i = 0; i < m->ntrace_filters; i++)
+		to.filters[to.nfilters++] = m->trace_filters[i];
+	t = rtm_trace_create(&to, err);
+	if (!t)
+		return NULL;
+	if (rtm_trace_off_fd(t) < 0) {
+		rtm_error_set(err, "cannot open tracing_on of %s", rtm_trace_name(t));
+		rtm_trace_destroy(t);
+		return NULL;
+	}
+	m->probe.trace_off_fd = rtm_trace_off_fd(t);
+	if (rtm_trace_check_clock(t, &delta, err)) {
+		rtm_trace_destroy(t);
+		return NULL;
+	}
+	filters = json_array();
+	for (i = 0; i < m->ntrace_filters; i++)
+		json_array_append_new(filters, json_string(m->trace_filters[i]));
+	json_object_set_new(r->options, "trace_clock_delta_ns", json_integer(delta));
+	json_object_set_new(r->options, "trace_events",
+			    json_string(m->trace_events ? m->trace_events : RTM_TRACE_PRESETS));
+	json_object_set_new(r->options, "trace_filters", filters);
+	json_object_set_new(r->options, "trace_buffer_kb",
+			    json_integer((json_int_t)m->trace_buffer_kb));
+	json_object_set_new(r->options, "capture_above_ns",
+			    json_integer((json_int_t)m->probe.capture_ns));
+	json_object_set_new(r->options, "max_captures", json_integer(m->probe.capture_max));
+	json_object_set_new(r->options, "capture_holdoff_ns",
+			    json_integer((json_int_t)m->probe.capture_holdoff_ns));
+	rtm_trace_start(t);
+	return t;
+}
+
+static int count_captures(const struct rtm_result *r)
+{
+	const char *type;
+	json_t *e;
+	size_t i;
+	int n = 0;
+
+	json_array_foreach(r->events, i, e) {
+		type = json_string_value(json_object_get(e, "type"));
+		n += type && !strcmp(type, "spike_capture");
+	}
+	return n;
+}
+
+/* Save one spike's window as the next spikes/spike-NNN; the event goes into @r. */
+static void save_window(const struct measure_opts *m, struct rtm_trace *t, struct rtm_result *r,
+			const char *dir, int cpu, uint64_t planned_ns, uint64_t woke_ns,
+			const char *trigger)
+{
+	struct rtm_error err = { "" };
+	struct rtm_spike_window w;
+	char probe[32];
+	json_t *sum;
+
+	w.cpu = cpu;
+	w.planned_ns = planned_ns;
+	w.woke_ns = woke_ns;
+	w.before_ns = window_before_ns(m);
+	w.after_ns = 200000;
+	snprintf(probe, sizeof(probe), "rtm-probe/%d", cpu);
+	w.probe_comm = probe;
+	sum = rtm_capture_window(t, &w, count_captures(r) + 1, dir, &err);
+	if (!sum) {
+		fprintf(stderr, "rtmeasure: spike capture failed: %s\n", err.msg);
+		return;
+	}
+	json_object_set_new(sum, "trigger", json_string(trigger));
+	json_object_set_new(sum, "planned_mono_ns", json_integer((json_int_t)planned_ns));
+	json_array_append_new(r->events, sum);
+}
+
+void measure_trace_poll(const struct measure_opts *m, struct rtm_trace *t,
+			struct rtm_cyclic *c, struct rtm_result *r, const char *dir, bool resume)
+{
+	struct rtm_probe_timer *p = rtm_cyclic_probe(c);
+	struct rtm_probe_capture pc;
+	struct rtm_probe_break brk;
+
+	if (!rtm_probe_timer_capture_pending(p, &pc))
+		return;
+	if (pc.trace_off_failed)
+		fprintf(stderr, "rtmeasure: could not stop tracing at a spike; its window may "
+			"hold later events\n");
+	save_window(m, t, r, dir, pc.cpu, pc.planned_ns, pc.woke_ns, "capture-above");
+	rtm_probe_timer_break_info(p, &brk);
+	/*
+	 * Tracing stays off once -b has hit (its window is being kept) or when
+	 * nothing will be captured any more.
+	 */
+	if (resume && !brk.hit &&
+	    (m->probe.break_ns || count_captures(r) < (int)m->probe.capture_max))
+		rtm_trace_start(t);
+	rtm_probe_timer_capture_done(p);
+}
+
+/* The capture of the same wake-up, when --capture-above already saved it. */
+static json_t *find_capture(const struct rtm_result *r, json_int_t cpu, json_int_t planned)
+{
+	const char *type;
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(r->events, i, e) {
+		type = json_string_value(json_object_get(e, "type"));
+		if (type && !strcmp(type, "spike_capture") &&
+		    json_integer_value(json_object_get(e, "cpu")) == cpu &&
+		    json_integer_value(json_object_get(e, "planned_mono_ns")) == planned)
+			return e;
+	}
+	return NULL;
+}
+
+void measure_trace_break(const struct measure_opts *m, struct rtm_trace *t,
+			 struct rtm_result *r, const char *dir)
+{
+	json_int_t cpu, planned;
+	const char *type;
+	json_t *e, *same;
+	size_t i;
+
+	json_array_foreach(r->events, i, e) {
+		type = json_string_value(json_object_get(e, "type"));
+		if (!type || strcmp(type, "break"))
+			continue;
+		cpu = json_integer_value(json_object_get(e, "cpu"));
+		planned = json_integer_value(json_object_get(e, "planned_mono_ns"));
+		same = find_capture(r, cpu, planned);
+		if (same) {	/* one wake-up over both thresholds: saved once */
+			json_object_set_new(same, "trigger", json_string("capture-above,breaktrace"));
+			return;
+		}
+		save_window(m, t, r, dir, (int)cpu, (uint64_t)planned,
+			    (uint64_t)(planned + json_integer_value(json_object_get(e, "latency_ns"))),
+			    "breaktrace");
+		return;
+	}
+}
+
+void measure_trace_print(const struct rtm_result *r, const char *dir, FILE *f)
+{
+	const char *type;
+	char lat[16];
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(r->events, i, e) {
+		type = json_string_value(json_object_get(e, "type"));
+		if (!type || strcmp(type, "spike_capture"))
+			continue;
+		rtm_fmt_ns(lat, sizeof(lat),
+			   (uint64_t)json_integer_value(json_object_get(e, "latency_ns")));
+		fprintf(f, "rtmeasure: spike on CPU %lld, %s late (%lld events in %s/%s)%s\n",
+			json_integer_value(json_object_get(e, "cpu")), lat,
+			json_integer_value(json_object_get(e, "events")), dir,
+			json_string_value(json_object_get(e, "file")) ?: "?",
+			json_is_true(json_object_get(e, "truncated")) ?
+			"; the trace buffer no longer reached back to its start: raise "
+			"--trace-buffer" : "");
+		fprintf(f, "rtmeasure: %s\n",
+			json_string_value(json_object_get(e, "verdict")) ?: "");
+	}
+}
