@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "irqacct.h"
 #include "units.h"
 
 #define NONE ((size_t)-1)
@@ -58,14 +59,6 @@ static void add_irq(struct rtm_analysis *a, const char *what, uint64_t ns)
 	a->nirqs++;
 }
 
-static const char *softirq_name(unsigned int vec)
-{
-	static const char *const names[] = { "HI", "TIMER", "NET_TX", "NET_RX", "BLOCK",
-					      "IRQ_POLL", "TASKLET", "SCHED", "HRTIMER", "RCU" };
-
-	return vec < sizeof(names) / sizeof(names[0]) ? names[vec] : "?";
-}
-
 /*
  * Close the handler opened by *@open (an entry event) at @exit_ts: account its
  * part inside [from, to] and return it.
@@ -88,7 +81,7 @@ static uint64_t close_span(struct rtm_analysis *a, const struct rtm_event **open
 		if (e->type == RTM_EV_IRQ_ENTRY)
 			snprintf(what, sizeof(what), "IRQ %d (%s)", e->irq.irq, e->irq.name);
 		else if (e->type == RTM_EV_SOFTIRQ_ENTRY)
-			snprintf(what, sizeof(what), "softirq %s", softirq_name(e->softirq.vec));
+			snprintf(what, sizeof(what), "softirq %s", rtm_softirq_name(e->softirq.vec));
 		else	/* irq_vectors: "local_timer_entry" -> "local_timer" */
 			snprintf(what, sizeof(what), "%.*s", (int)strlen(e->name) - 6, e->name);
 		add_irq(a, what, t - s);

@@ -14,5 +14,6 @@
 #include "timeseries.h"
 #include "sysinfo.h"
 #include "result.h"
+#include "irq.h"
 
 #endif

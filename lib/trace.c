@@ -55,8 +55,8 @@ const char *rtm_trace_find_tracefs(struct rtm_error *err)
 
 int rtm_trace_remove_stale(void)
 {
-	/* a POSIX basic regex: no "+" */
-	char **names = tracefs_instances("^rtmeasure-[0-9][0-9]*$");
+	/* a POSIX basic regex: no "+" or "?" */
+	char **names = tracefs_instances("^rtmeasure-[0-9][0-9]*\\(-[a-z][a-z]*\\)\\{0,1\\}$");
 	int i, removed = 0;
 
 	for (i = 0; names && names[i]; i++) {
@@ -178,7 +178,14 @@ struct rtm_trace *rtm_trace_create(const struct rtm_trace_opts *o, struct rtm_er
 	}
 	t->ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
 	t->on_fd = -1;
-	snprintf(t->name, sizeof(t->name), "rtmeasure-%d", (int)getpid());
+	if (o->suffix && (!*o->suffix || strspn(o->suffix, "abcdefghijklmnopqrstuvwxyz") !=
+			  strlen(o->suffix) || strlen(o->suffix) > 32)) {
+		rtm_error_set(err, "bad trace instance suffix '%s'", o->suffix);
+		free(t);
+		return NULL;
+	}
+	snprintf(t->name, sizeof(t->name), "rtmeasure-%d%s%s", (int)getpid(),
+		 o->suffix ? "-" : "", o->suffix ? o->suffix : "");
 	t->inst = tracefs_instance_create(t->name);
 	if (!t->inst) {
 		rtm_error_set(err, "cannot create tracing instance %s under %s/instances: %s",

@@ -2,8 +2,9 @@
 /*
  * trace.h - a private tracefs instance through libtracefs.
  *
- * The instance is named rtmeasure-<pid>, never the top level one. Stale
- * rtmeasure-* instances of dead processes are removed when a new one is made.
+ * The instance is named rtmeasure-<pid> (or rtmeasure-<pid>-<suffix>), never
+ * the top level one. Stale rtmeasure-* instances of dead processes are removed
+ * when a new one is made.
  * Its trace clock is "mono", so event timestamps are CLOCK_MONOTONIC
  * nanoseconds and compare directly with the probes'. rtm_trace_destroy()
  * disables everything and removes the instance.
@@ -37,6 +38,8 @@ struct rtm_trace_opts {
 	size_t buffer_kb;		/* per CPU, 0: leave the kernel's default */
 	bool overwrite;			/* flight recorder (true) or streaming */
 	const char *cpus;		/* trace only these CPUs ("0-3,6"), NULL: all */
+	const char *suffix;		/* a second instance of the process: rtmeasure-PID-SUFFIX
+					 * (lower-case letters), NULL: rtmeasure-PID */
 	/* event filters, "system:event:expression" (the kernel's filter syntax) */
 	const char *filters[RTM_TRACE_MAX_FILTERS];
 	int nfilters;

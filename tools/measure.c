@@ -29,15 +29,6 @@
 #include "sysinfo.h"
 #include "units.h"
 
-/* The command's only global: set by SIGINT, SIGTERM and SIGHUP. */
-static volatile sig_atomic_t stop_requested;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop_requested = 1;
-}
-
 void measure_opts_init(struct measure_opts *m, const char *command)
 {
 	memset(m, 0, sizeof(*m));
@@ -444,9 +435,9 @@ int measure_main(struct measure_opts *m)
 	struct rtm_sysinfo *si;
 	struct rtm_load *load = NULL;
 	struct rtm_trace *trace = NULL;
+	struct measure_irq *irq = NULL;
 	struct rtm_cyclic *c;
 	struct rtm_result *r;
-	struct sigaction sa;
 	char dir[PATH_MAX];
 	struct live live;
 	int status = RTM_EXIT_OK, i, ret;
@@ -486,12 +477,7 @@ int measure_main(struct measure_opts *m)
 				"sched_rt_period_us", (json_int_t)rt_per));
 	}
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	rtm_cli_catch_stop();
 
 	if (m->load_kinds) {
 		load = rtm_load_start(m->load_kinds, m->probe.cpus.n, &err);
@@ -505,6 +491,9 @@ int measure_main(struct measure_opts *m)
 		if (!trace)
 			goto fail;
 	}
+	irq = measure_irq_start(m, &err);
+	if (!irq)
+		goto fail;
 	c = rtm_cyclic_start(&m->probe, m->ts_interval_ns, &err);
 	if (!c)
 		goto fail;
@@ -529,7 +518,7 @@ int measure_main(struct measure_opts *m)
 	}
 	live_init(&live, m);
 
-	while (!rtm_cyclic_done(c) && !stop_requested) {
+	while (!rtm_cyclic_done(c) && !rtm_cli_stopping()) {
 		double el;
 
 		/* a pending capture is noticed within 100 ms */
@@ -537,6 +526,7 @@ int measure_main(struct measure_opts *m)
 		rtm_cyclic_tick(c);
 		if (trace)
 			measure_trace_poll(m, trace, c, r, dir, true);
+		measure_irq_poll(irq);
 		el = rtm_cyclic_elapsed_s(c);
 		if (live.on && (int)el != (int)last_shown) {
 			rtm_cyclic_refresh(c);
@@ -544,11 +534,13 @@ int measure_main(struct measure_opts *m)
 			last_shown = el;
 		}
 	}
-	if (stop_requested) {
+	if (rtm_cli_stopping()) {
 		r->interrupted = true;
 		rtm_cyclic_stop(c);
 	}
 	ret = rtm_cyclic_finish(c, r, &err);
+	if (!ret)
+		measure_irq_finish(irq, m, r);
 	if (trace && !ret)
 		measure_trace_poll(m, trace, c, r, dir, false);	/* claimed at the end */
 	rtm_cyclic_free(c);
@@ -564,6 +556,7 @@ int measure_main(struct measure_opts *m)
 		rtm_load_free(load);
 	}
 	if (ret) {
+		measure_irq_free(irq);
 		rtm_result_free(r);
 		rtm_sysinfo_free(si);
 		return rtm_cli_fail("%s", err.msg);
@@ -571,6 +564,7 @@ int measure_main(struct measure_opts *m)
 
 	ret = save_results(m, r, dir);
 	if (ret) {
+		measure_irq_free(irq);
 		rtm_result_free(r);
 		rtm_sysinfo_free(si);
 		return ret;
@@ -609,6 +603,7 @@ int measure_main(struct measure_opts *m)
 	} else {
 		printf("\n");
 		rtm_summary_fprint(r, stdout);
+		measure_irq_print(irq, stdout);
 		print_notes(si, m, stdout);
 		printf("results: %s/\n", dir);
 	}
@@ -626,12 +621,14 @@ int measure_main(struct measure_opts *m)
 			status = RTM_EXIT_BOUND;
 		}
 	}
+	measure_irq_free(irq);
 	rtm_result_free(r);
 	rtm_sysinfo_free(si);
 	return status;
 
 fail:
 	/* nothing is left running: no trace instance, no load, no probe */
+	measure_irq_free(irq);
 	rtm_trace_destroy(trace);
 	if (load) {
 		rtm_load_stop(load);

@@ -147,4 +147,19 @@ void measure_trace_break(const struct measure_opts *m, struct rtm_trace *t,
 /* One line per saved capture: CPU, latency, verdict, file. */
 void measure_trace_print(const struct rtm_result *r, const char *dir, FILE *f);
 
+/* ---- measure_irq.c: interrupt counts (and handler times with --trace) */
+
+struct measure_irq;
+
+/* Snapshot /proc/interrupts; with --trace start the streaming irq instance. */
+struct measure_irq *measure_irq_start(const struct measure_opts *m, struct rtm_error *err);
+/* Drain the irq instance (the drive loop, at every wake-up). */
+void measure_irq_poll(struct measure_irq *mi);
+/* Counts over the run (and handler times) into r->sections.irq. */
+void measure_irq_finish(struct measure_irq *mi, const struct measure_opts *m,
+			struct rtm_result *r);
+/* The busiest interrupts of the measured CPUs, one line. */
+void measure_irq_print(const struct measure_irq *mi, FILE *f);
+void measure_irq_free(struct measure_irq *mi);
+
 #endif

@@ -4,6 +4,7 @@
  *
  * Argument parsing and wiring only; every measurement lives in lib/.
  */
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@ static const struct rtm_command commands[] = {
 	{ "run", cmd_run, "the main job: check the box, measure latency on every CPU, save" },
 	{ "cyclic", cmd_cyclic, "cyclictest-style timer wake-up latency probe" },
 	{ "analyze", cmd_analyze, "explain saved latency spikes from their trace events" },
+	{ "irq", cmd_irq, "interrupt and softirq rates per CPU, handler times, affinity" },
 	{ "sysinfo", cmd_sysinfo, "RT-readiness checklist of this box (or a recorded tree)" },
 };
 
@@ -33,6 +35,32 @@ int rtm_cli_fail(const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	return RTM_EXIT_USAGE;
+}
+
+/* The command's only global: set by SIGINT, SIGTERM and SIGHUP. */
+static volatile sig_atomic_t stop_requested;
+
+static void on_stop_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+void rtm_cli_catch_stop(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;	/* no SA_RESTART: sleeps end at once */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+bool rtm_cli_stopping(void)
+{
+	return stop_requested;
 }
 
 bool rtm_cli_colour(int fd)

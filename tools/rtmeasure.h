@@ -21,6 +21,13 @@ struct rtm_command {
 /* Print "rtmeasure: <message>" on stderr; returns RTM_EXIT_USAGE. */
 int rtm_cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * SIGINT, SIGTERM and SIGHUP set a stop flag (and end a sleep) instead of
+ * killing the command, so what was measured is saved.
+ */
+void rtm_cli_catch_stop(void);
+bool rtm_cli_stopping(void);
+
 /* Colour only on a terminal, and never when NO_COLOR is set. */
 bool rtm_cli_colour(int fd);
 
@@ -31,5 +38,6 @@ int cmd_sysinfo(int argc, char **argv);
 int cmd_cyclic(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
+int cmd_irq(int argc, char **argv);
 
 #endif

@@ -1,0 +1,603 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cmd_irq.c - rtmeasure irq: which interrupts land on which CPUs, how often,
+ * and (with --trace) how long their handlers run.
+ *
+ * Rates come from /proc/interrupts, /proc/softirqs and /proc/stat snapshots
+ * (irq.h); handler times from the irq, irq_vectors, softirq, nmi and sched
+ * events of a streaming trace instance drained every interval (irqacct.h).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <curses.h>
+#include <term.h>
+
+#include "fileio.h"
+#include "irq.h"
+#include "irqacct.h"
+#include "rtmeasure.h"
+#include "trace.h"
+#include "units.h"
+
+struct irq_opts {
+	uint64_t interval_ns;
+	uint64_t duration_ns;		/* 0: until interrupted */
+	struct rtm_cpulist cpus;	/* n == 0: all */
+	bool trace, json, once, affinity;
+	int top;
+	const char *root;
+};
+
+static void irq_usage(FILE *f)
+{
+	fprintf(f, "usage: rtmeasure irq [options]\n\n"
+		"Interrupt and softirq rates per CPU from /proc, refreshed each interval, with\n"
+		"the handler times from trace events (--trace); or the IRQ affinity list.\n\n"
+		"  -i, --interval DUR   table interval (default 1s)\n"
+		"  -D, --duration DUR   stop after DUR (default: until interrupted)\n"
+		"  -a, --cpus LIST      only these CPUs (e.g. the measured or isolated ones)\n"
+		"      --trace          handler time per IRQ, vector and softirq, raise-to-run\n"
+		"                       delay, NMI and IRQ-thread time (root, tracefs)\n"
+		"  -n, --top N          rows in the table (default 10)\n"
+		"      --once           one interval, one table, then exit\n"
+		"      --json           print the totals of the whole run as JSON at the end\n"
+		"      --affinity       list every IRQ's affinity and effective affinity and\n"
+		"                       flag those that can land on isolated CPUs\n"
+		"      --root DIR       read /proc and /sys under DIR (a recorded tree;\n"
+		"                       --affinity and --once only)\n"
+		"      --help           this help\n");
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static void sleep_until(uint64_t t_ns)
+{
+	struct timespec ts = { .tv_sec = (time_t)(t_ns / 1000000000ULL),
+			       .tv_nsec = (long)(t_ns % 1000000000ULL) };
+
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);	/* EINTR: a signal */
+}
+
+/* ---------------------------------------------------------------- affinity */
+
+/* Isolated CPUs of the box: isolcpus (domain) and nohz_full together. */
+static void isolated_cpus(const char *root, struct rtm_cpulist *iso)
+{
+	static const char *const files[] = { "sys/devices/system/cpu/isolated",
+					      "sys/devices/system/cpu/nohz_full" };
+	struct rtm_cpulist one;
+	char buf[512];
+	size_t f;
+	int i;
+
+	iso->n = 0;
+	iso->cpus = NULL;
+	for (f = 0; f < 2; f++) {
+		if (rtm_read_small(root, files[f], buf, sizeof(buf)) <= 0 ||
+		    !strcmp(rtm_strstrip(buf), "(null)"))
+			continue;
+		if (rtm_cpulist_parse(rtm_strstrip(buf), &one, NULL))
+			continue;
+		for (i = 0; i < one.n; i++) {
+			int *n;
+
+			if (rtm_cpulist_has(iso, one.cpus[i]))
+				continue;
+			n = realloc(iso->cpus, (size_t)(iso->n + 1) * sizeof(int));
+			if (!n)
+				break;
+			iso->cpus = n;
+			iso->cpus[iso->n++] = one.cpus[i];
+		}
+		rtm_cpulist_release(&one);
+	}
+}
+
+static bool overlaps(const struct rtm_cpulist *a, const struct rtm_cpulist *b)
+{
+	int i;
+
+	for (i = 0; i < a->n; i++)
+		if (rtm_cpulist_has(b, a->cpus[i]))
+			return true;
+	return false;
+}
+
+static int show_affinity(const struct irq_opts *o)
+{
+	struct rtm_error err = { "" };
+	struct rtm_irq_threads th = { 0, NULL };
+	struct rtm_cpulist iso;
+	struct rtm_irq_snap s;
+	char isol[256], smp[256], eff[256], node[16];
+	json_t *arr = NULL;
+	int i, k, flagged = 0;
+
+	memset(&s, 0, sizeof(s));
+	if (rtm_irq_snap_read(o->root, &s, &err) || rtm_irq_snap_read_affinity(&s, o->root, &err))
+		return rtm_cli_fail("irq: %s", err.msg);
+	rtm_irq_threads_read(o->root, &th, NULL);	/* none on most stock kernels */
+	isolated_cpus(o->root, &iso);
+	rtm_cpulist_format(&iso, isol, sizeof(isol));
+	if (o->json)
+		arr = json_array();
+	else
+		printf("%-5s %-14s %-14s %-4s %-26s %s\n", "IRQ", "affinity", "effective", "node",
+		       "IRQ thread", "actions");
+	for (i = 0; i < s.nrows; i++) {
+		const struct rtm_irq_row *r = &s.rows[i];
+		const struct rtm_irq_affinity *a = r->aff;
+		const char *flag = "";
+		char thr[64] = "-";
+
+		if (r->irq < 0)
+			continue;
+		smp[0] = eff[0] = '\0';
+		if (a && a->has_smp)
+			rtm_cpulist_format(&a->smp, smp, sizeof(smp));
+		if (a && a->has_effective)
+			rtm_cpulist_format(&a->effective, eff, sizeof(eff));
+		if (iso.n && a && a->has_effective && overlaps(&a->effective, &iso))
+			flag = "LANDS ON ISOLATED CPUS";
+		else if (iso.n && a && a->has_smp && overlaps(&a->smp, &iso))
+			flag = "may land on isolated CPUs";
+		flagged += *flag != '\0';
+		for (k = 0; k < th.n; k++)
+			if (th.t[k].irq == r->irq && !th.t[k].secondary) {
+				snprintf(thr, sizeof(thr), "pid %d %s %d", th.t[k].pid,
+					 th.t[k].policy_known ? rtm_policy_name(th.t[k].policy) : "?",
+					 th.t[k].rt_priority);
+				break;
+			}
+		if (arr) {
+			json_array_append_new(arr, json_pack("{s:i, s:s, s:s, s:s, s:i, s:s, s:s}",
+				"irq", r->irq, "actions", r->actions ? r->actions : "",
+				"affinity", smp, "effective_affinity", eff,
+				"node", a ? a->node : -1, "thread", thr, "isolated", flag));
+			continue;
+		}
+		snprintf(node, sizeof(node), "%d", a ? a->node : -1);
+		printf("%-5d %-14s %-14s %-4s %-26s %s%s%s\n", r->irq, smp[0] ? smp : "?",
+		       eff[0] ? eff : "?", a && a->node >= 0 ? node : "-", thr,
+		       r->actions && *r->actions ? r->actions : (r->desc ? r->desc : ""),
+		       *flag ? "  <- " : "", flag);
+	}
+	if (arr) {
+		json_t *doc = json_pack("{s:s, s:o}", "isolated_cpus", isol, "irqs", arr);
+
+		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		putchar('\n');
+		json_decref(doc);
+	} else if (iso.n) {
+		printf("\nisolated CPUs %s: %d IRQ%s may land on them%s\n", isol, flagged,
+		       flagged == 1 ? "" : "s", flagged ? " (set /proc/irq/N/smp_affinity_list, "
+		       "or boot with irqaffinity=)" : "");
+	} else {
+		printf("\nno isolated CPUs (isolcpus=, nohz_full=) on this box\n");
+	}
+	rtm_cpulist_release(&iso);
+	rtm_irq_threads_release(&th);
+	rtm_irq_snap_release(&s);
+	return RTM_EXIT_OK;
+}
+
+/* ---------------------------------------------------------------- rates */
+
+/* /proc/interrupts' named x86 rows and the irq_vectors events of the same vectors */
+static const struct {
+	const char *row, *vectors[2];
+} named_vectors[] = {
+	{ "LOC", { "local_timer", NULL } },
+	{ "RES", { "reschedule", NULL } },
+	{ "CAL", { "call_function", "call_function_single" } },
+	{ "IWI", { "irq_work", NULL } },
+	{ "TRM", { "thermal_apic", NULL } },
+	{ "THR", { "threshold_apic", NULL } },
+	{ "DFR", { "deferred_error_apic", NULL } },
+	{ "SPU", { "spurious_apic", NULL } },
+	{ "ERR", { "error_apic", NULL } },
+	{ "PLT", { "x86_platform_ipi", NULL } },
+};
+
+static bool row_matches(const struct rtm_irq_row *r, const struct rtm_irqsrc *src)
+{
+	size_t i;
+
+	if (r->irq >= 0)
+		return src->kind == RTM_IRQSRC_IRQ && src->id == r->irq;
+	if (!strcmp(r->name, "NMI"))
+		return src->kind == RTM_IRQSRC_NMI;
+	if (src->kind != RTM_IRQSRC_VECTOR)
+		return false;
+	for (i = 0; i < sizeof(named_vectors) / sizeof(named_vectors[0]); i++)
+		if (!strcmp(r->name, named_vectors[i].row))
+			return !strcmp(src->name, named_vectors[i].vectors[0]) ||
+			       (named_vectors[i].vectors[1] &&
+				!strcmp(src->name, named_vectors[i].vectors[1]));
+	return false;
+}
+
+/* Handler time of a /proc row on the selected CPUs, from the trace. */
+static void row_handlers(const struct rtm_irqacct *a, const struct rtm_irq_row *r,
+			 const struct rtm_cpulist *cpus, struct rtm_irqacct_cpu *out)
+{
+	const struct rtm_irqsrc *src;
+	struct rtm_irqacct_cpu t;
+	int n, i;
+
+	memset(out, 0, sizeof(*out));
+	if (!a)
+		return;
+	src = rtm_irqacct_sources(a, &n);
+	for (i = 0; i < n; i++) {
+		if (!row_matches(r, &src[i]))
+			continue;
+		rtm_irqsrc_total(&src[i], rtm_irqacct_ncpus(a), cpus, &t);
+		out->count += t.count;
+		out->total_ns += t.total_ns;
+		if (t.max_ns > out->max_ns)
+			out->max_ns = t.max_ns;
+	}
+}
+
+struct screen {
+	bool tty;
+	const char *clear;
+};
+
+static void screen_init(struct screen *sc, bool json)
+{
+	int err;
+
+	memset(sc, 0, sizeof(*sc));
+	if (json || !isatty(STDOUT_FILENO) || setupterm(NULL, STDOUT_FILENO, &err) != OK)
+		return;
+	sc->clear = tigetstr("clear");
+	sc->tty = sc->clear && sc->clear != (char *)-1;
+}
+
+static int put_char(int c)
+{
+	return putchar(c);
+}
+
+/* One table: the top rows of the interval @d, handler times from @a (may be NULL). */
+static void print_table(const struct irq_opts *o, const struct screen *sc,
+			const struct rtm_irq_snap *d, const struct rtm_irqacct *a,
+			double elapsed_s, uint64_t lost)
+{
+	const struct rtm_cpulist *sel = o->cpus.n ? &o->cpus : NULL;
+	bool rates = d->interval_ns > 0;
+	int idx[256], n, i, k, ncols = 0, cols[8];
+	double secs = rates ? (double)d->interval_ns / 1e9 : 1;
+	char cpus[256] = "all", lat[16], mx[16];
+	uint64_t total = 0;
+
+	if (sel)
+		rtm_cpulist_format(sel, cpus, sizeof(cpus));
+	for (k = 0; k < d->ncpus && ncols < 8; k++)
+		if (!sel || rtm_cpulist_has(sel, d->cpus[k]))
+			cols[ncols++] = k;
+	if (d->ncpus > 8 && !sel)
+		ncols = 0;	/* too many CPUs for columns: totals only */
+	for (i = 0; i < d->nrows; i++)
+		total += rtm_irq_count_on(d, &d->rows[i], sel);
+	if (sc->tty)
+		tputs(sc->clear, 1, put_char);
+	if (rates && elapsed_s <= 0)
+		printf("-- average since boot (%.0f s)   CPUs %s   %.0f interrupts/s\n", secs, cpus,
+		       (double)total / secs);
+	else if (rates)
+		printf("-- %.1f s   CPUs %s   %.0f interrupts/s%s\n", elapsed_s, cpus,
+		       (double)total / secs, lost ? "   (trace events lost: raise the buffer)" : "");
+	else
+		printf("-- counts since boot   CPUs %s   %llu interrupts\n", cpus,
+		       (unsigned long long)total);
+	printf("%-6s %10s", "IRQ", rates ? "per s" : "count");
+	for (k = 0; k < ncols; k++)
+		printf(" %6s%-3d", "CPU", d->cpus[cols[k]]);
+	if (a)
+		printf(" %9s %9s %6s", "avg", "max", "cpu%");
+	printf("  %s\n", "description");
+	n = rtm_irq_top(d, sel, o->top < 256 ? o->top : 256, idx);
+	for (i = 0; i < n; i++) {
+		const struct rtm_irq_row *r = &d->rows[idx[i]];
+		uint64_t c = rtm_irq_count_on(d, r, sel);
+
+		if (!c)
+			break;
+		printf("%-6s %10.*f", r->name, rates ? 1 : 0, (double)c / secs);
+		for (k = 0; k < ncols; k++)
+			printf(" %9.*f", rates ? 1 : 0,
+			       r->percpu ? (double)r->counts[cols[k]] / secs : 0.0);
+		if (a) {
+			struct rtm_irqacct_cpu h;
+
+			row_handlers(a, r, sel, &h);
+			if (h.count) {
+				rtm_fmt_ns(lat, sizeof(lat), h.total_ns / h.count);
+				rtm_fmt_ns(mx, sizeof(mx), h.max_ns);
+				printf(" %9s %9s %5.2f%%", lat, mx, 100.0 * (double)h.total_ns /
+				       ((double)d->interval_ns * (sel ? sel->n : d->ncpus)));
+			} else {
+				printf(" %9s %9s %6s", "-", "-", "-");
+			}
+		}
+		printf("  %s\n", r->actions && *r->actions ? r->actions : (r->desc ? r->desc : ""));
+	}
+	if (d->has_softirqs) {
+		printf("softirqs per %s:", rates ? "s" : "boot");
+		for (i = 0; i < d->nsoft; i++) {
+			uint64_t c = 0;
+
+			for (k = 0; k < d->nsoft_cpus; k++)
+				if (!sel || rtm_cpulist_has(sel, d->soft_cpus[k]))
+					c += d->soft[i].counts[k];
+			if (c)
+				printf(" %s %.0f", d->soft[i].name, (double)c / secs);
+		}
+		putchar('\n');
+	}
+	if (a) {
+		const struct rtm_irqsrc *src;
+		int ns;
+
+		src = rtm_irqacct_sources(a, &ns);
+		printf("handler time:");
+		for (i = 0; i < ns; i++) {
+			struct rtm_irqacct_cpu t;
+
+			if (src[i].kind != RTM_IRQSRC_SOFTIRQ && src[i].kind != RTM_IRQSRC_THREAD)
+				continue;
+			rtm_irqsrc_total(&src[i], rtm_irqacct_ncpus(a), sel, &t);
+			if (!t.count)
+				continue;
+			rtm_fmt_ns(lat, sizeof(lat), t.total_ns);
+			rtm_fmt_ns(mx, sizeof(mx), t.max_ns);
+			printf(" %s%s %s (max %s)", src[i].kind == RTM_IRQSRC_SOFTIRQ ? "softirq " : "",
+			       src[i].name, lat, mx);
+		}
+		putchar('\n');
+	}
+	fflush(stdout);
+}
+
+struct feed {
+	struct rtm_irqacct *iv, *all;	/* this interval, the whole run */
+};
+
+static int feed_both(const struct rtm_event *ev, void *ctx)
+{
+	struct feed *f = ctx;
+	int ret = rtm_irqacct_event(ev, f->iv);
+
+	return ret ? ret : rtm_irqacct_event(ev, f->all);
+}
+
+static int measure_rates(const struct irq_opts *o)
+{
+	struct rtm_error err = { "" };
+	struct rtm_irq_snap first, prev, cur, d;
+	struct rtm_trace *t = NULL;
+	struct feed feed = { NULL, NULL };
+	uint64_t start, next, lost = 0, l;
+	struct screen sc;
+	int ncpus = (int)sysconf(_SC_NPROCESSORS_CONF), status = RTM_EXIT_OK;
+	char cpus[1024];
+
+	memset(&first, 0, sizeof(first));
+	memset(&prev, 0, sizeof(prev));
+	if (o->trace) {
+		struct rtm_trace_opts to = { .events = "irq,nmi,sched:sched_switch",
+					     .buffer_kb = 4096, .overwrite = false };
+
+		if (o->cpus.n) {
+			rtm_cpulist_format(&o->cpus, cpus, sizeof(cpus));
+			to.cpus = cpus;
+		}
+		feed.iv = rtm_irqacct_alloc(ncpus);
+		feed.all = rtm_irqacct_alloc(ncpus);
+		t = feed.iv && feed.all ? rtm_trace_create(&to, &err) : NULL;
+		if (!t) {
+			rtm_irqacct_free(feed.iv);
+			rtm_irqacct_free(feed.all);
+			return rtm_cli_fail("irq: %s", err.msg[0] ? err.msg : "out of memory");
+		}
+		rtm_trace_start(t);
+	}
+	rtm_cli_catch_stop();
+	screen_init(&sc, o->json);
+	/* the counts start with the trace */
+	start = mono_ns();
+	if (rtm_irq_snap_read(o->root, &first, &err) || rtm_irq_snap_read(o->root, &prev, &err)) {
+		rtm_trace_destroy(t);
+		rtm_irqacct_free(feed.iv);
+		rtm_irqacct_free(feed.all);
+		rtm_irq_snap_release(&first);
+		return rtm_cli_fail("irq: %s", err.msg);
+	}
+	for (next = start + o->interval_ns; !rtm_cli_stopping(); next += o->interval_ns) {
+		bool last = o->once || (o->duration_ns && next - start >= o->duration_ns);
+
+		sleep_until(next);
+		memset(&cur, 0, sizeof(cur));
+		memset(&d, 0, sizeof(d));
+		if (rtm_irq_snap_read(o->root, &cur, &err) || rtm_irq_delta(&prev, &cur, &d, &err)) {
+			rtm_irq_snap_release(&cur);
+			status = rtm_cli_fail("irq: %s", err.msg);
+			break;
+		}
+		if (t && last)
+			rtm_trace_stop(t);	/* the trace ends with the counts */
+		if (t) {
+			rtm_irqacct_reset(feed.iv);
+			l = 0;
+			if (rtm_trace_read(t, feed_both, &feed, &l, &err) < 0) {
+				rtm_irq_snap_release(&cur);
+				rtm_irq_snap_release(&d);
+				status = rtm_cli_fail("irq: %s", err.msg);
+				break;
+			}
+			lost += l;
+		}
+		if (!o->json)
+			print_table(o, &sc, &d, feed.iv, (double)(mono_ns() - start) / 1e9,
+				    t ? lost + rtm_trace_dropped(t) : 0);
+		rtm_irq_snap_release(&d);
+		rtm_irq_snap_release(&prev);
+		prev = cur;
+		if (last)
+			break;
+	}
+	if (t) {
+		rtm_trace_stop(t);
+		lost += rtm_trace_dropped(t);
+		rtm_trace_destroy(t);
+	}
+	if (o->json && status == RTM_EXIT_OK) {
+		memset(&d, 0, sizeof(d));
+		if (rtm_irq_delta(&first, &prev, &d, &err) == 0) {
+			json_t *doc = json_pack("{s:o}", "interrupts", rtm_irq_delta_to_json(&d, false));
+
+			if (feed.all) {
+				json_object_set_new(doc, "handlers", rtm_irqacct_to_json(feed.all));
+				json_object_set_new(doc, "trace_lost", json_integer((json_int_t)lost));
+			}
+			json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+			putchar('\n');
+			json_decref(doc);
+			rtm_irq_snap_release(&d);
+		} else {
+			status = rtm_cli_fail("irq: %s", err.msg);
+		}
+	}
+	rtm_irqacct_free(feed.iv);
+	rtm_irqacct_free(feed.all);
+	rtm_irq_snap_release(&prev);
+	rtm_irq_snap_release(&first);
+	return status;
+}
+
+/* A recorded tree has no interval: one table of the counts since boot. */
+static int show_counts(const struct irq_opts *o)
+{
+	struct rtm_error err = { "" };
+	struct rtm_irq_snap s, d;
+	struct screen sc = { false, NULL };
+
+	memset(&s, 0, sizeof(s));
+	memset(&d, 0, sizeof(d));
+	if (rtm_irq_snap_read(o->root, &s, &err) || rtm_irq_delta(NULL, &s, &d, &err)) {
+		rtm_irq_snap_release(&s);
+		return rtm_cli_fail("irq: %s", err.msg);
+	}
+	if (o->json) {
+		json_t *doc = json_pack("{s:o}", "interrupts", rtm_irq_delta_to_json(&d, false));
+
+		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		putchar('\n');
+		json_decref(doc);
+	} else {
+		print_table(o, &sc, &d, NULL, 0, 0);
+	}
+	rtm_irq_snap_release(&d);
+	rtm_irq_snap_release(&s);
+	return RTM_EXIT_OK;
+}
+
+int cmd_irq(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "interval", required_argument, NULL, 'i' },
+		{ "duration", required_argument, NULL, 'D' },
+		{ "cpus", required_argument, NULL, 'a' },
+		{ "top", required_argument, NULL, 'n' },
+		{ "trace", no_argument, NULL, 1001 },
+		{ "once", no_argument, NULL, 1002 },
+		{ "json", no_argument, NULL, 1003 },
+		{ "affinity", no_argument, NULL, 1004 },
+		{ "root", required_argument, NULL, 1005 },
+		{ "help", no_argument, NULL, 2000 },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct irq_opts o = { .interval_ns = 1000000000ULL, .top = 10, .root = "/" };
+	struct rtm_error err = { "" };
+	char *end;
+	int c, ret;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "i:D:a:n:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			if (rtm_parse_duration_ns(optarg, &o.interval_ns, &err) ||
+			    o.interval_ns < 10000000ULL)
+				return rtm_cli_fail("irq: -i/--interval: %s", err.msg[0] ? err.msg :
+						    "at least 10ms");
+			break;
+		case 'D':
+			if (rtm_parse_duration_ns(optarg, &o.duration_ns, &err))
+				return rtm_cli_fail("irq: -D/--duration: %s", err.msg);
+			break;
+		case 'a':
+			rtm_cpulist_release(&o.cpus);
+			if (rtm_cpulist_parse(optarg, &o.cpus, &err) || !o.cpus.n)
+				return rtm_cli_fail("irq: -a/--cpus: %s", err.msg[0] ? err.msg :
+						    "empty CPU list");
+			break;
+		case 'n':
+			errno = 0;
+			o.top = (int)strtol(optarg, &end, 10);
+			if (errno || *end || o.top < 1 || o.top > 256)
+				return rtm_cli_fail("irq: -n/--top '%s': give 1 to 256", optarg);
+			break;
+		case 1001:
+			o.trace = true;
+			break;
+		case 1002:
+			o.once = true;
+			break;
+		case 1003:
+			o.json = true;
+			break;
+		case 1004:
+			o.affinity = true;
+			break;
+		case 1005:
+			o.root = optarg;
+			break;
+		case 2000:
+			irq_usage(stdout);
+			return RTM_EXIT_OK;
+		default:
+			return rtm_cli_fail("irq: unknown or incomplete option '%s' (rtmeasure irq "
+					    "--help)", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return rtm_cli_fail("irq: unexpected argument '%s' (rtmeasure irq --help)",
+				    argv[optind]);
+	if (strcmp(o.root, "/") && o.trace)
+		return rtm_cli_fail("irq: --trace reads this kernel's events; it does not go with "
+				    "--root");
+	if (o.affinity)
+		ret = show_affinity(&o);
+	else if (strcmp(o.root, "/"))
+		ret = show_counts(&o);
+	else
+		ret = measure_rates(&o);
+	rtm_cpulist_release(&o.cpus);
+	return ret;
+}

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * measure_irq.c - the IRQ section of cyclic and run: /proc/interrupts,
+ * /proc/softirqs and /proc/stat over the measurement, and with --trace the
+ * handler times of the measured CPUs from a second, streaming trace instance
+ * (rtmeasure-PID-irq) that the drive loop drains at every wake-up.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "irq.h"
+#include "irqacct.h"
+#include "measure.h"
+#include "rtmeasure.h"
+#include "units.h"
+
+struct measure_irq {
+	struct rtm_irq_snap start;
+	bool have_start;
+	struct rtm_trace *trace;	/* NULL without --trace */
+	struct rtm_irqacct *acct;
+	uint64_t lost;
+	bool failed;			/* a drain failed: handler times incomplete */
+	char line[512];			/* the busiest sources, for the summary */
+};
+
+struct measure_irq *measure_irq_start(const struct measure_opts *m, struct rtm_error *err)
+{
+	struct measure_irq *mi = calloc(1, sizeof(*mi));
+	char cpus[1024];
+
+	if (!mi) {
+		rtm_error_set(err, "out of memory");
+		return NULL;
+	}
+	if (m->trace) {
+		struct rtm_trace_opts to = { .events = "irq,nmi", .buffer_kb = 2048,
+					     .overwrite = false, .suffix = "irq" };
+
+		rtm_cpulist_format(&m->probe.cpus, cpus, sizeof(cpus));
+		to.cpus = cpus;
+		mi->acct = rtm_irqacct_alloc((int)sysconf(_SC_NPROCESSORS_CONF));
+		mi->trace = mi->acct ? rtm_trace_create(&to, err) : NULL;
+		if (!mi->trace) {
+			if (!mi->acct)
+				rtm_error_set(err, "out of memory");
+			measure_irq_free(mi);
+			return NULL;
+		}
+		rtm_trace_start(mi->trace);
+	}
+	/* no /proc/interrupts (a container): the run goes on without the section */
+	mi->have_start = rtm_irq_snap_read("/", &mi->start, NULL) == 0;
+	return mi;
+}
+
+void measure_irq_poll(struct measure_irq *mi)
+{
+	uint64_t lost = 0;
+
+	if (!mi || !mi->trace || mi->failed)
+		return;
+	if (rtm_trace_read(mi->trace, rtm_irqacct_event, mi->acct, &lost, NULL) < 0)
+		mi->failed = true;
+	mi->lost += lost;
+}
+
+void measure_irq_finish(struct measure_irq *mi, const struct measure_opts *m,
+			struct rtm_result *r)
+{
+	struct rtm_irq_snap end, d;
+	json_t *sec;
+
+	if (!mi)
+		return;
+	memset(&end, 0, sizeof(end));
+	memset(&d, 0, sizeof(d));
+	if (mi->trace)
+		rtm_trace_stop(mi->trace);
+	if (!mi->have_start || rtm_irq_snap_read("/", &end, NULL) ||
+	    rtm_irq_delta(&mi->start, &end, &d, NULL)) {
+		rtm_irq_snap_release(&end);
+		return;
+	}
+	rtm_irq_snap_read_affinity(&d, "/", NULL);
+	sec = json_pack("{s:o}", "interrupts", rtm_irq_delta_to_json(&d, false));
+	if (mi->trace) {
+		measure_irq_poll(mi);
+		mi->lost += rtm_trace_dropped(mi->trace);
+		json_object_set_new(sec, "handlers", rtm_irqacct_to_json(mi->acct));
+		json_object_set_new(sec, "trace_lost", json_integer((json_int_t)mi->lost));
+		json_object_set_new(sec, "handlers_complete", json_boolean(!mi->failed));
+	}
+	json_object_set_new(r->sections, "irq", sec);
+	{
+		/* the three busiest sources on the measured CPUs, for the summary */
+		int idx[3], n, i;
+		size_t len = 0;
+
+		n = rtm_irq_top(&d, &m->probe.cpus, 3, idx);
+		for (i = 0; i < n && len < sizeof(mi->line); i++)
+			len += (size_t)snprintf(mi->line + len, sizeof(mi->line) - len, "%s %s %.0f/s",
+				i ? "," : "interrupts on the measured CPUs:", d.rows[idx[i]].name,
+				rtm_irq_rate_hz(&d, rtm_irq_count_on(&d, &d.rows[idx[i]],
+								   &m->probe.cpus)));
+	}
+	rtm_irq_snap_release(&d);
+	rtm_irq_snap_release(&end);
+}
+
+void measure_irq_print(const struct measure_irq *mi, FILE *f)
+{
+	if (mi && mi->line[0])
+		fprintf(f, "%s (result.json: sections.irq)\n", mi->line);
+}
+
+void measure_irq_free(struct measure_irq *mi)
+{
+	if (!mi)
+		return;
+	rtm_trace_destroy(mi->trace);
+	rtm_irqacct_free(mi->acct);
+	if (mi->have_start)
+		rtm_irq_snap_release(&mi->start);
+	free(mi);
+}
