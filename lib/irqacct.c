@@ -309,6 +309,41 @@ void rtm_irqsrc_total(const struct rtm_irqsrc *s, int ncpus, const struct rtm_cp
 	}
 }
 
+/* /proc/interrupts' named x86 rows and the irq_vectors events of the same vectors */
+static const struct {
+	const char *row, *vectors[2];
+} named_vectors[] = {
+	{ "LOC", { "local_timer", NULL } },
+	{ "RES", { "reschedule", NULL } },
+	{ "CAL", { "call_function", "call_function_single" } },
+	{ "IWI", { "irq_work", NULL } },
+	{ "TRM", { "thermal_apic", NULL } },
+	{ "THR", { "threshold_apic", NULL } },
+	{ "DFR", { "deferred_error_apic", NULL } },
+	{ "SPU", { "spurious_apic", NULL } },
+	{ "ERR", { "error_apic", NULL } },
+	{ "PLT", { "x86_platform_ipi", NULL } },
+};
+
+bool rtm_irqsrc_matches(const char *row_name, int row_irq, const char *kind, int id,
+			const char *name)
+{
+	size_t i;
+
+	if (row_irq >= 0)
+		return !strcmp(kind, "irq") && id == row_irq;
+	if (!strcmp(row_name, "NMI"))
+		return !strcmp(kind, "nmi");
+	if (strcmp(kind, "vector"))
+		return false;
+	for (i = 0; i < sizeof(named_vectors) / sizeof(named_vectors[0]); i++)
+		if (!strcmp(row_name, named_vectors[i].row))
+			return !strcmp(name, named_vectors[i].vectors[0]) ||
+			       (named_vectors[i].vectors[1] &&
+				!strcmp(name, named_vectors[i].vectors[1]));
+	return false;
+}
+
 uint64_t rtm_irqacct_unpaired(const struct rtm_irqacct *a)
 {
 	return a->unpaired;

@@ -73,6 +73,13 @@ const struct rtm_irqsrc *rtm_irqacct_sources(const struct rtm_irqacct *a, int *n
 /* Sum of a source's per-CPU figures over the CPUs in @cpus (NULL: all). */
 void rtm_irqsrc_total(const struct rtm_irqsrc *s, int ncpus, const struct rtm_cpulist *cpus,
 		      struct rtm_irqacct_cpu *out);
+/*
+ * Whether a trace source (@kind as rtm_irqsrc_kind_name(), @id, @name) counts the
+ * interrupts of the /proc/interrupts row @row_name (@row_irq, -1 for named rows):
+ * IRQ N by number, LOC with local_timer, CAL with call_function(_single), ...
+ */
+bool rtm_irqsrc_matches(const char *row_name, int row_irq, const char *kind, int id,
+			const char *name);
 /* Exits seen without their entry (handlers running when the trace began). */
 uint64_t rtm_irqacct_unpaired(const struct rtm_irqacct *a);
 

@@ -195,40 +195,6 @@ static int show_affinity(const struct irq_opts *o)
 
 /* ---------------------------------------------------------------- rates */
 
-/* /proc/interrupts' named x86 rows and the irq_vectors events of the same vectors */
-static const struct {
-	const char *row, *vectors[2];
-} named_vectors[] = {
-	{ "LOC", { "local_timer", NULL } },
-	{ "RES", { "reschedule", NULL } },
-	{ "CAL", { "call_function", "call_function_single" } },
-	{ "IWI", { "irq_work", NULL } },
-	{ "TRM", { "thermal_apic", NULL } },
-	{ "THR", { "threshold_apic", NULL } },
-	{ "DFR", { "deferred_error_apic", NULL } },
-	{ "SPU", { "spurious_apic", NULL } },
-	{ "ERR", { "error_apic", NULL } },
-	{ "PLT", { "x86_platform_ipi", NULL } },
-};
-
-static bool row_matches(const struct rtm_irq_row *r, const struct rtm_irqsrc *src)
-{
-	size_t i;
-
-	if (r->irq >= 0)
-		return src->kind == RTM_IRQSRC_IRQ && src->id == r->irq;
-	if (!strcmp(r->name, "NMI"))
-		return src->kind == RTM_IRQSRC_NMI;
-	if (src->kind != RTM_IRQSRC_VECTOR)
-		return false;
-	for (i = 0; i < sizeof(named_vectors) / sizeof(named_vectors[0]); i++)
-		if (!strcmp(r->name, named_vectors[i].row))
-			return !strcmp(src->name, named_vectors[i].vectors[0]) ||
-			       (named_vectors[i].vectors[1] &&
-				!strcmp(src->name, named_vectors[i].vectors[1]));
-	return false;
-}
-
 /* Handler time of a /proc row on the selected CPUs, from the trace. */
 static void row_handlers(const struct rtm_irqacct *a, const struct rtm_irq_row *r,
 			 const struct rtm_cpulist *cpus, struct rtm_irqacct_cpu *out)
@@ -242,7 +208,8 @@ static void row_handlers(const struct rtm_irqacct *a, const struct rtm_irq_row *
 		return;
 	src = rtm_irqacct_sources(a, &n);
 	for (i = 0; i < n; i++) {
-		if (!row_matches(r, &src[i]))
+		if (!rtm_irqsrc_matches(r->name, r->irq, rtm_irqsrc_kind_name(src[i].kind),
+					src[i].id, src[i].name))
 			continue;
 		rtm_irqsrc_total(&src[i], rtm_irqacct_ncpus(a), cpus, &t);
 		out->count += t.count;

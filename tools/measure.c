@@ -24,6 +24,7 @@
 #include "fileio.h"
 #include "histfile.h"
 #include "load.h"
+#include "report.h"
 #include "measure.h"
 #include "rtmeasure.h"
 #include "sysinfo.h"
@@ -441,6 +442,7 @@ int measure_main(struct measure_opts *m)
 	char dir[PATH_MAX];
 	struct live live;
 	int status = RTM_EXIT_OK, i, ret;
+	bool reported = false;
 	double last_shown = -1;
 
 	if ((ret = measure_trace_check(m)))
@@ -570,6 +572,17 @@ int measure_main(struct measure_opts *m)
 		return ret;
 	}
 
+	if (m->report) {
+		struct rtm_report_opts ro = { .results_dir = dir, .out_dir = dir,
+					      .formats = 1u << RTM_PLOT_PNG, .width = 1000,
+					      .height = 560 };
+
+		/* the measurement is saved whatever happens to its report */
+		reported = rtm_report_write(r, &ro, &err) == 0;
+		if (!reported)
+			fprintf(stderr, "rtmeasure: no report: %s; the results are saved (rtmeasure "
+				"report %s, once fixed)\n", err.msg, dir);
+	}
 	if (r->interrupted)
 		fprintf(stderr, "rtmeasure: interrupted after %.1f s; results saved in %s/\n",
 			(double)r->duration_ns / 1e9, dir);
@@ -605,7 +618,7 @@ int measure_main(struct measure_opts *m)
 		rtm_summary_fprint(r, stdout);
 		measure_irq_print(irq, stdout);
 		print_notes(si, m, stdout);
-		printf("results: %s/\n", dir);
+		printf("results: %s/%s\n", dir, reported ? " (report.html)" : "");
 	}
 
 	for (i = 0; i < m->nbounds; i++) {

@@ -32,6 +32,7 @@ struct measure_opts {
 	int nbounds;
 	struct rtm_bound bounds[MEASURE_MAX_BOUNDS];
 	unsigned int load_kinds;		/* run only */
+	bool report;				/* run: report.html and plots at the end */
 	bool trace;				/* --trace: flight recorder around spikes */
 	const char *trace_events;		/* NULL: the presets */
 	size_t trace_buffer_kb;

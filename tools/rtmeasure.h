@@ -6,6 +6,7 @@
 #define RTM_TOOL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Exit statuses, as documented in rtmeasure(1). */
 #define RTM_EXIT_OK		0
@@ -39,5 +40,9 @@ int cmd_cyclic(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_irq(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+
+/* A results folder or a result.json path: the folder and the file to load. */
+int rtm_cli_result_path(const char *arg, char *dir, size_t dlen, char *file, size_t flen);
 
 #endif

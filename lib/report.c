@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * report.c - the report of one result: plots by gnuplot, report.html (self
+ * contained: images embedded) and report.md (images linked).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fileio.h"
+#include "report.h"
+#include "report_priv.h"
+#include "summary.h"
+#include "units.h"
+
+const char *rtm_report_jstr(const json_t *o, const char *path)
+{
+	char key[64];
+	const char *dot;
+
+	while (o && (dot = strchr(path, '.'))) {
+		snprintf(key, sizeof(key), "%.*s", (int)(dot - path), path);
+		o = json_object_get(o, key);
+		path = dot + 1;
+	}
+	return o ? json_string_value(json_object_get(o, path)) : NULL;
+}
+
+/* Which CPUs get a line: all of them, or the all-CPUs line and the worst maxima. */
+static void select_lines(struct rtm_report_ctx *c)
+{
+	const struct rtm_result *r = c->r;
+	int i, k;
+
+	c->nsel = 0;
+	c->lines_all = r->ncpus > RTM_REPORT_MAX_LINES;
+	if (!c->lines_all) {
+		for (i = 0; i < r->ncpus; i++)
+			c->sel[c->nsel++] = i;
+		return;
+	}
+	for (k = 0; k < 7; k++) {
+		int best = -1;
+
+		for (i = 0; i < r->ncpus; i++) {
+			bool taken = false;
+			int j;
+
+			for (j = 0; j < c->nsel; j++)
+				taken |= c->sel[j] == i;
+			if (!taken && (best < 0 || r->cpus[i].raw->max_ns > r->cpus[best].raw->max_ns))
+				best = i;
+		}
+		if (best >= 0)
+			c->sel[c->nsel++] = best;
+	}
+}
+
+static FILE *open_data(const struct rtm_report_ctx *c, const char *name, char *path, size_t len)
+{
+	snprintf(path, len, "%s/data/%s.dat", c->plots, name);
+	return fopen(path, "w");
+}
+
+static int draw(struct rtm_report_ctx *c, const char *name, const char *caption, const char *datafile,
+		struct rtm_plot_var *vars, int nvars, struct rtm_error *err)
+{
+	const char *tdir = rtm_plot_template_dir(err);
+	char out[PATH_MAX + 64];
+	int f, ret;
+
+	if (!tdir)
+		return -ENOENT;
+	vars[nvars].name = "datafile";
+	vars[nvars].value = datafile;
+	vars[nvars].number = false;
+	nvars++;
+	for (f = RTM_PLOT_PNG; f <= RTM_PLOT_PDF; f++) {
+		if (!(c->o->formats & (1u << f)))
+			continue;
+		snprintf(out, sizeof(out), "%s/%s.%s", c->plots, name,
+			 rtm_plot_format_ext((enum rtm_plot_format)f));
+		ret = rtm_plot_draw(tdir, name, (enum rtm_plot_format)f, c->o->width, c->o->height,
+				    out, vars, nvars, err);
+		if (ret)
+			return ret;
+	}
+	c->pf[c->npf].name = name;
+	c->pf[c->npf].caption = caption;
+	c->pf[c->npf].drawn = true;
+	c->npf++;
+	return 0;
+}
+
+static void cpu_title(char *buf, size_t len, int cpu, const struct rtm_hist *h)
+{
+	char mx[16];
+
+	rtm_fmt_us(mx, sizeof(mx), h->max_ns);
+	if (cpu < 0)
+		snprintf(buf, len, "all CPUs (max %s us)", mx);
+	else
+		snprintf(buf, len, "CPU%d (max %s us)", cpu, mx);
+}
+
+static int plot_histogram(struct rtm_report_ctx *c, const char *title, struct rtm_error *err)
+{
+	char path[PATH_MAX + 32], t[64], n[16], logx[4];
+	struct rtm_plot_var v[5];
+	uint64_t p99;
+	FILE *f = open_data(c, "histogram", path, sizeof(path));
+	int i, blocks = 0;
+
+	if (!f)
+		return rtm_error_setn(err, -errno, "cannot write %s: %s", path, strerror(errno));
+	if (c->lines_all) {
+		cpu_title(t, sizeof(t), -1, c->all_raw);
+		rtm_report_hist_block(f, c->all_raw, t);
+		blocks++;
+	}
+	for (i = 0; i < c->nsel; i++) {
+		const struct rtm_result_cpu *rc = &c->r->cpus[c->sel[i]];
+
+		cpu_title(t, sizeof(t), rc->cpu, rc->raw);
+		rtm_report_hist_block(f, rc->raw, t);
+		blocks++;
+	}
+	if (fclose(f))
+		return rtm_error_setn(err, -EIO, "cannot write %s", path);
+	/* a tail far beyond the body reads better on a log axis */
+	p99 = rtm_hist_percentile(c->all_raw, 99);
+	snprintf(logx, sizeof(logx), "%d", c->all_raw->max_ns > 20 * (p99 ? p99 : 1));
+	snprintf(n, sizeof(n), "%d", blocks);
+	v[0] = (struct rtm_plot_var){ "ncpus", n, true };
+	v[1] = (struct rtm_plot_var){ "title_text", title, false };
+	v[2] = (struct rtm_plot_var){ "logx", logx, true };
+	return draw(c, "histogram", "Latency histogram: samples per microsecond, one line per CPU "
+		    "(OSADL style)", path, v, 3, err);
+}
+
+static int plot_percentiles(struct rtm_report_ctx *c, const char *title, struct rtm_error *err)
+{
+	char path[PATH_MAX + 32], t[64], n[16], xm[32];
+	struct rtm_plot_var v[4];
+	double xmax = 10, x;
+	FILE *f = open_data(c, "percentiles", path, sizeof(path));
+	int i, blocks = 0;
+
+	if (!f)
+		return rtm_error_setn(err, -errno, "cannot write %s: %s", path, strerror(errno));
+	if (c->lines_all) {
+		xmax = rtm_report_pct_block(f, c->all_raw, "all CPUs");
+		blocks++;
+	}
+	for (i = 0; i < c->nsel; i++) {
+		const struct rtm_result_cpu *rc = &c->r->cpus[c->sel[i]];
+
+		snprintf(t, sizeof(t), "CPU%d", rc->cpu);
+		x = rtm_report_pct_block(f, rc->raw, t);
+		xmax = x > xmax ? x : xmax;
+		blocks++;
+	}
+	/* the corrected curve where a stall swallowed periods */
+	if (c->all_corr && c->all_corr->count > c->all_raw->count) {
+		x = rtm_report_pct_block(f, c->all_corr, "all CPUs, corrected");
+		xmax = x > xmax ? x : xmax;
+		blocks++;
+	}
+	if (fclose(f))
+		return rtm_error_setn(err, -EIO, "cannot write %s", path);
+	snprintf(n, sizeof(n), "%d", blocks);
+	snprintf(xm, sizeof(xm), "%.6g", xmax);
+	v[0] = (struct rtm_plot_var){ "nblocks", n, true };
+	v[1] = (struct rtm_plot_var){ "title_text", title, false };
+	v[2] = (struct rtm_plot_var){ "xmax", xm, true };
+	return draw(c, "percentiles", "Percentile distribution (HdrHistogram style): latency at "
+		    "each percentile; the corrected curve adds the wake-ups a stall swallowed",
+		    path, v, 3, err);
+}
+
+static int plot_timeseries(struct rtm_report_ctx *c, const char *title, struct rtm_error *err)
+{
+	char path[PATH_MAX + 32], t[32], n[16];
+	struct rtm_plot_var v[3];
+	FILE *f;
+	int i, blocks = 0;
+	uint32_t k;
+
+	for (i = 0; i < c->nsel; i++)
+		blocks += c->r->cpus[c->sel[i]].ts && c->r->cpus[c->sel[i]].ts->n;
+	if (!blocks)
+		return 0;	/* imported results may have no series */
+	f = open_data(c, "timeseries", path, sizeof(path));
+	if (!f)
+		return rtm_error_setn(err, -errno, "cannot write %s: %s", path, strerror(errno));
+	blocks = 0;
+	for (i = 0; i < c->nsel; i++) {
+		const struct rtm_result_cpu *rc = &c->r->cpus[c->sel[i]];
+
+		if (!rc->ts || !rc->ts->n)
+			continue;
+		snprintf(t, sizeof(t), "CPU%d", rc->cpu);
+		fputs("\"t_s\" ", f);
+		rtm_report_gp_quoted(f, t);
+		fputc('\n', f);
+		for (k = 0; k < rc->ts->n; k++) {
+			const struct rtm_ts_point *p = &rc->ts->pts[k];
+
+			if (!p->count)
+				continue;
+			fprintf(f, "%.3f %.3f %.3f\n", (double)(p->start_ns + p->width_ns) / 1e9,
+				(double)p->max_ns / 1000.0, (double)p->p99_ns / 1000.0);
+		}
+		fputs("\n\n", f);
+		blocks++;
+	}
+	if (fclose(f))
+		return rtm_error_setn(err, -EIO, "cannot write %s", path);
+	snprintf(n, sizeof(n), "%d", blocks);
+	v[0] = (struct rtm_plot_var){ "ncpus", n, true };
+	v[1] = (struct rtm_plot_var){ "title_text", title, false };
+	return draw(c, "timeseries", "Per-interval maximum (solid) and p99 (dashed) of each CPU "
+		    "over the run", path, v, 2, err);
+}
+
+static int by_rate(const void *a, const void *b)
+{
+	const struct rtm_report_irq *x = a, *y = b;
+
+	return x->rate < y->rate ? 1 : x->rate > y->rate ? -1 : 0;
+}
+
+int rtm_report_irq_rows(const struct rtm_result *r, struct rtm_report_irq *rows, int max)
+{
+	const json_t *ints = json_object_get(json_object_get(r->sections, "irq"), "interrupts");
+	const json_t *cols = json_object_get(ints, "cpus"), *irqs = json_object_get(ints, "irqs");
+	double secs = (double)json_integer_value(json_object_get(ints, "interval_ns")) / 1e9;
+	struct rtm_cpulist meas = { 0, NULL };
+	const char *cl = rtm_report_jstr(r->options, "cpus");
+	struct rtm_report_irq *all;
+	size_t i, k, n = 0;
+
+	if (!irqs || secs <= 0 || !json_array_size(irqs))
+		return 0;
+	all = calloc(json_array_size(irqs), sizeof(*all));
+	if (!all)
+		return 0;
+	if (cl)
+		rtm_cpulist_parse(cl, &meas, NULL);
+	for (i = 0; i < json_array_size(irqs); i++) {
+		const json_t *o = json_array_get(irqs, i), *counts = json_object_get(o, "counts");
+		double c = 0;
+
+		if (counts && meas.n) {
+			for (k = 0; k < json_array_size(counts); k++)
+				if (rtm_cpulist_has(&meas, (int)json_integer_value(json_array_get(cols, k))))
+					c += (double)json_integer_value(json_array_get(counts, k));
+		} else {
+			c = (double)json_integer_value(json_object_get(o, "count"));
+		}
+		if (c <= 0)
+			continue;
+		all[n].name = json_string_value(json_object_get(o, "name"));
+		all[n].desc = json_string_value(json_object_get(o, "actions"));
+		if (!all[n].desc || !*all[n].desc)
+			all[n].desc = json_string_value(json_object_get(o, "description"));
+		all[n].name = all[n].name ? all[n].name : "?";
+		all[n].desc = all[n].desc ? all[n].desc : "";
+		all[n].rate = c / secs;
+		/* named rows (LOC, RES, ...) have "irq": null */
+		all[n].irq = json_is_integer(json_object_get(o, "irq")) ?
+			     (int)json_integer_value(json_object_get(o, "irq")) : -1;
+		n++;
+	}
+	qsort(all, n, sizeof(*all), by_rate);
+	n = n < (size_t)max ? n : (size_t)max;
+	memcpy(rows, all, n * sizeof(*rows));
+	free(all);
+	rtm_cpulist_release(&meas);
+	return (int)n;
+}
+
+static int plot_irq(struct rtm_report_ctx *c, struct rtm_error *err)
+{
+	struct rtm_report_irq rows[10];
+	char path[PATH_MAX + 32];
+	struct rtm_plot_var v[2];
+	int n = rtm_report_irq_rows(c->r, rows, 10), i;
+	FILE *f;
+
+	if (!n)
+		return 0;
+	f = open_data(c, "irq", path, sizeof(path));
+	if (!f)
+		return rtm_error_setn(err, -errno, "cannot write %s: %s", path, strerror(errno));
+	for (i = 0; i < n; i++) {
+		char label[64];
+
+		/* a numbered IRQ is known by its device */
+		if (rows[i].irq >= 0 && rows[i].desc[0])
+			snprintf(label, sizeof(label), "%s %.20s", rows[i].name, rows[i].desc);
+		else
+			snprintf(label, sizeof(label), "%s", rows[i].name);
+		rtm_report_gp_quoted(f, label);
+		fprintf(f, " %.2f\n", rows[i].rate);
+	}
+	if (fclose(f))
+		return rtm_error_setn(err, -EIO, "cannot write %s", path);
+	v[0] = (struct rtm_plot_var){ "title_text", "Interrupts on the measured CPUs", false };
+	return draw(c, "irq", "The busiest interrupt sources of the measured CPUs (per second, "
+		    "over the run)", path, v, 1, err);
+}
+
+int rtm_report_write(const struct rtm_result *r, const struct rtm_report_opts *o,
+		     struct rtm_error *err)
+{
+	struct rtm_report_ctx c;
+	char title[256], path[PATH_MAX + 32];
+	const char *host = rtm_report_jstr(r->sysinfo, "hostname"), *rel = rtm_report_jstr(r->sysinfo, "kernel.release");
+	int ret;
+
+	memset(&c, 0, sizeof(c));
+	c.r = r;
+	c.o = o;
+	if (!r->ncpus)
+		return rtm_error_setn(err, -EINVAL, "the result holds no CPU: nothing to report");
+	ret = rtm_plot_check(err);
+	if (ret)
+		return ret;
+	snprintf(c.plots, sizeof(c.plots), "%s/plots", o->out_dir);
+	snprintf(path, sizeof(path), "%s/data", c.plots);
+	ret = rtm_mkdir_p(path);
+	if (ret)
+		return rtm_error_setn(err, ret, "cannot create %s: %s", path, strerror(-ret));
+	c.all_raw = rtm_hist_alloc();
+	c.all_corr = rtm_hist_alloc();
+	if (!c.all_raw || !c.all_corr) {
+		rtm_hist_free(c.all_raw);
+		rtm_hist_free(c.all_corr);
+		return rtm_error_setn(err, -ENOMEM, "out of memory");
+	}
+	rtm_result_total(r, c.all_raw, c.all_corr);
+	select_lines(&c);
+	snprintf(title, sizeof(title), "%s, %s, %s", host ? host : "?", rel ? rel : "?",
+		 r->created);
+	ret = plot_histogram(&c, title, err);
+	if (!ret)
+		ret = plot_percentiles(&c, title, err);
+	if (!ret)
+		ret = plot_timeseries(&c, title, err);
+	if (!ret)
+		ret = plot_irq(&c, err);
+	if (!ret)
+		ret = rtm_report_pages(&c, err);
+	rtm_hist_free(c.all_raw);
+	rtm_hist_free(c.all_corr);
+	return ret;
+}

@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * report_pages.c - report.html (self-contained) and report.md of one result.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fileio.h"
+#include "irqacct.h"
+#include "report_priv.h"
+#include "summary.h"
+#include "units.h"
+
+static const char *const pct_names[RTM_SUMMARY_NPCT] = { "p50", "p90", "p99", "p99.9",
+							 "p99.99", "p99.999" };
+#define SHOWN_PCTS 5	/* p50 .. p99.99 */
+
+/* A percentile needs samples beyond it to mean anything: p99.99 of 500 is the max. */
+static bool pct_supported(uint64_t samples, double pct)
+{
+	return (double)samples * (1.0 - pct / 100.0) >= 1.0;
+}
+
+struct fp_item {
+	const char *label;
+	char value[512];
+};
+
+/* The box and the run, as facts a reader compares runs by. */
+static int fingerprint(const struct rtm_result *r, struct fp_item *it)
+{
+	const json_t *si = r->sysinfo, *o = r->options, *load;
+	const json_t *pre = json_object_get(json_object_get(si, "kernel"), "preempt");
+	const json_t *virt = json_object_get(si, "virtualization");
+	const char *s;
+	int n = 0;
+	size_t k;
+
+#define ITEM(l, ...) do { it[n].label = (l); snprintf(it[n].value, sizeof(it[n].value), \
+			__VA_ARGS__); n++; } while (0)
+	ITEM("host", "%s", rtm_report_jstr(si, "hostname") ?: "?");
+	ITEM("kernel", "%s %s", rtm_report_jstr(si, "kernel.release") ?: "?",
+	     rtm_report_jstr(si, "kernel.version") ?: "");
+	if (pre)
+		ITEM("preemption", "%s%s", json_string_value(json_object_get(pre, "model")) ?: "?",
+		     json_is_true(json_object_get(pre, "dynamic")) ? " (PREEMPT_DYNAMIC)" : "");
+	ITEM("CPU", "%s, %lld online (%s)", rtm_report_jstr(si, "cpu.model") ?: "?",
+	     json_integer_value(json_object_get(json_object_get(si, "cpu"), "online_count")),
+	     rtm_report_jstr(si, "cpu.online") ?: "?");
+	ITEM("isolated CPUs", "%s; nohz_full %s", rtm_report_jstr(si, "cpu.isolated") ?: "none",
+	     rtm_report_jstr(si, "cpu.nohz_full") ?: "none");
+	if (virt)
+		ITEM("virtual machine", "%s", json_is_true(json_object_get(virt, "vm")) ?
+		     (json_string_value(json_object_get(virt, "hypervisor")) ?: "yes") : "no");
+	if ((s = rtm_report_jstr(si, "kernel.cmdline")))
+		ITEM("kernel command line", "%s", s);
+	ITEM("measured", "CPUs %s, interval %.0f us, %s %lld, %s",
+	     rtm_report_jstr(o, "cpus") ?: "?",
+	     (double)json_integer_value(json_object_get(o, "interval_ns")) / 1000.0,
+	     rtm_report_jstr(o, "sched.policy") ?: "?",
+	     json_integer_value(json_object_get(json_object_get(o, "sched"), "priority")),
+	     rtm_report_jstr(o, "mode") ?: "?");
+	load = json_object_get(json_object_get(r->sections, "load"), "commands");
+	it[n].label = "load";
+	it[n].value[0] = '\0';
+	for (k = 0; k < json_array_size(load); k++)
+		snprintf(it[n].value + strlen(it[n].value), sizeof(it[n].value) - strlen(it[n].value),
+			 "%s%s", k ? "; " : "", json_string_value(json_array_get(load, k)) ?: "");
+	if (!it[n].value[0])
+		snprintf(it[n].value, sizeof(it[n].value), "none (idle)");
+	n++;
+	ITEM("run", "%s %s, %s, %.1f s%s", r->tool, r->command, r->created,
+	     (double)r->duration_ns / 1e9, r->interrupted ? " (interrupted)" : "");
+#undef ITEM
+	return n;
+}
+
+static void html_summary(FILE *f, const struct rtm_result *r, const struct rtm_summary_row *rows,
+			 int nrows)
+{
+	char v[32];
+	int i, k;
+
+	fputs("<table>\n<tr><th class=\"l\">CPU</th><th>samples</th><th>min</th><th>avg</th>", f);
+	for (k = 0; k < SHOWN_PCTS; k++)
+		fprintf(f, "<th>%s</th>", pct_names[k]);
+	fputs("<th>max</th><th>overruns</th></tr>\n", f);
+	for (i = 0; i < nrows; i++) {
+		const struct rtm_summary_row *s = &rows[i];
+
+		fprintf(f, "<tr%s><td class=\"l\">", s->cpu < 0 ? " class=\"all\"" : "");
+		if (s->cpu < 0)
+			fputs("all", f);
+		else
+			fprintf(f, "%d", s->cpu);
+		fprintf(f, "</td><td>%llu</td>", (unsigned long long)s->samples);
+		rtm_fmt_us(v, sizeof(v), s->samples ? s->min_ns : 0);
+		fprintf(f, "<td>%s</td>", v);
+		rtm_fmt_us(v, sizeof(v), (uint64_t)s->avg_ns);
+		fprintf(f, "<td>%s</td>", v);
+		for (k = 0; k < SHOWN_PCTS; k++) {
+			if (!pct_supported(s->samples, rtm_summary_pcts[k])) {
+				fputs("<td title=\"too few samples\">&ndash;</td>", f);
+				continue;
+			}
+			rtm_fmt_us(v, sizeof(v), s->pct_ns[k]);
+			fprintf(f, "<td>%s</td>", v);
+		}
+		rtm_fmt_us(v, sizeof(v), s->max_ns);
+		fprintf(f, "<td>%s</td><td>%llu</td></tr>\n", v, (unsigned long long)s->overruns);
+	}
+	fputs("</table>\n<p class=\"sub\">Latencies in microseconds, from the raw histograms "
+	      "(bucket width at most 1/256 of the value; min, avg and max exact). &ndash;: too few "
+	      "samples for that percentile.", f);
+	(void)r;
+}
+
+/* Handler time of a /proc row from sections.irq.handlers, "" when not traced. */
+static void irq_handler_text(const struct rtm_result *r, const struct rtm_report_irq *row,
+			     char *buf, size_t len)
+{
+	const json_t *src = json_object_get(json_object_get(json_object_get(r->sections, "irq"),
+							    "handlers"), "sources");
+	uint64_t count = 0, total = 0, max = 0;
+	char avg[16], mx[16];
+	size_t i;
+
+	buf[0] = '\0';
+	for (i = 0; i < json_array_size(src); i++) {
+		const json_t *s = json_array_get(src, i);
+
+		if (!rtm_irqsrc_matches(row->name, row->irq,
+					json_string_value(json_object_get(s, "kind")) ?: "",
+					(int)json_integer_value(json_object_get(s, "id")),
+					json_string_value(json_object_get(s, "name")) ?: ""))
+			continue;
+		count += (uint64_t)json_integer_value(json_object_get(s, "count"));
+		total += (uint64_t)json_integer_value(json_object_get(s, "total_ns"));
+		if ((uint64_t)json_integer_value(json_object_get(s, "max_ns")) > max)
+			max = (uint64_t)json_integer_value(json_object_get(s, "max_ns"));
+	}
+	if (!count)
+		return;
+	rtm_fmt_ns(avg, sizeof(avg), total / count);
+	rtm_fmt_ns(mx, sizeof(mx), max);
+	snprintf(buf, len, "avg %s, max %s", avg, mx);
+}
+
+static const char *image_for_html(const struct rtm_report_ctx *c, const char *name, char *buf,
+				  size_t len)
+{
+	const char *ext = c->o->formats & (1u << RTM_PLOT_PNG) ? "png" :
+			  c->o->formats & (1u << RTM_PLOT_SVG) ? "svg" : NULL;
+
+	if (!ext)
+		return NULL;
+	snprintf(buf, len, "%s/%s.%s", c->plots, name, ext);
+	return buf;
+}
+
+static const char *level_class(const char *level)
+{
+	return !level ? "info" : !strcmp(level, "warn") ? "warn" : !strcmp(level, "ok") ? "ok" :
+	       "info";
+}
+
+static void write_html(struct rtm_report_ctx *c, FILE *f, const struct rtm_summary_row *rows,
+		       int nrows)
+{
+	const struct rtm_result *r = c->r;
+	struct fp_item fp[16];
+	struct rtm_report_irq irqs[10];
+	const json_t *checks = json_object_get(r->sysinfo, "checks"), *e;
+	char title[256], img[PATH_MAX + 64], h[64];
+	int n, i;
+	size_t k;
+
+	snprintf(title, sizeof(title), "Latency report: %s, %s",
+		 rtm_report_jstr(r->sysinfo, "hostname") ?: "?",
+		 rtm_report_jstr(r->sysinfo, "kernel.release") ?: "?");
+	rtm_html_begin(f, title);
+	fputs("<h1>", f);
+	rtm_html_text(f, title);
+	fputs("</h1>\n<p class=\"sub\">", f);
+	fprintf(f, "%s %s, started %s, %.1f s measured%s</p>\n", r->tool, r->command, r->created,
+		(double)r->duration_ns / 1e9, r->interrupted ? " (interrupted: what was measured "
+		"until then)" : "");
+	if (json_is_true(json_object_get(json_object_get(r->sysinfo, "virtualization"), "vm")))
+		fputs("<p class=\"warn\">Virtual machine: these numbers include the hypervisor's "
+		      "scheduling of the vCPUs.</p>\n", f);
+
+	fputs("<h2>Summary</h2>\n", f);
+	html_summary(f, r, rows, nrows);
+	if (c->all_corr && c->all_corr->count > c->all_raw->count) {
+		char p99[16], p999[16];
+
+		rtm_fmt_us(p99, sizeof(p99), rtm_hist_percentile(c->all_corr, 99));
+		rtm_fmt_us(p999, sizeof(p999), rtm_hist_percentile(c->all_corr, 99.9));
+		fprintf(f, " Corrected for coordinated omission (the %llu wake-ups that stalls "
+			"swallowed added): p99 %s, p99.9 %s.",
+			(unsigned long long)(c->all_corr->count - c->all_raw->count), p99, p999);
+	}
+	fputs("</p>\n", f);
+
+	fputs("<h2>Plots</h2>\n", f);
+	for (i = 0; i < c->npf; i++) {
+		if (image_for_html(c, c->pf[i].name, img, sizeof(img)))
+			rtm_html_image(f, img, c->pf[i].caption);
+		else
+			fprintf(f, "<p><a href=\"plots/%s.pdf\">%s (PDF)</a></p>\n", c->pf[i].name,
+				c->pf[i].caption);
+	}
+
+	n = rtm_report_irq_rows(r, irqs, 10);
+	if (n) {
+		bool traced = json_object_get(json_object_get(r->sections, "irq"), "handlers");
+
+		fputs("<h2>Interrupts on the measured CPUs</h2>\n<table>\n<tr><th class=\"l\">IRQ"
+		      "</th><th>per second</th>", f);
+		if (traced)
+			fputs("<th class=\"l\">handler time</th>", f);
+		fputs("<th class=\"l\">device or kind</th></tr>\n", f);
+		for (i = 0; i < n; i++) {
+			fputs("<tr><td class=\"l\">", f);
+			rtm_html_text(f, irqs[i].name);
+			fprintf(f, "</td><td>%.1f</td>", irqs[i].rate);
+			if (traced) {
+				irq_handler_text(r, &irqs[i], h, sizeof(h));
+				fprintf(f, "<td class=\"l\">%s</td>", h[0] ? h : "&ndash;");
+			}
+			fputs("<td class=\"l\">", f);
+			rtm_html_text(f, irqs[i].desc);
+			fputs("</td></tr>\n", f);
+		}
+		fputs("</table>\n", f);
+	}
+
+	fputs("<h2>Spikes</h2>\n", f);
+	n = 0;
+	json_array_foreach(r->events, k, e) {
+		const char *type = json_string_value(json_object_get(e, "type")) ?: "";
+		char lat[16];
+
+		if (!strcmp(type, "break")) {
+			rtm_fmt_ns(lat, sizeof(lat), (uint64_t)json_integer_value(
+					json_object_get(e, "latency_ns")));
+			fprintf(f, "<p>The run stopped at -b: CPU %lld woke %s late.</p>\n",
+				json_integer_value(json_object_get(e, "cpu")), lat);
+		}
+		if (strcmp(type, "spike_capture"))
+			continue;
+		n++;
+		fputs("<div class=\"verdict\">", f);
+		rtm_html_text(f, json_string_value(json_object_get(e, "verdict")));
+		fputs(" <a href=\"", f);
+		if (c->o->results_dir && strcmp(c->o->results_dir, c->o->out_dir)) {
+			rtm_html_text(f, c->o->results_dir);
+			fputc('/', f);
+		}
+		rtm_html_text(f, json_string_value(json_object_get(e, "file")));
+		fputs("\">events</a></div>\n", f);
+	}
+	if (!n)
+		fputs("<p>No spike was captured (run with <code>--capture-above LAT</code> or "
+		      "<code>-b LAT --trace</code> to keep the events around the worst wake-ups and "
+		      "their explanation).</p>\n", f);
+
+	fputs("<h2>The box</h2>\n<table>\n", f);
+	n = fingerprint(r, fp);
+	for (i = 0; i < n; i++) {
+		fprintf(f, "<tr><th class=\"l\">%s</th><td class=\"l\">", fp[i].label);
+		rtm_html_text(f, fp[i].value);
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+	if (json_array_size(checks)) {
+		fputs("<h2>Checklist</h2>\n<table>\n", f);
+		json_array_foreach(checks, k, e) {
+			const char *lv = json_string_value(json_object_get(e, "level"));
+
+			fprintf(f, "<tr><td class=\"l %s\">%s</td><td class=\"l\">", level_class(lv),
+				lv ? lv : "");
+			rtm_html_text(f, json_string_value(json_object_get(e, "message")));
+			fputs("</td></tr>\n", f);
+		}
+		fputs("</table>\n", f);
+	}
+	rtm_html_end(f);
+}
+
+static void write_md(struct rtm_report_ctx *c, FILE *f, const struct rtm_summary_row *rows,
+		     int nrows)
+{
+	const struct rtm_result *r = c->r;
+	const char *ext = c->o->formats & (1u << RTM_PLOT_PNG) ? "png" :
+			  c->o->formats & (1u << RTM_PLOT_SVG) ? "svg" : "pdf";
+	struct fp_item fp[16];
+	const json_t *e;
+	char v[32];
+	int i, k, n;
+	size_t j;
+
+	fprintf(f, "# Latency report: %s, %s\n\n%s %s, started %s, %.1f s measured%s\n\n",
+		rtm_report_jstr(r->sysinfo, "hostname") ?: "?",
+		rtm_report_jstr(r->sysinfo, "kernel.release") ?: "?", r->tool, r->command,
+		r->created, (double)r->duration_ns / 1e9, r->interrupted ? " (interrupted)" : "");
+	fputs("| CPU | samples | min | avg |", f);
+	for (k = 0; k < SHOWN_PCTS; k++)
+		fprintf(f, " %s |", pct_names[k]);
+	fputs(" max | overruns |\n|---|---:|---:|---:|", f);
+	for (k = 0; k < SHOWN_PCTS; k++)
+		fputs("---:|", f);
+	fputs("---:|---:|\n", f);
+	for (i = 0; i < nrows; i++) {
+		const struct rtm_summary_row *s = &rows[i];
+
+		if (s->cpu < 0)
+			fputs("| **all** ", f);
+		else
+			fprintf(f, "| %d ", s->cpu);
+		fprintf(f, "| %llu ", (unsigned long long)s->samples);
+		rtm_fmt_us(v, sizeof(v), s->samples ? s->min_ns : 0);
+		fprintf(f, "| %s ", v);
+		rtm_fmt_us(v, sizeof(v), (uint64_t)s->avg_ns);
+		fprintf(f, "| %s ", v);
+		for (k = 0; k < SHOWN_PCTS; k++) {
+			rtm_fmt_us(v, sizeof(v), s->pct_ns[k]);
+			fprintf(f, "| %s ", pct_supported(s->samples, rtm_summary_pcts[k]) ? v : "-");
+		}
+		rtm_fmt_us(v, sizeof(v), s->max_ns);
+		fprintf(f, "| %s | %llu |\n", v, (unsigned long long)s->overruns);
+	}
+	fputs("\nLatencies in microseconds.\n\n", f);
+	for (i = 0; i < c->npf; i++)
+		fprintf(f, "![%s](plots/%s.%s)\n\n", c->pf[i].caption, c->pf[i].name, ext);
+	json_array_foreach(r->events, j, e)
+		if (!strcmp(json_string_value(json_object_get(e, "type")) ?: "", "spike_capture"))
+			fprintf(f, "- %s (`%s`)\n", json_string_value(json_object_get(e, "verdict")) ?: "",
+				json_string_value(json_object_get(e, "file")) ?: "");
+	fputs("\n| | |\n|---|---|\n", f);
+	n = fingerprint(r, fp);
+	for (i = 0; i < n; i++)
+		fprintf(f, "| %s | %s |\n", fp[i].label, fp[i].value);
+}
+
+int rtm_report_pages(struct rtm_report_ctx *c, struct rtm_error *err)
+{
+	struct rtm_summary_row *rows = NULL;
+	char path[PATH_MAX + 32], *text = NULL;
+	size_t len = 0;
+	int nrows, ret;
+	FILE *f;
+
+	nrows = rtm_summary_rows(c->r, false, &rows);
+	if (nrows < 0)
+		return rtm_error_setn(err, -ENOMEM, "out of memory");
+	f = open_memstream(&text, &len);
+	if (!f) {
+		free(rows);
+		return rtm_error_setn(err, -ENOMEM, "out of memory");
+	}
+	write_html(c, f, rows, nrows);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/report.html", c->o->out_dir);
+	ret = text ? rtm_write_atomic(path, text, len) : -ENOMEM;
+	free(text);
+	text = NULL;
+	if (!ret) {
+		f = open_memstream(&text, &len);
+		if (f) {
+			write_md(c, f, rows, nrows);
+			fclose(f);
+		}
+		snprintf(path, sizeof(path), "%s/report.md", c->o->out_dir);
+		ret = text ? rtm_write_atomic(path, text, len) : -ENOMEM;
+		free(text);
+	}
+	free(rows);
+	if (ret)
+		return rtm_error_setn(err, ret, "cannot write %s: %s", path, strerror(-ret));
+	return 0;
+}

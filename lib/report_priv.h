@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * report_priv.h - what report.c (plots) and report_pages.c (HTML, Markdown)
+ * share; not for other modules.
+ */
+#ifndef RTM_REPORT_PRIV_H
+#define RTM_REPORT_PRIV_H
+
+#include <limits.h>
+#include <stdbool.h>
+
+#include "report.h"
+
+#define RTM_REPORT_MAX_LINES 16	/* CPUs drawn one by one; above that, the worst ones */
+
+struct rtm_report_plot {
+	const char *name;	/* template and file name */
+	const char *caption;
+	bool drawn;
+};
+
+struct rtm_report_ctx {
+	const struct rtm_result *r;
+	const struct rtm_report_opts *o;
+	char plots[PATH_MAX];
+	int sel[RTM_REPORT_MAX_LINES];		/* result CPU indexes drawn as lines */
+	int nsel;
+	bool lines_all;			/* an "all CPUs" line too */
+	struct rtm_hist *all_raw, *all_corr;
+	struct rtm_report_plot pf[4];
+	int npf;
+};
+
+struct rtm_report_irq {
+	const char *name, *desc;	/* point into the result's JSON */
+	int irq;			/* -1 for named rows */
+	double rate;			/* per second on the measured CPUs */
+};
+
+/* A string at a dotted path ("kernel.release") of a JSON object, or NULL. */
+const char *rtm_report_jstr(const json_t *o, const char *path);
+/* The busiest IRQ sources of the measured CPUs (sections.irq), at most @max. */
+int rtm_report_irq_rows(const struct rtm_result *r, struct rtm_report_irq *rows, int max);
+/* report.html and report.md from the drawn plots. */
+int rtm_report_pages(struct rtm_report_ctx *c, struct rtm_error *err);
+
+#endif
