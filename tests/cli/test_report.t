@@ -9,7 +9,8 @@ command -v jq >/dev/null || { echo "1..0 # SKIP jq not installed"; exit 0; }
 data="$RTM_TESTDATA/results"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-png_size() { file -b "$1" | sed -n 's/^PNG image data, \([0-9]*\) x \([0-9]*\),.*/\1x\2/p'; }
+# width x height from the PNG's IHDR chunk (bytes 16-23, big-endian)
+png_size() { od -An -tu1 -j16 -N8 "$1" | awk '{ printf "%dx%d", (($1 * 256 + $2) * 256 + $3) * 256 + $4, (($5 * 256 + $6) * 256 + $7) * 256 + $8 }'; }
 
 run_cmd report "$data/vm-6.18-load" -o "$tmp/a"
 ok $rc "report on a recorded run exits 0 ($err)"
