@@ -73,6 +73,8 @@ struct rtm_probe_timer {
 	_Atomic int capture_state;
 	_Atomic uint64_t capture_armed_at;	/* CLOCK_MONOTONIC; hold-off end */
 	struct rtm_probe_capture cap;	/* written by the claiming probe only */
+	_Atomic uint64_t capture_ns;	/* opts.capture_ns, changeable while running */
+	_Atomic int capture_fd;		/* opts.trace_off_fd for captures, likewise */
 	uint32_t ncaptures;
 	int dma_fd;
 	bool locked;
@@ -172,15 +174,15 @@ enum { CAPTURE_ARMED, CAPTURE_CLAIMING, CAPTURE_PENDING, CAPTURE_OVER };
 static void claim_capture(struct probe_thread *t, uint64_t planned, uint64_t now)
 {
 	struct rtm_probe_timer *p = t->probe;
-	int expected = CAPTURE_ARMED;
+	int expected = CAPTURE_ARMED, fd;
 
 	if (atomic_load_explicit(&p->capture_state, memory_order_relaxed) != CAPTURE_ARMED ||
 	    now < atomic_load_explicit(&p->capture_armed_at, memory_order_relaxed))
 		return;
 	if (!atomic_compare_exchange_strong(&p->capture_state, &expected, CAPTURE_CLAIMING))
 		return;
-	p->cap.trace_off_failed = p->opts.trace_off_fd >= 0 &&
-				  write(p->opts.trace_off_fd, "0", 1) < 0;
+	fd = atomic_load_explicit(&p->capture_fd, memory_order_relaxed);
+	p->cap.trace_off_failed = fd >= 0 && write(fd, "0", 1) < 0;
 	p->cap.cpu = t->cpu;
 	p->cap.latency_ns = now - planned;
 	p->cap.planned_ns = planned;
@@ -223,10 +225,12 @@ static inline bool after_wake(struct probe_thread *t, uint64_t planned, uint64_t
 			      uint64_t missed, uint64_t next, uint64_t end)
 {
 	const uint64_t lat = now - planned, brk = t->probe->opts.break_ns;
+	uint64_t cap;
 
 	record(t, lat, missed);
 	log_spike(t, planned, lat);
-	if (unlikely(t->probe->opts.capture_ns && lat > t->probe->opts.capture_ns))
+	cap = atomic_load_explicit(&t->probe->capture_ns, memory_order_relaxed);
+	if (unlikely(cap && lat > cap))
 		claim_capture(t, planned, now);
 	if (brk && lat > brk)
 		claim_break(t, planned, now);
@@ -407,6 +411,8 @@ struct rtm_probe_timer *rtm_probe_timer_start(const struct rtm_probe_timer_opts 
 	}
 	p->opts = *o;
 	p->n = o->cpus.n;
+	atomic_store(&p->capture_ns, o->capture_ns);
+	atomic_store(&p->capture_fd, o->trace_off_fd);
 	p->dma_fd = -1;
 	p->threads = aligned_alloc(64, sizeof(*p->threads) * (size_t)p->n);
 	if (!p->threads)
@@ -587,6 +593,12 @@ uint32_t rtm_probe_timer_capture_done(struct rtm_probe_timer *p)
 	atomic_store(&p->capture_state, p->opts.capture_max && p->ncaptures >= p->opts.capture_max ?
 		     CAPTURE_OVER : CAPTURE_ARMED);
 	return p->ncaptures;
+}
+
+void rtm_probe_timer_set_capture(struct rtm_probe_timer *p, uint64_t capture_ns, int trace_off_fd)
+{
+	atomic_store(&p->capture_fd, trace_off_fd);
+	atomic_store(&p->capture_ns, capture_ns);
 }
 
 uint32_t rtm_probe_timer_spikes(const struct rtm_probe_timer *p, int i,

@@ -143,6 +143,14 @@ bool rtm_probe_timer_capture_pending(const struct rtm_probe_timer *p,
  */
 uint32_t rtm_probe_timer_capture_done(struct rtm_probe_timer *p);
 
+/*
+ * Change the capture bound (0: none) and the tracing_on descriptor a capture
+ * writes "0" to (-1: no trace, the capture only notes the wake-up) while the
+ * probes run; the live monitor's alert threshold and tracing switch.
+ */
+void rtm_probe_timer_set_capture(struct rtm_probe_timer *p, uint64_t capture_ns,
+				 int trace_off_fd);
+
 /**
  * rtm_probe_timer_spikes - the logged wake-ups of thread @i (after join only)
  * @dropped: set to the number of samples above the threshold not kept

@@ -272,6 +272,15 @@ static int check_privileges(struct measure_opts *m)
 	return 0;
 }
 
+int measure_prepare(struct measure_opts *m)
+{
+	int ret;
+
+	if ((ret = measure_trace_check(m)) || (ret = check_cpus(m)) || (ret = check_privileges(m)))
+		return ret;
+	return 0;
+}
+
 /* ------------------------------------------------------------ live lines */
 
 struct live {
@@ -352,8 +361,8 @@ static void default_outdir(char *buf, size_t len, const struct rtm_sysinfo *si)
 		 si ? si->release : "unknown", stamp);
 }
 
-static int save_results(const struct measure_opts *m, const struct rtm_result *r,
-			const char *dir)
+int measure_save_results(const struct measure_opts *m, const struct rtm_result *r,
+			 const char *dir)
 {
 	struct rtm_error err = { "" };
 	char path[PATH_MAX];
@@ -378,7 +387,7 @@ static int save_results(const struct measure_opts *m, const struct rtm_result *r
 	return 0;
 }
 
-static json_t *options_json(const struct measure_opts *m)
+json_t *measure_options_json(const struct measure_opts *m)
 {
 	char cpus[1024];
 
@@ -445,9 +454,7 @@ int measure_main(struct measure_opts *m)
 	bool reported = false;
 	double last_shown = -1;
 
-	if ((ret = measure_trace_check(m)))
-		return ret;
-	if ((ret = check_cpus(m)) || (ret = check_privileges(m)))
+	if ((ret = measure_prepare(m)))
 		return ret;
 	if (m->outdir && snprintf(dir, sizeof(dir), "%s", m->outdir) >= (int)sizeof(dir))
 		return rtm_cli_fail("%s: -o: folder name too long", m->command);
@@ -469,7 +476,7 @@ int measure_main(struct measure_opts *m)
 	if (si)
 		r->sysinfo = rtm_sysinfo_to_json(si);
 	json_decref(r->options);
-	r->options = options_json(m);
+	r->options = measure_options_json(m);
 	{
 		int64_t rt_run = 0, rt_per = 0;
 
@@ -564,7 +571,7 @@ int measure_main(struct measure_opts *m)
 		return rtm_cli_fail("%s", err.msg);
 	}
 
-	ret = save_results(m, r, dir);
+	ret = measure_save_results(m, r, dir);
 	if (ret) {
 		measure_irq_free(irq);
 		rtm_result_free(r);

@@ -119,8 +119,22 @@ int measure_parse_opt(struct measure_opts *m, int c, const char *arg);
 "      --trace-buffer KB   trace buffer per CPU (default 8192)\n"	\
 "      --help              this help\n"
 
+/*
+ * Check the options against the box: the CPUs (default: every allowed one),
+ * privileges, /dev/cpu_dma_latency, the trace options. RTM_EXIT_USAGE after
+ * the one-line message.
+ */
+int measure_prepare(struct measure_opts *m);
+
 /* Run the measurement; returns the exit status. */
 int measure_main(struct measure_opts *m);
+
+/* The options as result.json records them. */
+json_t *measure_options_json(const struct measure_opts *m);
+
+/* result.json and histogram.txt into @dir; RTM_EXIT_USAGE after the message. */
+int measure_save_results(const struct measure_opts *m, const struct rtm_result *r,
+			 const char *dir);
 
 /* ---- measure_trace.c: the flight recorder and the spike captures */
 

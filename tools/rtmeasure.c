@@ -19,6 +19,7 @@ static const struct rtm_command commands[] = {
 	{ "run", cmd_run, "the main job: check the box, measure latency on every CPU, save" },
 	{ "cyclic", cmd_cyclic, "cyclictest-style timer wake-up latency probe" },
 	{ "analyze", cmd_analyze, "explain saved latency spikes from their trace events" },
+	{ "monitor", cmd_monitor, "live dashboard: latency per CPU, interrupts, spikes and their causes" },
 	{ "report", cmd_report, "plots and an HTML/Markdown report of a results folder (gnuplot)" },
 	{ "irq", cmd_irq, "interrupt and softirq rates per CPU, handler times, affinity" },
 	{ "sysinfo", cmd_sysinfo, "RT-readiness checklist of this box (or a recorded tree)" },

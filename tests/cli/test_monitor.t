@@ -1,0 +1,31 @@
+#!/bin/bash
+# Command-level tests of `rtmeasure monitor` without a terminal (no root:
+# --no-rt): bad options give one line and exit 2; --once and a pipe give plain
+# tables, one per refresh, without escape codes.
+. "$RTM_SRCDIR/tests/lib.sh"
+
+run_cmd monitor --help
+ok $(( rc != 0 )) "monitor --help exits 0"
+echo "$out" | grep -q -- '--threshold'; ok $? "monitor --help documents --threshold"
+expect_usage_error "monitor: refresh too short" monitor --refresh 10ms
+expect_usage_error "monitor: bad refresh" monitor --refresh soon
+expect_usage_error "monitor: zero threshold" monitor --threshold 0
+expect_usage_error "monitor: bad threshold" monitor --threshold fast
+expect_usage_error "monitor: -b belongs to cyclic" monitor -b 1ms
+expect_usage_error "monitor: --capture-above belongs to cyclic" monitor --capture-above 1ms
+expect_usage_error "monitor: bad CPU list" monitor -a 3-1
+expect_usage_error "monitor: stray argument" monitor extra
+
+run_cmd monitor --no-rt --once -a 0 --refresh 300ms
+ok $rc "monitor --once --no-rt exits 0 ($err)"
+echo "$out" | grep -q '^CPU  *cur  *min  *avg  *p99  *p99.9  *max  *samples  *overruns$'
+ok $? "a plain table heading"
+echo "$out" | grep -q '^0  '; ok $? "a row for CPU 0"
+[ "$(echo "$out" | grep -c '^-- ')" = 1 ]; ok $? "--once: one table"
+echo "$out" | grep -q $'\e'; ok $(( $? == 0 )) "no escape codes"
+
+run_cmd monitor --no-rt -a 0 --refresh 200ms -D 1s
+ok $rc "monitor -D 1s through a pipe exits 0"
+n=$(echo "$out" | grep -c '^-- ')
+[ "$n" -ge 3 ] && [ "$n" -le 6 ]; ok $? "a table per refresh ($n in 1 s at 200 ms)"
+done_testing

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * monitor.h - rtmeasure monitor: the state the data side (cmd_monitor.c) keeps
+ * and the drawing side (monitor_draw.c) shows. Collecting and drawing are
+ * separate, as in htop: the probes never wait on the screen.
+ */
+#ifndef RTM_TOOL_MONITOR_H
+#define RTM_TOOL_MONITOR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cyclic.h"
+#include "dashfmt.h"
+#include "hist.h"
+#include "irq.h"
+#include "irqacct.h"
+#include "measure.h"
+#include "sysinfo.h"
+#include "trace.h"
+
+#define MON_SPARK 60			/* sparkline: the last 60 refreshes' maxima */
+#define MON_SPIKES 64			/* spike log entries kept */
+#define MON_IRQ_ROWS 16
+
+struct mon_cpu {
+	int cpu;
+	struct rtm_hist *cur, *prev, *base, *view;	/* view = cur - base (after a reset) */
+	struct rtm_probe_cpu_snap snap;
+	uint64_t base_samples, base_overruns;
+	uint64_t spark[MON_SPARK];	/* per-refresh maxima, oldest first */
+	/* figures shown */
+	uint64_t samples, overruns, cur_ns, min_ns, max_ns, p99_ns, p999_ns;
+	double avg_ns;
+};
+
+struct mon_spike {
+	double t_s;			/* seconds since the start */
+	int cpu;
+	uint64_t latency_ns;
+	char verdict[400];
+};
+
+struct mon_irq {
+	char name[24], desc[48];
+	double rate;
+	uint64_t count, total_ns, max_ns;	/* handler time when tracing */
+};
+
+struct mon {
+	struct measure_opts m;
+	uint64_t refresh_ns;
+	uint64_t threshold_ns;
+	bool once, plain, quiet_keys;
+	struct rtm_sysinfo *si;
+	struct rtm_cyclic *c;
+	struct rtm_probe_timer *p;
+	int n;
+	struct mon_cpu *cpus;
+	uint64_t start_ns, refreshes;
+	/* interrupts */
+	struct rtm_irq_snap irq_prev;
+	bool irq_ok;
+	struct mon_irq irqs[MON_IRQ_ROWS];
+	int nirqs;
+	/* tracing (key t) */
+	struct rtm_trace *trace, *irqtrace;
+	struct rtm_irqacct *acct;
+	bool tracing;
+	char spike_dir[4096];
+	bool spike_dir_tmp;
+	int nspike_files;
+	struct mon_spike spikes[MON_SPIKES];
+	int nspikes;			/* total seen; the last MON_SPIKES kept */
+	/* display */
+	bool paused, help;
+	enum rtm_dash_panel focus;
+	int scroll;
+	char message[160];
+	int nsaved;
+};
+
+/* monitor_draw.c */
+void mon_draw_init(struct mon *mo);
+void mon_draw_end(void);
+void mon_draw(struct mon *mo);
+/* Arrow keys, PgUp/PgDn, Home/End: scroll the CPU table. */
+void mon_scroll_key(struct mon *mo, int key);
+/* Wait up to @ms for a key; -1 when none (curses ERR). */
+int mon_getkey(int ms);
+/* Plain text, one block per refresh (not a terminal, or --once). */
+void mon_print_plain(const struct mon *mo);
+
+#endif

@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * monitor_draw.c - rtmeasure monitor's screen (ncurses) and its plain-text
+ * form. Draws from the state cmd_monitor.c collected; never reads a probe.
+ */
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <curses.h>
+
+#include "monitor.h"
+#include "units.h"
+
+enum { PAIR_OK = 1, PAIR_WARN, PAIR_ALERT, PAIR_HEAD, PAIR_STATUS };
+
+static bool colours;
+static bool utf8;
+
+void mon_draw_init(struct mon *mo)
+{
+	const char *cs;
+
+	(void)mo;
+	setlocale(LC_CTYPE, "");
+	cs = getenv("LC_ALL") ? getenv("LC_ALL") : getenv("LC_CTYPE") ? getenv("LC_CTYPE") :
+	     getenv("LANG");
+	utf8 = cs && (strstr(cs, "UTF-8") || strstr(cs, "utf8") || strstr(cs, "UTF8"));
+	initscr();
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	colours = has_colors() && !getenv("NO_COLOR");
+	if (colours) {
+		start_color();
+		use_default_colors();
+		init_pair(PAIR_OK, COLOR_GREEN, -1);
+		init_pair(PAIR_WARN, COLOR_YELLOW, -1);
+		init_pair(PAIR_ALERT, COLOR_RED, -1);
+		init_pair(PAIR_HEAD, COLOR_CYAN, -1);
+		init_pair(PAIR_STATUS, COLOR_BLACK, COLOR_CYAN);
+	}
+}
+
+void mon_draw_end(void)
+{
+	endwin();
+}
+
+int mon_getkey(int ms)
+{
+	int k;
+
+	timeout(ms);	/* sleeps in the kernel until a key or the time: no polling */
+	k = getch();
+	return k == ERR ? -1 : k;
+}
+
+/* Colour (or, on a monochrome terminal, bold / reverse) by threshold. */
+static attr_t level_attr(enum rtm_level l)
+{
+	switch (l) {
+	case RTM_LEVEL_OK:
+		return colours ? COLOR_PAIR(PAIR_OK) : A_NORMAL;
+	case RTM_LEVEL_WARN:
+		return colours ? COLOR_PAIR(PAIR_WARN) | A_BOLD : A_BOLD;
+	case RTM_LEVEL_ALERT:
+		return colours ? COLOR_PAIR(PAIR_ALERT) | A_BOLD : A_REVERSE;
+	default:
+		return A_NORMAL;
+	}
+}
+
+static void put_lat(int y, int x, uint64_t ns, bool have, uint64_t threshold)
+{
+	char b[16];
+	attr_t a = level_attr(rtm_level_of(ns, threshold, have));
+
+	if (have)
+		rtm_fmt_ns(b, sizeof(b), ns);
+	else
+		snprintf(b, sizeof(b), "-");
+	attron(a);
+	mvprintw(y, x, "%9s", b);
+	attroff(a);
+}
+
+static void fmt_elapsed(char *b, size_t len, uint64_t s)
+{
+	snprintf(b, len, "%02llu:%02llu:%02llu", (unsigned long long)(s / 3600),
+		 (unsigned long long)(s / 60 % 60), (unsigned long long)(s % 60));
+}
+
+static double elapsed_s(const struct mon *mo)
+{
+	struct timespec ts;
+	uint64_t now;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	return now > mo->start_ns ? (double)(now - mo->start_ns) / 1e9 : 0;
+}
+
+static void draw_header(const struct mon *mo, int rows, int cols)
+{
+	const struct rtm_sysinfo *si = mo->si;
+	char up[16], thr[16], cpus[128], iv[16], load[64] = "";
+	FILE *f = fopen("/proc/loadavg", "r");
+	int i;
+
+	if (f) {
+		if (fgets(load, sizeof(load), f))
+			load[strcspn(load, " \n") ? strcspn(load, "\n") : 0] = '\0';
+		fclose(f);
+	}
+	load[14] = '\0';	/* the three averages */
+	fmt_elapsed(up, sizeof(up), (uint64_t)elapsed_s(mo));
+	attron(A_BOLD);
+	mvprintw(0, 0, "rtmeasure monitor");
+	attroff(A_BOLD);
+	printw("  %s  %s  %s%s%s  up %s  load %s", si ? si->hostname : "?", si ? si->release : "?",
+	       si ? rtm_preempt_name(si->preempt) : "?", si && si->preempt_dynamic ? "(dyn)" : "",
+	       si && si->vm ? "  VM" : "", up, load);
+	if (rows < 2)
+		return;
+	rtm_cpulist_format(&mo->m.probe.cpus, cpus, sizeof(cpus));
+	rtm_fmt_ns(iv, sizeof(iv), mo->m.probe.interval_ns);
+	rtm_fmt_ns(thr, sizeof(thr), mo->threshold_ns);
+	mvprintw(1, 0, "CPUs %s  every %s  %s %d  threshold %s  probe: userspace timer  "
+		 "kernel tracers: %s  tracing %s%s", cpus, iv,
+		 rtm_policy_name(mo->m.probe.sched.policy), mo->m.probe.sched.priority, thr,
+		 si && strstr(si->tracers, "timerlat") ? "timerlat" : "none",
+		 mo->tracing ? "ON" : "off", mo->paused ? "  [PAUSED]" : "");
+	if (rows < 3 || !si)
+		return;
+	move(2, 0);
+	for (i = 0; i < si->nchecks; i++) {
+		if (si->checks[i].level != RTM_CHECK_WARN)
+			continue;
+		attron(level_attr(RTM_LEVEL_WARN));
+		printw("! %.*s", cols > 4 ? cols - 4 : 0, si->checks[i].text);
+		attroff(level_attr(RTM_LEVEL_WARN));
+		break;
+	}
+}
+
+static void draw_cpus(struct mon *mo, int y, int rows, const struct rtm_dash_layout *l)
+{
+	int i, shown = rows - 1, width;
+	char spark[MON_SPARK * 3 + 1];
+
+	if (mo->scroll > mo->n - shown)
+		mo->scroll = mo->n - shown > 0 ? mo->n - shown : 0;
+	attron(A_BOLD | (colours ? COLOR_PAIR(PAIR_HEAD) : 0));
+	mvprintw(y, 0, "%-5s %9s %9s %9s %9s %9s %9s %10s %8s%s", "CPU", "cur", "min", "avg", "p99",
+		 "p99.9", "max", "samples", "overruns", l->sparkline ? "  max per refresh" : "");
+	attroff(A_BOLD | (colours ? COLOR_PAIR(PAIR_HEAD) : 0));
+	for (i = 0; i < shown && mo->scroll + i < mo->n; i++) {
+		const struct mon_cpu *mc = &mo->cpus[mo->scroll + i];
+		bool have = mc->samples > 0;
+		int yy = y + 1 + i;
+
+		mvprintw(yy, 0, "%-5d", mc->cpu);
+		put_lat(yy, 6, mc->cur_ns, have, mo->threshold_ns);
+		put_lat(yy, 16, mc->min_ns, have, mo->threshold_ns);
+		put_lat(yy, 26, (uint64_t)mc->avg_ns, have, mo->threshold_ns);
+		put_lat(yy, 36, mc->p99_ns, have, mo->threshold_ns);
+		put_lat(yy, 46, mc->p999_ns, have, mo->threshold_ns);
+		put_lat(yy, 56, mc->max_ns, have, mo->threshold_ns);
+		mvprintw(yy, 66, "%10llu %8llu", (unsigned long long)mc->samples,
+			 (unsigned long long)mc->overruns);
+		/* the newest maxima that fit in the width, newest on the right */
+		width = COLS - 88 < MON_SPARK ? COLS - 88 : MON_SPARK;
+		if (l->sparkline && width > 0 &&
+		    rtm_sparkline(spark, sizeof(spark), mc->spark + MON_SPARK - width, width,
+				  mo->m.probe.interval_ns / 100, mo->threshold_ns * 4, utf8) >= 0)
+			mvprintw(yy, 86, "  %s", spark);
+	}
+	if (mo->n > shown)
+		mvprintw(y, COLS - 12 > 0 ? COLS - 12 : 0, "[%d-%d/%d]", mo->scroll,
+			 mo->scroll + shown - 1, mo->n);
+}
+
+static void draw_irqs(const struct mon *mo, int y, int rows)
+{
+	int i;
+
+	attron(A_BOLD | (colours ? COLOR_PAIR(PAIR_HEAD) : 0));
+	mvprintw(y, 0, "%-8s %10s %11s %11s  %s", "IRQ", "per s", "handler avg", "max",
+		 mo->tracing ? "device (measured CPUs)" : "device (measured CPUs; t: handler "
+		 "times)");
+	attroff(A_BOLD | (colours ? COLOR_PAIR(PAIR_HEAD) : 0));
+	for (i = 0; i < rows - 1 && i < mo->nirqs; i++) {
+		const struct mon_irq *q = &mo->irqs[i];
+		char avg[16] = "-", mx[16] = "-";
+
+		if (q->count) {
+			rtm_fmt_ns(avg, sizeof(avg), q->total_ns / q->count);
+			rtm_fmt_ns(mx, sizeof(mx), q->max_ns);
+		}
+		mvprintw(y + 1 + i, 0, "%-8s %10.1f %11s %11s  %.*s", q->name, q->rate, avg, mx,
+			 COLS > 46 ? COLS - 46 : 0, q->desc);
+	}
+}
+
+static void draw_spikes(const struct mon *mo, int y, int rows)
+{
+	int i, n = mo->nspikes < MON_SPIKES ? mo->nspikes : MON_SPIKES;
+	char thr[16];
+
+	rtm_fmt_ns(thr, sizeof(thr), mo->threshold_ns);
+	attron(A_BOLD | (colours ? COLOR_PAIR(PAIR_HEAD) : 0));
+	mvprintw(y, 0, "spikes over %s: %d%s", thr, mo->nspikes,
+		 mo->nspikes ? "   (newest first; time, CPU, latency, cause)" : "");
+	attroff(A_BOLD | (colours ? COLOR_PAIR(PAIR_HEAD) : 0));
+	for (i = 0; i < rows - 1 && i < n; i++) {
+		const struct mon_spike *s = &mo->spikes[(mo->nspikes - 1 - i) % MON_SPIKES];
+		char lat[16];
+
+		rtm_fmt_ns(lat, sizeof(lat), s->latency_ns);
+		mvprintw(y + 1 + i, 0, "%8.1fs CPU%-3d ", s->t_s, s->cpu);
+		attron(level_attr(RTM_LEVEL_ALERT));
+		printw("%9s", lat);
+		attroff(level_attr(RTM_LEVEL_ALERT));
+		printw("  %.*s", COLS > 30 ? COLS - 30 : 0, s->verdict);
+	}
+}
+
+static void draw_help(void)
+{
+	static const char *const lines[] = {
+		"rtmeasure monitor keys",
+		"",
+		"q         quit (saves the results folder with -o)",
+		"space     pause the display (measuring goes on)",
+		"r         reset the statistics",
+		"s         save a results snapshot now",
+		"t         tracing on/off: explain each spike",
+		"+ / -     double / halve the alert threshold",
+		"tab, c    give the room to the next panel",
+		"arrows    scroll the CPU table (PgUp, PgDn, Home, End)",
+		"?         this help (any key closes it)",
+	};
+	int n = (int)(sizeof(lines) / sizeof(lines[0])), w = 56, i;
+	int y0 = (LINES - n - 2) / 2, x0 = (COLS - w) / 2;
+
+	if (y0 < 0 || x0 < 0)
+		return;
+	attron(A_REVERSE);
+	for (i = 0; i < n + 2; i++)
+		mvprintw(y0 + i, x0, "%*s", w, "");
+	for (i = 0; i < n; i++)
+		mvprintw(y0 + 1 + i, x0 + 2, "%s", lines[i]);
+	attroff(A_REVERSE);
+}
+
+void mon_scroll_key(struct mon *mo, int key)
+{
+	int page = LINES > 10 ? LINES / 2 : 1;
+
+	switch (key) {
+	case KEY_UP:	mo->scroll--; break;
+	case KEY_DOWN:	mo->scroll++; break;
+	case KEY_PPAGE:	mo->scroll -= page; break;
+	case KEY_NPAGE:	mo->scroll += page; break;
+	case KEY_HOME:	mo->scroll = 0; break;
+	case KEY_END:	mo->scroll = mo->n; break;
+	case KEY_RESIZE: break;		/* the next draw lays out again */
+	default: return;
+	}
+	if (mo->scroll < 0)
+		mo->scroll = 0;
+	if (mo->scroll >= mo->n)
+		mo->scroll = mo->n - 1;
+}
+
+void mon_draw(struct mon *mo)
+{
+	struct rtm_dash_layout l;
+	int y;
+
+	erase();	/* redrawn in a buffer; refresh() sends only the changes: no flicker */
+	rtm_dash_layout(LINES, COLS, mo->n, mo->focus, &l);
+	if (l.too_small) {
+		mvprintw(0, 0, "window too small (%dx%d): 40x8 at least", COLS, LINES);
+		refresh();
+		return;
+	}
+	draw_header(mo, l.header, COLS);
+	y = l.header;
+	draw_cpus(mo, y, l.cpu_rows, &l);
+	y += l.cpu_rows;
+	if (l.irq_rows) {
+		draw_irqs(mo, y, l.irq_rows);
+		y += l.irq_rows;
+	}
+	if (l.spike_rows)
+		draw_spikes(mo, y, l.spike_rows);
+	attron(colours ? COLOR_PAIR(PAIR_STATUS) : A_REVERSE);
+	mvprintw(LINES - 1, 0, "%-*.*s", COLS, COLS, "");
+	mvprintw(LINES - 1, 0, " q quit  spc pause  r reset  s save  t trace %s  +/- threshold  "
+		 "tab panel  ? help  %s", mo->tracing ? "ON" : "off", mo->message);
+	attroff(colours ? COLOR_PAIR(PAIR_STATUS) : A_REVERSE);
+	if (mo->help)
+		draw_help();
+	refresh();
+}
+
+void mon_print_plain(const struct mon *mo)
+{
+	static int spikes_printed;
+	char thr[16], a[6][16];
+	int i;
+
+	rtm_fmt_ns(thr, sizeof(thr), mo->threshold_ns);
+	printf("-- %.1f s  threshold %s  tracing %s\n", elapsed_s(mo), thr,
+	       mo->tracing ? "on" : "off");
+	printf("%-5s %9s %9s %9s %9s %9s %9s %10s %8s\n", "CPU", "cur", "min", "avg", "p99",
+	       "p99.9", "max", "samples", "overruns");
+	for (i = 0; i < mo->n; i++) {
+		const struct mon_cpu *mc = &mo->cpus[i];
+
+		rtm_fmt_ns(a[0], sizeof(a[0]), mc->cur_ns);
+		rtm_fmt_ns(a[1], sizeof(a[1]), mc->min_ns);
+		rtm_fmt_ns(a[2], sizeof(a[2]), (uint64_t)mc->avg_ns);
+		rtm_fmt_ns(a[3], sizeof(a[3]), mc->p99_ns);
+		rtm_fmt_ns(a[4], sizeof(a[4]), mc->p999_ns);
+		rtm_fmt_ns(a[5], sizeof(a[5]), mc->max_ns);
+		printf("%-5d %9s %9s %9s %9s %9s %9s %10llu %8llu\n", mc->cpu, a[0], a[1], a[2], a[3],
+		       a[4], a[5], (unsigned long long)mc->samples, (unsigned long long)mc->overruns);
+	}
+	if (mo->nirqs) {
+		printf("irq/s:");
+		for (i = 0; i < mo->nirqs && i < 5; i++)
+			printf(" %s %.0f", mo->irqs[i].name, mo->irqs[i].rate);
+		putchar('\n');
+	}
+	for (; spikes_printed < mo->nspikes; spikes_printed++) {
+		const struct mon_spike *s = &mo->spikes[spikes_printed % MON_SPIKES];
+
+		if (mo->nspikes - spikes_printed > MON_SPIKES)
+			continue;
+		rtm_fmt_ns(a[0], sizeof(a[0]), s->latency_ns);
+		printf("spike %.1f s CPU%d %s: %s\n", s->t_s, s->cpu, a[0], s->verdict);
+	}
+	fflush(stdout);
+}
