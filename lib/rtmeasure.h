@@ -15,5 +15,7 @@
 #include "sysinfo.h"
 #include "result.h"
 #include "irq.h"
+#include "stats.h"
+#include "compare.h"
 
 #endif

@@ -21,6 +21,7 @@ static const struct rtm_command commands[] = {
 	{ "analyze", cmd_analyze, "explain saved latency spikes from their trace events" },
 	{ "monitor", cmd_monitor, "live dashboard: latency per CPU, interrupts, spikes and their causes" },
 	{ "report", cmd_report, "plots and an HTML/Markdown report of a results folder (gnuplot)" },
+	{ "compare", cmd_compare, "runs side by side: ratios, confidence intervals, verdicts, plots" },
 	{ "irq", cmd_irq, "interrupt and softirq rates per CPU, handler times, affinity" },
 	{ "sysinfo", cmd_sysinfo, "RT-readiness checklist of this box (or a recorded tree)" },
 };

@@ -1,0 +1,147 @@
+#!/bin/bash
+# Command-level tests of `rtmeasure compare` on recorded runs (no root): two
+# cyclic runs on this VM (idle and under `--load cpu`) and two from the kernel
+# lab (Debian 6.1 stock and PREEMPT_RT under qemu). The numbers must equal
+# percentiles computed here from the inputs' buckets; fingerprint differences
+# that make a comparison unfair must be warned, kernel differences shown only;
+# bad input gives one line, exit 2 and nothing written.
+. "$RTM_SRCDIR/tests/lib.sh"
+command -v jq >/dev/null || { echo "1..0 # SKIP jq not installed"; exit 0; }
+d="$RTM_TESTDATA/compare"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# nearest-rank percentile over all CPUs' buckets, reported as rtm_hist_percentile
+# does: the bucket's midpoint, clamped to the exact min and max
+pct() {	# pct FILE P
+	jq --argjson p "$2" '
+	def width: if . < 512 then 1 else pow(2; (log2 | floor) - 8) end;
+	.cpus as $c
+	| ([$c[].hist.count] | add) as $n
+	| ([$c[].hist.min_ns] | min) as $mn | ([$c[].hist.max_ns] | max) as $mx
+	| ([$c[].hist.buckets[]] | group_by(.[0]) | map([.[0][0], (map(.[1]) | add)])) as $b
+	| (($p * $n / 100 - 1e-9) | ceil) as $rank
+	| first(foreach $b[] as $x ([0, null]; [.[0] + $x[1], $x]; select(.[0] >= $rank) | .[1]))
+	| (.[0] + ((.[0] | width) - 1) / 2 | floor) | [., $mn] | max | [., $mx] | min' "$1"
+}
+
+# --- two runs on this VM: only the load differs
+run_cmd compare "$d/vm-idle" "$d/vm-cpuload"
+ok $rc "compare two results folders exits 0 ($err)"
+[ "$(echo "$out" | grep -c '^warning:')" -eq 1 ] &&
+	echo "$out" | grep -q '^warning: different load (vm-idle: none; vm-cpuload: cpu): '
+ok $? "the load difference is the only warning"
+echo "$out" | grep -q '^all   vm-idle ' && echo "$out" | grep -q '^0     vm-idle ' &&
+	echo "$out" | grep -q '^1     vm-idle ' && [ "$(echo "$out" | grep -c '^ *ratio ')" -eq 3 ]
+ok $? "table: all CPUs and each CPU, with ratio and delta rows; default labels are folder names"
+[ "$(echo "$out" | grep -c "^  vm-cpuload's p99.* is \|^  too few samples for p99")" -eq 4 ]
+ok $? "a verdict for p99, p99.9, p99.99 and p99.999"
+
+run_cmd compare --json "$d/vm-idle" "$d/vm-cpuload/result.json"
+ok $rc "--json exits 0"
+echo "$out" >"$tmp/vm.json"
+jq -e '.schema == "rtmeasure-compare/1" and (.runs | length) == 2 and
+	.runs[0].baseline and (.comparisons | length) == 1 and
+	(.comparisons[0].verdicts | length) == 4 and (.warnings | map(.id)) == ["load"]' \
+	"$tmp/vm.json" >/dev/null
+ok $? "--json: runs, one comparison, four verdicts, the load warning"
+bad=0
+for i in 0 1; do
+	f=$([ $i = 0 ] && echo "$d/vm-idle/result.json" || echo "$d/vm-cpuload/result.json")
+	for p in 50 99 99.9 99.99; do
+		want=$(pct "$f" $p)
+		got=$(jq ".runs[$i].all[\"p${p}_ns\"]" "$tmp/vm.json")
+		[ "$got" = "$want" ] ||
+			{ bad=1; echo "# run $i p$p: $got, from the buckets $want"; }
+	done
+	got=$(jq ".runs[$i].all.samples" "$tmp/vm.json")
+	[ "$got" = "$(jq '[.cpus[].hist.count] | add' "$f")" ] || bad=1
+	got=$(jq ".runs[$i].all.max_ns" "$tmp/vm.json")
+	[ "$got" = "$(jq '[.cpus[].hist.max_ns] | max' "$f")" ] || bad=1
+done
+ok $bad "percentiles, samples and max equal those computed from the inputs' buckets"
+jq -e '.runs[0].all as $a | .runs[1].all as $b | .comparisons[0].all as $c
+	| ($c["p99_ns"].ratio - $b["p99_ns"] / $a["p99_ns"] | fabs) < 1e-12 and
+	$c.max_ns.delta == $b.max_ns - $a.max_ns and $c.samples.delta == $b.samples - $a.samples' \
+	"$tmp/vm.json" >/dev/null
+ok $? "ratio and delta of the inputs' numbers"
+jq -e '.runs[] | .percentiles[] | select(.valid) | .ci_lo_ns <= .value_ns and
+	.value_ns <= .ci_hi_ns' "$tmp/vm.json" | grep -qv true
+ok $(( $? == 0 )) "every interval holds its percentile"
+
+# --- stock vs PREEMPT_RT kernel from the kernel lab (their priorities differ)
+run_cmd compare --labels stock,rt "$d/lab-stock" "$d/lab-rt"
+ok $rc "stock vs rt exits 0"
+echo "$out" | grep -q '^kernel  *6.1.0-57-amd64  *6.1.0-57-rt-amd64$' &&
+	echo "$out" | grep -q '^preemption  *voluntary (dynamic)  *rt$'
+ok $? "kernel release and preemption model side by side"
+echo "$out" | grep -q '^warning: different scheduling (stock: fifo 95; rt: fifo 1)' &&
+	! echo "$out" | grep -q '^warning: \(kernel\|preemption\)'
+ok $? "priority difference warned; kernel and preemption model not"
+echo "$out" | grep -q "^  rt's p99.9 is .* stock's" &&
+	echo "$out" |
+	grep -q '^  too few samples for p99.99 (stock has 18460, rt 18585; 100000 needed'
+ok $? "verdicts name the labels; too few samples for p99.99 at 18k samples"
+
+# --- a run against itself, and three runs
+run_cmd compare --json "$d/vm-idle" "$d/vm-idle/result.json"
+echo "$out" | jq -e '[.comparisons[0].verdicts[].verdict] ==
+	["not distinguishable", "not distinguishable", "too few samples", "too few samples"]
+	and (.warnings | length) == 0' >/dev/null
+ok $? "a run against itself: not distinguishable, no warning"
+echo "$out" | jq -e '.runs[0].label != .runs[1].label' >/dev/null
+ok $? "the same folder twice gets two labels"
+run_cmd compare --json -l a,b,c "$d/vm-idle" "$d/vm-cpuload" "$d/lab-rt"
+echo "$out" | jq -e '(.comparisons | map(.run)) == ["b", "c"] and
+	(.warnings | map(.id) | index("cpu_model") != null)' >/dev/null
+ok $? "three runs: b and c against a; another CPU model is warned"
+
+# folders of the same name (lab-*/out): labels take the parent folder too
+mkdir -p "$tmp/lab-stock/out" "$tmp/lab-rt/out"
+cp "$d/lab-stock/result.json" "$tmp/lab-stock/out/"
+cp "$d/lab-rt/result.json" "$tmp/lab-rt/out/"
+run_cmd compare --json "$tmp/lab-stock/out" "$tmp/lab-rt/out/result.json"
+echo "$out" | jq -e '(.runs | map(.label)) == ["lab-stock/out", "lab-rt/out"]' >/dev/null
+ok $? "labels of same-named folders: lab-stock/out, lab-rt/out"
+
+# --- files
+if command -v gnuplot >/dev/null; then
+	run_cmd compare -l stock,rt -o "$tmp/o" -f png,svg "$d/lab-stock" "$d/lab-rt"
+	ok $rc "-o writes the plots and pages ($err)"
+	for f in compare.html compare.md plots/compare-histogram.png plots/compare-histogram.svg \
+		plots/compare-percentiles.png plots/data/compare-histogram.dat \
+		plots/data/compare-percentiles.dat; do
+		[ -s "$tmp/o/$f" ]; ok $? "$f written"
+	done
+	[ "$(grep -c 'src="data:image/png;base64,' "$tmp/o/compare.html")" = 2 ] &&
+		! grep -q 'src="plots/\|<link \|<script' "$tmp/o/compare.html"
+	ok $? "compare.html is self-contained: both plots embedded"
+	grep -q "rt&#39;s p99.9 is\|rt's p99.9 is" "$tmp/o/compare.html" &&
+		grep -q 'Unfair comparison: different scheduling' "$tmp/o/compare.html"
+	ok $? "compare.html holds the verdicts and the warning"
+	[ "$(grep -c '^"' "$tmp/o/plots/data/compare-histogram.dat")" -eq 2 ] &&
+		grep -q '^"latency_us" "rt (max 14033.7 us)"$' \
+			"$tmp/o/plots/data/compare-histogram.dat"
+	ok $? "histogram data: one block per run, titled with the label"
+else
+	echo "# gnuplot not installed: file checks skipped"
+fi
+
+# --- bad input: one line, exit 2, nothing written
+expect_usage_error "one run only" compare "$d/vm-idle"
+expect_usage_error "labels do not match the runs" compare -l a,b,c "$d/vm-idle" "$d/vm-cpuload"
+expect_usage_error "empty label" compare -l a, "$d/vm-idle" "$d/vm-cpuload"
+expect_usage_error "duplicate labels" compare -l a,a "$d/vm-idle" "$d/vm-cpuload"
+expect_usage_error "missing folder" compare -o "$tmp/bad" "$d/vm-idle" "$tmp/nope"
+head -c 2000 "$d/vm-idle/result.json" >"$tmp/cut.json"
+expect_usage_error "truncated result.json" compare -o "$tmp/bad" "$d/vm-idle" "$tmp/cut.json"
+echo '{"schema": "other/1"}' >"$tmp/other.json"
+expect_usage_error "another schema" compare -o "$tmp/bad" "$tmp/other.json" "$d/vm-idle"
+[ ! -e "$tmp/bad" ]; ok $? "nothing written for bad input"
+expect_usage_error "unknown option" compare --frobnicate "$d/vm-idle" "$d/vm-cpuload"
+expect_usage_error "bad format" compare -f gif "$d/vm-idle" "$d/vm-cpuload"
+expect_usage_error "nine runs" compare "$d/vm-idle" "$d/vm-idle" "$d/vm-idle" "$d/vm-idle" \
+	"$d/vm-idle" "$d/vm-idle" "$d/vm-idle" "$d/vm-idle" "$d/vm-idle"
+run_cmd compare --help
+ok $rc "--help exits 0"
+done_testing
