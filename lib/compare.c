@@ -240,6 +240,7 @@ int rtm_compare_add(struct rtm_compare *c, const struct rtm_result *r, const cha
 				     &run->ci_pair[k]);
 	}
 	fill_fp(run, r);
+	run->overflows = rtm_result_unplaced_overflows(r);
 	c->nruns++;
 	return 0;
 }
@@ -327,6 +328,13 @@ static double ratio_of(uint64_t b, uint64_t a)
 	return a ? (double)b / (double)a : (b ? INFINITY : 1.0);
 }
 
+static bool beyond_import(const struct rtm_compare_run *r, double p)
+{
+	double total = (double)r->all->count + (double)r->overflows;
+
+	return r->overflows && (1.0 - p / 100.0) * total < (double)r->overflows + 1.0;
+}
+
 void rtm_compare_verdict(const struct rtm_compare_run *a, const struct rtm_compare_run *b,
 			 int k, struct rtm_compare_verdict *v)
 {
@@ -337,6 +345,16 @@ void rtm_compare_verdict(const struct rtm_compare_run *a, const struct rtm_compa
 	v->pct = p;
 	v->ratio = ratio_of(cb->value_ns, ca->value_ns);
 	v->ratio_lo = v->ratio_hi = v->ratio;
+	/* an imported run whose percentile lies among the samples beyond its histogram */
+	if (beyond_import(a, p) || beyond_import(b, p)) {
+		const struct rtm_compare_run *x = beyond_import(a, p) ? a : b;
+
+		v->kind = RTM_VERDICT_FEW;
+		snprintf(v->text, sizeof(v->text), "p%g of %s is unknown: it lies among the %llu "
+			 "samples beyond its imported histogram", p, x->label,
+			 (unsigned long long)x->overflows);
+		return;
+	}
 	if (!ca->valid || !cb->valid) {
 		v->kind = RTM_VERDICT_FEW;
 		snprintf(v->text, sizeof(v->text), "too few samples for p%g (%s has %llu, %s %llu; "
@@ -588,6 +606,11 @@ void rtm_compare_fprint(const struct rtm_compare *c, FILE *f)
 	print_fingerprints(c, f);
 	for (i = 0; i < c->nwarnings; i++)
 		fprintf(f, "warning: %s\n", c->warnings[i].text);
+	for (i = 0; i < c->nruns; i++)
+		if (c->runs[i].overflows)
+			fprintf(f, "warning: %s: %llu imported samples lay beyond its histogram and are "
+				"not in its percentiles, which are lower bounds (sections.provenance)\n",
+				c->runs[i].label, (unsigned long long)c->runs[i].overflows);
 	fprintf(f, "\n%-5s %-14s %10s", "CPU", "run", "samples");
 	for (i = 1; i < RTM_CM_NTABLE; i++)
 		fprintf(f, " %8s", rtm_compare_metrics[rtm_compare_table[i]].name);

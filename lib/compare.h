@@ -69,6 +69,7 @@ struct rtm_compare_run {
 	struct rtm_quantile_ci ci[RTM_COMPARE_NPCT];	/* at RTM_COMPARE_CONF */
 	/* at (1 + RTM_COMPARE_CONF) / 2, so a ratio of two covers with RTM_COMPARE_CONF */
 	struct rtm_quantile_ci ci_pair[RTM_COMPARE_NPCT];
+	uint64_t overflows;		/* imported samples beyond the histogram, not in it */
 };
 
 struct rtm_compare_warning {

@@ -190,6 +190,11 @@ static void write_html(struct rtm_report_ctx *c, FILE *f, const struct rtm_summa
 		fputs("<p class=\"warn\">Virtual machine: these numbers include the hypervisor's "
 		      "scheduling of the vCPUs.</p>\n", f);
 
+	if (rtm_result_unplaced_overflows(r))
+		fprintf(f, "<p class=\"warn\">Imported: %llu samples lay beyond the source's "
+			"histogram and are not in these figures; the percentiles are lower bounds "
+			"(sections.provenance of result.json has the run's own).</p>\n",
+			(unsigned long long)rtm_result_unplaced_overflows(r));
 	fputs("<h2>Summary</h2>\n", f);
 	html_summary(f, r, rows, nrows);
 	if (c->all_corr && c->all_corr->count > c->all_raw->count) {

@@ -101,6 +101,23 @@ void rtm_result_total(const struct rtm_result *r, struct rtm_hist *raw,
 
 /* ------------------------------------------------------------ to JSON */
 
+uint64_t rtm_result_unplaced_overflows(const struct rtm_result *r)
+{
+	const json_t *cpus = json_object_get(json_object_get(r->sections, "provenance"), "cpus");
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < json_array_size(cpus); i++) {
+		const json_t *c = json_array_get(cpus, i);
+		json_int_t o = json_integer_value(json_object_get(c, "overflows"));
+		json_int_t p = json_integer_value(json_object_get(c, "overflows_placed"));
+
+		if (o > p)
+			n += (uint64_t)(o - p);
+	}
+	return n;
+}
+
 json_t *rtm_result_to_json(const struct rtm_result *r)
 {
 	json_t *cpus = json_array(), *root;

@@ -63,6 +63,13 @@ struct rtm_result_cpu *rtm_result_add_cpu(struct rtm_result *r, int cpu, bool wi
 void rtm_result_total(const struct rtm_result *r, struct rtm_hist *raw,
 		      struct rtm_hist *corrected);
 
+/*
+ * Imported samples that lay beyond the source's histogram and are not in ours
+ * (sections.provenance: overflows - overflows_placed, summed); 0 otherwise.
+ * Percentiles of such a result are lower bounds.
+ */
+uint64_t rtm_result_unplaced_overflows(const struct rtm_result *r);
+
 json_t *rtm_result_to_json(const struct rtm_result *r);
 struct rtm_result *rtm_result_from_json(const json_t *root, const char *what,
 					struct rtm_error *err);

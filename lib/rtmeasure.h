@@ -15,6 +15,8 @@
 #include "sysinfo.h"
 #include "result.h"
 #include "irq.h"
+#include "import.h"
+#include "export.h"
 #include "stats.h"
 #include "compare.h"
 

@@ -22,6 +22,8 @@ static const struct rtm_command commands[] = {
 	{ "monitor", cmd_monitor, "live dashboard: latency per CPU, interrupts, spikes and their causes" },
 	{ "report", cmd_report, "plots and an HTML/Markdown report of a results folder (gnuplot)" },
 	{ "compare", cmd_compare, "runs side by side: ratios, confidence intervals, verdicts, plots" },
+	{ "import", cmd_import, "cyclictest, oslat and rtla output as results folders" },
+	{ "export", cmd_export, "a results folder as cyclictest --json JSON or CSV" },
 	{ "irq", cmd_irq, "interrupt and softirq rates per CPU, handler times, affinity" },
 	{ "sysinfo", cmd_sysinfo, "RT-readiness checklist of this box (or a recorded tree)" },
 };

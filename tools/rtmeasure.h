@@ -43,6 +43,8 @@ int cmd_irq(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_monitor(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 /* A results folder or a result.json path: the folder and the file to load. */
 int rtm_cli_result_path(const char *arg, char *dir, size_t dlen, char *file, size_t flen);

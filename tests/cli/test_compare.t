@@ -144,4 +144,15 @@ expect_usage_error "nine runs" compare "$d/vm-idle" "$d/vm-idle" "$d/vm-idle" "$
 	"$d/vm-idle" "$d/vm-idle" "$d/vm-idle" "$d/vm-idle" "$d/vm-idle"
 run_cmd compare --help
 ok $rc "--help exits 0"
+# an imported run with samples beyond its histogram: no verdict where they lie
+imp=$(mktemp -d)
+"$RTMEASURE" import "$RTM_TESTDATA/import/cyclictest-idle-h2000.txt" -o "$imp/idle" >/dev/null 2>&1
+"$RTMEASURE" import "$RTM_TESTDATA/import/cyclictest-loaded-h50.txt" -o "$imp/loaded" >/dev/null 2>&1
+run_cmd compare "$imp/idle" "$imp/loaded" --labels idle,loaded
+ok $rc "compare with an imported run that overflowed exits 0"
+echo "$out" | grep -q '^warning: loaded: 709 imported samples lay beyond its histogram'
+ok $? "its overflowed samples are warned about"
+echo "$out" | grep -q 'p99 of loaded is unknown: it lies among the 709 samples beyond'
+ok $? "no p99 verdict where the rank lies among them"
+rm -rf "$imp"
 done_testing

@@ -1,0 +1,599 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * import.c - format detection, the shared helpers of the importers, and the
+ * step from parsed histogram columns to a result with its provenance.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "fileio.h"
+#include "import_priv.h"
+#include "jsonutil.h"
+
+/* ------------------------------------------------------------ text helpers */
+
+void imp_lines_init(struct imp_lines *it, char *text, size_t len)
+{
+	it->p = text;
+	it->end = text + len;
+	it->lineno = 0;
+}
+
+char *imp_next_line(struct imp_lines *it)
+{
+	char *line = it->p, *nl;
+
+	if (it->p >= it->end)
+		return NULL;
+	nl = memchr(it->p, '\n', (size_t)(it->end - it->p));
+	if (nl) {
+		*nl = '\0';
+		it->p = nl + 1;
+	} else {
+		it->p = it->end;	/* the copy is NUL-terminated at end */
+	}
+	it->lineno++;
+	if (nl && nl > line && nl[-1] == '\r')
+		nl[-1] = '\0';
+	return line;
+}
+
+const char *imp_skip_blanks(const char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}
+
+bool imp_blank(const char *p)
+{
+	return *imp_skip_blanks(p) == '\0';
+}
+
+int imp_parse_u64(const char **pp, uint64_t *v)
+{
+	const char *p = imp_skip_blanks(*pp);
+	uint64_t x = 0;
+
+	if (*p < '0' || *p > '9')
+		return -1;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		unsigned int d = (unsigned int)(*p - '0');
+
+		if (x > (UINT64_MAX - d) / 10)
+			return -1;
+		x = x * 10 + d;
+	}
+	*v = x;
+	*pp = p;
+	return 0;
+}
+
+int imp_parse_double(const char **pp, double *v)
+{
+	const char *p = imp_skip_blanks(*pp);
+	double x = 0, scale = 0.1;
+
+	if (*p < '0' || *p > '9')
+		return -1;
+	for (; *p >= '0' && *p <= '9'; p++)
+		x = x * 10 + (*p - '0');
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++, scale /= 10)
+			x += (*p - '0') * scale;
+	}
+	*v = x;
+	*pp = p;
+	return 0;
+}
+
+/* ------------------------------------------------------------ columns */
+
+static struct imp_col *grow(struct imp_col **arr, int *n)
+{
+	struct imp_col *a, *c;
+
+	if (*n >= IMP_MAX_COLS)
+		return NULL;
+	a = realloc(*arr, (size_t)(*n + 1) * sizeof(*a));
+	if (!a)
+		return NULL;
+	*arr = a;
+	c = &a[(*n)++];
+	memset(c, 0, sizeof(*c));
+	c->thread = -1;
+	return c;
+}
+
+struct imp_col *imp_add_col(struct imp_set *s, int cpu, int thread)
+{
+	struct imp_col *c = grow(&s->cols, &s->ncols);
+
+	if (c) {
+		c->cpu = cpu;
+		c->thread = thread;
+	}
+	return c;
+}
+
+struct imp_col *imp_add_extra(struct imp_set *s, int cpu, const char *kind)
+{
+	struct imp_col *c = grow(&s->extra, &s->nextra);
+
+	if (c) {
+		c->cpu = cpu;
+		c->kind = kind;
+	}
+	return c;
+}
+
+int imp_col_add_row(struct imp_col *c, uint64_t lo_ns, uint64_t count)
+{
+	if (!count)
+		return 0;
+	if (c->in_rows + count < c->in_rows)
+		return -EOVERFLOW;
+	if (c->nrows == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 64;
+		struct imp_row *r = realloc(c->rows, cap * sizeof(*r));
+
+		if (!r)
+			return -ENOMEM;
+		c->rows = r;
+		c->cap = cap;
+	}
+	c->rows[c->nrows].lo_ns = lo_ns;
+	c->rows[c->nrows].count = count;
+	c->nrows++;
+	c->in_rows += count;
+	return 0;
+}
+
+void imp_note(struct imp_set *s, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	json_array_append_new(s->notes, json_string(buf));
+}
+
+void imp_set_release(struct imp_set *s)
+{
+	int i;
+
+	for (i = 0; i < s->ncols; i++)
+		free(s->cols[i].rows);
+	for (i = 0; i < s->nextra; i++)
+		free(s->extra[i].rows);
+	free(s->cols);
+	free(s->extra);
+	free(s->command_line);
+	json_decref(s->sysinfo);
+	json_decref(s->events);
+	json_decref(s->notes);
+	memset(s, 0, sizeof(*s));
+}
+
+static uint64_t mid(uint64_t lo, uint64_t width)
+{
+	return lo + width / 2;
+}
+
+uint64_t imp_col_hist(const struct imp_set *s, const struct imp_col *c, struct rtm_hist *h)
+{
+	uint64_t placed = 0;
+	size_t i;
+
+	for (i = 0; i < c->nrows; i++)
+		rtm_hist_record_n(h, mid(c->rows[i].lo_ns, s->row_width_ns), c->rows[i].count);
+	/*
+	 * An overflowed sample has no known value, but the maximum is one of
+	 * them and the source states it; so is the minimum when nothing landed
+	 * in the rows at all.
+	 */
+	if (c->overflows && c->has_max) {
+		rtm_hist_record(h, mid(c->max_ns, s->val_width_ns));
+		placed++;
+	}
+	if (c->overflows >= 2 && !c->in_rows && c->has_min && c->has_max &&
+	    c->min_ns != c->max_ns) {
+		rtm_hist_record(h, mid(c->min_ns, s->val_width_ns));
+		placed++;
+	}
+	return placed;
+}
+
+/* A source value as written: an integer when it is one. */
+static json_t *num(double v)
+{
+	if (v == floor(v) && v >= 0 && v < 9e15)
+		return json_integer((json_int_t)v);
+	return json_real(v);
+}
+
+/*
+ * The run's own percentiles, from the rows and the full count: known while the
+ * rank lies in the rows, null (somewhere beyond the last row) above.
+ */
+static json_t *run_percentiles(const struct imp_set *s, const struct imp_col *c)
+{
+	static const unsigned int milli[] = { 50000, 90000, 99000, 99900, 99990, 99999 };
+	static const char *const names[] = { "p50", "p90", "p99", "p99.9", "p99.99", "p99.999" };
+	unsigned __int128 n = c->in_rows + c->overflows;
+	json_t *o = json_object();
+	size_t k, i;
+
+	for (k = 0; k < sizeof(milli) / sizeof(milli[0]); k++) {
+		uint64_t rank = (uint64_t)((milli[k] * n + 99999) / 100000), seen = 0;
+		json_t *v = json_null();
+
+		if (rank < 1)
+			rank = 1;
+		for (i = 0; rank <= c->in_rows && i < c->nrows; i++) {
+			seen += c->rows[i].count;
+			if (seen >= rank) {
+				v = json_integer((json_int_t)mid(c->rows[i].lo_ns, s->row_width_ns));
+				break;
+			}
+		}
+		json_object_set_new(o, names[k], v);
+	}
+	return o;
+}
+
+json_t *imp_col_json(const struct imp_set *s, const struct imp_col *c, uint64_t placed)
+{
+	json_t *j = json_object();
+
+	json_object_set_new(j, "cpu", json_integer(c->cpu));
+	if (c->thread >= 0)
+		json_object_set_new(j, "thread", json_integer(c->thread));
+	if (c->kind)
+		json_object_set_new(j, "context", json_string(c->kind));
+	json_object_set_new(j, "count", rtm_json_u64(c->has_count ? c->count :
+						      c->in_rows + c->overflows));
+	json_object_set_new(j, "samples_in_rows", rtm_json_u64(c->in_rows));
+	json_object_set_new(j, "overflows", rtm_json_u64(c->overflows));
+	json_object_set_new(j, "overflows_placed", rtm_json_u64(placed));
+	json_object_set_new(j, "min", c->has_min ? num(c->src_min) : json_null());
+	json_object_set_new(j, "avg", c->has_avg ? num(c->src_avg) : json_null());
+	json_object_set_new(j, "max", c->has_max ? num(c->src_max) : json_null());
+	if (c->overflows > placed)
+		json_object_set_new(j, "run_percentiles_ns", run_percentiles(s, c));
+	return j;
+}
+
+/* ------------------------------------------------------------ detection */
+
+static const char *find_line(const char *text, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	const char *p = text, *end = text + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		if (l >= n && memcmp(p, prefix, n) == 0)
+			return p;
+		p = nl ? nl + 1 : end;
+	}
+	return NULL;
+}
+
+enum rtm_import_format rtm_import_detect(const char *text, size_t len)
+{
+	const char *p = text, *end = text + len;
+
+	if (!len || memchr(text, '\0', len))
+		return RTM_IMPORT_UNKNOWN;
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	if (p < end && *p == '{')
+		return memmem(p, (size_t)(end - p), "\"thread\"", 8) ? RTM_IMPORT_RTTESTS_JSON :
+								      RTM_IMPORT_UNKNOWN;
+	if (find_line(text, len, "# RTLA timerlat histogram") ||
+	    find_line(text, len, "# RTLA osnoise histogram"))
+		return RTM_IMPORT_RTLA_HIST;
+	p = find_line(text, len, "# Histogram");
+	if (p && (p + 11 == end || p[11] == '\n' || p[11] == '\r'))
+		return RTM_IMPORT_CYCLICTEST_HIST;
+	return RTM_IMPORT_UNKNOWN;
+}
+
+/* ------------------------------------------------------------ building */
+
+static void fmt_value(char *buf, size_t len, const struct imp_set *s, uint64_t ns)
+{
+	if (!strcmp(s->unit, "ns"))
+		snprintf(buf, len, "%llu ns", (unsigned long long)ns);
+	else
+		snprintf(buf, len, "%llu us", (unsigned long long)(ns / 1000));
+}
+
+static int check_col(const struct imp_set *s, const struct imp_col *c, struct rtm_error *err)
+{
+	uint64_t top = c->nrows ? c->rows[c->nrows - 1].lo_ns + s->row_width_ns : 0;
+
+	if (c->overflows && c->has_max && c->in_rows && c->max_ns < top)
+		return rtm_error_set(err, "%s: inconsistent: CPU/thread %d has %llu samples beyond "
+				     "its last row but its maximum lies inside the rows (corrupt "
+				     "file?)", s->name, c->cpu, (unsigned long long)c->overflows);
+	if (c->has_count && c->count != c->in_rows + c->overflows)
+		return rtm_error_set(err, "%s: inconsistent: CPU/thread %d counts %llu samples but "
+				     "its rows and overflows add up to %llu (truncated or corrupt)",
+				     s->name, c->cpu, (unsigned long long)c->count,
+				     (unsigned long long)(c->in_rows + c->overflows));
+	return 0;
+}
+
+static void overflow_note(struct imp_set *s, const struct imp_col *c, uint64_t placed)
+{
+	uint64_t total = c->in_rows + c->overflows, kept = c->in_rows + placed;
+	char where[64] = "", maxs[48] = "", lab[32];
+	double known = total ? floor(10000.0 * (double)c->in_rows / (double)total) / 100 : 0;
+
+	if (s->overflow_above_ns) {
+		char v[32];
+
+		fmt_value(v, sizeof(v), s, s->overflow_above_ns);
+		snprintf(where, sizeof(where), " (%s and more)", v);
+	}
+	if (placed)
+		fmt_value(maxs, sizeof(maxs), s, c->max_ns);
+	if (s->cpus_known || c->kind)
+		snprintf(lab, sizeof(lab), "CPU %d%s%s", c->cpu, c->kind ? " " : "",
+			 c->kind ? c->kind : "");
+	else
+		snprintf(lab, sizeof(lab), "thread %d", c->cpu);
+	if (kept == total) {
+		imp_note(s, "%s: %llu sample%s beyond the histogram's last row%s: the maximum "
+			 "(%s), recorded as a known sample; nothing is missing", lab,
+			 (unsigned long long)c->overflows, c->overflows == 1 ? "" : "s", where,
+			 maxs);
+		return;
+	}
+	imp_note(s, "%s: %llu of %llu samples lay beyond the histogram's last row%s; their "
+		 "values are unknown and they are not in the histogram%s%s%s: its percentiles "
+		 "are those of the %llu samples kept, lower bounds of the run's, which are "
+		 "known up to p%.2f only (provenance run_percentiles_ns)",
+		 lab, (unsigned long long)c->overflows, (unsigned long long)total, where,
+		 placed ? ", except the maximum (" : "", maxs, placed ? ", a known sample)" : "",
+		 (unsigned long long)kept, known);
+}
+
+static struct rtm_result *build(struct imp_set *s, struct rtm_error *err)
+{
+	json_t *pcpus = json_array(), *prov, *irq = NULL, *user = NULL;
+	struct rtm_result *r;
+	int i, j;
+
+	for (i = 0; i < s->ncols; i++) {
+		if (check_col(s, &s->cols[i], err))
+			goto fail_early;
+		for (j = 0; j < i; j++)
+			if (s->cols[j].cpu == s->cols[i].cpu) {
+				rtm_error_set(err, "%s: CPU %d appears twice (corrupt file?)",
+					      s->name, s->cols[i].cpu);
+				goto fail_early;
+			}
+	}
+	for (i = 0; i < s->nextra; i++)
+		if (check_col(s, &s->extra[i], err))
+			goto fail_early;
+	if (!s->ncols) {
+		rtm_error_set(err, "%s: no CPU or thread has samples: nothing to import", s->name);
+		goto fail_early;
+	}
+	r = rtm_result_alloc("import");
+	if (!r) {
+		rtm_error_setn(err, -ENOMEM, "out of memory");
+		goto fail_early;
+	}
+	snprintf(r->tool, sizeof(r->tool), "%s%s%s", s->tool, s->version[0] ? " " : "",
+		 s->version);
+	snprintf(r->created, sizeof(r->created), "%s", s->created);
+	r->duration_ns = s->duration_ns;
+	r->sysinfo = s->sysinfo;
+	s->sysinfo = NULL;
+	json_decref(r->events);
+	r->events = s->events;
+	s->events = json_array();
+
+	for (i = 0; i < s->ncols; i++) {
+		const struct imp_col *col = &s->cols[i];
+		struct rtm_result_cpu *c = rtm_result_add_cpu(r, col->cpu, false, 0);
+		uint64_t placed;
+
+		if (!c) {
+			rtm_error_setn(err, -ENOMEM, "out of memory");
+			goto fail;
+		}
+		placed = imp_col_hist(s, col, c->raw);
+		json_array_append_new(pcpus, imp_col_json(s, col, placed));
+		if (col->overflows)
+			overflow_note(s, col, placed);
+	}
+	for (i = 0; i < s->nextra; i++) {
+		const struct imp_col *col = &s->extra[i];
+		struct rtm_hist *h = rtm_hist_alloc();
+		json_t *e, **arr = !strcmp(col->kind, "irq") ? &irq : &user;
+		uint64_t placed;
+
+		if (!h) {
+			rtm_error_setn(err, -ENOMEM, "out of memory");
+			goto fail;
+		}
+		placed = imp_col_hist(s, col, h);
+		e = imp_col_json(s, col, placed);
+		json_object_set_new(e, "hist", rtm_hist_to_json(h));
+		rtm_hist_free(h);
+		if (!*arr)
+			*arr = json_array();
+		json_array_append_new(*arr, e);
+		if (col->overflows)
+			overflow_note(s, col, placed);
+	}
+	if (irq || user) {
+		json_t *tl = json_pack("{s:s, s:I}", "unit", s->unit, "row_width_ns",
+				       (json_int_t)s->row_width_ns);
+
+		if (irq)
+			json_object_set_new(tl, "irq", irq);
+		if (user)
+			json_object_set_new(tl, "user", user);
+		json_object_set_new(r->sections, "timerlat", tl);
+		irq = user = NULL;
+	}
+	prov = json_pack("{s:s, s:o, s:o, s:s, s:s, s:s, s:I, s:I, s:o, s:b, s:o, s:o}",
+		"tool", s->tool,
+		"version", s->version[0] ? json_string(s->version) : json_null(),
+		"command_line", s->command_line ? json_string(s->command_line) : json_null(),
+		"source_file", s->name,
+		"format", s->format,
+		"unit", s->unit,
+		"row_width_ns", (json_int_t)s->row_width_ns,
+		"value_width_ns", (json_int_t)s->val_width_ns,
+		"overflow_above_ns", s->overflow_above_ns ?
+			json_integer((json_int_t)s->overflow_above_ns) : json_null(),
+		"cpus_known", s->cpus_known,
+		"cpus", pcpus,
+		"notes", json_incref(s->notes));
+	json_object_set_new(r->sections, "provenance", prov);
+	return r;
+fail:
+	rtm_result_free(r);
+	json_decref(irq);
+	json_decref(user);
+fail_early:
+	json_decref(pcpus);
+	return NULL;
+}
+
+/* ------------------------------------------------------------ entry points */
+
+static bool all_blank(const char *text, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (text[i] != ' ' && text[i] != '\t' && text[i] != '\n' && text[i] != '\r')
+			return false;
+	return true;
+}
+
+struct rtm_result *rtm_import_buffer(const char *text, size_t len, const char *name,
+				     const struct rtm_import_opts *o, struct rtm_error *err)
+{
+	static const struct rtm_import_opts none;
+	enum rtm_import_format fmt;
+	struct rtm_result *r = NULL;
+	struct imp_set s;
+	char *copy = NULL;
+	int ret = -EINVAL;
+
+	if (!o)
+		o = &none;
+	if (!name)
+		name = "input";
+	memset(&s, 0, sizeof(s));
+	s.name = name;
+	s.unit = "us";
+	s.row_width_ns = s.val_width_ns = 1000;
+	s.notes = json_array();
+	s.events = json_array();
+	if (!s.notes || !s.events) {
+		ret = rtm_error_setn(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	if (all_blank(text, len)) {
+		rtm_error_set(err, "%s is empty (give the output file of cyclictest -h, cyclictest "
+			      "or oslat --json, or rtla timerlat/osnoise hist)", name);
+		goto out;
+	}
+	fmt = rtm_import_detect(text, len);
+	switch (fmt) {
+	case RTM_IMPORT_CYCLICTEST_HIST:
+	case RTM_IMPORT_RTLA_HIST:
+		copy = malloc(len + 1);
+		if (!copy) {
+			ret = rtm_error_setn(err, -ENOMEM, "out of memory");
+			goto out;
+		}
+		memcpy(copy, text, len);
+		copy[len] = '\0';
+		if (fmt == RTM_IMPORT_RTLA_HIST)
+			ret = imp_parse_rtla(&s, copy, len, o, err);
+		else
+			ret = imp_parse_cyclictest(&s, copy, len, o, err);
+		break;
+	case RTM_IMPORT_RTTESTS_JSON:
+		ret = imp_parse_rttests_json(&s, text, len, err);
+		break;
+	default:
+		if (!memchr(text, '\0', len) && memmem(text, len, "\"rtmeasure-result/", 18))
+			rtm_error_set(err, "%s is already an rtmeasure result (report, compare and "
+				      "export read it as it is)", name);
+		else
+			rtm_error_set(err, "%s: unknown format (rtmeasure import reads cyclictest "
+				      "-h/--histfile text, cyclictest or oslat --json, rtla "
+				      "timerlat/osnoise hist text)", name);
+		goto out;
+	}
+	if (ret)
+		goto out;
+	r = build(&s, err);
+	ret = r ? 0 : -EINVAL;
+out:
+	free(copy);
+	imp_set_release(&s);
+	if (!r)
+		errno = ret == -ENOMEM ? ENOMEM : EINVAL;
+	return r;
+}
+
+struct rtm_result *rtm_import_file(const char *path, const struct rtm_import_opts *o,
+				   struct rtm_error *err)
+{
+	struct rtm_result *r;
+	struct stat st;
+	size_t len = 0;
+	char *text;
+
+	if (stat(path, &st) < 0) {
+		rtm_error_setn(err, -errno, "cannot read %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		rtm_error_set(err, "%s is a folder (give the tool's output file)", path);
+		errno = EINVAL;
+		return NULL;
+	}
+	text = rtm_read_all("", path, &len);
+	if (!text) {
+		rtm_error_setn(err, -errno, "cannot read %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	r = rtm_import_buffer(text, len, path, o, err);
+	free(text);
+	if (r && !r->created[0]) {
+		struct tm tm;
+		json_t *notes = json_object_get(json_object_get(r->sections, "provenance"),
+						"notes");
+
+		gmtime_r(&st.st_mtime, &tm);
+		strftime(r->created, sizeof(r->created), "%Y-%m-%dT%H:%M:%SZ", &tm);
+		json_array_append_new(notes, json_string("created: the source file's "
+			"modification time (the file does not state when the run started)"));
+	}
+	return r;
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * import.h - other tools' latency output as rtmeasure results.
+ *
+ * Formats, recognised by their content (never by the file name):
+ *   - cyclictest -h / -H / --histfile text (rt-tests 2.4 dense rows with
+ *     "# Total:", rt-tests >= 2.5 sparse rows; the -H all-threads column; the
+ *     -b trailer "# Break thread:" / "# Break value:")
+ *   - rt-tests --json of cyclictest and oslat ("cmdline:" and
+ *     "rt_test_version:" keys with their stray colon)
+ *   - rtla timerlat hist and rtla osnoise hist text (us or --nano ns; IRQ,
+ *     Thr and Usr columns)
+ *
+ * What a source cannot tell is stated in sections.provenance, not guessed:
+ * samples beyond a histogram's last row have no known value and stay out of
+ * the histogram (counted as "overflows"), except the maximum, which is a
+ * known sample. See docs/result-schema.md, "sections.provenance".
+ */
+#ifndef RTM_IMPORT_H
+#define RTM_IMPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "result.h"
+
+enum rtm_import_format {
+	RTM_IMPORT_UNKNOWN = 0,
+	RTM_IMPORT_CYCLICTEST_HIST,	/* cyclictest -h / --histfile text */
+	RTM_IMPORT_RTTESTS_JSON,	/* cyclictest / oslat --json */
+	RTM_IMPORT_RTLA_HIST,		/* rtla timerlat hist / osnoise hist text */
+};
+
+struct rtm_import_opts {
+	/* cyclictest text: the CPU list of the run's -a (thread i ran on the i-th
+	 * CPU of the list, as cyclictest assigns them); NULL: CPUs unknown */
+	const char *affinity;
+	bool nsecs;		/* cyclictest text recorded with -N/--nsecs (rows in ns) */
+	uint64_t rtla_bucket;	/* rtla -b value in the file's unit; 0: from the rows */
+};
+
+/* The format of @text by its content; RTM_IMPORT_UNKNOWN when none fits. */
+enum rtm_import_format rtm_import_detect(const char *text, size_t len);
+
+/**
+ * rtm_import_buffer - turn one tool output into a result
+ * @name: the file name, used in messages and provenance
+ * @o: options, may be NULL
+ *
+ * Returns a result (command "import", tool the imported tool and version,
+ * sections.provenance filled) or NULL with errno EINVAL (ENOMEM) and a
+ * one-line message naming @name in @err when the input is empty, truncated,
+ * corrupt, inconsistent or of an unknown format. Nothing is written.
+ */
+struct rtm_result *rtm_import_buffer(const char *text, size_t len, const char *name,
+				     const struct rtm_import_opts *o, struct rtm_error *err);
+
+/* rtm_import_buffer() on a file's content; "created" falls back to its mtime. */
+struct rtm_result *rtm_import_file(const char *path, const struct rtm_import_opts *o,
+				   struct rtm_error *err);
+
+#endif

@@ -1,0 +1,119 @@
+#!/bin/bash
+# Command-level tests of rtmeasure import and export on outputs of cyclictest,
+# oslat and rtla recorded on real machines (tests/data/import/README.md).
+. "$RTM_SRCDIR/tests/lib.sh"
+
+D="$RTM_TESTDATA/import"
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+
+# ---------------------------------------------------------------- import
+run_cmd import -o "$t/loaded" "$D/cyclictest-loaded-h50.txt"
+ok $(( rc != 0 )) "import FILE -o DIR exits 0"
+[ -f "$t/loaded/result.json" ]; ok $? "DIR/result.json written"
+echo "$out" | grep -q '^note: thread 0: 240 of 14964 samples lay beyond'
+ok $? "the output states the 240 overflowed samples of thread 0"
+echo "$out" | grep -q '^note: .*not CPUs'; ok $? "the output says the entries are threads"
+jq -e '.schema == "rtmeasure-result/1" and .command == "import" and .tool == "cyclictest" and
+	.sections.provenance.format == "cyclictest-hist" and
+	.sections.provenance.cpus[0].overflows == 240 and
+	.sections.provenance.cpus[1].overflows == 471 and
+	.sections.provenance.cpus_known == false and
+	(.sections.provenance.notes | length) > 0' "$t/loaded/result.json" >/dev/null
+ok $? "result.json: provenance with the overflows per thread"
+"$RTM_BUILDDIR/tests/helpers/result_check" "$t/loaded" >/dev/null
+ok $? "the result loads and validates"
+
+run_cmd import -a 0-1 -q -o "$t/aff" "$D/cyclictest-break-h200.txt"
+[ "$rc" -eq 0 ] && [ -z "$out" ] &&
+	jq -e '.sections.provenance.cpus_known and .events[0].type == "break" and
+		.events[0].cpu == 1 and .events[0].latency_ns == 4252500' \
+		"$t/aff/result.json" >/dev/null
+ok $? "-a 0-1: CPUs; -b trailer as a break event; -q prints nothing"
+
+run_cmd import -o "$t/many" "$D/cyclictest-h100.json" "$D/cyclictest-h100.txt" "$D/oslat.json" \
+	"$D/rtla-timerlat-hist-us.txt" "$D/rtla-osnoise-hist-us.txt"
+[ "$rc" -eq 0 ] && [ -f "$t/many/oslat/result.json" ] &&
+	[ -f "$t/many/rtla-timerlat-hist-us/result.json" ] &&
+	[ -f "$t/many/rtla-osnoise-hist-us/result.json" ]
+ok $? "several FILEs: DIR/<name without extension>/ each"
+[ -f "$t/many/cyclictest-h100.json/result.json" ] && [ -f "$t/many/cyclictest-h100.txt/result.json" ]
+ok $? "two FILEs that differ in the extension only keep it"
+jq -e '.tool == "cyclictest 2.40" and
+	.sections.provenance.command_line == "cyclictest -m -p95 -a 0-1 -t2 -h 100 -D 10 -q --json=ct-json-h100.json" and
+	.created == "2026-12-03T13:08:28Z"' "$t/many/cyclictest-h100.json/result.json" >/dev/null
+ok $? "rt-tests JSON: version, command line (\"cmdline:\"), start time"
+jq -e '.sections.timerlat.irq | length == 2' "$t/many/rtla-timerlat-hist-us/result.json" \
+	>/dev/null
+ok $? "rtla timerlat: IRQ latency kept in sections.timerlat"
+
+run_cmd import --json -o "$t/js" "$D/rtla-timerlat-hist-ns.txt"
+echo "$out" | jq -e '.[0].provenance.unit == "ns" and .[0].provenance.row_width_ns == 500 and
+	(.[0].summary | type) != "null"' >/dev/null
+ok $? "--json: provenance (rtla --nano, bucket 500 ns) and summary"
+
+# empty folder is fine, a non-empty one is not
+mkdir "$t/empty"
+run_cmd import -q -o "$t/empty" "$D/oslat.json"
+ok $(( rc != 0 )) "an existing empty folder is used"
+
+# ---------------------------------------------------------------- errors: exit 2, nothing written
+no_output_dir() {	# DESC DIR: the folder and no temporary one exist
+	[ ! -e "$2" ] && [ -z "$(ls -d "$2".import-tmp.* 2>/dev/null)" ]
+	ok $? "$1: no folder left behind"
+}
+: >"$t/empty.txt"
+expect_usage_error "empty file" import -o "$t/e1" "$t/empty.txt"
+no_output_dir "empty file" "$t/e1"
+echo "$err" | grep -q "empty.txt"; ok $? "the message names the file"
+head -c 20000 "$D/cyclictest-idle-h2000.txt" >"$t/cut.txt"
+expect_usage_error "truncated cyclictest text" import -o "$t/e2" "$t/cut.txt"
+no_output_dir "truncated" "$t/e2"
+head -c 1500 "$D/cyclictest-h100.json" >"$t/cut.json"
+expect_usage_error "truncated JSON" import -o "$t/e3" "$t/cut.json"
+sed 's/^000030 \(.*\)/000030 x\1/' "$D/cyclictest-idle-h2000.txt" >"$t/corrupt.txt"
+expect_usage_error "corrupt row" import -o "$t/e4" "$t/corrupt.txt"
+expect_usage_error "wrong format (an rtmeasure result)" import -o "$t/e5" \
+	"$t/loaded/result.json"
+expect_usage_error "wrong format (text)" import -o "$t/e6" "$RTM_SRCDIR/README.md"
+expect_usage_error "missing file" import -o "$t/e7" "$t/nope.txt"
+# a good file and a bad one: nothing at all is written
+expect_usage_error "one good, one bad file" import -o "$t/e8" "$D/oslat.json" "$t/cut.json"
+no_output_dir "one good, one bad file" "$t/e8"
+expect_usage_error "same name twice" import -o "$t/e9" "$D/oslat.json" "$D/oslat.json"
+no_output_dir "same name twice" "$t/e9"
+expect_usage_error "non-empty DIR" import -o "$t/loaded" "$D/oslat.json"
+jq -e '.tool == "cyclictest"' "$t/loaded/result.json" >/dev/null
+ok $? "the non-empty DIR is left as it was"
+expect_usage_error "no -o" import "$D/oslat.json"
+expect_usage_error "no file" import -o "$t/e10"
+expect_usage_error "bad --affinity" import -a 3-1 -o "$t/e11" "$D/cyclictest-loaded-h50.txt"
+expect_usage_error "bad --bucket-size" import -b 0 -o "$t/e12" "$D/rtla-osnoise-hist-us.txt"
+expect_usage_error "unknown option" import --frobnicate
+run_cmd import --help
+ok $(( rc != 0 )) "import --help exits 0"
+
+# ---------------------------------------------------------------- export
+run_cmd export --cyclictest-json "$t/loaded"
+echo "$out" | jq -e '.file_version == 1 and has("cmdline:") and has("rt_test_version:") and
+	.num_threads == 2 and .thread["0"].cycles == 14964 and .thread["0"].max == 25639 and
+	.thread["0"].cpu == -1 and (.thread["0"].histogram | has("27"))' >/dev/null
+ok $? "export --cyclictest-json: cyclictest's keys and values"
+run_cmd export --cyclictest-json -o "$t/ct.json" "$t/loaded/result.json"
+[ "$rc" -eq 0 ] && [ -z "$out" ] && jq -e '.thread["1"].cycles == 14955' "$t/ct.json" >/dev/null
+ok $? "export -o FILE"
+run_cmd import -q -o "$t/again" "$t/ct.json"
+[ "$rc" -eq 0 ] && [ "$(jq -c '[.cpus[].hist.count, .sections.provenance.cpus[].overflows]' \
+	"$t/again/result.json")" = "$(jq -c '[.cpus[].hist.count, .sections.provenance.cpus[].overflows]' \
+	"$t/loaded/result.json")" ]
+ok $? "export then import: the same samples and overflows per CPU"
+run_cmd export --csv "$t/aff"
+[ "$(echo "$out" | head -1)" = "cpu,lo_ns,hi_ns,count" ] &&
+	[ "$(echo "$out" | tail -n +2 | awk -F, '{s += $4} END {print s}')" = \
+	  "$(jq '[.cpus[].hist.count] | add' "$t/aff/result.json")" ]
+ok $? "export --csv: header and one line per bucket, adding up to the samples"
+expect_usage_error "export without a format" export "$t/loaded"
+expect_usage_error "export with two formats" export --csv --cyclictest-json "$t/loaded"
+expect_usage_error "export of a missing folder" export --csv "$t/nope"
+expect_usage_error "export of a non-result" export --csv "$D/oslat.json"
+done_testing
