@@ -123,15 +123,35 @@ json_t *rtm_result_to_json(const struct rtm_result *r)
 	json_t *cpus = json_array(), *root;
 	int i;
 
+	struct rtm_hist *implied = rtm_hist_alloc(), *check = rtm_hist_alloc();
+
 	for (i = 0; i < r->ncpus; i++) {
 		const struct rtm_result_cpu *c = &r->cpus[i];
+		json_t *o;
 
-		json_array_append_new(cpus, json_pack("{s:i, s:I, s:o, s:o, s:o}",
-			"cpu", c->cpu, "overruns", (json_int_t)c->overruns,
-			"hist", rtm_hist_to_json(c->raw),
-			"hist_corrected", c->corrected ? rtm_hist_to_json(c->corrected) : json_null(),
-			"timeseries", c->ts ? rtm_ts_to_json(c->ts) : json_null()));
+		o = json_pack("{s:i, s:I, s:o}", "cpu", c->cpu, "overruns", (json_int_t)c->overruns,
+			      "hist", rtm_hist_to_json(c->raw));
+		/*
+		 * The corrected histogram is raw + the samples stalls swallowed: only
+		 * those are written (usually a few buckets; half the file otherwise),
+		 * when raw + them gives it back exactly; else the whole of it.
+		 */
+		if (!c->corrected) {
+			json_object_set_new(o, "hist_implied", json_null());
+		} else if (implied && check && rtm_hist_diff(implied, c->corrected, c->raw) == 0 &&
+			   (implied->count || (!implied->sum_ns && !implied->max_ns &&
+					       !implied->sum_sq)) &&
+			   (rtm_hist_copy(check, c->raw), rtm_hist_merge(check, implied),
+			    memcmp(check, c->corrected, sizeof(*check)) == 0)) {
+			json_object_set_new(o, "hist_implied", rtm_hist_to_json(implied));
+		} else {
+			json_object_set_new(o, "hist_corrected", rtm_hist_to_json(c->corrected));
+		}
+		json_object_set_new(o, "timeseries", c->ts ? rtm_ts_to_json(c->ts) : json_null());
+		json_array_append_new(cpus, o);
 	}
+	rtm_hist_free(implied);
+	rtm_hist_free(check);
 	root = json_pack("{s:s, s:s, s:s, s:s, s:I, s:b, s:O, s:O, s:o, s:O, s:O}",
 		"schema", RTM_RESULT_SCHEMA,
 		"tool", r->tool,
@@ -183,7 +203,7 @@ static int get_uint(const json_t *o, const char *key, uint64_t *out, const char 
 static int load_cpu(struct rtm_result *r, const json_t *jc, size_t idx, const char *what,
 		    struct rtm_error *err)
 {
-	const json_t *jcorr, *jts, *jhist;
+	const json_t *jcorr, *jimp, *jts, *jhist;
 	struct rtm_result_cpu *c;
 	struct rtm_error sub = { "" };
 	char where[PATH_MAX + 64];
@@ -200,21 +220,30 @@ static int load_cpu(struct rtm_result *r, const json_t *jc, size_t idx, const ch
 	jhist = json_object_get(jc, "hist");
 	if (!json_is_object(jhist))
 		return rtm_error_set(err, "%s: missing \"hist\" object", where);
+	/* written since 0.1: "hist_implied" (corrected - raw); earlier: "hist_corrected" */
+	jimp = json_object_get(jc, "hist_implied");
 	jcorr = json_object_get(jc, "hist_corrected");
 	jts = json_object_get(jc, "timeseries");
 	if (jcorr && !json_is_null(jcorr) && !json_is_object(jcorr))
 		return rtm_error_set(err, "%s: \"hist_corrected\" must be an object or null", where);
+	if (jimp && !json_is_null(jimp) && !json_is_object(jimp))
+		return rtm_error_set(err, "%s: \"hist_implied\" must be an object or null", where);
 	if (jts && !json_is_null(jts) && !json_is_object(jts))
 		return rtm_error_set(err, "%s: \"timeseries\" must be an object or null", where);
 
-	c = rtm_result_add_cpu(r, (int)cpu, json_is_object(jcorr), 0);
+	c = rtm_result_add_cpu(r, (int)cpu, json_is_object(jcorr) || json_is_object(jimp), 0);
 	if (!c)
 		return rtm_error_setn(err, -ENOMEM, "out of memory");
 	c->overruns = overruns;
 	if (rtm_hist_from_json(c->raw, jhist, &sub))
 		return rtm_error_set(err, "%s.hist: %s", where, sub.msg);
-	if (c->corrected && rtm_hist_from_json(c->corrected, jcorr, &sub))
+	if (json_is_object(jimp)) {
+		if (rtm_hist_from_json(c->corrected, jimp, &sub))
+			return rtm_error_set(err, "%s.hist_implied: %s", where, sub.msg);
+		rtm_hist_merge(c->corrected, c->raw);
+	} else if (c->corrected && rtm_hist_from_json(c->corrected, jcorr, &sub)) {
 		return rtm_error_set(err, "%s.hist_corrected: %s", where, sub.msg);
+	}
 	if (json_is_object(jts)) {
 		c->ts = rtm_ts_from_json(jts, &sub);
 		if (!c->ts)

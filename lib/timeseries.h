@@ -20,7 +20,7 @@
 #include "error.h"
 
 #define RTM_TS_DEFAULT_INTERVAL_NS	1000000000ULL
-#define RTM_TS_DEFAULT_CAP		4096
+#define RTM_TS_DEFAULT_CAP		512
 #define RTM_TS_MAX_CAP			(1u << 24)
 
 struct rtm_ts_point {

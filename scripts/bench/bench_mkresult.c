@@ -90,20 +90,21 @@ static int fill_cpu(struct rtm_result_cpu *c, uint64_t n, double scale, bool ser
 	if (total < n)
 		rtm_hist_record_n(c->raw, rtm_hist_index_lo(biggest), n - total);
 	if (c->corrected) {
+		/* as the probe does it: raw + the implied samples of each stall */
 		struct rtm_hist_bucket b;
 		unsigned int pos = 0;
 
+		rtm_hist_copy(c->corrected, c->raw);
 		while (rtm_hist_next(c->raw, &pos, &b)) {
 			uint64_t v = b.lo_ns + (b.hi_ns - b.lo_ns) / 2;
 
-			if (v < INTERVAL_NS) {
-				rtm_hist_record_n(c->corrected, v, b.count);
+			if (v < INTERVAL_NS)
 				continue;
-			}
-			for (k = 0; k < b.count; k++) {
-				rtm_hist_record_corrected(c->corrected, v, INTERVAL_NS);
-				c->overruns += v / INTERVAL_NS;
-			}
+			c->overruns += b.count * (v / INTERVAL_NS);
+			if (v < 2 * INTERVAL_NS)
+				continue;
+			for (k = 0; k < b.count; k++)
+				rtm_hist_record_corrected(c->corrected, v - INTERVAL_NS, INTERVAL_NS);
 		}
 	}
 	if (series && c->ts) {
