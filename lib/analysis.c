@@ -61,10 +61,11 @@ static void add_irq(struct rtm_analysis *a, const char *what, uint64_t ns)
 
 /*
  * Close the handler opened by *@open (an entry event) at @exit_ts: account its
- * part inside [from, to] and return it.
+ * part inside [from, to], less @nested_ns of other handlers that interrupted it,
+ * and return it.
  */
 static uint64_t close_span(struct rtm_analysis *a, const struct rtm_event **open,
-			   uint64_t exit_ts, uint64_t from, uint64_t to)
+			   uint64_t exit_ts, uint64_t from, uint64_t to, uint64_t nested_ns)
 {
 	const struct rtm_event *e = *open;
 	uint64_t s, t;
@@ -75,8 +76,9 @@ static uint64_t close_span(struct rtm_analysis *a, const struct rtm_event **open
 		return 0;
 	s = clampu(e->ts_ns, from, to);
 	t = clampu(exit_ts, from, to);
-	if (t <= s)
+	if (t <= s + nested_ns)
 		return 0;
+	t -= nested_ns;
 	if (a) {
 		if (e->type == RTM_EV_IRQ_ENTRY)
 			snprintf(what, sizeof(what), "IRQ %d (%s)", e->irq.irq, e->irq.name);
@@ -91,13 +93,16 @@ static uint64_t close_span(struct rtm_analysis *a, const struct rtm_event **open
 
 /*
  * Pair entries with exits on the CPU and account what falls in [from, to]:
- * listed in @a when it is given; the total time is returned either way.
+ * listed in @a when it is given; the total time is returned either way, with
+ * the softirqs' or without (@softirqs). Softirqs run with interrupts on: the
+ * hard IRQs and vectors that interrupt one are counted for themselves and not
+ * again in the softirq's time.
  */
 static uint64_t account_irqs(struct rtm_analysis *a, const struct rtm_event *ev, size_t n,
-			     int cpu, uint64_t from, uint64_t to)
+			     int cpu, uint64_t from, uint64_t to, bool softirqs)
 {
 	const struct rtm_event *irq = NULL, *vec = NULL, *soft = NULL;
-	uint64_t total = 0;
+	uint64_t total = 0, nested = 0, d;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -114,15 +119,20 @@ static uint64_t account_irqs(struct rtm_analysis *a, const struct rtm_event *ev,
 			break;
 		case RTM_EV_SOFTIRQ_ENTRY:
 			soft = e;
+			nested = 0;
 			break;
 		case RTM_EV_IRQ_EXIT:
-			total += close_span(a, &irq, e->ts_ns, from, to);
-			break;
 		case RTM_EV_VECTOR_EXIT:
-			total += close_span(a, &vec, e->ts_ns, from, to);
+			d = close_span(a, e->type == RTM_EV_IRQ_EXIT ? &irq : &vec, e->ts_ns, from,
+				       to, 0);
+			total += d;
+			if (soft)
+				nested += d;
 			break;
 		case RTM_EV_SOFTIRQ_EXIT:
-			total += close_span(a, &soft, e->ts_ns, from, to);
+			d = close_span(a, &soft, e->ts_ns, from, to, nested);
+			total += softirqs ? d : 0;
+			nested = 0;
 			break;
 		default:
 			break;
@@ -247,10 +257,16 @@ void rtm_analyze(const struct rtm_event *ev, size_t n, int cpu, uint64_t planned
 		if (iw == NONE && (e->type == RTM_EV_SCHED_WAKEUP ||
 				   e->type == RTM_EV_SCHED_WAKING) && !strcmp(e->wakeup.comm, probe))
 			iw = i;
+		/*
+		 * The last switch to the probe before it read the clock: it can be
+		 * preempted (RT: by an IRQ thread) between the first one and the read.
+		 */
 		if (iw != NONE && e->type == RTM_EV_SCHED_SWITCH &&
 		    !strcmp(e->sw.next_comm, probe)) {
-			is = i;
-			break;
+			if (is == NONE || e->ts_ns <= woke_ns)
+				is = i;
+			if (e->ts_ns > woke_ns)
+				break;
 		}
 	}
 	a->found_wakeup = iw != NONE;
@@ -265,7 +281,7 @@ void rtm_analyze(const struct rtm_event *ev, size_t n, int cpu, uint64_t planned
 	a->sched_delay_ns = a->found_wakeup ? t_switch - t_wake : 0;
 	a->return_ns = a->found_switch ? woke_ns - t_switch : 0;
 
-	a->irq_ns = account_irqs(a, ev, n, cpu, planned_ns, woke_ns);
+	a->irq_ns = account_irqs(a, ev, n, cpu, planned_ns, woke_ns, true);
 	if (a->found_wakeup)
 		account_tasks(a, ev, n, cpu, t_wake, t_switch, probe);
 	else
@@ -284,11 +300,13 @@ void rtm_analyze(const struct rtm_event *ev, size_t n, int cpu, uint64_t planned
 		a->largest_gap_ns = woke_ns - prev;
 
 	/*
-	 * Unexplained: the timer's delay not covered by interrupt handlers (interrupts
-	 * off, hardware, hypervisor), or, without a wake-up event, everything but them.
+	 * Unexplained: the timer's delay not covered by hard interrupt handlers
+	 * (interrupts off, hardware, hypervisor; a softirq runs with interrupts on and
+	 * does not hold the timer back), or, without a wake-up event, everything but
+	 * the handlers.
 	 */
 	if (a->found_wakeup) {
-		uint64_t before = account_irqs(NULL, ev, n, cpu, planned_ns, t_timer);
+		uint64_t before = account_irqs(NULL, ev, n, cpu, planned_ns, t_timer, false);
 
 		a->unexplained_ns = a->timer_delay_ns > before ? a->timer_delay_ns - before : 0;
 	} else

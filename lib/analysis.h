@@ -6,11 +6,12 @@
  *   timer delay     planned expiry -> hrtimer_expire_entry of the probe's timer
  *                   (interrupts disabled, hardware, hypervisor)
  *   wake-up         hrtimer -> sched_wakeup of the probe thread
- *   scheduling      wakeup -> sched_switch to the probe (which tasks ran, with
- *                   their policy, priority and time)
+ *   scheduling      wakeup -> the last sched_switch to the probe before it read
+ *                   the clock (which tasks ran, with their policy, priority and
+ *                   time; a probe preempted before the read waits on)
  *   return          switch -> the probe reads the clock
  * and lists every hard IRQ, interrupt vector and softirq in the window with its
- * time. Time no event explains is "unexplained (hardware, hypervisor or
+ * time (a softirq's without the hard IRQs that interrupted it). Time no event explains is "unexplained (hardware, hypervisor or
  * untraced kernel code)". Works from the decoded events alone, so it runs on
  * saved captures as well.
  */

@@ -248,9 +248,10 @@ json_t *rtm_capture_window(struct rtm_trace *t, const struct rtm_spike_window *w
 	}
 	/*
 	 * A flight recorder overwrites old events all the time (and says so as
-	 * "lost"); that matters only when it overwrote the start of the window.
+	 * "lost" or in its overrun counters); that matters only when it overwrote
+	 * the start of the window: the CPU's oldest event is later than it.
 	 */
-	truncated = lost && (!c.first_ns || c.first_ns > c.from);
+	truncated = (lost || rtm_trace_dropped(t)) && (!c.first_ns || c.first_ns > c.from);
 	snprintf(sdir, sizeof(sdir), "%s/spikes", dir);
 	ret = rtm_mkdir_p(sdir);
 	if (ret) {

@@ -95,6 +95,12 @@ static int enable_one(struct rtm_trace *t, const char *spec, struct rtm_error *e
 	return 0;
 }
 
+/* Groups the default set asks for that older kernels lack (ipi: 6.4 and later). */
+static bool optional_group(const char *name)
+{
+	return !strcmp(name, "ipi") || !strcmp(name, "nmi");
+}
+
 static int enable_events(struct rtm_trace *t, const char *list, struct rtm_error *err)
 {
 	char *copy = strdup(list ? list : RTM_TRACE_PRESETS), *tok, *save = NULL;
@@ -112,6 +118,14 @@ static int enable_events(struct rtm_trace *t, const char *list, struct rtm_error
 			ret = rtm_error_set(err, "unknown event set '%s' (use sched, irq, timer, ipi, "
 					    "nmi, irq_vectors or system:event)", tok);
 			break;
+		}
+		/* the default set goes without the groups a kernel lacks; named ones must exist */
+		if (!list && optional_group(tok)) {
+			char dir[64];
+
+			snprintf(dir, sizeof(dir), "events/%s", tok);
+			if (!tracefs_dir_exists(t->inst, dir))
+				continue;
 		}
 		/* on x86 most interrupts show up as irq_vectors: irq brings them along */
 		ret = enable_one(t, tok, err);

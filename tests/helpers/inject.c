@@ -23,6 +23,7 @@
 #include <sys/prctl.h>
 #include <time.h>
 
+#include "helper.h"
 #include "rt.h"
 #include "units.h"
 
@@ -33,26 +34,6 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
-static void __attribute__((noreturn, format(printf, 2, 3))) die(int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "inject: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n");
-	exit(code);
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 static void sleep_until(uint64_t t_ns)
 {
 	struct timespec ts = { .tv_sec = (time_t)(t_ns / 1000000000ULL),
@@ -60,18 +41,6 @@ static void sleep_until(uint64_t t_ns)
 
 	while (!stop && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;
-}
-
-static long parse_int(const char *opt, const char *s, long lo, long hi)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi)
-		die(2, "invalid %s '%s' (use a number in %ld..%ld)", opt, s, lo, hi);
-	return v;
 }
 
 static uint64_t parse_time(const char *opt, const char *s)
@@ -108,6 +77,7 @@ int main(int argc, char **argv)
 	struct sigaction sa;
 	int c;
 
+	helper_name = "inject";
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
 		switch (c) {
