@@ -12,8 +12,9 @@ fail() { echo "FAIL: $*"; echo "--- last screen:"; cat "$tmp/screen" 2>/dev/null
 tmp=$(mktemp -d)
 sock="$tmp/tmux.sock"
 T() { tmux -S "$sock" "$@"; }
-trap 'T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
-screen() { T capture-pane -p -t mon >"$tmp/screen"; cat "$tmp/screen"; }
+trap 'tmux -S "$tmp/tmux.sock" kill-server 2>/dev/null; tmux -S "$tmp/tmux2.sock" kill-server \
+	2>/dev/null; rm -rf "$tmp"' EXIT
+screen() { T capture-pane -p -t mon >"$tmp/screen" 2>/dev/null; cat "$tmp/screen"; }
 # the samples column: 10 characters from column 67 (the table is fixed-width)
 samples() { screen | awk -v c="$1" '$1 == c { s = substr($0, 67, 10) + 0; print s; exit }'; }
 wait_for() {	# PATTERN [SECONDS]
@@ -72,6 +73,7 @@ for ((i = 0; i < 100; i++)); do [ -s "$tmp/rc-xterm-256color" ] && break; sleep 
 "$RTM_BUILDDIR/tests/helpers/result_check" "$tmp/m-xterm-256color" >/dev/null ||
 	fail "q: no valid results folder"
 T kill-server
+sock="$tmp/tmux2.sock"	# a fresh server: the old one may still be going away
 
 start vt100
 wait_for '^CPU  *cur' || fail "vt100: no CPU table"
