@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "compare_priv.h"
+#include "jsonutil.h"
 #include "units.h"
 
 const double rtm_compare_pcts[RTM_COMPARE_NPCT] = { 99, 99.9, 99.99, 99.999 };
@@ -64,23 +65,9 @@ void rtm_compare_free(struct rtm_compare *c)
 	free(c);
 }
 
-/* A member at a dotted path ("kernel.preempt.model"), or NULL. */
-static const json_t *jpath(const json_t *o, const char *path)
-{
-	char key[64];
-	const char *dot;
-
-	while (o && (dot = strchr(path, '.'))) {
-		snprintf(key, sizeof(key), "%.*s", (int)(dot - path), path);
-		o = json_object_get(o, key);
-		path = dot + 1;
-	}
-	return o ? json_object_get(o, path) : NULL;
-}
-
 static char *jstrdup(const json_t *o, const char *path)
 {
-	const char *s = json_string_value(jpath(o, path));
+	const char *s = json_string_value(rtm_json_path(o, path));
 
 	return s ? strdup(s) : NULL;
 }
@@ -123,7 +110,7 @@ static char *fp_measured(const struct rtm_result *r)
 
 static char *fp_load(const struct rtm_result *r)
 {
-	const json_t *kinds = jpath(r->sections, "load.kinds"), *k;
+	const json_t *kinds = rtm_json_path(r->sections, "load.kinds"), *k;
 	char buf[256] = "";
 	size_t i, len = 0;
 
@@ -142,7 +129,7 @@ static char *fp_load(const struct rtm_result *r)
 
 static char *fp_sched(const json_t *opt)
 {
-	const json_t *pol = jpath(opt, "sched.policy"), *prio = jpath(opt, "sched.priority");
+	const json_t *pol = rtm_json_path(opt, "sched.policy"), *prio = rtm_json_path(opt, "sched.priority");
 
 	if (json_is_false(json_object_get(opt, "rt")))
 		return strdup("other (no RT)");
@@ -168,27 +155,27 @@ static void fill_fp(struct rtm_compare_run *run, const struct rtm_result *r)
 
 	fp[RTM_FP_HOST] = jstrdup(si, "hostname");
 	fp[RTM_FP_KERNEL] = jstrdup(si, "kernel.release");
-	v = jpath(si, "kernel.preempt.model");
+	v = rtm_json_path(si, "kernel.preempt.model");
 	if (json_is_string(v))
 		fp[RTM_FP_PREEMPT] = fmt_dup("%s%s", json_string_value(v),
-					     json_is_true(jpath(si, "kernel.preempt.dynamic")) ?
+					     json_is_true(rtm_json_path(si, "kernel.preempt.dynamic")) ?
 					     " (dynamic)" : "");
 	fp[RTM_FP_CMDLINE] = jstrdup(si, "kernel.cmdline");
 	fp[RTM_FP_CPU_MODEL] = jstrdup(si, "cpu.model");
-	v = jpath(si, "cpu.online_count");
+	v = rtm_json_path(si, "cpu.online_count");
 	if (json_is_integer(v))
 		fp[RTM_FP_NCPUS] = fmt_dup("%lld", (long long)json_integer_value(v));
-	v = jpath(si, "virtualization.vm");
+	v = rtm_json_path(si, "virtualization.vm");
 	if (json_is_boolean(v)) {
-		const char *hv = json_string_value(jpath(si, "virtualization.hypervisor"));
+		const char *hv = json_string_value(rtm_json_path(si, "virtualization.hypervisor"));
 
 		fp[RTM_FP_VM] = json_is_false(v) ? strdup("bare metal") :
 				hv && *hv ? fmt_dup("VM (%s)", hv) : strdup("VM");
 	}
 	/* boot options: absent from a known command line means none */
 	if (fp[RTM_FP_CMDLINE]) {
-		const char *iso = json_string_value(jpath(si, "kernel.cmdline_options.isolcpus"));
-		const char *nohz = json_string_value(jpath(si, "kernel.cmdline_options.nohz_full"));
+		const char *iso = json_string_value(rtm_json_path(si, "kernel.cmdline_options.isolcpus"));
+		const char *nohz = json_string_value(rtm_json_path(si, "kernel.cmdline_options.nohz_full"));
 
 		fp[RTM_FP_ISOLCPUS] = strdup(iso ? iso : "none");
 		fp[RTM_FP_NOHZ_FULL] = strdup(nohz ? nohz : "none");

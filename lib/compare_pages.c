@@ -26,23 +26,8 @@ struct pages {
 static int draw(const struct pages *p, const char *tmpl, const char *name,
 		struct rtm_plot_var *vars, int nvars, struct rtm_error *err)
 {
-	const char *tdir = rtm_plot_template_dir(err);
-	char out[PATH_MAX + 64];
-	int f, ret;
-
-	if (!tdir)
-		return -ENOENT;
-	for (f = RTM_PLOT_PNG; f <= RTM_PLOT_PDF; f++) {
-		if (!(p->o->formats & (1u << f)))
-			continue;
-		snprintf(out, sizeof(out), "%s/%s.%s", p->plots, name,
-			 rtm_plot_format_ext((enum rtm_plot_format)f));
-		ret = rtm_plot_draw(tdir, tmpl, (enum rtm_plot_format)f, p->o->width, p->o->height,
-				    out, vars, nvars, err);
-		if (ret)
-			return ret;
-	}
-	return 0;
+	return rtm_plot_draw_formats(tmpl, p->o->formats, p->o->width, p->o->height, p->plots,
+				     name, vars, nvars, err);
 }
 
 static FILE *open_data(const struct pages *p, const char *name, char *path, size_t len,

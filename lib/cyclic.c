@@ -218,7 +218,7 @@ struct rtm_probe_timer *rtm_cyclic_probe(struct rtm_cyclic *c)
 
 int rtm_cyclic_finish(struct rtm_cyclic *c, struct rtm_result *r, struct rtm_error *err)
 {
-	struct rtm_probe_break brk;
+	struct rtm_probe_hit brk;
 	uint64_t end, planned_end;
 	int i;
 

@@ -76,12 +76,8 @@ static uint64_t hist_rows(const struct rtm_hist *h, uint64_t take_max, uint64_t 
 	char key[24];
 
 	while (rtm_hist_next(h, &pos, &b)) {
-		uint64_t mid = b.lo_ns + (b.hi_ns - b.lo_ns) / 2, u, n = b.count;
+		uint64_t u = rtm_hist_bucket_value(h, &b) / 1000, n = b.count;
 
-		if (mid < h->min_ns)
-			mid = h->min_ns;
-		if (mid > h->max_ns)
-			mid = h->max_ns;
 		if (take_min && seen == 0 && n) {
 			n--;		/* the lowest sample */
 			take_min = 0;
@@ -91,7 +87,6 @@ static uint64_t hist_rows(const struct rtm_hist *h, uint64_t take_max, uint64_t 
 			n--;		/* the highest sample */
 			take_max = 0;
 		}
-		u = mid / 1000;
 		if (u != row && cnt) {
 			snprintf(key, sizeof(key), "%llu", (unsigned long long)row);
 			json_object_set_new(rows, key, json_integer((json_int_t)cnt));

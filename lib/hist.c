@@ -696,3 +696,14 @@ int rtm_hist_from_json(struct rtm_hist *h, const json_t *obj, struct rtm_error *
 		rtm_hist_reset(h);
 	return ret;
 }
+
+uint64_t rtm_hist_bucket_value(const struct rtm_hist *h, const struct rtm_hist_bucket *b)
+{
+	uint64_t mid = b->lo_ns + (b->hi_ns - b->lo_ns) / 2;
+
+	if (mid < h->min_ns)
+		mid = h->min_ns;
+	if (mid > h->max_ns)
+		mid = h->max_ns;
+	return mid;
+}

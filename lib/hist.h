@@ -148,6 +148,13 @@ void rtm_hist_percentiles(const struct rtm_hist *h, const double *ps, int n, uin
 bool rtm_hist_next(const struct rtm_hist *h, unsigned int *pos, struct rtm_hist_bucket *b);
 
 /*
+ * The value a bucket stands for in fixed-width tables (histogram.txt, plots):
+ * its midpoint, clamped to the histogram's exact min and max so the extremes
+ * land in their own rows.
+ */
+uint64_t rtm_hist_bucket_value(const struct rtm_hist *h, const struct rtm_hist_bucket *b);
+
+/*
  * JSON form: {"count", "min_ns", "max_ns", "sum_ns", "sum_sq" (decimal string),
  * "saturated", "sub_bits", "buckets": [[lo_ns, count], ...]} with non-empty
  * buckets only, in ascending order. min_ns is null when count is 0. A 64-bit

@@ -48,14 +48,8 @@ int rtm_histfile_write(const struct rtm_result *r, FILE *f, unsigned int rows)
 		unsigned int pos = 0;
 
 		while (rtm_hist_next(h, &pos, &b)) {
-			uint64_t mid = b.lo_ns + (b.hi_ns - b.lo_ns) / 2, u;
+			uint64_t u = rtm_hist_bucket_value(h, &b) / 1000;
 
-			/* keep the exact extremes in their own rows */
-			if (mid < h->min_ns)
-				mid = h->min_ns;
-			if (mid > h->max_ns)
-				mid = h->max_ns;
-			u = mid / 1000;
 			if (u < rows) {
 				cells[(size_t)u * (size_t)n + (size_t)i] += b.count;
 				total[i] += b.count;

@@ -344,6 +344,27 @@ bool rtm_irqsrc_matches(const char *row_name, int row_irq, const char *kind, int
 	return false;
 }
 
+void rtm_irqacct_row_total(const struct rtm_irqacct *a, const char *row_name, int row_irq,
+			   const struct rtm_cpulist *cpus, struct rtm_irqacct_cpu *out)
+{
+	struct rtm_irqacct_cpu t;
+	int i;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; a && i < a->nsrc; i++) {
+		const struct rtm_irqsrc *s = &a->src[i];
+
+		if (!rtm_irqsrc_matches(row_name, row_irq, rtm_irqsrc_kind_name(s->kind), s->id,
+					s->name))
+			continue;
+		rtm_irqsrc_total(s, a->ncpus, cpus, &t);
+		out->count += t.count;
+		out->total_ns += t.total_ns;
+		if (t.max_ns > out->max_ns)
+			out->max_ns = t.max_ns;
+	}
+}
+
 uint64_t rtm_irqacct_unpaired(const struct rtm_irqacct *a)
 {
 	return a->unpaired;

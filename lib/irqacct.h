@@ -80,6 +80,13 @@ void rtm_irqsrc_total(const struct rtm_irqsrc *s, int ncpus, const struct rtm_cp
  */
 bool rtm_irqsrc_matches(const char *row_name, int row_irq, const char *kind, int id,
 			const char *name);
+/*
+ * The handler time of the /proc/interrupts row @row_name (@row_irq) on the CPUs
+ * in @cpus (NULL: all): the sum over the sources rtm_irqsrc_matches() gives it.
+ * All zero when @a is NULL (not tracing).
+ */
+void rtm_irqacct_row_total(const struct rtm_irqacct *a, const char *row_name, int row_irq,
+			   const struct rtm_cpulist *cpus, struct rtm_irqacct_cpu *out);
 /* Exits seen without their entry (handlers running when the trace began). */
 uint64_t rtm_irqacct_unpaired(const struct rtm_irqacct *a);
 

@@ -4,6 +4,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "jsonutil.h"
 
@@ -55,4 +56,22 @@ int rtm_json_get_field(const json_t *obj, const char *key, uint64_t *out, const 
 		return rtm_error_set(err, "%s: \"%s\" is not a non-negative 64-bit integer", what,
 				     key);
 	return 0;
+}
+
+const json_t *rtm_json_path(const json_t *obj, const char *path)
+{
+	char key[64];
+	const char *dot;
+
+	while (obj && (dot = strchr(path, '.'))) {
+		snprintf(key, sizeof(key), "%.*s", (int)(dot - path), path);
+		obj = json_object_get(obj, key);
+		path = dot + 1;
+	}
+	return obj ? json_object_get(obj, path) : NULL;
+}
+
+const char *rtm_json_path_str(const json_t *obj, const char *path)
+{
+	return json_string_value(rtm_json_path(obj, path));
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * jsonutil.h - unsigned 64-bit integers in JSON.
+ * jsonutil.h - unsigned 64-bit integers in JSON, and dotted member paths.
  *
  * jansson integers are signed 64-bit; values above INT64_MAX are written as
  * decimal strings and both forms are read back.
@@ -23,5 +23,10 @@ int rtm_json_get_u64(const json_t *j, uint64_t *out);
 /* Member @key of @obj as rtm_json_get_u64(); errors read "@what: "key" is ...". */
 int rtm_json_get_field(const json_t *obj, const char *key, uint64_t *out, const char *what,
 		       struct rtm_error *err);
+
+/* The member at a dotted path ("kernel.preempt.model") of @obj, or NULL. */
+const json_t *rtm_json_path(const json_t *obj, const char *path);
+/* Its string value, or NULL when absent or not a string. */
+const char *rtm_json_path_str(const json_t *obj, const char *path);
 
 #endif

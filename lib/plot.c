@@ -273,3 +273,27 @@ int rtm_plot_draw(const char *template_dir, const char *name, enum rtm_plot_form
 		unlink(out);	/* no half-written image */
 	return ret;
 }
+
+int rtm_plot_draw_formats(const char *tmpl, unsigned int formats, int width, int height,
+			  const char *dir, const char *name, const struct rtm_plot_var *vars,
+			  int nvars, struct rtm_error *err)
+{
+	const char *tdir = rtm_plot_template_dir(err);
+	char out[PATH_MAX];
+	int f, ret;
+
+	if (!tdir)
+		return -ENOENT;
+	for (f = RTM_PLOT_PNG; f <= RTM_PLOT_PDF; f++) {
+		if (!(formats & (1u << f)))
+			continue;
+		if (snprintf(out, sizeof(out), "%s/%s.%s", dir, name,
+			     rtm_plot_format_ext((enum rtm_plot_format)f)) >= (int)sizeof(out))
+			return rtm_error_setn(err, -ENAMETOOLONG, "plot path too long");
+		ret = rtm_plot_draw(tdir, tmpl, (enum rtm_plot_format)f, width, height, out, vars,
+				    nvars, err);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}

@@ -56,4 +56,14 @@ int rtm_plot_draw(const char *template_dir, const char *name, enum rtm_plot_form
 		  int width, int height, const char *out, const struct rtm_plot_var *vars,
 		  int nvars, struct rtm_error *err);
 
+/**
+ * rtm_plot_draw_formats - run template @tmpl once per format in @formats
+ *
+ * Writes @dir/@name.png, .svg, .pdf for the bits (1 << format) set in @formats,
+ * with the templates found by rtm_plot_template_dir(). 0 or as rtm_plot_draw().
+ */
+int rtm_plot_draw_formats(const char *tmpl, unsigned int formats, int width, int height,
+			  const char *dir, const char *name, const struct rtm_plot_var *vars,
+			  int nvars, struct rtm_error *err);
+
 #endif

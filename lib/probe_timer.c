@@ -67,12 +67,12 @@ struct rtm_probe_timer {
 	_Atomic int stop;
 	_Atomic int nrunning;
 	_Atomic int break_claimed;
-	struct rtm_probe_break brk;
+	struct rtm_probe_hit brk;
 	/* --capture-above: ARMED -> CLAIMING -> PENDING (a probe), then ARMED or
 	 * OVER again (the reader, once the capture is saved) */
 	_Atomic int capture_state;
 	_Atomic uint64_t capture_armed_at;	/* CLOCK_MONOTONIC; hold-off end */
-	struct rtm_probe_capture cap;	/* written by the claiming probe only */
+	struct rtm_probe_hit cap;	/* written by the claiming probe only */
 	_Atomic uint64_t capture_ns;	/* opts.capture_ns, changeable while running */
 	_Atomic int capture_fd;		/* opts.trace_off_fd for captures, likewise */
 	uint32_t ncaptures;
@@ -165,6 +165,19 @@ static inline void log_spike(struct probe_thread *t, uint64_t planned, uint64_t 
 
 enum { CAPTURE_ARMED, CAPTURE_CLAIMING, CAPTURE_PENDING, CAPTURE_OVER };
 
+/* Freeze the flight recorder with the spike in it (one write) and note the wake-up. */
+static void note_hit(struct probe_thread *t, int trace_off_fd, uint64_t planned, uint64_t now,
+		     struct rtm_probe_hit *h)
+{
+	h->trace_off_failed = trace_off_fd >= 0 && write(trace_off_fd, "0", 1) < 0;
+	h->hit = true;
+	h->cpu = t->cpu;
+	h->latency_ns = now - planned;
+	h->planned_ns = planned;
+	h->woke_ns = now;
+	h->sample = t->samples;
+}
+
 /*
  * A sample over --capture-above: the first thread to claim it freezes the
  * flight recorder (one write, like -b) and notes the spike for the reader,
@@ -174,20 +187,15 @@ enum { CAPTURE_ARMED, CAPTURE_CLAIMING, CAPTURE_PENDING, CAPTURE_OVER };
 static void claim_capture(struct probe_thread *t, uint64_t planned, uint64_t now)
 {
 	struct rtm_probe_timer *p = t->probe;
-	int expected = CAPTURE_ARMED, fd;
+	int expected = CAPTURE_ARMED;
 
 	if (atomic_load_explicit(&p->capture_state, memory_order_relaxed) != CAPTURE_ARMED ||
 	    now < atomic_load_explicit(&p->capture_armed_at, memory_order_relaxed))
 		return;
 	if (!atomic_compare_exchange_strong(&p->capture_state, &expected, CAPTURE_CLAIMING))
 		return;
-	fd = atomic_load_explicit(&p->capture_fd, memory_order_relaxed);
-	p->cap.trace_off_failed = fd >= 0 && write(fd, "0", 1) < 0;
-	p->cap.cpu = t->cpu;
-	p->cap.latency_ns = now - planned;
-	p->cap.planned_ns = planned;
-	p->cap.woke_ns = now;
-	p->cap.sample = t->samples;
+	note_hit(t, atomic_load_explicit(&p->capture_fd, memory_order_relaxed), planned, now,
+		 &p->cap);
 	/* publish: the reader acquires the state, then reads p->cap */
 	atomic_store_explicit(&p->capture_state, CAPTURE_PENDING, memory_order_release);
 }
@@ -198,17 +206,8 @@ static void claim_break(struct probe_thread *t, uint64_t planned, uint64_t now)
 	struct rtm_probe_timer *p = t->probe;
 	int expected = 0;
 
-	if (atomic_compare_exchange_strong(&p->break_claimed, &expected, 1)) {
-		/* freeze the flight recorder with the spike in it, at once */
-		if (p->opts.trace_off_fd >= 0 && write(p->opts.trace_off_fd, "0", 1) < 0)
-			p->brk.trace_off_failed = true;
-		p->brk.hit = true;
-		p->brk.cpu = t->cpu;
-		p->brk.latency_ns = now - planned;
-		p->brk.planned_ns = planned;
-		p->brk.woke_ns = now;
-		p->brk.sample = t->samples;
-	}
+	if (atomic_compare_exchange_strong(&p->break_claimed, &expected, 1))
+		note_hit(t, p->opts.trace_off_fd, planned, now, &p->brk);
 	atomic_store_explicit(&p->stop, 1, memory_order_relaxed);
 }
 
@@ -570,7 +569,7 @@ void rtm_probe_timer_snapshot(const struct rtm_probe_timer *p, int i,
 	snap->error = t->error;
 }
 
-void rtm_probe_timer_break_info(const struct rtm_probe_timer *p, struct rtm_probe_break *b)
+void rtm_probe_timer_break_info(const struct rtm_probe_timer *p, struct rtm_probe_hit *b)
 {
 	if (atomic_load(&((struct rtm_probe_timer *)p)->break_claimed))
 		*b = p->brk;
@@ -579,7 +578,7 @@ void rtm_probe_timer_break_info(const struct rtm_probe_timer *p, struct rtm_prob
 }
 
 bool rtm_probe_timer_capture_pending(const struct rtm_probe_timer *p,
-				     struct rtm_probe_capture *c)
+				     struct rtm_probe_hit *c)
 {
 	struct rtm_probe_timer *q = (struct rtm_probe_timer *)p;
 

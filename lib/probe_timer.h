@@ -72,19 +72,9 @@ struct rtm_probe_cpu_snap {
 	int error;			/* -errno if the thread failed to start */
 };
 
-/* The sample that triggered -b/--breaktrace. */
-struct rtm_probe_break {
+/* A wake-up over a bound: the one that hit -b/--breaktrace, or a capture's. */
+struct rtm_probe_hit {
 	bool hit;
-	int cpu;
-	uint64_t latency_ns;
-	uint64_t planned_ns;		/* CLOCK_MONOTONIC of the planned wake-up */
-	uint64_t woke_ns;		/* CLOCK_MONOTONIC of the actual wake-up */
-	uint64_t sample;		/* index of the sample on its CPU */
-	bool trace_off_failed;		/* writing tracing_on failed */
-};
-
-/* A sample above --capture-above that stopped the flight recorder. */
-struct rtm_probe_capture {
 	int cpu;
 	uint64_t latency_ns;
 	uint64_t planned_ns;		/* CLOCK_MONOTONIC of the planned wake-up */
@@ -123,7 +113,7 @@ void rtm_probe_timer_snapshot(const struct rtm_probe_timer *p, int i,
 			      struct rtm_probe_cpu_snap *snap, struct rtm_hist *raw,
 			      struct rtm_hist *corrected);
 
-void rtm_probe_timer_break_info(const struct rtm_probe_timer *p, struct rtm_probe_break *b);
+void rtm_probe_timer_break_info(const struct rtm_probe_timer *p, struct rtm_probe_hit *b);
 
 /**
  * rtm_probe_timer_capture_pending - a probe stopped the flight recorder
@@ -133,7 +123,7 @@ void rtm_probe_timer_break_info(const struct rtm_probe_timer *p, struct rtm_prob
  * keep measuring meanwhile.
  */
 bool rtm_probe_timer_capture_pending(const struct rtm_probe_timer *p,
-				     struct rtm_probe_capture *c);
+				     struct rtm_probe_hit *c);
 
 /**
  * rtm_probe_timer_capture_done - the pending capture is saved

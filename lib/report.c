@@ -9,23 +9,11 @@
 #include <string.h>
 
 #include "fileio.h"
+#include "jsonutil.h"
 #include "report.h"
 #include "report_priv.h"
 #include "summary.h"
 #include "units.h"
-
-const char *rtm_report_jstr(const json_t *o, const char *path)
-{
-	char key[64];
-	const char *dot;
-
-	while (o && (dot = strchr(path, '.'))) {
-		snprintf(key, sizeof(key), "%.*s", (int)(dot - path), path);
-		o = json_object_get(o, key);
-		path = dot + 1;
-	}
-	return o ? json_string_value(json_object_get(o, path)) : NULL;
-}
 
 /* Which CPUs get a line: all of them, or the all-CPUs line and the worst maxima. */
 static void select_lines(struct rtm_report_ctx *c)
@@ -63,32 +51,20 @@ static FILE *open_data(const struct rtm_report_ctx *c, const char *name, char *p
 	return fopen(path, "w");
 }
 
-static int draw(struct rtm_report_ctx *c, const char *name, const char *caption, const char *datafile,
-		struct rtm_plot_var *vars, int nvars, struct rtm_error *err)
+static int draw(struct rtm_report_ctx *c, const char *name, const char *caption,
+		const char *datafile, struct rtm_plot_var *vars, int nvars, struct rtm_error *err)
 {
-	const char *tdir = rtm_plot_template_dir(err);
-	char out[PATH_MAX + 64];
-	int f, ret;
+	int ret;
 
-	if (!tdir)
-		return -ENOENT;
 	vars[nvars].name = "datafile";
 	vars[nvars].value = datafile;
 	vars[nvars].number = false;
-	nvars++;
-	for (f = RTM_PLOT_PNG; f <= RTM_PLOT_PDF; f++) {
-		if (!(c->o->formats & (1u << f)))
-			continue;
-		snprintf(out, sizeof(out), "%s/%s.%s", c->plots, name,
-			 rtm_plot_format_ext((enum rtm_plot_format)f));
-		ret = rtm_plot_draw(tdir, name, (enum rtm_plot_format)f, c->o->width, c->o->height,
-				    out, vars, nvars, err);
-		if (ret)
-			return ret;
-	}
+	ret = rtm_plot_draw_formats(name, c->o->formats, c->o->width, c->o->height, c->plots,
+				    name, vars, nvars + 1, err);
+	if (ret)
+		return ret;
 	c->pf[c->npf].name = name;
 	c->pf[c->npf].caption = caption;
-	c->pf[c->npf].drawn = true;
 	c->npf++;
 	return 0;
 }
@@ -237,7 +213,7 @@ int rtm_report_irq_rows(const struct rtm_result *r, struct rtm_report_irq *rows,
 	const json_t *cols = json_object_get(ints, "cpus"), *irqs = json_object_get(ints, "irqs");
 	double secs = (double)json_integer_value(json_object_get(ints, "interval_ns")) / 1e9;
 	struct rtm_cpulist meas = { 0, NULL };
-	const char *cl = rtm_report_jstr(r->options, "cpus");
+	const char *cl = rtm_json_path_str(r->options, "cpus");
 	struct rtm_report_irq *all;
 	size_t i, k, n = 0;
 
@@ -317,7 +293,7 @@ int rtm_report_write(const struct rtm_result *r, const struct rtm_report_opts *o
 {
 	struct rtm_report_ctx c;
 	char title[256], path[PATH_MAX + 32];
-	const char *host = rtm_report_jstr(r->sysinfo, "hostname"), *rel = rtm_report_jstr(r->sysinfo, "kernel.release");
+	const char *host = rtm_json_path_str(r->sysinfo, "hostname"), *rel = rtm_json_path_str(r->sysinfo, "kernel.release");
 	int ret;
 
 	memset(&c, 0, sizeof(c));

@@ -30,15 +30,10 @@ int rtm_report_hist_block(FILE *f, const struct rtm_hist *h, const char *title)
 	fputs("\"latency_us\" ", f);
 	rtm_report_gp_quoted(f, title);
 	fputc('\n', f);
-	/* buckets into microsecond rows by their midpoint, the extremes kept exact */
+	/* buckets into microsecond rows, as histogram.txt has them */
 	while (rtm_hist_next(h, &pos, &b)) {
-		uint64_t mid = b.lo_ns + (b.hi_ns - b.lo_ns) / 2, u;
+		uint64_t u = rtm_hist_bucket_value(h, &b) / 1000;
 
-		if (mid < h->min_ns)
-			mid = h->min_ns;
-		if (mid > h->max_ns)
-			mid = h->max_ns;
-		u = mid / 1000;
 		if (u != row && count) {
 			fprintf(f, "%llu %llu\n", (unsigned long long)row, (unsigned long long)count);
 			count = 0;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fileio.h"
+#include "jsonutil.h"
 #include "irqacct.h"
 #include "report_priv.h"
 #include "summary.h"
@@ -39,28 +40,28 @@ static int fingerprint(const struct rtm_result *r, struct fp_item *it)
 
 #define ITEM(l, ...) do { it[n].label = (l); snprintf(it[n].value, sizeof(it[n].value), \
 			__VA_ARGS__); n++; } while (0)
-	ITEM("host", "%s", rtm_report_jstr(si, "hostname") ?: "?");
-	ITEM("kernel", "%s %s", rtm_report_jstr(si, "kernel.release") ?: "?",
-	     rtm_report_jstr(si, "kernel.version") ?: "");
+	ITEM("host", "%s", rtm_json_path_str(si, "hostname") ?: "?");
+	ITEM("kernel", "%s %s", rtm_json_path_str(si, "kernel.release") ?: "?",
+	     rtm_json_path_str(si, "kernel.version") ?: "");
 	if (pre)
 		ITEM("preemption", "%s%s", json_string_value(json_object_get(pre, "model")) ?: "?",
 		     json_is_true(json_object_get(pre, "dynamic")) ? " (PREEMPT_DYNAMIC)" : "");
-	ITEM("CPU", "%s, %lld online (%s)", rtm_report_jstr(si, "cpu.model") ?: "?",
+	ITEM("CPU", "%s, %lld online (%s)", rtm_json_path_str(si, "cpu.model") ?: "?",
 	     json_integer_value(json_object_get(json_object_get(si, "cpu"), "online_count")),
-	     rtm_report_jstr(si, "cpu.online") ?: "?");
-	ITEM("isolated CPUs", "%s; nohz_full %s", rtm_report_jstr(si, "cpu.isolated") ?: "none",
-	     rtm_report_jstr(si, "cpu.nohz_full") ?: "none");
+	     rtm_json_path_str(si, "cpu.online") ?: "?");
+	ITEM("isolated CPUs", "%s; nohz_full %s", rtm_json_path_str(si, "cpu.isolated") ?: "none",
+	     rtm_json_path_str(si, "cpu.nohz_full") ?: "none");
 	if (virt)
 		ITEM("virtual machine", "%s", json_is_true(json_object_get(virt, "vm")) ?
 		     (json_string_value(json_object_get(virt, "hypervisor")) ?: "yes") : "no");
-	if ((s = rtm_report_jstr(si, "kernel.cmdline")))
+	if ((s = rtm_json_path_str(si, "kernel.cmdline")))
 		ITEM("kernel command line", "%s", s);
 	ITEM("measured", "CPUs %s, interval %.0f us, %s %lld, %s",
-	     rtm_report_jstr(o, "cpus") ?: "?",
+	     rtm_json_path_str(o, "cpus") ?: "?",
 	     (double)json_integer_value(json_object_get(o, "interval_ns")) / 1000.0,
-	     rtm_report_jstr(o, "sched.policy") ?: "?",
+	     rtm_json_path_str(o, "sched.policy") ?: "?",
 	     json_integer_value(json_object_get(json_object_get(o, "sched"), "priority")),
-	     rtm_report_jstr(o, "mode") ?: "?");
+	     rtm_json_path_str(o, "mode") ?: "?");
 	load = json_object_get(json_object_get(r->sections, "load"), "commands");
 	it[n].label = "load";
 	it[n].value[0] = '\0';
@@ -177,8 +178,8 @@ static void write_html(struct rtm_report_ctx *c, FILE *f, const struct rtm_summa
 	size_t k;
 
 	snprintf(title, sizeof(title), "Latency report: %s, %s",
-		 rtm_report_jstr(r->sysinfo, "hostname") ?: "?",
-		 rtm_report_jstr(r->sysinfo, "kernel.release") ?: "?");
+		 rtm_json_path_str(r->sysinfo, "hostname") ?: "?",
+		 rtm_json_path_str(r->sysinfo, "kernel.release") ?: "?");
 	rtm_html_begin(f, title);
 	fputs("<h1>", f);
 	rtm_html_text(f, title);
@@ -307,8 +308,8 @@ static void write_md(struct rtm_report_ctx *c, FILE *f, const struct rtm_summary
 	size_t j;
 
 	fprintf(f, "# Latency report: %s, %s\n\n%s %s, started %s, %.1f s measured%s\n\n",
-		rtm_report_jstr(r->sysinfo, "hostname") ?: "?",
-		rtm_report_jstr(r->sysinfo, "kernel.release") ?: "?", r->tool, r->command,
+		rtm_json_path_str(r->sysinfo, "hostname") ?: "?",
+		rtm_json_path_str(r->sysinfo, "kernel.release") ?: "?", r->tool, r->command,
 		r->created, (double)r->duration_ns / 1e9, r->interrupted ? " (interrupted)" : "");
 	fputs("| CPU | samples | min | avg |", f);
 	for (k = 0; k < SHOWN_PCTS; k++)

@@ -16,7 +16,6 @@
 struct rtm_report_plot {
 	const char *name;	/* template and file name */
 	const char *caption;
-	bool drawn;
 };
 
 struct rtm_report_ctx {
@@ -37,8 +36,6 @@ struct rtm_report_irq {
 	double rate;			/* per second on the measured CPUs */
 };
 
-/* A string at a dotted path ("kernel.release") of a JSON object, or NULL. */
-const char *rtm_report_jstr(const json_t *o, const char *path);
 /* The busiest IRQ sources of the measured CPUs (sections.irq), at most @max. */
 int rtm_report_irq_rows(const struct rtm_result *r, struct rtm_report_irq *rows, int max);
 /* report.html and report.md from the drawn plots. */

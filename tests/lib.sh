@@ -62,3 +62,15 @@ need_root() {
 		skip "integration tests skipped (RTM_SKIP_INTEGRATION is set, e.g. in distcheck)"
 	[ "$(id -u)" -eq 0 ] || skip "needs root (run make check as root)"
 }
+
+# need_tracefs: tracefs at /sys/kernel/tracing (mounted if it is not), with instances
+need_tracefs() {
+	mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null ||
+		skip "cannot mount tracefs at /sys/kernel/tracing"
+	[ -d /sys/kernel/tracing/instances ] || skip "this kernel's tracefs has no instances"
+}
+
+# need_jq: jq, which the checks of result.json use
+need_jq() {
+	command -v jq >/dev/null || skip "jq not installed (scripts/setup installs it)"
+}

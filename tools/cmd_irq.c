@@ -195,30 +195,6 @@ static int show_affinity(const struct irq_opts *o)
 
 /* ---------------------------------------------------------------- rates */
 
-/* Handler time of a /proc row on the selected CPUs, from the trace. */
-static void row_handlers(const struct rtm_irqacct *a, const struct rtm_irq_row *r,
-			 const struct rtm_cpulist *cpus, struct rtm_irqacct_cpu *out)
-{
-	const struct rtm_irqsrc *src;
-	struct rtm_irqacct_cpu t;
-	int n, i;
-
-	memset(out, 0, sizeof(*out));
-	if (!a)
-		return;
-	src = rtm_irqacct_sources(a, &n);
-	for (i = 0; i < n; i++) {
-		if (!rtm_irqsrc_matches(r->name, r->irq, rtm_irqsrc_kind_name(src[i].kind),
-					src[i].id, src[i].name))
-			continue;
-		rtm_irqsrc_total(&src[i], rtm_irqacct_ncpus(a), cpus, &t);
-		out->count += t.count;
-		out->total_ns += t.total_ns;
-		if (t.max_ns > out->max_ns)
-			out->max_ns = t.max_ns;
-	}
-}
-
 struct screen {
 	bool tty;
 	const char *clear;
@@ -292,7 +268,7 @@ static void print_table(const struct irq_opts *o, const struct screen *sc,
 		if (a) {
 			struct rtm_irqacct_cpu h;
 
-			row_handlers(a, r, sel, &h);
+			rtm_irqacct_row_total(a, r->name, r->irq, sel, &h);
 			if (h.count) {
 				rtm_fmt_ns(lat, sizeof(lat), h.total_ns / h.count);
 				rtm_fmt_ns(mx, sizeof(mx), h.max_ns);
@@ -356,7 +332,8 @@ static int feed_both(const struct rtm_event *ev, void *ctx)
 static int measure_rates(const struct irq_opts *o)
 {
 	struct rtm_error err = { "" };
-	struct rtm_irq_snap first, prev, cur, d;
+	struct rtm_irq_snap first, prev, cur, d;	/* prev: the last one read, once there is */
+	bool have_prev = false;
 	struct rtm_trace *t = NULL;
 	struct feed feed = { NULL, NULL };
 	uint64_t start, next, lost = 0, l;
@@ -388,7 +365,7 @@ static int measure_rates(const struct irq_opts *o)
 	screen_init(&sc, o->json);
 	/* the counts start with the trace */
 	start = mono_ns();
-	if (rtm_irq_snap_read(o->root, &first, &err) || rtm_irq_snap_read(o->root, &prev, &err)) {
+	if (rtm_irq_snap_read(o->root, &first, &err)) {
 		rtm_trace_destroy(t);
 		rtm_irqacct_free(feed.iv);
 		rtm_irqacct_free(feed.all);
@@ -401,7 +378,8 @@ static int measure_rates(const struct irq_opts *o)
 		sleep_until(next);
 		memset(&cur, 0, sizeof(cur));
 		memset(&d, 0, sizeof(d));
-		if (rtm_irq_snap_read(o->root, &cur, &err) || rtm_irq_delta(&prev, &cur, &d, &err)) {
+		if (rtm_irq_snap_read(o->root, &cur, &err) ||
+		    rtm_irq_delta(have_prev ? &prev : &first, &cur, &d, &err)) {
 			rtm_irq_snap_release(&cur);
 			status = rtm_cli_fail("irq: %s", err.msg);
 			break;
@@ -423,8 +401,10 @@ static int measure_rates(const struct irq_opts *o)
 			print_table(o, &sc, &d, feed.iv, (double)(mono_ns() - start) / 1e9,
 				    t ? lost + rtm_trace_dropped(t) : 0);
 		rtm_irq_snap_release(&d);
-		rtm_irq_snap_release(&prev);
+		if (have_prev)
+			rtm_irq_snap_release(&prev);
 		prev = cur;
+		have_prev = true;
 		if (last)
 			break;
 	}
@@ -435,7 +415,7 @@ static int measure_rates(const struct irq_opts *o)
 	}
 	if (o->json && status == RTM_EXIT_OK) {
 		memset(&d, 0, sizeof(d));
-		if (rtm_irq_delta(&first, &prev, &d, &err) == 0) {
+		if (rtm_irq_delta(&first, have_prev ? &prev : &first, &d, &err) == 0) {
 			json_t *doc = json_pack("{s:o}", "interrupts", rtm_irq_delta_to_json(&d, false));
 
 			if (feed.all) {
@@ -452,7 +432,8 @@ static int measure_rates(const struct irq_opts *o)
 	}
 	rtm_irqacct_free(feed.iv);
 	rtm_irqacct_free(feed.all);
-	rtm_irq_snap_release(&prev);
+	if (have_prev)
+		rtm_irq_snap_release(&prev);
 	rtm_irq_snap_release(&first);
 	return status;
 }

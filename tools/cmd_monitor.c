@@ -130,11 +130,8 @@ static void refresh_irqs(struct mon *mo)
 		return;
 	if (rtm_irq_delta(&mo->irq_prev, &cur, &d, NULL) == 0) {
 		struct mon_irq all[256];
-		const struct rtm_irqsrc *src = NULL;
-		int nsrc = 0, k;
+		struct rtm_irqacct_cpu t;
 
-		if (mo->acct)
-			src = rtm_irqacct_sources(mo->acct, &nsrc);
 		for (i = 0; i < d.nrows && n < 256; i++) {
 			const struct rtm_irq_row *r = &d.rows[i];
 			uint64_t c = rtm_irq_count_on(&d, r, &mo->m.probe.cpus);
@@ -146,19 +143,10 @@ static void refresh_irqs(struct mon *mo)
 			snprintf(all[n].desc, sizeof(all[n].desc), "%s",
 				 r->actions && *r->actions ? r->actions : r->desc ? r->desc : "");
 			all[n].rate = rtm_irq_rate_hz(&d, c);
-			for (k = 0; k < nsrc; k++) {
-				struct rtm_irqacct_cpu t;
-
-				if (!rtm_irqsrc_matches(r->name, r->irq,
-							rtm_irqsrc_kind_name(src[k].kind), src[k].id,
-							src[k].name))
-					continue;
-				rtm_irqsrc_total(&src[k], rtm_irqacct_ncpus(mo->acct),
-						 &mo->m.probe.cpus, &t);
-				all[n].count += t.count;
-				all[n].total_ns += t.total_ns;
-				all[n].max_ns = t.max_ns > all[n].max_ns ? t.max_ns : all[n].max_ns;
-			}
+			rtm_irqacct_row_total(mo->acct, r->name, r->irq, &mo->m.probe.cpus, &t);
+			all[n].count = t.count;
+			all[n].total_ns = t.total_ns;
+			all[n].max_ns = t.max_ns;
 			n++;
 		}
 		qsort(all, (size_t)n, sizeof(all[0]), by_rate);
@@ -172,7 +160,7 @@ static void refresh_irqs(struct mon *mo)
 		rtm_irqacct_reset(mo->acct);
 }
 
-static void add_spike(struct mon *mo, const struct rtm_probe_capture *pc, const char *verdict)
+static void add_spike(struct mon *mo, const struct rtm_probe_hit *pc, const char *verdict)
 {
 	struct mon_spike *s = &mo->spikes[mo->nspikes % MON_SPIKES];
 
@@ -187,7 +175,7 @@ static void add_spike(struct mon *mo, const struct rtm_probe_capture *pc, const 
 static void take_spike(struct mon *mo)
 {
 	struct rtm_error err = { "" };
-	struct rtm_probe_capture pc;
+	struct rtm_probe_hit pc;
 	struct rtm_spike_window w;
 	char probe[32];
 	json_t *sum;
@@ -263,17 +251,28 @@ static void tracing_off(struct mon *mo)
 }
 
 /* The state so far as a result (cumulative since the start). */
-static struct rtm_result *snapshot_result(struct mon *mo)
+/* An empty result of the session: its options (threshold included) and the box. */
+static struct rtm_result *mon_result(const struct mon *mo)
 {
 	struct rtm_result *r = rtm_result_alloc("monitor");
-	int i;
 
 	if (!r)
 		return NULL;
 	json_decref(r->options);
 	r->options = measure_options_json(&mo->m);
+	json_object_set_new(r->options, "threshold_ns", json_integer((json_int_t)mo->threshold_ns));
 	if (mo->si)
 		r->sysinfo = rtm_sysinfo_to_json(mo->si);
+	return r;
+}
+
+static struct rtm_result *snapshot_result(struct mon *mo)
+{
+	struct rtm_result *r = mon_result(mo);
+	int i;
+
+	if (!r)
+		return NULL;
 	r->duration_ns = mono_ns() - mo->start_ns;
 	for (i = 0; i < mo->n; i++) {
 		struct rtm_result_cpu *rc = rtm_result_add_cpu(r, mo->cpus[i].cpu, true, 0);
@@ -448,16 +447,11 @@ static int mon_setup(struct mon *mo, struct rtm_error *err)
 static int mon_save_final(struct mon *mo)
 {
 	struct rtm_error err = { "" };
-	struct rtm_result *r = rtm_result_alloc("monitor");
+	struct rtm_result *r = mon_result(mo);
 	int i, ret;
 
 	if (!r)
 		return rtm_cli_fail("out of memory");
-	json_decref(r->options);
-	r->options = measure_options_json(&mo->m);
-	json_object_set_new(r->options, "threshold_ns", json_integer((json_int_t)mo->threshold_ns));
-	if (mo->si)
-		r->sysinfo = rtm_sysinfo_to_json(mo->si);
 	ret = rtm_cyclic_finish(mo->c, r, &err);
 	for (i = 0; !ret && i < mo->nspikes && i < MON_SPIKES; i++) {
 		const struct mon_spike *s = &mo->spikes[(mo->nspikes > MON_SPIKES ?

@@ -132,8 +132,8 @@ void measure_trace_poll(const struct measure_opts *m, struct rtm_trace *t,
 			struct rtm_cyclic *c, struct rtm_result *r, const char *dir, bool resume)
 {
 	struct rtm_probe_timer *p = rtm_cyclic_probe(c);
-	struct rtm_probe_capture pc;
-	struct rtm_probe_break brk;
+	struct rtm_probe_hit pc;
+	struct rtm_probe_hit brk;
 
 	if (!rtm_probe_timer_capture_pending(p, &pc))
 		return;

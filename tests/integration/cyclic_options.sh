@@ -9,7 +9,7 @@
 #  - run --load cpu: the stress-ng command line is recorded, nothing is left
 . "$RTM_SRCDIR/tests/lib.sh"
 need_root
-command -v jq >/dev/null || skip "jq not installed (scripts/setup installs it)"
+need_jq
 
 fail() { echo "FAIL: $*"; exit 1; }
 out=$(mktemp -d)

@@ -8,9 +8,8 @@
 # trace instance is left behind.
 . "$RTM_SRCDIR/tests/lib.sh"
 need_root
-command -v jq >/dev/null || skip "jq not installed (scripts/setup installs it)"
-mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null ||
-	skip "cannot mount tracefs"
+need_jq
+need_tracefs
 grep -q '^irq:irq_handler_entry$' /sys/kernel/tracing/available_events ||
 	skip "this kernel has no irq:irq_handler_entry event"
 

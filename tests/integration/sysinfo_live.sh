@@ -4,7 +4,7 @@
 # temporary tracefs mount is gone again).
 . "$RTM_SRCDIR/tests/lib.sh"
 need_root
-command -v jq >/dev/null || skip "jq not installed (scripts/setup installs it)"
+need_jq
 
 fail() { echo "FAIL: $*"; exit 1; }
 

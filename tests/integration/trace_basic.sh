@@ -8,9 +8,7 @@
 #    removes
 . "$RTM_SRCDIR/tests/lib.sh"
 need_root
-mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null ||
-	skip "cannot mount tracefs at /sys/kernel/tracing"
-[ -d /sys/kernel/tracing/instances ] || skip "this kernel's tracefs has no instances"
+need_tracefs
 
 fail() { echo "FAIL: $*"; exit 1; }
 check="$RTM_BUILDDIR/tests/helpers/trace_check"

@@ -7,9 +7,8 @@
 # the switch back to the probe thread (rtm-probe/0). No instance is left.
 . "$RTM_SRCDIR/tests/lib.sh"
 need_root
-command -v jq >/dev/null || skip "jq not installed (scripts/setup installs it)"
-mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null ||
-	skip "cannot mount tracefs"
+need_jq
+need_tracefs
 
 fail() { echo "FAIL: $*"; exit 1; }
 out=$(mktemp -d)

@@ -6,9 +6,8 @@
 # Then -b and --capture-above together: the wake-up over both is saved once.
 . "$RTM_SRCDIR/tests/lib.sh"
 need_root
-command -v jq >/dev/null || skip "jq not installed (scripts/setup installs it)"
-mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null ||
-	skip "cannot mount tracefs"
+need_jq
+need_tracefs
 
 fail() { echo "FAIL: $*"; exit 1; }
 out=$(mktemp -d)
