@@ -436,6 +436,43 @@ int rtm_affinity_set(int cpu, struct rtm_error *err)
 	return rtm_error_setn(err, -e, "cannot pin this thread to CPU %d: %s", cpu, strerror(e));
 }
 
+struct pinnable_job {
+	const struct rtm_cpulist *online;
+	struct rtm_cpulist *out;
+};
+
+static void *pinnable_thread(void *arg)
+{
+	struct pinnable_job *job = arg;
+	int i;
+
+	for (i = 0; i < job->online->n; i++)
+		if (rtm_affinity_set(job->online->cpus[i], NULL) == 0)
+			job->out->cpus[job->out->n++] = job->online->cpus[i];
+	return NULL;
+}
+
+int rtm_cpus_pinnable(const struct rtm_cpulist *online, struct rtm_cpulist *out,
+		      struct rtm_error *err)
+{
+	struct pinnable_job job = { online, out };
+	pthread_t t;
+	int ret;
+
+	out->n = 0;
+	out->cpus = calloc((size_t)online->n + 1, sizeof(int));
+	if (!out->cpus)
+		return rtm_error_setn(err, -ENOMEM, "out of memory");
+	ret = pthread_create(&t, NULL, pinnable_thread, &job);
+	if (ret) {
+		rtm_cpulist_release(out);
+		return rtm_error_setn(err, -ret, "cannot start a thread to check CPUs: %s",
+				      strerror(ret));
+	}
+	pthread_join(t, NULL);
+	return 0;
+}
+
 /**
  * rtm_memory_lock - lock all memory and prefault heap
  * @heap_bytes: heap to prefault (0: none)

@@ -61,6 +61,21 @@ int rtm_sched_get(pid_t tid, struct rtm_sched *s, struct rtm_error *err);
 /* Pin the calling thread to @cpu. */
 int rtm_affinity_set(int cpu, struct rtm_error *err);
 
+struct rtm_cpulist;
+
+/**
+ * rtm_cpus_pinnable - the CPUs of @online a thread of this process may be
+ * pinned to, asked of the kernel (sched_setaffinity) from a short-lived
+ * thread, so the caller's own affinity is untouched. This is the process's
+ * cpuset, not its inherited affinity mask: CPUs taken out of the default
+ * mask by isolcpus= are included, which is where real-time work is measured.
+ * @out is allocated; free it with rtm_cpulist_release().
+ *
+ * Returns 0 or -errno with a message in @err.
+ */
+int rtm_cpus_pinnable(const struct rtm_cpulist *online, struct rtm_cpulist *out,
+		      struct rtm_error *err);
+
 /**
  * rtm_memory_lock - mlockall(MCL_CURRENT | MCL_FUTURE), then prefault
  * @heap_bytes of heap so later allocations do not fault. EPERM/ENOMEM name

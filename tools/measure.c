@@ -204,40 +204,76 @@ int measure_parse_opt(struct measure_opts *m, int c, const char *arg)
 
 /* ------------------------------------------------------------ checks */
 
-static int check_cpus(struct measure_opts *m)
+/*
+ * The online CPUs (sysfs), or the affinity mask where sysfs cannot be read.
+ */
+static int online_cpus(struct rtm_cpulist *online)
 {
-	struct rtm_cpulist allowed = { 0, NULL };
+	char buf[4096];
 	cpu_set_t set;
-	char list[256];
 	int i;
 
+	if (rtm_read_small(NULL, "/sys/devices/system/cpu/online", buf, sizeof(buf)) > 0 &&
+	    rtm_cpulist_parse(buf, online, NULL) == 0)
+		return 0;
 	CPU_ZERO(&set);
 	if (sched_getaffinity(0, sizeof(set), &set) < 0)
-		return rtm_cli_fail("%s: cannot read the CPUs this process may use: %s",
-				    m->command, strerror(errno));
-	allowed.cpus = calloc(CPU_SETSIZE, sizeof(int));
-	if (!allowed.cpus)
-		return rtm_cli_fail("out of memory");
+		return -errno;
+	online->n = 0;
+	online->cpus = calloc(CPU_SETSIZE, sizeof(int));
+	if (!online->cpus)
+		return -ENOMEM;
 	for (i = 0; i < CPU_SETSIZE; i++)
 		if (CPU_ISSET(i, &set))
-			allowed.cpus[allowed.n++] = i;
-	if (!m->cpus_given) {
-		m->probe.cpus = allowed;	/* default: every CPU we may use */
-		return 0;
-	}
-	for (i = 0; i < m->probe.cpus.n; i++) {
-		int cpu = m->probe.cpus.cpus[i];
+			online->cpus[online->n++] = i;
+	return 0;
+}
 
-		if (!rtm_cpulist_has(&allowed, cpu)) {
-			rtm_cpulist_format(&allowed, list, sizeof(list));
-			rtm_cpulist_release(&allowed);
-			return rtm_cli_fail("%s: CPU %d is offline or not allowed for this process "
-					    "(usable CPUs: %s); pick others with -a", m->command, cpu,
-					    list);
+/*
+ * The measured CPUs: -a, or every online CPU a probe may be pinned to. That
+ * is the process's cpuset, not its affinity mask, so CPUs isolated with
+ * isolcpus= (left out of every process's inherited mask) are measured, and
+ * taskset only places rtmeasure's own threads that do not measure.
+ */
+static int check_cpus(struct measure_opts *m)
+{
+	struct rtm_cpulist online = { 0, NULL }, usable = { 0, NULL };
+	struct rtm_error err = { "" };
+	char list[256];
+	int i, cpu, ret = 0;
+
+	ret = online_cpus(&online);
+	if (ret < 0)
+		return rtm_cli_fail("%s: cannot read the online CPUs: %s", m->command,
+				    strerror(-ret));
+	if (rtm_cpus_pinnable(&online, &usable, &err) < 0) {
+		rtm_cpulist_release(&online);
+		return rtm_cli_fail("%s: %s", m->command, err.msg);
+	}
+	if (!m->cpus_given) {
+		m->probe.cpus = usable;	/* default: every CPU a probe may run on */
+		usable.cpus = NULL;
+	}
+	for (i = 0; m->cpus_given && i < m->probe.cpus.n && !ret; i++) {
+		cpu = m->probe.cpus.cpus[i];
+		if (!rtm_cpulist_has(&online, cpu)) {
+			rtm_cpulist_format(&online, list, sizeof(list));
+			ret = rtm_cli_fail("%s: CPU %d is not online (online CPUs: %s); pick "
+					   "others with -a", m->command, cpu, list);
+		} else if (!rtm_cpulist_has(&usable, cpu)) {
+			rtm_cpulist_format(&usable, list, sizeof(list));
+			ret = rtm_cli_fail("%s: CPU %d is outside this process's cpuset (cgroup), "
+					   "which allows CPUs %s; pick others with -a or run "
+					   "rtmeasure in a cpuset that has it", m->command, cpu,
+					   list);
 		}
 	}
-	rtm_cpulist_release(&allowed);
-	return 0;
+	if (!m->probe.cpus.n && !ret)
+		ret = rtm_cli_fail("%s: no CPU to measure: this process may not run on any "
+				   "online CPU", m->command);
+	rtm_cpulist_release(&online);
+	rtm_cpulist_release(&usable);
+	return ret;
 }
 
 static int check_privileges(struct measure_opts *m)

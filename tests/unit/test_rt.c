@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests: scheduling policy parsing and validation, policy names, JSON, and
- * RT throttling read from recorded trees. Nothing here needs privileges.
+ * Unit tests: scheduling policy parsing and validation, policy names, JSON, RT
+ * throttling read from recorded trees, and which CPUs a thread may be pinned
+ * to. Nothing here needs privileges.
  */
 #include <errno.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "rt.h"
+#include "units.h"
 #include "../tap.h"
 
 #define KEEP_PRIO 42
@@ -228,6 +232,50 @@ static void test_throttling(const char *datadir)
 	is_int(rtm_rt_throttling(root, &runtime, &period), -ENOENT, "missing tree: -ENOENT");
 }
 
+/*
+ * rtm_cpus_pinnable asks the kernel: every CPU of the caller's own affinity is
+ * pinnable, a CPU number that does not exist is not, the order of @online is
+ * kept, and the caller's affinity is the same afterwards.
+ */
+static void test_pinnable(void)
+{
+	struct rtm_cpulist online = { 0, NULL }, got = { 0, NULL };
+	struct rtm_error err = { "" };
+	cpu_set_t before, after;
+	int i, mine = 0, all_in = 1, ordered = 1;
+
+	CPU_ZERO(&before);
+	CPU_ZERO(&after);
+	ok(sched_getaffinity(0, sizeof(before), &before) == 0, "own affinity read");
+	online.cpus = calloc(CPU_SETSIZE + 1, sizeof(int));
+	for (i = 0; i < CPU_SETSIZE; i++)
+		if (CPU_ISSET(i, &before))
+			online.cpus[online.n++] = i;
+	mine = online.n;
+	online.cpus[online.n++] = RTM_MAX_CPUS - 1;	/* no such CPU here */
+	is_int(rtm_cpus_pinnable(&online, &got, &err), 0, "pinnable: asked");
+	ok(got.n >= mine && got.n < online.n, "every CPU of the own mask, not the missing one "
+	   "(%d of %d)", got.n, online.n);
+	for (i = 0; i < CPU_SETSIZE; i++)
+		if (CPU_ISSET(i, &before) && !rtm_cpulist_has(&got, i))
+			all_in = 0;
+	ok(all_in, "the own mask is a subset of the pinnable CPUs");
+	ok(!rtm_cpulist_has(&got, RTM_MAX_CPUS - 1), "CPU %d (not present) left out",
+	   RTM_MAX_CPUS - 1);
+	for (i = 1; i < got.n; i++)
+		if (got.cpus[i] <= got.cpus[i - 1])
+			ordered = 0;
+	ok(ordered, "ascending as given");
+	ok(sched_getaffinity(0, sizeof(after), &after) == 0 && CPU_EQUAL(&before, &after),
+	   "the caller's affinity is untouched");
+	rtm_cpulist_release(&got);
+	online.n = 0;
+	is_int(rtm_cpus_pinnable(&online, &got, &err), 0, "empty list: asked");
+	is_int(got.n, 0, "empty list: nothing pinnable");
+	rtm_cpulist_release(&got);
+	rtm_cpulist_release(&online);
+}
+
 int main(void)
 {
 	const char *datadir = getenv("RTM_TESTDATA");
@@ -239,5 +287,6 @@ int main(void)
 	test_names();
 	test_json();
 	test_throttling(datadir);
+	test_pinnable();
 	return tap_done();
 }
