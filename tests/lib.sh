@@ -1,7 +1,7 @@
 # tests/lib.sh - helpers for shell tests (sourced).
 #
 # TAP helpers for *.t scripts: ok/not ok lines, a plan at the end, non-zero exit
-# on any failure. Integration *.sh scripts use skip() to exit 77 with a reason.
+# on any failure. Integration *.sh scripts use skip() to exit 77 with a reason, fail() to exit 1.
 
 : "${RTMEASURE:?RTMEASURE must name the built rtmeasure binary (make check sets it)}"
 : "${RTM_TESTDATA:?RTM_TESTDATA must name tests/data (make check sets it)}"
@@ -55,6 +55,12 @@ done_testing() {
 skip() {
 	echo "SKIP: $*"
 	exit 77
+}
+
+# fail: an integration script's failure, with its reason
+fail() {
+	echo "FAIL: $*"
+	exit 1
 }
 
 need_root() {

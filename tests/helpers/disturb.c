@@ -280,8 +280,7 @@ int main(int argc, char **argv)
 			o.dev = optarg;
 			break;
 		case 'e':
-			if (rtm_parse_latency_ns(optarg, &o.every_ns, &err))
-				die(2, "--every: %s", err.msg);
+			o.every_ns = parse_time("--every", optarg);
 			break;
 		case 'D':
 			if (rtm_parse_duration_ns(optarg, &o.duration_ns, &err))

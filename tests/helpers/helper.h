@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * helper.h - what the test helper programs (inject, disturb) share: the
- * one-line fatal error, the monotonic clock, whole-number options. Each program sets helper_name.
+ * one-line fatal error, the monotonic clock, whole-number and time options.
+ * Each program sets helper_name.
  */
 #ifndef RTM_TEST_HELPER_H
 #define RTM_TEST_HELPER_H
@@ -12,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+
+#include "units.h"
 
 static const char *helper_name = "helper";
 
@@ -46,6 +49,17 @@ static inline long parse_int(const char *opt, const char *s, long lo, long hi)
 	if (errno || end == s || *end || v < lo || v > hi)
 		die(2, "invalid %s '%s' (use a number in %ld..%ld)", opt, s, lo, hi);
 	return v;
+}
+
+/* A time ("500us", "5ms", a plain number is microseconds) for option @opt, in ns. */
+static inline uint64_t parse_time(const char *opt, const char *s)
+{
+	struct rtm_error err;
+	uint64_t ns;
+
+	if (rtm_parse_latency_ns(s, &ns, &err))
+		die(2, "%s: %s", opt, err.msg);
+	return ns;
 }
 
 #endif

@@ -43,16 +43,6 @@ static void sleep_until(uint64_t t_ns)
 		;
 }
 
-static uint64_t parse_time(const char *opt, const char *s)
-{
-	struct rtm_error err;
-	uint64_t ns;
-
-	if (rtm_parse_latency_ns(s, &ns, &err))
-		die(2, "%s: %s", opt, err.msg);
-	return ns;
-}
-
 #define USAGE "usage: inject --cpu N --spin TIME --every TIME --count N [--priority P] " \
 	      "[--delay TIME]"
 

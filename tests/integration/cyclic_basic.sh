@@ -6,7 +6,6 @@
 need_root
 need_jq
 
-fail() { echo "FAIL: $*"; exit 1; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 check="$RTM_BUILDDIR/tests/helpers/result_check"

@@ -14,7 +14,6 @@ need_jq
 [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] || skip "needs 2 online CPUs"
 grep -q '^1$\|^0-\|,1\b' /sys/devices/system/cpu/online || skip "CPU 1 is offline"
 
-fail() { echo "FAIL: $*"; exit 1; }
 dir=$(mktemp -d)
 cg=
 cleanup() {

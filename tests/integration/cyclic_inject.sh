@@ -10,7 +10,6 @@
 need_root
 [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] || skip "needs 2 CPUs"
 
-fail() { echo "FAIL: $*"; exit 1; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"; kill $inj 2>/dev/null' EXIT
 inject="$RTM_BUILDDIR/tests/helpers/inject"

@@ -11,7 +11,6 @@
 need_root
 need_jq
 
-fail() { echo "FAIL: $*"; exit 1; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"; kill $inj 2>/dev/null' EXIT
 inject="$RTM_BUILDDIR/tests/helpers/inject"

@@ -5,7 +5,6 @@
 . "$RTM_SRCDIR/tests/lib.sh"
 need_root
 
-fail() { echo "FAIL: $*"; exit 1; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 check="$RTM_BUILDDIR/tests/helpers/result_check"

@@ -13,7 +13,6 @@ need_tracefs
 grep -q '^irq:irq_handler_entry$' /sys/kernel/tracing/available_events ||
 	skip "this kernel has no irq:irq_handler_entry event"
 
-fail() { echo "FAIL: $*"; exit 1; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"; kill $busy 2>/dev/null' EXIT
 

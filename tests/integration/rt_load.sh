@@ -11,8 +11,6 @@ command -v stress-ng >/dev/null || skip "stress-ng not installed (apt-get instal
 [ "$(cat /sys/devices/system/cpu/cpu1/online 2>/dev/null || echo 1)" = 1 ] ||
 	skip "CPU 1 is offline"
 
-fail() { echo "FAIL: $*"; exit 1; }
-
 helper="$RTM_BUILDDIR/tests/helpers/rt_check"
 [ -x "$helper" ] || fail "$helper not built (make check builds it)"
 

@@ -6,8 +6,6 @@
 need_root
 need_jq
 
-fail() { echo "FAIL: $*"; exit 1; }
-
 mounts_before=$(grep -c ' tracefs ' /proc/self/mounts)
 json=$("$RTMEASURE" sysinfo --json) || fail "sysinfo --json exited $?"
 mounts_after=$(grep -c ' tracefs ' /proc/self/mounts)

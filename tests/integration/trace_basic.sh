@@ -10,7 +10,6 @@
 need_root
 need_tracefs
 
-fail() { echo "FAIL: $*"; exit 1; }
 check="$RTM_BUILDDIR/tests/helpers/trace_check"
 T=/sys/kernel/tracing
 field() { sed -n "s/.*\b$1=\(-\?[0-9]*\).*/\1/p"; }

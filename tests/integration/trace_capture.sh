@@ -10,7 +10,6 @@ need_root
 need_jq
 need_tracefs
 
-fail() { echo "FAIL: $*"; exit 1; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"; kill $inj 2>/dev/null' EXIT
 inject="$RTM_BUILDDIR/tests/helpers/inject"
