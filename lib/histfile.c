@@ -25,9 +25,9 @@ unsigned int rtm_histfile_auto_rows(const struct rtm_result *r)
 	return (unsigned int)(max_us + 1);
 }
 
-int rtm_histfile_write(const struct rtm_result *r, FILE *f, unsigned int rows)
+static int write_hist(const struct rtm_result *r, FILE *f, unsigned int rows, bool all)
 {
-	uint64_t *cells, *total, *overflow;
+	uint64_t *cells, *total, *overflow, sum, maxmax = 0;
 	int n = r->ncpus, i;
 	unsigned int row;
 
@@ -59,17 +59,26 @@ int rtm_histfile_write(const struct rtm_result *r, FILE *f, unsigned int rows)
 		}
 	}
 
+	all = all && n > 1;	/* cyclictest: -H with one thread is -h */
 	fprintf(f, "# Histogram\n");
 	for (row = 0; row < rows; row++) {
 		fprintf(f, "%06u", row);
-		for (i = 0; i < n; i++)
+		for (i = 0, sum = 0; i < n; i++) {
+			sum += cells[(size_t)row * (size_t)n + (size_t)i];
 			fprintf(f, "%s%06llu", i ? "\t" : " ",
 				(unsigned long long)cells[(size_t)row * (size_t)n + (size_t)i]);
+		}
+		if (all)
+			fprintf(f, "\t%06llu", (unsigned long long)sum);
 		fputc('\n', f);
 	}
 	fprintf(f, "# Total:");
-	for (i = 0; i < n; i++)
+	for (i = 0, sum = 0; i < n; i++) {
 		fprintf(f, " %09llu", (unsigned long long)total[i]);
+		sum += total[i];
+	}
+	if (all)
+		fprintf(f, " %09llu", (unsigned long long)sum);
 	fprintf(f, "\n# Min Latencies:");
 	for (i = 0; i < n; i++)
 		fprintf(f, " %05llu", (unsigned long long)(r->cpus[i].raw->count ?
@@ -78,11 +87,20 @@ int rtm_histfile_write(const struct rtm_result *r, FILE *f, unsigned int rows)
 	for (i = 0; i < n; i++)
 		fprintf(f, " %05llu", (unsigned long long)(rtm_hist_mean(r->cpus[i].raw) / 1000));
 	fprintf(f, "\n# Max Latencies:");
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		fprintf(f, " %05llu", (unsigned long long)(r->cpus[i].raw->max_ns / 1000));
+		if (r->cpus[i].raw->max_ns > maxmax)
+			maxmax = r->cpus[i].raw->max_ns;
+	}
+	if (all)
+		fprintf(f, " %05llu", (unsigned long long)(maxmax / 1000));
 	fprintf(f, "\n# Histogram Overflows:");
-	for (i = 0; i < n; i++)
+	for (i = 0, sum = 0; i < n; i++) {
 		fprintf(f, " %05llu", (unsigned long long)overflow[i]);
+		sum += overflow[i];
+	}
+	if (all)
+		fprintf(f, " %05llu", (unsigned long long)sum);
 	fprintf(f, "\n# Histogram Overflow at cycle number:\n");
 	for (i = 0; i < n; i++)
 		fprintf(f, "# Thread %d:\n", i);
@@ -90,4 +108,14 @@ int rtm_histfile_write(const struct rtm_result *r, FILE *f, unsigned int rows)
 	free(total);
 	free(overflow);
 	return ferror(f) ? -EIO : 0;
+}
+
+int rtm_histfile_write(const struct rtm_result *r, FILE *f, unsigned int rows)
+{
+	return write_hist(r, f, rows, false);
+}
+
+int rtm_histfile_write_all(const struct rtm_result *r, FILE *f, unsigned int rows)
+{
+	return write_hist(r, f, rows, true);
 }

@@ -23,6 +23,7 @@
 #ifndef RTM_HISTFILE_H
 #define RTM_HISTFILE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "result.h"
@@ -37,5 +38,11 @@ unsigned int rtm_histfile_auto_rows(const struct rtm_result *r);
  * Returns 0 or -errno.
  */
 int rtm_histfile_write(const struct rtm_result *r, FILE *f, unsigned int rows);
+
+/*
+ * cyclictest's -H/--histofall: the same with a last column for all CPUs in the
+ * rows, Total, Max Latencies and Histogram Overflows (none with one CPU).
+ */
+int rtm_histfile_write_all(const struct rtm_result *r, FILE *f, unsigned int rows);
 
 #endif

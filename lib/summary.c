@@ -50,12 +50,20 @@ int rtm_summary_rows(const struct rtm_result *r, bool corrected, struct rtm_summ
 	return r->ncpus + 1;
 }
 
-static void us(char *buf, size_t len, uint64_t ns)
+static void us(char *buf, size_t len, uint64_t ns, bool nsecs)
 {
-	snprintf(buf, len, "%.1f", (double)ns / 1000.0);
+	if (nsecs)
+		snprintf(buf, len, "%llu", (unsigned long long)ns);
+	else
+		snprintf(buf, len, "%.1f", (double)ns / 1000.0);
 }
 
 void rtm_summary_fprint(const struct rtm_result *r, FILE *f)
+{
+	rtm_summary_fprint_unit(r, f, false);
+}
+
+void rtm_summary_fprint_unit(const struct rtm_result *r, FILE *f, bool nsecs)
 {
 	struct rtm_summary_row *rows;
 	int n, i, j;
@@ -76,18 +84,18 @@ void rtm_summary_fprint(const struct rtm_result *r, FILE *f)
 			snprintf(label, sizeof(label), "all");
 		else
 			snprintf(label, sizeof(label), "%d", row->cpu);
-		us(v[0], sizeof(v[0]), row->min_ns);
-		us(v[1], sizeof(v[1]), (uint64_t)(row->avg_ns + 0.5));
+		us(v[0], sizeof(v[0]), row->min_ns, nsecs);
+		us(v[1], sizeof(v[1]), (uint64_t)(row->avg_ns + 0.5), nsecs);
 		fprintf(f, "%-5s %10llu %9s %9s", label, (unsigned long long)row->samples, v[0],
 			v[1]);
 		for (j = 0; j < 4; j++) {
-			us(v[2], sizeof(v[2]), row->pct_ns[idx[j]]);
+			us(v[2], sizeof(v[2]), row->pct_ns[idx[j]], nsecs);
 			fprintf(f, " %9s", v[2]);
 		}
-		us(v[3], sizeof(v[3]), row->max_ns);
+		us(v[3], sizeof(v[3]), row->max_ns, nsecs);
 		fprintf(f, " %9s %9llu\n", v[3], (unsigned long long)row->overruns);
 	}
-	fprintf(f, "(latencies in us)\n");
+	fprintf(f, "(latencies in %s)\n", nsecs ? "ns" : "us");
 	free(rows);
 }
 
@@ -186,4 +194,46 @@ bool rtm_bound_exceeded(const struct rtm_result *r, const struct rtm_bound *b, u
 	rtm_hist_free(all);
 	*value = v;
 	return v > b->limit_ns;
+}
+
+static uint64_t bound_value(const struct rtm_hist *h, const struct rtm_bound *b)
+{
+	if (b->pct < 0)
+		return (uint64_t)(rtm_hist_mean(h) + 0.5);
+	return rtm_hist_percentile(h, b->pct);
+}
+
+bool rtm_bound_describe(const struct rtm_result *r, const struct rtm_bound *b, char *buf,
+			size_t len)
+{
+	char metric[16], vs[16], ls[16], ws[16], where[32] = "all CPUs", worst[48] = "";
+	uint64_t v, w = 0;
+	bool over = rtm_bound_exceeded(r, b, &v);
+	int i, wcpu = -1;
+
+	if (b->pct < 0)
+		snprintf(metric, sizeof(metric), "avg");
+	else if (b->pct >= 100)
+		snprintf(metric, sizeof(metric), "max");
+	else
+		snprintf(metric, sizeof(metric), "p%g", b->pct);
+	for (i = 0; i < r->ncpus; i++) {
+		uint64_t c = bound_value(r->cpus[i].raw, b);
+
+		if (wcpu < 0 || c > w) {
+			w = c;
+			wcpu = r->cpus[i].cpu;
+		}
+	}
+	if (r->ncpus == 1) {
+		snprintf(where, sizeof(where), "CPU %d", wcpu);
+	} else if (wcpu >= 0) {
+		rtm_fmt_ns(ws, sizeof(ws), w);
+		snprintf(worst, sizeof(worst), " (CPU %d: %s)", wcpu, ws);
+	}
+	rtm_fmt_ns(vs, sizeof(vs), v);
+	rtm_fmt_ns(ls, sizeof(ls), b->limit_ns);
+	snprintf(buf, len, "%s on %s: %s %s %s%s", metric, where, vs, over ? ">" : "<=", ls,
+		 worst);
+	return over;
 }

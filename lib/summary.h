@@ -38,6 +38,8 @@ int rtm_summary_rows(const struct rtm_result *r, bool corrected, struct rtm_summ
 
 /* Human table: samples, min, avg, p50, p99, p99.9, p99.99, max, overruns in us. */
 void rtm_summary_fprint(const struct rtm_result *r, FILE *f);
+/* The same table with the latencies in ns when @nsecs (cyclictest's -N). */
+void rtm_summary_fprint_unit(const struct rtm_result *r, FILE *f, bool nsecs);
 json_t *rtm_summary_to_json(const struct rtm_result *r);
 
 /* A --fail-above bound: "50us" (max), "max=50us", "p99.9=50us", "avg=20us". */
@@ -50,5 +52,16 @@ struct rtm_bound {
 int rtm_bound_parse(const char *s, struct rtm_bound *b, struct rtm_error *err);
 /* The all-CPU value the bound is checked against; true when it is exceeded. */
 bool rtm_bound_exceeded(const struct rtm_result *r, const struct rtm_bound *b, uint64_t *value);
+
+/**
+ * rtm_bound_describe - what a bound was checked against, in words
+ *
+ * "p99.9 on all CPUs: 988 us > 1.00 us (CPU 1: 1.20 ms)": the metric, the
+ * all-CPU value the bound is checked against, the bound, and with several CPUs
+ * the CPU with the highest value of that metric ("on CPU 1" with one CPU).
+ * Returns rtm_bound_exceeded().
+ */
+bool rtm_bound_describe(const struct rtm_result *r, const struct rtm_bound *b, char *buf,
+			size_t len);
 
 #endif

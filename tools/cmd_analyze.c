@@ -23,7 +23,7 @@ static void analyze_usage(FILE *f)
 		"ran while the probe waited, which interrupts took how long, and what no\n"
 		"event explains.\n\n"
 		"  -j, --json   the analyses as JSON\n"
-		"  -h, --help   this help\n");
+		"      --help   this help\n");
 }
 
 /* Analyse one spike file; 0, or RTM_EXIT_USAGE after the one-line error. */
@@ -110,7 +110,7 @@ int cmd_analyze(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
+		{ "help", no_argument, NULL, 2000 },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool json = false;
@@ -119,17 +119,16 @@ int cmd_analyze(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "jh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "j", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			json = true;
 			break;
-		case 'h':
+		case 2000:
 			analyze_usage(stdout);
 			return RTM_EXIT_OK;
 		default:
-			return rtm_cli_fail("analyze: unknown option '%s' (rtmeasure analyze --help)",
-					    argv[optind - 1]);
+			return rtm_cli_bad_option("analyze", "j", longopts, argv);
 		}
 	}
 	if (optind >= argc)

@@ -173,8 +173,7 @@ int cmd_compare(int argc, char **argv)
 			compare_usage(stdout);
 			return RTM_EXIT_OK;
 		default:
-			return rtm_cli_fail("compare: unknown or incomplete option '%s' (rtmeasure "
-					    "compare --help)", argv[optind - 1]);
+			return rtm_cli_bad_option("compare", "l:o:f:j", longopts, argv);
 		}
 	}
 	n = argc - optind;

@@ -15,7 +15,7 @@ static void cyclic_usage(FILE *f)
 		"until an absolute time and records how late it woke, into exact histograms.\n"
 		"Writes a results folder (result.json, histogram.txt) and prints a summary with\n"
 		"p99.9 and p99.99. Options that cyclictest users know keep their meaning.\n\n"
-		MEASURE_OPTIONS_HELP
+		MEASURE_PROBE_HELP MEASURE_RESULT_HELP
 		"\nWithout -D or -l it runs until interrupted (Ctrl-C saves what was measured).\n");
 }
 
@@ -37,18 +37,17 @@ int cmd_cyclic(int argc, char **argv)
 			cyclic_usage(stdout);
 			return RTM_EXIT_OK;
 		}
-		ret = measure_parse_opt(&m, c, optarg);
+		ret = measure_parse_opt(&m, c, argc, argv);
 		if (ret == 1)
 			continue;
 		if (ret)
 			return ret;
-		return rtm_cli_fail("cyclic: unknown or incomplete option '%s' (rtmeasure cyclic "
-				    "--help)", argv[optind - 1]);
+		return rtm_cli_bad_option("cyclic", MEASURE_SHORTOPTS, longopts, argv);
 	}
 	if (optind < argc)
 		return rtm_cli_fail("cyclic: unexpected argument '%s' (rtmeasure cyclic --help)",
 				    argv[optind]);
 	ret = measure_main(&m);
-	rtm_cpulist_release(&m.probe.cpus);
+	measure_opts_release(&m);
 	return ret;
 }

@@ -22,7 +22,7 @@ static void export_usage(FILE *f)
 		"  --csv               cpu,lo_ns,hi_ns,count: one line per CPU per non-empty\n"
 		"                      histogram bucket\n"
 		"  -o, --output FILE   write FILE (atomically) instead of stdout\n"
-		"  -h, --help          this help\n");
+		"      --help          this help\n");
 }
 
 int cmd_export(int argc, char **argv)
@@ -31,7 +31,7 @@ int cmd_export(int argc, char **argv)
 		{ "cyclictest-json", no_argument, NULL, 'J' },
 		{ "csv", no_argument, NULL, 'C' },
 		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
+		{ "help", no_argument, NULL, 2000 },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct rtm_error err = { "" };
@@ -43,7 +43,7 @@ int cmd_export(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'J':
 		case 'C':
@@ -55,12 +55,11 @@ int cmd_export(int argc, char **argv)
 		case 'o':
 			out = optarg;
 			break;
-		case 'h':
+		case 2000:
 			export_usage(stdout);
 			return RTM_EXIT_OK;
 		default:
-			return rtm_cli_fail("export: unknown option '%s' (rtmeasure export --help)",
-					    argv[optind - 1]);
+			return rtm_cli_bad_option("export", "o:", longopts, argv);
 		}
 	}
 	if (!fmt)

@@ -34,13 +34,14 @@ static void import_usage(FILE *f)
 		"cannot tell (samples beyond the histogram's last row, which CPU a thread ran\n"
 		"on) is stated in the output and in result.json (sections.provenance).\n\n"
 		"  -o, --output DIR       the results folder (must not exist, or be empty)\n"
-		"  -a, --affinity CPUS    cyclictest text: the run's -a list, to number the\n"
-		"                         threads by CPU (thread i ran on the i-th CPU)\n"
+		"  -a, --cpus CPUS        cyclictest text: the CPUs the run measured (its -a\n"
+		"                         list; --affinity too): thread i ran on the i-th\n"
+		"                         CPU, and the folder numbers them so\n"
 		"  -N, --nsecs            cyclictest text recorded with -N (rows in ns)\n"
 		"  -b, --bucket-size N    rtla: the run's -b (default: from the row indices)\n"
 		"  -j, --json             print what was imported as JSON\n"
 		"  -q, --quiet            print nothing but errors\n"
-		"  -h, --help             this help\n");
+		"      --help             this help\n");
 }
 
 struct input {
@@ -200,12 +201,13 @@ int cmd_import(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "cpus", required_argument, NULL, 'a' },
 		{ "affinity", required_argument, NULL, 'a' },
 		{ "nsecs", no_argument, NULL, 'N' },
 		{ "bucket-size", required_argument, NULL, 'b' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
+		{ "help", no_argument, NULL, 2000 },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct rtm_import_opts o = { NULL, false, 0 };
@@ -218,7 +220,7 @@ int cmd_import(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:a:Nb:jqh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:a:Nb:jq", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			dir = optarg;
@@ -228,7 +230,7 @@ int cmd_import(int argc, char **argv)
 
 			if (rtm_cpulist_parse(optarg, &cl, &err) || !cl.n) {
 				rtm_cpulist_release(&cl);
-				return rtm_cli_fail("import: --affinity: %s", err.msg[0] ? err.msg :
+				return rtm_cli_fail("import: -a/--cpus: %s", err.msg[0] ? err.msg :
 						    "empty CPU list");
 			}
 			rtm_cpulist_release(&cl);
@@ -254,17 +256,11 @@ int cmd_import(int argc, char **argv)
 		case 'q':
 			quiet = true;
 			break;
-		case 'h':
+		case 2000:
 			import_usage(stdout);
 			return RTM_EXIT_OK;
-		case '?':
-			if (optopt)
-				return rtm_cli_fail("import: option -%c needs a value or is "
-						    "unknown (rtmeasure import --help)", optopt);
-			/* fall through */
 		default:
-			return rtm_cli_fail("import: unknown option '%s' (rtmeasure import --help)",
-					    argv[optind - 1]);
+			return rtm_cli_bad_option("import", "o:a:Nb:jq", longopts, argv);
 		}
 	}
 	if (optind >= argc)

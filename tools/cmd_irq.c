@@ -115,6 +115,24 @@ static bool overlaps(const struct rtm_cpulist *a, const struct rtm_cpulist *b)
 	return false;
 }
 
+/* -a: every CPU must have a column in /proc/interrupts (be online), as cyclic checks it. */
+static int check_cpus(const struct irq_opts *o, const struct rtm_irq_snap *s,
+		      struct rtm_error *err)
+{
+	struct rtm_cpulist have = { s->ncpus, s->cpus };
+	char list[256];
+	int i;
+
+	for (i = 0; i < o->cpus.n; i++) {
+		if (!rtm_cpulist_has(&have, o->cpus.cpus[i])) {
+			rtm_cpulist_format(&have, list, sizeof(list));
+			return rtm_error_set(err, "CPU %d is not online (CPUs in /proc/interrupts: "
+					     "%s); pick others with -a", o->cpus.cpus[i], list);
+		}
+	}
+	return 0;
+}
+
 static int show_affinity(const struct irq_opts *o)
 {
 	struct rtm_error err = { "" };
@@ -126,8 +144,11 @@ static int show_affinity(const struct irq_opts *o)
 	int i, k, flagged = 0;
 
 	memset(&s, 0, sizeof(s));
-	if (rtm_irq_snap_read(o->root, &s, &err) || rtm_irq_snap_read_affinity(&s, o->root, &err))
+	if (rtm_irq_snap_read(o->root, &s, &err) || check_cpus(o, &s, &err) ||
+	    rtm_irq_snap_read_affinity(&s, o->root, &err)) {
+		rtm_irq_snap_release(&s);
 		return rtm_cli_fail("irq: %s", err.msg);
+	}
 	rtm_irq_threads_read(o->root, &th, NULL);	/* none on most stock kernels */
 	isolated_cpus(o->root, &iso);
 	rtm_cpulist_format(&iso, isol, sizeof(isol));
@@ -365,7 +386,7 @@ static int measure_rates(const struct irq_opts *o)
 	screen_init(&sc, o->json);
 	/* the counts start with the trace */
 	start = mono_ns();
-	if (rtm_irq_snap_read(o->root, &first, &err)) {
+	if (rtm_irq_snap_read(o->root, &first, &err) || check_cpus(o, &first, &err)) {
 		rtm_trace_destroy(t);
 		rtm_irqacct_free(feed.iv);
 		rtm_irqacct_free(feed.all);
@@ -447,7 +468,8 @@ static int show_counts(const struct irq_opts *o)
 
 	memset(&s, 0, sizeof(s));
 	memset(&d, 0, sizeof(d));
-	if (rtm_irq_snap_read(o->root, &s, &err) || rtm_irq_delta(NULL, &s, &d, &err)) {
+	if (rtm_irq_snap_read(o->root, &s, &err) || check_cpus(o, &s, &err) ||
+	    rtm_irq_delta(NULL, &s, &d, &err)) {
 		rtm_irq_snap_release(&s);
 		return rtm_cli_fail("irq: %s", err.msg);
 	}
@@ -530,8 +552,7 @@ int cmd_irq(int argc, char **argv)
 			irq_usage(stdout);
 			return RTM_EXIT_OK;
 		default:
-			return rtm_cli_fail("irq: unknown or incomplete option '%s' (rtmeasure irq "
-					    "--help)", argv[optind - 1]);
+			return rtm_cli_bad_option("irq", "i:D:a:n:", longopts, argv);
 		}
 	}
 	if (optind < argc)

@@ -44,7 +44,8 @@ static void monitor_usage(FILE *f)
 		"      --threshold LAT     alert threshold (default 100us)\n"
 		"      --trace             start with tracing on (key t toggles it)\n"
 		"      --once              one refresh interval, one plain table, exit\n"
-		MEASURE_OPTIONS_HELP);
+		MEASURE_PROBE_HELP
+		"      --help              this help\n");
 }
 
 /* ---------------------------------------------------------------- data */
@@ -472,6 +473,31 @@ static int mon_save_final(struct mon *mo)
 	return ret;
 }
 
+/* The shared options of a measurement with an end result, which the dashboard has not. */
+static int refuse_in_monitor(int c)
+{
+	const char *why;
+	char name[48];
+
+	switch (c) {
+	case 'b': case MEASURE_OPT_CAPTURE: case MEASURE_OPT_MAX_CAPT: case MEASURE_OPT_HOLDOFF:
+		why = "the spike log takes every wake-up over --threshold (keys + and -), and "
+		      "with tracing on saves its window";
+		break;
+	case MEASURE_OPT_FAIL_ABOVE:
+		why = "the dashboard has no end result to check; use cyclic or run";
+		break;
+	case MEASURE_OPT_JSON: case MEASURE_OPT_HISTFILE: case 'q': case 'N':
+		why = "the dashboard is the output (--once: one plain table; -o: a results "
+		      "folder); use cyclic or run";
+		break;
+	default:
+		return 0;
+	}
+	return rtm_cli_fail("monitor: %s is not taken here: %s",
+			    measure_opt_name(c, name, sizeof(name)), why);
+}
+
 int cmd_monitor(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -516,24 +542,27 @@ int cmd_monitor(int argc, char **argv)
 		case 1011:	/* --trace: here it switches tracing on from the start */
 			start_tracing = true;
 			continue;
-		case 1014: case 'b':
-			return rtm_cli_fail("monitor: use --threshold (keys + and -) for the spike "
-					    "log; -b and --capture-above belong to cyclic and run");
 		}
-		ret = measure_parse_opt(&mo.m, c, optarg);
+		ret = refuse_in_monitor(c);
+		if (!ret)
+			ret = measure_parse_opt(&mo.m, c, argc, argv);
 		if (ret == 1)
 			continue;
 		if (ret)
 			return ret;
-		return rtm_cli_fail("monitor: unknown or incomplete option '%s' (rtmeasure monitor "
-				    "--help)", argv[optind - 1]);
+		return rtm_cli_bad_option("monitor", MEASURE_SHORTOPTS, longopts, argv);
 	}
 	if (optind < argc)
 		return rtm_cli_fail("monitor: unexpected argument '%s' (rtmeasure monitor --help)",
 				    argv[optind]);
 	ret = measure_prepare(&mo.m);
-	if (ret)
+	if (!ret && (ret = measure_housekeeping_apply(&mo.m)))
+		ret = rtm_cli_fail("monitor: --housekeeping: cannot move rtmeasure's threads "
+				   "there: %s", strerror(-ret));
+	if (ret) {
+		measure_opts_release(&mo.m);
 		return ret;
+	}
 	if (mo.m.trace) {	/* --trace-events / --trace-filter: trace from the start */
 		start_tracing = true;
 		mo.m.trace = false;
@@ -550,7 +579,7 @@ int cmd_monitor(int argc, char **argv)
 	if (mon_setup(&mo, &err)) {
 		mon_free(&mo);
 		rtm_cyclic_free(mo.c);
-		rtm_cpulist_release(&mo.m.probe.cpus);
+		measure_opts_release(&mo.m);
 		return rtm_cli_fail("monitor: %s", err.msg);
 	}
 	if (start_tracing && tracing_on(&mo) && mo.plain)
@@ -600,6 +629,6 @@ int cmd_monitor(int argc, char **argv)
 		status = mon_save_final(&mo);
 	rtm_cyclic_free(mo.c);
 	mon_free(&mo);
-	rtm_cpulist_release(&mo.m.probe.cpus);
+	measure_opts_release(&mo.m);
 	return status;
 }

@@ -82,8 +82,7 @@ int cmd_report(int argc, char **argv)
 			report_usage(stdout);
 			return RTM_EXIT_OK;
 		default:
-			return rtm_cli_fail("report: unknown or incomplete option '%s' (rtmeasure "
-					    "report --help)", argv[optind - 1]);
+			return rtm_cli_bad_option("report", "o:f:", longopts, argv);
 		}
 	}
 	if (optind != argc - 1)

@@ -24,7 +24,7 @@ static void run_usage(FILE *f)
 		"      --load KINDS        cpu, io, vm, net or all, comma separated; the\n"
 		"                          generators' command lines go into result.json\n"
 		"      --no-report         no report.html and plots at the end\n"
-		MEASURE_OPTIONS_HELP);
+		MEASURE_PROBE_HELP MEASURE_RESULT_HELP);
 }
 
 int cmd_run(int argc, char **argv)
@@ -59,18 +59,17 @@ int cmd_run(int argc, char **argv)
 			m.report = false;
 			continue;
 		}
-		ret = measure_parse_opt(&m, c, optarg);
+		ret = measure_parse_opt(&m, c, argc, argv);
 		if (ret == 1)
 			continue;
 		if (ret)
 			return ret;
-		return rtm_cli_fail("run: unknown or incomplete option '%s' (rtmeasure run --help)",
-				    argv[optind - 1]);
+		return rtm_cli_bad_option("run", MEASURE_SHORTOPTS, longopts, argv);
 	}
 	if (optind < argc)
 		return rtm_cli_fail("run: unexpected argument '%s' (rtmeasure run --help)",
 				    argv[optind]);
 	ret = measure_main(&m);
-	rtm_cpulist_release(&m.probe.cpus);
+	measure_opts_release(&m);
 	return ret;
 }

@@ -17,7 +17,7 @@ static void sysinfo_usage(FILE *f)
 		"virtualisation and tracing features, each with a one-line RT verdict.\n\n"
 		"  -j, --json       machine-readable JSON (schema rtmeasure-sysinfo/1)\n"
 		"  -r, --root DIR   read a recorded tree instead of the live system\n"
-		"  -h, --help       this help\n");
+		"      --help       this help\n");
 }
 
 int cmd_sysinfo(int argc, char **argv)
@@ -25,7 +25,7 @@ int cmd_sysinfo(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "root", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
+		{ "help", no_argument, NULL, 2000 },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *root = "/";
@@ -36,7 +36,7 @@ int cmd_sysinfo(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "jr:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jr:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			json = true;
@@ -44,12 +44,11 @@ int cmd_sysinfo(int argc, char **argv)
 		case 'r':
 			root = optarg;
 			break;
-		case 'h':
+		case 2000:
 			sysinfo_usage(stdout);
 			return RTM_EXIT_OK;
 		default:
-			return rtm_cli_fail("sysinfo: unknown or incomplete option '%s' "
-					    "(rtmeasure sysinfo --help)", argv[optind - 1]);
+			return rtm_cli_bad_option("sysinfo", "jr:", longopts, argv);
 		}
 	}
 	if (optind < argc)

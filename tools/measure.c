@@ -30,178 +30,6 @@
 #include "sysinfo.h"
 #include "units.h"
 
-void measure_opts_init(struct measure_opts *m, const char *command)
-{
-	memset(m, 0, sizeof(*m));
-	m->command = command;
-	m->probe.interval_ns = 1000 * 1000;
-	m->probe.sched.policy = RTM_POLICY_FIFO;
-	m->probe.sched.priority = 95;
-	m->probe.mode = RTM_TIMER_NANOSLEEP;
-	m->probe.lock_memory = true;
-	m->probe.dma_latency_us = 0;
-	m->ts_interval_ns = RTM_TS_DEFAULT_INTERVAL_NS;
-	m->probe.log_max = 10000;
-	m->probe.trace_off_fd = -1;
-	m->trace_buffer_kb = 8192;
-	m->probe.capture_max = 10;
-	m->probe.capture_holdoff_ns = 1000000000ULL;
-}
-
-static int parse_u64(const char *arg, uint64_t *v)
-{
-	char *end;
-
-	if (!arg || !*arg || *arg == '-')
-		return -EINVAL;
-	errno = 0;
-	*v = strtoull(arg, &end, 10);
-	return (errno || *end) ? -EINVAL : 0;
-}
-
-int measure_parse_opt(struct measure_opts *m, int c, const char *arg)
-{
-	struct rtm_error err = { "" };
-	const char *cmd = m->command;
-	uint64_t v;
-
-	switch (c) {
-	case 'a':
-		rtm_cpulist_release(&m->probe.cpus);
-		if (rtm_cpulist_parse(arg, &m->probe.cpus, &err) || !m->probe.cpus.n)
-			return rtm_cli_fail("%s: -a/--cpus: %s", cmd,
-					    err.msg[0] ? err.msg : "empty CPU list");
-		m->cpus_given = true;
-		return 1;
-	case 'i':
-		if (rtm_parse_latency_ns(arg, &m->probe.interval_ns, &err))
-			return rtm_cli_fail("%s: -i/--interval: %s", cmd, err.msg);
-		if (m->probe.interval_ns < 10000 || m->probe.interval_ns > 10000000000ULL)
-			return rtm_cli_fail("%s: interval %s out of range (10us to 10s)", cmd, arg);
-		return 1;
-	case 'd':
-		if (rtm_parse_latency_ns(arg, &m->probe.distance_ns, &err))
-			return rtm_cli_fail("%s: -d/--distance: %s", cmd, err.msg);
-		return 1;
-	case 'p':
-		if (parse_u64(arg, &v) || v > 99)
-			return rtm_cli_fail("%s: -p/--priority '%s': give 1-99 (0 with --policy "
-					    "other)", cmd, arg);
-		m->probe.sched.priority = (int)v;
-		return 1;
-	case 1001:
-		if (rtm_sched_parse(arg, &m->probe.sched, &err))
-			return rtm_cli_fail("%s: --policy: %s", cmd, err.msg);
-		return 1;
-	case 1002:
-		if (rtm_timer_mode_parse(arg, &m->probe.mode, &err))
-			return rtm_cli_fail("%s: --mode: %s", cmd, err.msg);
-		return 1;
-	case 'D':
-		if (rtm_parse_duration_ns(arg, &m->probe.duration_ns, &err))
-			return rtm_cli_fail("%s: -D/--duration: %s", cmd, err.msg);
-		return 1;
-	case 'l':
-		if (parse_u64(arg, &m->probe.loops) || !m->probe.loops)
-			return rtm_cli_fail("%s: -l/--loops '%s': give a positive count", cmd, arg);
-		return 1;
-	case 'b':
-		if (rtm_parse_latency_ns(arg, &m->probe.break_ns, &err) || !m->probe.break_ns)
-			return rtm_cli_fail("%s: -b/--breaktrace: %s", cmd,
-					    err.msg[0] ? err.msg : "must be above 0");
-		return 1;
-	case 1003:
-		if (m->nbounds == MEASURE_MAX_BOUNDS)
-			return rtm_cli_fail("%s: at most %d --fail-above bounds", cmd,
-					    MEASURE_MAX_BOUNDS);
-		if (rtm_bound_parse(arg, &m->bounds[m->nbounds], &err))
-			return rtm_cli_fail("%s: %s", cmd, err.msg);
-		m->nbounds++;
-		return 1;
-	case 'h':
-		if (parse_u64(arg, &v) || !v || v > 1000000)
-			return rtm_cli_fail("%s: -h/--histogram '%s': give the number of "
-					    "microsecond rows, 1 to 1000000", cmd, arg);
-		m->hist_rows = (unsigned int)v;
-		return 1;
-	case 'o':
-		m->outdir = arg;
-		return 1;
-	case 'q':
-		m->quiet = true;
-		return 1;
-	case 1004:
-		m->json = true;
-		return 1;
-	case 'm':
-		m->probe.lock_memory = true;
-		return 1;
-	case 1005:
-		m->probe.lock_memory = false;
-		return 1;
-	case 1006:
-		m->probe.dma_latency_us = -1;
-		return 1;
-	case 1007:
-		m->no_rt = true;
-		return 1;
-	case 1008:
-		if (rtm_parse_duration_ns(arg, &m->ts_interval_ns, &err))
-			return rtm_cli_fail("%s: --series-interval: %s", cmd, err.msg);
-		return 1;
-	case 1009:
-		if (rtm_parse_latency_ns(arg, &m->probe.log_above_ns, &err) ||
-		    !m->probe.log_above_ns)
-			return rtm_cli_fail("%s: --log-above: %s", cmd,
-					    err.msg[0] ? err.msg : "must be above 0");
-		return 1;
-	case 1010:
-		if (parse_u64(arg, &v) || !v || v > 10000000)
-			return rtm_cli_fail("%s: --log-max '%s': give 1 to 10000000", cmd, arg);
-		m->probe.log_max = (uint32_t)v;
-		return 1;
-	case 1011:
-		m->trace = true;
-		return 1;
-	case 1012:
-		m->trace = true;
-		m->trace_events = arg;
-		return 1;
-	case 1013:
-		if (parse_u64(arg, &v) || v < 64 || v > 4194304)
-			return rtm_cli_fail("%s: --trace-buffer '%s': give KB per CPU, 64 to 4194304",
-					    cmd, arg);
-		m->trace_buffer_kb = (size_t)v;
-		return 1;
-	case 1014:
-		if (rtm_parse_latency_ns(arg, &m->probe.capture_ns, &err) || !m->probe.capture_ns)
-			return rtm_cli_fail("%s: --capture-above: %s", cmd,
-					    err.msg[0] ? err.msg : "must be above 0");
-		m->trace = true;
-		return 1;
-	case 1015:
-		if (parse_u64(arg, &v) || !v || v > 999)
-			return rtm_cli_fail("%s: --max-captures '%s': give 1 to 999", cmd, arg);
-		m->probe.capture_max = (uint32_t)v;
-		return 1;
-	case 1016:
-		if (rtm_parse_duration_ns(arg, &m->probe.capture_holdoff_ns, &err))
-			return rtm_cli_fail("%s: --capture-holdoff: %s", cmd, err.msg);
-		return 1;
-	case 1017:
-		if (m->ntrace_filters == RTM_TRACE_MAX_FILTERS)
-			return rtm_cli_fail("%s: at most %d --trace-filter options", cmd,
-					    RTM_TRACE_MAX_FILTERS);
-		if (!strchr(arg, ':') || !strchr(strchr(arg, ':') + 1, ':'))
-			return rtm_cli_fail("%s: --trace-filter '%s': write system:event:expression, "
-					    "e.g. irq:irq_handler_entry:irq==24", cmd, arg);
-		m->trace_filters[m->ntrace_filters++] = arg;
-		m->trace = true;
-		return 1;
-	}
-	return 0;
-}
-
 /* ------------------------------------------------------------ checks */
 
 /*
@@ -226,6 +54,86 @@ static int online_cpus(struct rtm_cpulist *online)
 	for (i = 0; i < CPU_SETSIZE; i++)
 		if (CPU_ISSET(i, &set))
 			online->cpus[online->n++] = i;
+	return 0;
+}
+
+/*
+ * cyclictest's -t N: one thread per CPU here, so the first N measured CPUs; more
+ * threads than CPUs cannot be placed one per CPU and are refused.
+ */
+static int check_threads(struct measure_opts *m)
+{
+	char list[256];
+
+	if (!m->threads || m->threads == (unsigned int)m->probe.cpus.n)
+		return 0;
+	if (m->threads > (unsigned int)m->probe.cpus.n) {
+		rtm_cpulist_format(&m->probe.cpus, list, sizeof(list));
+		return rtm_cli_fail("%s: -t %u: rtmeasure runs one thread per CPU and can measure "
+				    "%d CPU%s (%s); give -t %d or fewer, or more CPUs with -a",
+				    m->command, m->threads, m->probe.cpus.n,
+				    m->probe.cpus.n == 1 ? "" : "s", list, m->probe.cpus.n);
+	}
+	m->probe.cpus.n = (int)m->threads;
+	return 0;
+}
+
+/* --housekeeping: online CPUs of this process's cpuset, as -a. */
+static int check_housekeeping(struct measure_opts *m, const struct rtm_cpulist *online,
+			      const struct rtm_cpulist *usable)
+{
+	char list[256];
+	int i, cpu;
+
+	for (i = 0; i < m->housekeeping.n; i++) {
+		cpu = m->housekeeping.cpus[i];
+		if (!rtm_cpulist_has(online, cpu)) {
+			rtm_cpulist_format(online, list, sizeof(list));
+			return rtm_cli_fail("%s: --housekeeping: CPU %d is not online (online CPUs: "
+					    "%s)", m->command, cpu, list);
+		}
+		if (!rtm_cpulist_has(usable, cpu)) {
+			rtm_cpulist_format(usable, list, sizeof(list));
+			return rtm_cli_fail("%s: --housekeeping: CPU %d is outside this process's "
+					    "cpuset (cgroup), which allows CPUs %s", m->command, cpu,
+					    list);
+		}
+	}
+	return 0;
+}
+
+/*
+ * --deepest-idle-state N: the exit latency of idle state N of the first
+ * measured CPU becomes the /dev/cpu_dma_latency target, so the kernel keeps
+ * every CPU out of deeper states (cyclictest disables the deeper states of the
+ * measured CPUs in sysfs; the PM QoS request needs no restoring and ends with
+ * the process). -1: no idle state, the target 0.
+ */
+static int check_idle_state(struct measure_opts *m)
+{
+	char buf[64];
+	int64_t lat;
+	int cpu, ret;
+
+	if (m->deepest_idle < -1)
+		return 0;
+	if (m->deepest_idle == -1) {
+		m->probe.dma_latency_us = 0;
+		return 0;
+	}
+	cpu = m->probe.cpus.n ? m->probe.cpus.cpus[0] : 0;
+	snprintf(buf, sizeof(buf), "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/latency", cpu,
+		 m->deepest_idle);
+	ret = rtm_read_s64("/", buf, &lat);
+	if (ret == -ENOENT && !rtm_exists("/", "/sys/devices/system/cpu/cpu0/cpuidle"))
+		return rtm_cli_fail("%s: --deepest-idle-state %d: this box has no cpuidle states "
+				    "(/sys/devices/system/cpu/cpu0/cpuidle); leave it out",
+				    m->command, m->deepest_idle);
+	if (ret < 0 || lat < 0 || lat > INT32_MAX)
+		return rtm_cli_fail("%s: --deepest-idle-state %d: cannot read %s: %s (see the "
+				    "states in /sys/devices/system/cpu/cpu%d/cpuidle)", m->command,
+				    m->deepest_idle, buf, strerror(ret < 0 ? -ret : EINVAL), cpu);
+	m->probe.dma_latency_us = (int32_t)lat;
 	return 0;
 }
 
@@ -271,6 +179,10 @@ static int check_cpus(struct measure_opts *m)
 	if (!m->probe.cpus.n && !ret)
 		ret = rtm_cli_fail("%s: no CPU to measure: this process may not run on any "
 				   "online CPU", m->command);
+	if (!ret)
+		ret = check_threads(m);
+	if (!ret)
+		ret = check_housekeeping(m, &online, &usable);
 	rtm_cpulist_release(&online);
 	rtm_cpulist_release(&usable);
 	return ret;
@@ -312,9 +224,25 @@ int measure_prepare(struct measure_opts *m)
 {
 	int ret;
 
-	if ((ret = measure_trace_check(m)) || (ret = check_cpus(m)) || (ret = check_privileges(m)))
+	if ((ret = measure_trace_check(m)) || (ret = check_cpus(m)) ||
+	    (ret = check_idle_state(m)) || (ret = check_privileges(m)))
 		return ret;
 	return 0;
+}
+
+int measure_housekeeping_apply(const struct measure_opts *m)
+{
+	cpu_set_t set;
+	int i;
+
+	if (!m->housekeeping.n)
+		return 0;
+	CPU_ZERO(&set);
+	for (i = 0; i < m->housekeeping.n; i++)
+		if (m->housekeeping.cpus[i] < CPU_SETSIZE)
+			CPU_SET(m->housekeeping.cpus[i], &set);
+	/* this thread's mask; the threads started later inherit it, probes pin themselves */
+	return sched_setaffinity(0, sizeof(set), &set) < 0 ? -errno : 0;
 }
 
 /* ------------------------------------------------------------ live lines */
@@ -383,6 +311,56 @@ static void live_show(struct live *l, struct rtm_cyclic *c, double elapsed, uint
 	fflush(stdout);
 }
 
+/*
+ * Progress when stdout is not a terminal (CI, nohup): one line on stderr per
+ * period (a minute) with the elapsed time and the worst wake-up so far. The
+ * drive loop writes it from snapshots; the probes never wait for it.
+ */
+struct progress {
+	bool on;
+	double period_s;
+	double next_s;
+};
+
+static void progress_init(struct progress *p, const struct measure_opts *m)
+{
+	const char *env = getenv("RTMEASURE_PROGRESS_PERIOD_S");	/* tests only */
+
+	memset(p, 0, sizeof(*p));
+	p->period_s = env && atof(env) > 0 ? atof(env) : 60;
+	p->next_s = p->period_s;
+	p->on = !m->quiet && !m->json && !isatty(STDOUT_FILENO);
+}
+
+static void progress_show(struct progress *p, const struct measure_opts *m,
+			  struct rtm_cyclic *c, double elapsed)
+{
+	struct rtm_cyclic_stats st[64];
+	char worst[16], when[48];
+	uint64_t max_ns = 0;
+	int n, i, cpu = -1;
+
+	if (!p->on || elapsed < p->next_s)
+		return;
+	while (p->next_s <= elapsed)
+		p->next_s += p->period_s;
+	rtm_cyclic_refresh(c);
+	n = rtm_cyclic_stats(c, st, 64);
+	for (i = 0; i < n && i < 64; i++) {
+		if (cpu < 0 || st[i].max_ns > max_ns) {
+			max_ns = st[i].max_ns;
+			cpu = st[i].cpu;
+		}
+	}
+	rtm_fmt_ns(worst, sizeof(worst), max_ns);
+	if (m->probe.duration_ns)
+		snprintf(when, sizeof(when), "%.0f / %.0f s", elapsed,
+			 (double)m->probe.duration_ns / 1e9);
+	else
+		snprintf(when, sizeof(when), "%.0f s", elapsed);
+	fprintf(stderr, "rtmeasure %s: %s, worst %s (CPU %d)\n", m->command, when, worst, cpu);
+}
+
 /* ------------------------------------------------------------ results folder */
 
 static void default_outdir(char *buf, size_t len, const struct rtm_sysinfo *si)
@@ -412,7 +390,8 @@ int measure_save_results(const struct measure_opts *m, const struct rtm_result *
 	f = open_memstream(&text, &len);
 	if (!f)
 		return rtm_cli_fail("out of memory writing histogram.txt");
-	ret = rtm_histfile_write(r, f, m->hist_rows);
+	ret = m->histofall ? rtm_histfile_write_all(r, f, m->hist_rows) :
+			     rtm_histfile_write(r, f, m->hist_rows);
 	fclose(f);
 	snprintf(path, sizeof(path), "%s/histogram.txt", dir);
 	if (!ret)
@@ -426,9 +405,10 @@ int measure_save_results(const struct measure_opts *m, const struct rtm_result *
 json_t *measure_options_json(const struct measure_opts *m)
 {
 	char cpus[1024];
+	json_t *o;
 
 	rtm_cpulist_format(&m->probe.cpus, cpus, sizeof(cpus));
-	return json_pack("{s:s, s:I, s:I, s:o, s:s, s:I, s:I, s:I, s:b, s:i, s:b, s:I, s:I}",
+	o = json_pack("{s:s, s:I, s:I, s:o, s:s, s:I, s:I, s:I, s:b, s:i, s:b, s:I, s:I}",
 		"cpus", cpus,
 		"interval_ns", (json_int_t)m->probe.interval_ns,
 		"distance_ns", (json_int_t)m->probe.distance_ns,
@@ -442,9 +422,88 @@ json_t *measure_options_json(const struct measure_opts *m)
 		"rt", !m->no_rt,
 		"series_interval_ns", (json_int_t)m->ts_interval_ns,
 		"log_above_ns", (json_int_t)m->probe.log_above_ns);
+	if (o && m->housekeeping.n) {
+		rtm_cpulist_format(&m->housekeeping, cpus, sizeof(cpus));
+		json_object_set_new(o, "housekeeping", json_string(cpus));
+	}
+	if (o && m->deepest_idle >= -1)
+		json_object_set_new(o, "deepest_idle_state", json_integer(m->deepest_idle));
+	return o;
 }
 
+
 /* ------------------------------------------------------------ the run */
+
+/* The summary as --json prints it and --json=FILE writes it. */
+static json_t *summary_json(const struct rtm_result *r, const char *dir)
+{
+	json_t *j = rtm_summary_to_json(r);
+
+	json_object_set_new(j, "result_dir", json_string(dir));
+	json_object_set_new(j, "interrupted", json_boolean(r->interrupted));
+	json_object_set_new(j, "duration_ns", json_integer((json_int_t)r->duration_ns));
+	json_object_set(j, "events", r->events);
+	return j;
+}
+
+/* A file named on the command line: is its folder there and writable? */
+static int check_out_file(const struct measure_opts *m, const char *path, const char *opt)
+{
+	char parent[PATH_MAX];
+	char *slash;
+
+	if (snprintf(parent, sizeof(parent), "%s", path) >= (int)sizeof(parent))
+		return rtm_cli_fail("%s: %s: file name too long", m->command, opt);
+	slash = strrchr(parent, '/');
+	if (!slash)
+		snprintf(parent, sizeof(parent), ".");
+	else if (slash == parent)
+		parent[1] = '\0';
+	else
+		*slash = '\0';
+	if (access(parent, W_OK) != 0)
+		return rtm_cli_fail("%s: %s %s: cannot write in %s: %s", m->command, opt, path,
+				    parent, strerror(errno));
+	return 0;
+}
+
+/* --histfile and --json=FILE, besides the results folder; 2 after the message. */
+static int save_extra_files(const struct measure_opts *m, const struct rtm_result *r,
+			    const char *dir)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int ret = 0, bad = 0;
+	FILE *f;
+
+	if (m->histfile) {
+		f = open_memstream(&text, &len);
+		ret = f ? 0 : -ENOMEM;
+		if (f) {
+			ret = m->histofall ? rtm_histfile_write_all(r, f, m->hist_rows) :
+					     rtm_histfile_write(r, f, m->hist_rows);
+			fclose(f);
+		}
+		if (!ret)
+			ret = rtm_write_atomic(m->histfile, text, len);
+		free(text);
+		if (ret)
+			bad = rtm_cli_fail("cannot write --histfile %s: %s", m->histfile,
+					   strerror(-ret));
+	}
+	if (m->json_file) {
+		json_t *j = summary_json(r, dir);
+
+		text = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		json_decref(j);
+		ret = text ? rtm_write_atomic(m->json_file, text, strlen(text)) : -ENOMEM;
+		free(text);
+		if (ret)
+			bad = rtm_cli_fail("cannot write --json %s: %s", m->json_file,
+					   strerror(-ret));
+	}
+	return bad;
+}
 
 static void print_notes(const struct rtm_sysinfo *si, const struct measure_opts *m, FILE *f)
 {
@@ -486,11 +545,15 @@ int measure_main(struct measure_opts *m)
 	struct rtm_result *r;
 	char dir[PATH_MAX];
 	struct live live;
+	struct progress progress;
 	int status = RTM_EXIT_OK, i, ret;
 	bool reported = false;
 	double last_shown = -1;
 
 	if ((ret = measure_prepare(m)))
+		return ret;
+	if ((m->histfile && (ret = check_out_file(m, m->histfile, "--histfile"))) ||
+	    (m->json_file && (ret = check_out_file(m, m->json_file, "--json"))))
 		return ret;
 	if (m->outdir && snprintf(dir, sizeof(dir), "%s", m->outdir) >= (int)sizeof(dir))
 		return rtm_cli_fail("%s: -o: folder name too long", m->command);
@@ -531,6 +594,13 @@ int measure_main(struct measure_opts *m)
 		json_object_set_new(r->sections, "load", rtm_load_to_json(load));
 	}
 
+	ret = measure_housekeeping_apply(m);	/* the load keeps its own placement */
+	if (ret) {
+		snprintf(err.msg, sizeof(err.msg), "%s: --housekeeping: cannot move rtmeasure's "
+			 "threads there: %s", m->command, strerror(-ret));
+		goto fail;
+	}
+
 	if (m->trace) {
 		trace = measure_trace_start(m, r, &err);
 		if (!trace)
@@ -562,6 +632,7 @@ int measure_main(struct measure_opts *m)
 			m->probe.sched.priority, rtm_timer_mode_name(m->probe.mode), loaddesc, dir);
 	}
 	live_init(&live, m);
+	progress_init(&progress, m);
 
 	while (!rtm_cyclic_done(c) && !rtm_cli_stopping()) {
 		double el;
@@ -578,6 +649,7 @@ int measure_main(struct measure_opts *m)
 			live_show(&live, c, el, m->probe.duration_ns);
 			last_shown = el;
 		}
+		progress_show(&progress, m, c, el);
 	}
 	if (rtm_cli_stopping()) {
 		r->interrupted = true;
@@ -646,35 +718,30 @@ int measure_main(struct measure_opts *m)
 
 	measure_trace_print(r, dir, stderr);
 
+	if (save_extra_files(m, r, dir))
+		status = RTM_EXIT_USAGE;
 	if (m->json) {
-		json_t *j = rtm_summary_to_json(r);
+		json_t *j = summary_json(r, dir);
 
-		json_object_set_new(j, "result_dir", json_string(dir));
-		json_object_set_new(j, "interrupted", json_boolean(r->interrupted));
-		json_object_set_new(j, "duration_ns", json_integer((json_int_t)r->duration_ns));
-		json_object_set(j, "events", r->events);
 		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		putchar('\n');
 		json_decref(j);
 	} else {
 		printf("\n");
-		rtm_summary_fprint(r, stdout);
+		rtm_summary_fprint_unit(r, stdout, m->nsecs);
 		measure_irq_print(irq, stdout);
 		print_notes(si, m, stdout);
 		printf("results: %s/%s\n", dir, reported ? " (report.html)" : "");
 	}
 
 	for (i = 0; i < m->nbounds; i++) {
-		uint64_t v;
+		char what[160];
 
-		if (rtm_bound_exceeded(r, &m->bounds[i], &v)) {
-			char vs[16], ls[16];
-
-			rtm_fmt_ns(vs, sizeof(vs), v);
-			rtm_fmt_ns(ls, sizeof(ls), m->bounds[i].limit_ns);
-			fprintf(stderr, "rtmeasure: --fail-above %s exceeded: %s > %s\n",
-				m->bounds[i].text, vs, ls);
-			status = RTM_EXIT_BOUND;
+		if (rtm_bound_describe(r, &m->bounds[i], what, sizeof(what))) {
+			fprintf(stderr, "rtmeasure: --fail-above %s exceeded: %s\n",
+				m->bounds[i].text, what);
+			if (status == RTM_EXIT_OK)
+				status = RTM_EXIT_BOUND;
 		}
 	}
 	measure_irq_free(irq);

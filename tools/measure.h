@@ -20,12 +20,19 @@
 #define MEASURE_MAX_BOUNDS 16
 
 struct measure_opts {
-	const char *command;			/* "cyclic" or "run" */
+	const char *command;			/* "cyclic", "run" or "monitor" */
 	struct rtm_probe_timer_opts probe;
 	bool cpus_given;
+	unsigned int threads;			/* -t N: the first N measured CPUs, 0: all */
+	struct rtm_cpulist housekeeping;	/* --housekeeping: the other threads' CPUs */
+	int deepest_idle;			/* --deepest-idle-state N, -2: not given */
 	bool no_rt;
 	bool quiet;
 	bool json;
+	bool nsecs;				/* -N: the summary in ns */
+	bool histofall;				/* -H: histograms with an all-CPU column */
+	const char *histfile;			/* --histfile: the histogram here too */
+	const char *json_file;			/* --json=FILE: the summary JSON there */
 	const char *outdir;			/* NULL: default name */
 	unsigned int hist_rows;			/* histogram.txt rows, 0 = auto */
 	uint64_t ts_interval_ns;
@@ -42,69 +49,143 @@ struct measure_opts {
 
 /* Defaults: all allowed CPUs, 1000 us, FIFO 95, nanosleep, mlockall, dma latency 0. */
 void measure_opts_init(struct measure_opts *m, const char *command);
+void measure_opts_release(struct measure_opts *m);
 
 /*
- * Parse one option shared by cyclic and run. Returns 1 if @c was one of them,
- * 0 if not, or RTM_EXIT_USAGE after printing the one-line error.
+ * Parse option @c (from getopt_long with MEASURE_SHORTOPTS/MEASURE_LONGOPTS;
+ * optarg and optind as it left them: an optional value may be the next
+ * argument, as cyclictest takes "-t 4" and "-a 1"). Returns 1 if @c was one
+ * of the shared options, 0 if not, or RTM_EXIT_USAGE after the one-line
+ * error (a cyclictest option rtmeasure does not take names the option, why,
+ * and what to use instead).
  */
-int measure_parse_opt(struct measure_opts *m, int c, const char *arg);
+int measure_parse_opt(struct measure_opts *m, int c, int argc, char **argv);
 
-/* getopt_long tables of the shared options, to be concatenated by the commands. */
-#define MEASURE_SHORTOPTS "a:i:d:p:D:l:b:h:o:qm"
+/* "-b/--breaktrace" or "--fail-above": the option a getopt value stands for. */
+const char *measure_opt_name(int c, char *buf, size_t len);
+
+/* Option values of the shared table that only cyclic and run take. */
+#define MEASURE_OPT_FAIL_ABOVE	1003
+#define MEASURE_OPT_JSON	1004
+#define MEASURE_OPT_TRACE	1011
+#define MEASURE_OPT_CAPTURE	1014
+#define MEASURE_OPT_MAX_CAPT	1015
+#define MEASURE_OPT_HOLDOFF	1016
+#define MEASURE_OPT_HISTFILE	1020
+
+/*
+ * getopt_long tables of the shared options (cyclic, run and monitor), declared
+ * once. They include cyclictest's options, so each is either taken with its
+ * cyclictest meaning or refused with the reason (see rtmeasure-cyclic(1),
+ * COMPATIBILITY). Short options group as in cyclictest: -mSp90.
+ */
+#define MEASURE_SHORTOPTS "a::A:b:c:d:D:e:F:h:H:i:l:mMnNo:p:qrRsSt::uvx"
 #define MEASURE_LONGOPTS							\
 	{ "cpus", required_argument, NULL, 'a' },				\
-	{ "affinity", required_argument, NULL, 'a' },				\
+	{ "affinity", optional_argument, NULL, 'a' },				\
+	{ "threads", optional_argument, NULL, 't' },				\
+	{ "smp", no_argument, NULL, 'S' },					\
 	{ "interval", required_argument, NULL, 'i' },				\
 	{ "distance", required_argument, NULL, 'd' },				\
 	{ "priority", required_argument, NULL, 'p' },				\
+	{ "prio", required_argument, NULL, 'p' },				\
 	{ "policy", required_argument, NULL, 1001 },				\
 	{ "mode", required_argument, NULL, 1002 },				\
+	{ "nanosleep", no_argument, NULL, 'n' },				\
+	{ "posix_timers", no_argument, NULL, 'x' },				\
+	{ "clock", required_argument, NULL, 'c' },				\
 	{ "duration", required_argument, NULL, 'D' },				\
 	{ "loops", required_argument, NULL, 'l' },				\
 	{ "breaktrace", required_argument, NULL, 'b' },				\
 	{ "fail-above", required_argument, NULL, 1003 },			\
 	{ "histogram", required_argument, NULL, 'h' },				\
+	{ "histofall", required_argument, NULL, 'H' },				\
+	{ "histfile", required_argument, NULL, 1020 },				\
 	{ "output", required_argument, NULL, 'o' },				\
 	{ "quiet", no_argument, NULL, 'q' },					\
-	{ "json", no_argument, NULL, 1004 },					\
+	{ "json", optional_argument, NULL, 1004 },				\
+	{ "nsecs", no_argument, NULL, 'N' },					\
+	{ "unbuffered", no_argument, NULL, 'u' },				\
 	{ "mlockall", no_argument, NULL, 'm' },					\
 	{ "no-mlock", no_argument, NULL, 1005 },				\
 	{ "no-dma-latency", no_argument, NULL, 1006 },				\
+	{ "laptop", no_argument, NULL, 1006 },					\
+	{ "default-system", no_argument, NULL, 1006 },				\
+	{ "latency", required_argument, NULL, 'e' },				\
+	{ "deepest-idle-state", required_argument, NULL, 1022 },		\
 	{ "no-rt", no_argument, NULL, 1007 },					\
+	{ "housekeeping", required_argument, NULL, 1021 },			\
+	{ "mainaffinity", required_argument, NULL, 1021 },			\
 	{ "series-interval", required_argument, NULL, 1008 },			\
 	{ "log-above", required_argument, NULL, 1009 },				\
+	{ "spike", required_argument, NULL, 1009 },				\
 	{ "log-max", required_argument, NULL, 1010 },				\
+	{ "spike-nodes", required_argument, NULL, 1010 },			\
 	{ "trace", no_argument, NULL, 1011 },					\
 	{ "trace-events", required_argument, NULL, 1012 },			\
 	{ "trace-buffer", required_argument, NULL, 1013 },			\
 	{ "capture-above", required_argument, NULL, 1014 },			\
 	{ "max-captures", required_argument, NULL, 1015 },			\
 	{ "capture-holdoff", required_argument, NULL, 1016 },			\
-	{ "trace-filter", required_argument, NULL, 1017 }
+	{ "trace-filter", required_argument, NULL, 1017 },			\
+	{ "aligned", required_argument, NULL, 'A' },				\
+	{ "fifo", required_argument, NULL, 'F' },				\
+	{ "refresh_on_max", no_argument, NULL, 'M' },				\
+	{ "relative", no_argument, NULL, 'r' },					\
+	{ "resolution", no_argument, NULL, 'R' },				\
+	{ "system", no_argument, NULL, 's' },					\
+	{ "verbose", no_argument, NULL, 'v' },					\
+	{ "oscope", required_argument, NULL, 1101 },				\
+	{ "priospread", no_argument, NULL, 1102 },				\
+	{ "secaligned", optional_argument, NULL, 1103 },			\
+	{ "smi", no_argument, NULL, 1104 },					\
+	{ "tracemark", no_argument, NULL, 1105 },				\
+	{ "dbg_cyclictest", no_argument, NULL, 1106 }
 
-#define MEASURE_OPTIONS_HELP							\
-"  -a, --cpus LIST         CPUs to measure, one thread each (default: all allowed)\n" \
+/* The options of the probes and the results folder: cyclic, run and monitor. */
+#define MEASURE_PROBE_HELP							\
+"  -a, --cpus LIST         CPUs to measure, one thread each (default: every CPU\n" \
+"                          this process may use); cyclictest's -a/--affinity\n" \
+"  -t, --threads [N]       the first N of those CPUs (no N: all; -S: all)\n"	\
 "  -i, --interval LAT      wake-up period (default 1000us; a plain number is us)\n" \
 "  -d, --distance LAT      added to the period of each further thread (default 0)\n" \
-"  -p, --priority N        RT priority of the probe threads (default 95)\n"	\
-"      --policy P          fifo, rr, other, or deadline:RUNTIME:DEADLINE:PERIOD\n" \
-"      --mode M            nanosleep (default), timerfd or signal (POSIX timer)\n" \
-"  -D, --duration DUR      measuring time, e.g. 30s, 5m, 2h\n"		\
+"  -p, --priority N        RT priority of the probe threads, all alike (default 95)\n" \
+"      --policy P          fifo, rr, other, batch, idle, or\n"		\
+"                          deadline:RUNTIME:DEADLINE:PERIOD\n"		\
+"      --mode M            nanosleep (default, -n), timerfd or signal (-x)\n" \
+"  -D, --duration DUR      measuring time, e.g. 30s, 5m, 2h, 1d\n"	\
 "  -l, --loops N           stop after N wake-ups per CPU\n"			\
+"  -h, --histogram US      rows of histogram.txt (default: up to the max)\n" \
+"  -H, --histofall US      the same, with a column for all CPUs\n"	\
+"  -o, --output DIR        results folder (default rtmeasure-HOST-KERNEL-TIME)\n" \
+"  -m, --mlockall          lock memory (the default)\n"			\
+"      --no-mlock          do not lock memory\n"				\
+"      --latency US        hold /dev/cpu_dma_latency at US (default 0)\n" \
+"      --no-dma-latency    do not hold /dev/cpu_dma_latency (--laptop)\n"	\
+"      --deepest-idle-state N  allow idle states up to N (their exit latency\n" \
+"                          into /dev/cpu_dma_latency); -1: none (the default)\n" \
+"      --no-rt             measure at SCHED_OTHER (no privileges needed)\n" \
+"      --housekeeping CPUS the threads that do not measure run there\n"	\
+"                          (cyclictest's --mainaffinity)\n"		\
+"      --series-interval D time-series interval (default 1s)\n"		\
+"      --log-above LAT     keep time and value of wake-ups later than LAT\n"	\
+"                          (cyclictest's --spike)\n"			\
+"      --log-max N         at most N of them per CPU (default 10000)\n"	\
+"      --trace-events L    event sets or system:event, comma separated\n"	\
+"      --trace-filter F    system:event:expression, the kernel's event filter\n" \
+"                          (e.g. irq:irq_handler_entry:irq!=0); repeatable\n"	\
+"      --trace-buffer KB   trace buffer per CPU (default 8192)\n"
+
+/* The options of a measurement that ends with a summary: cyclic and run. */
+#define MEASURE_RESULT_HELP							\
 "  -b, --breaktrace LAT    stop at the first wake-up later than LAT\n"	\
 "      --fail-above B      exit 1 if B is exceeded: 50us (max), p99.9=50us,\n" \
 "                          avg=20us; may be given several times\n"	\
-"  -h, --histogram US      rows of histogram.txt (default: up to the max)\n" \
-"  -o, --output DIR        results folder (default rtmeasure-HOST-KERNEL-TIME)\n" \
-"  -q, --quiet             no live lines, only the summary\n"		\
-"      --json              print the summary as JSON on stdout\n"		\
-"  -m, --mlockall          lock memory (the default; for cyclictest habits)\n" \
-"      --no-mlock          do not lock memory\n"				\
-"      --no-dma-latency    do not hold /dev/cpu_dma_latency at 0\n"	\
-"      --no-rt             measure at SCHED_OTHER (no privileges needed)\n" \
-"      --series-interval D time-series interval (default 1s)\n"		\
-"      --log-above LAT     keep time and value of wake-ups later than LAT\n"	\
-"      --log-max N         at most N of them per CPU (default 10000)\n"	\
+"  -q, --quiet             no live lines or progress, only the summary\n"	\
+"      --json[=FILE]       the summary as JSON on stdout (or into FILE, then\n" \
+"                          the table stays on stdout)\n"			\
+"      --histfile FILE     the histogram (cyclictest layout) into FILE too\n" \
+"  -N, --nsecs             the summary table in ns\n"			\
 "      --trace             with -b or --capture-above: record sched, irq, timer,\n" \
 "                          ipi and nmi events (flight recorder) and save each\n" \
 "                          spike's events and their analysis in\n"		\
@@ -113,11 +194,9 @@ int measure_parse_opt(struct measure_opts *m, int c, const char *arg);
 "                          measuring (implies --trace)\n"			\
 "      --max-captures N    at most N such captures (default 10)\n"		\
 "      --capture-holdoff D no capture sooner than D after the last (default 1s)\n" \
-"      --trace-events L    event sets or system:event, comma separated\n"	\
-"      --trace-filter F    system:event:expression, the kernel's event filter\n" \
-"                          (e.g. irq:irq_handler_entry:irq!=0); repeatable\n"	\
-"      --trace-buffer KB   trace buffer per CPU (default 8192)\n"	\
-"      --help              this help\n"
+"      --help              this help\n"					\
+"\nOther cyclictest options are taken or refused as rtmeasure-cyclic(1),\n"	\
+"COMPATIBILITY, lists.\n"
 
 /*
  * Check the options against the box: the CPUs (default: every allowed one),
@@ -125,6 +204,14 @@ int measure_parse_opt(struct measure_opts *m, int c, const char *arg);
  * the one-line message.
  */
 int measure_prepare(struct measure_opts *m);
+
+/*
+ * --housekeeping: move the calling thread (and so every thread it starts
+ * later) to those CPUs; call after the load has started (its processes keep
+ * their own placement) and before the probes (they pin themselves).
+ * Returns 0 or -errno.
+ */
+int measure_housekeeping_apply(const struct measure_opts *m);
 
 /* Run the measurement; returns the exit status. */
 int measure_main(struct measure_opts *m);

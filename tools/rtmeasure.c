@@ -4,6 +4,7 @@
  *
  * Argument parsing and wiring only; every measurement lives in lib/.
  */
+#include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -40,6 +41,73 @@ int rtm_cli_fail(const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	return RTM_EXIT_USAGE;
+}
+
+static bool short_has(const char *shortopts, int c)
+{
+	return c > 0 && c < 256 && c != ':' && strchr(shortopts, c);
+}
+
+int rtm_cli_bad_option(const char *cmd, const char *shortopts, const struct option *longopts,
+		       char **argv)
+{
+	const char *el = optind > 0 ? argv[optind - 1] : "", *eq;
+	const struct option *o, *hit = NULL;
+	char name[64], cands[160] = "";
+	size_t nlen;
+	int nhits = 0;
+
+	/* a short option: unknown (optopt is no option's value), or its value is missing */
+	if (optopt > 0 && optopt < 256 && strncmp(el, "--", 2) != 0) {
+		if (short_has(shortopts, optopt))
+			return rtm_cli_fail("%s: option -%c needs a value (rtmeasure %s --help)", cmd,
+					    optopt, cmd);
+		return rtm_cli_fail("%s: unknown option -%c (rtmeasure %s --help)", cmd, optopt,
+				    cmd);
+	}
+	if (optopt > 0 && optopt < 256 && !short_has(shortopts, optopt)) {
+		/* el is "--name...": is it the long option of that value, or not ours at all? */
+		bool ours = false;
+
+		for (o = longopts; o->name; o++)
+			ours |= o->val == optopt;
+		if (!ours)
+			return rtm_cli_fail("%s: unknown option -%c (rtmeasure %s --help)", cmd,
+					    optopt, cmd);
+	}
+	/* a long option: the whole argument was taken, so it is argv[optind - 1] */
+	if (strncmp(el, "--", 2) != 0)
+		return rtm_cli_fail("%s: unknown option '%s' (rtmeasure %s --help)", cmd, el, cmd);
+	el += 2;
+	eq = strchr(el, '=');
+	nlen = eq ? (size_t)(eq - el) : strlen(el);
+	snprintf(name, sizeof(name), "%.*s", (int)(nlen < 60 ? nlen : 60), el);
+	for (o = longopts; o->name; o++) {
+		if (strncmp(o->name, el, nlen))
+			continue;
+		if (strlen(o->name) == nlen) {	/* exact */
+			hit = o;
+			nhits = 1;
+			break;
+		}
+		if (!hit || hit->val != o->val || hit->has_arg != o->has_arg) {
+			if (nhits < 4)
+				snprintf(cands + strlen(cands), sizeof(cands) - strlen(cands),
+					 "%s--%s", nhits ? ", " : "", o->name);
+			nhits++;
+		}
+		hit = o;
+	}
+	if (!nhits)
+		return rtm_cli_fail("%s: unknown option --%s (rtmeasure %s --help)", cmd, name, cmd);
+	if (nhits > 1)
+		return rtm_cli_fail("%s: option --%s is ambiguous (%s%s)", cmd, name, cands,
+				    nhits > 4 ? ", ..." : "");
+	if (eq && hit->has_arg == no_argument)
+		return rtm_cli_fail("%s: option --%s takes no value (rtmeasure %s --help)", cmd,
+				    hit->name, cmd);
+	return rtm_cli_fail("%s: option --%s needs a value (rtmeasure %s --help)", cmd, hit->name,
+			    cmd);
 }
 
 /* The command's only global: set by SIGINT, SIGTERM and SIGHUP. */
@@ -109,7 +177,10 @@ int main(int argc, char **argv)
 		return RTM_EXIT_USAGE;
 	}
 	name = argv[1];
-	if (!strcmp(name, "-h") || !strcmp(name, "--help")) {
+	if (!strcmp(name, "-h"))	/* -h is cyclictest's histogram option everywhere */
+		return rtm_cli_fail("-h is the histogram option of cyclic, run and monitor; help is "
+				    "rtmeasure --help");
+	if (!strcmp(name, "--help")) {
 		usage(stdout);
 		return RTM_EXIT_OK;
 	}

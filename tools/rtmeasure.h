@@ -29,6 +29,17 @@ int rtm_cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void rtm_cli_catch_stop(void);
 bool rtm_cli_stopping(void);
 
+struct option;
+
+/*
+ * The one-line error for what getopt_long() refused ('?' or ':' with opterr 0):
+ * names the option itself (-x, --name), whether it is unknown, ambiguous,
+ * needs a value or takes none, even inside a group like -mSx. Returns
+ * RTM_EXIT_USAGE.
+ */
+int rtm_cli_bad_option(const char *cmd, const char *shortopts, const struct option *longopts,
+		       char **argv);
+
 /* Colour only on a terminal, and never when NO_COLOR is set. */
 bool rtm_cli_colour(int fd);
 

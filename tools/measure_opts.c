@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * measure_opts.c - the options cyclic, run and monitor share, cyclictest's
+ * among them: each is taken with its cyclictest meaning where that fits, or
+ * refused with the reason and what to use instead (rtmeasure-cyclic(1),
+ * COMPATIBILITY, has the same table for people).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "measure.h"
+#include "rtmeasure.h"
+#include "units.h"
+
+static const struct option measure_longopts[] = {
+	MEASURE_LONGOPTS,
+	{ NULL, 0, NULL, 0 },
+};
+
+/* cyclictest options that have no meaning here, with the reason and what to use. */
+static const struct {
+	int c;
+	const char *why;
+} refused[] = {
+	{ 'A', "every probe thread has its own period and phase; use -d for "
+	       "different periods" },
+	{ 'F', "no statistics are written to a pipe; read result.json, or --json" },
+	{ 'M', "the live lines refresh once a second; -q turns them off" },
+	{ 'r', "relative sleeps add drift and hide latency; the probe sleeps to absolute "
+	       "times, as cyclictest does by default" },
+	{ 'R', "clock resolution is not a wake-up latency" },
+	{ 's', "sys_nanosleep/setitimer are not offered; use --mode nanosleep (the default), "
+	       "timerfd or signal" },
+	{ 'v', "printing every sample would mean output from the probe loop; use "
+	       "--log-above LAT for the wake-ups above a bound (result.json events) and "
+	       "histogram.txt or --histfile for the distribution" },
+	{ 1101, "-o is the results folder here; use --log-above for the late wake-ups" },
+	{ 1102, "all probe threads run at one priority (-p)" },
+	{ 1103, "every probe thread has its own phase; use -d for different periods" },
+	{ 1104, "SMI counting is not implemented; sysinfo reports what the box tells "
+		"about firmware and virtualisation" },
+	{ 1105, "use --trace with -b or --capture-above: the spike's events are saved and "
+		"explained in spikes/" },
+	{ 1106, "no debugging output; result.json records the options used" },
+};
+
+void measure_opts_init(struct measure_opts *m, const char *command)
+{
+	memset(m, 0, sizeof(*m));
+	m->command = command;
+	m->probe.interval_ns = 1000 * 1000;
+	m->probe.sched.policy = RTM_POLICY_FIFO;
+	m->probe.sched.priority = 95;
+	m->probe.mode = RTM_TIMER_NANOSLEEP;
+	m->probe.lock_memory = true;
+	m->probe.dma_latency_us = 0;
+	m->ts_interval_ns = RTM_TS_DEFAULT_INTERVAL_NS;
+	m->probe.log_max = 10000;
+	m->probe.trace_off_fd = -1;
+	m->trace_buffer_kb = 8192;
+	m->probe.capture_max = 10;
+	m->probe.capture_holdoff_ns = 1000000000ULL;
+	m->deepest_idle = -2;
+}
+
+void measure_opts_release(struct measure_opts *m)
+{
+	rtm_cpulist_release(&m->probe.cpus);
+	rtm_cpulist_release(&m->housekeeping);
+}
+
+const char *measure_opt_name(int c, char *buf, size_t len)
+{
+	const struct option *o;
+	const char *lname = NULL;
+
+	for (o = measure_longopts; o->name; o++) {
+		if (o->val == c) {
+			lname = o->name;
+			break;
+		}
+	}
+	if (c > 0 && c < 256 && lname)
+		snprintf(buf, len, "-%c/--%s", c, lname);
+	else if (c > 0 && c < 256)
+		snprintf(buf, len, "-%c", c);
+	else
+		snprintf(buf, len, "--%s", lname ? lname : "?");
+	return buf;
+}
+
+static int parse_u64(const char *arg, uint64_t *v)
+{
+	char *end;
+
+	if (!arg || !*arg || *arg == '-')
+		return -EINVAL;
+	errno = 0;
+	*v = strtoull(arg, &end, 10);
+	return (errno || *end) ? -EINVAL : 0;
+}
+
+/*
+ * cyclictest's optional values may be the next argument ("-t 4", "-a 1"): take
+ * it when @looks_like says it is one. cyclic, run and monitor have no operands,
+ * so nothing else could be meant.
+ */
+static const char *optional_value(int argc, char **argv, int (*looks_like)(const char *))
+{
+	if (optarg)
+		return optarg;
+	if (optind < argc && argv[optind] && looks_like(argv[optind]))
+		return argv[optind++];
+	return NULL;
+}
+
+static int is_count(const char *s)
+{
+	return *s && strspn(s, "0123456789") == strlen(s);
+}
+
+static int is_cpulist(const char *s)
+{
+	return isdigit((unsigned char)*s);
+}
+
+static int is_file(const char *s)
+{
+	return *s && *s != '-';
+}
+
+static int refuse(const struct measure_opts *m, int c)
+{
+	char name[48];
+	size_t i;
+
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		if (refused[i].c == c)
+			return rtm_cli_fail("%s: %s (cyclictest) is not taken: %s", m->command,
+					    measure_opt_name(c, name, sizeof(name)), refused[i].why);
+	return 0;
+}
+
+static int parse_cpus(struct measure_opts *m, const char *arg, struct rtm_cpulist *cl,
+		      const char *what)
+{
+	struct rtm_error err = { "" };
+
+	rtm_cpulist_release(cl);
+	if (rtm_cpulist_parse(arg, cl, &err) || !cl->n)
+		return rtm_cli_fail("%s: %s: %s", m->command, what,
+				    err.msg[0] ? err.msg : "empty CPU list");
+	return 1;
+}
+
+/* cyclictest's options without an rtmeasure counterpart of the same name. */
+static int parse_cyclictest_opt(struct measure_opts *m, int c, int argc, char **argv)
+{
+	const char *cmd = m->command, *arg;
+	uint64_t v;
+
+	switch (c) {
+	case 't':
+		arg = optional_value(argc, argv, is_count);
+		if (!arg) {
+			m->threads = 0;		/* one per CPU: every measured CPU */
+			return 1;
+		}
+		if (parse_u64(arg, &v) || !v || v > 65536)
+			return rtm_cli_fail("%s: -t/--threads '%s': give a thread count of 1 or more "
+					    "(one thread per CPU; -a picks the CPUs)", cmd, arg);
+		m->threads = (unsigned int)v;
+		return 1;
+	case 'S':	/* -t -a -n: one thread on every CPU, clock_nanosleep */
+		m->threads = 0;
+		m->probe.mode = RTM_TIMER_NANOSLEEP;
+		return 1;
+	case 'n':
+		m->probe.mode = RTM_TIMER_NANOSLEEP;
+		return 1;
+	case 'x':
+		m->probe.mode = RTM_TIMER_SIGNAL;
+		return 1;
+	case 'c':
+		if (strcmp(optarg, "0") && strcasecmp(optarg, "monotonic"))
+			return rtm_cli_fail("%s: -c/--clock '%s': the probe measures on "
+					    "CLOCK_MONOTONIC (-c 0) only", cmd, optarg);
+		return 1;
+	case 'N':
+		m->nsecs = true;
+		return 1;
+	case 'u':	/* lines are written whole anyway; make stdout follow them */
+		setvbuf(stdout, NULL, _IOLBF, 0);
+		return 1;
+	case 'e':
+		if (parse_u64(optarg, &v) || v > 2000000000)
+			return rtm_cli_fail("%s: --latency '%s': give the PM QoS target in "
+					    "microseconds, 0 or more", cmd, optarg);
+		m->probe.dma_latency_us = (int32_t)v;
+		m->deepest_idle = -2;
+		return 1;
+	case 1020:
+		if (!*optarg)
+			return rtm_cli_fail("%s: --histfile: give a file name", cmd);
+		m->histfile = optarg;
+		return 1;
+	case 1021:
+		return parse_cpus(m, optarg, &m->housekeeping, "--housekeeping");
+	case 1022: {
+		char *end;
+		long n;
+
+		errno = 0;
+		n = strtol(optarg, &end, 10);
+		if (errno || *end || end == optarg || n < -1 || n > 64)
+			return rtm_cli_fail("%s: --deepest-idle-state '%s': give an idle state "
+					    "number, or -1 for none", cmd, optarg);
+		m->deepest_idle = (int)n;
+		return 1;
+	}
+	}
+	return refuse(m, c);
+}
+
+int measure_parse_opt(struct measure_opts *m, int c, int argc, char **argv)
+{
+	struct rtm_error err = { "" };
+	const char *cmd = m->command, *arg = optarg;
+	uint64_t v;
+
+	switch (c) {
+	case 'a':
+		arg = optional_value(argc, argv, is_cpulist);
+		if (!arg) {	/* cyclictest's bare -a: every CPU */
+			rtm_cpulist_release(&m->probe.cpus);
+			m->cpus_given = false;
+			return 1;
+		}
+		if (parse_cpus(m, arg, &m->probe.cpus, "-a/--cpus") != 1)
+			return RTM_EXIT_USAGE;
+		m->cpus_given = true;
+		return 1;
+	case 'i':
+		if (rtm_parse_latency_ns(arg, &m->probe.interval_ns, &err))
+			return rtm_cli_fail("%s: -i/--interval: %s", cmd, err.msg);
+		if (m->probe.interval_ns < 10000 || m->probe.interval_ns > 10000000000ULL)
+			return rtm_cli_fail("%s: interval %s out of range (10us to 10s)", cmd, arg);
+		return 1;
+	case 'd':
+		if (rtm_parse_latency_ns(arg, &m->probe.distance_ns, &err))
+			return rtm_cli_fail("%s: -d/--distance: %s", cmd, err.msg);
+		return 1;
+	case 'p':
+		if (parse_u64(arg, &v) || v > 99)
+			return rtm_cli_fail("%s: -p/--priority '%s': give 1-99 (0 with --policy "
+					    "other)", cmd, arg);
+		m->probe.sched.priority = (int)v;
+		return 1;
+	case 1001:
+		/* cyclictest's "normal" is SCHED_OTHER */
+		if (rtm_sched_parse(strcasecmp(arg, "normal") ? arg : "other", &m->probe.sched,
+				    &err))
+			return rtm_cli_fail("%s: --policy: %s", cmd, err.msg);
+		return 1;
+	case 1002:
+		if (rtm_timer_mode_parse(arg, &m->probe.mode, &err))
+			return rtm_cli_fail("%s: --mode: %s", cmd, err.msg);
+		return 1;
+	case 'D':
+		if (rtm_parse_duration_ns(arg, &m->probe.duration_ns, &err))
+			return rtm_cli_fail("%s: -D/--duration: %s", cmd, err.msg);
+		return 1;
+	case 'l':
+		if (parse_u64(arg, &m->probe.loops) || !m->probe.loops)
+			return rtm_cli_fail("%s: -l/--loops '%s': give a positive count", cmd, arg);
+		return 1;
+	case 'b':
+		if (rtm_parse_latency_ns(arg, &m->probe.break_ns, &err) || !m->probe.break_ns)
+			return rtm_cli_fail("%s: -b/--breaktrace: %s", cmd,
+					    err.msg[0] ? err.msg : "must be above 0");
+		return 1;
+	case 1003:
+		if (m->nbounds == MEASURE_MAX_BOUNDS)
+			return rtm_cli_fail("%s: at most %d --fail-above bounds", cmd,
+					    MEASURE_MAX_BOUNDS);
+		if (rtm_bound_parse(arg, &m->bounds[m->nbounds], &err))
+			return rtm_cli_fail("%s: %s", cmd, err.msg);
+		m->nbounds++;
+		return 1;
+	case 'h':
+	case 'H':
+		if (parse_u64(arg, &v) || !v || v > 1000000)
+			return rtm_cli_fail("%s: %s '%s': give the number of microsecond rows, "
+					    "1 to 1000000", cmd, c == 'h' ? "-h/--histogram" :
+					    "-H/--histofall", arg);
+		m->hist_rows = (unsigned int)v;
+		m->histofall = c == 'H';
+		return 1;
+	case 'o':
+		m->outdir = arg;
+		return 1;
+	case 'q':
+		m->quiet = true;
+		return 1;
+	case 1004:
+		arg = optional_value(argc, argv, is_file);
+		if (arg && !*arg)
+			return rtm_cli_fail("%s: --json=FILE: give a file name", cmd);
+		if (arg)
+			m->json_file = arg;	/* cyclictest's --json=FILE */
+		else
+			m->json = true;
+		return 1;
+	case 'm':
+		m->probe.lock_memory = true;
+		return 1;
+	case 1005:
+		m->probe.lock_memory = false;
+		return 1;
+	case 1006:
+		m->probe.dma_latency_us = -1;
+		m->deepest_idle = -2;
+		return 1;
+	case 1007:
+		m->no_rt = true;
+		return 1;
+	case 1008:
+		if (rtm_parse_duration_ns(arg, &m->ts_interval_ns, &err))
+			return rtm_cli_fail("%s: --series-interval: %s", cmd, err.msg);
+		return 1;
+	case 1009:
+		if (rtm_parse_latency_ns(arg, &m->probe.log_above_ns, &err) ||
+		    !m->probe.log_above_ns)
+			return rtm_cli_fail("%s: --log-above: %s", cmd,
+					    err.msg[0] ? err.msg : "must be above 0");
+		return 1;
+	case 1010:
+		if (parse_u64(arg, &v) || !v || v > 10000000)
+			return rtm_cli_fail("%s: --log-max '%s': give 1 to 10000000", cmd, arg);
+		m->probe.log_max = (uint32_t)v;
+		return 1;
+	case 1011:
+		m->trace = true;
+		return 1;
+	case 1012:
+		m->trace = true;
+		m->trace_events = arg;
+		return 1;
+	case 1013:
+		if (parse_u64(arg, &v) || v < 64 || v > 4194304)
+			return rtm_cli_fail("%s: --trace-buffer '%s': give KB per CPU, 64 to 4194304",
+					    cmd, arg);
+		m->trace_buffer_kb = (size_t)v;
+		return 1;
+	case 1014:
+		if (rtm_parse_latency_ns(arg, &m->probe.capture_ns, &err) || !m->probe.capture_ns)
+			return rtm_cli_fail("%s: --capture-above: %s", cmd,
+					    err.msg[0] ? err.msg : "must be above 0");
+		m->trace = true;
+		return 1;
+	case 1015:
+		if (parse_u64(arg, &v) || !v || v > 999)
+			return rtm_cli_fail("%s: --max-captures '%s': give 1 to 999", cmd, arg);
+		m->probe.capture_max = (uint32_t)v;
+		return 1;
+	case 1016:
+		if (rtm_parse_duration_ns(arg, &m->probe.capture_holdoff_ns, &err))
+			return rtm_cli_fail("%s: --capture-holdoff: %s", cmd, err.msg);
+		return 1;
+	case 1017:
+		if (m->ntrace_filters == RTM_TRACE_MAX_FILTERS)
+			return rtm_cli_fail("%s: at most %d --trace-filter options", cmd,
+					    RTM_TRACE_MAX_FILTERS);
+		if (!strchr(arg, ':') || !strchr(strchr(arg, ':') + 1, ':'))
+			return rtm_cli_fail("%s: --trace-filter '%s': write system:event:expression, "
+					    "e.g. irq:irq_handler_entry:irq==24", cmd, arg);
+		m->trace_filters[m->ntrace_filters++] = arg;
+		m->trace = true;
+		return 1;
+	}
+	return parse_cyclictest_opt(m, c, argc, argv);
+}
