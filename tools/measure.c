@@ -158,7 +158,8 @@ static int check_cpus(struct measure_opts *m)
 		rtm_cpulist_release(&online);
 		return rtm_cli_fail("%s: %s", m->command, err.msg);
 	}
-	if (!m->cpus_given) {
+	ret = check_housekeeping(m, &online, &usable);
+	if (!m->cpus_given && !ret) {
 		m->probe.cpus = usable;	/* default: every CPU a probe may run on */
 		usable.cpus = NULL;
 	}
@@ -181,8 +182,6 @@ static int check_cpus(struct measure_opts *m)
 				   "online CPU", m->command);
 	if (!ret)
 		ret = check_threads(m);
-	if (!ret)
-		ret = check_housekeeping(m, &online, &usable);
 	rtm_cpulist_release(&online);
 	rtm_cpulist_release(&usable);
 	return ret;

@@ -18,6 +18,15 @@ expect_usage_error "irq: --trace with --root" irq --trace --root "$data/sysroot-
 expect_usage_error "irq: unknown option" irq --frobnicate
 expect_usage_error "irq: stray argument" irq extra
 expect_usage_error "irq: no such tree" irq --once --root /nonexistent
+# a CPU that is not online: exit 2 like cyclic, not an empty table
+off=$(( $(getconf _NPROCESSORS_ONLN) + 5 ))
+expect_usage_error "irq --once -a $off (not online)" irq --once -i 10ms -a $off
+run_cmd irq --once -i 10ms -a $off
+echo "$err" | grep -q "CPU $off is not online"; ok $? "the error names CPU $off ($err)"
+expect_usage_error "irq -a 300 on a 64-CPU tree" irq -a 300 --root "$data/sysroot-many-cpus"
+expect_usage_error "irq --affinity -a 300 on a 64-CPU tree" irq --affinity -a 300 \
+	--root "$data/sysroot-many-cpus"
+expect_usage_error "irq: -h is not help" irq -h
 d=$(mktemp -d)
 mkdir -p "$d/proc"
 printf '           CPU0       CPU1\n  0:         12     banana  IO-APIC   2-edge      timer\n' \

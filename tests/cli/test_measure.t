@@ -38,6 +38,117 @@ for cmd in cyclic run; do
 done
 expect_usage_error "run: bad load" run --load dishes
 
+# ---- cyclictest's options (rtmeasure-cyclic(1), COMPATIBILITY)
+d=$(mktemp -d)
+ncpu=$(getconf _NPROCESSORS_ONLN)
+# measure: --no-rt, short; $1 names the folder, the rest are the options under test
+measure() {
+	local name=$1
+	shift
+	run_cmd cyclic --no-rt -l 20 -i 200us -o "$d/$name" "$@"
+}
+n=0
+for args in "-t" "-t 1" "-t1" "--threads=1" "-S" "-n" "-x" "-c 0" "-m" "-N" "-u" "-q" "-h 50" \
+	"-H 50" "--histofall=50" "--histfile $d/hf.txt" "--json=$d/js.json" "--latency 0" \
+	"--laptop" "--default-system" "--mainaffinity 0" "--housekeeping 0" "--spike 1ms" \
+	"--spike-nodes 5" "--policy normal" "--priority 80" "--prio 80" "-p 80" "-d 10us" \
+	"--deepest-idle-state=-1" "-a" "-a 0" "-a0" "--affinity=0" "-D 10s" "-mSp90" "-Sm" \
+	"-qmnS"; do
+	n=$((n + 1))
+	measure "ok$n" $args
+	ok $rc "cyclic $args is taken ($err)"
+done
+measure t1 -t 1 -q
+jq -e '.options.cpus == "0"' "$d/t1/result.json" >/dev/null; ok $? "-t 1: the first CPU"
+measure t4 -t 4 -q
+if [ "$ncpu" -ge 4 ]; then [ $rc -eq 0 ]; else [ $rc -eq 2 ]; fi
+ok $? "-t 4 ($ncpu CPUs): refused unless there are 4 ($err)"
+measure x -x -q
+jq -e '.options.mode == "signal"' "$d/x/result.json" >/dev/null; ok $? "-x: POSIX timers (signal)"
+measure hk --mainaffinity 0 --spike 2ms --spike-nodes 7 --deepest-idle-state -1 -q
+jq -e '.options.housekeeping == "0" and .options.log_above_ns == 2000000 and
+	.options.deepest_idle_state == -1' "$d/hk/result.json" >/dev/null
+ok $? "--mainaffinity, --spike, --deepest-idle-state are recorded"
+measure ns -a 0 -N
+echo "$out" | grep -q '^(latencies in ns)$'; ok $? "-N: the table in ns"
+# a group whose last option takes the value: -p is parsed (120 is refused as -p's)
+expect_usage_error "-mSp120: -p inside a group" cyclic -mSp120
+run_cmd cyclic -mSp120
+echo "$err" | grep -q -- "-p/--priority '120'"; ok $? "the group's -p is named ($err)"
+
+# --histfile and --json=FILE: files besides the results folder, the table stays on stdout
+measure files -a 0 --histfile "$d/h.txt" --json="$d/s.json" -h 100
+ok $rc "--histfile and --json=FILE ($err)"
+cmp -s "$d/h.txt" "$d/files/histogram.txt"; ok $? "--histfile holds histogram.txt's text"
+[ "$(grep -c '^0[0-9]\{5\} ' "$d/h.txt")" = 100 ]; ok $? "-h 100: 100 rows"
+jq -e '.all.samples == 20 and .result_dir != null' "$d/s.json" >/dev/null
+ok $? "--json=FILE: the summary JSON"
+echo "$out" | grep -q '^results: '; ok $? "--json=FILE: the table still on stdout"
+run_cmd import -q -o "$d/imp" "$d/h.txt"
+ok $rc "the --histfile file imports ($err)"
+if [ "$ncpu" -ge 2 ]; then
+	measure all -a 0-1 -H 60
+	row=$(grep -m1 '^000' "$d/all/histogram.txt" | awk '{ print NF }')
+	tot=$(grep '^# Total:' "$d/all/histogram.txt" | awk '{ print NF }')
+	[ "$row" = 4 ] && [ "$tot" = 5 ]; ok $? "-H: a column for all CPUs (row $row, total $tot fields)"
+	run_cmd import -q -o "$d/impall" "$d/all/histogram.txt"
+	ok $rc "the -H file imports ($err)"
+fi
+expect_usage_error "--histfile in a missing folder" cyclic --no-rt -l 5 --histfile /nonexistent/h.txt
+expect_usage_error "--json=FILE in a missing folder" cyclic --no-rt -l 5 --json=/nonexistent/s.json
+
+# refused cyclictest options: one line naming the option and the reason
+for args in "-A 10" "-F /tmp/fifo" "-M" "-r" "-R" "-s" "-v" "--oscope=2" "--priospread" \
+	"--secaligned" "--smi" "--tracemark" "--dbg_cyclictest" "--verbose" "--relative"; do
+	expect_usage_error "cyclic $args is refused" cyclic $args
+	opt=${args%% *}
+	opt=${opt%%=*}
+	echo "$err" | grep -q -- "$opt.* (cyclictest) is not taken: ..*"
+	ok $? "the message names $opt and the reason"
+done
+expect_usage_error "-c 1 (CLOCK_REALTIME)" cyclic -c 1
+expect_usage_error "-t 9999: more threads than CPUs" cyclic -t 9999
+if [ ! -d /sys/devices/system/cpu/cpu0/cpuidle ]; then
+	expect_usage_error "--deepest-idle-state 0 without cpuidle" cyclic --deepest-idle-state 0
+fi
+expect_usage_error "--housekeeping on a CPU that is not online" cyclic --housekeeping 4000 -l 5
+
+# errors name the option itself, also inside a group (not the word 'cyclic')
+chk_msg() {	# chk_msg DESCRIPTION EXPECTED-TEXT ARGS...
+	local desc=$1 want=$2
+	shift 2
+	expect_usage_error "$desc" "$@"
+	echo "$err" | grep -qF -- "$want"; ok $? "$desc: says '$want'"
+}
+chk_msg "unknown option in a group" "unknown option -w" cyclic -mSw
+chk_msg "unknown option in the middle of a group" "unknown option -w" cyclic -q -mwS
+chk_msg "missing value" "option -p needs a value" cyclic -q -p
+chk_msg "missing value, long" "option --interval needs a value" cyclic -q --interval
+chk_msg "value given to a flag" "option --quiet takes no value" cyclic --quiet=1
+chk_msg "ambiguous abbreviation" "option --pri is ambiguous" cyclic --pri 3
+chk_msg "-h is never help" "unknown option -h" sysinfo -h
+chk_msg "-h is never help (analyze)" "unknown option -h" analyze -h
+chk_msg "-h is never help (export)" "unknown option -h" export -h
+chk_msg "-h is never help (import)" "unknown option -h" import -h
+chk_msg "rtmeasure -h" "help is rtmeasure --help" -h
+
+# --fail-above names the metric, where it was checked and the worst CPU
+measure fail -a 0 -q --fail-above p99.9=1ns
+[ $rc -eq 1 ]; ok $? "--fail-above exceeded: exit 1 ($rc)"
+echo "$err" | grep -q '^rtmeasure: --fail-above p99.9=1ns exceeded: p99.9 on CPU 0: .* > 1 ns$'
+ok $? "the message names the metric and the CPU ($err)"
+
+# progress when stdout is not a terminal: a line per period on stderr (not with -q or --json)
+RTMEASURE_PROGRESS_PERIOD_S=1 "$RTMEASURE" cyclic --no-rt -a 0 -D 3500ms -o "$d/prog" \
+	>"$d/prog.out" 2>"$d/prog.err"
+ok $? "a run with stdout in a file"
+n=$(grep -c '^rtmeasure cyclic: [0-9]* / 4 s, worst [0-9.]* [mun]*s (CPU 0)$' "$d/prog.err")
+[ "$n" -ge 2 ] && [ "$n" -le 4 ]; ok $? "progress: $n lines in 3.5 s at 1 s ($(head -c 300 "$d/prog.err"))"
+RTMEASURE_PROGRESS_PERIOD_S=1 "$RTMEASURE" cyclic --no-rt -a 0 -D 1500ms -q -o "$d/progq" \
+	>/dev/null 2>"$d/progq.err"
+[ ! -s "$d/progq.err" ]; ok $? "no progress with -q"
+rm -rf "$d"
+
 # unprivileged: a clear message naming the capability, or --no-rt works
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \

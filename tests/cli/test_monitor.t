@@ -14,6 +14,22 @@ expect_usage_error "monitor: bad threshold" monitor --threshold fast
 expect_usage_error "monitor: -b belongs to cyclic" monitor -b 1ms
 expect_usage_error "monitor: --capture-above belongs to cyclic" monitor --capture-above 1ms
 expect_usage_error "monitor: bad CPU list" monitor -a 3-1
+# --help lists only what monitor honours, each once; the others are refused with a reason
+run_cmd monitor --help
+for o in --fail-above --json --capture-above --max-captures --capture-holdoff --breaktrace \
+	--histfile --quiet --nsecs; do
+	echo "$out" | grep -q -- "$o"; ok $(( $? == 0 )) "monitor --help does not list $o"
+done
+[ "$(echo "$out" | grep -c -- '--trace ')" = 1 ]; ok $? "monitor --help lists --trace once"
+for o in --cpus --threads --interval --housekeeping --threshold --once --log-above; do
+	echo "$out" | grep -q -- "$o"; ok $? "monitor --help lists $o"
+done
+for args in "--fail-above 50us" "--json" "--json=out.json" "-q" "--max-captures 3" \
+	"--capture-holdoff 2s" "--histfile h.txt" "-N"; do
+	expect_usage_error "monitor $args is refused" monitor $args
+	run_cmd monitor $args
+	echo "$err" | grep -q "is not taken here: "; ok $? "monitor $args: the reason ($err)"
+done
 expect_usage_error "monitor: stray argument" monitor extra
 
 run_cmd monitor --no-rt --once -a 0 --refresh 300ms

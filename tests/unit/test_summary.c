@@ -29,15 +29,23 @@ static struct rtm_result *make(void)
 	return r;
 }
 
-static char *histfile(const struct rtm_result *r, unsigned int rows)
+static char *histfile_any(const struct rtm_result *r, unsigned int rows, bool all)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	rtm_histfile_write(r, f, rows);
+	if (all)
+		rtm_histfile_write_all(r, f, rows);
+	else
+		rtm_histfile_write(r, f, rows);
 	fclose(f);
 	return buf;
+}
+
+static char *histfile(const struct rtm_result *r, unsigned int rows)
+{
+	return histfile_any(r, rows, false);
 }
 
 static int has_line(const char *text, const char *line)
@@ -156,6 +164,45 @@ int main(void)
 	ok(has_line(text, "# Histogram Overflows: 00001 00001"), "100 rows: overflows counted");
 	ok(!strstr(text, "\n000100 "), "100 rows: last row is 000099");
 	free(text);
+
+	/* -H/--histofall: a last column for all CPUs in rows, Total, Max and Overflows */
+	text = histfile_any(r, 100, true);
+	ok(has_line(text, "000005 001000\t000000\t001000"), "-H row 5 us: the all column");
+	ok(has_line(text, "000007 000000\t000500\t000500"), "-H row 7 us: the all column");
+	ok(has_line(text, "# Total: 000001010 000000500 000001510"), "-H Total with all");
+	ok(has_line(text, "# Min Latencies: 00005 00007"), "-H Min without all (cyclictest)");
+	ok(has_line(text, "# Max Latencies: 02500 00120 02500"), "-H Max with all");
+	ok(has_line(text, "# Histogram Overflows: 00001 00001 00002"), "-H Overflows with all");
+	free(text);
+
+	/* --fail-above in words: the metric, the all-CPU value, the bound, the worst CPU */
+	{
+		char what[160];
+
+		rtm_bound_parse("p99.99=100us", &b, &err);
+		ok(rtm_bound_describe(r, &b, what, sizeof(what)) &&
+		   !strcmp(what, "p99.99 on all CPUs: 2.50 ms > 100 us (CPU 0: 2.50 ms)"),
+		   "p99.99 described: %s", what);
+		rtm_bound_parse("avg=8us", &b, &err);
+		ok(!rtm_bound_describe(r, &b, what, sizeof(what)) &&
+		   !strncmp(what, "avg on all CPUs: ", 17) && strstr(what, " <= 8.00 us (CPU "),
+		   "avg within the bound described: %s", what);
+		rtm_bound_parse("50us", &b, &err);
+		ok(rtm_bound_describe(r, &b, what, sizeof(what)) && !strncmp(what, "max on ", 7),
+		   "max bound described: %s", what);
+	}
+	{
+		struct rtm_result *e = rtm_result_alloc("cyclic");
+		struct rtm_result_cpu *c = rtm_result_add_cpu(e, 1, false, 0);
+		char what[160];
+
+		rtm_hist_record_n(c->raw, 988000, 10);
+		rtm_bound_parse("p99.9=1us", &b, &err);
+		ok(rtm_bound_describe(e, &b, what, sizeof(what)) &&
+		   !strncmp(what, "p99.9 on CPU 1: 98", 18) && strstr(what, " us > 1.00 us") &&
+		   !strstr(what, "("), "one CPU: named, no worst: %s", what);
+		rtm_result_free(e);
+	}
 
 	rtm_result_free(r);
 	return tap_done();
