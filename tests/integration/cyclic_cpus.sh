@@ -4,6 +4,7 @@
 #    out of the inherited mask), -a 1 measures CPU 1: the probe is pinned
 #    there, the threads that do not measure stay on CPU 0 (cyclictest's
 #    --mainaffinity)
+#  - --housekeeping 0 -a 1 does the same without taskset
 #  - under taskset -c 0 without -a, every online CPU is measured
 #  - in a cpuset (cgroup) that has CPU 0 only: -a 1 is refused with exit 2 and
 #    a message naming the cpuset; without -a only CPU 0 is measured
@@ -48,6 +49,32 @@ wait $pid || fail "taskset -c 0 cyclic -a 1: exit $?: $(cat "$dir/a1.err")"
 n=$(jq '.cpus[0].hist.count + .cpus[0].overruns' "$dir/a1/result.json")
 [ "$n" -ge 1900 ] || fail "CPU 1: $n wake-ups in 2 s"
 echo "taskset -c 0, -a 1: probe on CPU$probe_cpus, other threads on CPU$main_cpus, $n wake-ups"
+
+# 1b: --housekeeping 0 -a 1 (cyclictest's --mainaffinity) without taskset: the
+# threads that do not measure are moved to CPU 0, the probe is on CPU 1
+"$RTMEASURE" cyclic --housekeeping 0 -a 1 -D 2s -q -o "$dir/hk" >/dev/null 2>"$dir/hk.err" &
+pid=$!
+sleep 1
+probe_cpus= main_cpus=
+for t in /proc/$pid/task/*; do
+	c=$(awk '/^Cpus_allowed_list:/ { print $2 }' "$t/status" 2>/dev/null)
+	case "$(cat "$t/comm" 2>/dev/null)" in
+	rtm-probe/*) probe_cpus="$probe_cpus $c" ;;
+	*) main_cpus="$main_cpus $c" ;;
+	esac
+done
+wait $pid || fail "--housekeeping 0 -a 1: exit $?: $(cat "$dir/hk.err")"
+[ "$probe_cpus" = " 1" ] || fail "--housekeeping 0: probe allowed on '$probe_cpus', want 1"
+[ -n "$main_cpus" ] && [ -z "$(echo $main_cpus | tr ' ' '\n' | grep -vx 0)" ] ||
+	fail "--housekeeping 0: other threads allowed on '$main_cpus', want 0"
+jq -e '.options.housekeeping == "0"' "$dir/hk/result.json" >/dev/null ||
+	fail "--housekeeping is not recorded in result.json"
+"$RTMEASURE" cyclic --mainaffinity 4000 -a 1 -l 10 -q -o "$dir/hkoff" >/dev/null 2>"$dir/hkoff.err"
+rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$dir/hkoff.err")" -eq 1 ] &&
+	grep -q "housekeeping: CPU 4000 is not online" "$dir/hkoff.err" ||
+	fail "--mainaffinity 4000: exit $rc: $(cat "$dir/hkoff.err")"
+echo "--housekeeping 0 -a 1: probe on CPU$probe_cpus, other threads on CPU$main_cpus"
 
 # 2: the same process mask, no -a: every online CPU
 taskset -c 0 "$RTMEASURE" cyclic -l 100 -q -o "$dir/all" >/dev/null ||
