@@ -496,6 +496,7 @@ int measure_main(struct measure_opts *m)
 		return rtm_cli_fail("%s: -o: folder name too long", m->command);
 
 	si = rtm_sysinfo_collect("/", &err);
+	m->preempt_model = si ? rtm_preempt_name(si->preempt) : NULL;
 	if (!m->outdir)
 		default_outdir(dir, sizeof(dir), si);
 	/* fail on an unwritable folder now, not after the measurement */
