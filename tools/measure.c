@@ -470,6 +470,8 @@ static void wait_tick(struct rtm_cyclic *c, uint64_t max_sleep_ns)
 	deadline = now_ns + max_sleep_ns;
 	if (next > now_ns && next < deadline)
 		deadline = next;
+	/* never wake together with the probes: half a period after their wake-up */
+	deadline = rtm_cyclic_quiet_ns(c, deadline);
 	until.tv_sec = (time_t)(deadline / 1000000000ULL);
 	until.tv_nsec = (long)(deadline % 1000000000ULL);
 	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL);	/* EINTR: a signal */
