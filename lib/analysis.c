@@ -13,6 +13,8 @@
 #define NONE ((size_t)-1)
 /* the trace clock and the probe's clock read can differ by a few microseconds */
 #define SLACK_NS 5000
+/* a lower-priority task running this long after the probe's wake-up was not preempted */
+#define HELD_MIN_NS 50000
 
 static uint64_t clampu(uint64_t v, uint64_t lo, uint64_t hi)
 {
@@ -180,6 +182,24 @@ static void policy_text(int prio, char *buf, size_t len)
 		snprintf(buf, len, "SCHED_OTHER nice %d", prio - 120);
 }
 
+/* Why a task of lower priority than the woken probe kept the CPU, by model. */
+static void held_reason(const char *model, const char **where, const char **why)
+{
+	if (!strcmp(model, "none") || !strcmp(model, "voluntary")) {
+		*where = "in kernel code without a preemption point";
+		*why = "kernel code gives the CPU up only where it checks for it";
+	} else if (!strcmp(model, "full") || !strcmp(model, "lazy")) {
+		*where = "in a non-preemptible section";
+		*why = "preemption or interrupts disabled, e.g. under a spinlock";
+	} else if (!strcmp(model, "rt")) {
+		*where = "in a non-preemptible section";
+		*why = "raw spinlock, preempt_disable or interrupts disabled";
+	} else {
+		*where = "without being preempted";
+		*why = "kernel code that could not be preempted";
+	}
+}
+
 static void verdict(struct rtm_analysis *a)
 {
 	char *v = a->verdict, t1[16], t2[16], pol[32];
@@ -208,6 +228,13 @@ static void verdict(struct rtm_analysis *a)
 				PUT("%s %s (pid %d, %s) ran %s", shown ? "," : ", while",
 				    a->tasks[i].comm, a->tasks[i].pid, pol,
 				    rtm_fmt_ns(t1, sizeof(t1), a->tasks[i].ran_ns));
+				if (i == a->held_by) {
+					const char *where, *why;
+
+					held_reason(a->preempt_model, &where, &why);
+					PUT(" %s (preemption model %s: %s)", where,
+					    a->preempt_model, why);
+				}
 			}
 		} else if (!a->found_switch) {
 			PUT("; the switch to the probe is not in the trace");
@@ -238,13 +265,20 @@ static int cmp_irq(const void *x, const void *y)
 }
 
 void rtm_analyze(const struct rtm_event *ev, size_t n, int cpu, uint64_t planned_ns,
-		 uint64_t woke_ns, const char *probe, struct rtm_analysis *a)
+		 uint64_t woke_ns, const char *probe, const char *model, struct rtm_analysis *a)
 {
+	static const char *const models[] = { "none", "voluntary", "full", "lazy", "rt" };
 	size_t i, it = NONE, iw = NONE, is = NONE;
 	uint64_t prev, t_timer, t_wake, t_switch, from = planned_ns - SLACK_NS;
 
 	memset(a, 0, sizeof(*a));
 	a->cpu = cpu;
+	a->probe_prio = -1;
+	a->held_by = -1;
+	snprintf(a->preempt_model, sizeof(a->preempt_model), "unknown");
+	for (i = 0; model && i < sizeof(models) / sizeof(models[0]); i++)
+		if (!strcmp(model, models[i]))
+			snprintf(a->preempt_model, sizeof(a->preempt_model), "%s", models[i]);
 	a->latency_ns = woke_ns > planned_ns ? woke_ns - planned_ns : 0;
 
 	for (i = 0; i < n; i++) {
@@ -314,6 +348,30 @@ void rtm_analyze(const struct rtm_event *ev, size_t n, int cpu, uint64_t planned
 
 	qsort(a->tasks, (size_t)a->ntasks, sizeof(a->tasks[0]), cmp_task);
 	qsort(a->irqs, (size_t)a->nirqs, sizeof(a->irqs[0]), cmp_irq);
+
+	/*
+	 * A task of lower priority than the woken probe (a higher kernel prio
+	 * number) that kept running on its own for a good part of the scheduling
+	 * delay was not preempted when the probe woke: the kernel could not, and
+	 * the model says why. Its own time leaves out the handlers that ran in
+	 * the delay; HELD_MIN_NS keeps the switch itself (the return from the
+	 * timer interrupt through schedule(), some microseconds) out of it.
+	 */
+	if (a->found_wakeup) {
+		uint64_t handlers = account_irqs(NULL, ev, n, cpu, t_wake, t_switch, true);
+
+		a->probe_prio = ev[iw].wakeup.prio;
+		for (i = 0; i < (size_t)a->ntasks; i++) {
+			const struct rtm_analysis_task *t = &a->tasks[i];
+			uint64_t own = t->ran_ns > handlers ? t->ran_ns - handlers : 0;
+
+			if (t->prio > a->probe_prio && own >= HELD_MIN_NS &&
+			    own * 4 >= a->sched_delay_ns) {
+				a->held_by = (int)i;
+				break;
+			}
+		}
+	}
 	verdict(a);
 }
 
@@ -330,7 +388,7 @@ json_t *rtm_analysis_to_json(const struct rtm_analysis *a)
 		json_array_append_new(irqs, json_pack("{s:s, s:i, s:I}", "what", a->irqs[i].what,
 			"count", (int)a->irqs[i].count, "total_ns", (json_int_t)a->irqs[i].total_ns));
 	return json_pack("{s:i, s:I, s:b, s:b, s:b, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o,"
-			 " s:s}",
+			 " s:s, s:s, s:i, s:o}",
 		"cpu", a->cpu, "latency_ns", (json_int_t)a->latency_ns,
 		"found_timer", a->found_timer, "found_wakeup", a->found_wakeup,
 		"found_switch", a->found_switch,
@@ -340,5 +398,7 @@ json_t *rtm_analysis_to_json(const struct rtm_analysis *a)
 		"return_ns", (json_int_t)a->return_ns, "irq_ns", (json_int_t)a->irq_ns,
 		"unexplained_ns", (json_int_t)a->unexplained_ns,
 		"largest_gap_ns", (json_int_t)a->largest_gap_ns,
-		"tasks", tasks, "irqs", irqs, "verdict", a->verdict);
+		"tasks", tasks, "irqs", irqs, "verdict", a->verdict,
+		"preempt_model", a->preempt_model, "probe_prio", a->probe_prio,
+		"held_by", a->held_by >= 0 ? json_integer(a->tasks[a->held_by].pid) : json_null());
 }

@@ -43,6 +43,10 @@ struct rtm_analysis_irq {
 
 struct rtm_analysis {
 	int cpu;
+	char preempt_model[16];		/* the kernel's: none, voluntary, full, lazy, rt, unknown */
+	int probe_prio;			/* the probe's kernel prio from its wake-up, -1 unknown */
+	int held_by;			/* index in tasks[] of a lower-priority task the kernel
+					 * could not preempt for the probe, -1 none */
 	uint64_t latency_ns;
 	bool found_timer, found_wakeup, found_switch;
 	uint64_t timer_delay_ns;	/* planned -> hrtimer entry */
@@ -63,9 +67,17 @@ struct rtm_analysis {
  * rtm_analyze - explain one spike
  * @ev, @n: the CPU's events in time order (others are ignored)
  * @probe_comm: the probe thread's name ("rtm-probe/0")
+ * @preempt_model: the kernel's preemption model ("none", "voluntary", "full",
+ *                 "lazy", "rt"; NULL or anything else: unknown). It says why a
+ *                 task of lower priority than the probe kept the CPU after the
+ *                 probe woke (50 us or more of its own, outside interrupt
+ *                 handlers, and at least a quarter of the scheduling delay):
+ *                 no preemption point in kernel code (none, voluntary) or a
+ *                 non-preemptible section (the others).
  */
 void rtm_analyze(const struct rtm_event *ev, size_t n, int cpu, uint64_t planned_ns,
-		 uint64_t woke_ns, const char *probe_comm, struct rtm_analysis *a);
+		 uint64_t woke_ns, const char *probe_comm, const char *preempt_model,
+		 struct rtm_analysis *a);
 
 json_t *rtm_analysis_to_json(const struct rtm_analysis *a);
 

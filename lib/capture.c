@@ -14,6 +14,7 @@
 
 struct window_ctx {
 	const struct rtm_spike_window *w;
+	struct rtm_trace *t;		/* prints each kept event's text */
 	uint64_t from, to;
 	struct rtm_event *ev;
 	size_t n, cap;
@@ -43,8 +44,49 @@ static int keep(const struct rtm_event *ev, void *arg)
 		c->ev = n;
 		c->cap = cap;
 	}
-	c->ev[c->n++] = *ev;
+	c->ev[c->n] = *ev;
+	c->ev[c->n].raw = NULL;		/* the record is gone after this call */
+	c->ev[c->n].info = NULL;
+	if (c->t) {
+		char text[512];
+
+		if (rtm_trace_print_event(c->t, ev, text, sizeof(text)) >= 0 &&
+		    !(c->ev[c->n].info = strdup(text))) {
+			c->error = -ENOMEM;
+			return -ENOMEM;
+		}
+	}
+	c->n++;
 	return 0;
+}
+
+static void free_window(struct window_ctx *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		free((char *)c->ev[i].info);
+	free(c->ev);
+	c->ev = NULL;
+	c->n = 0;
+}
+
+uint64_t rtm_spike_window_before_ns(uint64_t interval_ns)
+{
+	return interval_ns > 1000000 ? interval_ns : 1000000;
+}
+
+void rtm_spike_window_init(struct rtm_spike_window *w, int cpu, uint64_t planned_ns,
+			   uint64_t woke_ns, uint64_t interval_ns, const char *preempt_model)
+{
+	memset(w, 0, sizeof(*w));
+	w->cpu = cpu;
+	w->planned_ns = planned_ns;
+	w->woke_ns = woke_ns;
+	w->before_ns = rtm_spike_window_before_ns(interval_ns);
+	w->after_ns = 200000;
+	snprintf(w->probe_comm, sizeof(w->probe_comm), "rtm-probe/%d", cpu);
+	w->preempt_model = preempt_model;
 }
 
 json_t *rtm_event_to_json(const struct rtm_event *ev)
@@ -52,6 +94,9 @@ json_t *rtm_event_to_json(const struct rtm_event *ev)
 	json_t *o = json_pack("{s:I, s:i, s:s, s:s}", "ts_ns", (json_int_t)ev->ts_ns,
 			      "cpu", ev->cpu, "system", ev->system ? ev->system : "",
 			      "event", ev->name ? ev->name : "");
+
+	if (ev->info)
+		json_object_set_new(o, "info", json_string(ev->info));
 
 	switch (ev->type) {
 	case RTM_EV_SCHED_SWITCH:
@@ -137,6 +182,7 @@ int rtm_events_from_json(const json_t *arr, struct rtm_event **out, size_t *np,
 		e->system = json_string_value(json_object_get(o, "system"));
 		e->name = json_string_value(json_object_get(o, "event"));
 		e->type = rtm_ev_type_of(e->system, e->name);
+		e->info = json_string_value(json_object_get(o, "info"));
 		switch (e->type) {
 		case RTM_EV_SCHED_SWITCH:
 			jstr(o, "prev_comm", e->sw.prev_comm, sizeof(e->sw.prev_comm));
@@ -226,7 +272,7 @@ static int save_text(const char *path, const struct window_ctx *c, bool truncate
 json_t *rtm_capture_window(struct rtm_trace *t, const struct rtm_spike_window *w, int index,
 			   const char *dir, struct rtm_error *err)
 {
-	struct window_ctx c = { .w = w };
+	struct window_ctx c = { .w = w, .t = t };
 	struct rtm_analysis an;
 	char sdir[PATH_MAX], txt[PATH_MAX + 32], js[PATH_MAX + 32], rel[64];
 	uint64_t lost = 0;
@@ -234,14 +280,14 @@ json_t *rtm_capture_window(struct rtm_trace *t, const struct rtm_spike_window *w
 	json_t *arr, *doc;
 	char *text;
 	long n;
-	size_t i;
+	size_t i, nev;
 	int ret;
 
 	c.from = w->planned_ns > w->before_ns ? w->planned_ns - w->before_ns : 0;
 	c.to = w->woke_ns + w->after_ns;
 	n = rtm_trace_read(t, keep, &c, &lost, err);
 	if (n < 0 || c.error) {
-		free(c.ev);
+		free_window(&c);
 		if (c.error)
 			rtm_error_set(err, "out of memory keeping the spike's events");
 		return NULL;
@@ -255,21 +301,23 @@ json_t *rtm_capture_window(struct rtm_trace *t, const struct rtm_spike_window *w
 	snprintf(sdir, sizeof(sdir), "%s/spikes", dir);
 	ret = rtm_mkdir_p(sdir);
 	if (ret) {
-		free(c.ev);
+		free_window(&c);
 		rtm_error_set(err, "cannot create %s: %s", sdir, strerror(-ret));
 		return NULL;
 	}
 	snprintf(rel, sizeof(rel), "spikes/spike-%03d", index);
 	snprintf(txt, sizeof(txt), "%s/%s.txt", dir, rel);
 	snprintf(js, sizeof(js), "%s/%s.json", dir, rel);
-	rtm_analyze(c.ev, c.n, w->cpu, w->planned_ns, w->woke_ns,
-		    w->probe_comm ? w->probe_comm : "", &an);
+	nev = c.n;
+	rtm_analyze(c.ev, c.n, w->cpu, w->planned_ns, w->woke_ns, w->probe_comm,
+		    w->preempt_model, &an);
 	ret = save_text(txt, &c, truncated, an.verdict);
 	arr = json_array();
 	for (i = 0; i < c.n; i++)
 		json_array_append_new(arr, rtm_event_to_json(&c.ev[i]));
-	doc = json_pack("{s:i, s:s, s:I, s:I, s:I, s:b, s:o, s:o}", "cpu", w->cpu,
-			"probe_comm", w->probe_comm ? w->probe_comm : "",
+	doc = json_pack("{s:i, s:s, s:s, s:I, s:I, s:I, s:b, s:o, s:o}", "cpu", w->cpu,
+			"probe_comm", w->probe_comm,
+			"preempt_model", w->preempt_model ? w->preempt_model : "unknown",
 			"planned_ns", (json_int_t)w->planned_ns, "woke_ns", (json_int_t)w->woke_ns,
 			"lost", (json_int_t)lost, "truncated", truncated,
 			"analysis", rtm_analysis_to_json(&an), "events", arr);
@@ -278,7 +326,7 @@ json_t *rtm_capture_window(struct rtm_trace *t, const struct rtm_spike_window *w
 	if (!ret)
 		ret = text ? rtm_write_atomic(js, text, strlen(text)) : -ENOMEM;
 	free(text);
-	free(c.ev);
+	free_window(&c);
 	if (ret) {
 		rtm_error_set(err, "cannot write %s: %s", txt, strerror(-ret));
 		return NULL;
@@ -287,7 +335,7 @@ json_t *rtm_capture_window(struct rtm_trace *t, const struct rtm_spike_window *w
 	return json_pack("{s:s, s:i, s:s, s:I, s:I, s:I, s:b, s:I, s:I, s:s}",
 			 "type", "spike_capture", "cpu", w->cpu, "file", txt,
 			 "latency_ns", (json_int_t)(w->woke_ns - w->planned_ns),
-			 "events", (json_int_t)c.n, "lost", (json_int_t)lost,
+			 "events", (json_int_t)nev, "lost", (json_int_t)lost,
 			 "truncated", truncated, "from_ns", (json_int_t)c.from,
 			 "last_event_ns", (json_int_t)c.last_ns, "verdict", an.verdict);
 }

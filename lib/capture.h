@@ -5,7 +5,8 @@
  * After -b stopped the run (and the flight recorder with it), the events of the
  * spike's CPU from before the planned wake-up to after the actual wake-up are
  * written as DIR/spikes/spike-NNN.txt (one event a line, readable like
- * trace-cmd report) and spike-NNN.json (the same events as JSON objects).
+ * trace-cmd report, each printed by libtraceevent from the event's own format)
+ * and spike-NNN.json (the same events as JSON objects, with that text as "info").
  */
 #ifndef RTM_CAPTURE_H
 #define RTM_CAPTURE_H
@@ -23,8 +24,23 @@ struct rtm_spike_window {
 	uint64_t woke_ns;		/* CLOCK_MONOTONIC of the actual wake-up */
 	uint64_t before_ns;		/* how far before the planned wake-up to start */
 	uint64_t after_ns;		/* how far after the wake-up to end */
-	const char *probe_comm;		/* the probe thread's name, for the analysis */
+	char probe_comm[32];		/* the probe thread's name, for the analysis */
+	const char *preempt_model;	/* the kernel's ("none", ...; NULL: unknown) */
 };
+
+/* How far before the planned wake-up a window starts: max(@interval_ns, 1 ms). */
+uint64_t rtm_spike_window_before_ns(uint64_t interval_ns);
+
+/**
+ * rtm_spike_window_init - the window rtmeasure saves around a timer probe's spike
+ * @interval_ns: the probe's period
+ *
+ * From max(@interval_ns, 1 ms) before the planned wake-up (the timer's arming
+ * and what ran before it) to 200 us after the actual one (the probe's return),
+ * on @cpu, whose probe thread is "rtm-probe/<cpu>".
+ */
+void rtm_spike_window_init(struct rtm_spike_window *w, int cpu, uint64_t planned_ns,
+			   uint64_t woke_ns, uint64_t interval_ns, const char *preempt_model);
 
 /* The JSON form of one decoded event. */
 json_t *rtm_event_to_json(const struct rtm_event *ev);

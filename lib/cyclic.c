@@ -25,6 +25,7 @@ struct rtm_cyclic {
 	uint64_t next_tick_ns;
 	uint64_t last_tick_ns;		/* boundary the prev snapshots belong to */
 	uint64_t duration_ns;
+	uint64_t interval_ns;		/* the probes' period, 0 when they differ (-d) */
 	int n;
 	struct cyclic_cpu *cpus;
 	bool finished;
@@ -65,6 +66,7 @@ struct rtm_cyclic *rtm_cyclic_start(const struct rtm_probe_timer_opts *o, uint64
 		goto nomem;
 	c->ts_interval_ns = ts_interval_ns ? ts_interval_ns : RTM_TS_DEFAULT_INTERVAL_NS;
 	c->duration_ns = o->duration_ns;
+	c->interval_ns = o->distance_ns && o->cpus.n > 1 ? 0 : o->interval_ns;
 	c->n = o->cpus.n;
 	c->cpus = calloc((size_t)c->n, sizeof(*c->cpus));
 	if (!c->cpus)
@@ -100,6 +102,18 @@ nomem:
 uint64_t rtm_cyclic_next_tick_ns(const struct rtm_cyclic *c)
 {
 	return c->next_tick_ns;
+}
+
+uint64_t rtm_cyclic_quiet_ns(const struct rtm_cyclic *c, uint64_t t_ns)
+{
+	uint64_t half, k;
+
+	if (!c->interval_ns || t_ns <= c->start_ns)
+		return t_ns;
+	/* the probes wake at start + k * I: the quiet moments are start + k * I + I/2 */
+	half = c->interval_ns / 2;
+	k = (t_ns - c->start_ns + c->interval_ns - half - 1) / c->interval_ns;
+	return c->start_ns + k * c->interval_ns + half;
 }
 
 double rtm_cyclic_elapsed_s(const struct rtm_cyclic *c)

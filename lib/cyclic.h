@@ -37,7 +37,19 @@ struct rtm_cyclic *rtm_cyclic_start(const struct rtm_probe_timer_opts *o, uint64
 
 /* CLOCK_MONOTONIC ns of the next interval boundary, for the caller's sleep. */
 uint64_t rtm_cyclic_next_tick_ns(const struct rtm_cyclic *c);
-/* At an interval boundary: take snapshots and close the interval; else nothing. */
+/*
+ * The first instant at or after @t_ns that is half a period away from the
+ * probes' wake-ups (they wake together at start + k * interval), for the
+ * caller's own wake-ups: its work then never lands on a probe's wake-up on any
+ * CPU. @t_ns itself when the probes have different periods (-d) or before the
+ * start.
+ */
+uint64_t rtm_cyclic_quiet_ns(const struct rtm_cyclic *c, uint64_t t_ns);
+/*
+ * After an interval boundary: take snapshots and close the interval; else
+ * nothing. Called at a quiet moment after the boundary, the snapshot holds the
+ * wake-ups planned up to the boundary.
+ */
 void rtm_cyclic_tick(struct rtm_cyclic *c);
 /* Take snapshots for rtm_cyclic_stats() between boundaries (live display). */
 void rtm_cyclic_refresh(struct rtm_cyclic *c);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/klog.h>
 #include <sys/mount.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -478,6 +479,45 @@ static void collect_clock(struct rtm_sysinfo *si)
 
 /* ------------------------------------------------------------ virtualisation */
 
+/*
+ * The hypervisor the kernel named at boot ("Hypervisor detected: PVM"): live,
+ * from the kernel log (klogctl; the line is gone once the log has wrapped);
+ * in a recorded tree, from its kernel-log file (the lines scripts/record-sysroot
+ * kept). It can differ from CPUID's vendor string: a PVM guest's CPUID says
+ * "bhyve bhyve ".
+ */
+static void kernel_log_hypervisor(struct rtm_sysinfo *si)
+{
+	static const char key[] = "Hypervisor detected: ";
+	char *log = NULL, *p, *found = NULL;
+	size_t len = 0;
+
+	if (si->live) {
+		int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0), n;
+
+		if (size <= 0 || !(log = malloc((size_t)size + 1)))
+			return;
+		n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, size);
+		if (n < 0) {
+			free(log);
+			return;		/* dmesg_restrict without CAP_SYSLOG */
+		}
+		log[n] = '\0';
+	} else {
+		log = rtm_read_all(si->root, "/kernel-log", &len);
+		if (!log)
+			return;
+	}
+	for (p = strstr(log, key); p; p = strstr(p + 1, key))
+		found = p + strlen(key);
+	if (found) {
+		found[strcspn(found, "\r\n")] = '\0';
+		snprintf(si->hypervisor_kernel, sizeof(si->hypervisor_kernel), "%s",
+			 rtm_strstrip(found));
+	}
+	free(log);
+}
+
 static void collect_virt(struct rtm_sysinfo *si)
 {
 	static const struct { const char *needle, *name; } dmi[] = {
@@ -523,9 +563,21 @@ static void collect_virt(struct rtm_sysinfo *si)
 				strscpy_buf(si->hypervisor, "bhyve");
 			else if (!strcmp(vendor, "ACRNACRNACRN"))
 				strscpy_buf(si->hypervisor, "ACRN");
+			else if (vendor[0])
+				snprintf(si->hypervisor, sizeof(si->hypervisor), "CPUID \"%s\"",
+					 vendor);
+			strscpy_buf(si->hypervisor_cpuid, si->hypervisor);
 		}
 	}
 #endif
+	kernel_log_hypervisor(si);
+	if (si->hypervisor_kernel[0]) {
+		/* the kernel's word for what it found is the one its code acts on */
+		si->vm = true;
+		if (!si->vm_source[0])
+			strscpy_buf(si->vm_source, "kernel log");
+		strscpy_buf(si->hypervisor, si->hypervisor_kernel);
+	}
 	if (rtm_read_small(si->root, "/sys/hypervisor/type", buf, sizeof(buf)) > 0) {
 		si->vm = true;
 		if (!si->vm_source[0])

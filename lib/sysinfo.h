@@ -102,8 +102,10 @@ struct rtm_sysinfo {
 	char clocksources[256];
 
 	bool vm;
-	char hypervisor[64];		/* "KVM", "VMware", ... or "" */
+	char hypervisor[64];		/* "KVM", "VMware", ... or "": the kernel's name first */
 	char vm_source[96];
+	char hypervisor_kernel[64];	/* "Hypervisor detected: X" in the kernel log, or "" */
+	char hypervisor_cpuid[64];	/* what CPUID leaf 0x40000000 names, or "" */
 
 	char tracefs[256];		/* where tracefs was read, "" when not found */
 	char tracers[512];		/* available_tracers, space separated */

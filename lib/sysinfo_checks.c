@@ -70,13 +70,27 @@ static void check_preempt(struct rtm_sysinfo *si)
 	}
 }
 
+/* "PVM (kernel log; CPUID says bhyve)" when the two disagree, else the one name. */
+static void hypervisor_text(const struct rtm_sysinfo *si, char *buf, size_t len)
+{
+	if (si->hypervisor_kernel[0] && si->hypervisor_cpuid[0] &&
+	    strcmp(si->hypervisor_kernel, si->hypervisor_cpuid))
+		snprintf(buf, len, "%s per the kernel log; CPUID says %s", si->hypervisor_kernel,
+			 si->hypervisor_cpuid);
+	else
+		snprintf(buf, len, "%s", si->hypervisor[0] ? si->hypervisor :
+			 "hypervisor not named");
+}
+
 static void check_virt(struct rtm_sysinfo *si)
 {
+	char hv[160];
+
+	hypervisor_text(si, hv, sizeof(hv));
 	if (si->vm)
 		add_check(si, "virtualization", RTM_CHECK_WARN, "virtual machine (%s, from %s): "
 			  "the host can stop a vCPU at any time, so latency here includes the "
-			  "hypervisor's and no guest setting removes it",
-			  si->hypervisor[0] ? si->hypervisor : "hypervisor not named", si->vm_source);
+			  "hypervisor's and no guest setting removes it", hv, si->vm_source);
 	else
 		add_check(si, "virtualization", RTM_CHECK_OK, "bare metal (no hypervisor found)");
 }
@@ -335,7 +349,7 @@ json_t *rtm_sysinfo_to_json(const struct rtm_sysinfo *si)
 			 " s:{s:s, s:s, s:{s:s, s:b, s:s}, s:o, s:o, s:s, s:o},"
 			 " s:{s:o, s:o, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o},"
 			 " s:{s:o, s:o, s:o, s:o}, s:{s:o}, s:b,"
-			 " s:{s:o, s:o}, s:{s:b, s:o, s:o},"
+			 " s:{s:o, s:o}, s:{s:b, s:o, s:o, s:o, s:o},"
 			 " s:{s:o, s:o, s:b, s:b, s:b, s:b, s:o}, s:o}",
 		"schema", "rtmeasure-sysinfo/1",
 		"root", si->root, "live", si->live,
@@ -374,6 +388,8 @@ json_t *rtm_sysinfo_to_json(const struct rtm_sysinfo *si)
 			"available", words_array(si->clocksources),
 		"virtualization", "vm", si->vm, "hypervisor", jstr_or_null(si->hypervisor),
 			"source", jstr_or_null(si->vm_source),
+			"kernel", jstr_or_null(si->hypervisor_kernel),
+			"cpuid", jstr_or_null(si->hypervisor_cpuid),
 		"tracing", "tracefs", jstr_or_null(si->tracefs), "tracers", words_array(si->tracers),
 			"hwlat", si->has_hwlat, "osnoise", si->has_osnoise,
 			"timerlat", si->has_timerlat, "hist_triggers", si->hist_triggers,
@@ -430,6 +446,7 @@ void rtm_sysinfo_fprint(const struct rtm_sysinfo *si, FILE *f, bool colour, int 
 {
 	static const char *const tag[] = { "[ok]  ", "[info]", "[warn]" };
 	static const char *const col[] = { "\033[32m", "\033[36m", "\033[33m" };
+	char hv[160];
 	int i;
 
 	if (width > 0 && width < 60)
@@ -447,8 +464,8 @@ void rtm_sysinfo_fprint(const struct rtm_sysinfo *si, FILE *f, bool colour, int 
 	fprint_field(f, width, "isolation", "isolated %s, nohz_full %s",
 		     si->isolated[0] ? si->isolated : "none",
 		     si->nohz_full[0] ? si->nohz_full : "none");
-	fprint_field(f, width, "virtual", "%s", si->vm ? (si->hypervisor[0] ? si->hypervisor :
-							"yes (hypervisor not named)") : "no");
+	hypervisor_text(si, hv, sizeof(hv));
+	fprint_field(f, width, "virtual", "%s", si->vm ? hv : "no");
 	fprint_field(f, width, "clocksource", "%s",
 		     si->clocksource[0] ? si->clocksource : "unknown");
 	fprint_field(f, width, "tracing", "%s; tracers: %s",

@@ -228,13 +228,34 @@ struct rtm_trace *rtm_trace_create(const struct rtm_trace_opts *o, struct rtm_er
 	for (i = 0; i < o->nfilters && i < RTM_TRACE_MAX_FILTERS; i++)
 		if (apply_filter(t, o->filters[i], err))
 			goto fail;
-	t->dec = rtm_tracedec_alloc(top, err);
+	{
+		/* the systems of events named as system:event, so every one can be printed */
+		const char *extra[16];
+		char *copy = strdup(o->events ? o->events : ""), *tok, *save = NULL, *c;
+		size_t k = 0;
+
+		for (tok = copy ? strtok_r(copy, ", ", &save) : NULL; tok && k < 15;
+		     tok = strtok_r(NULL, ", ", &save))
+			if ((c = strchr(tok, ':'))) {
+				*c = '\0';
+				extra[k++] = tok;
+			}
+		extra[k] = NULL;
+		t->dec = rtm_tracedec_alloc_systems(top, extra, err);
+		free(copy);
+	}
 	if (!t->dec)
 		goto fail;
 	return t;
 fail:
 	rtm_trace_destroy(t);
 	return NULL;
+}
+
+int rtm_trace_print_event(struct rtm_trace *t, const struct rtm_event *ev, char *buf,
+			  size_t len)
+{
+	return rtm_tracedec_print(t->dec, ev, buf, len);
 }
 
 int rtm_trace_off_fd(struct rtm_trace *t)

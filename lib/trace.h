@@ -103,6 +103,13 @@ long rtm_trace_read(struct rtm_trace *t, rtm_event_cb cb, void *ctx, uint64_t *l
  */
 uint64_t rtm_trace_dropped(struct rtm_trace *t);
 
+/*
+ * The text libtraceevent prints for @ev (inside an rtm_trace_read() callback):
+ * rtm_tracedec_print() with the instance's formats.
+ */
+int rtm_trace_print_event(struct rtm_trace *t, const struct rtm_event *ev, char *buf,
+			  size_t len);
+
 typedef int (*rtm_page_cb)(void *page, int size, int cpu, void *ctx);
 
 /* Consume the raw pages of every CPU without decoding (recording, benchmarks). */

@@ -121,15 +121,35 @@ static void setup_slot(struct rtm_tracedec *d, struct tep_event *ev)
 
 struct rtm_tracedec *rtm_tracedec_alloc(const char *tracing_dir, struct rtm_error *err)
 {
+	return rtm_tracedec_alloc_systems(tracing_dir, NULL, err);
+}
+
+struct rtm_tracedec *rtm_tracedec_alloc_systems(const char *tracing_dir,
+						const char *const *extra,
+						struct rtm_error *err)
+{
+	const char *all[64];
 	struct rtm_tracedec *d = calloc(1, sizeof(*d));
 	struct tep_event **events;
+	size_t k = 0, j;
 	int i;
 
 	if (!d) {
 		rtm_error_set(err, "out of memory");
 		return NULL;
 	}
-	d->tep = tracefs_local_events_system(tracing_dir, systems);
+	for (j = 0; systems[j]; j++)
+		all[k++] = systems[j];
+	for (j = 0; extra && extra[j] && k < sizeof(all) / sizeof(all[0]) - 1; j++) {
+		size_t m;
+
+		for (m = 0; m < k && strcmp(all[m], extra[j]); m++)
+			;
+		if (m == k)
+			all[k++] = extra[j];
+	}
+	all[k] = NULL;
+	d->tep = tracefs_local_events_system(tracing_dir, all);
 	if (!d->tep) {
 		rtm_error_set(err, "cannot load event formats from %s/events (is tracefs there?)",
 			      tracing_dir);
@@ -288,6 +308,8 @@ int rtm_tracedec_page(struct rtm_tracedec *d, void *page, int cpu, rtm_event_cb 
 		memset(&ev, 0, sizeof(ev));
 		ev.ts_ns = ts;
 		ev.cpu = cpu;
+		ev.raw = data;
+		ev.raw_size = rec.size;
 		if (id >= 0 && id <= d->max_id && d->slots[id].name) {
 			const struct ev_slot *s = &d->slots[id];
 
@@ -310,6 +332,33 @@ int rtm_tracedec_page(struct rtm_tracedec *d, void *page, int cpu, rtm_event_cb 
 	return n;
 }
 
+int rtm_tracedec_print(struct rtm_tracedec *d, const struct rtm_event *ev, char *buf,
+		       size_t len)
+{
+	struct tep_record rec = { .ts = ev->ts_ns, .cpu = ev->cpu, .data = (void *)ev->raw,
+				  .size = ev->raw_size };
+	struct trace_seq seq;
+	int id, n;
+
+	if (!ev->raw || ev->raw_size <= 0 || !len)
+		return -EINVAL;
+	id = tep_data_type(d->tep, &rec);
+	if (id < 0 || id > d->max_id || !d->slots[id].name)
+		return -EINVAL;
+	trace_seq_init(&seq);
+	tep_print_event(d->tep, &seq, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&seq);
+	if (seq.state != TRACE_SEQ__GOOD) {
+		trace_seq_destroy(&seq);
+		return -ENOMEM;
+	}
+	n = snprintf(buf, len, "%s", seq.buffer);
+	trace_seq_destroy(&seq);
+	/* one event, one line: a print fmt may carry a trailing newline (ftrace:print) */
+	buf[strcspn(buf, "\n")] = '\0';
+	return n < 0 ? -EINVAL : (int)strlen(buf);
+}
+
 int rtm_event_format(const struct rtm_event *ev, char *buf, size_t len)
 {
 	int n = snprintf(buf, len, "  cpu %d  %llu.%09llu  %s: ", ev->cpu,
@@ -319,6 +368,10 @@ int rtm_event_format(const struct rtm_event *ev, char *buf, size_t len)
 
 	if (off >= len)
 		return -1;
+	if (ev->info) {
+		n = snprintf(buf + off, len - off, "%s", ev->info);
+		return n < 0 ? -1 : 0;
+	}
 	switch (ev->type) {
 	case RTM_EV_SCHED_SWITCH:
 		n = snprintf(buf + off, len - off, "prev_comm=%s prev_pid=%d prev_prio=%d "

@@ -43,6 +43,17 @@ struct rtm_event {
 	enum rtm_ev_type type;
 	const char *system;		/* e.g. "sched" (owned by the decoder) */
 	const char *name;		/* e.g. "sched_switch" */
+	/*
+	 * The record as the kernel wrote it: valid only inside the decoder's
+	 * callback (NULL for events read back from JSON), for rtm_tracedec_print().
+	 */
+	const void *raw;
+	int raw_size;
+	/*
+	 * The event's own text from libtraceevent (its format's print fmt), kept by
+	 * whoever formatted it (capture, a spike file); NULL when not formatted.
+	 */
+	const char *info;
 	union {
 		struct {
 			int prev_pid, prev_prio, next_pid, next_prio;
@@ -87,6 +98,18 @@ struct rtm_tracedec;
  * nmi, ftrace) that exist there. NULL with a message in @err when nothing loads.
  */
 struct rtm_tracedec *rtm_tracedec_alloc(const char *tracing_dir, struct rtm_error *err);
+
+/**
+ * rtm_tracedec_alloc_systems - load event formats, with more systems
+ * @extra: NULL-terminated list of further event systems to load (e.g. the ones
+ *         the user enabled with --trace-events), or NULL
+ *
+ * Events of those systems are decoded as RTM_EV_OTHER and can be printed with
+ * rtm_tracedec_print().
+ */
+struct rtm_tracedec *rtm_tracedec_alloc_systems(const char *tracing_dir,
+						const char *const *extra,
+						struct rtm_error *err);
 void rtm_tracedec_free(struct rtm_tracedec *d);
 
 /* Sub-buffer (page) size the formats describe; raw reads come in this unit. */
@@ -104,6 +127,19 @@ typedef int (*rtm_event_cb)(const struct rtm_event *ev, void *ctx);
 int rtm_tracedec_page(struct rtm_tracedec *d, void *page, int cpu, rtm_event_cb cb, void *ctx,
 		      uint64_t *lost);
 
+/**
+ * rtm_tracedec_print - the event's text as libtraceevent prints it
+ * @ev: an event inside the decoder's callback (its raw record is needed)
+ *
+ * Writes the event's fields through its own print format (what the kernel's
+ * "trace" file shows after the event name), for every event the formats
+ * describe, including those rtmeasure does not interpret. Returns the length,
+ * or -EINVAL when the event carries no raw record or its format is unknown.
+ * For output only: it formats text, never on a hot path.
+ */
+int rtm_tracedec_print(struct rtm_tracedec *d, const struct rtm_event *ev, char *buf,
+		       size_t len);
+
 const char *rtm_ev_type_name(enum rtm_ev_type t);
 
 /* Our type of a system:event name (RTM_EV_OTHER for the rest). */
@@ -111,7 +147,8 @@ enum rtm_ev_type rtm_ev_type_of(const char *system, const char *name);
 
 /*
  * One line in the manner of trace-cmd report: "  cpu 1  1234.567890123  sched_switch:
- * prev_comm=... ==> next_comm=...". For output only, never on a hot path.
+ * prev_comm=... ==> next_comm=...": the event's libtraceevent text (@ev->info) when it
+ * has one, else the fields rtmeasure decoded. For output only, never on a hot path.
  */
 int rtm_event_format(const struct rtm_event *ev, char *buf, size_t len);
 

@@ -12,6 +12,7 @@
 
 #include "analysis.h"
 #include "capture.h"
+#include "jsonutil.h"
 #include "rtmeasure.h"
 
 static void analyze_usage(FILE *f)
@@ -22,13 +23,43 @@ static void analyze_usage(FILE *f)
 		"with -b and --trace. One verdict per spike: how late the timer fired, who\n"
 		"ran while the probe waited, which interrupts took how long, and what no\n"
 		"event explains.\n\n"
-		"  -j, --json   the analyses as JSON\n"
-		"      --help   this help\n");
+		"  -j, --json             the analyses as JSON\n"
+		"  --preempt-model MODEL  the kernel's preemption model (none, voluntary,\n"
+		"                         full, lazy, rt) where the spike file does not say;\n"
+		"                         default: the file's, else its results folder's\n"
+		"      --help             this help\n");
+}
+
+/*
+ * The preemption model of the run a spike file belongs to, for files written
+ * before spike files carried it: DIR/spikes/spike-NNN.json -> DIR/result.json.
+ */
+static char *model_of_results(const char *spike_path)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 16], *slash;
+	const char *model;
+	json_t *doc;
+	char *ret = NULL;
+
+	snprintf(dir, sizeof(dir), "%s", spike_path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		*slash = '\0';
+	snprintf(path, sizeof(path), "%s/../result.json", dir);
+	doc = json_load_file(path, 0, NULL);
+	model = rtm_json_path_str(doc, "sysinfo.kernel.preempt.model");
+	if (model)
+		ret = strdup(model);
+	json_decref(doc);
+	return ret;
 }
 
 /* Analyse one spike file; 0, or RTM_EXIT_USAGE after the one-line error. */
-static int analyze_file(const char *path, json_t *out, bool json)
+static int analyze_file(const char *path, json_t *out, bool json, const char *model)
 {
+	char *found = NULL;
 	struct rtm_error err = { "" };
 	struct rtm_event *ev = NULL;
 	struct rtm_analysis a;
@@ -50,10 +81,15 @@ static int analyze_file(const char *path, json_t *out, bool json)
 				    err.msg[0] ? err.msg : "no planned_ns, woke_ns or cpu");
 	}
 	probe = json_string_value(json_object_get(doc, "probe_comm"));
+	if (!model)
+		model = json_string_value(json_object_get(doc, "preempt_model"));
+	if (!model)
+		model = found = model_of_results(path);
 	rtm_analyze(ev, n, (int)json_integer_value(json_object_get(doc, "cpu")),
 		    (uint64_t)json_integer_value(json_object_get(doc, "planned_ns")),
 		    (uint64_t)json_integer_value(json_object_get(doc, "woke_ns")),
-		    probe ? probe : "", &a);
+		    probe ? probe : "", model, &a);
+	free(found);
 	if (json) {
 		json_t *j = rtm_analysis_to_json(&a);
 
@@ -73,7 +109,7 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* Every spikes/spike-*.json of a results folder, in order. */
-static int analyze_dir(const char *dir, json_t *out, bool json)
+static int analyze_dir(const char *dir, json_t *out, bool json, const char *model)
 {
 	char sdir[PATH_MAX], path[PATH_MAX + 300];
 	char *names[4096];
@@ -100,7 +136,7 @@ static int analyze_dir(const char *dir, json_t *out, bool json)
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/%s", sdir, names[i]);
 		if (!ret)
-			ret = analyze_file(path, out, json);
+			ret = analyze_file(path, out, json, model);
 		free(names[i]);
 	}
 	return ret;
@@ -110,11 +146,15 @@ int cmd_analyze(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "preempt-model", required_argument, NULL, 1000 },
 		{ "help", no_argument, NULL, 2000 },
 		{ NULL, 0, NULL, 0 },
 	};
+	static const char *const models[] = { "none", "voluntary", "full", "lazy", "rt" };
+	const char *model = NULL;
 	bool json = false;
 	json_t *out;
+	size_t k;
 	int c, i, ret = 0;
 
 	optind = 1;
@@ -123,6 +163,14 @@ int cmd_analyze(int argc, char **argv)
 		switch (c) {
 		case 'j':
 			json = true;
+			break;
+		case 1000:
+			for (k = 0; k < sizeof(models) / sizeof(models[0]); k++)
+				if (!strcmp(optarg, models[k]))
+					model = models[k];
+			if (!model)
+				return rtm_cli_fail("analyze: --preempt-model '%s': give none, "
+						    "voluntary, full, lazy or rt", optarg);
 			break;
 		case 2000:
 			analyze_usage(stdout);
@@ -141,9 +189,9 @@ int cmd_analyze(int argc, char **argv)
 		if (stat(argv[i], &st) < 0)
 			ret = rtm_cli_fail("analyze: cannot read %s", argv[i]);
 		else if (S_ISDIR(st.st_mode))
-			ret = analyze_dir(argv[i], out, json);
+			ret = analyze_dir(argv[i], out, json, model);
 		else
-			ret = analyze_file(argv[i], out, json);
+			ret = analyze_file(argv[i], out, json, model);
 	}
 	if (!ret && json) {
 		json_dumpf(out, stdout, JSON_INDENT(2));

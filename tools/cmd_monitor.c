@@ -178,7 +178,6 @@ static void take_spike(struct mon *mo)
 	struct rtm_error err = { "" };
 	struct rtm_probe_hit pc;
 	struct rtm_spike_window w;
-	char probe[32];
 	json_t *sum;
 
 	if (!rtm_probe_timer_capture_pending(mo->p, &pc))
@@ -189,13 +188,8 @@ static void take_spike(struct mon *mo)
 		rtm_probe_timer_capture_done(mo->p);
 		return;
 	}
-	w.cpu = pc.cpu;
-	w.planned_ns = pc.planned_ns;
-	w.woke_ns = pc.woke_ns;
-	w.before_ns = mo->m.probe.interval_ns > 1000000 ? mo->m.probe.interval_ns : 1000000;
-	w.after_ns = 200000;
-	snprintf(probe, sizeof(probe), "rtm-probe/%d", pc.cpu);
-	w.probe_comm = probe;
+	rtm_spike_window_init(&w, pc.cpu, pc.planned_ns, pc.woke_ns, mo->m.probe.interval_ns,
+			      mo->m.preempt_model);
 	sum = rtm_capture_window(mo->trace, &w, ++mo->nspike_files, mo->spike_dir, &err);
 	add_spike(mo, &pc, sum ? json_string_value(json_object_get(sum, "verdict")) : err.msg);
 	json_decref(sum);
@@ -575,6 +569,7 @@ int cmd_monitor(int argc, char **argv)
 					 mo.m.probe.interval_ns : 200000000ULL;
 	mo.m.probe.trace_off_fd = -1;
 	mo.si = rtm_sysinfo_collect("/", NULL);
+	mo.m.preempt_model = mo.si ? rtm_preempt_name(mo.si->preempt) : NULL;
 	rtm_cli_catch_stop();
 	if (mon_setup(&mo, &err)) {
 		mon_free(&mo);

@@ -528,6 +528,8 @@ static void wait_tick(struct rtm_cyclic *c, uint64_t max_sleep_ns)
 	deadline = now_ns + max_sleep_ns;
 	if (next > now_ns && next < deadline)
 		deadline = next;
+	/* never wake together with the probes: half a period after their wake-up */
+	deadline = rtm_cyclic_quiet_ns(c, deadline);
 	until.tv_sec = (time_t)(deadline / 1000000000ULL);
 	until.tv_nsec = (long)(deadline % 1000000000ULL);
 	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL);	/* EINTR: a signal */
@@ -558,6 +560,7 @@ int measure_main(struct measure_opts *m)
 		return rtm_cli_fail("%s: -o: folder name too long", m->command);
 
 	si = rtm_sysinfo_collect("/", &err);
+	m->preempt_model = si ? rtm_preempt_name(si->preempt) : NULL;
 	if (!m->outdir)
 		default_outdir(dir, sizeof(dir), si);
 	/* fail on an unwritable folder now, not after the measurement */

@@ -45,6 +45,7 @@ struct measure_opts {
 	size_t trace_buffer_kb;
 	const char *trace_filters[RTM_TRACE_MAX_FILTERS];
 	int ntrace_filters;
+	const char *preempt_model;		/* the kernel's, from sysinfo (spike verdicts) */
 };
 
 /* Defaults: all allowed CPUs, 1000 us, FIFO 95, nanosleep, mlockall, dma latency 0. */

@@ -21,7 +21,7 @@
 /* From a period (at least 1 ms) before the planned wake-up to just after it. */
 static uint64_t window_before_ns(const struct measure_opts *m)
 {
-	return m->probe.interval_ns > 1000000 ? m->probe.interval_ns : 1000000;
+	return rtm_spike_window_before_ns(m->probe.interval_ns);
 }
 
 int measure_trace_check(const struct measure_opts *m)
@@ -108,16 +108,10 @@ static void save_window(const struct measure_opts *m, struct rtm_trace *t, struc
 {
 	struct rtm_error err = { "" };
 	struct rtm_spike_window w;
-	char probe[32];
 	json_t *sum;
 
-	w.cpu = cpu;
-	w.planned_ns = planned_ns;
-	w.woke_ns = woke_ns;
-	w.before_ns = window_before_ns(m);
-	w.after_ns = 200000;
-	snprintf(probe, sizeof(probe), "rtm-probe/%d", cpu);
-	w.probe_comm = probe;
+	rtm_spike_window_init(&w, cpu, planned_ns, woke_ns, m->probe.interval_ns,
+			      m->preempt_model);
 	sum = rtm_capture_window(t, &w, count_captures(r) + 1, dir, &err);
 	if (!sum) {
 		fprintf(stderr, "rtmeasure: spike capture failed: %s\n", err.msg);

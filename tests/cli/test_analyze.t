@@ -25,5 +25,20 @@ expect_usage_error "not a spike capture" analyze "$d/bad.json"
 echo '{"cpu": ' >"$d/cut.json"
 expect_usage_error "truncated JSON" analyze "$d/cut.json"
 expect_usage_error "unknown option" analyze --frobnicate
+expect_usage_error "unknown preemption model" analyze --preempt-model bogus "$S/inject-5ms-vm-6.18.json"
+
+# why a lower-priority task kept the CPU: the model given, or the run's own
+run_cmd analyze --preempt-model none "$S/nonpreempt-stock-6.1.json"
+echo "$out" | grep -q 'rtm-epoll (pid 103, SCHED_OTHER nice 0) ran 10.7 ms in kernel code without a preemption point (preemption model none'
+ok $? "--preempt-model none: the epoll loop had no preemption point"
+run_cmd analyze --preempt-model full "$S/nonpreempt-stock-6.1.json"
+echo "$out" | grep -q 'ran 10.7 ms in a non-preemptible section (preemption model full'
+ok $? "--preempt-model full: a non-preemptible section"
+mkdir -p "$d/run/spikes"
+jq 'del(.preempt_model)' "$S/nonpreempt-stock-6.1.json" >"$d/run/spikes/spike-001.json"
+echo '{"sysinfo": {"kernel": {"preempt": {"model": "voluntary"}}}}' >"$d/run/result.json"
+run_cmd analyze "$d/run"
+echo "$out" | grep -q 'without a preemption point (preemption model voluntary'
+ok $? "a spike file without the model takes its results folder's"
 rm -rf "$d"
 done_testing

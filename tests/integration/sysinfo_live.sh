@@ -31,6 +31,18 @@ rt=$(cat /proc/sys/kernel/sched_rt_runtime_us)
 if grep -qw hypervisor /proc/cpuinfo; then
 	[ "$(echo "$json" | jq -r .virtualization.vm)" = true ] || fail "VM not detected"
 fi
+# the hypervisor the kernel named at boot, when its log still holds the line;
+# both names shown when CPUID's vendor says something else (PVM: "bhyve bhyve ")
+kname=$(dmesg 2>/dev/null | sed -n 's/.*Hypervisor detected: *//p' | tail -1)
+if [ -n "$kname" ]; then
+	[ "$(echo "$json" | jq -r .virtualization.kernel)" = "$kname" ] ||
+		fail "kernel says hypervisor $kname, sysinfo: $(echo "$json" | jq -c .virtualization)"
+	cpuid=$(echo "$json" | jq -r '.virtualization.cpuid // empty')
+	if [ -n "$cpuid" ] && [ "$cpuid" != "$kname" ]; then
+		"$RTMEASURE" sysinfo | grep -q "$kname per the kernel log; CPUID says $cpuid" ||
+			fail "text output does not show both hypervisor names"
+	fi
+fi
 # tracers: compare with the kernel's list through a private mount
 tmp=$(mktemp -d)
 if mount -t tracefs nodev "$tmp" 2>/dev/null; then

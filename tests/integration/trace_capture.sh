@@ -40,6 +40,19 @@ cap=$(jq -c '.events[] | select(.type == "spike_capture")' "$out/b/result.json")
 brk=$(jq -c '.events[] | select(.type == "break")' "$out/b/result.json")
 cpu=$(echo "$brk" | jq .cpu)
 grep -q '^# ---- planned wake-up' "$txt" || fail "window does not reach the planned wake-up"
+# every event printed by libtraceevent from its format, the ones rtmeasure does not
+# interpret too (hrtimer_start: the probe arms its timer in every window)
+grep -q 'not decoded' "$txt" && fail "events left undecoded: $(grep -m3 'not decoded' "$txt")"
+grep -q 'hrtimer_start: hrtimer=.*expires=' "$txt" ||
+	fail "hrtimer_start not printed with its fields: $(grep -m1 hrtimer_start "$txt")"
+jq -e '[.events[] | select(.info == null)] | length == 0' "$out/b/spikes/spike-001.json" \
+	>/dev/null || fail "spike JSON events without their text (info)"
+# the verdict knows the kernel's preemption model
+jq -e --slurpfile r "$out/b/result.json" \
+	'.preempt_model == $r[0].sysinfo.kernel.preempt.model and .preempt_model != null' \
+	"$out/b/spikes/spike-001.json" >/dev/null ||
+	fail "spike file lacks the run's preemption model: $(jq .preempt_model \
+		"$out/b/spikes/spike-001.json")"
 # every event in the file is on the spike's CPU
 bad=$(grep -v '^#' "$txt" | grep -vc "^  cpu $cpu ")
 [ "$bad" -eq 0 ] || fail "$bad events from other CPUs in the window"

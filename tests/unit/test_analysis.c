@@ -31,34 +31,36 @@ struct spike_case {
 	bool unexplained;		/* the spike is time no event explains */
 	const char *running;		/* the task on the CPU at the planned wake-up */
 	const char *says[3];		/* in the verdict */
+	const char *model;		/* the recording kernel's preemption model */
+	const char *held;		/* a lower-priority task the kernel could not preempt */
 };
 
 static const struct spike_case cases[] = {
 	{ "inject-5ms-vm-6.18.json", "rtm-inject", 0, NULL, 0.9, false, NULL,
-	  { "rtm-inject", "RT priority 99", "CPU0 woke" } },
+	  { "rtm-inject", "RT priority 99", "CPU0 woke" }, "none", NULL },
 	{ "vm-stall-6.18.json", NULL, -1, NULL, 0.9, true, NULL,
-	  { "unexplained", "hypervisor", NULL } },
+	  { "unexplained", "hypervisor", NULL }, "none", NULL },
 	{ "inject-rt-6.1.json", "rtm-inject", 0, NULL, 0.8, false, NULL,
-	  { "rtm-inject", "RT priority 99", NULL } },
+	  { "rtm-inject", "RT priority 99", NULL }, "rt", NULL },
 	/* PREEMPT_RT: the device IRQ's handler runs in its thread at FIFO 50 */
 	{ "irq-thread-rt-6.1.json", "irq/3-ttyS1", 49, NULL, 0.8, false, NULL,
-	  { "irq/3-ttyS1", "RT priority 50", "IRQ 3 (ttyS1)" } },
+	  { "irq/3-ttyS1", "RT priority 50", "IRQ 3 (ttyS1)" }, "rt", NULL },
 	/* stock: the same device's handler in hard IRQ context */
 	{ "irq-stock-6.1.json", NULL, -1, "IRQ 3 (ttyS1)", 0.8, false, NULL,
-	  { "IRQ 3 (ttyS1)", NULL, NULL } },
+	  { "IRQ 3 (ttyS1)", NULL, NULL }, "voluntary", NULL },
 	{ "softirq-stock-6.1.json", NULL, -1, "softirq TIMER", 0.8, false, NULL,
-	  { "softirq TIMER", NULL, NULL } },
+	  { "softirq TIMER", NULL, NULL }, "voluntary", NULL },
 	/* PREEMPT_RT: timer softirqs run in ktimers/N at FIFO 1, the probe's priority */
 	{ "softirq-rt-6.1.json", "ktimers/0", 98, "softirq TIMER", 0.5, false, NULL,
-	  { "ktimers/0", "RT priority 1", "softirq TIMER" } },
+	  { "ktimers/0", "RT priority 1", "softirq TIMER" }, "rt", NULL },
 	/* preempt=none: epoll_wait() over 10000 ready fds has no preemption point */
 	{ "nonpreempt-stock-6.1.json", "rtm-epoll", 120, NULL, 0.8, false, NULL,
-	  { "rtm-epoll", "SCHED_OTHER nice 0", NULL } },
+	  { "rtm-epoll", "SCHED_OTHER nice 0", NULL }, "none", "rtm-epoll" },
 	/* printk on the serial console: interrupts off, no event */
 	{ "irqoff-stock-6.1.json", NULL, -1, NULL, 0.8, true, "rtm-kmsg",
-	  { "unexplained", "interrupts off", NULL } },
+	  { "unexplained", "interrupts off", NULL }, "voluntary", "rtm-kmsg" },
 	{ "stall-rt-6.1.json", NULL, -1, NULL, 0.8, true, "swapper/0",
-	  { "unexplained", NULL, NULL } },
+	  { "unexplained", NULL, NULL }, "rt", NULL },
 };
 
 static json_t *load(const char *name, struct rtm_event **ev, size_t *n)
@@ -259,8 +261,24 @@ static void check_case(const struct spike_case *c)
 	woke = jget(doc, "woke_ns");
 	cpu = (int)jget(doc, "cpu");
 	probe = json_string_value(json_object_get(doc, "probe_comm"));
-	rtm_analyze(ev, n, cpu, planned, woke, probe, &a);
+	rtm_analyze(ev, n, cpu, planned, woke, probe, c->model, &a);
 	facts_of(ev, n, cpu, planned, woke, probe, &f);
+	is_str(a.preempt_model, c->model, "the preemption model is taken as given");
+	if (c->held) {
+		char why[96];
+
+		ok(a.held_by >= 0 && !strcmp(a.tasks[a.held_by].comm, c->held),
+		   "%s (lower priority than the probe) kept the CPU: it could not be preempted",
+		   c->held);
+		snprintf(why, sizeof(why), "ran %s in kernel code without a preemption point "
+			 "(preemption model %s", a.held_by >= 0 ? rtm_fmt_ns(t, sizeof(t),
+			 a.tasks[a.held_by].ran_ns) : "?", c->model);
+		ok(strstr(a.verdict, why) != NULL, "the verdict says why: %s", a.verdict);
+	} else {
+		ok(a.held_by == -1, "no lower-priority task held the CPU (held_by %d)", a.held_by);
+		ok(!strstr(a.verdict, "preemption point") && !strstr(a.verdict, "non-preemptible"),
+		   "and the verdict blames none");
+	}
 
 	is_u64(a.latency_ns, woke - planned, "latency = woke - planned");
 	ok(strstr(a.verdict, rtm_fmt_ns(t, sizeof(t), a.latency_ns)) != NULL,
@@ -348,13 +366,13 @@ int main(void)
 		uint64_t planned = jget(doc, "planned_ns"), woke = jget(doc, "woke_ns");
 		json_t *j;
 
-		rtm_analyze(ev, n, 0, planned, woke, "rtm-probe/0", &a);
+		rtm_analyze(ev, n, 0, planned, woke, "rtm-probe/0", NULL, &a);
 		j = rtm_analysis_to_json(&a);
 		ok(j && !strcmp(json_string_value(json_object_get(j, "verdict")), a.verdict),
 		   "JSON form carries the verdict");
 		json_decref(j);
 		/* another CPU's probe name finds nothing: no wake-up, all unexplained */
-		rtm_analyze(ev, n, 0, planned, woke, "rtm-probe/7", &a);
+		rtm_analyze(ev, n, 0, planned, woke, "rtm-probe/7", NULL, &a);
 		ok(!a.found_wakeup && strstr(a.verdict, "no wake-up"),
 		   "a probe that is not in the window: %s", a.verdict);
 	}
@@ -429,8 +447,30 @@ int main(void)
 		json_decref(doc);
 	}
 
+	/* --- the same held CPU, explained by each preemption model */
+	doc = load("nonpreempt-stock-6.1.json", &ev, &n);
+	if (doc) {
+		static const struct { const char *model, *says; } why[] = {
+			{ "voluntary", "in kernel code without a preemption point (preemption model "
+				       "voluntary" },
+			{ "full", "in a non-preemptible section (preemption model full" },
+			{ "rt", "in a non-preemptible section (preemption model rt" },
+			{ NULL, "without being preempted (preemption model unknown" },
+			{ "bogus", "without being preempted (preemption model unknown" },
+		};
+
+		for (i = 0; i < sizeof(why) / sizeof(why[0]); i++) {
+			rtm_analyze(ev, n, (int)jget(doc, "cpu"), jget(doc, "planned_ns"),
+				    jget(doc, "woke_ns"), "rtm-probe/0", why[i].model, &a);
+			ok(strstr(a.verdict, why[i].says) != NULL, "model %s: \"%s\"",
+			   why[i].model ? why[i].model : "(none given)", why[i].says);
+		}
+		free(ev);
+		json_decref(doc);
+	}
+
 	/* --- no events at all */
-	rtm_analyze(NULL, 0, 3, 1000000, 1500000, "rtm-probe/3", &a);
+	rtm_analyze(NULL, 0, 3, 1000000, 1500000, "rtm-probe/3", "full", &a);
 	ok(a.latency_ns == 500000 && a.unexplained_ns == 500000 && a.largest_gap_ns == 500000,
 	   "an empty window: all 500 us unexplained");
 

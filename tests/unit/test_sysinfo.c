@@ -306,6 +306,20 @@ static void test_mutations(void)
 	put("/proc/cmdline", "quiet\n");
 	expect("dynamic kernel without config or debugfs", "preempt", RTM_CHECK_WARN, "unknown");
 
+	/* the hypervisor the kernel named at boot, from the recorded kernel-log lines */
+	si = collect_work();
+	is_str(si->hypervisor_kernel, "", "no kernel-log file: the kernel's name unknown");
+	rtm_sysinfo_free(si);
+	put("/kernel-log", "[    0.000000] Hypervisor detected: KVM\n"
+	    "[    0.000000] Hypervisor detected: PVM\n[    0.1] Booting paravirtualized kernel\n");
+	si = collect_work();
+	is_str(si->hypervisor_kernel, "PVM", "the kernel's last word: PVM");
+	is_str(si->hypervisor, "PVM", "and the hypervisor is named after it");
+	ok(si->vm, "a VM");
+	rtm_sysinfo_free(si);
+	expect("kernel-log hypervisor", "virtualization", RTM_CHECK_WARN, "virtual machine (PVM");
+	sh("rm -f '%s/kernel-log'", work);
+
 	/* no tracefs in the tree */
 	sh("rm -rf '%s/sys/kernel/tracing'", work);
 	expect("no tracefs", "tracefs", RTM_CHECK_WARN, "mount -t tracefs");

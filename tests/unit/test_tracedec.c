@@ -6,6 +6,7 @@
  * field common_preempt_lazy_count): cpuN.raw + the kernel's format files,
  * through libtraceevent, without root or tracefs; survive corrupt pages.
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -22,6 +23,10 @@ struct facts {
 	long other;			/* events of types we do not interpret */
 	uint64_t marker_max_ns;		/* how long after the clock read a marker may come */
 	uint64_t last_ts[8];
+	/* libtraceevent's own text of every event */
+	struct rtm_tracedec *d;
+	long printed, print_failed, hrtimer_start, hrtimer_start_ok, switch_ok, stat_runtime;
+	long stat_runtime_ok;
 };
 
 static int printable(const char *s)
@@ -41,6 +46,27 @@ static int on_event(const struct rtm_event *ev, void *arg)
 
 	f->n++;
 	f->per_type[ev->type]++;
+	if (f->d) {
+		char text[512], want[64];
+
+		if (rtm_tracedec_print(f->d, ev, text, sizeof(text)) > 0 && printable(text))
+			f->printed++;
+		else
+			f->print_failed++;
+		if (!strcmp(ev->name, "hrtimer_start")) {
+			f->hrtimer_start++;
+			f->hrtimer_start_ok += strstr(text, "hrtimer=") && strstr(text, "expires=");
+		}
+		if (!strcmp(ev->name, "sched_stat_runtime")) {
+			f->stat_runtime++;
+			f->stat_runtime_ok += strstr(text, "runtime=") != NULL;
+		}
+		if (ev->type == RTM_EV_SCHED_SWITCH) {
+			snprintf(want, sizeof(want), "==> next_comm=%s next_pid=%d", ev->sw.next_comm,
+				 ev->sw.next_pid);
+			f->switch_ok += strstr(text, want) != NULL;
+		}
+	}
 	if (ev->ts_ns < f->last_ts[ev->cpu & 7])
 		f->disorder++;
 	f->last_ts[ev->cpu & 7] = ev->ts_ns;
@@ -149,6 +175,8 @@ static void check_tree(const char *data, const struct tree *t)
 	struct rtm_error err = { "" };
 	struct facts f = { .marker_max_ns = t->marker_max_ns };
 	struct rtm_tracedec *d;
+	struct rtm_event plain = { .name = "x" };
+	char text[64];
 	uint64_t lost = 0;
 	long pages = 0, recorded = 0;
 	int cpu;
@@ -158,6 +186,7 @@ static void check_tree(const char *data, const struct tree *t)
 	if (!ok(d != NULL, "%s: formats of %s load (%s)", t->dir, t->kernel, err.msg))
 		return;
 	is_int(rtm_tracedec_page_size(d), 4096, "sub-buffer size from header_page");
+	f.d = d;
 	ok(has_field(dir, "common_preempt_lazy_count") == t->rt,
 	   "common_preempt_lazy_count in the formats %s", t->rt ? "(RT)" : "only on RT: not here");
 	for (cpu = 0; cpu < 2; cpu++) {
@@ -170,6 +199,19 @@ static void check_tree(const char *data, const struct tree *t)
 	ok(f.other * 2 < f.n, "most of them of a type we interpret (%ld others: hrtimer_start, ...)",
 	   f.other);
 	is_int(lost, 0, "no events reported lost");
+	ok(f.printed == f.n && f.print_failed == 0,
+	   "libtraceevent prints every event from its format (%ld of %ld, %ld failed)",
+	   f.printed, f.n, f.print_failed);
+	ok(f.hrtimer_start > 0 && f.hrtimer_start_ok == f.hrtimer_start,
+	   "hrtimer_start (not interpreted) prints hrtimer= and expires= (%ld of %ld)",
+	   f.hrtimer_start_ok, f.hrtimer_start);
+	ok(f.stat_runtime_ok == f.stat_runtime, "sched_stat_runtime prints runtime= (%ld of %ld)",
+	   f.stat_runtime_ok, f.stat_runtime);
+	ok(f.switch_ok == f.per_type[RTM_EV_SCHED_SWITCH],
+	   "sched_switch text names the next task as decoded (%ld of %ld)", f.switch_ok,
+	   f.per_type[RTM_EV_SCHED_SWITCH]);
+	ok(rtm_tracedec_print(d, &plain, text, sizeof(text)) == -EINVAL,
+	   "an event without its raw record cannot be printed");
 	is_int(f.markers, 40, "all 40 trace_marker writes found as ftrace:print");
 	ok(f.marker_bad_delta == 0, "marker times: event after the clock read, within %llu ms (mono)",
 	   (unsigned long long)(t->marker_max_ns / 1000000));
