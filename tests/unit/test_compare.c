@@ -9,8 +9,8 @@
  * lower" with 4 inside the interval, identical runs "not distinguishable",
  * small runs "too few samples". Recorded identical-condition runs of the
  * development VM (tests/data/compare/identical-*) must come out "not
- * distinguishable" pairwise and as rounds, and the same runs shifted 2x must
- * not. The table's numbers are checked against nearest-rank percentiles of the
+ * distinguishable" pairwise and as rounds, and the same runs shifted 2x, or
+ * recorded with an injector (tests/data/compare/injected-*), must not. The table's numbers are checked against nearest-rank percentiles of the
  * sorted samples; fingerprint differences against the warnings they must raise.
  */
 #include <errno.h>
@@ -634,14 +634,14 @@ static void test_t(void)
 	is_int(rtm_ratio_ci_logs(la, 0, lb, 1, 0.95, &ci), -EINVAL, "no value: -EINVAL");
 }
 
-static struct rtm_result *load_identical(int i)
+static struct rtm_result *load_recorded(const char *name, int i)
 {
 	const char *data = getenv("RTM_TESTDATA");
 	struct rtm_error err = { "" };
 	struct rtm_result *r;
 	char path[4096];
 
-	snprintf(path, sizeof(path), "%s/compare/identical-%d", data ? data : "tests/data", i);
+	snprintf(path, sizeof(path), "%s/compare/%s-%d", data ? data : "tests/data", name, i);
 	r = rtm_result_load(path, &err);
 	if (!r)
 		diag("%s: %s", path, err.msg);
@@ -683,7 +683,7 @@ static void test_recorded(void)
 	int i, j, m, k, claims = 0, pairs = 0, splits = 0, told = 0;
 
 	for (i = 0; i < 6; i++)
-		r[i] = load_identical(i + 1);
+		r[i] = load_recorded("identical", i + 1);
 	for (i = 0; i < 6; i++)
 		if (!r[i]) {
 			ok(0, "recorded identical runs load");
@@ -760,6 +760,57 @@ static void test_recorded(void)
 	rtm_compare_free(c);
 out:
 	for (i = 0; i < 6; i++)
+		rtm_result_free(r[i]);
+}
+
+/*
+ * Three runs with a FIFO 99 injector spinning 3 ms every 50 ms on each measured
+ * CPU, recorded right after the identical ones: a real difference. Each of them
+ * against each identical run, and three against six, must say higher at p99
+ * (and at p99.9 over runs); the injected runs among themselves must not.
+ */
+static void test_recorded_injected(void)
+{
+	struct rtm_result *r[9];
+	const struct rtm_compare_verdict *v;
+	struct rtm_compare *c;
+	int i, j, higher = 0, pairs = 0, claims = 0;
+
+	for (i = 0; i < 9; i++)
+		r[i] = i < 6 ? load_recorded("identical", i + 1) : load_recorded("injected", i - 5);
+	for (i = 0; i < 9; i++)
+		if (!r[i]) {
+			ok(0, "recorded runs load");
+			goto out;
+		}
+	for (i = 0; i < 6; i++)
+		for (j = 6; j < 9; j++) {
+			c = compare2(r[i], r[j], "idle", "injected");
+			v = verdict(c, 1, 99);
+			higher += v->kind == RTM_VERDICT_HIGHER && v->ratio_lo > 2.0;
+			if (v->kind != RTM_VERDICT_HIGHER)
+				diag("identical-%d vs injected-%d: %s", i + 1, j - 5, v->text);
+			pairs++;
+			rtm_compare_free(c);
+		}
+	ok(higher == 18 && pairs == 18, "each injected run against each identical one: p99 "
+	   "higher, more than 2x (%d of %d)", higher, pairs);
+	c = compare_rounds(r, 6, 9, "idle", "injected");
+	v = verdict(c, 1, 99);
+	ok(v->kind == RTM_VERDICT_HIGHER && v->ci.na == 6 && v->ci.nb == 3, "six idle against "
+	   "three injected: %s", v->text);
+	v = verdict(c, 1, 99.9);
+	ok(v->kind == RTM_VERDICT_HIGHER, "and at p99.9: %s", v->text);
+	rtm_compare_free(c);
+	for (i = 6; i < 9; i++)
+		for (j = i + 1; j < 9; j++) {
+			c = compare2(r[i], r[j], "a", "b");
+			claims += verdict(c, 1, 99)->kind != RTM_VERDICT_SAME;
+			rtm_compare_free(c);
+		}
+	is_int(claims, 0, "the injected runs among themselves: not distinguishable");
+out:
+	for (i = 0; i < 9; i++)
 		rtm_result_free(r[i]);
 }
 
@@ -905,6 +956,7 @@ int main(void)
 	test_fingerprints();
 	test_t();
 	test_recorded();
+	test_recorded_injected();
 	test_vm_banner();
 	test_missed();
 	test_rounds_fingerprint();
