@@ -324,9 +324,18 @@ static int digest_round(struct rtm_compare_run *run, const struct rtm_result *r)
 	for (k = 0; k < RTM_COMPARE_NPCT; k++) {
 		double p = rtm_compare_pcts[k];
 
+		struct rtm_quantile_ci qc;
+
 		rd->pct_ns[k] = rtm_hist_percentile(h, p);
 		rd->pct_ok[k] = (double)h->count * (1.0 - p / 100.0) >= RTM_STATS_MIN_BEYOND &&
 				!round_beyond_import(h->count, rd->overflows, p);
+		rtm_hist_quantile_ci(h, p, 0.95, &qc);
+		if (qc.valid && qc.lo_ns) {
+			double sd = log((double)qc.hi_ns / (double)qc.lo_ns) /
+				    (2.0 * rtm_norm_quantile(0.975));
+
+			rd->pct_logvar[k] = sd * sd;
+		}
 	}
 	rtm_hist_free(h);
 	for (i = 0; i < r->ncpus; i++) {
@@ -642,14 +651,20 @@ static bool verdict_runs(const struct rtm_compare_run *a, const struct rtm_compa
 	const struct rtm_compare_run *sides[2] = { a, b };
 	int s, j;
 
-	for (s = 0; s < 2; s++)
+	double floor[2] = { 0, 0 };
+
+	/* a side's variance is at least the mean sampling variance of its runs' percentiles */
+	for (s = 0; s < 2; s++) {
 		for (j = 0; j < sides[s]->nrounds; j++) {
 			const struct rtm_compare_round *rd = &sides[s]->rounds[j];
 
 			(s ? lb : la)[j] = log((double)(rd->pct_ns[k] ? rd->pct_ns[k] : 1));
+			floor[s] += rd->pct_logvar[k] / sides[s]->nrounds;
 		}
+	}
 	v->method = RTM_METHOD_RUNS;
-	rtm_ratio_ci_logs(la, a->nrounds, lb, b->nrounds, RTM_COMPARE_CONF, &v->ci);
+	rtm_ratio_ci_logs(la, a->nrounds, lb, b->nrounds, RTM_COMPARE_CONF, floor[0], floor[1],
+			  &v->ci);
 	return true;
 }
 
@@ -677,7 +692,7 @@ static bool verdict_batches(const struct rtm_compare_run *a, const struct rtm_co
 	}
 	v->method = RTM_METHOD_BATCHES;
 	rtm_ratio_ci_logs(a->batch_log_p99, a->nbatches, b->batch_log_p99, b->nbatches,
-			  RTM_COMPARE_CONF, &v->ci);
+			  RTM_COMPARE_CONF, 0, 0, &v->ci);
 	return true;
 }
 

@@ -86,6 +86,8 @@ struct rtm_compare_round {
 	uint64_t overflows;		/* imported samples beyond the histogram */
 	uint64_t pct_ns[RTM_COMPARE_NPCT];	/* of the all-CPU raw histogram */
 	bool pct_ok[RTM_COMPARE_NPCT];	/* RTM_STATS_MIN_BEYOND samples beyond it, none unplaced */
+	/* the sampling variance of log(pct_ns) within the run, from its 95% order-statistic CI */
+	double pct_logvar[RTM_COMPARE_NPCT];
 };
 
 struct rtm_compare_run {

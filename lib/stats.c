@@ -263,7 +263,7 @@ static void mean_var(const double *x, int n, double *mean, double *var)
 }
 
 int rtm_ratio_ci_logs(const double *log_a, int na, const double *log_b, int nb, double conf,
-		      struct rtm_ratio_ci *ci)
+		      double floor_a, double floor_b, struct rtm_ratio_ci *ci)
 {
 	double ma, va, mb, vb, se, t;
 
@@ -279,6 +279,8 @@ int rtm_ratio_ci_logs(const double *log_a, int na, const double *log_b, int nb, 
 	if (na + nb < 3)
 		return 0;
 	ci->welch = na >= 2 && nb >= 2;
+	va = va > floor_a ? va : floor_a;
+	vb = vb > floor_b ? vb : floor_b;
 	if (ci->welch) {
 		double sa = va / na, sb = vb / nb;
 
@@ -288,6 +290,10 @@ int rtm_ratio_ci_logs(const double *log_a, int na, const double *log_b, int nb, 
 			 (sa * sa / (na - 1) + sb * sb / (nb - 1)) : (double)(na + nb - 2);
 	} else {
 		double pooled = ((na - 1) * va + (nb - 1) * vb) / (na + nb - 2);
+
+		/* the single value's own floor counts too */
+		pooled = pooled > floor_a ? pooled : floor_a;
+		pooled = pooled > floor_b ? pooled : floor_b;
 
 		se = sqrt(pooled * (1.0 / na + 1.0 / nb));
 		ci->df = (double)(na + nb - 2);

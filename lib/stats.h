@@ -91,8 +91,14 @@ struct rtm_ratio_ci {
 	double lo, hi;		/* the interval of the ratio (when valid) */
 };
 
-/* Returns 0, or -EINVAL when a side has no value. */
+/*
+ * @floor_a, @floor_b: the least variance each side's values can have (0: none).
+ * A few values can agree by chance (two runs' percentiles in the same
+ * histogram bucket) and give a variance of 0 and a zero-width interval; a
+ * floor, such as the values' own sampling variance, keeps the interval honest.
+ * Returns 0, or -EINVAL when a side has no value.
+ */
 int rtm_ratio_ci_logs(const double *log_a, int na, const double *log_b, int nb, double conf,
-		      struct rtm_ratio_ci *ci);
+		      double floor_a, double floor_b, struct rtm_ratio_ci *ci);
 
 #endif

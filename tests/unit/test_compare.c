@@ -618,20 +618,27 @@ static void test_t(void)
 	 * means log 2^1.5 and log 16: ratio 2^2.5; Welch: variances (ln2)^2 / 2 and (ln2)^2,
 	 * se^2 = (ln2)^2 (1/4 + 1/3), df = (7/12)^2 / ((1/4)^2 + (1/3)^2 / 2) = 2.882...
 	 */
-	rtm_ratio_ci_logs(la, 2, lb, 3, 0.95, &ci);
+	rtm_ratio_ci_logs(la, 2, lb, 3, 0.95, 0, 0, &ci);
 	ok(ci.valid && ci.welch && fabs(ci.ratio - pow(2, 2.5)) < 1e-9 &&
 	   fabs(ci.df - (49.0 / 144) / (1.0 / 16 + 1.0 / 18)) < 1e-9,
 	   "Welch: ratio 2^2.5, df %.4f", ci.df);
 	ok(fabs(log(ci.hi / ci.ratio) - rtm_t_quantile(0.975, ci.df) * log(2) * sqrt(7.0 / 12))
 	   < 1e-9 && fabs(ci.ratio * ci.ratio - ci.lo * ci.hi) < 1e-6,
 	   "Welch: the interval is the ratio times exp(+-t se)");
-	rtm_ratio_ci_logs(la, 1, lb, 3, 0.95, &ci);
+	rtm_ratio_ci_logs(la, 1, lb, 3, 0.95, 0, 0, &ci);
 	ok(ci.valid && !ci.welch && ci.df == 2 && fabs(ci.ratio - 8) < 1e-9 &&
 	   fabs(log(ci.hi / ci.ratio) - 4.3027 * log(2) * sqrt(4.0 / 3)) < 1e-3,
 	   "pooled: one value against three, df 2");
-	rtm_ratio_ci_logs(la, 1, lb, 1, 0.95, &ci);
+	rtm_ratio_ci_logs(la, 1, lb, 1, 0.95, 0, 0, &ci);
 	ok(!ci.valid && fabs(ci.ratio - 4) < 1e-9, "one value each: no interval");
-	is_int(rtm_ratio_ci_logs(la, 0, lb, 1, 0.95, &ci), -EINVAL, "no value: -EINVAL");
+	is_int(rtm_ratio_ci_logs(la, 0, lb, 1, 0.95, 0, 0, &ci), -EINVAL, "no value: -EINVAL");
+	/* two equal values: without a floor a zero-width interval, with one it has width */
+	la[1] = la[0];
+	rtm_ratio_ci_logs(la, 2, lb, 1, 0.95, 0, 0, &ci);
+	ok(ci.valid && ci.lo == ci.hi, "equal values, no floor: zero width");
+	rtm_ratio_ci_logs(la, 2, lb, 1, 0.95, 0.01, 0.02, &ci);
+	ok(ci.valid && fabs(log(ci.hi / ci.ratio) - 12.7062 * sqrt(0.02 * 1.5)) < 1e-3,
+	   "equal values: the larger floor is the pooled variance (df 1)");
 }
 
 static struct rtm_result *load_recorded(const char *name, int i)
@@ -802,6 +809,18 @@ static void test_recorded_injected(void)
 	v = verdict(c, 1, 99.9);
 	ok(v->kind == RTM_VERDICT_HIGHER, "and at p99.9: %s", v->text);
 	rtm_compare_free(c);
+	/* identical-1 and -2 have the same p99.9 (one bucket): no zero-width interval */
+	{
+		struct rtm_result *x[3] = { r[0], r[1], r[6] };
+
+		c = compare_rounds(x, 2, 3, "idle", "injected");
+		v = verdict(c, 1, 99.9);
+		ok(c->runs[0].rounds[0].pct_ns[1] == c->runs[0].rounds[1].pct_ns[1] &&
+		   v->method == RTM_METHOD_RUNS && v->ratio_hi / v->ratio_lo > 2,
+		   "two runs with equal p99.9 against one: the interval keeps the runs' sampling "
+		   "variance (%s)", v->text);
+		rtm_compare_free(c);
+	}
 	for (i = 6; i < 9; i++)
 		for (j = i + 1; j < 9; j++) {
 			c = compare2(r[i], r[j], "a", "b");
