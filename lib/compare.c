@@ -1175,12 +1175,14 @@ json_t *rtm_compare_to_json(const struct rtm_compare *c)
 	for (i = 1; i < c->nruns; i++)
 		json_array_append_new(cmps, comparison_json(c, i, cpus, n));
 	free(cpus);
-	return json_pack("{s:s, s:f, s:s, s:o, s:o, s:o, s:o}", "schema", "rtmeasure-compare/1",
-			 "confidence", RTM_COMPARE_CONF, "method",
+	return json_pack("{s:s, s:f, s:f, s:s, s:o, s:o, s:o, s:o}", "schema",
+			 "rtmeasure-compare/1", "confidence", RTM_COMPARE_CONF, "batch_margin",
+			 RTM_COMPARE_BATCH_MARGIN, "method",
 			 "several runs on a side: t interval (Welch, or pooled when a side has "
 			 "one run) on the logarithms of the per-run percentiles; one run on each "
 			 "side: Welch t interval on batch means of the logarithm of each run's "
-			 "per-interval p99 (time series); runs[].percentiles are order-statistic "
+			 "per-interval p99 (time series), a difference only beyond batch_margin; "
+			 "runs[].percentiles are order-statistic "
 			 "intervals of the merged histogram, sampling noise within a run only",
 			 "banner", c->banner[0] ? json_string(c->banner) : json_null(),
 			 "runs", runs, "warnings", warns, "comparisons", cmps);

@@ -48,7 +48,7 @@ jq -e '.schema == "rtmeasure-compare/1" and (.runs | length) == 2 and
 	.runs[0].baseline and (.comparisons | length) == 1 and
 	(.comparisons[0].verdicts | length) == 4 and
 	(.warnings | map(.id)) == ["load", "hypervisor"] and (.banner | startswith("virtual machine"))
-	and .comparisons[0].verdicts[0].method == "batches"' \
+	and .comparisons[0].verdicts[0].method == "batches" and .batch_margin == 1.5' \
 	"$tmp/vm.json" >/dev/null
 ok $? "--json: runs, one comparison, four verdicts, the load and hypervisor warnings, banner"
 bad=0
