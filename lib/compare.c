@@ -524,7 +524,8 @@ static void add_vm_warning(struct rtm_compare *c)
 			 "only, not this hardware's latency");
 	else
 		snprintf(c->banner, sizeof(c->banner), "virtual machine: the latencies include "
-			 "the hypervisor's; they compare the kernels in this VM, not on bare metal");
+			 "the hypervisor's; they compare the kernels in this VM, not on bare "
+			 "metal");
 	w = new_warning(c, RTM_FP_NFIELDS, emulated ? "emulated" : "hypervisor");
 	snprintf(w->text, sizeof(w->text), "%s (%s): %s", emulated ?
 		 "ran under emulation or a hypervisor" : "ran under a hypervisor", names,
@@ -684,10 +685,10 @@ static bool verdict_batches(const struct rtm_compare_run *a, const struct rtm_co
 	}
 	if (a->nbatches < RTM_COMPARE_MIN_BATCHES || b->nbatches < RTM_COMPARE_MIN_BATCHES) {
 		snprintf(v->text, sizeof(v->text), "%s's p%g is not distinguishable from %s's: too "
-			 "few batches of the time series (%s %d, %s %d; %d needed, each of at least "
-			 "two unmerged intervals with %d samples); run longer or give several runs "
-			 "per side", b->label, p, a->label, a->label, a->nbatches, b->label,
-			 b->nbatches, RTM_COMPARE_MIN_BATCHES, RTM_COMPARE_TS_MIN_COUNT);
+			 "few batches of the time series (%s %d, %s %d; %d needed, each of at "
+			 "least two unmerged intervals with %d samples); run longer or give "
+			 "several runs per side", b->label, p, a->label, a->label, a->nbatches,
+			 b->label, b->nbatches, RTM_COMPARE_MIN_BATCHES, RTM_COMPARE_TS_MIN_COUNT);
 		return false;
 	}
 	v->method = RTM_METHOD_BATCHES;

@@ -39,7 +39,7 @@
 #define RTM_COMPARE_BATCHES	10	/* batches a run's time series is cut into */
 #define RTM_COMPARE_MIN_BATCHES	5	/* fewer on a side: no verdict */
 #define RTM_COMPARE_TS_MIN_COUNT 100	/* samples an interval needs to count in a batch */
-#define RTM_COMPARE_MISSED_WARN	0.01	/* missed periods beyond this fraction: a warning */
+#define RTM_COMPARE_MISSED_WARN	0.01	/* missed periods beyond this fraction: warned */
 /*
  * One run per side: batches show how a run varies within itself, not how much
  * whole runs of one box differ. Identical 40 s runs on the development VM
@@ -85,7 +85,8 @@ struct rtm_compare_round {
 	uint64_t samples, overruns;
 	uint64_t overflows;		/* imported samples beyond the histogram */
 	uint64_t pct_ns[RTM_COMPARE_NPCT];	/* of the all-CPU raw histogram */
-	bool pct_ok[RTM_COMPARE_NPCT];	/* RTM_STATS_MIN_BEYOND samples beyond it, none unplaced */
+	/* RTM_STATS_MIN_BEYOND samples beyond it, none unplaced */
+	bool pct_ok[RTM_COMPARE_NPCT];
 	/* the sampling variance of log(pct_ns) within the run, from its 95% order-statistic CI */
 	double pct_logvar[RTM_COMPARE_NPCT];
 };

@@ -10,8 +10,9 @@
  * small runs "too few samples". Recorded identical-condition runs of the
  * development VM (tests/data/compare/identical-*) must come out "not
  * distinguishable" pairwise and as rounds, and the same runs shifted 2x, or
- * recorded with an injector (tests/data/compare/injected-*), must not. The table's numbers are checked against nearest-rank percentiles of the
- * sorted samples; fingerprint differences against the warnings they must raise.
+ * recorded with an injector (tests/data/compare/injected-*), must not. The
+ * table's numbers are checked against nearest-rank percentiles of the sorted
+ * samples; fingerprint differences against the warnings they must raise.
  */
 #include <errno.h>
 #include <math.h>
@@ -667,9 +668,11 @@ static void scale_result(struct rtm_result *r, double f)
 		struct rtm_hist_bucket b;
 		unsigned int pos = 0;
 
-		while (rtm_hist_next(c->raw, &pos, &b))
-			rtm_hist_record_n(h, (uint64_t)((double)rtm_hist_bucket_value(c->raw, &b) * f),
-					  b.count);
+		while (rtm_hist_next(c->raw, &pos, &b)) {
+			double x = (double)rtm_hist_bucket_value(c->raw, &b) * f;
+
+			rtm_hist_record_n(h, (uint64_t)x, b.count);
+		}
 		rtm_hist_free(c->raw);
 		c->raw = h;
 		for (j = 0; c->ts && j < c->ts->n; j++)
