@@ -434,6 +434,27 @@ static void test_same_and_few(void)
 	is_int(same, 3, "two draws of one distribution: not distinguishable");
 	rtm_compare_free(c);
 
+	/* 9 s runs: 4 batches of two intervals each, fewer than 5, whatever the ratio */
+	{
+		struct rtm_result *s9 = make_result(2, 9000, 10000, 20000, 1.0, NULL);
+		struct rtm_result *q9 = make_result(2, 9000, 10000, 20000, 0.25, NULL);
+
+		c = compare2(s9, q9, "A", "B");
+		v = verdict(c, 1, 99);
+		ok(v && v->kind == RTM_VERDICT_SAME && c->runs[0].nbatches == 4 &&
+		   strstr(v->text, "B's p99 is not distinguishable from A's: too few batches of "
+			  "the time series (A 4, B 4; 5 needed"), "9 s runs: %s", v ? v->text : "");
+		rtm_compare_free(c);
+		/* merged points (an upper bound of p99) are left out */
+		rtm_ts_point_merge(&s9->cpus[0].ts->pts[0], &s9->cpus[0].ts->pts[1]);
+		s9->cpus[0].ts->pts[0].merged = 1;
+		c = compare2(s9, q9, "A", "B");
+		is_int(c->runs[0].batch_merged, 1, "a merged point is counted and left out");
+		rtm_compare_free(c);
+		rtm_result_free(s9);
+		rtm_result_free(q9);
+	}
+
 	/* 500 samples: 5 beyond p99, even though the run is 4x lower */
 	c = compare2(a, s, "A", "tiny");
 	v = verdict(c, 1, 99);
