@@ -234,6 +234,11 @@ static void write_html(const struct pages *p, FILE *f)
 	fputs("</h1>\n<p class=\"sub\">Baseline: ", f);
 	rtm_html_text(f, c->runs[0].label);
 	fputs(". Ratios are run / baseline, deltas run &minus; baseline.</p>\n", f);
+	if (c->banner[0]) {
+		fputs("<p class=\"warn\"><b>", f);
+		rtm_html_text(f, c->banner);
+		fputs("</b></p>\n", f);
+	}
 
 	fputs("<h2>Verdicts</h2>\n", f);
 	for (i = 0; i < c->nverdicts; i++) {
@@ -241,18 +246,24 @@ static void write_html(const struct pages *p, FILE *f)
 		rtm_html_text(f, c->verdicts[i].text);
 		fputs("</div>\n", f);
 	}
-	fprintf(f, "<p class=\"sub\">All CPUs. %.0f%% confidence intervals from order statistics "
-		"of each run's histogram (distribution-free, for independent samples). Latency "
-		"samples are autocorrelated (a stall delays several wake-ups), so the intervals "
-		"are optimistic; they do not cover the difference between two runs of the same "
-		"box. "
-		"Not distinguishable: the intervals overlap.</p>\n", RTM_COMPARE_CONF * 100);
+	fprintf(f, "<p class=\"sub\">All CPUs, %.0f%% confidence. Whole runs of one box vary "
+		"more than the samples inside one run tell, so the intervals are taken over runs: "
+		"with several runs on a side, a t interval on the logarithms of the per-run "
+		"percentiles (Welch; pooled when one side has a single run); with one run per "
+		"side, a Welch t interval on batch means of each run's per-interval p99 (its time "
+		"series), naming a difference only beyond %.1fx. Each verdict says which it used "
+		"and over how many runs or batches. Not distinguishable: the interval holds 1, or "
+		"there are too few runs or batches to say. The table below gives each run's "
+		"percentiles with order-statistic intervals of its merged histogram: the sampling "
+		"noise within the runs only.</p>\n", RTM_COMPARE_CONF * 100,
+		RTM_COMPARE_BATCH_MARGIN);
 	html_intervals(f, c);
 
 	fputs("<h2>Fingerprints</h2>\n", f);
 	html_fingerprints(f, c);
 	for (i = 0; i < c->nwarnings; i++) {
-		fputs("<p class=\"warn\">Unfair comparison: ", f);
+		fputs(c->warnings[i].field < RTM_FP_NFIELDS ? "<p class=\"warn\">Unfair "
+		      "comparison: " : "<p class=\"warn\">Warning: ", f);
 		rtm_html_text(f, c->warnings[i].text);
 		fputs("</p>\n", f);
 	}
@@ -305,14 +316,19 @@ static void write_md(const struct pages *p, FILE *f)
 
 	fputs("# ", f);
 	md_text(f, p->title);
+	if (c->banner[0]) {
+		fputs("\n\n**", f);
+		md_text(f, c->banner);
+		fputs("**", f);
+	}
 	fputs("\n\n## Verdicts\n\n", f);
 	for (i = 0; i < c->nverdicts; i++) {
 		fputs("- ", f);
 		md_text(f, c->verdicts[i].text);
 		fputc('\n', f);
 	}
-	fprintf(f, "\nAll CPUs, %.0f%% confidence; the intervals assume independent samples and "
-		"are optimistic for latency runs (see rtmeasure-compare(1)).\n\n"
+	fprintf(f, "\nAll CPUs, %.0f%% confidence; intervals over runs, or over batches of one "
+		"run's time series (see rtmeasure-compare(1)).\n\n"
 		"## Fingerprints\n\n|",
 		RTM_COMPARE_CONF * 100);
 	for (i = 0; i < c->nruns; i++) {
@@ -333,7 +349,8 @@ static void write_md(const struct pages *p, FILE *f)
 	}
 	fputc('\n', f);
 	for (i = 0; i < c->nwarnings; i++) {
-		fputs("**Unfair comparison:** ", f);
+		fputs(c->warnings[i].field < RTM_FP_NFIELDS ? "**Unfair comparison:** " :
+		      "**Warning:** ", f);
 		md_text(f, c->warnings[i].text);
 		fputs("\n\n", f);
 	}
