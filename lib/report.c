@@ -321,12 +321,12 @@ int rtm_report_irq_rows(const struct rtm_result *r, struct rtm_report_irq *rows,
 	return (int)n;
 }
 
-static int plot_irq(struct rtm_report_ctx *c, struct rtm_error *err)
+static int plot_irq(struct rtm_report_ctx *c, const char *sub, struct rtm_error *err)
 {
 	struct rtm_report_irq rows[10];
 	char path[PATH_MAX + 32];
 	char ylo[32], yhi[32];
-	struct rtm_plot_var v[4];
+	struct rtm_plot_var v[5];
 	double rates[10], ymin, ymax;
 	int n = rtm_report_irq_rows(c->r, rows, 10), i;
 	FILE *f;
@@ -356,8 +356,9 @@ static int plot_irq(struct rtm_report_ctx *c, struct rtm_error *err)
 	v[0] = (struct rtm_plot_var){ "title_text", "Interrupts on the measured CPUs", false };
 	v[1] = (struct rtm_plot_var){ "ymin", ylo, true };
 	v[2] = (struct rtm_plot_var){ "ymax", yhi, true };
+	v[3] = (struct rtm_plot_var){ "subtitle_text", sub, false };
 	return draw(c, "irq", "The busiest interrupt sources of the measured CPUs (per second, "
-		    "over the run, log scale; each bar labelled with its rate)", path, v, 3, err);
+		    "over the run, log scale; each bar labelled with its rate)", path, v, 4, err);
 }
 
 int rtm_report_write(const struct rtm_result *r, const struct rtm_report_opts *o,
@@ -376,11 +377,6 @@ int rtm_report_write(const struct rtm_result *r, const struct rtm_report_opts *o
 	ret = rtm_plot_check(err);
 	if (ret)
 		return ret;
-	snprintf(c.plots, sizeof(c.plots), "%s/plots", o->out_dir);
-	snprintf(path, sizeof(path), "%s/data", c.plots);
-	ret = rtm_mkdir_p(path);
-	if (ret)
-		return rtm_error_setn(err, ret, "cannot create %s: %s", path, strerror(-ret));
 	c.all_raw = rtm_hist_alloc();
 	c.all_corr = rtm_hist_alloc();
 	if (!c.all_raw || !c.all_corr) {
@@ -389,6 +385,20 @@ int rtm_report_write(const struct rtm_result *r, const struct rtm_report_opts *o
 		return rtm_error_setn(err, -ENOMEM, "out of memory");
 	}
 	rtm_result_total(r, c.all_raw, c.all_corr);
+	if (!c.all_raw->count) {
+		rtm_hist_free(c.all_raw);
+		rtm_hist_free(c.all_corr);
+		return rtm_error_setn(err, -EINVAL, "the result holds no samples (every CPU's "
+				      "histogram is empty): nothing to plot");
+	}
+	snprintf(c.plots, sizeof(c.plots), "%s/plots", o->out_dir);
+	snprintf(path, sizeof(path), "%s/data", c.plots);
+	ret = rtm_mkdir_p(path);
+	if (ret) {
+		rtm_hist_free(c.all_raw);
+		rtm_hist_free(c.all_corr);
+		return rtm_error_setn(err, ret, "cannot create %s: %s", path, strerror(-ret));
+	}
 	select_lines(&c);
 	snprintf(title, sizeof(title), "%s, %s %s, started %s", host ? host : "?", r->tool,
 		 r->command, r->created);
@@ -399,7 +409,7 @@ int rtm_report_write(const struct rtm_result *r, const struct rtm_report_opts *o
 	if (!ret)
 		ret = plot_timeseries(&c, title, sub, err);
 	if (!ret)
-		ret = plot_irq(&c, err);
+		ret = plot_irq(&c, sub, err);
 	if (!ret)
 		ret = rtm_report_pages(&c, err);
 	rtm_hist_free(c.all_raw);

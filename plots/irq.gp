@@ -1,8 +1,8 @@
 # irq.gp - the busiest interrupt sources of the measured CPUs over the run, on
 # a log scale so a timer at thousands per second does not flatten the rest;
 # each bar carries its rate.
-# Variables: datafile (rows "name rate_per_s"), title_text, ymin, ymax.
-set title title_text
+# Variables: datafile (rows "name rate_per_s"), title_text, subtitle_text, ymin, ymax.
+set title title_text . "\n" . subtitle_text
 set ylabel 'interrupts per second (log scale)'
 set logscale y 10
 set yrange [ymin:ymax]

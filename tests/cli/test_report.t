@@ -81,7 +81,7 @@ for i in 0 1; do
 done
 # the titles carry the test (SVG text is readable)
 sub='interval 1.00 ms, fifo 95, 39875 samples, 20s, load: stress-ng --cpu 2 --timeout 0, kernel 6.18.44-fc-v1098'
-for p in histogram percentiles timeseries; do
+for p in histogram percentiles timeseries irq; do
 	grep -qF "<text>$sub</text>" "$tmp/b/plots/$p.svg"; ok $? "$p title: $sub"
 done
 # linear latency axis by default; this run's tail (10 ms) lies far beyond its
@@ -136,6 +136,10 @@ echo '{"schema": "something-else/9"}' >"$tmp/wrong.json"
 expect_usage_error "report: wrong schema" report "$tmp/wrong.json" -o "$tmp/w"
 : >"$tmp/empty.json"
 expect_usage_error "report: empty file" report "$tmp/empty.json" -o "$tmp/e"
+jq '.cpus |= map(.hist |= (.buckets = [] | .count = 0 | .min_ns = null | .max_ns = 0 |
+	.sum_ns = 0 | .sum_sq = "0"))' "$data/golden-v1/result.json" >"$tmp/nosamples.json"
+expect_usage_error "report: a result without samples" report "$tmp/nosamples.json" -o "$tmp/z"
+[ ! -e "$tmp/z" ]; ok $? "nothing written for a result without samples"
 err=$(PATH=/nonexistent "$RTMEASURE" report "$data/golden-v1" -o "$tmp/n" 2>&1 >/dev/null)
 rc=$?
 [ "$rc" = 2 ] && echo "$err" | grep -q 'gnuplot-nox' && [ ! -e "$tmp/n" ]
