@@ -178,6 +178,7 @@ static void titles(void)
 	rtm_report_desc(buf, sizeof(buf), &none);
 	is_str(buf, "interval ?, priority ?, 7 samples, duration ?, load: ?, kernel ?",
 	       "unknown facts are marked unknown");
+	json_decref(r->options);
 	r->options = json_pack("{s:I, s:{s:s, s:i}}", "interval_ns", (json_int_t)200000,
 			       "sched", "policy", "rr", "priority", 80);
 	r->sysinfo = json_pack("{s:{s:s}}", "kernel", "release", "6.1.0-rt");
