@@ -201,6 +201,7 @@ struct rtm_compare_opts {
 	const char *out_dir;		/* compare.html, compare.md and plots/ go here */
 	unsigned int formats;		/* 1 << enum rtm_plot_format */
 	int width, height;		/* image size in pixels */
+	bool log_x;			/* logarithmic latency axis (default linear) */
 };
 
 /**

@@ -37,6 +37,8 @@ static void compare_usage(FILE *f)
 		"  -f, --format LIST    plot formats, comma separated: png, svg, pdf\n"
 		"                       (default png)\n"
 		"      --size WxH       image size in pixels (default 1000x560)\n"
+		"      --log-x          logarithmic latency axis in the histogram (default\n"
+		"                       linear, with the tail in its own panel when far)\n"
 		"  -j, --json           print the comparison as JSON\n"
 		"      --help           this help\n");
 }
@@ -222,6 +224,7 @@ int cmd_compare(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "size", required_argument, NULL, 1001 },
+		{ "log-x", no_argument, NULL, 1002 },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 2000 },
 		{ NULL, 0, NULL, 0 },
@@ -255,6 +258,9 @@ int cmd_compare(int argc, char **argv)
 			    o.height < 150 || o.width > 10000 || o.height > 10000)
 				return rtm_cli_fail("compare: --size '%s': write WIDTHxHEIGHT in "
 						    "pixels, 200x150 to 10000x10000", optarg);
+			break;
+		case 1002:
+			o.log_x = true;
 			break;
 		case 'j':
 			json = true;

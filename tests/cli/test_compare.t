@@ -164,6 +164,26 @@ if command -v gnuplot >/dev/null; then
 		grep -q '^"latency_us" "rt (max 14033.7 us)"$' \
 			"$tmp/o/plots/data/compare-histogram.dat"
 	ok $? "histogram data: one block per run, titled with the label"
+	# issue 12: the 60-200 us body is not squeezed by the 14 ms tail: its own panel
+	h="$tmp/o/plots/compare-histogram.svg"
+	grep -q '>latency (us): body<' "$h" && grep -q '>tail (us)<' "$h" &&
+		! grep -q 'log scale' "$h"
+	ok $? "compare histogram: linear axis, body and tail panels"
+	grep -qF '<text>stock: interval 1.00 ms, fifo 95, 18460 samples, 20s, load: none, kernel 6.1.0-57-amd64</text>' "$h" &&
+		grep -qF '<text>rt: interval 1.00 ms, fifo 1, 18585 samples, 20s, load: none, kernel 6.1.0-57-rt-amd64</text>' "$h"
+	ok $? "compare histogram title: each run's interval, priority, samples, duration, load, kernel"
+	grep -q '^[0-9]* 14033.7[0-9]* 100$' "$tmp/o/plots/data/compare-percentiles.dat"
+	ok $? "compare percentiles: rt's curve reaches its maximum"
+	run_cmd compare --log-x -o "$tmp/lx" -f pdf "$d/lab-stock" "$d/lab-rt"
+	ok $rc "--log-x -f pdf exits 0 ($err)"
+	[ "$(grep -c 'src="data:image/png;base64,' "$tmp/lx/compare.html")" = 2 ] &&
+		grep -q 'href="plots/compare-histogram.pdf"' "$tmp/lx/compare.html" &&
+		[ -s "$tmp/lx/plots/compare-histogram.pdf" ] &&
+		! grep -q '!\[[^]]*\]([^)]*\.pdf)' "$tmp/lx/compare.md"
+	ok $? "-f pdf: compare.html embeds PNGs and links the PDFs; compare.md shows no PDF as an image"
+	run_cmd compare --log-x -o "$tmp/lxs" -f svg "$d/lab-stock" "$d/lab-rt"
+	grep -q '>latency (us, log scale)<' "$tmp/lxs/plots/compare-histogram.svg"
+	ok $? "--log-x: a logarithmic latency axis"
 else
 	echo "# gnuplot not installed: file checks skipped"
 fi
