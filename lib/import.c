@@ -250,6 +250,22 @@ static json_t *run_percentiles(const struct imp_set *s, const struct imp_col *c)
 	return o;
 }
 
+/*
+ * The source's own rows, [[lo_ns, count], ...] (non-empty ones, ascending):
+ * our log-linear buckets merge neighbouring microsecond rows above ~256 us, so
+ * export writes these back to keep every count where the source had it.
+ */
+static json_t *rows_json(const struct imp_col *c)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < c->nrows; i++)
+		json_array_append_new(a, json_pack("[o, o]", rtm_json_u64(c->rows[i].lo_ns),
+						   rtm_json_u64(c->rows[i].count)));
+	return a;
+}
+
 json_t *imp_col_json(const struct imp_set *s, const struct imp_col *c, uint64_t placed)
 {
 	json_t *j = json_object();
@@ -267,6 +283,7 @@ json_t *imp_col_json(const struct imp_set *s, const struct imp_col *c, uint64_t 
 	json_object_set_new(j, "min", c->has_min ? num(c->src_min) : json_null());
 	json_object_set_new(j, "avg", c->has_avg ? num(c->src_avg) : json_null());
 	json_object_set_new(j, "max", c->has_max ? num(c->src_max) : json_null());
+	json_object_set_new(j, "rows", rows_json(c));
 	if (c->overflows > placed)
 		json_object_set_new(j, "run_percentiles_ns", run_percentiles(s, c));
 	return j;

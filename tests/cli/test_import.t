@@ -107,6 +107,12 @@ run_cmd import -q -o "$t/again" "$t/ct.json"
 	"$t/again/result.json")" = "$(jq -c '[.cpus[].hist.count, .sections.provenance.cpus[].overflows]' \
 	"$t/loaded/result.json")" ]
 ok $? "export then import: the same samples and overflows per CPU"
+# the round trip keeps every count, min, avg, max and the source's cmdline: exactly
+run_cmd import -q -o "$t/h400" "$D/cyclictest-loaded-h400.json"
+run_cmd export --cyclictest-json -o "$t/h400.json" "$t/h400"
+[ "$rc" -eq 0 ] && [ "$(jq -S -c '[."cmdline:", (.thread[] | del(.node))]' "$t/h400.json")" = \
+	"$(jq -S -c '[."cmdline:", (.thread[] | del(.node))]' "$D/cyclictest-loaded-h400.json")" ]
+ok $? "import then export of cyclictest JSON: the source's rows, cycles, min, avg, max, cmdline:"
 run_cmd export --csv "$t/aff"
 [ "$(echo "$out" | head -1)" = "cpu,lo_ns,hi_ns,count" ] &&
 	[ "$(echo "$out" | tail -n +2 | awk -F, '{s += $4} END {print s}')" = \

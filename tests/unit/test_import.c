@@ -616,6 +616,113 @@ static void test_round_trip(void)
 	}
 }
 
+/* The "thread" entries of an export, without what differs by design. */
+static json_t *threads_of(const json_t *j)
+{
+	return json_deep_copy(json_object_get(j, "thread"));
+}
+
+/*
+ * Export then import then export again writes the same threads (rows, cycles,
+ * min, avg, max) byte for byte; an rt-tests JSON source's own threads come
+ * back as they were, with its "cmdline:".
+ */
+static void test_round_trip_exact(void)
+{
+	static const struct {
+		const char *file;
+		bool json;	/* compare with the source's own "thread" */
+	} files[] = {
+		{ "cyclictest-h100.json", true }, { "cyclictest-loaded-h400.json", true },
+		{ "cyclictest-loaded-h400.txt", false }, { "cyclictest-idle-h2000.txt", false },
+		{ "cyclictest-loaded-h50.txt", false }, { "rtla-timerlat-hist-us.txt", false },
+	};
+	size_t f;
+
+	for (f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+		struct rtm_error err = { "" };
+		struct rtm_result *a = imp(files[f].file, NULL), *b = NULL;
+		json_t *j1, *j2 = NULL, *t1, *t2 = NULL;
+		char *text;
+
+		if (!ok(a != NULL, "%s: imports", files[f].file))
+			continue;
+		j1 = rtm_export_cyclictest_json(a, "rtmeasure export --cyclictest-json x");
+		text = json_dumps(j1, 0);
+		b = rtm_import_buffer(text, strlen(text), "export.json", NULL, &err);
+		free(text);
+		if (b)
+			j2 = rtm_export_cyclictest_json(b, "rtmeasure export --cyclictest-json y");
+		t1 = threads_of(j1);
+		t2 = threads_of(j2);
+		ok(b && json_equal(t1, t2), "%s: export, import, export: the same rows, cycles, "
+		   "min, avg and max", files[f].file);
+		if (files[f].json) {
+			char *src = slurp(files[f].file, NULL);
+			json_t *root = json_loads(src, 0, NULL), *ts = threads_of(root);
+			const char *k;
+			json_t *t;
+
+			/* rtmeasure writes avg rounded to 0.01 us, cyclictest to 0.01 too */
+			json_object_foreach(ts, k, t)
+				json_object_del(t, "node");
+			json_object_foreach(t1, k, t)
+				json_object_del(t, "node");
+			ok(json_equal(ts, t1), "%s: the export has the source's own threads "
+			   "(every row count, cycles, min, avg, max, cpu)", files[f].file);
+			ok(!strcmp(json_string_value(json_object_get(j1, "cmdline:")) ?: "",
+				   json_string_value(json_object_get(root, "cmdline:")) ?: "-"),
+			   "%s: the export keeps the source's \"cmdline:\"", files[f].file);
+			json_decref(ts);
+			json_decref(root);
+			free(src);
+		}
+		json_decref(t1);
+		json_decref(t2);
+		json_decref(j1);
+		json_decref(j2);
+		rtm_result_free(a);
+		rtm_result_free(b);
+	}
+}
+
+/* A measured result: the max lies in the top row, the min in the bottom one. */
+static void test_export_extremes(void)
+{
+	struct rtm_result *r = rtm_result_alloc("cyclic");
+	struct rtm_result_cpu *c = r ? rtm_result_add_cpu(r, 0, false, 0) : NULL;
+	json_t *j, *h;
+	const char *k;
+	json_t *v;
+	uint64_t top = 0, bottom = UINT64_MAX, sum = 0;
+
+	if (!ok(c != NULL, "extremes: a result"))
+		return;
+	/* 3488.9 us shares a bucket whose midpoint is row 3485 */
+	rtm_hist_record_n(c->raw, 50000, 100);
+	rtm_hist_record(c->raw, 3488900);
+	rtm_hist_record(c->raw, 3482000);
+	rtm_hist_record(c->raw, 300700);	/* bucket [300032, 301055]: midpoint 300.5 */
+	rtm_hist_record_n(c->raw, 300900, 3);
+	j = rtm_export_cyclictest_json(r, NULL);
+	h = json_object_get(json_object_get(json_object_get(j, "thread"), "0"), "histogram");
+	json_object_foreach(h, k, v) {
+		uint64_t u = strtoull(k, NULL, 10);
+
+		top = u > top ? u : top;
+		bottom = u < bottom ? u : bottom;
+		sum += (uint64_t)json_integer_value(v);
+	}
+	is_u64(top, 3488, "extremes: the top row is the max's (3488 us), not its bucket's "
+	       "midpoint (3485)");
+	is_u64((uint64_t)json_integer_value(json_object_get(json_object_get(
+		json_object_get(j, "thread"), "0"), "max")), top, "extremes: \"max\" is the top row");
+	is_u64(bottom, 50, "extremes: the bottom row is the min's");
+	is_u64(sum, 106, "extremes: every sample in a row");
+	json_decref(j);
+	rtm_result_free(r);
+}
+
 /* ------------------------------------------------------------ bad inputs */
 
 static void expect_fail(const char *what, const char *text, size_t len, const char *name)
@@ -768,6 +875,8 @@ int main(void)
 	test_json();
 	test_rtla();
 	test_round_trip();
+	test_round_trip_exact();
+	test_export_extremes();
 	test_bad_inputs();
 	return tap_done();
 }
