@@ -427,6 +427,19 @@ double rtm_compare_metric(const struct rtm_summary_row *r, int m)
 	}
 }
 
+/* An imported run's figure that depends on samples with no known value. */
+static bool metric_unknown(const struct rtm_summary_row *r, int m)
+{
+	switch (m) {
+	case RTM_CM_SAMPLES:
+	case RTM_CM_OVERRUNS: return false;
+	case RTM_CM_MIN: return r->unknown & RTM_SUMMARY_UNKNOWN_MIN;
+	case RTM_CM_AVG: return r->unknown & RTM_SUMMARY_UNKNOWN_AVG;
+	case RTM_CM_MAX: return r->unknown & RTM_SUMMARY_UNKNOWN_MAX;
+	default: return !rtm_summary_pct_known(r, m - RTM_CM_P50);
+	}
+}
+
 const struct rtm_summary_row *rtm_compare_row(const struct rtm_compare_run *run, int cpu)
 {
 	int i;
@@ -500,6 +513,16 @@ void rtm_compare_cell(char *buf, size_t len, const struct rtm_summary_row *r,
 	double v, b;
 
 	if (!r || (what != 'v' && !base)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	if (what == 'v' && metric_unknown(r, m)) {
+		rtm_summary_fmt_unknown(buf, len, r, false);
+		if (m == RTM_CM_MIN || m == RTM_CM_AVG || m == RTM_CM_MAX)
+			snprintf(buf, len, "n/a");
+		return;
+	}
+	if (what != 'v' && (metric_unknown(r, m) || metric_unknown(base, m))) {
 		snprintf(buf, len, "-");
 		return;
 	}
@@ -595,8 +618,9 @@ void rtm_compare_fprint(const struct rtm_compare *c, FILE *f)
 		fprintf(f, "warning: %s\n", c->warnings[i].text);
 	for (i = 0; i < c->nruns; i++)
 		if (c->runs[i].overflows)
-			fprintf(f, "warning: %s: %llu imported samples lay beyond its histogram and are "
-				"not in its percentiles, which are lower bounds (sections.provenance)\n",
+			fprintf(f, "warning: %s: %llu imported samples lay beyond its histogram with "
+				"no known value: the figures that depend on them are unknown "
+				"(sections.provenance)\n",
 				c->runs[i].label, (unsigned long long)c->runs[i].overflows);
 	fprintf(f, "\n%-5s %-14s %10s", "CPU", "run", "samples");
 	for (i = 1; i < RTM_CM_NTABLE; i++)
@@ -632,8 +656,15 @@ static json_t *row_json(const struct rtm_summary_row *r)
 		json_object_set_new(o, "cpu", json_integer(r->cpu));
 	for (m = 0; m < RTM_CM_N; m++)
 		json_object_set_new(o, rtm_compare_metrics[m].key,
+				    metric_unknown(r, m) ? json_null() :
 				    m == RTM_CM_AVG ? json_real(r->avg_ns) :
 				    json_integer((json_int_t)rtm_compare_metric(r, m)));
+	if (r->unknown) {
+		char why[256];
+
+		rtm_summary_unknown_reason(why, sizeof(why), r);
+		json_object_set_new(o, "unknown", json_string(why));
+	}
 	json_object_set_new(o, "stddev_ns", json_real(r->stddev_ns));
 	return o;
 }
@@ -647,10 +678,11 @@ static json_t *diff_json(const struct rtm_summary_row *b, const struct rtm_summa
 		json_object_set_new(o, "cpu", json_integer(b->cpu));
 	for (m = 0; m < RTM_CM_N; m++) {
 		double vb = rtm_compare_metric(b, m), va = rtm_compare_metric(a, m);
+		bool unk = metric_unknown(a, m) || metric_unknown(b, m);
 
-		json_object_set_new(o, rtm_compare_metrics[m].key, json_pack("{s:o, s:f}",
-				    "ratio", va > 0 ? json_real(vb / va) : json_null(),
-				    "delta", vb - va));
+		json_object_set_new(o, rtm_compare_metrics[m].key, json_pack("{s:o, s:o}",
+				    "ratio", va > 0 && !unk ? json_real(vb / va) : json_null(),
+				    "delta", unk ? json_null() : json_real(vb - va)));
 	}
 	return o;
 }

@@ -380,12 +380,12 @@ static void overflow_note(struct imp_set *s, const struct imp_col *c, uint64_t p
 		return;
 	}
 	imp_note(s, "%s: %llu of %llu samples lay beyond the histogram's last row%s; their "
-		 "values are unknown and they are not in the histogram%s%s%s: its percentiles "
-		 "are those of the %llu samples kept, lower bounds of the run's, which are "
-		 "known up to p%.2f only (provenance run_percentiles_ns)",
+		 "values are unknown and they are not in the histogram%s%s%s: the run's "
+		 "percentiles are known up to p%.2f only, those above are shown as unknown "
+		 "(the histogram's own, of the %llu samples kept, are lower bounds)",
 		 lab, (unsigned long long)c->overflows, (unsigned long long)total, where,
 		 placed ? ", except the maximum (" : "", maxs, placed ? ", a known sample)" : "",
-		 (unsigned long long)kept, known);
+		 known, (unsigned long long)kept);
 }
 
 static struct rtm_result *build(struct imp_set *s, struct rtm_error *err)

@@ -23,6 +23,25 @@ static bool pct_supported(uint64_t samples, double pct)
 	return (double)samples * (1.0 - pct / 100.0) >= 1.0;
 }
 
+static bool imported(const struct rtm_result *r)
+{
+	return json_is_object(json_object_get(r->sections, "provenance"));
+}
+
+/* A table cell in us, or what an unknown figure (@bit of s->unknown) shows. */
+static void cell_us(char *buf, size_t len, const struct rtm_summary_row *s, unsigned int bit,
+		    uint64_t ns)
+{
+	if (s->unknown & bit) {
+		if (bit < (1u << RTM_SUMMARY_NPCT))
+			rtm_summary_fmt_unknown(buf, len, s, false);
+		else
+			snprintf(buf, len, "n/a");
+		return;
+	}
+	rtm_fmt_us(buf, len, ns);
+}
+
 struct fp_item {
 	const char *label;
 	char value[512];
@@ -96,25 +115,39 @@ static void html_summary(FILE *f, const struct rtm_result *r, const struct rtm_s
 		else
 			fprintf(f, "%d", s->cpu);
 		fprintf(f, "</td><td>%llu</td>", (unsigned long long)s->samples);
-		rtm_fmt_us(v, sizeof(v), s->samples ? s->min_ns : 0);
+		cell_us(v, sizeof(v), s, RTM_SUMMARY_UNKNOWN_MIN, s->samples ? s->min_ns : 0);
 		fprintf(f, "<td>%s</td>", v);
-		rtm_fmt_us(v, sizeof(v), (uint64_t)s->avg_ns);
+		cell_us(v, sizeof(v), s, RTM_SUMMARY_UNKNOWN_AVG, (uint64_t)s->avg_ns);
 		fprintf(f, "<td>%s</td>", v);
 		for (k = 0; k < SHOWN_PCTS; k++) {
 			if (!pct_supported(s->samples, rtm_summary_pcts[k])) {
 				fputs("<td title=\"too few samples\">&ndash;</td>", f);
 				continue;
 			}
-			rtm_fmt_us(v, sizeof(v), s->pct_ns[k]);
-			fprintf(f, "<td>%s</td>", v);
+			cell_us(v, sizeof(v), s, 1u << k, s->pct_ns[k]);
+			fputs("<td>", f);
+			rtm_html_text(f, v);
+			fputs("</td>", f);
 		}
-		rtm_fmt_us(v, sizeof(v), s->max_ns);
+		cell_us(v, sizeof(v), s, RTM_SUMMARY_UNKNOWN_MAX, s->max_ns);
 		fprintf(f, "<td>%s</td><td>%llu</td></tr>\n", v, (unsigned long long)s->overruns);
 	}
 	fputs("</table>\n<p class=\"sub\">Latencies in microseconds, from the raw histograms "
-	      "(bucket width at most 1/256 of the value; min, avg and max exact). &ndash;: too few "
-	      "samples for that percentile.", f);
-	(void)r;
+	      "(bucket width at most 1/256 of the value", f);
+	fputs(imported(r) ? "; an import's rows stand for what its source's rows stood for, and "
+	      "its avg is the source's own figure" : "; min, avg and max exact", f);
+	fputs("). &ndash;: too few samples for that percentile.", f);
+	if (nrows && rows[nrows - 1].unknown) {
+		char x[32], why[256];
+
+		rtm_summary_fmt_unknown(x, sizeof(x), &rows[nrows - 1], false);
+		rtm_summary_unknown_reason(why, sizeof(why), &rows[nrows - 1]);
+		fputs(" ", f);
+		rtm_html_text(f, x);
+		fputs(": ", f);
+		rtm_html_text(f, why);
+		fputs(".", f);
+	}
 }
 
 /* Handler time of a /proc row from sections.irq.handlers, "" when not traced. */
@@ -193,8 +226,9 @@ static void write_html(struct rtm_report_ctx *c, FILE *f, const struct rtm_summa
 
 	if (rtm_result_unplaced_overflows(r))
 		fprintf(f, "<p class=\"warn\">Imported: %llu samples lay beyond the source's "
-			"histogram and are not in these figures; the percentiles are lower bounds "
-			"(sections.provenance of result.json has the run's own).</p>\n",
+			"histogram and have no known value; the percentiles whose rank lies among "
+			"them are unknown and shown as such, and the plots hold only the samples "
+			"with a value (sections.provenance of result.json has the details).</p>\n",
 			(unsigned long long)rtm_result_unplaced_overflows(r));
 	fputs("<h2>Summary</h2>\n", f);
 	html_summary(f, r, rows, nrows);
@@ -326,18 +360,29 @@ static void write_md(struct rtm_report_ctx *c, FILE *f, const struct rtm_summary
 		else
 			fprintf(f, "| %d ", s->cpu);
 		fprintf(f, "| %llu ", (unsigned long long)s->samples);
-		rtm_fmt_us(v, sizeof(v), s->samples ? s->min_ns : 0);
+		cell_us(v, sizeof(v), s, RTM_SUMMARY_UNKNOWN_MIN, s->samples ? s->min_ns : 0);
 		fprintf(f, "| %s ", v);
-		rtm_fmt_us(v, sizeof(v), (uint64_t)s->avg_ns);
+		cell_us(v, sizeof(v), s, RTM_SUMMARY_UNKNOWN_AVG, (uint64_t)s->avg_ns);
 		fprintf(f, "| %s ", v);
 		for (k = 0; k < SHOWN_PCTS; k++) {
-			rtm_fmt_us(v, sizeof(v), s->pct_ns[k]);
-			fprintf(f, "| %s ", pct_supported(s->samples, rtm_summary_pcts[k]) ? v : "-");
+			cell_us(v, sizeof(v), s, 1u << k, s->pct_ns[k]);
+			if (!pct_supported(s->samples, rtm_summary_pcts[k]))
+				fputs("| - ", f);
+			else	/* ">" opens a quote in Markdown: "\>" */
+				fprintf(f, "| %s%s ", v[0] == '>' ? "\\" : "", v);
 		}
-		rtm_fmt_us(v, sizeof(v), s->max_ns);
+		cell_us(v, sizeof(v), s, RTM_SUMMARY_UNKNOWN_MAX, s->max_ns);
 		fprintf(f, "| %s | %llu |\n", v, (unsigned long long)s->overruns);
 	}
-	fputs("\nLatencies in microseconds.\n\n", f);
+	fputs("\nLatencies in microseconds.", f);
+	if (nrows && rows[nrows - 1].unknown) {
+		char x[32], why[256];
+
+		rtm_summary_fmt_unknown(x, sizeof(x), &rows[nrows - 1], false);
+		rtm_summary_unknown_reason(why, sizeof(why), &rows[nrows - 1]);
+		fprintf(f, " %s%s: %s.", x[0] == '>' ? "\\" : "", x, why);
+	}
+	fputs("\n\n", f);
 	for (i = 0; i < c->npf; i++)
 		fprintf(f, "![%s](plots/%s.%s)\n\n", c->pf[i].caption, c->pf[i].name, ext);
 	json_array_foreach(r->events, j, e)

@@ -47,6 +47,29 @@ jq -e '.sections.timerlat.irq | length == 2' "$t/many/rtla-timerlat-hist-us/resu
 	>/dev/null
 ok $? "rtla timerlat: IRQ latency kept in sections.timerlat"
 
+# samples beyond the histogram: the percentiles among them are unknown, avg is cyclictest's
+run_cmd import -o "$t/h400t" "$D/cyclictest-loaded-h400.txt"
+echo "$out" | grep -Eq '^0 +19775 +17\.5 +113\.0 +52\.5 +>400 +>400 +>400 +16965\.5 '
+ok $? "-h 400 with overflow: all samples, cyclictest's avg, p99 and above '>400'"
+run_cmd import --json -o "$t/h400k" "$D/cyclictest-loaded-h400.txt"
+echo "$out" | jq -e '.[0].summary.cpus[0] | .samples == 19775 and .avg_ns == 113000 and
+	.["p99_ns"] == null and (.unknown["p99_ns"] | test("1048 of 19775")) and
+	.unknown_above_ns == 400000' >/dev/null
+ok $? "--json: unknown percentiles null, with the reason"
+run_cmd compare "$t/h400t" "$t/loaded"
+echo "$out" | grep -Eq '^all +h400t +39588 +17\.5 +106\.0 +51\.5 +>400 +>400 +>400 +16965\.5'
+ok $? "compare: an import's unknown percentiles as '>400', every sample counted"
+
+if command -v gnuplot >/dev/null; then
+	run_cmd report -o "$t/h400r" "$t/h400t"
+	grep -Eq '^\| 0 \| 19775 \| 17\.5 \| 113\.0 \| 52\.5 \| [0-9.]+ \| \\>400 \| \\>400 \| \\>400 \| 16965\.5 \|' \
+		"$t/h400r/report.md" && grep -q '<td>&gt;400</td>' "$t/h400r/report.html" &&
+		! grep -q 'min, avg and max exact' "$t/h400r/report.html"
+	ok $? "report: '>400' for the unknown percentiles, no claim that min, avg, max are exact"
+else
+	echo "ok - # SKIP report: gnuplot not installed"
+fi
+
 run_cmd import --json -o "$t/js" "$D/rtla-timerlat-hist-ns.txt"
 echo "$out" | jq -e '.[0].provenance.unit == "ns" and .[0].provenance.row_width_ns == 500 and
 	(.[0].summary | type) != "null"' >/dev/null

@@ -19,6 +19,7 @@
 
 #include "export.h"
 #include "import.h"
+#include "summary.h"
 #include "../tap.h"
 
 static const char *datadir;
@@ -723,6 +724,108 @@ static void test_export_extremes(void)
 	rtm_result_free(r);
 }
 
+/* ------------------------------------------------------------ overflow: unknown figures */
+
+/*
+ * cyclictest -h 400 under load: 4-5% of the samples lie above 400 us with no
+ * known value. The summary counts them, takes cyclictest's own avg, gives the
+ * percentiles whose rank lies in the rows (by hand over the full count) and
+ * marks the others unknown: ">400" in the table, null plus a reason in JSON.
+ */
+static void test_overflow_unknown(void)
+{
+	static const char *const keys[RTM_SUMMARY_NPCT] = {
+		"p50_ns", "p90_ns", "p99_ns", "p99.9_ns", "p99.99_ns", "p99.999_ns",
+	};
+	char *text = slurp("cyclictest-loaded-h400.txt", NULL), *out = NULL;
+	struct rtm_result *r = imp("cyclictest-loaded-h400.txt", NULL);
+	struct rtm_summary_row *rows = NULL;
+	const uint64_t avg_us[2] = { 113, 99 };
+	uint64_t total = 0;
+	struct ref ref;
+	json_t *j;
+	size_t len;
+	FILE *m;
+	int c, k, n;
+
+	if (!text || !r) {
+		free(text);
+		rtm_result_free(r);
+		return;
+	}
+	ref_cyclictest(text, 2, &ref);
+	n = rtm_summary_rows(r, false, &rows);
+	ok(n == 3, "h400: two threads and all");
+	for (c = 0; c < 2 && n == 3; c++) {
+		uint64_t in_rows = ref_count(&ref, c) - 1, N = in_rows + ref.overflow[c];
+
+		total += N;
+		is_u64(rows[c].samples, N, "h400: thread samples = rows + overflows");
+		ok(fabs(rows[c].avg_ns - (double)avg_us[c] * 1000) < 1e-6,
+		   "h400: thread %d avg is cyclictest's own (%llu us), not the rows' mean", c,
+		   (unsigned long long)avg_us[c]);
+		is_u64(rows[c].beyond_ns, 400000, "h400: unknown figures lie above 400 us");
+		ok(!rtm_summary_pct_known(&rows[c], 2), "h400: thread %d p99 is unknown", c);
+		for (k = 0; k < RTM_SUMMARY_NPCT; k++) {
+			uint64_t rank = (uint64_t)ceil(rtm_summary_pcts[k] / 100.0 * (double)N - 1e-9);
+
+			if (rank == N)
+				ok(rtm_summary_pct_known(&rows[c], k) &&
+				   rows[c].pct_ns[k] == rows[c].max_ns,
+				   "h400: thread %d p%g: the top rank is the stated max", c,
+				   rtm_summary_pcts[k]);
+			else if (rank <= in_rows)
+				ok(rtm_summary_pct_known(&rows[c], k) &&
+				   close_to(rows[c].pct_ns[k],
+					    ref_pct_n(&ref, c, rtm_summary_pcts[k], N)),
+				   "h400: thread %d p%g known: %llu ns ~ by hand %llu ns", c,
+				   rtm_summary_pcts[k], (unsigned long long)rows[c].pct_ns[k],
+				   (unsigned long long)ref_pct_n(&ref, c, rtm_summary_pcts[k], N));
+			else
+				ok(!rtm_summary_pct_known(&rows[c], k) && !rows[c].pct_ns[k],
+				   "h400: thread %d p%g unknown (rank %llu of %llu beyond the %llu in "
+				   "rows)", c, rtm_summary_pcts[k], (unsigned long long)rank,
+				   (unsigned long long)N, (unsigned long long)in_rows);
+		}
+	}
+	if (n == 3) {
+		is_u64(rows[2].samples, total, "h400: all: every sample counted");
+		ok(fabs(rows[2].avg_ns - (113000.0 * (double)rows[0].samples +
+					  99000.0 * (double)rows[1].samples) / (double)total) < 1e-3,
+		   "h400: all: avg weighs the threads' own");
+		ok(!rtm_summary_pct_known(&rows[2], 2), "h400: all: p99 unknown");
+	}
+	free(rows);
+
+	m = open_memstream(&out, &len);
+	rtm_summary_fprint(r, m);
+	fclose(m);
+	ok(out && strstr(out, "\n0          19775      17.5     113.0      52.5      >400      >400"
+			      "      >400   16965.5"),
+	   "h400: the table shows >400 for p99 and above, cyclictest's avg, every sample");
+	ok(out && !strstr(out, "min, avg and max exact"), "h400: no claim of exactness");
+	free(out);
+
+	j = rtm_summary_to_json(r);
+	{
+		const json_t *c0 = json_array_get(json_object_get(j, "cpus"), 0);
+		const json_t *why = json_object_get(json_object_get(c0, "unknown"), "p99_ns");
+
+		ok(json_is_null(json_object_get(c0, "p99_ns")) && json_is_string(why) &&
+		   strstr(json_string_value(why), "1048 of 19775 samples") &&
+		   json_is_integer(json_object_get(c0, "p50_ns")),
+		   "h400: JSON: p99_ns null, with the reason in \"unknown\" (%s)",
+		   json_string_value(why) ?: "none");
+		for (k = 0; k < RTM_SUMMARY_NPCT; k++)
+			ok(json_is_null(json_object_get(c0, keys[k])) ==
+			   json_is_string(json_object_get(json_object_get(c0, "unknown"), keys[k])),
+			   "h400: JSON %s: null exactly when \"unknown\" says why", keys[k]);
+	}
+	json_decref(j);
+	rtm_result_free(r);
+	free(text);
+}
+
 /* ------------------------------------------------------------ bad inputs */
 
 static void expect_fail(const char *what, const char *text, size_t len, const char *name)
@@ -877,6 +980,7 @@ int main(void)
 	test_round_trip();
 	test_round_trip_exact();
 	test_export_extremes();
+	test_overflow_unknown();
 	test_bad_inputs();
 	return tap_done();
 }
