@@ -191,7 +191,13 @@ static void fill_fp(struct rtm_compare_run *run, const struct rtm_result *r)
 							(uint64_t)json_integer_value(v) * 1000));
 	fp[RTM_FP_SCHED] = fp_sched(opt);
 	fp[RTM_FP_MODE] = jstrdup(opt, "mode");
-	fp[RTM_FP_DURATION] = strdup(rtm_fmt_duration(buf, sizeof(buf), r->duration_ns));
+	/* an import whose source does not tell its length or its CPUs: unknown */
+	if (r->duration_ns || !json_object_get(r->sections, "provenance"))
+		fp[RTM_FP_DURATION] = strdup(rtm_fmt_duration(buf, sizeof(buf), r->duration_ns));
+	if (json_is_false(rtm_json_path(r->sections, "provenance.cpus_known"))) {
+		free(fp[RTM_FP_MEASURED]);
+		fp[RTM_FP_MEASURED] = NULL;
+	}
 }
 
 int rtm_compare_add(struct rtm_compare *c, const struct rtm_result *r, const char *label,
@@ -254,6 +260,9 @@ static bool fp_differs(const struct rtm_compare *c, int field)
 		const char *b = c->runs[i].fp[field];
 
 		if (a && b && strcmp(a, b))
+			return true;
+		/* an import without its command line next to a run that states it */
+		if (field == RTM_FP_INTERVAL && !a != !b)
 			return true;
 	}
 	return false;
@@ -597,7 +606,7 @@ static void print_fingerprints(const struct rtm_compare *c, FILE *f)
 			const char *v = c->runs[i].fp[k];
 
 			if (!v)
-				v = "?";
+				v = "unknown";
 			if ((int)strlen(v) > w && i + 1 < c->nruns)
 				fprintf(f, " %-*.*s...", w - 3, w - 3, v);
 			else if ((int)strlen(v) > w)

@@ -419,6 +419,7 @@ static struct rtm_result *build(struct imp_set *s, struct rtm_error *err)
 	snprintf(r->tool, sizeof(r->tool), "%s%s%s", s->tool, s->version[0] ? " " : "",
 		 s->version);
 	snprintf(r->created, sizeof(r->created), "%s", s->created);
+	imp_cmd_options(s, r->options);
 	r->duration_ns = s->duration_ns;
 	r->sysinfo = s->sysinfo;
 	s->sysinfo = NULL;

@@ -47,40 +47,85 @@ struct fp_item {
 	char value[512];
 };
 
-/* The box and the run, as facts a reader compares runs by. */
+#define UNKNOWN "unknown"
+
+/* A sysinfo the run recorded on its box; an import's is partial or absent. */
+static bool box_known(const json_t *si)
+{
+	return si && !json_is_true(json_object_get(si, "imported"));
+}
+
+/* "12.3 s" measured, or "duration unknown" (an import whose source does not tell). */
+static void fmt_measured(char *buf, size_t len, const struct rtm_result *r)
+{
+	if (!r->duration_ns && imported(r))
+		snprintf(buf, len, "duration unknown");
+	else
+		snprintf(buf, len, "%.1f s measured", (double)r->duration_ns / 1e9);
+}
+
+/* What the run measured: "CPUs 0-1, interval 1000 us, fifo 95, nanosleep". */
+static void fmt_run_options(char *buf, size_t len, const struct rtm_result *r)
+{
+	const json_t *o = r->options, *iv = json_object_get(o, "interval_ns");
+	const json_t *prio = rtm_json_path(o, "sched.priority");
+	const char *pol = rtm_json_path_str(o, "sched.policy");
+	char iv_s[32], sched[48];
+
+	if (json_is_integer(iv))
+		snprintf(iv_s, sizeof(iv_s), "%.0f us", (double)json_integer_value(iv) / 1000.0);
+	else
+		snprintf(iv_s, sizeof(iv_s), UNKNOWN);
+	if (pol && json_is_integer(prio))
+		snprintf(sched, sizeof(sched), "%s %lld", pol, json_integer_value(prio));
+	else
+		snprintf(sched, sizeof(sched), "%s", pol ?: "scheduling " UNKNOWN);
+	snprintf(buf, len, "CPUs %s, interval %s, %s, %s",
+		 rtm_json_path_str(o, "cpus") ?: UNKNOWN, iv_s, sched,
+		 rtm_json_path_str(o, "mode") ?: "probe mode " UNKNOWN);
+}
+
+/* The box and the run, as facts a reader compares runs by; what a result does
+ * not record (an import) is "unknown", never a guess. */
 static int fingerprint(const struct rtm_result *r, struct fp_item *it)
 {
-	const json_t *si = r->sysinfo, *o = r->options, *load;
+	const json_t *si = r->sysinfo, *load;
 	const json_t *pre = json_object_get(json_object_get(si, "kernel"), "preempt");
 	const json_t *virt = json_object_get(si, "virtualization");
+	const json_t *online = rtm_json_path(si, "cpu.online_count");
 	const char *s;
+	char m[32];
 	int n = 0;
 	size_t k;
 
 #define ITEM(l, ...) do { it[n].label = (l); snprintf(it[n].value, sizeof(it[n].value), \
 			__VA_ARGS__); n++; } while (0)
-	ITEM("host", "%s", rtm_json_path_str(si, "hostname") ?: "?");
-	ITEM("kernel", "%s %s", rtm_json_path_str(si, "kernel.release") ?: "?",
+	ITEM("host", "%s", rtm_json_path_str(si, "hostname") ?: UNKNOWN);
+	ITEM("kernel", "%s %s", rtm_json_path_str(si, "kernel.release") ?: UNKNOWN,
 	     rtm_json_path_str(si, "kernel.version") ?: "");
 	if (pre)
-		ITEM("preemption", "%s%s", json_string_value(json_object_get(pre, "model")) ?: "?",
+		ITEM("preemption", "%s%s", json_string_value(json_object_get(pre, "model")) ?:
+		     UNKNOWN,
 		     json_is_true(json_object_get(pre, "dynamic")) ? " (PREEMPT_DYNAMIC)" : "");
-	ITEM("CPU", "%s, %lld online (%s)", rtm_json_path_str(si, "cpu.model") ?: "?",
-	     json_integer_value(json_object_get(json_object_get(si, "cpu"), "online_count")),
-	     rtm_json_path_str(si, "cpu.online") ?: "?");
-	ITEM("isolated CPUs", "%s; nohz_full %s", rtm_json_path_str(si, "cpu.isolated") ?: "none",
-	     rtm_json_path_str(si, "cpu.nohz_full") ?: "none");
+	if (json_is_integer(online))
+		ITEM("CPU", "%s, %lld online (%s)", rtm_json_path_str(si, "cpu.model") ?: UNKNOWN,
+		     json_integer_value(online), rtm_json_path_str(si, "cpu.online") ?: UNKNOWN);
+	else
+		ITEM("CPU", "%s", rtm_json_path_str(si, "cpu.model") ?: UNKNOWN);
+	if (box_known(si))
+		ITEM("isolated CPUs", "%s; nohz_full %s",
+		     rtm_json_path_str(si, "cpu.isolated") ?: "none",
+		     rtm_json_path_str(si, "cpu.nohz_full") ?: "none");
+	else
+		ITEM("isolated CPUs", UNKNOWN);
 	if (virt)
 		ITEM("virtual machine", "%s", json_is_true(json_object_get(virt, "vm")) ?
 		     (json_string_value(json_object_get(virt, "hypervisor")) ?: "yes") : "no");
 	if ((s = rtm_json_path_str(si, "kernel.cmdline")))
 		ITEM("kernel command line", "%s", s);
-	ITEM("measured", "CPUs %s, interval %.0f us, %s %lld, %s",
-	     rtm_json_path_str(o, "cpus") ?: "?",
-	     (double)json_integer_value(json_object_get(o, "interval_ns")) / 1000.0,
-	     rtm_json_path_str(o, "sched.policy") ?: "?",
-	     json_integer_value(json_object_get(json_object_get(o, "sched"), "priority")),
-	     rtm_json_path_str(o, "mode") ?: "?");
+	it[n].label = "measured";
+	fmt_run_options(it[n].value, sizeof(it[n].value), r);
+	n++;
 	load = json_object_get(json_object_get(r->sections, "load"), "commands");
 	it[n].label = "load";
 	it[n].value[0] = '\0';
@@ -88,10 +133,12 @@ static int fingerprint(const struct rtm_result *r, struct fp_item *it)
 		snprintf(it[n].value + strlen(it[n].value), sizeof(it[n].value) - strlen(it[n].value),
 			 "%s%s", k ? "; " : "", json_string_value(json_array_get(load, k)) ?: "");
 	if (!it[n].value[0])
-		snprintf(it[n].value, sizeof(it[n].value), "none (idle)");
+		snprintf(it[n].value, sizeof(it[n].value), "%s",
+			 imported(r) ? UNKNOWN " (not in the imported file)" : "none (idle)");
 	n++;
-	ITEM("run", "%s %s, %s, %.1f s%s", r->tool, r->command, r->created,
-	     (double)r->duration_ns / 1e9, r->interrupted ? " (interrupted)" : "");
+	fmt_measured(m, sizeof(m), r);
+	ITEM("run", "%s %s, %s, %s%s", r->tool, r->command, r->created, m,
+	     r->interrupted ? " (interrupted)" : "");
 #undef ITEM
 	return n;
 }
@@ -206,20 +253,20 @@ static void write_html(struct rtm_report_ctx *c, FILE *f, const struct rtm_summa
 	struct fp_item fp[16];
 	struct rtm_report_irq irqs[10];
 	const json_t *checks = json_object_get(r->sysinfo, "checks"), *e;
-	char title[256], img[PATH_MAX + 64], h[64];
+	char title[256], img[PATH_MAX + 64], h[64], m[32];
 	int n, i;
 	size_t k;
 
 	snprintf(title, sizeof(title), "Latency report: %s, %s",
-		 rtm_json_path_str(r->sysinfo, "hostname") ?: "?",
-		 rtm_json_path_str(r->sysinfo, "kernel.release") ?: "?");
+		 rtm_json_path_str(r->sysinfo, "hostname") ?: "host " UNKNOWN,
+		 rtm_json_path_str(r->sysinfo, "kernel.release") ?: "kernel " UNKNOWN);
 	rtm_html_begin(f, title);
 	fputs("<h1>", f);
 	rtm_html_text(f, title);
 	fputs("</h1>\n<p class=\"sub\">", f);
-	fprintf(f, "%s %s, started %s, %.1f s measured%s</p>\n", r->tool, r->command, r->created,
-		(double)r->duration_ns / 1e9, r->interrupted ? " (interrupted: what was measured "
-		"until then)" : "");
+	fmt_measured(m, sizeof(m), r);
+	fprintf(f, "%s %s, started %s, %s%s</p>\n", r->tool, r->command, r->created, m,
+		r->interrupted ? " (interrupted: what was measured until then)" : "");
 	if (json_is_true(json_object_get(json_object_get(r->sysinfo, "virtualization"), "vm")))
 		fputs("<p class=\"warn\">Virtual machine: these numbers include the hypervisor's "
 		      "scheduling of the vCPUs.</p>\n", f);
@@ -337,14 +384,15 @@ static void write_md(struct rtm_report_ctx *c, FILE *f, const struct rtm_summary
 			  c->o->formats & (1u << RTM_PLOT_SVG) ? "svg" : "pdf";
 	struct fp_item fp[16];
 	const json_t *e;
-	char v[32];
+	char v[32], m[32];
 	int i, k, n;
 	size_t j;
 
-	fprintf(f, "# Latency report: %s, %s\n\n%s %s, started %s, %.1f s measured%s\n\n",
-		rtm_json_path_str(r->sysinfo, "hostname") ?: "?",
-		rtm_json_path_str(r->sysinfo, "kernel.release") ?: "?", r->tool, r->command,
-		r->created, (double)r->duration_ns / 1e9, r->interrupted ? " (interrupted)" : "");
+	fmt_measured(m, sizeof(m), r);
+	fprintf(f, "# Latency report: %s, %s\n\n%s %s, started %s, %s%s\n\n",
+		rtm_json_path_str(r->sysinfo, "hostname") ?: "host " UNKNOWN,
+		rtm_json_path_str(r->sysinfo, "kernel.release") ?: "kernel " UNKNOWN, r->tool,
+		r->command, r->created, m, r->interrupted ? " (interrupted)" : "");
 	fputs("| CPU | samples | min | avg |", f);
 	for (k = 0; k < SHOWN_PCTS; k++)
 		fprintf(f, " %s |", pct_names[k]);

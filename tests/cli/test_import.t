@@ -66,9 +66,35 @@ if command -v gnuplot >/dev/null; then
 		"$t/h400r/report.md" && grep -q '<td>&gt;400</td>' "$t/h400r/report.html" &&
 		! grep -q 'min, avg and max exact' "$t/h400r/report.html"
 	ok $? "report: '>400' for the unknown percentiles, no claim that min, avg, max are exact"
+	grep -q '^| isolated CPUs | unknown |$' "$t/h400r/report.md" &&
+		grep -q '^| load | unknown (not in the imported file) |$' "$t/h400r/report.md" &&
+		grep -q '^| measured | CPUs unknown, interval unknown, scheduling unknown, probe mode unknown |$' \
+			"$t/h400r/report.md" && grep -q 'duration unknown' "$t/h400r/report.md" &&
+		! grep -Eq '\?, \?|0\.0 s measured|interval 0 us|none \(idle\)|\| none; nohz_full none' \
+			"$t/h400r/report.md" "$t/h400r/report.html"
+	ok $? "report of a text import: what it cannot know is 'unknown', not '?', 0 or 'none'"
+	run_cmd import -q -o "$t/h400c" "$D/cyclictest-loaded-h400.json"
+	run_cmd report -o "$t/h400cr" "$t/h400c"
+	grep -q '^| measured | CPUs 0-1, interval 1000 us, fifo 95, probe mode unknown |$' \
+		"$t/h400cr/report.md" && grep -q '20.0 s measured' "$t/h400cr/report.md"
+	ok $? "report of a JSON import: CPUs, interval, priority from its command line"
 else
 	echo "ok - # SKIP report: gnuplot not installed"
 fi
+
+# fingerprints: from the command line, 'unknown' where the file does not tell
+sed 's/"cyclictest -m -p95 -a 0-1 -t2 -h 400/"cyclictest -m -p95 -i 200 -a 0-1 -t2 -h 400/' \
+	"$D/cyclictest-loaded-h400.json" >"$t/i200.json"
+run_cmd import -q -o "$t/i200" "$t/i200.json"
+run_cmd import -q -o "$t/i1000" "$D/cyclictest-loaded-h400.json"
+run_cmd compare "$t/i1000" "$t/i200"
+echo "$out" | grep -q '^warning: different interval (i1000: 1.00 ms; i200: 200 us)'
+ok $? "compare: two imports that differ in interval (-i on their command lines) warn"
+run_cmd compare "$t/i1000" "$t/h400t"
+echo "$out" | grep -q '^warning: different interval (i1000: 1.00 ms; h400t: unknown)' &&
+	echo "$out" | grep -Eq '^duration +20s +unknown$' &&
+	echo "$out" | grep -Eq '^measured CPUs +0-1 +unknown$' && ! echo "$out" | grep -q ' ? '
+ok $? "compare: an import without command line: interval, duration, CPUs 'unknown' (and warned)"
 
 run_cmd import --json -o "$t/js" "$D/rtla-timerlat-hist-ns.txt"
 echo "$out" | jq -e '.[0].provenance.unit == "ns" and .[0].provenance.row_width_ns == 500 and

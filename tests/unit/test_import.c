@@ -24,6 +24,8 @@
 
 static const char *datadir;
 
+static char *edit(const char *text, const char *after, const char *old, const char *new);
+
 /* ------------------------------------------------------------ reference */
 
 #define REF_COLS 4
@@ -826,6 +828,82 @@ static void test_overflow_unknown(void)
 	free(text);
 }
 
+/* ------------------------------------------------------------ the source's command line */
+
+static struct rtm_result *imp_cmdline(const char *cmdline)
+{
+	struct rtm_error err = { "" };
+	char *text = slurp("cyclictest-h100.json", NULL), *t2, old[128];
+	struct rtm_result *r;
+
+	snprintf(old, sizeof(old), "\"%s\"",
+		 "cyclictest -m -p95 -a 0-1 -t2 -h 100 -D 10 -q --json=ct-json-h100.json");
+	{
+		char nw[512];
+
+		snprintf(nw, sizeof(nw), "\"%s\"", cmdline);
+		t2 = edit(text ? text : "", NULL, old, nw);
+	}
+	r = rtm_import_buffer(t2, strlen(t2), "cmdline.json", NULL, &err);
+	if (!r)
+		diag("%s", err.msg);
+	free(text);
+	free(t2);
+	return r;
+}
+
+static void test_cmdline(void)
+{
+	static const struct {
+		const char *cmdline;
+		long long interval_ns, prio, above_ns;
+		const char *policy, *cpus;
+	} cases[] = {
+		{ "cyclictest -m -p95 -a 0-1 -t2 -h 100 -D 10 -q --json=x.json", 1000000, 95, 100000,
+		  "fifo", "0-1" },
+		{ "cyclictest -mp80 --interval=250 -a0 -D 1m -h 100", 250000, 80, 100000, "fifo",
+		  "0" },
+		{ "/usr/bin/cyclictest -i 200 --priority 90 --policy=rr --affinity 1 --histogram=64",
+		  200000, 90, 64000, "rr", "1" },
+		{ "cyclictest -t2 -h 100", 1000000, 0, 100000, "other", NULL },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct rtm_result *r = imp_cmdline(cases[i].cmdline);
+		struct rtm_summary_row *rows = NULL;
+		const json_t *o = r ? r->options : NULL;
+
+		if (!ok(r != NULL, "cmdline '%s': imports", cases[i].cmdline))
+			continue;
+		ok(json_integer_value(json_object_get(o, "interval_ns")) == cases[i].interval_ns &&
+		   json_integer_value(json_object_get(json_object_get(o, "sched"), "priority")) ==
+		   cases[i].prio &&
+		   !strcmp(json_string_value(json_object_get(json_object_get(o, "sched"),
+							     "policy")) ?: "", cases[i].policy),
+		   "cmdline '%s': interval %lld ns, %s %lld", cases[i].cmdline,
+		   cases[i].interval_ns, cases[i].policy, cases[i].prio);
+		ok(cases[i].cpus ? !strcmp(json_string_value(json_object_get(o, "cpus")) ?: "",
+					   cases[i].cpus) : !json_object_get(o, "cpus"),
+		   "cmdline '%s': CPUs %s", cases[i].cmdline, cases[i].cpus ?: "not stated");
+		ok(json_integer_value(pget(r, "overflow_above_ns")) == cases[i].above_ns &&
+		   rtm_summary_rows(r, false, &rows) == 3 && rows[0].beyond_ns ==
+		   (uint64_t)cases[i].above_ns, "cmdline '%s': overflows from -h: %lld ns",
+		   cases[i].cmdline, cases[i].above_ns);
+		free(rows);
+		rtm_result_free(r);
+	}
+	/* text: no command line, nothing asserted */
+	{
+		struct rtm_result *r = imp("cyclictest-loaded-h400.txt", NULL);
+
+		ok(r && !json_object_get(r->options, "interval_ns") &&
+		   !json_object_get(r->options, "sched") && !r->duration_ns,
+		   "text: no command line, so no interval, scheduling or duration");
+		rtm_result_free(r);
+	}
+}
+
 /* ------------------------------------------------------------ bad inputs */
 
 static void expect_fail(const char *what, const char *text, size_t len, const char *name)
@@ -981,6 +1059,7 @@ int main(void)
 	test_round_trip_exact();
 	test_export_extremes();
 	test_overflow_unknown();
+	test_cmdline();
 	test_bad_inputs();
 	return tap_done();
 }
