@@ -509,6 +509,34 @@ static bool all_blank(const char *text, size_t len)
 	return true;
 }
 
+/*
+ * An rtmeasure result (its schema among the first keys, as rtm_result_save()
+ * writes it) is refused: whole, it needs no import; cut short, it is truncated
+ * and says so. Returns true with the message in @err.
+ */
+static bool rtmeasure_result(const char *text, size_t len, const char *name,
+			     struct rtm_error *err)
+{
+	size_t head = len < 512 ? len : 512;
+	json_error_t jerr;
+	json_t *j;
+
+	if (memchr(text, '\0', len) || !memmem(text, head, "\"rtmeasure-result/", 18))
+		return false;
+	j = json_loadb(text, len, 0, &jerr);
+	if (j) {
+		json_decref(j);
+		rtm_error_set(err, "%s is already an rtmeasure result (report, compare and export "
+			      "read it as it is)", name);
+	} else {
+		rtm_error_set(err, "%s is a truncated or corrupt rtmeasure result, not another "
+			      "tool's output (not valid JSON at line %d, column %d: %s); import "
+			      "cannot repair it: measure again or restore the file", name,
+			      jerr.line, jerr.column, jerr.text);
+	}
+	return true;
+}
+
 struct rtm_result *rtm_import_buffer(const char *text, size_t len, const char *name,
 				     const struct rtm_import_opts *o, struct rtm_error *err)
 {
@@ -538,6 +566,8 @@ struct rtm_result *rtm_import_buffer(const char *text, size_t len, const char *n
 			      "or oslat --json, or rtla timerlat/osnoise hist)", name);
 		goto out;
 	}
+	if (rtmeasure_result(text, len, name, err))
+		goto out;
 	fmt = rtm_import_detect(text, len);
 	switch (fmt) {
 	case RTM_IMPORT_CYCLICTEST_HIST:
@@ -558,13 +588,9 @@ struct rtm_result *rtm_import_buffer(const char *text, size_t len, const char *n
 		ret = imp_parse_rttests_json(&s, text, len, err);
 		break;
 	default:
-		if (!memchr(text, '\0', len) && memmem(text, len, "\"rtmeasure-result/", 18))
-			rtm_error_set(err, "%s is already an rtmeasure result (report, compare and "
-				      "export read it as it is)", name);
-		else
-			rtm_error_set(err, "%s: unknown format (rtmeasure import reads cyclictest "
-				      "-h/--histfile text, cyclictest or oslat --json, rtla "
-				      "timerlat/osnoise hist text)", name);
+		rtm_error_set(err, "%s: unknown format (rtmeasure import reads cyclictest "
+			      "-h/--histfile text, cyclictest or oslat --json, rtla "
+			      "timerlat/osnoise hist text)", name);
 		goto out;
 	}
 	if (ret)

@@ -124,6 +124,10 @@ sed 's/^000030 \(.*\)/000030 x\1/' "$D/cyclictest-idle-h2000.txt" >"$t/corrupt.t
 expect_usage_error "corrupt row" import -o "$t/e4" "$t/corrupt.txt"
 expect_usage_error "wrong format (an rtmeasure result)" import -o "$t/e5" \
 	"$t/loaded/result.json"
+head -c 2000 "$t/loaded/result.json" >"$t/cut-result.json"
+expect_usage_error "a truncated rtmeasure result" import -o "$t/e5b" "$t/cut-result.json"
+echo "$err" | grep -q 'cut-result.json is a truncated or corrupt rtmeasure result'
+ok $? "a truncated result.json is named truncated, not 'already an rtmeasure result'"
 expect_usage_error "wrong format (text)" import -o "$t/e6" "$RTM_SRCDIR/README.md"
 expect_usage_error "missing file" import -o "$t/e7" "$t/nope.txt"
 # a good file and a bad one: nothing at all is written

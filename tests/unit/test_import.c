@@ -954,8 +954,23 @@ static void test_bad_inputs(void)
 	expect_fail("other JSON", "{\"a\": 1}", 8, "other.json");
 	expect_fail("rt-tests JSON of pi_stress", pi_json, strlen(pi_json), "pi.json");
 	t = slurp("../results/golden-v1/result.json", &len);
-	if (t)
+	if (t) {
+		struct rtm_error err = { "" };
+		struct rtm_result *r;
+
 		expect_fail("an rtmeasure result", t, len, "result.json");
+		r = rtm_import_buffer(t, len, "result.json", NULL, &err);
+		ok(!r && strstr(err.msg, "already an rtmeasure result"),
+		   "a whole rtmeasure result: 'already an rtmeasure result' (%s)", err.msg);
+		rtm_result_free(r);
+		/* cut short, it says so, not that it is a result to read as it is */
+		expect_fail("a truncated rtmeasure result", t, len / 2, "result.json");
+		r = rtm_import_buffer(t, len / 2, "result.json", NULL, &err);
+		ok(!r && strstr(err.msg, "is a truncated or corrupt rtmeasure result") &&
+		   !strstr(err.msg, "already"), "a truncated rtmeasure result says it is truncated "
+		   "(%s)", err.msg);
+		rtm_result_free(r);
+	}
 	free(t);
 	t = slurp("../irq/vm-6.18-t0/proc/interrupts", &len);
 	if (t)
