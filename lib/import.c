@@ -284,8 +284,18 @@ json_t *imp_col_json(const struct imp_set *s, const struct imp_col *c, uint64_t 
 	json_object_set_new(j, "avg", c->has_avg ? num(c->src_avg) : json_null());
 	json_object_set_new(j, "max", c->has_max ? num(c->src_max) : json_null());
 	json_object_set_new(j, "rows", rows_json(c));
-	if (c->overflows > placed)
+	if (c->overflows > placed) {
+		char why[256], at[48] = "";
+
+		if (s->overflow_above_ns)
+			snprintf(at, sizeof(at), " (at or above %llu ns)",
+				 (unsigned long long)s->overflow_above_ns);
+		snprintf(why, sizeof(why), "null: the rank lies among the %llu samples beyond the "
+			 "histogram's last row%s, whose values the source does not give",
+			 (unsigned long long)c->overflows, at);
 		json_object_set_new(j, "run_percentiles_ns", run_percentiles(s, c));
+		json_object_set_new(j, "run_percentiles_unknown", json_string(why));
+	}
 	return j;
 }
 

@@ -56,6 +56,10 @@ echo "$out" | jq -e '.[0].summary.cpus[0] | .samples == 19775 and .avg_ns == 113
 	.["p99_ns"] == null and (.unknown["p99_ns"] | test("1048 of 19775")) and
 	.unknown_above_ns == 400000' >/dev/null
 ok $? "--json: unknown percentiles null, with the reason"
+jq -e '.sections.provenance.cpus[0] | .run_percentiles_ns["p99"] == null and
+	(.run_percentiles_unknown | test("1048 samples beyond .* 400000 ns"))' \
+	"$t/h400t/result.json" >/dev/null
+ok $? "result.json: the run's unknown percentiles null, with the reason"
 run_cmd compare "$t/h400t" "$t/loaded"
 echo "$out" | grep -Eq '^all +h400t +39588 +17\.5 +106\.0 +51\.5 +>400 +>400 +>400 +16965\.5'
 ok $? "compare: an import's unknown percentiles as '>400', every sample counted"
