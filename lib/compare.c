@@ -725,8 +725,26 @@ static json_t *run_json(const struct rtm_compare_run *run, bool baseline)
 				    run->fp[k] ? json_string(run->fp[k]) : json_null());
 	for (k = 0; k < run->nrows - 1; k++)
 		json_array_append_new(cpus, row_json(&run->rows[k]));
-	for (k = 0; k < RTM_COMPARE_NPCT; k++)
-		json_array_append_new(pcts, ci_json(&run->ci[k]));
+	for (k = 0; k < RTM_COMPARE_NPCT; k++) {
+		const struct rtm_summary_row *all = &run->rows[run->nrows - 1];
+		json_t *cj = ci_json(&run->ci[k]);
+		int sk;
+
+		/* an import's percentile among the samples beyond its rows: unknown */
+		for (sk = 0; sk < RTM_SUMMARY_NPCT; sk++)
+			if (rtm_summary_pcts[sk] == rtm_compare_pcts[k] &&
+			    !rtm_summary_pct_known(all, sk)) {
+				char why[256];
+
+				rtm_summary_unknown_reason(why, sizeof(why), all);
+				json_object_set_new(cj, "value_ns", json_null());
+				json_object_set_new(cj, "valid", json_false());
+				json_object_set_new(cj, "ci_lo_ns", json_null());
+				json_object_set_new(cj, "ci_hi_ns", json_null());
+				json_object_set_new(cj, "unknown", json_string(why));
+			}
+		json_array_append_new(pcts, cj);
+	}
 	o = json_pack("{s:s, s:s, s:b, s:I, s:o, s:o, s:o, s:o}", "label", run->label, "path",
 		      run->path, "baseline", baseline, "duration_ns", (json_int_t)run->duration_ns,
 		      "fingerprint", fp, "all", row_json(&run->rows[run->nrows - 1]), "cpus", cpus,

@@ -63,6 +63,18 @@ ok $? "result.json: the run's unknown percentiles null, with the reason"
 run_cmd compare "$t/h400t" "$t/loaded"
 echo "$out" | grep -Eq '^all +h400t +39588 +17\.5 +106\.0 +51\.5 +>400 +>400 +>400 +16965\.5'
 ok $? "compare: an import's unknown percentiles as '>400', every sample counted"
+run_cmd compare --json "$t/h400t" "$t/loaded"
+echo "$out" | jq -e '.runs[0] | .all["p99_ns"] == null and (.all.unknown | test("of 39588 samples")) and
+	.percentiles[0].value_ns == null and (.percentiles[0].unknown | type) == "string" and
+	.all.samples == 39588' >/dev/null
+ok $? "compare --json: an import's unknown percentiles null, with the reason"
+if command -v gnuplot >/dev/null; then
+	run_cmd compare -o "$t/cmp" "$t/h400t" "$t/loaded"
+	grep -q '&gt;400 (unknown: beyond the imported histogram)' "$t/cmp/compare.html"
+	ok $? "compare.html: the intervals table marks an import's unknown percentiles"
+else
+	echo "ok - # SKIP compare.html: gnuplot not installed"
+fi
 
 if command -v gnuplot >/dev/null; then
 	run_cmd report -o "$t/h400r" "$t/h400t"
