@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "fileio.h"
+#include "units.h"
 #include "import_priv.h"
 #include "jsonutil.h"
 
@@ -398,6 +399,11 @@ static void overflow_note(struct imp_set *s, const struct imp_col *c, uint64_t p
 		 known, (unsigned long long)kept);
 }
 
+static int cmp_int(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
 static struct rtm_result *build(struct imp_set *s, struct rtm_error *err)
 {
 	json_t *pcpus = json_array(), *prov, *irq = NULL, *user = NULL;
@@ -430,6 +436,19 @@ static struct rtm_result *build(struct imp_set *s, struct rtm_error *err)
 		 s->version);
 	snprintf(r->created, sizeof(r->created), "%s", s->created);
 	imp_cmd_options(s, r->options);
+	if (s->cpus_known && !json_object_get(r->options, "cpus")) {
+		struct rtm_cpulist cl = { 0, malloc((size_t)s->ncols * sizeof(int)) };
+		char buf[1024];
+
+		for (i = 0; cl.cpus && i < s->ncols; i++)
+			cl.cpus[cl.n++] = s->cols[i].cpu;
+		if (cl.cpus) {
+			qsort(cl.cpus, (size_t)cl.n, sizeof(int), cmp_int);
+			if (!rtm_cpulist_format(&cl, buf, sizeof(buf)))
+				json_object_set_new(r->options, "cpus", json_string(buf));
+		}
+		free(cl.cpus);
+	}
 	r->duration_ns = s->duration_ns;
 	r->sysinfo = s->sysinfo;
 	s->sysinfo = NULL;

@@ -30,6 +30,8 @@ run_cmd import -a 0-1 -q -o "$t/aff" "$D/cyclictest-break-h200.txt"
 		.events[0].cpu == 1 and .events[0].latency_ns == 4252500' \
 		"$t/aff/result.json" >/dev/null
 ok $? "-a 0-1: CPUs; -b trailer as a break event; -q prints nothing"
+jq -e '.options == {"cpus": "0-1"}' "$t/aff/result.json" >/dev/null
+ok $? "-a 0-1: options.cpus, and nothing the text does not tell"
 
 run_cmd import -o "$t/many" "$D/cyclictest-h100.json" "$D/cyclictest-h100.txt" "$D/oslat.json" \
 	"$D/rtla-timerlat-hist-us.txt" "$D/rtla-osnoise-hist-us.txt"
