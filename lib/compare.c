@@ -627,9 +627,9 @@ void rtm_compare_fprint(const struct rtm_compare *c, FILE *f)
 		fprintf(f, "warning: %s\n", c->warnings[i].text);
 	for (i = 0; i < c->nruns; i++)
 		if (c->runs[i].overflows)
-			fprintf(f, "warning: %s: %llu imported samples lay beyond its histogram with "
-				"no known value: the figures that depend on them are unknown "
-				"(sections.provenance)\n",
+			fprintf(f, "warning: %s: %llu imported samples lay beyond its histogram "
+				"with no known value: the figures that depend on them are "
+				"unknown (sections.provenance)\n",
 				c->runs[i].label, (unsigned long long)c->runs[i].overflows);
 	fprintf(f, "\n%-5s %-14s %10s", "CPU", "run", "samples");
 	for (i = 1; i < RTM_CM_NTABLE; i++)

@@ -104,8 +104,8 @@ static void cmd_read(char *cmd, bool oslat, struct cmd_facts *f)
 				continue;
 			if (a[1])
 				fact_set(f, oslat, name, a + 1);
-			else if (i + 1 < n && (!opt || (w[i + 1][0] >= '0' && w[i + 1][0] <= '9')) &&
-				 w[i + 1][0] != '-')
+			else if (i + 1 < n && w[i + 1][0] != '-' &&
+				 (!opt || (w[i + 1][0] >= '0' && w[i + 1][0] <= '9')))
 				fact_set(f, oslat, name, w[++i]);
 			else if (opt)
 				fact_set(f, oslat, name, "");	/* bare -a: every CPU */
@@ -186,7 +186,8 @@ void imp_cmd_options(struct imp_set *s, json_t *opt)
 		if (f.hist && number(f.hist, IMP_MAX_ROWS, &x) && x &&
 		    !strcmp(s->unit, "us") && !s->overflow_above_ns) {
 			s->overflow_above_ns = x * 1000;
-			TAKEN("%soverflows from %llu us (-h)", tl ? ", " : "", (unsigned long long)x);
+			TAKEN("%soverflows from %llu us (-h)", tl ? ", " : "",
+			      (unsigned long long)x);
 		}
 	} else if (f.prio && number(f.prio, 99, &x)) {
 		json_object_set_new(opt, "sched", json_pack("{s:s, s:I}", "policy", "fifo",

@@ -318,7 +318,8 @@ static json_t *row_json(const struct rtm_summary_row *row)
 	}
 	json_object_set_new(o, "unknown", unknown);
 	if (row->beyond_ns)
-		json_object_set_new(o, "unknown_above_ns", json_integer((json_int_t)row->beyond_ns));
+		json_object_set_new(o, "unknown_above_ns",
+				    json_integer((json_int_t)row->beyond_ns));
 	return o;
 }
 

@@ -719,7 +719,8 @@ static void test_export_extremes(void)
 	is_u64(top, 3488, "extremes: the top row is the max's (3488 us), not its bucket's "
 	       "midpoint (3485)");
 	is_u64((uint64_t)json_integer_value(json_object_get(json_object_get(
-		json_object_get(j, "thread"), "0"), "max")), top, "extremes: \"max\" is the top row");
+		json_object_get(j, "thread"), "0"), "max")), top,
+	       "extremes: \"max\" is the top row");
 	is_u64(bottom, 50, "extremes: the bottom row is the min's");
 	is_u64(sum, 106, "extremes: every sample in a row");
 	json_decref(j);
@@ -769,7 +770,8 @@ static void test_overflow_unknown(void)
 		is_u64(rows[c].beyond_ns, 400000, "h400: unknown figures lie above 400 us");
 		ok(!rtm_summary_pct_known(&rows[c], 2), "h400: thread %d p99 is unknown", c);
 		for (k = 0; k < RTM_SUMMARY_NPCT; k++) {
-			uint64_t rank = (uint64_t)ceil(rtm_summary_pcts[k] / 100.0 * (double)N - 1e-9);
+			double p = rtm_summary_pcts[k];
+			uint64_t rank = (uint64_t)ceil(p / 100.0 * (double)N - 1e-9);
 
 			if (rank == N)
 				ok(rtm_summary_pct_known(&rows[c], k) &&
@@ -785,15 +787,17 @@ static void test_overflow_unknown(void)
 				   (unsigned long long)ref_pct_n(&ref, c, rtm_summary_pcts[k], N));
 			else
 				ok(!rtm_summary_pct_known(&rows[c], k) && !rows[c].pct_ns[k],
-				   "h400: thread %d p%g unknown (rank %llu of %llu beyond the %llu in "
-				   "rows)", c, rtm_summary_pcts[k], (unsigned long long)rank,
+				   "h400: thread %d p%g unknown (rank %llu of %llu beyond the "
+				   "%llu in rows)", c, p, (unsigned long long)rank,
 				   (unsigned long long)N, (unsigned long long)in_rows);
 		}
 	}
 	if (n == 3) {
+		double want = (113000.0 * (double)rows[0].samples +
+			       99000.0 * (double)rows[1].samples) / (double)total;
+
 		is_u64(rows[2].samples, total, "h400: all: every sample counted");
-		ok(fabs(rows[2].avg_ns - (113000.0 * (double)rows[0].samples +
-					  99000.0 * (double)rows[1].samples) / (double)total) < 1e-3,
+		ok(fabs(rows[2].avg_ns - want) < 1e-3,
 		   "h400: all: avg weighs the threads' own");
 		ok(!rtm_summary_pct_known(&rows[2], 2), "h400: all: p99 unknown");
 	}
@@ -859,12 +863,12 @@ static void test_cmdline(void)
 		long long interval_ns, prio, above_ns;
 		const char *policy, *cpus;
 	} cases[] = {
-		{ "cyclictest -m -p95 -a 0-1 -t2 -h 100 -D 10 -q --json=x.json", 1000000, 95, 100000,
-		  "fifo", "0-1" },
+		{ "cyclictest -m -p95 -a 0-1 -t2 -h 100 -D 10 -q --json=x.json", 1000000, 95,
+		  100000, "fifo", "0-1" },
 		{ "cyclictest -mp80 --interval=250 -a0 -D 1m -h 100", 250000, 80, 100000, "fifo",
 		  "0" },
-		{ "/usr/bin/cyclictest -i 200 --priority 90 --policy=rr --affinity 1 --histogram=64",
-		  200000, 90, 64000, "rr", "1" },
+		{ "/usr/bin/cyclictest -i 200 --priority 90 --policy=rr --affinity 1 "
+		  "--histogram=64", 200000, 90, 64000, "rr", "1" },
 		/* no -a: the threads' "cpu" still name them */
 		{ "cyclictest -t2 -h 100", 1000000, 0, 100000, "other", "0-1" },
 	};
