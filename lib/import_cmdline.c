@@ -66,10 +66,10 @@ static void fact_set(struct cmd_facts *f, bool oslat, const char *name, const ch
 /* Split @cmd (argv joined by blanks, as rt-tests writes it) and read it into @f. */
 static void cmd_read(char *cmd, bool oslat, struct cmd_facts *f)
 {
-	char *w[256], *p = cmd;
+	char *w[256], *p, *save = NULL;
 	int n = 0, i;
 
-	while (n < 256 && (p = strtok(n ? NULL : cmd, " \t")) != NULL)
+	while (n < 256 && (p = strtok_r(n ? NULL : cmd, " \t", &save)) != NULL)
 		w[n++] = p;
 	for (i = 1; i < n; i++) {
 		char *a = w[i], *eq;
