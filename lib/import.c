@@ -404,7 +404,8 @@ static int cmp_int(const void *a, const void *b)
 	return *(const int *)a - *(const int *)b;
 }
 
-static struct rtm_result *build(struct imp_set *s, struct rtm_error *err)
+static struct rtm_result *build(struct imp_set *s, const struct rtm_import_opts *o,
+			       struct rtm_error *err)
 {
 	json_t *pcpus = json_array(), *prov, *irq = NULL, *user = NULL;
 	struct rtm_result *r;
@@ -435,6 +436,13 @@ static struct rtm_result *build(struct imp_set *s, struct rtm_error *err)
 	snprintf(r->tool, sizeof(r->tool), "%s%s%s", s->tool, s->version[0] ? " " : "",
 		 s->version);
 	snprintf(r->created, sizeof(r->created), "%s", s->created);
+	if (!s->command_line && o->command_line) {
+		s->command_line = strdup(o->command_line);
+		imp_note(s, "command line as --command-line gives it (the file does not name "
+			 "it)");
+	} else if (o->command_line) {
+		imp_note(s, "--command-line ignored: the file names its own command line");
+	}
 	imp_cmd_options(s, r->options);
 	if (s->cpus_known && !json_object_get(r->options, "cpus")) {
 		struct rtm_cpulist cl = { 0, malloc((size_t)s->ncols * sizeof(int)) };
@@ -624,7 +632,7 @@ struct rtm_result *rtm_import_buffer(const char *text, size_t len, const char *n
 	}
 	if (ret)
 		goto out;
-	r = build(&s, err);
+	r = build(&s, o, err);
 	ret = r ? 0 : -EINVAL;
 out:
 	free(copy);

@@ -114,6 +114,19 @@ echo "$out" | grep -q '^warning: different interval (i1000: 1.00 ms; h400t: unkn
 	echo "$out" | grep -Eq '^measured CPUs +0-1 +unknown$' && ! echo "$out" | grep -q ' ? '
 ok $? "compare: an import without command line: interval, duration, CPUs 'unknown' (and warned)"
 
+# cyclictest text names no command line: --command-line gives it
+run_cmd import -q -C 'cyclictest -m -p95 -i 500 -a 0-1 -t2 -h 400 -D 20 -q' -o "$t/c500" \
+	"$D/cyclictest-loaded-h400.txt"
+[ "$rc" -eq 0 ] && jq -e '.options.interval_ns == 500000 and .options.cpus == "0-1" and
+	.options.sched == {"policy": "fifo", "priority": 95} and .duration_ns == 20000000000 and
+	.sections.provenance.cpus_known == false' "$t/c500/result.json" >/dev/null
+ok $? "--command-line: interval, scheduling, CPUs, duration of a text import"
+run_cmd compare "$t/c500" "$t/i1000"
+echo "$out" | grep -q '^warning: different interval (c500: 500 us; i1000: 1.00 ms)'
+ok $? "compare: a text import (--command-line -i 500) and a JSON one (no -i) differ in interval"
+expect_usage_error "--command-line of another program" import -C 'stress-ng --cpu 2' \
+	-o "$t/e13" "$D/cyclictest-loaded-h400.txt"
+
 run_cmd import --json -o "$t/js" "$D/rtla-timerlat-hist-ns.txt"
 echo "$out" | jq -e '.[0].provenance.unit == "ns" and .[0].provenance.row_width_ns == 500 and
 	(.[0].summary | type) != "null"' >/dev/null
