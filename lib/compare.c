@@ -192,7 +192,13 @@ static void fill_fp(struct rtm_compare_run *run, const struct rtm_result *r)
 							(uint64_t)json_integer_value(v) * 1000));
 	fp[RTM_FP_SCHED] = fp_sched(opt);
 	fp[RTM_FP_MODE] = jstrdup(opt, "mode");
-	fp[RTM_FP_DURATION] = strdup(rtm_fmt_duration(buf, sizeof(buf), r->duration_ns));
+	/* an import whose source does not tell its length or its CPUs: unknown */
+	if (r->duration_ns || !json_object_get(r->sections, "provenance"))
+		fp[RTM_FP_DURATION] = strdup(rtm_fmt_duration(buf, sizeof(buf), r->duration_ns));
+	if (json_is_false(rtm_json_path(r->sections, "provenance.cpus_known"))) {
+		free(fp[RTM_FP_MEASURED]);
+		fp[RTM_FP_MEASURED] = NULL;
+	}
 }
 
 static void fill_vm(struct rtm_compare_run *run, const struct rtm_result *r)
@@ -355,7 +361,8 @@ static int digest_round(struct rtm_compare_run *run, const struct rtm_result *r)
 	run->corrected_kept = run->nrounds ? run->corrected_kept && corrected : corrected;
 	free(run->rows);
 	run->rows = NULL;
-	n = rtm_summary_rows(run->pool, false, &run->rows);
+	/* one run: its own rows, which know an import's unknown figures (provenance) */
+	n = rtm_summary_rows(run->nrounds ? run->pool : r, false, &run->rows);
 	if (n < 0)
 		return n;
 	run->nrows = n;
@@ -460,6 +467,9 @@ static bool fp_differs(const struct rtm_compare *c, int field)
 		if (b && strstr(b, " | "))
 			return true;
 		if (i && a && b && strcmp(a, b))
+			return true;
+		/* an import without its command line next to a run that states it */
+		if (field == RTM_FP_INTERVAL && !a != !b)
 			return true;
 	}
 	return false;
@@ -819,6 +829,19 @@ double rtm_compare_metric(const struct rtm_summary_row *r, int m)
 	}
 }
 
+/* An imported run's figure that depends on samples with no known value. */
+static bool metric_unknown(const struct rtm_summary_row *r, int m)
+{
+	switch (m) {
+	case RTM_CM_SAMPLES:
+	case RTM_CM_OVERRUNS: return false;
+	case RTM_CM_MIN: return r->unknown & RTM_SUMMARY_UNKNOWN_MIN;
+	case RTM_CM_AVG: return r->unknown & RTM_SUMMARY_UNKNOWN_AVG;
+	case RTM_CM_MAX: return r->unknown & RTM_SUMMARY_UNKNOWN_MAX;
+	default: return !rtm_summary_pct_known(r, m - RTM_CM_P50);
+	}
+}
+
 const struct rtm_summary_row *rtm_compare_row(const struct rtm_compare_run *run, int cpu)
 {
 	int i;
@@ -895,6 +918,16 @@ void rtm_compare_cell(char *buf, size_t len, const struct rtm_summary_row *r,
 		snprintf(buf, len, "-");
 		return;
 	}
+	if (what == 'v' && metric_unknown(r, m)) {
+		rtm_summary_fmt_unknown(buf, len, r, false);
+		if (m == RTM_CM_MIN || m == RTM_CM_AVG || m == RTM_CM_MAX)
+			snprintf(buf, len, "n/a");
+		return;
+	}
+	if (what != 'v' && (metric_unknown(r, m) || metric_unknown(base, m))) {
+		snprintf(buf, len, "-");
+		return;
+	}
 	v = rtm_compare_metric(r, m);
 	b = base ? rtm_compare_metric(base, m) : 0;
 	if (what == 'v')
@@ -966,7 +999,7 @@ static void print_fingerprints(const struct rtm_compare *c, FILE *f)
 			const char *v = c->runs[i].fp[k];
 
 			if (!v)
-				v = "?";
+				v = "unknown";
 			if ((int)strlen(v) > w && i + 1 < c->nruns)
 				fprintf(f, " %-*.*s...", w - 3, w - 3, v);
 			else if ((int)strlen(v) > w)
@@ -989,8 +1022,9 @@ void rtm_compare_fprint(const struct rtm_compare *c, FILE *f)
 		fprintf(f, "warning: %s\n", c->warnings[i].text);
 	for (i = 0; i < c->nruns; i++)
 		if (c->runs[i].overflows)
-			fprintf(f, "warning: %s: %llu imported samples lay beyond its histogram and are "
-				"not in its percentiles, which are lower bounds (sections.provenance)\n",
+			fprintf(f, "warning: %s: %llu imported samples lay beyond its histogram "
+				"with no known value: the figures that depend on them are "
+				"unknown (sections.provenance)\n",
 				c->runs[i].label, (unsigned long long)c->runs[i].overflows);
 	fprintf(f, "\n%-5s %-14s %10s", "CPU", "run", "samples");
 	for (i = 1; i < RTM_CM_NTABLE; i++)
@@ -1030,8 +1064,15 @@ static json_t *row_json(const struct rtm_summary_row *r)
 		json_object_set_new(o, "cpu", json_integer(r->cpu));
 	for (m = 0; m < RTM_CM_N; m++)
 		json_object_set_new(o, rtm_compare_metrics[m].key,
+				    metric_unknown(r, m) ? json_null() :
 				    m == RTM_CM_AVG ? json_real(r->avg_ns) :
 				    json_integer((json_int_t)rtm_compare_metric(r, m)));
+	if (r->unknown) {
+		char why[256];
+
+		rtm_summary_unknown_reason(why, sizeof(why), r);
+		json_object_set_new(o, "unknown", json_string(why));
+	}
 	json_object_set_new(o, "stddev_ns", json_real(r->stddev_ns));
 	return o;
 }
@@ -1045,10 +1086,11 @@ static json_t *diff_json(const struct rtm_summary_row *b, const struct rtm_summa
 		json_object_set_new(o, "cpu", json_integer(b->cpu));
 	for (m = 0; m < RTM_CM_N; m++) {
 		double vb = rtm_compare_metric(b, m), va = rtm_compare_metric(a, m);
+		bool unk = metric_unknown(a, m) || metric_unknown(b, m);
 
-		json_object_set_new(o, rtm_compare_metrics[m].key, json_pack("{s:o, s:f}",
-				    "ratio", va > 0 ? json_real(vb / va) : json_null(),
-				    "delta", vb - va));
+		json_object_set_new(o, rtm_compare_metrics[m].key, json_pack("{s:o, s:o}",
+				    "ratio", va > 0 && !unk ? json_real(vb / va) : json_null(),
+				    "delta", unk ? json_null() : json_real(vb - va)));
 	}
 	return o;
 }
@@ -1108,8 +1150,26 @@ static json_t *run_json(const struct rtm_compare_run *run, bool baseline)
 				    run->fp[k] ? json_string(run->fp[k]) : json_null());
 	for (k = 0; k < run->nrows - 1; k++)
 		json_array_append_new(cpus, row_json(&run->rows[k]));
-	for (k = 0; k < RTM_COMPARE_NPCT; k++)
-		json_array_append_new(pcts, ci_json(&run->ci[k]));
+	for (k = 0; k < RTM_COMPARE_NPCT; k++) {
+		const struct rtm_summary_row *all = &run->rows[run->nrows - 1];
+		json_t *cj = ci_json(&run->ci[k]);
+		int sk;
+
+		/* an import's percentile among the samples beyond its rows: unknown */
+		for (sk = 0; sk < RTM_SUMMARY_NPCT; sk++)
+			if (rtm_summary_pcts[sk] == rtm_compare_pcts[k] &&
+			    !rtm_summary_pct_known(all, sk)) {
+				char why[256];
+
+				rtm_summary_unknown_reason(why, sizeof(why), all);
+				json_object_set_new(cj, "value_ns", json_null());
+				json_object_set_new(cj, "valid", json_false());
+				json_object_set_new(cj, "ci_lo_ns", json_null());
+				json_object_set_new(cj, "ci_hi_ns", json_null());
+				json_object_set_new(cj, "unknown", json_string(why));
+			}
+		json_array_append_new(pcts, cj);
+	}
 	o = json_pack("{s:s, s:s, s:b, s:I, s:o, s:o, s:o, s:o}", "label", run->label, "path",
 		      run->path, "baseline", baseline, "duration_ns", (json_int_t)run->duration_ns,
 		      "fingerprint", fp, "all", row_json(&run->rows[run->nrows - 1]), "cpus", cpus,

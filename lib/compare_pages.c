@@ -250,7 +250,20 @@ static void html_intervals(FILE *f, const struct rtm_compare *c)
 		html_cell(f, "l", c->runs[i].label);
 		for (k = 0; k < RTM_COMPARE_NPCT; k++) {
 			const struct rtm_quantile_ci *ci = &c->runs[i].ci[k];
+			const struct rtm_summary_row *all = rtm_compare_row(&c->runs[i], -1);
+			int sk;
 
+			/* an import's percentile among the samples beyond its rows */
+			for (sk = 0; sk < RTM_SUMMARY_NPCT; sk++)
+				if (rtm_summary_pcts[sk] == rtm_compare_pcts[k])
+					break;
+			if (sk < RTM_SUMMARY_NPCT && !rtm_summary_pct_known(all, sk)) {
+				rtm_summary_fmt_unknown(v, sizeof(v), all, false);
+				snprintf(cell, sizeof(cell), "%s (unknown: beyond the imported "
+					 "histogram)", v);
+				html_cell(f, "info", cell);
+				continue;
+			}
 			rtm_fmt_us(v, sizeof(v), ci->value_ns);
 			rtm_fmt_us(lo, sizeof(lo), ci->lo_ns);
 			rtm_fmt_us(hi, sizeof(hi), ci->hi_ns);

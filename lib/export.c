@@ -65,49 +65,99 @@ static json_t *sysinfo(const json_t *si)
 	return o;
 }
 
-/* The microsecond rows of one CPU, without the extremes an import placed from
- * beyond its rows; returns the samples in the rows. */
+/* Add @n samples to the microsecond row @us of @rows. */
+static void add_row(json_t *rows, uint64_t us, uint64_t n)
+{
+	char key[24];
+
+	if (!n)
+		return;
+	snprintf(key, sizeof(key), "%llu", (unsigned long long)us);
+	json_object_set_new(rows, key, json_integer(json_integer_value(json_object_get(rows, key)) +
+						    (json_int_t)n));
+}
+
+/*
+ * The microsecond rows of one CPU from our histogram, without the extremes an
+ * import placed from beyond its rows; returns the samples in the rows. The
+ * lowest and the highest sample go to the rows of the exact min and max (a
+ * bucket's midpoint can lie a few rows below the max above ~256 us), so that
+ * the max lies in the top row as in cyclictest's own files.
+ */
 static uint64_t hist_rows(const struct rtm_hist *h, uint64_t take_max, uint64_t take_min,
 			  json_t *rows)
 {
 	struct rtm_hist_bucket b;
 	unsigned int pos = 0;
-	uint64_t row = UINT64_MAX, cnt = 0, total = 0, seen = 0;
-	char key[24];
+	uint64_t total = 0, seen = 0;
 
 	while (rtm_hist_next(h, &pos, &b)) {
 		uint64_t u = rtm_hist_bucket_value(h, &b) / 1000, n = b.count;
 
-		if (take_min && seen == 0 && n) {
+		if (seen == 0 && n) {
 			n--;		/* the lowest sample */
-			take_min = 0;
+			if (!take_min) {
+				add_row(rows, h->min_ns / 1000, 1);
+				total++;
+			}
 		}
 		seen += b.count;
-		if (take_max && seen == h->count && n) {
+		if (seen == h->count && n) {
 			n--;		/* the highest sample */
-			take_max = 0;
+			if (!take_max) {
+				add_row(rows, h->max_ns / 1000, 1);
+				total++;
+			}
 		}
-		if (u != row && cnt) {
-			snprintf(key, sizeof(key), "%llu", (unsigned long long)row);
-			json_object_set_new(rows, key, json_integer((json_int_t)cnt));
-			total += cnt;
-			cnt = 0;
-		}
-		row = u;
-		cnt += n;
-	}
-	if (cnt) {
-		snprintf(key, sizeof(key), "%llu", (unsigned long long)row);
-		json_object_set_new(rows, key, json_integer((json_int_t)cnt));
-		total += cnt;
+		add_row(rows, u, n);
+		total += n;
 	}
 	return total;
+}
+
+/*
+ * An import's own rows (provenance "rows", [lo_ns, count]) as microsecond rows,
+ * when every row lies within one microsecond row (rows of 1 us, or of a divisor
+ * of it); returns the samples in the rows, or -1 when they do not fit.
+ */
+static int64_t source_rows(const json_t *prov, const json_t *pc, json_t *rows)
+{
+	json_int_t w = json_integer_value(json_object_get(prov, "row_width_ns"));
+	const json_t *src = json_object_get(pc, "rows"), *e;
+	uint64_t total = 0;
+	size_t i;
+
+	if (!json_is_array(src) || w <= 0 || w > 1000 || 1000 % w)
+		return -1;
+	json_array_foreach(src, i, e) {
+		json_int_t lo = json_integer_value(json_array_get(e, 0));
+		json_int_t n = json_integer_value(json_array_get(e, 1));
+
+		if (lo < 0 || n < 0)
+			return -1;
+		add_row(rows, (uint64_t)lo / 1000, (uint64_t)n);
+		total += (uint64_t)n;
+	}
+	return (int64_t)total;
+}
+
+/* An import's stated average in us: the source's own figure; NAN when it has none. */
+static double source_avg_us(const json_t *prov, const json_t *pc)
+{
+	const json_t *a = json_object_get(pc, "avg");
+	const char *unit = json_string_value(json_object_get(prov, "unit"));
+
+	if (!json_is_number(a))
+		return NAN;
+	return json_number_value(a) / (unit && !strcmp(unit, "ns") ? 1000.0 : 1.0);
 }
 
 json_t *rtm_export_cyclictest_json(const struct rtm_result *r, const char *cmdline)
 {
 	const json_t *prov = json_object_get(r->sections, "provenance");
 	bool threads = prov && json_is_false(json_object_get(prov, "cpus_known"));
+	const char *src_cmd = json_string_value(json_object_get(prov, "command_line"));
+	const char *export_cmd;
 	json_t *root, *th = json_object(), *start, *end;
 	char cmd[128];
 	int i;
@@ -119,19 +169,32 @@ json_t *rtm_export_cyclictest_json(const struct rtm_result *r, const char *cmdli
 		const struct rtm_hist *h = c->raw;
 		const json_t *pc = prov_cpu(r, c->cpu);
 		uint64_t placed = juint(pc, "overflows_placed"), over = juint(pc, "overflows");
-		uint64_t in_rows;
+		uint64_t in_rows, cycles;
 		json_t *rows = json_object(), *t;
+		int64_t srows = pc ? source_rows(prov, pc, rows) : -1;
+		double avg = pc ? source_avg_us(prov, pc) : NAN;
 		char key[16];
 
 		if (placed > h->count)
 			placed = h->count;
-		in_rows = hist_rows(h, placed >= 1, placed >= 2, rows);
-		t = json_pack("{s:o, s:I, s:I, s:I, s:f, s:i, s:i}",
+		if (srows >= 0) {
+			in_rows = (uint64_t)srows;
+		} else {
+			json_object_clear(rows);
+			in_rows = hist_rows(h, placed >= 1, placed >= 2, rows);
+		}
+		cycles = in_rows + (over > placed ? over : placed);
+		if (pc && json_is_integer(json_object_get(pc, "count")))
+			cycles = juint(pc, "count");
+		/* the hist's mean is the run's only when nothing lies beyond the rows */
+		if (isnan(avg) && over <= placed)
+			avg = round(rtm_hist_mean(h) / 10.0) / 100.0;
+		t = json_pack("{s:o, s:I, s:I, s:I, s:o, s:i, s:i}",
 			"histogram", rows,
-			"cycles", (json_int_t)(in_rows + (over > placed ? over : placed)),
+			"cycles", (json_int_t)cycles,
 			"min", (json_int_t)(h->count ? h->min_ns / 1000 : 0),
 			"max", (json_int_t)(h->max_ns / 1000),
-			"avg", round(rtm_hist_mean(h) / 10.0) / 100.0,
+			"avg", isnan(avg) ? json_null() : json_real(avg),
 			"cpu", threads ? -1 : c->cpu,
 			"node", 0);
 		snprintf(key, sizeof(key), "%d", i);
@@ -141,6 +204,12 @@ json_t *rtm_export_cyclictest_json(const struct rtm_result *r, const char *cmdli
 		snprintf(cmd, sizeof(cmd), "%s %s", r->tool, r->command);
 		cmdline = cmd;
 	}
+	export_cmd = cmdline;
+	/* cyclictest's own command line, as it wrote it; another tool's would make
+	 * readers take the file for that tool's layout (oslat's rows differ) */
+	if (src_cmd && !strcmp(json_string_value(json_object_get(prov, "tool")) ?: "",
+			       "cyclictest"))
+		cmdline = src_cmd;
 	start = rfc2822(r->created, 0);
 	end = rfc2822(r->created, r->duration_ns);
 	root = json_pack("{s:i, s:s, s:s, s:o, s:o, s:i}",
@@ -159,10 +228,14 @@ json_t *rtm_export_cyclictest_json(const struct rtm_result *r, const char *cmdli
 	json_object_set_new(root, "num_threads", json_integer(r->ncpus));
 	json_object_set_new(root, "resolution_in_ns", json_integer(0));
 	json_object_set_new(root, "thread", th);
-	json_object_set_new(root, "exported_by", json_pack("{s:s, s:s, s:s}",
+	json_object_set_new(root, "exported_by", json_pack("{s:s, s:s, s:s, s:s}",
 		"tool", "rtmeasure " PACKAGE_VERSION,
+		"command", export_cmd,
 		"source_tool", r->tool,
 		"source_command", r->command));
+	if (src_cmd && cmdline != src_cmd)
+		json_object_set_new(json_object_get(root, "exported_by"), "source_command_line",
+				    json_string(src_cmd));
 	return root;
 }
 

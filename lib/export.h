@@ -18,15 +18,22 @@
 
 /**
  * rtm_export_cyclictest_json - the result as cyclictest --json would write it
- * @cmdline: the value of "cmdline:" (the exporting command), may be NULL
+ * @cmdline: the exporting command, may be NULL: the value of "cmdline:" unless
+ *	the result is an import whose source named its command line, which is kept
+ *	there ("exported_by.command" has the exporting one)
  *
  * Each log-linear bucket is counted in the microsecond row of its midpoint
- * (as histogram.txt does); min and max are truncated to microseconds as
- * cyclictest does; "avg" is the exact mean. For an imported result, the
- * samples its source could not place (overflows) are counted in "cycles" but
- * not in the histogram, and a maximum recorded from beyond the rows is taken
- * out of them again, so importing the export gives back the same result.
- * "cpu" is -1 when the result's entries are threads, not CPUs.
+ * (as histogram.txt does), except the lowest and the highest sample, which go
+ * to the rows of the exact min and max, so the max lies in the top row; min
+ * and max are truncated to microseconds as cyclictest does; "avg" is the
+ * exact mean. An imported result writes its source's own rows back instead
+ * (sections.provenance "rows", when they fit microsecond rows) and its stated
+ * "avg" (null when the source had none and samples lie beyond its rows);
+ * the samples its source could not place (overflows) are counted in "cycles"
+ * but not in the histogram, and a maximum recorded from beyond the rows is
+ * taken out of them again, so importing the export gives back the same
+ * counts, min, avg and max. "cpu" is -1 when the result's entries are
+ * threads, not CPUs.
  * Returns NULL when out of memory.
  */
 json_t *rtm_export_cyclictest_json(const struct rtm_result *r, const char *cmdline);

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "fileio.h"
+#include "units.h"
 #include "import_priv.h"
 #include "jsonutil.h"
 
@@ -250,6 +251,22 @@ static json_t *run_percentiles(const struct imp_set *s, const struct imp_col *c)
 	return o;
 }
 
+/*
+ * The source's own rows, [[lo_ns, count], ...] (non-empty ones, ascending):
+ * our log-linear buckets merge neighbouring microsecond rows above ~256 us, so
+ * export writes these back to keep every count where the source had it.
+ */
+static json_t *rows_json(const struct imp_col *c)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < c->nrows; i++)
+		json_array_append_new(a, json_pack("[o, o]", rtm_json_u64(c->rows[i].lo_ns),
+						   rtm_json_u64(c->rows[i].count)));
+	return a;
+}
+
 json_t *imp_col_json(const struct imp_set *s, const struct imp_col *c, uint64_t placed)
 {
 	json_t *j = json_object();
@@ -267,8 +284,19 @@ json_t *imp_col_json(const struct imp_set *s, const struct imp_col *c, uint64_t 
 	json_object_set_new(j, "min", c->has_min ? num(c->src_min) : json_null());
 	json_object_set_new(j, "avg", c->has_avg ? num(c->src_avg) : json_null());
 	json_object_set_new(j, "max", c->has_max ? num(c->src_max) : json_null());
-	if (c->overflows > placed)
+	json_object_set_new(j, "rows", rows_json(c));
+	if (c->overflows > placed) {
+		char why[256], at[48] = "";
+
+		if (s->overflow_above_ns)
+			snprintf(at, sizeof(at), " (at or above %llu ns)",
+				 (unsigned long long)s->overflow_above_ns);
+		snprintf(why, sizeof(why), "null: the rank lies among the %llu samples beyond the "
+			 "histogram's last row%s, whose values the source does not give",
+			 (unsigned long long)c->overflows, at);
 		json_object_set_new(j, "run_percentiles_ns", run_percentiles(s, c));
+		json_object_set_new(j, "run_percentiles_unknown", json_string(why));
+	}
 	return j;
 }
 
@@ -363,15 +391,21 @@ static void overflow_note(struct imp_set *s, const struct imp_col *c, uint64_t p
 		return;
 	}
 	imp_note(s, "%s: %llu of %llu samples lay beyond the histogram's last row%s; their "
-		 "values are unknown and they are not in the histogram%s%s%s: its percentiles "
-		 "are those of the %llu samples kept, lower bounds of the run's, which are "
-		 "known up to p%.2f only (provenance run_percentiles_ns)",
+		 "values are unknown and they are not in the histogram%s%s%s: the run's "
+		 "percentiles are known up to p%.2f only, those above are shown as unknown "
+		 "(the histogram's own, of the %llu samples kept, are lower bounds)",
 		 lab, (unsigned long long)c->overflows, (unsigned long long)total, where,
 		 placed ? ", except the maximum (" : "", maxs, placed ? ", a known sample)" : "",
-		 (unsigned long long)kept, known);
+		 known, (unsigned long long)kept);
 }
 
-static struct rtm_result *build(struct imp_set *s, struct rtm_error *err)
+static int cmp_int(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+static struct rtm_result *build(struct imp_set *s, const struct rtm_import_opts *o,
+			       struct rtm_error *err)
 {
 	json_t *pcpus = json_array(), *prov, *irq = NULL, *user = NULL;
 	struct rtm_result *r;
@@ -402,6 +436,27 @@ static struct rtm_result *build(struct imp_set *s, struct rtm_error *err)
 	snprintf(r->tool, sizeof(r->tool), "%s%s%s", s->tool, s->version[0] ? " " : "",
 		 s->version);
 	snprintf(r->created, sizeof(r->created), "%s", s->created);
+	if (!s->command_line && o->command_line) {
+		s->command_line = strdup(o->command_line);
+		imp_note(s, "command line as --command-line gives it (the file does not name "
+			 "it)");
+	} else if (o->command_line) {
+		imp_note(s, "--command-line ignored: the file names its own command line");
+	}
+	imp_cmd_options(s, r->options);
+	if (s->cpus_known && !json_object_get(r->options, "cpus")) {
+		struct rtm_cpulist cl = { 0, malloc((size_t)s->ncols * sizeof(int)) };
+		char buf[1024];
+
+		for (i = 0; cl.cpus && i < s->ncols; i++)
+			cl.cpus[cl.n++] = s->cols[i].cpu;
+		if (cl.cpus) {
+			qsort(cl.cpus, (size_t)cl.n, sizeof(int), cmp_int);
+			if (!rtm_cpulist_format(&cl, buf, sizeof(buf)))
+				json_object_set_new(r->options, "cpus", json_string(buf));
+		}
+		free(cl.cpus);
+	}
 	r->duration_ns = s->duration_ns;
 	r->sysinfo = s->sysinfo;
 	s->sysinfo = NULL;
@@ -491,6 +546,34 @@ static bool all_blank(const char *text, size_t len)
 	return true;
 }
 
+/*
+ * An rtmeasure result (its schema among the first keys, as rtm_result_save()
+ * writes it) is refused: whole, it needs no import; cut short, it is truncated
+ * and says so. Returns true with the message in @err.
+ */
+static bool rtmeasure_result(const char *text, size_t len, const char *name,
+			     struct rtm_error *err)
+{
+	size_t head = len < 512 ? len : 512;
+	json_error_t jerr;
+	json_t *j;
+
+	if (memchr(text, '\0', len) || !memmem(text, head, "\"rtmeasure-result/", 18))
+		return false;
+	j = json_loadb(text, len, 0, &jerr);
+	if (j) {
+		json_decref(j);
+		rtm_error_set(err, "%s is already an rtmeasure result (report, compare and export "
+			      "read it as it is)", name);
+	} else {
+		rtm_error_set(err, "%s is a truncated or corrupt rtmeasure result, not another "
+			      "tool's output (not valid JSON at line %d, column %d: %s); import "
+			      "cannot repair it: measure again or restore the file", name,
+			      jerr.line, jerr.column, jerr.text);
+	}
+	return true;
+}
+
 struct rtm_result *rtm_import_buffer(const char *text, size_t len, const char *name,
 				     const struct rtm_import_opts *o, struct rtm_error *err)
 {
@@ -520,6 +603,8 @@ struct rtm_result *rtm_import_buffer(const char *text, size_t len, const char *n
 			      "or oslat --json, or rtla timerlat/osnoise hist)", name);
 		goto out;
 	}
+	if (rtmeasure_result(text, len, name, err))
+		goto out;
 	fmt = rtm_import_detect(text, len);
 	switch (fmt) {
 	case RTM_IMPORT_CYCLICTEST_HIST:
@@ -540,18 +625,14 @@ struct rtm_result *rtm_import_buffer(const char *text, size_t len, const char *n
 		ret = imp_parse_rttests_json(&s, text, len, err);
 		break;
 	default:
-		if (!memchr(text, '\0', len) && memmem(text, len, "\"rtmeasure-result/", 18))
-			rtm_error_set(err, "%s is already an rtmeasure result (report, compare and "
-				      "export read it as it is)", name);
-		else
-			rtm_error_set(err, "%s: unknown format (rtmeasure import reads cyclictest "
-				      "-h/--histfile text, cyclictest or oslat --json, rtla "
-				      "timerlat/osnoise hist text)", name);
+		rtm_error_set(err, "%s: unknown format (rtmeasure import reads cyclictest "
+			      "-h/--histfile text, cyclictest or oslat --json, rtla "
+			      "timerlat/osnoise hist text)", name);
 		goto out;
 	}
 	if (ret)
 		goto out;
-	r = build(&s, err);
+	r = build(&s, o, err);
 	ret = r ? 0 : -EINVAL;
 out:
 	free(copy);

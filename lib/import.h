@@ -39,6 +39,9 @@ struct rtm_import_opts {
 	const char *affinity;
 	bool nsecs;		/* cyclictest text recorded with -N/--nsecs (rows in ns) */
 	uint64_t rtla_bucket;	/* rtla -b value in the file's unit; 0: from the rows */
+	/* the run's command line for a source that does not name it (cyclictest
+	 * text): its options are taken as from rt-tests JSON's "cmdline:" */
+	const char *command_line;
 };
 
 /* The format of @text by its content; RTM_IMPORT_UNKNOWN when none fits. */

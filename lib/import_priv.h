@@ -103,6 +103,13 @@ uint64_t imp_col_hist(const struct imp_set *s, const struct imp_col *c, struct r
 json_t *imp_col_json(const struct imp_set *s, const struct imp_col *c, uint64_t placed);
 
 /*
+ * The run's options (interval_ns, sched, cpus, duration_ns) from s->command_line
+ * of cyclictest or oslat into @opt; may set s->overflow_above_ns (-h) and the
+ * duration when the source has none. A note lists what was taken.
+ */
+void imp_cmd_options(struct imp_set *s, json_t *opt);
+
+/*
  * Format parsers: fill @s from @text (the text ones get a writable, NUL-terminated
  * copy), or return -EINVAL with a one-line message naming s->name.
  */

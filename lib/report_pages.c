@@ -23,6 +23,25 @@ static bool pct_supported(uint64_t samples, double pct)
 	return (double)samples * (1.0 - pct / 100.0) >= 1.0;
 }
 
+static bool imported(const struct rtm_result *r)
+{
+	return json_is_object(json_object_get(r->sections, "provenance"));
+}
+
+/* A table cell in us, or what an unknown figure (@bit of s->unknown) shows. */
+static void cell_us(char *buf, size_t len, const struct rtm_summary_row *s, unsigned int bit,
+		    uint64_t ns)
+{
+	if (s->unknown & bit) {
+		if (bit < (1u << RTM_SUMMARY_NPCT))
+			rtm_summary_fmt_unknown(buf, len, s, false);
+		else
+			snprintf(buf, len, "n/a");
+		return;
+	}
+	rtm_fmt_us(buf, len, ns);
+}
+
 struct fp_item {
 	const char *label;
 	char *value;		/* malloc()ed: a long kernel command line is kept whole */
@@ -34,14 +53,54 @@ static void fp_free(struct fp_item *it, int n)
 		free(it[n].value);
 }
 
-/* The box and the run, as facts a reader compares runs by. */
+#define UNKNOWN "unknown"
+
+/* A sysinfo the run recorded on its box; an import's is partial or absent. */
+static bool box_known(const json_t *si)
+{
+	return si && !json_is_true(json_object_get(si, "imported"));
+}
+
+/* "12.3 s" measured, or "duration unknown" (an import whose source does not tell). */
+static void fmt_measured(char *buf, size_t len, const struct rtm_result *r)
+{
+	if (!r->duration_ns && imported(r))
+		snprintf(buf, len, "duration unknown");
+	else
+		snprintf(buf, len, "%.1f s measured", (double)r->duration_ns / 1e9);
+}
+
+/* What the run measured: "CPUs 0-1, interval 1000 us, fifo 95, nanosleep". */
+static void fmt_run_options(char *buf, size_t len, const struct rtm_result *r)
+{
+	const json_t *o = r->options, *iv = json_object_get(o, "interval_ns");
+	const json_t *prio = rtm_json_path(o, "sched.priority");
+	const char *pol = rtm_json_path_str(o, "sched.policy");
+	char iv_s[32], sched[48];
+
+	if (json_is_integer(iv))
+		snprintf(iv_s, sizeof(iv_s), "%.0f us", (double)json_integer_value(iv) / 1000.0);
+	else
+		snprintf(iv_s, sizeof(iv_s), UNKNOWN);
+	if (pol && json_is_integer(prio))
+		snprintf(sched, sizeof(sched), "%s %lld", pol, json_integer_value(prio));
+	else
+		snprintf(sched, sizeof(sched), "%s", pol ?: "scheduling " UNKNOWN);
+	snprintf(buf, len, "CPUs %s, interval %s, %s, %s",
+		 rtm_json_path_str(o, "cpus") ?: UNKNOWN, iv_s, sched,
+		 rtm_json_path_str(o, "mode") ?: "probe mode " UNKNOWN);
+}
+
+/* The box and the run, as facts a reader compares runs by; what a result does
+ * not record (an import) is "unknown", never a guess. */
 static int fingerprint(const struct rtm_result *r, struct fp_item *it)
 {
-	const json_t *si = r->sysinfo, *o = r->options, *load;
+	const json_t *si = r->sysinfo, *load;
 	const json_t *pre = json_object_get(json_object_get(si, "kernel"), "preempt");
 	const json_t *virt = json_object_get(si, "virtualization");
+	const json_t *online = rtm_json_path(si, "cpu.online_count");
 	const char *s;
-	char *ld = NULL;
+	char *ld = NULL, m[32], opts[512];
 	size_t k, ldlen = 0;
 	FILE *lf;
 	int n = 0;
@@ -50,28 +109,31 @@ static int fingerprint(const struct rtm_result *r, struct fp_item *it)
 			  if (asprintf(&it[n].value, __VA_ARGS__) < 0) \
 				  it[n].value = NULL; \
 			  n++; } while (0)
-	ITEM("host", "%s", rtm_json_path_str(si, "hostname") ?: "?");
-	ITEM("kernel", "%s %s", rtm_json_path_str(si, "kernel.release") ?: "?",
+	ITEM("host", "%s", rtm_json_path_str(si, "hostname") ?: UNKNOWN);
+	ITEM("kernel", "%s %s", rtm_json_path_str(si, "kernel.release") ?: UNKNOWN,
 	     rtm_json_path_str(si, "kernel.version") ?: "");
 	if (pre)
-		ITEM("preemption", "%s%s", json_string_value(json_object_get(pre, "model")) ?: "?",
+		ITEM("preemption", "%s%s", json_string_value(json_object_get(pre, "model")) ?:
+		     UNKNOWN,
 		     json_is_true(json_object_get(pre, "dynamic")) ? " (PREEMPT_DYNAMIC)" : "");
-	ITEM("CPU", "%s, %lld online (%s)", rtm_json_path_str(si, "cpu.model") ?: "?",
-	     json_integer_value(json_object_get(json_object_get(si, "cpu"), "online_count")),
-	     rtm_json_path_str(si, "cpu.online") ?: "?");
-	ITEM("isolated CPUs", "%s; nohz_full %s", rtm_json_path_str(si, "cpu.isolated") ?: "none",
-	     rtm_json_path_str(si, "cpu.nohz_full") ?: "none");
+	if (json_is_integer(online))
+		ITEM("CPU", "%s, %lld online (%s)", rtm_json_path_str(si, "cpu.model") ?: UNKNOWN,
+		     json_integer_value(online), rtm_json_path_str(si, "cpu.online") ?: UNKNOWN);
+	else
+		ITEM("CPU", "%s", rtm_json_path_str(si, "cpu.model") ?: UNKNOWN);
+	if (box_known(si))
+		ITEM("isolated CPUs", "%s; nohz_full %s",
+		     rtm_json_path_str(si, "cpu.isolated") ?: "none",
+		     rtm_json_path_str(si, "cpu.nohz_full") ?: "none");
+	else
+		ITEM("isolated CPUs", UNKNOWN);
 	if (virt)
 		ITEM("virtual machine", "%s", json_is_true(json_object_get(virt, "vm")) ?
 		     (json_string_value(json_object_get(virt, "hypervisor")) ?: "yes") : "no");
 	if ((s = rtm_json_path_str(si, "kernel.cmdline")))
 		ITEM("kernel command line", "%s", s);
-	ITEM("measured", "CPUs %s, interval %.0f us, %s %lld, %s",
-	     rtm_json_path_str(o, "cpus") ?: "?",
-	     (double)json_integer_value(json_object_get(o, "interval_ns")) / 1000.0,
-	     rtm_json_path_str(o, "sched.policy") ?: "?",
-	     json_integer_value(json_object_get(json_object_get(o, "sched"), "priority")),
-	     rtm_json_path_str(o, "mode") ?: "?");
+	fmt_run_options(opts, sizeof(opts), r);
+	ITEM("measured", "%s", opts);
 	load = json_object_get(json_object_get(r->sections, "load"), "commands");
 	lf = open_memstream(&ld, &ldlen);
 	for (k = 0; lf && k < json_array_size(load); k++)
@@ -79,10 +141,12 @@ static int fingerprint(const struct rtm_result *r, struct fp_item *it)
 			json_string_value(json_array_get(load, k)) ?: "");
 	if (lf)
 		fclose(lf);
-	ITEM("load", "%s", ld && *ld ? ld : "none (idle)");
+	ITEM("load", "%s", ld && *ld ? ld :
+	     imported(r) ? UNKNOWN " (not in the imported file)" : "none (idle)");
 	free(ld);
-	ITEM("run", "%s %s, %s, %.1f s%s", r->tool, r->command, r->created,
-	     (double)r->duration_ns / 1e9, r->interrupted ? " (interrupted)" : "");
+	fmt_measured(m, sizeof(m), r);
+	ITEM("run", "%s %s, %s, %s%s", r->tool, r->command, r->created, m,
+	     r->interrupted ? " (interrupted)" : "");
 #undef ITEM
 	return n;
 }
@@ -106,25 +170,39 @@ static void html_summary(FILE *f, const struct rtm_result *r, const struct rtm_s
 		else
 			fprintf(f, "%d", s->cpu);
 		fprintf(f, "</td><td>%llu</td>", (unsigned long long)s->samples);
-		rtm_fmt_us(v, sizeof(v), s->samples ? s->min_ns : 0);
+		cell_us(v, sizeof(v), s, RTM_SUMMARY_UNKNOWN_MIN, s->samples ? s->min_ns : 0);
 		fprintf(f, "<td>%s</td>", v);
-		rtm_fmt_us(v, sizeof(v), (uint64_t)s->avg_ns);
+		cell_us(v, sizeof(v), s, RTM_SUMMARY_UNKNOWN_AVG, (uint64_t)s->avg_ns);
 		fprintf(f, "<td>%s</td>", v);
 		for (k = 0; k < SHOWN_PCTS; k++) {
 			if (!pct_supported(s->samples, rtm_summary_pcts[k])) {
 				fputs("<td title=\"too few samples\">&ndash;</td>", f);
 				continue;
 			}
-			rtm_fmt_us(v, sizeof(v), s->pct_ns[k]);
-			fprintf(f, "<td>%s</td>", v);
+			cell_us(v, sizeof(v), s, 1u << k, s->pct_ns[k]);
+			fputs("<td>", f);
+			rtm_html_text(f, v);
+			fputs("</td>", f);
 		}
-		rtm_fmt_us(v, sizeof(v), s->max_ns);
+		cell_us(v, sizeof(v), s, RTM_SUMMARY_UNKNOWN_MAX, s->max_ns);
 		fprintf(f, "<td>%s</td><td>%llu</td></tr>\n", v, (unsigned long long)s->overruns);
 	}
 	fputs("</table>\n<p class=\"sub\">Latencies in microseconds, from the raw histograms "
-	      "(bucket width at most 1/256 of the value; min, avg and max exact). &ndash;: too few "
-	      "samples for that percentile.", f);
-	(void)r;
+	      "(bucket width at most 1/256 of the value", f);
+	fputs(imported(r) ? "; an import's rows stand for what its source's rows stood for, and "
+	      "its avg is the source's own figure" : "; min, avg and max exact", f);
+	fputs("). &ndash;: too few samples for that percentile.", f);
+	if (nrows && rows[nrows - 1].unknown) {
+		char x[32], why[256];
+
+		rtm_summary_fmt_unknown(x, sizeof(x), &rows[nrows - 1], false);
+		rtm_summary_unknown_reason(why, sizeof(why), &rows[nrows - 1]);
+		fputs(" ", f);
+		rtm_html_text(f, x);
+		fputs(": ", f);
+		rtm_html_text(f, why);
+		fputs(".", f);
+	}
 }
 
 /* Handler time of a /proc row from sections.irq.handlers, "" when not traced. */
@@ -177,28 +255,29 @@ static void write_html(struct rtm_report_ctx *c, FILE *f, const struct rtm_summa
 	struct fp_item fp[16];
 	struct rtm_report_irq irqs[10];
 	const json_t *checks = json_object_get(r->sysinfo, "checks"), *e;
-	char title[256], img[PATH_MAX + 64], h[64];
+	char title[256], img[PATH_MAX + 64], h[64], m[32];
 	int n, i;
 	size_t k;
 
 	snprintf(title, sizeof(title), "Latency report: %s, %s",
-		 rtm_json_path_str(r->sysinfo, "hostname") ?: "?",
-		 rtm_json_path_str(r->sysinfo, "kernel.release") ?: "?");
+		 rtm_json_path_str(r->sysinfo, "hostname") ?: "host " UNKNOWN,
+		 rtm_json_path_str(r->sysinfo, "kernel.release") ?: "kernel " UNKNOWN);
 	rtm_html_begin(f, title);
 	fputs("<h1>", f);
 	rtm_html_text(f, title);
 	fputs("</h1>\n<p class=\"sub\">", f);
-	fprintf(f, "%s %s, started %s, %.1f s measured%s</p>\n", r->tool, r->command, r->created,
-		(double)r->duration_ns / 1e9, r->interrupted ? " (interrupted: what was measured "
-		"until then)" : "");
+	fmt_measured(m, sizeof(m), r);
+	fprintf(f, "%s %s, started %s, %s%s</p>\n", r->tool, r->command, r->created, m,
+		r->interrupted ? " (interrupted: what was measured until then)" : "");
 	if (json_is_true(json_object_get(json_object_get(r->sysinfo, "virtualization"), "vm")))
 		fputs("<p class=\"warn\">Virtual machine: these numbers include the hypervisor's "
 		      "scheduling of the vCPUs.</p>\n", f);
 
 	if (rtm_result_unplaced_overflows(r))
 		fprintf(f, "<p class=\"warn\">Imported: %llu samples lay beyond the source's "
-			"histogram and are not in these figures; the percentiles are lower bounds "
-			"(sections.provenance of result.json has the run's own).</p>\n",
+			"histogram and have no known value; the percentiles whose rank lies among "
+			"them are unknown and shown as such, and the plots hold only the samples "
+			"with a value (sections.provenance of result.json has the details).</p>\n",
 			(unsigned long long)rtm_result_unplaced_overflows(r));
 	fputs("<h2>Summary</h2>\n", f);
 	html_summary(f, r, rows, nrows);
@@ -310,14 +389,15 @@ static void write_md(struct rtm_report_ctx *c, FILE *f, const struct rtm_summary
 	const char *ext = page_ext(c->o->formats);
 	struct fp_item fp[16];
 	const json_t *e;
-	char v[32];
+	char v[32], m[32];
 	int i, k, n;
 	size_t j;
 
-	fprintf(f, "# Latency report: %s, %s\n\n%s %s, started %s, %.1f s measured%s\n\n",
-		rtm_json_path_str(r->sysinfo, "hostname") ?: "?",
-		rtm_json_path_str(r->sysinfo, "kernel.release") ?: "?", r->tool, r->command,
-		r->created, (double)r->duration_ns / 1e9, r->interrupted ? " (interrupted)" : "");
+	fmt_measured(m, sizeof(m), r);
+	fprintf(f, "# Latency report: %s, %s\n\n%s %s, started %s, %s%s\n\n",
+		rtm_json_path_str(r->sysinfo, "hostname") ?: "host " UNKNOWN,
+		rtm_json_path_str(r->sysinfo, "kernel.release") ?: "kernel " UNKNOWN, r->tool,
+		r->command, r->created, m, r->interrupted ? " (interrupted)" : "");
 	fputs("| CPU | samples | min | avg |", f);
 	for (k = 0; k < SHOWN_PCTS; k++)
 		fprintf(f, " %s |", pct_names[k]);
@@ -333,18 +413,29 @@ static void write_md(struct rtm_report_ctx *c, FILE *f, const struct rtm_summary
 		else
 			fprintf(f, "| %d ", s->cpu);
 		fprintf(f, "| %llu ", (unsigned long long)s->samples);
-		rtm_fmt_us(v, sizeof(v), s->samples ? s->min_ns : 0);
+		cell_us(v, sizeof(v), s, RTM_SUMMARY_UNKNOWN_MIN, s->samples ? s->min_ns : 0);
 		fprintf(f, "| %s ", v);
-		rtm_fmt_us(v, sizeof(v), (uint64_t)s->avg_ns);
+		cell_us(v, sizeof(v), s, RTM_SUMMARY_UNKNOWN_AVG, (uint64_t)s->avg_ns);
 		fprintf(f, "| %s ", v);
 		for (k = 0; k < SHOWN_PCTS; k++) {
-			rtm_fmt_us(v, sizeof(v), s->pct_ns[k]);
-			fprintf(f, "| %s ", pct_supported(s->samples, rtm_summary_pcts[k]) ? v : "-");
+			cell_us(v, sizeof(v), s, 1u << k, s->pct_ns[k]);
+			if (!pct_supported(s->samples, rtm_summary_pcts[k]))
+				fputs("| - ", f);
+			else	/* ">" opens a quote in Markdown: "\>" */
+				fprintf(f, "| %s%s ", v[0] == '>' ? "\\" : "", v);
 		}
-		rtm_fmt_us(v, sizeof(v), s->max_ns);
+		cell_us(v, sizeof(v), s, RTM_SUMMARY_UNKNOWN_MAX, s->max_ns);
 		fprintf(f, "| %s | %llu |\n", v, (unsigned long long)s->overruns);
 	}
-	fputs("\nLatencies in microseconds.\n\n", f);
+	fputs("\nLatencies in microseconds.", f);
+	if (nrows && rows[nrows - 1].unknown) {
+		char x[32], why[256];
+
+		rtm_summary_fmt_unknown(x, sizeof(x), &rows[nrows - 1], false);
+		rtm_summary_unknown_reason(why, sizeof(why), &rows[nrows - 1]);
+		fprintf(f, " %s%s: %s.", x[0] == '>' ? "\\" : "", x, why);
+	}
+	fputs("\n\n", f);
 	for (i = 0; i < c->npf; i++) {
 		fprintf(f, "![%s](plots/%s.%s)\n\n", c->pf[i].caption, c->pf[i].name, ext);
 		if (c->o->formats & (1u << RTM_PLOT_PDF))

@@ -39,6 +39,9 @@ static void import_usage(FILE *f)
 		"                         CPU, and the folder numbers them so\n"
 		"  -N, --nsecs            cyclictest text recorded with -N (rows in ns)\n"
 		"  -b, --bucket-size N    rtla: the run's -b (default: from the row indices)\n"
+		"  -C, --command-line CMD cyclictest text: the run's command line (as rt-tests\n"
+		"                         JSON names it): interval, priority, CPUs, duration\n"
+		"                         and -h are taken from it\n"
 		"  -j, --json             print what was imported as JSON\n"
 		"  -q, --quiet            print nothing but errors\n"
 		"      --help             this help\n");
@@ -205,12 +208,13 @@ int cmd_import(int argc, char **argv)
 		{ "affinity", required_argument, NULL, 'a' },
 		{ "nsecs", no_argument, NULL, 'N' },
 		{ "bucket-size", required_argument, NULL, 'b' },
+		{ "command-line", required_argument, NULL, 'C' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 2000 },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct rtm_import_opts o = { NULL, false, 0 };
+	struct rtm_import_opts o = { NULL, false, 0, NULL };
 	struct rtm_error err = { "" };
 	const char *dir = NULL;
 	bool json = false, quiet = false;
@@ -220,7 +224,7 @@ int cmd_import(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:a:Nb:jq", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:a:Nb:C:jq", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			dir = optarg;
@@ -250,6 +254,14 @@ int cmd_import(int argc, char **argv)
 						    "integer (rtla's -b)", optarg);
 			break;
 		}
+		case 'C':
+			if (strncmp(optarg, "cyclictest", 10) && !strstr(optarg, "/cyclictest") &&
+			    strncmp(optarg, "oslat", 5) && !strstr(optarg, "/oslat"))
+				return rtm_cli_fail("import: --command-line '%s': give the run's "
+						    "cyclictest or oslat command line ('cyclictest "
+						    "-i 200 -p 95 ...')", optarg);
+			o.command_line = optarg;
+			break;
 		case 'j':
 			json = true;
 			break;
@@ -260,7 +272,7 @@ int cmd_import(int argc, char **argv)
 			import_usage(stdout);
 			return RTM_EXIT_OK;
 		default:
-			return rtm_cli_bad_option("import", "o:a:Nb:jq", longopts, argv);
+			return rtm_cli_bad_option("import", "o:a:Nb:C:jq", longopts, argv);
 		}
 	}
 	if (optind >= argc)

@@ -19,9 +19,12 @@
 
 #include "export.h"
 #include "import.h"
+#include "summary.h"
 #include "../tap.h"
 
 static const char *datadir;
+
+static char *edit(const char *text, const char *after, const char *old, const char *new);
 
 /* ------------------------------------------------------------ reference */
 
@@ -310,7 +313,7 @@ static void test_cyclictest_text(void)
 		{ "cyclictest-break-h200.txt", 2 },
 		{ "cyclictest-h100.txt", 2 },
 	};
-	struct rtm_import_opts aff = { "0-1", false, 0 };
+	struct rtm_import_opts aff = { "0-1", false, 0, NULL };
 	size_t i;
 
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
@@ -616,6 +619,296 @@ static void test_round_trip(void)
 	}
 }
 
+/* The "thread" entries of an export, without what differs by design. */
+static json_t *threads_of(const json_t *j)
+{
+	return json_deep_copy(json_object_get(j, "thread"));
+}
+
+/*
+ * Export then import then export again writes the same threads (rows, cycles,
+ * min, avg, max) byte for byte; an rt-tests JSON source's own threads come
+ * back as they were, with its "cmdline:".
+ */
+static void test_round_trip_exact(void)
+{
+	static const struct {
+		const char *file;
+		bool json;	/* compare with the source's own "thread" */
+	} files[] = {
+		{ "cyclictest-h100.json", true }, { "cyclictest-loaded-h400.json", true },
+		{ "cyclictest-loaded-h400.txt", false }, { "cyclictest-idle-h2000.txt", false },
+		{ "cyclictest-loaded-h50.txt", false }, { "rtla-timerlat-hist-us.txt", false },
+	};
+	size_t f;
+
+	for (f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+		struct rtm_error err = { "" };
+		struct rtm_result *a = imp(files[f].file, NULL), *b = NULL;
+		json_t *j1, *j2 = NULL, *t1, *t2 = NULL;
+		char *text;
+
+		if (!ok(a != NULL, "%s: imports", files[f].file))
+			continue;
+		j1 = rtm_export_cyclictest_json(a, "rtmeasure export --cyclictest-json x");
+		text = json_dumps(j1, 0);
+		b = rtm_import_buffer(text, strlen(text), "export.json", NULL, &err);
+		free(text);
+		if (b)
+			j2 = rtm_export_cyclictest_json(b, "rtmeasure export --cyclictest-json y");
+		t1 = threads_of(j1);
+		t2 = threads_of(j2);
+		ok(b && json_equal(t1, t2), "%s: export, import, export: the same rows, cycles, "
+		   "min, avg and max", files[f].file);
+		if (files[f].json) {
+			char *src = slurp(files[f].file, NULL);
+			json_t *root = json_loads(src, 0, NULL), *ts = threads_of(root);
+			const char *k;
+			json_t *t;
+
+			/* rtmeasure writes avg rounded to 0.01 us, cyclictest to 0.01 too */
+			json_object_foreach(ts, k, t)
+				json_object_del(t, "node");
+			json_object_foreach(t1, k, t)
+				json_object_del(t, "node");
+			ok(json_equal(ts, t1), "%s: the export has the source's own threads "
+			   "(every row count, cycles, min, avg, max, cpu)", files[f].file);
+			ok(!strcmp(json_string_value(json_object_get(j1, "cmdline:")) ?: "",
+				   json_string_value(json_object_get(root, "cmdline:")) ?: "-"),
+			   "%s: the export keeps the source's \"cmdline:\"", files[f].file);
+			json_decref(ts);
+			json_decref(root);
+			free(src);
+		}
+		json_decref(t1);
+		json_decref(t2);
+		json_decref(j1);
+		json_decref(j2);
+		rtm_result_free(a);
+		rtm_result_free(b);
+	}
+}
+
+/* A measured result: the max lies in the top row, the min in the bottom one. */
+static void test_export_extremes(void)
+{
+	struct rtm_result *r = rtm_result_alloc("cyclic");
+	struct rtm_result_cpu *c = r ? rtm_result_add_cpu(r, 0, false, 0) : NULL;
+	json_t *j, *h;
+	const char *k;
+	json_t *v;
+	uint64_t top = 0, bottom = UINT64_MAX, sum = 0;
+
+	if (!ok(c != NULL, "extremes: a result"))
+		return;
+	/* 3488.9 us shares a bucket whose midpoint is row 3485 */
+	rtm_hist_record_n(c->raw, 50000, 100);
+	rtm_hist_record(c->raw, 3488900);
+	rtm_hist_record(c->raw, 3482000);
+	rtm_hist_record(c->raw, 300700);	/* bucket [300032, 301055]: midpoint 300.5 */
+	rtm_hist_record_n(c->raw, 300900, 3);
+	j = rtm_export_cyclictest_json(r, NULL);
+	h = json_object_get(json_object_get(json_object_get(j, "thread"), "0"), "histogram");
+	json_object_foreach(h, k, v) {
+		uint64_t u = strtoull(k, NULL, 10);
+
+		top = u > top ? u : top;
+		bottom = u < bottom ? u : bottom;
+		sum += (uint64_t)json_integer_value(v);
+	}
+	is_u64(top, 3488, "extremes: the top row is the max's (3488 us), not its bucket's "
+	       "midpoint (3485)");
+	is_u64((uint64_t)json_integer_value(json_object_get(json_object_get(
+		json_object_get(j, "thread"), "0"), "max")), top,
+	       "extremes: \"max\" is the top row");
+	is_u64(bottom, 50, "extremes: the bottom row is the min's");
+	is_u64(sum, 106, "extremes: every sample in a row");
+	json_decref(j);
+	rtm_result_free(r);
+}
+
+/* ------------------------------------------------------------ overflow: unknown figures */
+
+/*
+ * cyclictest -h 400 under load: 4-5% of the samples lie above 400 us with no
+ * known value. The summary counts them, takes cyclictest's own avg, gives the
+ * percentiles whose rank lies in the rows (by hand over the full count) and
+ * marks the others unknown: ">400" in the table, null plus a reason in JSON.
+ */
+static void test_overflow_unknown(void)
+{
+	static const char *const keys[RTM_SUMMARY_NPCT] = {
+		"p50_ns", "p90_ns", "p99_ns", "p99.9_ns", "p99.99_ns", "p99.999_ns",
+	};
+	char *text = slurp("cyclictest-loaded-h400.txt", NULL), *out = NULL;
+	struct rtm_result *r = imp("cyclictest-loaded-h400.txt", NULL);
+	struct rtm_summary_row *rows = NULL;
+	const uint64_t avg_us[2] = { 113, 99 };
+	uint64_t total = 0;
+	struct ref ref;
+	json_t *j;
+	size_t len;
+	FILE *m;
+	int c, k, n;
+
+	if (!text || !r) {
+		free(text);
+		rtm_result_free(r);
+		return;
+	}
+	ref_cyclictest(text, 2, &ref);
+	n = rtm_summary_rows(r, false, &rows);
+	ok(n == 3, "h400: two threads and all");
+	for (c = 0; c < 2 && n == 3; c++) {
+		uint64_t in_rows = ref_count(&ref, c) - 1, N = in_rows + ref.overflow[c];
+
+		total += N;
+		is_u64(rows[c].samples, N, "h400: thread samples = rows + overflows");
+		ok(fabs(rows[c].avg_ns - (double)avg_us[c] * 1000) < 1e-6,
+		   "h400: thread %d avg is cyclictest's own (%llu us), not the rows' mean", c,
+		   (unsigned long long)avg_us[c]);
+		is_u64(rows[c].beyond_ns, 400000, "h400: unknown figures lie above 400 us");
+		ok(!rtm_summary_pct_known(&rows[c], 2), "h400: thread %d p99 is unknown", c);
+		for (k = 0; k < RTM_SUMMARY_NPCT; k++) {
+			double p = rtm_summary_pcts[k];
+			uint64_t rank = (uint64_t)ceil(p / 100.0 * (double)N - 1e-9);
+
+			if (rank == N)
+				ok(rtm_summary_pct_known(&rows[c], k) &&
+				   rows[c].pct_ns[k] == rows[c].max_ns,
+				   "h400: thread %d p%g: the top rank is the stated max", c,
+				   rtm_summary_pcts[k]);
+			else if (rank <= in_rows)
+				ok(rtm_summary_pct_known(&rows[c], k) &&
+				   close_to(rows[c].pct_ns[k],
+					    ref_pct_n(&ref, c, rtm_summary_pcts[k], N)),
+				   "h400: thread %d p%g known: %llu ns ~ by hand %llu ns", c,
+				   rtm_summary_pcts[k], (unsigned long long)rows[c].pct_ns[k],
+				   (unsigned long long)ref_pct_n(&ref, c, rtm_summary_pcts[k], N));
+			else
+				ok(!rtm_summary_pct_known(&rows[c], k) && !rows[c].pct_ns[k],
+				   "h400: thread %d p%g unknown (rank %llu of %llu beyond the "
+				   "%llu in rows)", c, p, (unsigned long long)rank,
+				   (unsigned long long)N, (unsigned long long)in_rows);
+		}
+	}
+	if (n == 3) {
+		double want = (113000.0 * (double)rows[0].samples +
+			       99000.0 * (double)rows[1].samples) / (double)total;
+
+		is_u64(rows[2].samples, total, "h400: all: every sample counted");
+		ok(fabs(rows[2].avg_ns - want) < 1e-3,
+		   "h400: all: avg weighs the threads' own");
+		ok(!rtm_summary_pct_known(&rows[2], 2), "h400: all: p99 unknown");
+	}
+	free(rows);
+
+	m = open_memstream(&out, &len);
+	rtm_summary_fprint(r, m);
+	fclose(m);
+	ok(out && strstr(out, "\n0          19775      17.5     113.0      52.5      >400      >400"
+			      "      >400   16965.5"),
+	   "h400: the table shows >400 for p99 and above, cyclictest's avg, every sample");
+	ok(out && !strstr(out, "min, avg and max exact"), "h400: no claim of exactness");
+	free(out);
+
+	j = rtm_summary_to_json(r);
+	{
+		const json_t *c0 = json_array_get(json_object_get(j, "cpus"), 0);
+		const json_t *why = json_object_get(json_object_get(c0, "unknown"), "p99_ns");
+
+		ok(json_is_null(json_object_get(c0, "p99_ns")) && json_is_string(why) &&
+		   strstr(json_string_value(why), "1048 of 19775 samples") &&
+		   json_is_integer(json_object_get(c0, "p50_ns")),
+		   "h400: JSON: p99_ns null, with the reason in \"unknown\" (%s)",
+		   json_string_value(why) ?: "none");
+		for (k = 0; k < RTM_SUMMARY_NPCT; k++)
+			ok(json_is_null(json_object_get(c0, keys[k])) ==
+			   json_is_string(json_object_get(json_object_get(c0, "unknown"), keys[k])),
+			   "h400: JSON %s: null exactly when \"unknown\" says why", keys[k]);
+	}
+	json_decref(j);
+	rtm_result_free(r);
+	free(text);
+}
+
+/* ------------------------------------------------------------ the source's command line */
+
+static struct rtm_result *imp_cmdline(const char *cmdline)
+{
+	struct rtm_error err = { "" };
+	char *text = slurp("cyclictest-h100.json", NULL), *t2, old[128];
+	struct rtm_result *r;
+
+	snprintf(old, sizeof(old), "\"%s\"",
+		 "cyclictest -m -p95 -a 0-1 -t2 -h 100 -D 10 -q --json=ct-json-h100.json");
+	{
+		char nw[512];
+
+		snprintf(nw, sizeof(nw), "\"%s\"", cmdline);
+		t2 = edit(text ? text : "", NULL, old, nw);
+	}
+	r = rtm_import_buffer(t2, strlen(t2), "cmdline.json", NULL, &err);
+	if (!r)
+		diag("%s", err.msg);
+	free(text);
+	free(t2);
+	return r;
+}
+
+static void test_cmdline(void)
+{
+	static const struct {
+		const char *cmdline;
+		long long interval_ns, prio, above_ns;
+		const char *policy, *cpus;
+	} cases[] = {
+		{ "cyclictest -m -p95 -a 0-1 -t2 -h 100 -D 10 -q --json=x.json", 1000000, 95,
+		  100000, "fifo", "0-1" },
+		{ "cyclictest -mp80 --interval=250 -a0 -D 1m -h 100", 250000, 80, 100000, "fifo",
+		  "0" },
+		{ "/usr/bin/cyclictest -i 200 --priority 90 --policy=rr --affinity 1 "
+		  "--histogram=64", 200000, 90, 64000, "rr", "1" },
+		/* no -a: the threads' "cpu" still name them */
+		{ "cyclictest -t2 -h 100", 1000000, 0, 100000, "other", "0-1" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct rtm_result *r = imp_cmdline(cases[i].cmdline);
+		struct rtm_summary_row *rows = NULL;
+		const json_t *o = r ? r->options : NULL;
+
+		if (!ok(r != NULL, "cmdline '%s': imports", cases[i].cmdline))
+			continue;
+		ok(json_integer_value(json_object_get(o, "interval_ns")) == cases[i].interval_ns &&
+		   json_integer_value(json_object_get(json_object_get(o, "sched"), "priority")) ==
+		   cases[i].prio &&
+		   !strcmp(json_string_value(json_object_get(json_object_get(o, "sched"),
+							     "policy")) ?: "", cases[i].policy),
+		   "cmdline '%s': interval %lld ns, %s %lld", cases[i].cmdline,
+		   cases[i].interval_ns, cases[i].policy, cases[i].prio);
+		ok(cases[i].cpus ? !strcmp(json_string_value(json_object_get(o, "cpus")) ?: "",
+					   cases[i].cpus) : !json_object_get(o, "cpus"),
+		   "cmdline '%s': CPUs %s", cases[i].cmdline, cases[i].cpus ?: "not stated");
+		ok(json_integer_value(pget(r, "overflow_above_ns")) == cases[i].above_ns &&
+		   rtm_summary_rows(r, false, &rows) == 3 && rows[0].beyond_ns ==
+		   (uint64_t)cases[i].above_ns, "cmdline '%s': overflows from -h: %lld ns",
+		   cases[i].cmdline, cases[i].above_ns);
+		free(rows);
+		rtm_result_free(r);
+	}
+	/* text: no command line, nothing asserted */
+	{
+		struct rtm_result *r = imp("cyclictest-loaded-h400.txt", NULL);
+
+		ok(r && !json_object_get(r->options, "interval_ns") &&
+		   !json_object_get(r->options, "sched") && !r->duration_ns,
+		   "text: no command line, so no interval, scheduling or duration");
+		rtm_result_free(r);
+	}
+}
+
 /* ------------------------------------------------------------ bad inputs */
 
 static void expect_fail(const char *what, const char *text, size_t len, const char *name)
@@ -666,8 +959,23 @@ static void test_bad_inputs(void)
 	expect_fail("other JSON", "{\"a\": 1}", 8, "other.json");
 	expect_fail("rt-tests JSON of pi_stress", pi_json, strlen(pi_json), "pi.json");
 	t = slurp("../results/golden-v1/result.json", &len);
-	if (t)
+	if (t) {
+		struct rtm_error err = { "" };
+		struct rtm_result *r;
+
 		expect_fail("an rtmeasure result", t, len, "result.json");
+		r = rtm_import_buffer(t, len, "result.json", NULL, &err);
+		ok(!r && strstr(err.msg, "already an rtmeasure result"),
+		   "a whole rtmeasure result: 'already an rtmeasure result' (%s)", err.msg);
+		rtm_result_free(r);
+		/* cut short, it says so, not that it is a result to read as it is */
+		expect_fail("a truncated rtmeasure result", t, len / 2, "result.json");
+		r = rtm_import_buffer(t, len / 2, "result.json", NULL, &err);
+		ok(!r && strstr(err.msg, "is a truncated or corrupt rtmeasure result") &&
+		   !strstr(err.msg, "already"), "a truncated rtmeasure result says it is truncated "
+		   "(%s)", err.msg);
+		rtm_result_free(r);
+	}
 	free(t);
 	t = slurp("../irq/vm-6.18-t0/proc/interrupts", &len);
 	if (t)
@@ -768,6 +1076,10 @@ int main(void)
 	test_json();
 	test_rtla();
 	test_round_trip();
+	test_round_trip_exact();
+	test_export_extremes();
+	test_overflow_unknown();
+	test_cmdline();
 	test_bad_inputs();
 	return tap_done();
 }
