@@ -30,16 +30,35 @@ static int draw(const struct pages *p, const char *tmpl, const char *name,
 				     name, vars, nvars, err);
 }
 
+/* A data file for gnuplot, built in memory and saved whole (rtm_write_atomic()). */
+struct data_file {
+	char *buf;
+	size_t len;
+};
+
 static FILE *open_data(const struct pages *p, const char *name, char *path, size_t len,
-		       struct rtm_error *err)
+		       struct data_file *d, struct rtm_error *err)
 {
 	FILE *f;
 
 	snprintf(path, len, "%s/data/%s.dat", p->plots, name);
-	f = fopen(path, "w");
+	d->buf = NULL;
+	d->len = 0;
+	f = open_memstream(&d->buf, &d->len);
 	if (!f)
-		rtm_error_set(err, "cannot write %s: %s", path, strerror(errno));
+		rtm_error_set(err, "out of memory writing %s", path);
 	return f;
+}
+
+static int close_data(FILE *f, struct data_file *d, const char *path, struct rtm_error *err)
+{
+	int ret = fclose(f) ? -ENOMEM : rtm_write_atomic(path, d->buf, d->len);
+
+	free(d->buf);
+	if (ret)
+		return rtm_error_setn(err, ret, "cannot write %s: %s", path,
+				      rtm_write_strerror(ret));
+	return 0;
 }
 
 static int plot_histogram(const struct pages *p, struct rtm_error *err)
@@ -48,8 +67,9 @@ static int plot_histogram(const struct pages *p, struct rtm_error *err)
 	char path[PATH_MAX + 64], t[128], mx[16], n[16], logx[4];
 	struct rtm_plot_var v[4];
 	bool log = false;
-	FILE *f = open_data(p, HIST_NAME, path, sizeof(path), err);
-	int i;
+	struct data_file d;
+	FILE *f = open_data(p, HIST_NAME, path, sizeof(path), &d, err);
+	int i, ret;
 
 	if (!f)
 		return -EIO;
@@ -63,8 +83,8 @@ static int plot_histogram(const struct pages *p, struct rtm_error *err)
 		/* a tail far beyond the body reads better on a log axis (as the report) */
 		log |= h->max_ns > 20 * (p99 ? p99 : 1);
 	}
-	if (fclose(f))
-		return rtm_error_setn(err, -EIO, "cannot write %s", path);
+	if ((ret = close_data(f, &d, path, err)))
+		return ret;
 	snprintf(n, sizeof(n), "%d", c->nruns);
 	snprintf(logx, sizeof(logx), "%d", log);
 	v[0] = (struct rtm_plot_var){ "ncpus", n, true };
@@ -80,8 +100,9 @@ static int plot_percentiles(const struct pages *p, struct rtm_error *err)
 	char path[PATH_MAX + 64], n[16], xm[32];
 	struct rtm_plot_var v[4];
 	double xmax = 10, x;
-	FILE *f = open_data(p, PCT_NAME, path, sizeof(path), err);
-	int i;
+	struct data_file d;
+	FILE *f = open_data(p, PCT_NAME, path, sizeof(path), &d, err);
+	int i, ret;
 
 	if (!f)
 		return -EIO;
@@ -89,8 +110,8 @@ static int plot_percentiles(const struct pages *p, struct rtm_error *err)
 		x = rtm_report_pct_block(f, c->runs[i].all, c->runs[i].label);
 		xmax = x > xmax ? x : xmax;
 	}
-	if (fclose(f))
-		return rtm_error_setn(err, -EIO, "cannot write %s", path);
+	if ((ret = close_data(f, &d, path, err)))
+		return ret;
 	snprintf(n, sizeof(n), "%d", c->nruns);
 	snprintf(xm, sizeof(xm), "%.6g", xmax);
 	v[0] = (struct rtm_plot_var){ "nblocks", n, true };
@@ -392,7 +413,8 @@ static int write_page(const struct pages *p, const char *name,
 	ret = rtm_write_atomic(path, buf, len);
 	free(buf);
 	if (ret)
-		return rtm_error_setn(err, ret, "cannot write %s: %s", path, strerror(-ret));
+		return rtm_error_setn(err, ret, "cannot write %s: %s", path,
+				      rtm_write_strerror(ret));
 	return 0;
 }
 
@@ -415,9 +437,10 @@ int rtm_compare_write(const struct rtm_compare *c, const struct rtm_compare_opts
 					i ? " vs " : "", c->runs[i].label);
 	snprintf(p.plots, sizeof(p.plots), "%s/plots", o->out_dir);
 	snprintf(path, sizeof(path), "%s/data", p.plots);
-	ret = rtm_mkdir_p(path);
+	ret = rtm_dir_make(o->out_dir, "plots/data");
 	if (ret)
-		return rtm_error_setn(err, ret, "cannot create %s: %s", path, strerror(-ret));
+		return rtm_error_setn(err, ret, "cannot create %s: %s", path,
+				      rtm_write_strerror(ret));
 	ret = plot_histogram(&p, err);
 	if (!ret)
 		ret = plot_percentiles(&p, err);

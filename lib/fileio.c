@@ -315,6 +315,20 @@ int rtm_dir_open_at(int dirfd, const char *rel, unsigned int flags)
 	return fd == dirfd ? fcntl(dirfd, F_DUPFD_CLOEXEC, 0) : fd;
 }
 
+int rtm_dir_make(const char *top, const char *rel)
+{
+	int fd = rtm_dir_open(top, RTM_OUT_CREATE | RTM_OUT_FOLLOW), sub;
+
+	if (fd < 0)
+		return fd;
+	sub = rtm_dir_open_at(fd, rel, RTM_OUT_CREATE);
+	close(fd);
+	if (sub < 0)
+		return sub;
+	close(sub);
+	return 0;
+}
+
 /* A temporary file in @dirfd: anonymous (O_TMPFILE; @name empty) or named. */
 static int tmp_open(int dirfd, char *name, size_t len)
 {
@@ -561,7 +575,8 @@ const char *rtm_write_strerror(int neg_errno)
 	case EROFS:
 		return "the file system is read-only (choose another folder with -o)";
 	case ELOOP:
-		return "it is a symbolic link (give --follow to write through it)";
+		return "it is a symbolic link, not followed (remove it; export, cyclic and run "
+		       "take --follow)";
 	case EISDIR:
 		return "it is a folder (give a file name)";
 	case EEXIST:

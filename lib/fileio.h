@@ -72,6 +72,13 @@ int rtm_dir_open(const char *path, unsigned int flags);
  */
 int rtm_dir_open_at(int dirfd, const char *rel, unsigned int flags);
 
+/*
+ * Create the folder @top (a user-named path, followed as given) and @rel
+ * below it ("plots/data"), where no component may be a symbolic link: a link
+ * planted at "plots" gives -ELOOP instead of files written where it points.
+ */
+int rtm_dir_make(const char *top, const char *rel);
+
 /**
  * rtm_write_at - write @len bytes as the file @name (no '/') in folder @dirfd
  *

@@ -45,10 +45,30 @@ static void select_lines(struct rtm_report_ctx *c)
 	}
 }
 
-static FILE *open_data(const struct rtm_report_ctx *c, const char *name, char *path, size_t len)
+/* A data file for gnuplot, built in memory and saved whole (rtm_write_atomic()). */
+struct data_file {
+	char *buf;
+	size_t len;
+};
+
+static FILE *open_data(const struct rtm_report_ctx *c, const char *name, char *path, size_t len,
+		       struct data_file *d)
 {
 	snprintf(path, len, "%s/data/%s.dat", c->plots, name);
-	return fopen(path, "w");
+	d->buf = NULL;
+	d->len = 0;
+	return open_memstream(&d->buf, &d->len);
+}
+
+static int close_data(FILE *f, struct data_file *d, const char *path, struct rtm_error *err)
+{
+	int ret = fclose(f) ? -ENOMEM : rtm_write_atomic(path, d->buf, d->len);
+
+	free(d->buf);
+	if (ret)
+		return rtm_error_setn(err, ret, "cannot write %s: %s", path,
+				      rtm_write_strerror(ret));
+	return 0;
 }
 
 static int draw(struct rtm_report_ctx *c, const char *name, const char *caption,
@@ -85,11 +105,12 @@ static int plot_histogram(struct rtm_report_ctx *c, const char *title, struct rt
 	char path[PATH_MAX + 32], t[64], n[16], logx[4];
 	struct rtm_plot_var v[5];
 	uint64_t p99;
-	FILE *f = open_data(c, "histogram", path, sizeof(path));
-	int i, blocks = 0;
+	struct data_file d;
+	FILE *f = open_data(c, "histogram", path, sizeof(path), &d);
+	int i, blocks = 0, ret;
 
 	if (!f)
-		return rtm_error_setn(err, -errno, "cannot write %s: %s", path, strerror(errno));
+		return rtm_error_setn(err, -ENOMEM, "out of memory writing %s", path);
 	if (c->lines_all) {
 		cpu_title(t, sizeof(t), -1, c->all_raw);
 		rtm_report_hist_block(f, c->all_raw, t);
@@ -102,8 +123,8 @@ static int plot_histogram(struct rtm_report_ctx *c, const char *title, struct rt
 		rtm_report_hist_block(f, rc->raw, t);
 		blocks++;
 	}
-	if (fclose(f))
-		return rtm_error_setn(err, -EIO, "cannot write %s", path);
+	if ((ret = close_data(f, &d, path, err)))
+		return ret;
 	/* a tail far beyond the body reads better on a log axis */
 	p99 = rtm_hist_percentile(c->all_raw, 99);
 	snprintf(logx, sizeof(logx), "%d", c->all_raw->max_ns > 20 * (p99 ? p99 : 1));
@@ -120,11 +141,12 @@ static int plot_percentiles(struct rtm_report_ctx *c, const char *title, struct 
 	char path[PATH_MAX + 32], t[64], n[16], xm[32];
 	struct rtm_plot_var v[4];
 	double xmax = 10, x;
-	FILE *f = open_data(c, "percentiles", path, sizeof(path));
-	int i, blocks = 0;
+	struct data_file d;
+	FILE *f = open_data(c, "percentiles", path, sizeof(path), &d);
+	int i, blocks = 0, ret;
 
 	if (!f)
-		return rtm_error_setn(err, -errno, "cannot write %s: %s", path, strerror(errno));
+		return rtm_error_setn(err, -ENOMEM, "out of memory writing %s", path);
 	if (c->lines_all) {
 		xmax = rtm_report_pct_block(f, c->all_raw, "all CPUs");
 		blocks++;
@@ -143,8 +165,8 @@ static int plot_percentiles(struct rtm_report_ctx *c, const char *title, struct 
 		xmax = x > xmax ? x : xmax;
 		blocks++;
 	}
-	if (fclose(f))
-		return rtm_error_setn(err, -EIO, "cannot write %s", path);
+	if ((ret = close_data(f, &d, path, err)))
+		return ret;
 	snprintf(n, sizeof(n), "%d", blocks);
 	snprintf(xm, sizeof(xm), "%.6g", xmax);
 	v[0] = (struct rtm_plot_var){ "nblocks", n, true };
@@ -159,17 +181,18 @@ static int plot_timeseries(struct rtm_report_ctx *c, const char *title, struct r
 {
 	char path[PATH_MAX + 32], t[32], n[16];
 	struct rtm_plot_var v[3];
+	struct data_file d;
 	FILE *f;
-	int i, blocks = 0;
+	int i, blocks = 0, ret;
 	uint32_t k;
 
 	for (i = 0; i < c->nsel; i++)
 		blocks += c->r->cpus[c->sel[i]].ts && c->r->cpus[c->sel[i]].ts->n;
 	if (!blocks)
 		return 0;	/* imported results may have no series */
-	f = open_data(c, "timeseries", path, sizeof(path));
+	f = open_data(c, "timeseries", path, sizeof(path), &d);
 	if (!f)
-		return rtm_error_setn(err, -errno, "cannot write %s: %s", path, strerror(errno));
+		return rtm_error_setn(err, -ENOMEM, "out of memory writing %s", path);
 	blocks = 0;
 	for (i = 0; i < c->nsel; i++) {
 		const struct rtm_result_cpu *rc = &c->r->cpus[c->sel[i]];
@@ -191,8 +214,8 @@ static int plot_timeseries(struct rtm_report_ctx *c, const char *title, struct r
 		fputs("\n\n", f);
 		blocks++;
 	}
-	if (fclose(f))
-		return rtm_error_setn(err, -EIO, "cannot write %s", path);
+	if ((ret = close_data(f, &d, path, err)))
+		return ret;
 	snprintf(n, sizeof(n), "%d", blocks);
 	v[0] = (struct rtm_plot_var){ "ncpus", n, true };
 	v[1] = (struct rtm_plot_var){ "title_text", title, false };
@@ -262,14 +285,15 @@ static int plot_irq(struct rtm_report_ctx *c, struct rtm_error *err)
 	struct rtm_report_irq rows[10];
 	char path[PATH_MAX + 32];
 	struct rtm_plot_var v[2];
-	int n = rtm_report_irq_rows(c->r, rows, 10), i;
+	int n = rtm_report_irq_rows(c->r, rows, 10), i, ret;
+	struct data_file d;
 	FILE *f;
 
 	if (!n)
 		return 0;
-	f = open_data(c, "irq", path, sizeof(path));
+	f = open_data(c, "irq", path, sizeof(path), &d);
 	if (!f)
-		return rtm_error_setn(err, -errno, "cannot write %s: %s", path, strerror(errno));
+		return rtm_error_setn(err, -ENOMEM, "out of memory writing %s", path);
 	for (i = 0; i < n; i++) {
 		char label[64];
 
@@ -281,8 +305,8 @@ static int plot_irq(struct rtm_report_ctx *c, struct rtm_error *err)
 		rtm_report_gp_quoted(f, label);
 		fprintf(f, " %.2f\n", rows[i].rate);
 	}
-	if (fclose(f))
-		return rtm_error_setn(err, -EIO, "cannot write %s", path);
+	if ((ret = close_data(f, &d, path, err)))
+		return ret;
 	v[0] = (struct rtm_plot_var){ "title_text", "Interrupts on the measured CPUs", false };
 	return draw(c, "irq", "The busiest interrupt sources of the measured CPUs (per second, "
 		    "over the run)", path, v, 1, err);
@@ -306,9 +330,10 @@ int rtm_report_write(const struct rtm_result *r, const struct rtm_report_opts *o
 		return ret;
 	snprintf(c.plots, sizeof(c.plots), "%s/plots", o->out_dir);
 	snprintf(path, sizeof(path), "%s/data", c.plots);
-	ret = rtm_mkdir_p(path);
+	ret = rtm_dir_make(o->out_dir, "plots/data");
 	if (ret)
-		return rtm_error_setn(err, ret, "cannot create %s: %s", path, strerror(-ret));
+		return rtm_error_setn(err, ret, "cannot create %s: %s", path,
+				      rtm_write_strerror(ret));
 	c.all_raw = rtm_hist_alloc();
 	c.all_corr = rtm_hist_alloc();
 	if (!c.all_raw || !c.all_corr) {

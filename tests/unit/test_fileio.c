@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "plot.h"
 #include "../tap.h"
 
 static char top[PATH_MAX];
@@ -277,6 +278,29 @@ static void test_messages(void)
 	ok(strstr(rtm_write_strerror(-ELOOP), "--follow") != NULL, "ELOOP names --follow");
 }
 
+/* gnuplot exits 0 on a full disk: a cut image must be told from a whole one */
+static void test_images_whole(void)
+{
+	static const char png[] = "\x89PNG\r\n\x1a\n\0\0\0\rIHDR....."
+				  "\0\0\0\0IEND\xae\x42\x60\x82";
+	static const char svg[] = "<?xml version=\"1.0\"?>\n<svg width=\"10\">\n<g/>\n</svg>\n\n";
+	static const char pdf[] = "%PDF-1.5\n1 0 obj\nendobj\nstartxref\n0\n%%EOF\n";
+	size_t n;
+
+	ok(rtm_plot_image_whole(RTM_PLOT_PNG, png, sizeof(png) - 1), "a whole PNG");
+	for (n = 0; n < sizeof(png) - 1; n += 5)
+		if (rtm_plot_image_whole(RTM_PLOT_PNG, png, n))
+			break;
+	ok(n >= sizeof(png) - 1, "no cut PNG passes (every 5th length)");
+	ok(!rtm_plot_image_whole(RTM_PLOT_PNG, png, sizeof(png) - 2), "a PNG one byte short");
+	ok(rtm_plot_image_whole(RTM_PLOT_SVG, svg, sizeof(svg) - 1), "a whole SVG");
+	ok(!rtm_plot_image_whole(RTM_PLOT_SVG, svg, sizeof(svg) - 5), "an SVG cut in </svg>");
+	ok(!rtm_plot_image_whole(RTM_PLOT_SVG, svg, 0), "an empty SVG");
+	ok(rtm_plot_image_whole(RTM_PLOT_PDF, pdf, sizeof(pdf) - 1), "a whole PDF");
+	ok(!rtm_plot_image_whole(RTM_PLOT_PDF, pdf, sizeof(pdf) - 4), "a PDF cut in %%%%EOF");
+	ok(!rtm_plot_image_whole(RTM_PLOT_PNG, svg, sizeof(svg) - 1), "an SVG is not a PNG");
+}
+
 int main(void)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -291,6 +315,7 @@ int main(void)
 	test_dir_open();
 	test_targets();
 	test_messages();
+	test_images_whole();
 	nftw(top, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	return tap_done();
 }
