@@ -540,10 +540,19 @@ struct rtm_result *rtm_import_buffer(const char *text, size_t len, const char *n
 		ret = imp_parse_rttests_json(&s, text, len, err);
 		break;
 	default:
-		if (!memchr(text, '\0', len) && memmem(text, len, "\"rtmeasure-result/", 18))
-			rtm_error_set(err, "%s is already an rtmeasure result (report, compare and "
-				      "export read it as it is)", name);
-		else
+		if (!memchr(text, '\0', len) && memmem(text, len, "\"rtmeasure-result/", 18)) {
+			json_error_t jerr;
+			json_t *j = json_loadb(text, len, 0, &jerr);
+
+			if (j)
+				rtm_error_set(err, "%s is already an rtmeasure result (report, "
+					      "compare and export read it as it is)", name);
+			else	/* cut short: a copy or a disk that filled up */
+				rtm_error_set(err, "%s is a truncated or corrupt rtmeasure result "
+					      "(not valid JSON: line %d, column %d: %s); use an "
+					      "intact copy", name, jerr.line, jerr.column, jerr.text);
+			json_decref(j);
+		} else
 			rtm_error_set(err, "%s: unknown format (rtmeasure import reads cyclictest "
 				      "-h/--histfile text, cyclictest or oslat --json, rtla "
 				      "timerlat/osnoise hist text)", name);

@@ -481,6 +481,9 @@ static int refuse_in_monitor(int c)
 	case MEASURE_OPT_FAIL_ABOVE:
 		why = "the dashboard has no end result to check; use cyclic or run";
 		break;
+	case MEASURE_OPT_FORCE: case MEASURE_OPT_FOLLOW:
+		why = "the monitor's -o folder gets new snapshot-NNN folders; use cyclic or run";
+		break;
 	case MEASURE_OPT_JSON: case MEASURE_OPT_HISTFILE: case 'q': case 'N':
 		why = "the dashboard is the output (--once: one plain table; -o: a results "
 		      "folder); use cyclic or run";
