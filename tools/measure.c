@@ -711,6 +711,11 @@ int measure_main(struct measure_opts *m)
 
 	ret = measure_save_results(m, r, dir);
 	if (ret) {
+		/* the numbers of the run are not lost with its folder: the table still goes out */
+		if (!m->json) {
+			printf("\n");
+			rtm_summary_fprint_unit(r, stdout, m->nsecs);
+		}
 		measure_irq_free(irq);
 		rtm_result_free(r);
 		rtm_sysinfo_free(si);

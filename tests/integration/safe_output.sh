@@ -29,6 +29,7 @@ rc=$?
 grep -q "$fix" "$t/stderr" || fail "no fix in the message: $(cat "$t/stderr")"
 grep -q '\.rtm-\|\.tmp\.[0-9]' "$t/stderr" && fail "a temporary name in the message: $(cat "$t/stderr")"
 [ "$(leftovers "$t/full")" -eq 0 ] || fail "files left on the full disk: $(find "$t/full" -type f)"
+grep -q '^ *all ' "$t/stdout" || fail "the summary of the run that could not be saved is lost"
 echo "cyclic, full: $(cat "$t/stderr")"
 
 "$RTMEASURE" export --csv -o "$t/full/x.csv" "$res" 2>"$t/stderr"
