@@ -148,7 +148,8 @@ static int write_all(struct input *in, int n, const char *dir)
 		*slash = '\0';
 		ret = rtm_mkdir_p(parent);
 		if (ret)
-			return rtm_cli_fail("import: cannot create %s: %s", parent, strerror(-ret));
+			return rtm_cli_fail("import: cannot create %s: %s", parent,
+					    rtm_write_strerror(ret));
 	}
 	/* an unpredictable name made by mkdir(): nothing planted there is followed */
 	if (snprintf(tmp, sizeof(tmp), "%s.import-XXXXXX", dir) >= (int)sizeof(tmp))
