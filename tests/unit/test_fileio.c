@@ -12,7 +12,9 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdarg.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,6 +23,46 @@
 #include "../tap.h"
 
 static char top[PATH_MAX];
+
+/*
+ * The library is linked in statically, so these stand in for libc's openat()
+ * and write() in it: they fail O_TMPFILE as a file system without it does,
+ * record the temporary name and flags used instead, and fail writes with
+ * ENOSPC as a full disk does, so both paths are tested without root.
+ */
+static bool no_tmpfile, disk_full;
+static int named_flags;
+static char named_tmp[NAME_MAX + 1];
+
+int openat(int dirfd, const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+	va_list ap;
+
+	if ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE) {
+		va_start(ap, flags);
+		mode = (mode_t)va_arg(ap, int);
+		va_end(ap);
+	}
+	if (no_tmpfile && (flags & O_TMPFILE) == O_TMPFILE) {
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	if (no_tmpfile && (flags & O_CREAT)) {
+		snprintf(named_tmp, sizeof(named_tmp), "%s", path);
+		named_flags = flags;
+	}
+	return (int)syscall(SYS_openat, dirfd, path, flags, mode);
+}
+
+ssize_t write(int fd, const void *buf, size_t len)
+{
+	if (disk_full && len) {
+		errno = ENOSPC;
+		return -1;
+	}
+	return syscall(SYS_write, fd, buf, len);
+}
 
 static const char *at(const char *rel)
 {
@@ -278,6 +320,43 @@ static void test_messages(void)
 	ok(strstr(rtm_write_strerror(-ELOOP), "--follow") != NULL, "ELOOP names --follow");
 }
 
+/* Without O_TMPFILE: an unpredictable name, O_EXCL | O_NOFOLLOW; removed on error. */
+static void test_named_temporary(void)
+{
+	size_t i;
+	bool hex = true;
+
+	mkdir(at("n"), 0755);
+	no_tmpfile = true;
+	is_int(rtm_write_atomic(at("n/result.json"), "{}\n", 3), 0,
+	       "without O_TMPFILE: written through a named temporary file");
+	no_tmpfile = false;
+	ok(same("n/result.json", "{}\n"), "... with the data");
+	ok(!strncmp(named_tmp, ".rtm-", 5) && strlen(named_tmp) == 25, "the name is .rtm-<16 hex>"
+	   ".tmp (%s)", named_tmp);
+	for (i = 5; i < 21 && named_tmp[0]; i++)
+		hex &= !!strchr("0123456789abcdef", named_tmp[i]);
+	ok(hex, "... 64 random bits");
+	ok((named_flags & (O_EXCL | O_NOFOLLOW | O_CREAT)) == (O_EXCL | O_NOFOLLOW | O_CREAT),
+	   "created with O_CREAT | O_EXCL | O_NOFOLLOW");
+	is_int(hidden("n"), 0, "the temporary name is gone after the rename");
+
+	/* a full disk: the error comes back, no temporary and no partial file */
+	no_tmpfile = true;
+	disk_full = true;
+	is_int(rtm_write_atomic(at("n/report.md"), "text\n", 5), -ENOSPC,
+	       "a full disk (named temporary): -ENOSPC");
+	no_tmpfile = false;
+	is_int(rtm_write_atomic(at("n/report.html"), "text\n", 5), -ENOSPC,
+	       "a full disk (O_TMPFILE): -ENOSPC");
+	is_int(rtm_write_atomic(at("n/result.json"), "[]\n", 3), -ENOSPC,
+	       "a full disk over an old file: -ENOSPC");
+	disk_full = false;
+	is_int(hidden("n"), 0, "no temporary file left");
+	ok(kind("n/report.md") == 0 && kind("n/report.html") == 0, "no partial file left");
+	ok(same("n/result.json", "{}\n"), "the old file is intact");
+}
+
 /* gnuplot exits 0 on a full disk: a cut image must be told from a whole one */
 static void test_images_whole(void)
 {
@@ -316,6 +395,7 @@ int main(void)
 	test_targets();
 	test_messages();
 	test_images_whole();
+	test_named_temporary();
 	nftw(top, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	return tap_done();
 }
