@@ -45,6 +45,8 @@ static void monitor_usage(FILE *f)
 		"      --trace             start with tracing on (key t toggles it)\n"
 		"      --once              one refresh interval, one plain table, exit\n"
 		MEASURE_PROBE_HELP
+		"      --force             -o names an earlier result: replace it\n"
+		"      --follow            -o may be a symbolic link\n"
 		"      --help              this help\n");
 }
 
@@ -481,9 +483,6 @@ static int refuse_in_monitor(int c)
 	case MEASURE_OPT_FAIL_ABOVE:
 		why = "the dashboard has no end result to check; use cyclic or run";
 		break;
-	case MEASURE_OPT_FORCE: case MEASURE_OPT_FOLLOW:
-		why = "the monitor's -o folder gets new snapshot-NNN folders; use cyclic or run";
-		break;
 	case MEASURE_OPT_JSON: case MEASURE_OPT_HISTFILE: case 'q': case 'N':
 		why = "the dashboard is the output (--once: one plain table; -o: a results "
 		      "folder); use cyclic or run";
@@ -553,6 +552,8 @@ int cmd_monitor(int argc, char **argv)
 		return rtm_cli_fail("monitor: unexpected argument '%s' (rtmeasure monitor --help)",
 				    argv[optind]);
 	ret = measure_prepare(&mo.m);
+	if (!ret && mo.m.outdir)	/* -o checked before the dashboard starts */
+		ret = measure_check_outdir(&mo.m, mo.m.outdir);
 	if (!ret && (ret = measure_housekeeping_apply(&mo.m)))
 		ret = rtm_cli_fail("monitor: --housekeeping: cannot move rtmeasure's threads "
 				   "there: %s", strerror(-ret));

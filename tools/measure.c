@@ -463,7 +463,7 @@ static int check_out_file(const struct measure_opts *m, const char *path, const 
  * symlink only with --follow; not a file; an earlier result in it only with
  * --force, which clears the files rtmeasure wrote there.
  */
-static int check_outdir(const struct measure_opts *m, const char *dir)
+int measure_check_outdir(const struct measure_opts *m, const char *dir)
 {
 	char what[32];
 	int fd, ret;
@@ -592,7 +592,7 @@ int measure_main(struct measure_opts *m)
 	if (!m->outdir)
 		default_outdir(dir, sizeof(dir), si);
 	/* fail on an unusable folder now, not after the measurement */
-	ret = check_outdir(m, dir);
+	ret = measure_check_outdir(m, dir);
 	if (ret) {
 		rtm_sysinfo_free(si);
 		return ret;

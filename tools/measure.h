@@ -223,6 +223,14 @@ int measure_prepare(struct measure_opts *m);
  */
 int measure_housekeeping_apply(const struct measure_opts *m);
 
+/*
+ * The results folder @dir, before measuring: created if missing; refused with
+ * one line (RTM_EXIT_USAGE) when it is a file, a symbolic link without
+ * --follow, not writable, or holds an earlier result without --force (which
+ * clears the files rtmeasure wrote there). 0 when it can be used.
+ */
+int measure_check_outdir(const struct measure_opts *m, const char *dir);
+
 /* Run the measurement; returns the exit status. */
 int measure_main(struct measure_opts *m);
 

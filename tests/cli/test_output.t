@@ -102,6 +102,14 @@ reader=
 [ "$rc" -eq 0 ] && [ -p "$t/hfifo" ] && cmp -s "$t/hfifo.out" "$t/h/histogram.txt"
 ok $? "--histfile FIFO: written in place, the same as histogram.txt"
 
+# ---------------------------------------------------------------- monitor -o
+run_cmd monitor --no-rt --once -o "$t/linkdir"
+[ "$rc" -eq 2 ] && echo "$err" | grep -q -- "--follow" && [ -z "$(ls -A "$t/real" | grep -v '^result.json$\|^histogram.txt$')" ]
+ok $? "monitor -o SYMLINK: refused before the dashboard ($err)"
+run_cmd monitor --no-rt --once -o "$t/r"
+[ "$rc" -eq 2 ] && echo "$err" | grep -q -- "--force"
+ok $? "monitor -o EXISTING_RESULT: refused, naming --force ($err)"
+
 # ---------------------------------------------------------------- report
 if command -v gnuplot >/dev/null; then
 	mkdir -p "$t/rep/plots/data"
