@@ -330,15 +330,17 @@ int rtm_dir_make(const char *top, const char *rel)
 }
 
 /* A temporary file in @dirfd: anonymous (O_TMPFILE; @name empty) or named. */
-static int tmp_open(int dirfd, char *name, size_t len)
+static int tmp_open(int dirfd, char *name, size_t len, bool named)
 {
-	int fd, i, ret;
+	int fd = -1, i, ret;
 
 	name[0] = '\0';
-	fd = openat(dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+	if (!named)
+		fd = openat(dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
 	if (fd >= 0)
 		return fd;
-	if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL && errno != ENOENT)
+	if (!named && errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL &&
+	    errno != ENOENT)
 		return -errno;
 	for (i = 0; i < 64; i++) {	/* file systems without O_TMPFILE */
 		ret = tmp_name(name, len);
@@ -381,6 +383,7 @@ static int tmp_link(int fd, int dirfd, char *name, size_t len)
 
 int rtm_write_at(int dirfd, const char *name, const void *data, size_t len)
 {
+	bool named = false;
 	char tmp[64];
 	struct stat st;
 	int fd, ret;
@@ -395,14 +398,22 @@ int rtm_write_at(int dirfd, const char *name, const void *data, size_t len)
 	} else if (errno != ENOENT) {
 		return -errno;
 	}
-	fd = tmp_open(dirfd, tmp, sizeof(tmp));
+again:
+	fd = tmp_open(dirfd, tmp, sizeof(tmp), named);
 	if (fd < 0)
 		return fd;
 	ret = write_full(fd, data, len);
 	if (!ret && fsync(fd) < 0)
 		ret = -errno;
-	if (!ret && !tmp[0])
+	if (!ret && !tmp[0]) {
 		ret = tmp_link(fd, dirfd, tmp, sizeof(tmp));
+		if (ret == -ENOENT || ret == -EPERM || ret == -EACCES) {
+			/* no /proc and no CAP_DAC_READ_SEARCH: write it again, named */
+			close(fd);
+			named = true;
+			goto again;
+		}
+	}
 	if (close(fd) < 0 && !ret)
 		ret = -errno;
 	if (!ret && renameat(dirfd, tmp, dirfd, name) < 0)

@@ -30,7 +30,7 @@ static char top[PATH_MAX];
  * record the temporary name and flags used instead, and fail writes with
  * ENOSPC as a full disk does, so both paths are tested without root.
  */
-static bool no_tmpfile, disk_full;
+static bool no_tmpfile, disk_full, no_proc;
 static int named_flags;
 static char named_tmp[NAME_MAX + 1];
 
@@ -53,6 +53,16 @@ int openat(int dirfd, const char *path, int flags, ...)
 		named_flags = flags;
 	}
 	return (int)syscall(SYS_openat, dirfd, path, flags, mode);
+}
+
+/* no /proc and no CAP_DAC_READ_SEARCH: an O_TMPFILE cannot be given a name */
+int linkat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, int flags)
+{
+	if (no_proc) {
+		errno = ENOENT;
+		return -1;
+	}
+	return (int)syscall(SYS_linkat, olddirfd, oldpath, newdirfd, newpath, flags);
 }
 
 ssize_t write(int fd, const void *buf, size_t len)
@@ -355,6 +365,13 @@ static void test_named_temporary(void)
 	is_int(hidden("n"), 0, "no temporary file left");
 	ok(kind("n/report.md") == 0 && kind("n/report.html") == 0, "no partial file left");
 	ok(same("n/result.json", "{}\n"), "the old file is intact");
+
+	no_proc = true;
+	is_int(rtm_write_atomic(at("n/result.json"), "[1]\n", 4), 0,
+	       "an O_TMPFILE that cannot be linked: written again, named");
+	no_proc = false;
+	ok(same("n/result.json", "[1]\n"), "... with the data");
+	is_int(hidden("n"), 0, "... and no temporary file left");
 }
 
 /* gnuplot exits 0 on a full disk: a cut image must be told from a whole one */
