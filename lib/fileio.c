@@ -283,8 +283,8 @@ int rtm_dir_open(const char *path, unsigned int flags)
 	}
 	fd = open(buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC |
 		  ((flags & RTM_OUT_FOLLOW) ? 0 : O_NOFOLLOW));
-	if (fd < 0)
-		return dir_error(AT_FDCWD, buf, errno);
+	if (fd < 0)	/* with RTM_OUT_FOLLOW a link to a file is just not a folder */
+		return (flags & RTM_OUT_FOLLOW) ? -errno : dir_error(AT_FDCWD, buf, errno);
 	return fd;
 }
 

@@ -64,6 +64,17 @@ ok $? "cyclic -o FILE: exit 2 before measuring, no summary ($err)"
 meas -o "$t/linkdir"
 [ "$rc" -eq 2 ] && echo "$err" | grep -q -- "--follow" && [ -z "$(ls -A "$t/real")" ]
 ok $? "cyclic -o SYMLINK: refused, nothing written where it points ($err)"
+mkfifo "$t/ofifo"
+ln -s "$t/afile" "$t/lfile"
+meas -o "$t/ofifo"
+[ "$rc" -eq 2 ] && echo "$err" | grep -q "not a folder" && [ -p "$t/ofifo" ]
+ok $? "cyclic -o FIFO: refused before measuring ($err)"
+meas -o "$t/lfile"
+[ "$rc" -eq 2 ] && echo "$err" | grep -q "symbolic link"
+ok $? "cyclic -o SYMLINK-TO-FILE: refused ($err)"
+meas --follow -o "$t/lfile"
+[ "$rc" -eq 2 ] && echo "$err" | grep -q "not a folder" && [ "$(cat "$t/afile")" = x ]
+ok $? "cyclic --follow -o SYMLINK-TO-FILE: not a folder ($err)"
 meas --follow -o "$t/linkdir"
 [ "$rc" -eq 0 ] && [ -f "$t/real/result.json" ] && [ -L "$t/linkdir" ]
 ok $? "cyclic --follow -o SYMLINK writes where it points"
