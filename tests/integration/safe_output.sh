@@ -60,7 +60,7 @@ fi
 
 # ------------------------------------------------------------ read-only file system
 start=$(date +%s)
-"$RTMEASURE" cyclic --no-rt -D 1h -q -o "$t/ro/out" >"$t/stdout" 2>"$t/stderr"
+timeout 60 "$RTMEASURE" cyclic --no-rt -D 1h -q -o "$t/ro/out" >"$t/stdout" 2>"$t/stderr"
 rc=$?
 [ "$rc" -eq 2 ] && grep -q "$fix" "$t/stderr" && grep -q "read-only" "$t/stderr" ||
 	fail "cyclic -D 1h into a read-only folder: rc $rc: $(cat "$t/stderr")"
