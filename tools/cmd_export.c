@@ -35,7 +35,7 @@ int cmd_export(int argc, char **argv)
 		{ "cyclictest-json", no_argument, NULL, 'J' },
 		{ "csv", no_argument, NULL, 'C' },
 		{ "output", required_argument, NULL, 'o' },
-		{ "follow", no_argument, NULL, 2001 },
+		{ "follow", no_argument, NULL, 2010 },
 		{ "help", no_argument, NULL, 2000 },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -61,7 +61,7 @@ int cmd_export(int argc, char **argv)
 		case 'o':
 			out = optarg;
 			break;
-		case 2001:
+		case 2010:
 			oflags |= RTM_OUT_FOLLOW;
 			break;
 		case 2000:

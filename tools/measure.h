@@ -75,8 +75,8 @@ const char *measure_opt_name(int c, char *buf, size_t len);
 #define MEASURE_OPT_MAX_CAPT	1015
 #define MEASURE_OPT_HOLDOFF	1016
 #define MEASURE_OPT_HISTFILE	1020
-#define MEASURE_OPT_FORCE	1023
-#define MEASURE_OPT_FOLLOW	1024
+#define MEASURE_OPT_FORCE	1040
+#define MEASURE_OPT_FOLLOW	1041
 
 /*
  * getopt_long tables of the shared options (cyclic, run and monitor), declared
@@ -107,8 +107,8 @@ const char *measure_opt_name(int c, char *buf, size_t len);
 	{ "histofall", required_argument, NULL, 'H' },				\
 	{ "histfile", required_argument, NULL, 1020 },				\
 	{ "output", required_argument, NULL, 'o' },				\
-	{ "force", no_argument, NULL, 1023 },					\
-	{ "follow", no_argument, NULL, 1024 },					\
+	{ "force", no_argument, NULL, 1040 },					\
+	{ "follow", no_argument, NULL, 1041 },					\
 	{ "quiet", no_argument, NULL, 'q' },					\
 	{ "json", optional_argument, NULL, 1004 },				\
 	{ "nsecs", no_argument, NULL, 'N' },					\
