@@ -30,35 +30,16 @@ static int draw(const struct pages *p, const char *tmpl, const char *name,
 				     name, vars, nvars, err);
 }
 
-/* A data file for gnuplot, built in memory and saved whole (rtm_write_atomic()). */
-struct data_file {
-	char *buf;
-	size_t len;
-};
-
 static FILE *open_data(const struct pages *p, const char *name, char *path, size_t len,
-		       struct data_file *d, struct rtm_error *err)
+		       struct rtm_error *err)
 {
 	FILE *f;
 
 	snprintf(path, len, "%s/data/%s.dat", p->plots, name);
-	d->buf = NULL;
-	d->len = 0;
-	f = open_memstream(&d->buf, &d->len);
+	f = rtm_fopen_atomic(path);	/* saved whole at fclose(), or not at all */
 	if (!f)
-		rtm_error_set(err, "out of memory writing %s", path);
+		rtm_error_set(err, "cannot write %s: %s", path, strerror(errno));
 	return f;
-}
-
-static int close_data(FILE *f, struct data_file *d, const char *path, struct rtm_error *err)
-{
-	int ret = fclose(f) ? -ENOMEM : rtm_write_atomic(path, d->buf, d->len);
-
-	free(d->buf);
-	if (ret)
-		return rtm_error_setn(err, ret, "cannot write %s: %s", path,
-				      rtm_write_strerror(ret));
-	return 0;
 }
 
 static int plot_histogram(const struct pages *p, struct rtm_error *err)
@@ -67,9 +48,8 @@ static int plot_histogram(const struct pages *p, struct rtm_error *err)
 	char path[PATH_MAX + 64], t[128], mx[16], n[16], logx[4];
 	struct rtm_plot_var v[4];
 	bool log = false;
-	struct data_file d;
-	FILE *f = open_data(p, HIST_NAME, path, sizeof(path), &d, err);
-	int i, ret;
+	FILE *f = open_data(p, HIST_NAME, path, sizeof(path), err);
+	int i;
 
 	if (!f)
 		return -EIO;
@@ -83,8 +63,9 @@ static int plot_histogram(const struct pages *p, struct rtm_error *err)
 		/* a tail far beyond the body reads better on a log axis (as the report) */
 		log |= h->max_ns > 20 * (p99 ? p99 : 1);
 	}
-	if ((ret = close_data(f, &d, path, err)))
-		return ret;
+	if (fclose(f))
+		return rtm_error_setn(err, -errno, "cannot write %s: %s", path,
+				      rtm_write_strerror(-errno));
 	snprintf(n, sizeof(n), "%d", c->nruns);
 	snprintf(logx, sizeof(logx), "%d", log);
 	v[0] = (struct rtm_plot_var){ "ncpus", n, true };
@@ -100,9 +81,8 @@ static int plot_percentiles(const struct pages *p, struct rtm_error *err)
 	char path[PATH_MAX + 64], n[16], xm[32];
 	struct rtm_plot_var v[4];
 	double xmax = 10, x;
-	struct data_file d;
-	FILE *f = open_data(p, PCT_NAME, path, sizeof(path), &d, err);
-	int i, ret;
+	FILE *f = open_data(p, PCT_NAME, path, sizeof(path), err);
+	int i;
 
 	if (!f)
 		return -EIO;
@@ -110,8 +90,9 @@ static int plot_percentiles(const struct pages *p, struct rtm_error *err)
 		x = rtm_report_pct_block(f, c->runs[i].all, c->runs[i].label);
 		xmax = x > xmax ? x : xmax;
 	}
-	if ((ret = close_data(f, &d, path, err)))
-		return ret;
+	if (fclose(f))
+		return rtm_error_setn(err, -errno, "cannot write %s: %s", path,
+				      rtm_write_strerror(-errno));
 	snprintf(n, sizeof(n), "%d", c->nruns);
 	snprintf(xm, sizeof(xm), "%.6g", xmax);
 	v[0] = (struct rtm_plot_var){ "nblocks", n, true };
@@ -437,7 +418,7 @@ int rtm_compare_write(const struct rtm_compare *c, const struct rtm_compare_opts
 					i ? " vs " : "", c->runs[i].label);
 	snprintf(p.plots, sizeof(p.plots), "%s/plots", o->out_dir);
 	snprintf(path, sizeof(path), "%s/data", p.plots);
-	ret = rtm_dir_make(o->out_dir, "plots/data");
+	ret = rtm_dir_make(o->out_dir, "plots/data");	/* no symlink at plots followed */
 	if (ret)
 		return rtm_error_setn(err, ret, "cannot create %s: %s", path,
 				      rtm_write_strerror(ret));

@@ -471,6 +471,70 @@ int rtm_write_atomic(const char *path, const void *data, size_t len)
 	return ret;
 }
 
+struct atomic_stream {
+	char *path;
+	char *buf;
+	size_t len, cap;
+	bool failed;		/* a write was lost: nothing is saved */
+};
+
+static ssize_t atomic_write(void *cookie, const char *data, size_t n)
+{
+	struct atomic_stream *a = cookie;
+	char *nb;
+	size_t cap;
+
+	if (a->len + n > a->cap) {
+		cap = a->cap ? a->cap : 65536;
+		while (cap < a->len + n)
+			cap *= 2;
+		nb = realloc(a->buf, cap);
+		if (!nb) {
+			a->failed = true;
+			return -1;	/* errno ENOMEM: the stream's error flag */
+		}
+		a->buf = nb;
+		a->cap = cap;
+	}
+	memcpy(a->buf + a->len, data, n);
+	a->len += n;
+	return (ssize_t)n;
+}
+
+static int atomic_close(void *cookie)
+{
+	struct atomic_stream *a = cookie;
+	int ret = a->failed ? -ENOMEM : rtm_write_atomic(a->path, a->buf ? a->buf : "", a->len);
+
+	free(a->buf);
+	free(a->path);
+	free(a);
+	if (ret) {
+		errno = -ret;
+		return -1;
+	}
+	return 0;
+}
+
+FILE *rtm_fopen_atomic(const char *path)
+{
+	cookie_io_functions_t io = { .write = atomic_write, .close = atomic_close };
+	struct atomic_stream *a = calloc(1, sizeof(*a));
+	FILE *f;
+
+	if (!a || !(a->path = strdup(path))) {
+		free(a);
+		errno = ENOMEM;
+		return NULL;
+	}
+	f = fopencookie(a, "w", io);
+	if (!f) {
+		free(a->path);
+		free(a);
+	}
+	return f;
+}
+
 /* The kind of @base in @dirfd; with RTM_OUT_FOLLOW, @resolved names a link's target. */
 static int target_kind(int dirfd, const char *base, const char *path, unsigned int flags,
 		       char *resolved)

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Join @root and @path into @buf; returns 0 or -ENAMETOOLONG. */
 int rtm_path(char *buf, size_t len, const char *root, const char *path);
@@ -90,6 +91,15 @@ int rtm_write_at(int dirfd, const char *name, const void *data, size_t len);
 
 /* rtm_write_at() in @path's folder (opened following symlinks); 0 or -errno. */
 int rtm_write_atomic(const char *path, const void *data, size_t len);
+
+/**
+ * rtm_fopen_atomic - a stream whose data reaches @path only when whole
+ *
+ * What is written is kept in memory; fclose() saves it with
+ * rtm_write_atomic() and returns EOF with errno set when that fails, so a
+ * full disk leaves no partial file. NULL with errno set.
+ */
+FILE *rtm_fopen_atomic(const char *path);
 
 /* What a user-named output file is (rtm_target_check()). */
 enum rtm_target_kind {

@@ -45,30 +45,10 @@ static void select_lines(struct rtm_report_ctx *c)
 	}
 }
 
-/* A data file for gnuplot, built in memory and saved whole (rtm_write_atomic()). */
-struct data_file {
-	char *buf;
-	size_t len;
-};
-
-static FILE *open_data(const struct rtm_report_ctx *c, const char *name, char *path, size_t len,
-		       struct data_file *d)
+static FILE *open_data(const struct rtm_report_ctx *c, const char *name, char *path, size_t len)
 {
 	snprintf(path, len, "%s/data/%s.dat", c->plots, name);
-	d->buf = NULL;
-	d->len = 0;
-	return open_memstream(&d->buf, &d->len);
-}
-
-static int close_data(FILE *f, struct data_file *d, const char *path, struct rtm_error *err)
-{
-	int ret = fclose(f) ? -ENOMEM : rtm_write_atomic(path, d->buf, d->len);
-
-	free(d->buf);
-	if (ret)
-		return rtm_error_setn(err, ret, "cannot write %s: %s", path,
-				      rtm_write_strerror(ret));
-	return 0;
+	return rtm_fopen_atomic(path);	/* saved whole at fclose(), or not at all */
 }
 
 static int draw(struct rtm_report_ctx *c, const char *name, const char *caption,
@@ -105,12 +85,11 @@ static int plot_histogram(struct rtm_report_ctx *c, const char *title, struct rt
 	char path[PATH_MAX + 32], t[64], n[16], logx[4];
 	struct rtm_plot_var v[5];
 	uint64_t p99;
-	struct data_file d;
-	FILE *f = open_data(c, "histogram", path, sizeof(path), &d);
-	int i, blocks = 0, ret;
+	FILE *f = open_data(c, "histogram", path, sizeof(path));
+	int i, blocks = 0;
 
 	if (!f)
-		return rtm_error_setn(err, -ENOMEM, "out of memory writing %s", path);
+		return rtm_error_setn(err, -errno, "cannot write %s: %s", path, strerror(errno));
 	if (c->lines_all) {
 		cpu_title(t, sizeof(t), -1, c->all_raw);
 		rtm_report_hist_block(f, c->all_raw, t);
@@ -123,8 +102,9 @@ static int plot_histogram(struct rtm_report_ctx *c, const char *title, struct rt
 		rtm_report_hist_block(f, rc->raw, t);
 		blocks++;
 	}
-	if ((ret = close_data(f, &d, path, err)))
-		return ret;
+	if (fclose(f))
+		return rtm_error_setn(err, -errno, "cannot write %s: %s", path,
+				      rtm_write_strerror(-errno));
 	/* a tail far beyond the body reads better on a log axis */
 	p99 = rtm_hist_percentile(c->all_raw, 99);
 	snprintf(logx, sizeof(logx), "%d", c->all_raw->max_ns > 20 * (p99 ? p99 : 1));
@@ -141,12 +121,11 @@ static int plot_percentiles(struct rtm_report_ctx *c, const char *title, struct 
 	char path[PATH_MAX + 32], t[64], n[16], xm[32];
 	struct rtm_plot_var v[4];
 	double xmax = 10, x;
-	struct data_file d;
-	FILE *f = open_data(c, "percentiles", path, sizeof(path), &d);
-	int i, blocks = 0, ret;
+	FILE *f = open_data(c, "percentiles", path, sizeof(path));
+	int i, blocks = 0;
 
 	if (!f)
-		return rtm_error_setn(err, -ENOMEM, "out of memory writing %s", path);
+		return rtm_error_setn(err, -errno, "cannot write %s: %s", path, strerror(errno));
 	if (c->lines_all) {
 		xmax = rtm_report_pct_block(f, c->all_raw, "all CPUs");
 		blocks++;
@@ -165,8 +144,9 @@ static int plot_percentiles(struct rtm_report_ctx *c, const char *title, struct 
 		xmax = x > xmax ? x : xmax;
 		blocks++;
 	}
-	if ((ret = close_data(f, &d, path, err)))
-		return ret;
+	if (fclose(f))
+		return rtm_error_setn(err, -errno, "cannot write %s: %s", path,
+				      rtm_write_strerror(-errno));
 	snprintf(n, sizeof(n), "%d", blocks);
 	snprintf(xm, sizeof(xm), "%.6g", xmax);
 	v[0] = (struct rtm_plot_var){ "nblocks", n, true };
@@ -181,18 +161,17 @@ static int plot_timeseries(struct rtm_report_ctx *c, const char *title, struct r
 {
 	char path[PATH_MAX + 32], t[32], n[16];
 	struct rtm_plot_var v[3];
-	struct data_file d;
 	FILE *f;
-	int i, blocks = 0, ret;
+	int i, blocks = 0;
 	uint32_t k;
 
 	for (i = 0; i < c->nsel; i++)
 		blocks += c->r->cpus[c->sel[i]].ts && c->r->cpus[c->sel[i]].ts->n;
 	if (!blocks)
 		return 0;	/* imported results may have no series */
-	f = open_data(c, "timeseries", path, sizeof(path), &d);
+	f = open_data(c, "timeseries", path, sizeof(path));
 	if (!f)
-		return rtm_error_setn(err, -ENOMEM, "out of memory writing %s", path);
+		return rtm_error_setn(err, -errno, "cannot write %s: %s", path, strerror(errno));
 	blocks = 0;
 	for (i = 0; i < c->nsel; i++) {
 		const struct rtm_result_cpu *rc = &c->r->cpus[c->sel[i]];
@@ -214,8 +193,9 @@ static int plot_timeseries(struct rtm_report_ctx *c, const char *title, struct r
 		fputs("\n\n", f);
 		blocks++;
 	}
-	if ((ret = close_data(f, &d, path, err)))
-		return ret;
+	if (fclose(f))
+		return rtm_error_setn(err, -errno, "cannot write %s: %s", path,
+				      rtm_write_strerror(-errno));
 	snprintf(n, sizeof(n), "%d", blocks);
 	v[0] = (struct rtm_plot_var){ "ncpus", n, true };
 	v[1] = (struct rtm_plot_var){ "title_text", title, false };
@@ -285,15 +265,14 @@ static int plot_irq(struct rtm_report_ctx *c, struct rtm_error *err)
 	struct rtm_report_irq rows[10];
 	char path[PATH_MAX + 32];
 	struct rtm_plot_var v[2];
-	int n = rtm_report_irq_rows(c->r, rows, 10), i, ret;
-	struct data_file d;
+	int n = rtm_report_irq_rows(c->r, rows, 10), i;
 	FILE *f;
 
 	if (!n)
 		return 0;
-	f = open_data(c, "irq", path, sizeof(path), &d);
+	f = open_data(c, "irq", path, sizeof(path));
 	if (!f)
-		return rtm_error_setn(err, -ENOMEM, "out of memory writing %s", path);
+		return rtm_error_setn(err, -errno, "cannot write %s: %s", path, strerror(errno));
 	for (i = 0; i < n; i++) {
 		char label[64];
 
@@ -305,8 +284,9 @@ static int plot_irq(struct rtm_report_ctx *c, struct rtm_error *err)
 		rtm_report_gp_quoted(f, label);
 		fprintf(f, " %.2f\n", rows[i].rate);
 	}
-	if ((ret = close_data(f, &d, path, err)))
-		return ret;
+	if (fclose(f))
+		return rtm_error_setn(err, -errno, "cannot write %s: %s", path,
+				      rtm_write_strerror(-errno));
 	v[0] = (struct rtm_plot_var){ "title_text", "Interrupts on the measured CPUs", false };
 	return draw(c, "irq", "The busiest interrupt sources of the measured CPUs (per second, "
 		    "over the run)", path, v, 1, err);
@@ -330,7 +310,7 @@ int rtm_report_write(const struct rtm_result *r, const struct rtm_report_opts *o
 		return ret;
 	snprintf(c.plots, sizeof(c.plots), "%s/plots", o->out_dir);
 	snprintf(path, sizeof(path), "%s/data", c.plots);
-	ret = rtm_dir_make(o->out_dir, "plots/data");
+	ret = rtm_dir_make(o->out_dir, "plots/data");	/* no symlink at plots followed */
 	if (ret)
 		return rtm_error_setn(err, ret, "cannot create %s: %s", path,
 				      rtm_write_strerror(ret));

@@ -366,6 +366,26 @@ static void test_named_temporary(void)
 	ok(kind("n/report.md") == 0 && kind("n/report.html") == 0, "no partial file left");
 	ok(same("n/result.json", "{}\n"), "the old file is intact");
 
+	/* a stream saved whole at fclose(), or not at all */
+	{
+		FILE *f = rtm_fopen_atomic(at("n/plot.dat"));
+		int r;
+
+		fputs("1 2\n", f);
+		ok(kind("n/plot.dat") == 0, "rtm_fopen_atomic: nothing on disk before fclose");
+		is_int(fclose(f), 0, "rtm_fopen_atomic: fclose saves");
+		ok(same("n/plot.dat", "1 2\n"), "... the whole data");
+		f = rtm_fopen_atomic(at("n/full.dat"));
+		fputs("3 4\n", f);
+		disk_full = true;
+		errno = 0;
+		r = fclose(f);
+		is_int(errno, ENOSPC, "rtm_fopen_atomic on a full disk: fclose fails with ENOSPC");
+		disk_full = false;
+		is_int(r, EOF, "... returning EOF");
+		ok(kind("n/full.dat") == 0 && hidden("n") == 0, "... and leaves no file");
+	}
+
 	no_proc = true;
 	is_int(rtm_write_atomic(at("n/result.json"), "[1]\n", 4), 0,
 	       "an O_TMPFILE that cannot be linked: written again, named");
