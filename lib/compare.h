@@ -5,9 +5,17 @@
  * difference that makes the comparison unfair, a confidence interval and a
  * plain verdict for each high percentile, overlay plots and compare.html.
  *
- * Run 0 is the baseline: ratios are run / baseline. A run is digested when it
- * is added (summary rows, the all-CPU histogram, fingerprint), so the caller
- * may free each result right away and only one full result is ever in memory.
+ * Each compared "run" (a side) is one measurement or several rounds of the
+ * same set-up. Run 0 is the baseline: ratios are run / baseline. A result is
+ * digested when it is added (its histograms merged into the side's, its
+ * fingerprint, percentiles and time-series batches kept), so the caller may
+ * free each result right away and only one full result is ever in memory.
+ *
+ * Verdicts account for how much whole runs of one box vary, not only for the
+ * sampling noise inside one run: with several rounds on a side, a t interval
+ * over the rounds' percentiles; with one run on each side, a t interval over
+ * batches of each run's time series (p99 only: the series keeps no higher
+ * percentile per interval).
  */
 #ifndef RTM_COMPARE_H
 #define RTM_COMPARE_H
@@ -27,6 +35,19 @@
 #define RTM_COMPARE_MAX_RUNS	8	/* one colour each in the plots */
 #define RTM_COMPARE_NPCT	4	/* verdicts for p99, p99.9, p99.99, p99.999 */
 #define RTM_COMPARE_CONF	0.95
+#define RTM_COMPARE_MAX_ROUNDS	32	/* runs on one side */
+#define RTM_COMPARE_BATCHES	10	/* batches a run's time series is cut into */
+#define RTM_COMPARE_MIN_BATCHES	5	/* fewer on a side: no verdict */
+#define RTM_COMPARE_TS_MIN_COUNT 100	/* samples an interval needs to count in a batch */
+#define RTM_COMPARE_MISSED_WARN	0.01	/* missed periods beyond this fraction: warned */
+/*
+ * One run per side: batches show how a run varies within itself, not how much
+ * whole runs of one box differ. Identical 40 s runs on the development VM
+ * differed by up to 1.33x in per-interval p99 with batch intervals that
+ * excluded 1 (tests/data/compare/identical-*), so a one-run verdict names a
+ * difference only when the whole interval lies beyond this factor.
+ */
+#define RTM_COMPARE_BATCH_MARGIN 1.5
 
 extern const double rtm_compare_pcts[RTM_COMPARE_NPCT];
 
@@ -58,30 +79,61 @@ struct rtm_fp_info {
 
 extern const struct rtm_fp_info rtm_fp_fields[RTM_FP_NFIELDS];
 
+/* What one round (one result) of a side gave. */
+struct rtm_compare_round {
+	uint64_t duration_ns;
+	uint64_t samples, overruns;
+	uint64_t overflows;		/* imported samples beyond the histogram */
+	uint64_t pct_ns[RTM_COMPARE_NPCT];	/* of the all-CPU raw histogram */
+	/* RTM_STATS_MIN_BEYOND samples beyond it, none unplaced */
+	bool pct_ok[RTM_COMPARE_NPCT];
+	/* the sampling variance of log(pct_ns) within the run, from its 95% order-statistic CI */
+	double pct_logvar[RTM_COMPARE_NPCT];
+};
+
 struct rtm_compare_run {
 	char label[64];
-	char path[256];
+	char path[1024];		/* the rounds' paths, comma separated */
 	char *fp[RTM_FP_NFIELDS];	/* malloc()ed strings; NULL when unknown */
-	uint64_t duration_ns;
+	uint64_t duration_ns;		/* of the first round */
 	int nrows;			/* CPUs + 1: the last row is all CPUs */
-	struct rtm_summary_row *rows;
-	struct rtm_hist *all;		/* raw histogram of all CPUs */
-	struct rtm_quantile_ci ci[RTM_COMPARE_NPCT];	/* at RTM_COMPARE_CONF */
-	/* at (1 + RTM_COMPARE_CONF) / 2, so a ratio of two covers with RTM_COMPARE_CONF */
-	struct rtm_quantile_ci ci_pair[RTM_COMPARE_NPCT];
+	struct rtm_summary_row *rows;	/* of the rounds' merged histograms */
+	struct rtm_hist *all;		/* raw histogram of all CPUs and rounds */
+	struct rtm_result *pool;	/* per-CPU raw histograms of all rounds */
+	/* order-statistic intervals of the merged histogram (sampling noise only) */
+	struct rtm_quantile_ci ci[RTM_COMPARE_NPCT];
 	uint64_t overflows;		/* imported samples beyond the histogram, not in it */
+	int nrounds;
+	struct rtm_compare_round rounds[RTM_COMPARE_MAX_ROUNDS];
+	/* the first round's time series: mean log per-interval p99 of each batch */
+	int nbatches;
+	double batch_log_p99[RTM_COMPARE_BATCHES];
+	uint64_t batch_ns;		/* the batches' length */
+	int batch_points;		/* intervals in them (all CPUs) */
+	int batch_merged;		/* intervals left out: merged (p99 an upper bound) */
+	bool vm, emulated;		/* a round ran under a hypervisor / emulated (TCG) */
+	bool corrected_kept;		/* every round kept a corrected histogram */
 };
 
 struct rtm_compare_warning {
-	enum rtm_fp_field field;
+	enum rtm_fp_field field;	/* RTM_FP_NFIELDS: not about a fingerprint field */
+	const char *id;			/* "kernel", "missed_periods", "emulated", ... */
 	char text[640];			/* one line */
 };
+
+#define RTM_COMPARE_MAX_WARNINGS	(RTM_FP_NFIELDS + RTM_COMPARE_MAX_RUNS + 1)
 
 enum rtm_verdict {
 	RTM_VERDICT_LOWER,		/* the run's percentile is lower than the baseline's */
 	RTM_VERDICT_HIGHER,
-	RTM_VERDICT_SAME,		/* the intervals overlap: not distinguishable */
+	RTM_VERDICT_SAME,		/* the interval holds 1, or too few runs/batches to say */
 	RTM_VERDICT_FEW,		/* too few samples for this percentile */
+};
+
+enum rtm_compare_method {
+	RTM_METHOD_NONE,		/* no interval */
+	RTM_METHOD_BATCHES,		/* one run per side: batches of the time series */
+	RTM_METHOD_RUNS,		/* several runs: their per-run percentiles */
 };
 
 struct rtm_compare_verdict {
@@ -89,15 +141,18 @@ struct rtm_compare_verdict {
 	double pct;
 	enum rtm_verdict kind;
 	double ratio;			/* run / baseline */
-	double ratio_lo, ratio_hi;	/* its RTM_COMPARE_CONF interval (not for FEW) */
-	char text[256];
+	double ratio_lo, ratio_hi;	/* its RTM_COMPARE_CONF interval (NAN when none) */
+	enum rtm_compare_method method;
+	struct rtm_ratio_ci ci;		/* na, nb: runs or batches; welch; df */
+	char text[512];
 };
 
 struct rtm_compare {
 	int nruns;
 	struct rtm_compare_run runs[RTM_COMPARE_MAX_RUNS];
 	int nwarnings;
-	struct rtm_compare_warning warnings[RTM_FP_NFIELDS];
+	struct rtm_compare_warning warnings[RTM_COMPARE_MAX_WARNINGS];
+	char banner[256];		/* "" or the emulation / VM banner */
 	int nverdicts;
 	struct rtm_compare_verdict verdicts[(RTM_COMPARE_MAX_RUNS - 1) * RTM_COMPARE_NPCT];
 };
@@ -116,6 +171,16 @@ void rtm_compare_free(struct rtm_compare *c);
  */
 int rtm_compare_add(struct rtm_compare *c, const struct rtm_result *r, const char *label,
 		    const char *path, struct rtm_error *err);
+
+/**
+ * rtm_compare_add_round - another round of the run added last (same set-up)
+ *
+ * Its histograms are merged into the run's, its percentiles kept for the
+ * interval over rounds. Returns 0, or -E2BIG (more than RTM_COMPARE_MAX_ROUNDS),
+ * -EINVAL (no run yet, or no CPU), -ENOMEM, with a one-line message in @err.
+ */
+int rtm_compare_add_round(struct rtm_compare *c, const struct rtm_result *r, const char *path,
+			  struct rtm_error *err);
 
 /* Fingerprint warnings and verdicts, once every run is added. */
 void rtm_compare_finish(struct rtm_compare *c);
@@ -136,6 +201,7 @@ struct rtm_compare_opts {
 	const char *out_dir;		/* compare.html, compare.md and plots/ go here */
 	unsigned int formats;		/* 1 << enum rtm_plot_format */
 	int width, height;		/* image size in pixels */
+	bool log_x;			/* logarithmic latency axis (default linear) */
 };
 
 /**

@@ -26,8 +26,8 @@ struct pages {
 static int draw(const struct pages *p, const char *tmpl, const char *name,
 		struct rtm_plot_var *vars, int nvars, struct rtm_error *err)
 {
-	return rtm_plot_draw_formats(tmpl, p->o->formats, p->o->width, p->o->height, p->plots,
-				     name, vars, nvars, err);
+	return rtm_plot_draw_formats(tmpl, rtm_report_draw_formats(p->o->formats), p->o->width,
+				     p->o->height, p->plots, name, vars, nvars, err);
 }
 
 static FILE *open_data(const struct pages *p, const char *name, char *path, size_t len,
@@ -42,12 +42,38 @@ static FILE *open_data(const struct pages *p, const char *name, char *path, size
 	return f;
 }
 
-static int plot_histogram(const struct pages *p, struct rtm_error *err)
+/* The plots' subtitle: one line per run saying what it measured. */
+static void subtitle(const struct rtm_compare *c, char *buf, size_t len)
+{
+	size_t off = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < c->nruns && off < len; i++) {
+		const struct rtm_compare_run *r = &c->runs[i];
+		struct rtm_report_desc_in d = {
+			.interval = r->fp[RTM_FP_INTERVAL], .sched = r->fp[RTM_FP_SCHED],
+			.duration = r->fp[RTM_FP_DURATION], .load = r->fp[RTM_FP_LOAD],
+			.kernel = r->fp[RTM_FP_KERNEL], .samples = r->all->count,
+		};
+		char line[512];
+
+		rtm_report_desc(line, sizeof(line), &d);
+		off += (size_t)snprintf(buf + off, len - off, "%s%s: %s", i ? "\n" : "", r->label,
+					line);
+	}
+}
+
+static int plot_histogram(const struct pages *p, const char *sub, struct rtm_error *err)
 {
 	const struct rtm_compare *c = p->c;
-	char path[PATH_MAX + 64], t[128], mx[16], n[16], logx[4];
-	struct rtm_plot_var v[4];
-	bool log = false;
+	char path[PATH_MAX + 64], t[128], mx[16], n[16], logx[4], xmin[32], xmax[32], split[32];
+	char ymax[32], tt[32];
+	const struct rtm_hist *lines[RTM_COMPARE_MAX_RUNS];
+	struct rtm_report_mark marks[RTM_COMPARE_MAX_RUNS];
+	struct rtm_plot_var v[12];
+	struct rtm_hist_axis ax;
+	bool ovf = false;
 	FILE *f = open_data(p, HIST_NAME, path, sizeof(path), err);
 	int i;
 
@@ -55,56 +81,81 @@ static int plot_histogram(const struct pages *p, struct rtm_error *err)
 		return -EIO;
 	for (i = 0; i < c->nruns; i++) {
 		const struct rtm_hist *h = c->runs[i].all;
-		uint64_t p99 = rtm_hist_percentile(h, 99);
 
 		rtm_fmt_us(mx, sizeof(mx), h->max_ns);
 		snprintf(t, sizeof(t), "%s (max %s us)", c->runs[i].label, mx);
 		rtm_report_hist_block(f, h, t);
-		/* a tail far beyond the body reads better on a log axis (as the report) */
-		log |= h->max_ns > 20 * (p99 ? p99 : 1);
+		/* the source's histogram limit is not kept: the overflowed lie up to the max */
+		rtm_report_mark_of(h, c->runs[i].overflows, 0, &marks[i]);
+		ovf |= c->runs[i].overflows > 0;
+		lines[i] = h;
 	}
+	rtm_report_marks_block(f, marks, c->nruns);
 	if (fclose(f))
 		return rtm_error_setn(err, -errno, "cannot write %s: %s", path,
 				      rtm_write_strerror(-errno));
+	/* the same axis as the report: linear, the tail in its own panel when far */
+	rtm_report_hist_axis(lines, c->nruns, p->o->log_x, &ax);
 	snprintf(n, sizeof(n), "%d", c->nruns);
-	snprintf(logx, sizeof(logx), "%d", log);
+	snprintf(logx, sizeof(logx), "%d", ax.logx);
+	snprintf(xmin, sizeof(xmin), "%.6g", ax.xmin_us);
+	snprintf(xmax, sizeof(xmax), "%.6g", ax.xmax_us);
+	snprintf(split, sizeof(split), "%.6g", ax.split_us);
+	snprintf(ymax, sizeof(ymax), "%.6g", ax.ymax);
+	snprintf(tt, sizeof(tt), "%.6g", ax.tail_tic_us ? ax.tail_tic_us : 1);
 	v[0] = (struct rtm_plot_var){ "ncpus", n, true };
 	v[1] = (struct rtm_plot_var){ "title_text", p->title, false };
 	v[2] = (struct rtm_plot_var){ "logx", logx, true };
 	v[3] = (struct rtm_plot_var){ "datafile", path, false };
-	return draw(p, "histogram", HIST_NAME, v, 4, err);
+	v[4] = (struct rtm_plot_var){ "subtitle_text", sub, false };
+	v[5] = (struct rtm_plot_var){ "xmin", xmin, true };
+	v[6] = (struct rtm_plot_var){ "xmax", xmax, true };
+	v[7] = (struct rtm_plot_var){ "split", split, true };
+	v[8] = (struct rtm_plot_var){ "ymax", ymax, true };
+	v[9] = (struct rtm_plot_var){ "has_overflow", ovf ? "1" : "0", true };
+	v[10] = (struct rtm_plot_var){ "tailtic", tt, true };
+	return draw(p, "histogram", HIST_NAME, v, 11, err);
 }
 
-static int plot_percentiles(const struct pages *p, struct rtm_error *err)
+static int plot_percentiles(const struct pages *p, const char *sub, struct rtm_error *err)
 {
 	const struct rtm_compare *c = p->c;
-	char path[PATH_MAX + 64], n[16], xm[32];
-	struct rtm_plot_var v[4];
+	char path[PATH_MAX + 64], n[16], xm[32], ym[32], t[128], mx[16];
+	struct rtm_plot_var v[6];
 	double xmax = 10, x;
+	uint64_t top = 0;
 	FILE *f = open_data(p, PCT_NAME, path, sizeof(path), err);
 	int i;
 
 	if (!f)
 		return -EIO;
 	for (i = 0; i < c->nruns; i++) {
-		x = rtm_report_pct_block(f, c->runs[i].all, c->runs[i].label);
+		rtm_fmt_us(mx, sizeof(mx), c->runs[i].all->max_ns);
+		snprintf(t, sizeof(t), "%s (max %s us)", c->runs[i].label, mx);
+		x = rtm_report_pct_block(f, c->runs[i].all, t);
 		xmax = x > xmax ? x : xmax;
+		top = c->runs[i].all->max_ns > top ? c->runs[i].all->max_ns : top;
 	}
 	if (fclose(f))
 		return rtm_error_setn(err, -errno, "cannot write %s: %s", path,
 				      rtm_write_strerror(-errno));
 	snprintf(n, sizeof(n), "%d", c->nruns);
 	snprintf(xm, sizeof(xm), "%.6g", xmax);
+	snprintf(ym, sizeof(ym), "%.6g", (double)top / 1000.0 * 1.6 + 1);
 	v[0] = (struct rtm_plot_var){ "nblocks", n, true };
 	v[1] = (struct rtm_plot_var){ "title_text", p->title, false };
 	v[2] = (struct rtm_plot_var){ "xmax", xm, true };
 	v[3] = (struct rtm_plot_var){ "datafile", path, false };
-	return draw(p, "percentiles", PCT_NAME, v, 4, err);
+	v[4] = (struct rtm_plot_var){ "subtitle_text", sub, false };
+	v[5] = (struct rtm_plot_var){ "ymax", ym, true };
+	return draw(p, "percentiles", PCT_NAME, v, 6, err);
 }
 
 static const char *const captions[2] = {
-	"Latency histograms of all CPUs, one colour per run (samples per microsecond, log scale)",
-	"Percentile distributions of all CPUs, one colour per run (HdrHistogram style)",
+	"Latency histograms of all CPUs, one colour per run (samples per microsecond, log "
+	"scale); triangles mark each run's maximum",
+	"Percentile distributions of all CPUs, one colour per run (HdrHistogram style), each "
+	"dashed up to its exact maximum (triangle, at x = samples)",
 };
 
 /* ---------------------------------------------------------------- HTML */
@@ -217,10 +268,10 @@ static void html_intervals(FILE *f, const struct rtm_compare *c)
 	fputs("</table>\n", f);
 }
 
+/* The image a page shows: PNG, else SVG (one of them is always drawn). */
 static const char *image_ext(const struct rtm_compare_opts *o)
 {
-	return o->formats & (1u << RTM_PLOT_PNG) ? "png" :
-	       o->formats & (1u << RTM_PLOT_SVG) ? "svg" : NULL;
+	return rtm_report_draw_formats(o->formats) & (1u << RTM_PLOT_PNG) ? "png" : "svg";
 }
 
 static void write_html(const struct pages *p, FILE *f)
@@ -236,6 +287,11 @@ static void write_html(const struct pages *p, FILE *f)
 	fputs("</h1>\n<p class=\"sub\">Baseline: ", f);
 	rtm_html_text(f, c->runs[0].label);
 	fputs(". Ratios are run / baseline, deltas run &minus; baseline.</p>\n", f);
+	if (c->banner[0]) {
+		fputs("<p class=\"warn\"><b>", f);
+		rtm_html_text(f, c->banner);
+		fputs("</b></p>\n", f);
+	}
 
 	fputs("<h2>Verdicts</h2>\n", f);
 	for (i = 0; i < c->nverdicts; i++) {
@@ -243,18 +299,24 @@ static void write_html(const struct pages *p, FILE *f)
 		rtm_html_text(f, c->verdicts[i].text);
 		fputs("</div>\n", f);
 	}
-	fprintf(f, "<p class=\"sub\">All CPUs. %.0f%% confidence intervals from order statistics "
-		"of each run's histogram (distribution-free, for independent samples). Latency "
-		"samples are autocorrelated (a stall delays several wake-ups), so the intervals "
-		"are optimistic; they do not cover the difference between two runs of the same "
-		"box. "
-		"Not distinguishable: the intervals overlap.</p>\n", RTM_COMPARE_CONF * 100);
+	fprintf(f, "<p class=\"sub\">All CPUs, %.0f%% confidence. Whole runs of one box vary "
+		"more than the samples inside one run tell, so the intervals are taken over runs: "
+		"with several runs on a side, a t interval on the logarithms of the per-run "
+		"percentiles (Welch; pooled when one side has a single run); with one run per "
+		"side, a Welch t interval on batch means of each run's per-interval p99 (its time "
+		"series), naming a difference only beyond %.1fx. Each verdict says which it used "
+		"and over how many runs or batches. Not distinguishable: the interval holds 1, or "
+		"there are too few runs or batches to say. The table below gives each run's "
+		"percentiles with order-statistic intervals of its merged histogram: the sampling "
+		"noise within the runs only.</p>\n", RTM_COMPARE_CONF * 100,
+		RTM_COMPARE_BATCH_MARGIN);
 	html_intervals(f, c);
 
 	fputs("<h2>Fingerprints</h2>\n", f);
 	html_fingerprints(f, c);
 	for (i = 0; i < c->nwarnings; i++) {
-		fputs("<p class=\"warn\">Unfair comparison: ", f);
+		fputs(c->warnings[i].field < RTM_FP_NFIELDS ? "<p class=\"warn\">Unfair "
+		      "comparison: " : "<p class=\"warn\">Warning: ", f);
 		rtm_html_text(f, c->warnings[i].text);
 		fputs("</p>\n", f);
 	}
@@ -279,10 +341,14 @@ static void write_html(const struct pages *p, FILE *f)
 	for (i = 0; i < 2; i++) {
 		const char *name = i ? PCT_NAME : HIST_NAME;
 
-		snprintf(img, sizeof(img), "%s/%s.%s", p->plots, name, ext ? ext : "pdf");
-		if (!ext || rtm_html_image(f, img, captions[i]))
-			fprintf(f, "<p><a href=\"plots/%s.pdf\">%s (PDF)</a></p>\n", name,
+		snprintf(img, sizeof(img), "%s/%s.%s", p->plots, name, ext);
+		if (rtm_html_image(f, img, captions[i]))
+			fprintf(f, "<p><a href=\"plots/%s.%s\">%s</a></p>\n", name, ext,
 				captions[i]);
+		/* the PDF is an extra file beside the page, linked, never embedded */
+		if (p->o->formats & (1u << RTM_PLOT_PDF))
+			fprintf(f, "<p class=\"sub\"><a href=\"plots/%s.pdf\">%s.pdf</a></p>\n",
+				name, name);
 	}
 	rtm_html_end(f);
 }
@@ -307,14 +373,19 @@ static void write_md(const struct pages *p, FILE *f)
 
 	fputs("# ", f);
 	md_text(f, p->title);
+	if (c->banner[0]) {
+		fputs("\n\n**", f);
+		md_text(f, c->banner);
+		fputs("**", f);
+	}
 	fputs("\n\n## Verdicts\n\n", f);
 	for (i = 0; i < c->nverdicts; i++) {
 		fputs("- ", f);
 		md_text(f, c->verdicts[i].text);
 		fputc('\n', f);
 	}
-	fprintf(f, "\nAll CPUs, %.0f%% confidence; the intervals assume independent samples and "
-		"are optimistic for latency runs (see rtmeasure-compare(1)).\n\n"
+	fprintf(f, "\nAll CPUs, %.0f%% confidence; intervals over runs, or over batches of one "
+		"run's time series (see rtmeasure-compare(1)).\n\n"
 		"## Fingerprints\n\n|",
 		RTM_COMPARE_CONF * 100);
 	for (i = 0; i < c->nruns; i++) {
@@ -335,7 +406,8 @@ static void write_md(const struct pages *p, FILE *f)
 	}
 	fputc('\n', f);
 	for (i = 0; i < c->nwarnings; i++) {
-		fputs("**Unfair comparison:** ", f);
+		fputs(c->warnings[i].field < RTM_FP_NFIELDS ? "**Unfair comparison:** " :
+		      "**Warning:** ", f);
 		md_text(f, c->warnings[i].text);
 		fputs("\n\n", f);
 	}
@@ -367,9 +439,12 @@ static void write_md(const struct pages *p, FILE *f)
 		}
 	}
 	fputs("\n(latencies in us)\n\n## Plots\n\n", f);
-	for (i = 0; i < 2; i++)
-		fprintf(f, "![%s](plots/%s.%s)\n\n", captions[i], i ? PCT_NAME : HIST_NAME,
-			ext ? ext : "pdf");
+	for (i = 0; i < 2; i++) {
+		fprintf(f, "![%s](plots/%s.%s)\n\n", captions[i], i ? PCT_NAME : HIST_NAME, ext);
+		if (p->o->formats & (1u << RTM_PLOT_PDF))
+			fprintf(f, "[%s.pdf](plots/%s.pdf)\n\n", i ? PCT_NAME : HIST_NAME,
+				i ? PCT_NAME : HIST_NAME);
+	}
 }
 
 /* ---------------------------------------------------------------- write */
@@ -403,7 +478,7 @@ int rtm_compare_write(const struct rtm_compare *c, const struct rtm_compare_opts
 		      struct rtm_error *err)
 {
 	struct pages p;
-	char path[PATH_MAX + 16];
+	char path[PATH_MAX + 16], sub[RTM_COMPARE_MAX_RUNS * 300];
 	size_t len;
 	int i, ret;
 
@@ -422,9 +497,10 @@ int rtm_compare_write(const struct rtm_compare *c, const struct rtm_compare_opts
 	if (ret)
 		return rtm_error_setn(err, ret, "cannot create %s: %s", path,
 				      rtm_write_strerror(ret));
-	ret = plot_histogram(&p, err);
+	subtitle(c, sub, sizeof(sub));
+	ret = plot_histogram(&p, sub, err);
 	if (!ret)
-		ret = plot_percentiles(&p, err);
+		ret = plot_percentiles(&p, sub, err);
 	if (!ret)
 		ret = write_page(&p, "compare.html", write_html, err);
 	if (!ret)

@@ -83,9 +83,29 @@ const char *rtm_plot_template_dir(struct rtm_error *err)
 	return NULL;
 }
 
-/* A gnuplot string literal: single quotes, '' for a quote; no newlines allowed. */
+/*
+ * A gnuplot string literal: single quotes, '' for a quote; text of several
+ * lines (a title) in double quotes, where \\, \" and \n are the only escapes
+ * written. A carriage return is refused.
+ */
 static int put_string(FILE *f, const char *s)
 {
+	if (strchr(s, '\r'))
+		return -EINVAL;
+	if (strchr(s, '\n')) {
+		fputc('"', f);
+		for (; *s; s++) {
+			if (*s == '\n') {
+				fputs("\\n", f);
+				continue;
+			}
+			if (*s == '"' || *s == '\\')
+				fputc('\\', f);
+			fputc(*s, f);
+		}
+		fputc('"', f);
+		return 0;
+	}
 	fputc('\'', f);
 	for (; *s; s++) {
 		if (*s == '\n' || *s == '\r')

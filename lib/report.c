@@ -59,8 +59,8 @@ static int draw(struct rtm_report_ctx *c, const char *name, const char *caption,
 	vars[nvars].name = "datafile";
 	vars[nvars].value = datafile;
 	vars[nvars].number = false;
-	ret = rtm_plot_draw_formats(name, c->o->formats, c->o->width, c->o->height, c->plots,
-				    name, vars, nvars + 1, err);
+	ret = rtm_plot_draw_formats(name, rtm_report_draw_formats(c->o->formats), c->o->width,
+				    c->o->height, c->plots, name, vars, nvars + 1, err);
 	if (ret)
 		return ret;
 	c->pf[c->npf].name = name;
@@ -80,11 +80,36 @@ static void cpu_title(char *buf, size_t len, int cpu, const struct rtm_hist *h)
 		snprintf(buf, len, "CPU%d (max %s us)", cpu, mx);
 }
 
-static int plot_histogram(struct rtm_report_ctx *c, const char *title, struct rtm_error *err)
+/* Samples of CPU @cpu (-1: all) an import could not place: beyond the source's histogram. */
+static uint64_t unplaced_overflows(const struct rtm_result *r, int cpu)
 {
-	char path[PATH_MAX + 32], t[64], n[16], logx[4];
-	struct rtm_plot_var v[5];
-	uint64_t p99;
+	const json_t *cpus = json_object_get(json_object_get(r->sections, "provenance"), "cpus");
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < json_array_size(cpus); i++) {
+		const json_t *c = json_array_get(cpus, i);
+		json_int_t o = json_integer_value(json_object_get(c, "overflows"));
+		json_int_t p = json_integer_value(json_object_get(c, "overflows_placed"));
+
+		if (o > p && (cpu < 0 || json_integer_value(json_object_get(c, "cpu")) == cpu))
+			n += (uint64_t)(o - p);
+	}
+	return n;
+}
+
+static int plot_histogram(struct rtm_report_ctx *c, const char *title, const char *sub,
+			  struct rtm_error *err)
+{
+	char path[PATH_MAX + 32], t[64], n[16], logx[4], xmin[32], xmax[32], split[32];
+	char ymax[32], tt[32];
+	bool ovf = false;
+	const struct rtm_hist *lines[RTM_REPORT_MAX_LINES + 1];
+	struct rtm_report_mark marks[RTM_REPORT_MAX_LINES + 1];
+	uint64_t ovf_ns = (uint64_t)json_integer_value(rtm_json_path(c->r->sections,
+						"provenance.overflow_above_ns"));
+	struct rtm_plot_var v[11];
+	struct rtm_hist_axis ax;
 	FILE *f = open_data(c, "histogram", path, sizeof(path));
 	int i, blocks = 0;
 
@@ -93,33 +118,61 @@ static int plot_histogram(struct rtm_report_ctx *c, const char *title, struct rt
 	if (c->lines_all) {
 		cpu_title(t, sizeof(t), -1, c->all_raw);
 		rtm_report_hist_block(f, c->all_raw, t);
-		blocks++;
+		rtm_report_mark_of(c->all_raw, unplaced_overflows(c->r, -1), ovf_ns,
+				   &marks[blocks]);
+		lines[blocks++] = c->all_raw;
 	}
 	for (i = 0; i < c->nsel; i++) {
 		const struct rtm_result_cpu *rc = &c->r->cpus[c->sel[i]];
 
 		cpu_title(t, sizeof(t), rc->cpu, rc->raw);
 		rtm_report_hist_block(f, rc->raw, t);
-		blocks++;
+		rtm_report_mark_of(rc->raw, unplaced_overflows(c->r, rc->cpu), ovf_ns,
+				   &marks[blocks]);
+		lines[blocks++] = rc->raw;
 	}
+	rtm_report_marks_block(f, marks, blocks);
 	if (fclose(f))
 		return rtm_error_setn(err, -errno, "cannot write %s: %s", path,
 				      rtm_write_strerror(-errno));
-	/* a tail far beyond the body reads better on a log axis */
-	p99 = rtm_hist_percentile(c->all_raw, 99);
-	snprintf(logx, sizeof(logx), "%d", c->all_raw->max_ns > 20 * (p99 ? p99 : 1));
+	rtm_report_hist_axis(lines, blocks, c->o->log_x, &ax);
+	for (i = 0; i < blocks; i++) {	/* the overflowed samples' place is on the axis too */
+		double at_us = (double)marks[i].overflow_ns / 1000.0;
+
+		ovf |= marks[i].overflows > 0;
+		if (marks[i].overflows && at_us > ax.xmax_us)
+			ax.xmax_us = rtm_report_nice_up(at_us * 1.05);
+	}
+	snprintf(logx, sizeof(logx), "%d", ax.logx);
 	snprintf(n, sizeof(n), "%d", blocks);
+	snprintf(xmin, sizeof(xmin), "%.6g", ax.xmin_us);
+	snprintf(xmax, sizeof(xmax), "%.6g", ax.xmax_us);
+	snprintf(split, sizeof(split), "%.6g", ax.split_us);
+	snprintf(ymax, sizeof(ymax), "%.6g", ax.ymax);
+	snprintf(tt, sizeof(tt), "%.6g", ax.tail_tic_us ? ax.tail_tic_us : 1);
 	v[0] = (struct rtm_plot_var){ "ncpus", n, true };
 	v[1] = (struct rtm_plot_var){ "title_text", title, false };
-	v[2] = (struct rtm_plot_var){ "logx", logx, true };
-	return draw(c, "histogram", "Latency histogram: samples per microsecond, one line per CPU "
-		    "(OSADL style)", path, v, 3, err);
+	v[2] = (struct rtm_plot_var){ "subtitle_text", sub, false };
+	v[3] = (struct rtm_plot_var){ "logx", logx, true };
+	v[4] = (struct rtm_plot_var){ "xmin", xmin, true };
+	v[5] = (struct rtm_plot_var){ "xmax", xmax, true };
+	v[6] = (struct rtm_plot_var){ "split", split, true };
+	v[7] = (struct rtm_plot_var){ "ymax", ymax, true };
+	v[8] = (struct rtm_plot_var){ "has_overflow", ovf ? "1" : "0", true };
+	v[9] = (struct rtm_plot_var){ "tailtic", tt, true };
+	return draw(c, "histogram", ax.split_us > 0 ?
+		    "Latency histogram: samples per microsecond, one line per CPU (OSADL style); "
+		    "left the body, right the tail on its own scale; triangles mark each CPU's "
+		    "maximum" :
+		    "Latency histogram: samples per microsecond, one line per CPU (OSADL style); "
+		    "triangles mark each CPU's maximum", path, v, 10, err);
 }
 
-static int plot_percentiles(struct rtm_report_ctx *c, const char *title, struct rtm_error *err)
+static int plot_percentiles(struct rtm_report_ctx *c, const char *title, const char *sub,
+			    struct rtm_error *err)
 {
-	char path[PATH_MAX + 32], t[64], n[16], xm[32];
-	struct rtm_plot_var v[4];
+	char path[PATH_MAX + 32], t[64], n[16], xm[32], mx[16], ym[32];
+	struct rtm_plot_var v[6];
 	double xmax = 10, x;
 	FILE *f = open_data(c, "percentiles", path, sizeof(path));
 	int i, blocks = 0;
@@ -127,20 +180,24 @@ static int plot_percentiles(struct rtm_report_ctx *c, const char *title, struct 
 	if (!f)
 		return rtm_error_setn(err, -errno, "cannot write %s: %s", path, strerror(errno));
 	if (c->lines_all) {
-		xmax = rtm_report_pct_block(f, c->all_raw, "all CPUs");
+		rtm_fmt_us(mx, sizeof(mx), c->all_raw->max_ns);
+		snprintf(t, sizeof(t), "all CPUs (max %s us)", mx);
+		xmax = rtm_report_pct_block(f, c->all_raw, t);
 		blocks++;
 	}
 	for (i = 0; i < c->nsel; i++) {
 		const struct rtm_result_cpu *rc = &c->r->cpus[c->sel[i]];
 
-		snprintf(t, sizeof(t), "CPU%d", rc->cpu);
+		cpu_title(t, sizeof(t), rc->cpu, rc->raw);
 		x = rtm_report_pct_block(f, rc->raw, t);
 		xmax = x > xmax ? x : xmax;
 		blocks++;
 	}
 	/* the corrected curve where a stall swallowed periods */
 	if (c->all_corr && c->all_corr->count > c->all_raw->count) {
-		x = rtm_report_pct_block(f, c->all_corr, "all CPUs, corrected");
+		rtm_fmt_us(mx, sizeof(mx), c->all_corr->max_ns);
+		snprintf(t, sizeof(t), "all CPUs, corrected (max %s us)", mx);
+		x = rtm_report_pct_block(f, c->all_corr, t);
 		xmax = x > xmax ? x : xmax;
 		blocks++;
 	}
@@ -152,15 +209,21 @@ static int plot_percentiles(struct rtm_report_ctx *c, const char *title, struct 
 	v[0] = (struct rtm_plot_var){ "nblocks", n, true };
 	v[1] = (struct rtm_plot_var){ "title_text", title, false };
 	v[2] = (struct rtm_plot_var){ "xmax", xm, true };
+	v[3] = (struct rtm_plot_var){ "subtitle_text", sub, false };
+	/* room above the highest maximum's marker (the corrected one is no higher) */
+	snprintf(ym, sizeof(ym), "%.6g", (double)c->all_raw->max_ns / 1000.0 * 1.6 + 1);
+	v[4] = (struct rtm_plot_var){ "ymax", ym, true };
 	return draw(c, "percentiles", "Percentile distribution (HdrHistogram style): latency at "
-		    "each percentile; the corrected curve adds the wake-ups a stall swallowed",
-		    path, v, 3, err);
+		    "each percentile the sample count supports, then a dashed line up to the "
+		    "exact maximum (triangle, drawn at x = samples); the corrected curve adds the "
+		    "wake-ups a stall swallowed", path, v, 5, err);
 }
 
-static int plot_timeseries(struct rtm_report_ctx *c, const char *title, struct rtm_error *err)
+static int plot_timeseries(struct rtm_report_ctx *c, const char *title, const char *sub,
+			   struct rtm_error *err)
 {
 	char path[PATH_MAX + 32], t[32], n[16];
-	struct rtm_plot_var v[3];
+	struct rtm_plot_var v[4];
 	FILE *f;
 	int i, blocks = 0;
 	uint32_t k;
@@ -199,8 +262,9 @@ static int plot_timeseries(struct rtm_report_ctx *c, const char *title, struct r
 	snprintf(n, sizeof(n), "%d", blocks);
 	v[0] = (struct rtm_plot_var){ "ncpus", n, true };
 	v[1] = (struct rtm_plot_var){ "title_text", title, false };
+	v[2] = (struct rtm_plot_var){ "subtitle_text", sub, false };
 	return draw(c, "timeseries", "Per-interval maximum (solid) and p99 (dashed) of each CPU "
-		    "over the run", path, v, 2, err);
+		    "over the run", path, v, 3, err);
 }
 
 static int by_rate(const void *a, const void *b)
@@ -260,11 +324,13 @@ int rtm_report_irq_rows(const struct rtm_result *r, struct rtm_report_irq *rows,
 	return (int)n;
 }
 
-static int plot_irq(struct rtm_report_ctx *c, struct rtm_error *err)
+static int plot_irq(struct rtm_report_ctx *c, const char *sub, struct rtm_error *err)
 {
 	struct rtm_report_irq rows[10];
 	char path[PATH_MAX + 32];
-	struct rtm_plot_var v[2];
+	char ylo[32], yhi[32];
+	struct rtm_plot_var v[5];
+	double rates[10], ymin, ymax;
 	int n = rtm_report_irq_rows(c->r, rows, 10), i;
 	FILE *f;
 
@@ -283,21 +349,28 @@ static int plot_irq(struct rtm_report_ctx *c, struct rtm_error *err)
 			snprintf(label, sizeof(label), "%s", rows[i].name);
 		rtm_report_gp_quoted(f, label);
 		fprintf(f, " %.2f\n", rows[i].rate);
+		rates[i] = rows[i].rate;
 	}
 	if (fclose(f))
 		return rtm_error_setn(err, -errno, "cannot write %s: %s", path,
 				      rtm_write_strerror(-errno));
+	rtm_report_irq_axis(rates, n, &ymin, &ymax);
+	snprintf(ylo, sizeof(ylo), "%.6g", ymin);
+	snprintf(yhi, sizeof(yhi), "%.6g", ymax);
 	v[0] = (struct rtm_plot_var){ "title_text", "Interrupts on the measured CPUs", false };
+	v[1] = (struct rtm_plot_var){ "ymin", ylo, true };
+	v[2] = (struct rtm_plot_var){ "ymax", yhi, true };
+	v[3] = (struct rtm_plot_var){ "subtitle_text", sub, false };
 	return draw(c, "irq", "The busiest interrupt sources of the measured CPUs (per second, "
-		    "over the run)", path, v, 1, err);
+		    "over the run, log scale; each bar labelled with its rate)", path, v, 4, err);
 }
 
 int rtm_report_write(const struct rtm_result *r, const struct rtm_report_opts *o,
 		     struct rtm_error *err)
 {
 	struct rtm_report_ctx c;
-	char title[256], path[PATH_MAX + 32];
-	const char *host = rtm_json_path_str(r->sysinfo, "hostname"), *rel = rtm_json_path_str(r->sysinfo, "kernel.release");
+	char title[256], sub[512], path[PATH_MAX + 32];
+	const char *host = rtm_json_path_str(r->sysinfo, "hostname");
 	int ret;
 
 	memset(&c, 0, sizeof(c));
@@ -308,12 +381,6 @@ int rtm_report_write(const struct rtm_result *r, const struct rtm_report_opts *o
 	ret = rtm_plot_check(err);
 	if (ret)
 		return ret;
-	snprintf(c.plots, sizeof(c.plots), "%s/plots", o->out_dir);
-	snprintf(path, sizeof(path), "%s/data", c.plots);
-	ret = rtm_dir_make(o->out_dir, "plots/data");	/* no symlink at plots followed */
-	if (ret)
-		return rtm_error_setn(err, ret, "cannot create %s: %s", path,
-				      rtm_write_strerror(ret));
 	c.all_raw = rtm_hist_alloc();
 	c.all_corr = rtm_hist_alloc();
 	if (!c.all_raw || !c.all_corr) {
@@ -322,16 +389,32 @@ int rtm_report_write(const struct rtm_result *r, const struct rtm_report_opts *o
 		return rtm_error_setn(err, -ENOMEM, "out of memory");
 	}
 	rtm_result_total(r, c.all_raw, c.all_corr);
+	if (!c.all_raw->count) {
+		rtm_hist_free(c.all_raw);
+		rtm_hist_free(c.all_corr);
+		return rtm_error_setn(err, -EINVAL, "the result holds no samples (every CPU's "
+				      "histogram is empty): nothing to plot");
+	}
+	snprintf(c.plots, sizeof(c.plots), "%s/plots", o->out_dir);
+	snprintf(path, sizeof(path), "%s/data", c.plots);
+	ret = rtm_dir_make(o->out_dir, "plots/data");	/* no symlink at plots followed */
+	if (ret) {
+		rtm_hist_free(c.all_raw);
+		rtm_hist_free(c.all_corr);
+		return rtm_error_setn(err, ret, "cannot create %s: %s", path,
+				      rtm_write_strerror(ret));
+	}
 	select_lines(&c);
-	snprintf(title, sizeof(title), "%s, %s, %s", host ? host : "?", rel ? rel : "?",
-		 r->created);
-	ret = plot_histogram(&c, title, err);
+	snprintf(title, sizeof(title), "%s, %s %s, started %s", host ? host : "?", r->tool,
+		 r->command, r->created);
+	rtm_report_result_desc(sub, sizeof(sub), r, c.all_raw->count);
+	ret = plot_histogram(&c, title, sub, err);
 	if (!ret)
-		ret = plot_percentiles(&c, title, err);
+		ret = plot_percentiles(&c, title, sub, err);
 	if (!ret)
-		ret = plot_timeseries(&c, title, err);
+		ret = plot_timeseries(&c, title, sub, err);
 	if (!ret)
-		ret = plot_irq(&c, err);
+		ret = plot_irq(&c, sub, err);
 	if (!ret)
 		ret = rtm_report_pages(&c, err);
 	rtm_hist_free(c.all_raw);

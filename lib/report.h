@@ -21,22 +21,84 @@ struct rtm_report_opts {
 	const char *out_dir;		/* where report.html, report.md and plots/ go */
 	unsigned int formats;		/* 1 << enum rtm_plot_format */
 	int width, height;		/* image size in pixels (default 1000 x 560) */
+	bool log_x;			/* logarithmic latency axis (default linear, OSADL's) */
 };
 
 /* ---- data files for the templates (report_data.c) */
 
 /*
  * One gnuplot block for histogram.gp: a header line ("latency_us" "TITLE"), then
- * one row per microsecond that holds samples: "us count". Two blank lines end it.
+ * one row per microsecond that holds samples: "us count". A blank line stands
+ * where microseconds without samples lie between two rows, so no line bridges
+ * them. Two blank lines end it.
  */
 int rtm_report_hist_block(FILE *f, const struct rtm_hist *h, const char *title);
+
+/* What histogram.gp marks for each line: its maximum and its overflowed samples. */
+struct rtm_report_mark {
+	uint64_t max_ns;		/* exact maximum (0: empty) */
+	uint64_t max_row_count;		/* samples in the maximum's microsecond row */
+	uint64_t overflows;		/* beyond the source's histogram: values unknown */
+	uint64_t overflow_ns;		/* where they lie: the source's limit, else the max */
+};
+
+void rtm_report_mark_of(const struct rtm_hist *h, uint64_t overflows, uint64_t overflow_ns,
+			struct rtm_report_mark *m);
+/*
+ * The block after the lines: a header, then one row per line, in order:
+ * "max_us samples overflow_us overflows" (NaN NaN when nothing overflowed).
+ */
+int rtm_report_marks_block(FILE *f, const struct rtm_report_mark *m, int n);
 
 /*
  * One block for percentiles.gp: header, then rows "1/(1-p) latency_us p" at
  * percentiles from 0 up to the one the sample count supports (at least 10
- * samples beyond it). Returns that largest 1/(1-p) (>= 10), for the x range.
+ * samples beyond it); then, after one blank line, a second part of two rows:
+ * that last point and the maximum at x = samples (the last sample's rank).
+ * Returns the largest x (>= 10), for the x range.
  */
 double rtm_report_pct_block(FILE *f, const struct rtm_hist *h, const char *title);
+
+/* ---- axes and titles of the plots (report_data.c): no files, no gnuplot */
+
+/* The smallest round number (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 x 10^k) that is >= @x. */
+double rtm_report_nice_up(double x);
+
+/*
+ * The latency axis of a histogram plot. Linear from 0 in microseconds
+ * (OSADL's) unless @logx. The body ends at 3 x the largest p90 (the maximum
+ * for lines of under 10 samples), rounded up; when the axis would reach beyond
+ * 5 times that, it is split: a body panel [xmin_us, split_us] and a tail panel
+ * [split_us, xmax_us], both linear, so the body is not a few pixels wide.
+ */
+struct rtm_hist_axis {
+	double xmin_us, xmax_us;
+	double split_us;		/* 0: one panel */
+	double tail_tic_us;		/* the tail panel's tic step (it is narrow) */
+	double ymax;			/* the most samples in one microsecond row */
+	bool logx;
+};
+
+void rtm_report_hist_axis(const struct rtm_hist *const *h, int n, bool logx,
+			  struct rtm_hist_axis *ax);
+
+/* What a plot's title says about a run; NULL fields print as unknown ("?"). */
+struct rtm_report_desc_in {
+	const char *interval, *sched, *duration, *load, *kernel;
+	uint64_t samples;
+};
+
+/* "interval 1 ms, fifo 95, 39875 samples, 20 s, load: stress-ng ..., kernel 6.18.0" */
+void rtm_report_desc(char *buf, size_t len, const struct rtm_report_desc_in *d);
+/* The same line from a result's options, sections.load and sysinfo. */
+void rtm_report_result_desc(char *buf, size_t len, const struct rtm_result *r,
+			    uint64_t samples);
+
+/* The log axis of the IRQ-rate chart: whole decades, from one below the smallest rate. */
+void rtm_report_irq_axis(const double *rates, int n, double *ymin, double *ymax);
+
+/* The formats drawn: those asked for, and PNG for the page when neither PNG nor SVG is. */
+unsigned int rtm_report_draw_formats(unsigned int formats);
 
 /* A gnuplot string for a header line: "text" with quotes and backslashes escaped. */
 void rtm_report_gp_quoted(FILE *f, const char *s);

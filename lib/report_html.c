@@ -40,6 +40,7 @@ void rtm_html_begin(FILE *f, const char *title)
 	      "th, td { padding: .25em .7em; border-bottom: 1px solid #e5e5e5; text-align: right; }\n"
 	      "th { background: #f5f7fa; font-weight: 600; }\n"
 	      "td.l, th.l { text-align: left; }\n"
+	      "td.wrap { overflow-wrap: anywhere; }\n"
 	      "tr.all td { font-weight: 600; border-top: 2px solid #bbb; }\n"
 	      ".ok { color: #1a7f37; } .warn { color: #b35900; font-weight: 600; }"
 	      " .info { color: #555; } .bad { color: #c62828; font-weight: 600; }\n"

@@ -25,8 +25,14 @@ static bool pct_supported(uint64_t samples, double pct)
 
 struct fp_item {
 	const char *label;
-	char value[512];
+	char *value;		/* malloc()ed: a long kernel command line is kept whole */
 };
+
+static void fp_free(struct fp_item *it, int n)
+{
+	while (n-- > 0)
+		free(it[n].value);
+}
 
 /* The box and the run, as facts a reader compares runs by. */
 static int fingerprint(const struct rtm_result *r, struct fp_item *it)
@@ -35,11 +41,15 @@ static int fingerprint(const struct rtm_result *r, struct fp_item *it)
 	const json_t *pre = json_object_get(json_object_get(si, "kernel"), "preempt");
 	const json_t *virt = json_object_get(si, "virtualization");
 	const char *s;
+	char *ld = NULL;
+	size_t k, ldlen = 0;
+	FILE *lf;
 	int n = 0;
-	size_t k;
 
-#define ITEM(l, ...) do { it[n].label = (l); snprintf(it[n].value, sizeof(it[n].value), \
-			__VA_ARGS__); n++; } while (0)
+#define ITEM(l, ...) do { it[n].label = (l); \
+			  if (asprintf(&it[n].value, __VA_ARGS__) < 0) \
+				  it[n].value = NULL; \
+			  n++; } while (0)
 	ITEM("host", "%s", rtm_json_path_str(si, "hostname") ?: "?");
 	ITEM("kernel", "%s %s", rtm_json_path_str(si, "kernel.release") ?: "?",
 	     rtm_json_path_str(si, "kernel.version") ?: "");
@@ -63,14 +73,14 @@ static int fingerprint(const struct rtm_result *r, struct fp_item *it)
 	     json_integer_value(json_object_get(json_object_get(o, "sched"), "priority")),
 	     rtm_json_path_str(o, "mode") ?: "?");
 	load = json_object_get(json_object_get(r->sections, "load"), "commands");
-	it[n].label = "load";
-	it[n].value[0] = '\0';
-	for (k = 0; k < json_array_size(load); k++)
-		snprintf(it[n].value + strlen(it[n].value), sizeof(it[n].value) - strlen(it[n].value),
-			 "%s%s", k ? "; " : "", json_string_value(json_array_get(load, k)) ?: "");
-	if (!it[n].value[0])
-		snprintf(it[n].value, sizeof(it[n].value), "none (idle)");
-	n++;
+	lf = open_memstream(&ld, &ldlen);
+	for (k = 0; lf && k < json_array_size(load); k++)
+		fprintf(lf, "%s%s", k ? "; " : "",
+			json_string_value(json_array_get(load, k)) ?: "");
+	if (lf)
+		fclose(lf);
+	ITEM("load", "%s", ld && *ld ? ld : "none (idle)");
+	free(ld);
 	ITEM("run", "%s %s, %s, %.1f s%s", r->tool, r->command, r->created,
 	     (double)r->duration_ns / 1e9, r->interrupted ? " (interrupted)" : "");
 #undef ITEM
@@ -148,16 +158,10 @@ static void irq_handler_text(const struct rtm_result *r, const struct rtm_report
 	snprintf(buf, len, "avg %s, max %s", avg, mx);
 }
 
-static const char *image_for_html(const struct rtm_report_ctx *c, const char *name, char *buf,
-				  size_t len)
+/* The image a page shows: PNG, else SVG (one of them is always drawn). */
+static const char *page_ext(unsigned int formats)
 {
-	const char *ext = c->o->formats & (1u << RTM_PLOT_PNG) ? "png" :
-			  c->o->formats & (1u << RTM_PLOT_SVG) ? "svg" : NULL;
-
-	if (!ext)
-		return NULL;
-	snprintf(buf, len, "%s/%s.%s", c->plots, name, ext);
-	return buf;
+	return rtm_report_draw_formats(formats) & (1u << RTM_PLOT_PNG) ? "png" : "svg";
 }
 
 static const char *level_class(const char *level)
@@ -211,11 +215,13 @@ static void write_html(struct rtm_report_ctx *c, FILE *f, const struct rtm_summa
 
 	fputs("<h2>Plots</h2>\n", f);
 	for (i = 0; i < c->npf; i++) {
-		if (image_for_html(c, c->pf[i].name, img, sizeof(img)))
-			rtm_html_image(f, img, c->pf[i].caption);
-		else
-			fprintf(f, "<p><a href=\"plots/%s.pdf\">%s (PDF)</a></p>\n", c->pf[i].name,
-				c->pf[i].caption);
+		snprintf(img, sizeof(img), "%s/%s.%s", c->plots, c->pf[i].name,
+			 page_ext(c->o->formats));
+		rtm_html_image(f, img, c->pf[i].caption);
+		/* the PDF is an extra file beside the page, linked, never embedded */
+		if (c->o->formats & (1u << RTM_PLOT_PDF))
+			fprintf(f, "<p class=\"sub\"><a href=\"plots/%s.pdf\">%s.pdf</a></p>\n",
+				c->pf[i].name, c->pf[i].name);
 	}
 
 	n = rtm_report_irq_rows(r, irqs, 10);
@@ -275,10 +281,12 @@ static void write_html(struct rtm_report_ctx *c, FILE *f, const struct rtm_summa
 	fputs("<h2>The box</h2>\n<table>\n", f);
 	n = fingerprint(r, fp);
 	for (i = 0; i < n; i++) {
-		fprintf(f, "<tr><th class=\"l\">%s</th><td class=\"l\">", fp[i].label);
-		rtm_html_text(f, fp[i].value);
+		/* long values (the kernel command line) wrap, whole, inside the page */
+		fprintf(f, "<tr><th class=\"l\">%s</th><td class=\"l wrap\">", fp[i].label);
+		rtm_html_text(f, fp[i].value ?: "?");
 		fputs("</td></tr>\n", f);
 	}
+	fp_free(fp, n);
 	fputs("</table>\n", f);
 	if (json_array_size(checks)) {
 		fputs("<h2>Checklist</h2>\n<table>\n", f);
@@ -299,8 +307,7 @@ static void write_md(struct rtm_report_ctx *c, FILE *f, const struct rtm_summary
 		     int nrows)
 {
 	const struct rtm_result *r = c->r;
-	const char *ext = c->o->formats & (1u << RTM_PLOT_PNG) ? "png" :
-			  c->o->formats & (1u << RTM_PLOT_SVG) ? "svg" : "pdf";
+	const char *ext = page_ext(c->o->formats);
 	struct fp_item fp[16];
 	const json_t *e;
 	char v[32];
@@ -338,8 +345,11 @@ static void write_md(struct rtm_report_ctx *c, FILE *f, const struct rtm_summary
 		fprintf(f, "| %s | %llu |\n", v, (unsigned long long)s->overruns);
 	}
 	fputs("\nLatencies in microseconds.\n\n", f);
-	for (i = 0; i < c->npf; i++)
+	for (i = 0; i < c->npf; i++) {
 		fprintf(f, "![%s](plots/%s.%s)\n\n", c->pf[i].caption, c->pf[i].name, ext);
+		if (c->o->formats & (1u << RTM_PLOT_PDF))
+			fprintf(f, "[%s.pdf](plots/%s.pdf)\n\n", c->pf[i].name, c->pf[i].name);
+	}
 	json_array_foreach(r->events, j, e)
 		if (!strcmp(json_string_value(json_object_get(e, "type")) ?: "", "spike_capture"))
 			fprintf(f, "- %s (`%s`)\n", json_string_value(json_object_get(e, "verdict")) ?: "",
@@ -347,7 +357,8 @@ static void write_md(struct rtm_report_ctx *c, FILE *f, const struct rtm_summary
 	fputs("\n| | |\n|---|---|\n", f);
 	n = fingerprint(r, fp);
 	for (i = 0; i < n; i++)
-		fprintf(f, "| %s | %s |\n", fp[i].label, fp[i].value);
+		fprintf(f, "| %s | %s |\n", fp[i].label, fp[i].value ?: "?");
+	fp_free(fp, n);
 }
 
 int rtm_report_pages(struct rtm_report_ctx *c, struct rtm_error *err)

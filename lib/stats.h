@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * stats.h - confidence intervals of percentiles from a latency histogram.
+ * stats.h - confidence intervals of percentiles from a latency histogram, and
+ * of a ratio of geometric means from per-run (or per-batch) values.
  *
  * Distribution-free (order-statistic) intervals: for n i.i.d. samples the
  * number of them at or below the true p-quantile is Binomial(n, p), so the
@@ -17,7 +18,8 @@
  * wake-ups; host noise comes in bursts), so the effective sample count is
  * smaller than n and these intervals are optimistic: they capture the
  * sampling noise within one run, not the difference between two runs of the
- * same box.
+ * same box. Comparisons therefore use rtm_ratio_ci_logs() over whole runs or
+ * over batches of a run's time series (compare.h).
  */
 #ifndef RTM_STATS_H
 #define RTM_STATS_H
@@ -69,5 +71,34 @@ struct rtm_quantile_ci {
 /* The percentile @pct of @h with its @conf confidence interval. */
 void rtm_hist_quantile_ci(const struct rtm_hist *h, double pct, double conf,
 			  struct rtm_quantile_ci *ci);
+
+/* Inverse of Student's t distribution function with @df > 0 degrees of freedom (fractional too). */
+double rtm_t_quantile(double q, double df);
+
+/*
+ * A ratio of geometric means with its confidence interval, from two samples of
+ * logarithms (per-run percentiles, or per-batch means of a run's time series).
+ * Welch's t interval when each sample has at least two values; when one has a
+ * single value, Student's pooled-variance interval (that value's variance is
+ * taken to equal the other sample's). The ratio is exp(mean(b) - mean(a)).
+ */
+struct rtm_ratio_ci {
+	int na, nb;		/* values on each side */
+	bool welch;		/* Welch (both >= 2) or pooled */
+	bool valid;		/* an interval exists (na + nb >= 3, variance known) */
+	double df;		/* degrees of freedom */
+	double ratio;		/* exp(mean(b) - mean(a)) */
+	double lo, hi;		/* the interval of the ratio (when valid) */
+};
+
+/*
+ * @floor_a, @floor_b: the least variance each side's values can have (0: none).
+ * A few values can agree by chance (two runs' percentiles in the same
+ * histogram bucket) and give a variance of 0 and a zero-width interval; a
+ * floor, such as the values' own sampling variance, keeps the interval honest.
+ * Returns 0, or -EINVAL when a side has no value.
+ */
+int rtm_ratio_ci_logs(const double *log_a, int na, const double *log_b, int nb, double conf,
+		      double floor_a, double floor_b, struct rtm_ratio_ci *ci);
 
 #endif

@@ -1,27 +1,65 @@
-# histogram.gp - latency histogram, OSADL style: one line per CPU, samples on a
-# log axis, the maximum of each CPU in the key.
-# Variables: datafile (blocks, one per CPU, separated by two blank lines; each
-# starts with a header line "latency_us" "CPUn (max X us)" and has rows
-# "latency_us samples", one per microsecond that has samples), ncpus, title_text,
-# logx (1: logarithmic latency axis, for runs whose maximum is far in the tail).
-set title title_text
+# histogram.gp - latency histogram, OSADL style: samples per microsecond on a log
+# axis, latency on a linear axis in microseconds (logarithmic when logx), one
+# colour per line; a triangle at each line's exact maximum, a square at its
+# overflowed samples (beyond the source's histogram, values unknown).
+# Variables: datafile (blocks separated by two blank lines: ncpus line blocks,
+# each with a header line "latency_us" "TITLE" and rows "latency_us samples",
+# a single blank line where empty microseconds lie between rows; then one marks
+# block, a comment line and one row per line "max_us samples overflow_us
+# overflows"), ncpus, title_text, subtitle_text, logx, xmin, xmax, split (> 0:
+# a body panel [xmin:split] and a tail panel [split:xmax], tailtic its tic step), ymax,
+# has_overflow (1: some line has overflowed samples).
 set xlabel 'latency (us)'
 set ylabel 'samples'
 set logscale y
-set yrange [0.8:*]
+set yrange [0.8:ymax * 4]
 if (logx) { set logscale x 10; set xlabel 'latency (us, log scale)' }
 set grid xtics ytics mytics lc rgb '#dddddd'
-set key outside right top box opaque Left reverse samplen 2
+set key inside right top box opaque Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
-set style line 1 lc rgb '#1f77b4' lw 1.5
-set style line 2 lc rgb '#d62728' lw 1.5
-set style line 3 lc rgb '#2ca02c' lw 1.5
-set style line 4 lc rgb '#9467bd' lw 1.5
-set style line 5 lc rgb '#ff7f0e' lw 1.5
-set style line 6 lc rgb '#8c564b' lw 1.5
-set style line 7 lc rgb '#e377c2' lw 1.5
-set style line 8 lc rgb '#17becf' lw 1.5
-set style increment user
-plot for [i=0:ncpus-1] datafile index i using 1:2 with linespoints pt 7 ps 0.35 \
-	title columnheader(2)
+array colours[8] = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', \
+	'#e377c2', '#17becf']
+marks = ncpus
+# each row a step [us, us + 1) at its count: the risers within a run of rows
+# (steps, broken at every blank line, so nothing bridges empty microseconds)
+# and each row's top (a vector 1 us long); a dot on every row so a lone
+# outlier is seen
+lines = "plot for [i=0:ncpus-1] datafile index i using 1:2 with steps lw 1.5 " . \
+	"lc rgb colours[i % 8 + 1] title columnheader(2), " . \
+	"for [i=0:ncpus-1] datafile index i using 1:2:(1):(0) with vectors nohead lw 1.5 " . \
+	"lc rgb colours[i % 8 + 1] notitle, " . \
+	"for [i=0:ncpus-1] datafile index i using 1:2 with points pt 7 ps 0.4 " . \
+	"lc rgb colours[i % 8 + 1] notitle, " . \
+	"for [i=0:ncpus-1] datafile index marks every ::i::i using 1:2 with points pt 9 ps 1.8 " . \
+	"lc rgb colours[i % 8 + 1] title (i == 0 ? 'maximum' : ''), " . \
+	"for [i=0:ncpus-1] datafile index marks every ::i::i using 3:4 " . \
+	"with points pt 4 ps 2 lw 2 lc rgb colours[i % 8 + 1] " . \
+	"title (i == 0 && has_overflow ? 'overflowed (value unknown)' : ''), " . \
+	"for [i=0:ncpus-1] datafile index marks every ::i::i " . \
+	"using 3:4:(sprintf('%d overflowed', int($4))) with labels right offset -1.5,0 " . \
+	"tc rgb colours[i % 8 + 1] notitle"
+if (split > 0) {
+	set multiplot title title_text . "\n" . subtitle_text
+	set bmargin at screen 0.11
+	set tmargin at screen 0.86
+	set lmargin at screen 0.08
+	set rmargin at screen 0.69
+	set xrange [xmin:split]
+	set xlabel 'latency (us): body'
+	eval lines
+	set lmargin at screen 0.715
+	set rmargin at screen 0.97
+	set xrange [split:xmax]
+	set xlabel 'tail (us)'
+	set xtics tailtic
+	unset ylabel
+	set format y ''
+	unset key
+	eval lines
+	unset multiplot
+} else {
+	set title title_text . "\n" . subtitle_text
+	set xrange [xmin:xmax]
+	eval lines
+}

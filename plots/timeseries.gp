@@ -1,12 +1,12 @@
 # timeseries.gp - per-interval maximum (solid) and p99 (dashed) per CPU over the run.
 # Variables: datafile (blocks, one per CPU, header "t_s" "CPUn", rows
-# "t_s max_us p99_us"), ncpus, title_text.
-set title title_text
+# "t_s max_us p99_us"), ncpus, title_text, subtitle_text.
+set title title_text . "\n" . subtitle_text
 set xlabel 'time (s)'
 set ylabel 'latency (us)'
 set logscale y 10
 set grid xtics ytics lc rgb '#dddddd'
-set key outside right top box opaque Left reverse samplen 2
+set key inside right top box opaque Left reverse samplen 2
 set border 3
 set tics nomirror
 array colours[8] = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', \

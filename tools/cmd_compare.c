@@ -16,7 +16,8 @@
 
 static void compare_usage(FILE *f)
 {
-	fprintf(f, "usage: rtmeasure compare A B [C ...] [--labels L1,L2,...] [-o OUT] [--json]\n\n"
+	fprintf(f, "usage: rtmeasure compare A B [C ...] [--labels L1,L2,...] [-o OUT] [--json]\n"
+		"       rtmeasure compare A1,A2,A3 B1,B2,B3 ...\n\n"
 		"Compares runs (results folders or result.json files) with the first, A, as the\n"
 		"baseline: their fingerprints side by side (kernel, preemption model, command\n"
 		"line, CPU, load, interval, priority, duration, VM) with a warning for each\n"
@@ -26,14 +27,77 @@ static void compare_usage(FILE *f)
 		"lower than A's\", \"not distinguishable\", \"too few samples\"). With -o,\n"
 		"overlay plots (histograms, percentile curves), OUT/compare.html and\n"
 		"OUT/compare.md.\n\n"
+		"Whole runs of one box vary: give several runs of each set-up, comma separated\n"
+		"(A1,A2,A3), and the interval is taken over those runs (t interval on their\n"
+		"percentiles' logarithms). With one run per side it comes from batches of the\n"
+		"runs' time series, for p99 only, and names a difference only beyond 1.5x.\n\n"
 		"  -l, --labels LIST    names of the runs, comma separated (default: the\n"
 		"                       folder names)\n"
 		"  -o, --output OUT     write plots, compare.html and compare.md into OUT\n"
 		"  -f, --format LIST    plot formats, comma separated: png, svg, pdf\n"
 		"                       (default png)\n"
 		"      --size WxH       image size in pixels (default 1000x560)\n"
+		"      --log-x          logarithmic latency axis in the histogram (default\n"
+		"                       linear, with the tail in its own panel when far)\n"
 		"  -j, --json           print the comparison as JSON\n"
 		"      --help           this help\n");
+}
+
+/*
+ * The runs of one side: "A1,A2,A3" is three rounds, unless the whole argument
+ * names an existing file or folder. Returns the count (malloc()ed copies in
+ * @paths) or -1 with the message printed.
+ */
+static int split_rounds(const char *arg, char ***paths)
+{
+	char *copy, *tok, *comma, **v;
+	struct stat st;
+	int n = 0;
+
+	v = calloc(RTM_COMPARE_MAX_ROUNDS + 1, sizeof(*v));
+	copy = strdup(arg);
+	if (!v || !copy) {
+		free(v);
+		free(copy);
+		rtm_cli_fail("compare: out of memory");
+		return -1;
+	}
+	if (stat(arg, &st) == 0 || !strchr(arg, ',')) {
+		v[n++] = copy;
+		*paths = v;
+		return n;
+	}
+	for (tok = copy; tok; tok = comma ? comma + 1 : NULL) {
+		comma = strchr(tok, ',');
+		if (comma)
+			*comma = '\0';
+		if (!*tok || n >= RTM_COMPARE_MAX_ROUNDS) {
+			if (*tok)
+				rtm_cli_fail("compare: more than %d runs on one side (%.40s...)",
+					     RTM_COMPARE_MAX_ROUNDS, arg);
+			else
+				rtm_cli_fail("compare: '%s': an empty name between commas (write "
+					     "A1,A2,A3)", arg);
+			while (n)
+				free(v[--n]);
+			free(v);
+			free(copy);
+			return -1;
+		}
+		v[n++] = strdup(tok);
+	}
+	free(copy);
+	*paths = v;
+	return n;
+}
+
+static void free_rounds(char **v)
+{
+	int i;
+
+	for (i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
 }
 
 /* The name of the folder a run came from: DIR for DIR/ and DIR/result.json. */
@@ -70,7 +134,31 @@ static bool label_taken(char labels[][64], int n, const char *s)
 	return false;
 }
 
-static int make_labels(char **args, int n, const char *list, char labels[][64])
+/* A side of several runs: their folder names' common stem ("idle" for idle-1,idle-2). */
+static void rounds_label(char **paths, int nr, char *buf, size_t len)
+{
+	char first[64], o[64];
+	size_t k, common;
+	int j;
+
+	folder_label(paths[0], 1, first, sizeof(first));
+	common = strlen(first);
+	for (j = 1; j < nr; j++) {
+		folder_label(paths[j], 1, o, sizeof(o));
+		for (k = 0; k < common && first[k] == o[k]; k++)
+			;
+		common = k;
+	}
+	while (common && strchr("-_. ", first[common - 1]))
+		common--;
+	if (common)
+		snprintf(buf, len, "%.*s", (int)common, first);
+	else
+		snprintf(buf, len, "%.50s+%d", first, nr - 1);
+}
+
+static int make_labels(char ***rounds, const int *nr, int n, const char *list,
+		       char labels[][64])
 {
 	int i, k = 0;
 
@@ -103,20 +191,22 @@ static int make_labels(char **args, int n, const char *list, char labels[][64])
 		int parts;
 
 		/* same folder names (lab-a/out, lab-b/out): take the parent too */
-		for (parts = 1; parts <= 3; parts++) {
+		for (parts = 1; parts <= 3 && nr[i] == 1; parts++) {
 			int j;
 			bool clash = false;
 
-			folder_label(args[i], parts, s, sizeof(s));
+			folder_label(rounds[i][0], parts, s, sizeof(s));
 			for (j = 0; j < n; j++) {
 				char o[64];
 
-				folder_label(args[j], parts, o, sizeof(o));
+				folder_label(rounds[j][0], parts, o, sizeof(o));
 				clash |= j != i && !strcmp(o, s);
 			}
 			if (!clash)
 				break;
 		}
+		if (nr[i] > 1)
+			rounds_label(rounds[i], nr[i], s, sizeof(s));
 		if (label_taken(labels, i, s)) {
 			size_t l = strlen(s);
 
@@ -134,6 +224,7 @@ int cmd_compare(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "size", required_argument, NULL, 1001 },
+		{ "log-x", no_argument, NULL, 1002 },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 2000 },
 		{ NULL, 0, NULL, 0 },
@@ -142,9 +233,11 @@ int cmd_compare(int argc, char **argv)
 	struct rtm_error err = { "" };
 	const char *labels_arg = NULL;
 	char labels[RTM_COMPARE_MAX_RUNS][64];
-	struct rtm_compare *cmp;
+	char **rounds[RTM_COMPARE_MAX_RUNS] = { NULL };
+	int nr[RTM_COMPARE_MAX_RUNS] = { 0 };
+	struct rtm_compare *cmp = NULL;
 	bool json = false;
-	int c, i, n, ret;
+	int c, i, j, n, ret;
 
 	optind = 1;
 	opterr = 0;
@@ -166,6 +259,9 @@ int cmd_compare(int argc, char **argv)
 				return rtm_cli_fail("compare: --size '%s': write WIDTHxHEIGHT in "
 						    "pixels, 200x150 to 10000x10000", optarg);
 			break;
+		case 1002:
+			o.log_x = true;
+			break;
 		case 'j':
 			json = true;
 			break;
@@ -184,40 +280,56 @@ int cmd_compare(int argc, char **argv)
 		return rtm_cli_fail("compare: at most %d runs at once (%d given)",
 				    RTM_COMPARE_MAX_RUNS, n);
 	memset(labels, 0, sizeof(labels));
-	ret = make_labels(argv + optind, n, labels_arg, labels);
+	for (i = 0; i < n; i++) {
+		nr[i] = split_rounds(argv[optind + i], &rounds[i]);
+		if (nr[i] < 0) {
+			ret = RTM_EXIT_USAGE;
+			goto out;
+		}
+	}
+	ret = make_labels(rounds, nr, n, labels_arg, labels);
 	if (ret)
-		return ret;
+		goto out;
 	cmp = rtm_compare_alloc();
-	if (!cmp)
-		return rtm_cli_fail("compare: out of memory");
+	if (!cmp) {
+		ret = rtm_cli_fail("compare: out of memory");
+		goto out;
+	}
 	/* one full result in memory at a time: each is digested, then freed */
 	for (i = 0; i < n; i++) {
-		struct rtm_result *r = rtm_result_load(argv[optind + i], &err);
+		for (j = 0; j < nr[i]; j++) {
+			struct rtm_result *r = rtm_result_load(rounds[i][j], &err);
 
-		ret = r ? rtm_compare_add(cmp, r, labels[i], argv[optind + i], &err) : -1;
-		rtm_result_free(r);
-		if (ret) {
-			rtm_compare_free(cmp);
-			return rtm_cli_fail("compare: %s", err.msg);
+			ret = !r ? -1 : j ? rtm_compare_add_round(cmp, r, rounds[i][j], &err) :
+			      rtm_compare_add(cmp, r, labels[i], rounds[i][j], &err);
+			rtm_result_free(r);
+			if (ret) {
+				ret = rtm_cli_fail("compare: %s", err.msg);
+				goto out;
+			}
 		}
 	}
 	rtm_compare_finish(cmp);
 	if (o.out_dir && rtm_compare_write(cmp, &o, &err)) {
-		rtm_compare_free(cmp);
-		return rtm_cli_fail("compare: %s", err.msg);
+		ret = rtm_cli_fail("compare: %s", err.msg);
+		goto out;
 	}
 	if (json) {
-		json_t *j = rtm_compare_to_json(cmp);
+		json_t *doc = rtm_compare_to_json(cmp);
 
-		json_dumpf(j, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+		json_dumpf(doc, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 		putchar('\n');
-		json_decref(j);
+		json_decref(doc);
 	} else {
 		rtm_compare_fprint(cmp, stdout);
 		if (o.out_dir)
 			printf("\ncompare: %s/compare.html, %s/compare.md, plots in %s/plots/\n",
 			       o.out_dir, o.out_dir, o.out_dir);
 	}
+	ret = RTM_EXIT_OK;
+out:
 	rtm_compare_free(cmp);
-	return RTM_EXIT_OK;
+	for (i = 0; i < n; i++)
+		free_rounds(rounds[i]);
+	return ret;
 }

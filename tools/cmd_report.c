@@ -15,13 +15,16 @@
 
 static void report_usage(FILE *f)
 {
-	fprintf(f, "usage: rtmeasure report DIR|result.json [-o OUT] [--format png,svg,pdf]\n\n"
+	fprintf(f, "usage: rtmeasure report DIR|result.json [-o OUT] [--format png,svg,pdf] "
+		"[--log-x]\n\n"
 		"Draws the latency histogram (OSADL style), the percentile distribution, the\n"
 		"time series of per-interval maxima and the interrupt rates with gnuplot, and\n"
 		"writes OUT/report.html (self-contained: images embedded) and OUT/report.md.\n\n"
 		"  -o, --output OUT     where to write (default: the results folder)\n"
 		"  -f, --format LIST    plot formats, comma separated (default png)\n"
 		"      --size WxH       image size in pixels (default 1000x560)\n"
+		"      --log-x          logarithmic latency axis in the histogram (default\n"
+		"                       linear, OSADL's, with the tail in its own panel when far)\n"
 		"      --help           this help\n");
 }
 
@@ -51,6 +54,7 @@ int cmd_report(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "size", required_argument, NULL, 1001 },
+		{ "log-x", no_argument, NULL, 1002 },
 		{ "help", no_argument, NULL, 2000 },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -77,6 +81,9 @@ int cmd_report(int argc, char **argv)
 			    o.height < 150 || o.width > 10000 || o.height > 10000)
 				return rtm_cli_fail("report: --size '%s': write WIDTHxHEIGHT in pixels, "
 						    "200x150 to 10000x10000", optarg);
+			break;
+		case 1002:
+			o.log_x = true;
 			break;
 		case 2000:
 			report_usage(stdout);

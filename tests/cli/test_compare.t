@@ -1,7 +1,8 @@
 #!/bin/bash
 # Command-level tests of `rtmeasure compare` on recorded runs (no root): two
-# cyclic runs on this VM (idle and under `--load cpu`) and two from the kernel
-# lab (Debian 6.1 stock and PREEMPT_RT under qemu). The numbers must equal
+# cyclic runs on this VM (idle and under `--load cpu`), two from the kernel
+# lab (Debian 6.1 stock and PREEMPT_RT under qemu) and six identical-condition
+# runs (compared as three rounds against three). The numbers must equal
 # percentiles computed here from the inputs' buckets; fingerprint differences
 # that make a comparison unfair must be warned, kernel differences shown only;
 # bad input gives one line, exit 2 and nothing written.
@@ -28,9 +29,12 @@ pct() {	# pct FILE P
 # --- two runs on this VM: only the load differs
 run_cmd compare "$d/vm-idle" "$d/vm-cpuload"
 ok $rc "compare two results folders exits 0 ($err)"
-[ "$(echo "$out" | grep -c '^warning:')" -eq 1 ] &&
-	echo "$out" | grep -q '^warning: different load (vm-idle: none; vm-cpuload: cpu): '
-ok $? "the load difference is the only warning"
+[ "$(echo "$out" | grep -c '^warning: different')" -eq 1 ] &&
+	echo "$out" | grep -q '^warning: different load (vm-idle: none; vm-cpuload: cpu): ' &&
+	echo "$out" | grep -q '^warning: ran under a hypervisor (vm-idle: VM (KVM); vm-cpuload: VM (KVM)): '
+ok $? "the load difference is the only unfair one; the hypervisor is warned about"
+echo "$out" | head -1 | grep -q '^\*\*\* virtual machine: the latencies include the hypervisor'"'"'s'
+ok $? "a VM banner opens the output"
 echo "$out" | grep -q '^all   vm-idle ' && echo "$out" | grep -q '^0     vm-idle ' &&
 	echo "$out" | grep -q '^1     vm-idle ' && [ "$(echo "$out" | grep -c '^ *ratio ')" -eq 3 ]
 ok $? "table: all CPUs and each CPU, with ratio and delta rows; default labels are folder names"
@@ -42,9 +46,11 @@ ok $rc "--json exits 0"
 echo "$out" >"$tmp/vm.json"
 jq -e '.schema == "rtmeasure-compare/1" and (.runs | length) == 2 and
 	.runs[0].baseline and (.comparisons | length) == 1 and
-	(.comparisons[0].verdicts | length) == 4 and (.warnings | map(.id)) == ["load"]' \
+	(.comparisons[0].verdicts | length) == 4 and
+	(.warnings | map(.id)) == ["load", "hypervisor"] and (.banner | startswith("virtual machine"))
+	and .comparisons[0].verdicts[0].method == "batches" and .batch_margin == 1.5' \
 	"$tmp/vm.json" >/dev/null
-ok $? "--json: runs, one comparison, four verdicts, the load warning"
+ok $? "--json: runs, one comparison, four verdicts, the load and hypervisor warnings, banner"
 bad=0
 for i in 0 1; do
 	f=$([ $i = 0 ] && echo "$d/vm-idle/result.json" || echo "$d/vm-cpuload/result.json")
@@ -80,15 +86,18 @@ echo "$out" | grep -q '^warning: different scheduling (stock: fifo 95; rt: fifo 
 ok $? "priority difference warned; kernel and preemption model not"
 echo "$out" | grep -q "^  rt's p99.9 is .* stock's" &&
 	echo "$out" |
-	grep -q '^  too few samples for p99.99 (stock has 18460, rt 18585; 100000 needed'
+	grep -q '^  too few samples for p99.99 in stock (18460; 100000 needed'
 ok $? "verdicts name the labels; too few samples for p99.99 at 18k samples"
+echo "$out" | head -1 | grep -q "^\*\*\* emulated: the kernels' relative behaviour only, not this hardware's latency \*\*\*$" &&
+	echo "$out" | grep -q '^warning: ran under emulation or a hypervisor (stock: emulated (QEMU TCG); rt: emulated (QEMU TCG)): '
+ok $? "qemu TCG: the emulation banner and a warning"
 
 # --- a run against itself, and three runs
 run_cmd compare --json "$d/vm-idle" "$d/vm-idle/result.json"
 echo "$out" | jq -e '[.comparisons[0].verdicts[].verdict] ==
 	["not distinguishable", "not distinguishable", "too few samples", "too few samples"]
-	and (.warnings | length) == 0' >/dev/null
-ok $? "a run against itself: not distinguishable, no warning"
+	and (.warnings | map(.id)) == ["hypervisor"]' >/dev/null
+ok $? "a run against itself: not distinguishable, no warning but the hypervisor"
 echo "$out" | jq -e '.runs[0].label != .runs[1].label' >/dev/null
 ok $? "the same folder twice gets two labels"
 run_cmd compare --json -l a,b,c "$d/vm-idle" "$d/vm-cpuload" "$d/lab-rt"
@@ -104,6 +113,31 @@ run_cmd compare --json "$tmp/lab-stock/out" "$tmp/lab-rt/out/result.json"
 echo "$out" | jq -e '(.runs | map(.label)) == ["lab-stock/out", "lab-rt/out"]' >/dev/null
 ok $? "labels of same-named folders: lab-stock/out, lab-rt/out"
 
+# --- rounds: identical-condition runs, three against three
+i="$d/identical"
+run_cmd compare "$i-1,$i-2,$i-3" "$i-4,$i-5/result.json,$i-6"
+ok $rc "three runs against three exits 0 ($err)"
+echo "$out" | grep -q "^  identical#2's p99 is not distinguishable from identical's (ratio .*; geometric mean of per-run p99 over 3 and 3 runs, Welch t)$" &&
+	echo "$out" | grep -q "^  identical#2's p99.9 is not distinguishable from identical's (ratio .*over 3 and 3 runs, Welch t)$"
+ok $? "identical runs as rounds: p99 and p99.9 not distinguishable, over 3 and 3 runs"
+n=$(jq -s '[.[].cpus[].hist.count] | add' "$i-1/result.json" "$i-2/result.json" "$i-3/result.json")
+echo "$out" | grep -q "^all   identical  *$n "
+ok $? "the table merges the three runs' histograms ($n samples)"
+o=$(jq -s '[.[].cpus[].overruns] | add' "$i-1/result.json" "$i-2/result.json" "$i-3/result.json")
+frac=$(echo "$o $n" | awk '{ printf "%.1f", 100 * $1 / ($1 + $2) }')
+echo "$out" | grep -q "^warning: identical missed $frac% of its periods ($o of $((o + n)), more than 1%): its percentiles are of the measured wake-ups only and do not include the corrected histogram (result.json keeps it: hist + hist_implied)"
+ok $? "missed periods: $frac% warned, said not to be in the percentiles"
+run_cmd compare --json -l idle,shifted "$i-1,$i-2" "$i-3,$i-4"
+echo "$out" | jq -e '(.runs[0].rounds | length) == 2 and .runs[0].path ==
+	"'"$i-1,$i-2"'" and .comparisons[0].verdicts[1].method == "runs" and
+	.comparisons[0].verdicts[1].interval == "welch-t" and .comparisons[0].verdicts[1].n_run == 2' \
+	>/dev/null
+ok $? "--json: rounds, paths, method and counts of each verdict"
+run_cmd compare "$i-1" "$i-2"
+echo "$out" | grep -q "^  identical-2's p99 is not distinguishable from identical-1's (ratio .*batches of about 4s of the runs' time series, Welch t)" &&
+	echo "$out" | grep -q "^  identical-2's p99.9 is not distinguishable from identical-1's: with one run per side"
+ok $? "one run each: p99 from batches, p99.9 not decided"
+
 # --- files
 if command -v gnuplot >/dev/null; then
 	run_cmd compare -l stock,rt -o "$tmp/o" -f png,svg "$d/lab-stock" "$d/lab-rt"
@@ -117,12 +151,39 @@ if command -v gnuplot >/dev/null; then
 		! grep -q 'src="plots/\|<link \|<script' "$tmp/o/compare.html"
 	ok $? "compare.html is self-contained: both plots embedded"
 	grep -q "rt&#39;s p99.9 is\|rt's p99.9 is" "$tmp/o/compare.html" &&
-		grep -q 'Unfair comparison: different scheduling' "$tmp/o/compare.html"
-	ok $? "compare.html holds the verdicts and the warning"
+		grep -q 'Unfair comparison: different scheduling' "$tmp/o/compare.html" &&
+		grep -q "emulated: the kernels&#39;\|emulated: the kernels'" "$tmp/o/compare.html" &&
+		! grep -q 'Nothing that makes the comparison unfair' "$tmp/o/compare.html" &&
+		grep -q '^\*\*emulated: ' "$tmp/o/compare.md"
+	ok $? "compare.html holds the verdicts, the warning and the emulation banner"
+	run_cmd compare -o "$tmp/o2" "$d/identical-1" "$d/identical-2"
+	! grep -q 'Nothing that makes the comparison unfair' "$tmp/o2/compare.html" &&
+		grep -q 'Warning: ran under a hypervisor' "$tmp/o2/compare.html"
+	ok $? "same VM on both sides: never 'nothing unfair' in compare.html"
 	[ "$(grep -c '^"' "$tmp/o/plots/data/compare-histogram.dat")" -eq 2 ] &&
 		grep -q '^"latency_us" "rt (max 14033.7 us)"$' \
 			"$tmp/o/plots/data/compare-histogram.dat"
 	ok $? "histogram data: one block per run, titled with the label"
+	# issue 12: the 60-200 us body is not squeezed by the 14 ms tail: its own panel
+	h="$tmp/o/plots/compare-histogram.svg"
+	grep -q '>latency (us): body<' "$h" && grep -q '>tail (us)<' "$h" &&
+		! grep -q 'log scale' "$h"
+	ok $? "compare histogram: linear axis, body and tail panels"
+	grep -qF '<text>stock: interval 1.00 ms, fifo 95, 18460 samples, 20s, load: none, kernel 6.1.0-57-amd64</text>' "$h" &&
+		grep -qF '<text>rt: interval 1.00 ms, fifo 1, 18585 samples, 20s, load: none, kernel 6.1.0-57-rt-amd64</text>' "$h"
+	ok $? "compare histogram title: each run's interval, priority, samples, duration, load, kernel"
+	grep -q '^[0-9]* 14033.7[0-9]* 100$' "$tmp/o/plots/data/compare-percentiles.dat"
+	ok $? "compare percentiles: rt's curve reaches its maximum"
+	run_cmd compare --log-x -o "$tmp/lx" -f pdf "$d/lab-stock" "$d/lab-rt"
+	ok $rc "--log-x -f pdf exits 0 ($err)"
+	[ "$(grep -c 'src="data:image/png;base64,' "$tmp/lx/compare.html")" = 2 ] &&
+		grep -q 'href="plots/compare-histogram.pdf"' "$tmp/lx/compare.html" &&
+		[ -s "$tmp/lx/plots/compare-histogram.pdf" ] &&
+		! grep -q '!\[[^]]*\]([^)]*\.pdf)' "$tmp/lx/compare.md"
+	ok $? "-f pdf: compare.html embeds PNGs and links the PDFs; compare.md shows no PDF as an image"
+	run_cmd compare --log-x -o "$tmp/lxs" -f svg "$d/lab-stock" "$d/lab-rt"
+	grep -q '>latency (us, log scale)<' "$tmp/lxs/plots/compare-histogram.svg"
+	ok $? "--log-x: a logarithmic latency axis"
 else
 	echo "# gnuplot not installed: file checks skipped"
 fi
@@ -142,6 +203,10 @@ expect_usage_error "unknown option" compare --frobnicate "$d/vm-idle" "$d/vm-cpu
 expect_usage_error "bad format" compare -f gif "$d/vm-idle" "$d/vm-cpuload"
 expect_usage_error "nine runs" compare "$d/vm-idle" "$d/vm-idle" "$d/vm-idle" "$d/vm-idle" \
 	"$d/vm-idle" "$d/vm-idle" "$d/vm-idle" "$d/vm-idle" "$d/vm-idle"
+expect_usage_error "empty name between commas" compare "$d/vm-idle,,$d/vm-idle" "$d/vm-cpuload"
+expect_usage_error "missing round" compare "$d/vm-idle,$tmp/nope" "$d/vm-cpuload"
+expect_usage_error "33 runs on a side" compare "$(printf "$d/vm-idle,%.0s" $(seq 33))$d/vm-idle" \
+	"$d/vm-cpuload"
 run_cmd compare --help
 ok $rc "--help exits 0"
 # an imported run with samples beyond its histogram: no verdict where they lie

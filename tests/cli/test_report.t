@@ -61,6 +61,66 @@ ok $? "SVG and PDF plots written"
 grep -q '<svg' "$tmp/b/report.html"; ok $? "SVG plots inline in report.html"
 grep -q 'width="640"' "$tmp/b/plots/histogram.svg"; ok $? "SVG of the requested width"
 
+# issue 12: plots an OSADL reader trusts
+# no line bridges empty microseconds: inside a run of rows (no blank line) each
+# row is the microsecond after the one before
+awk 'BEGIN { bad = 0 } /^#/ || /^"/ { prev = ""; next } NF == 0 { prev = ""; next }
+	NF == 2 { if (prev != "" && $1 != prev + 1) bad++; prev = $1 } END { exit bad }' \
+	"$tmp/a/plots/data/histogram.dat"
+ok $? "histogram data: rows joined by a line are adjacent microseconds (gaps break the line)"
+awk 'NF == 2 && $1 == 200' "$tmp/a/plots/data/histogram.dat" | grep -q . &&
+	grep -B1 '^[0-9]* 1$' "$tmp/a/plots/data/histogram.dat" | grep -q '^$'
+ok $? "lone outliers stand after a break"
+# the percentile curve reaches each CPU's exact maximum, at x = its samples
+for i in 0 1; do
+	n=$(jq ".cpus[$i].hist.count" "$r")
+	m=$(jq -r ".cpus[$i].hist.max_ns / 1000 | . * 1000 | round / 1000" "$r")
+	awk -v n="$n" -v m="$m" '$1 == n && ($2 - m < 0.0005 && m - $2 < 0.0005) && $3 == 100 { f = 1 }
+		END { exit !f }' "$tmp/a/plots/data/percentiles.dat"
+	ok $? "percentile curve of CPU$i reaches its maximum $m us at x = $n samples"
+done
+# the titles carry the test (SVG text is readable)
+sub='interval 1.00 ms, fifo 95, 39875 samples, 20s, load: stress-ng --cpu 2 --timeout 0, kernel 6.18.44-fc-v1098'
+for p in histogram percentiles timeseries irq; do
+	grep -qF "<text>$sub</text>" "$tmp/b/plots/$p.svg"; ok $? "$p title: $sub"
+done
+# linear latency axis by default; this run's tail (10 ms) lies far beyond its
+# body (p90 47 us): the tail gets its own panel
+grep -q '>latency (us): body<' "$tmp/b/plots/histogram.svg" &&
+	grep -q '>tail (us)<' "$tmp/b/plots/histogram.svg" &&
+	! grep -q 'log scale' "$tmp/b/plots/histogram.svg"
+ok $? "histogram: linear axis, body and tail panels"
+grep -q '>maximum<' "$tmp/b/plots/histogram.svg"; ok $? "histogram: the maxima are marked"
+grep -q '>interrupts per second (log scale)<' "$tmp/b/plots/irq.svg" &&
+	grep -q '>2524<' "$tmp/b/plots/irq.svg"
+ok $? "IRQ chart: log scale, bars labelled with their rate (LOC 2524/s)"
+run_cmd report "$data/vm-6.18-load" -o "$tmp/l" --format svg --log-x
+ok $rc "report --log-x exits 0 ($err)"
+grep -q '>latency (us, log scale)<' "$tmp/l/plots/histogram.svg" &&
+	! grep -q '>tail (us)<' "$tmp/l/plots/histogram.svg"
+ok $? "--log-x: one panel on a logarithmic latency axis"
+expect_usage_error "report: --log-x takes no value" report "$data/golden-v1" --log-x=2
+
+# --format pdf: the page stays self-contained (PNG embedded), the PDFs are extra files
+run_cmd report "$data/vm-6.18-load" -o "$tmp/p" --format pdf
+ok $rc "report --format pdf exits 0 ($err)"
+[ -s "$tmp/p/plots/histogram.pdf" ] && [ -s "$tmp/p/plots/histogram.png" ]
+ok $? "PDF written, and a PNG for the page"
+[ "$(grep -c 'src="data:image/png;base64,' "$tmp/p/report.html")" = 4 ] &&
+	! grep -q 'src="plots/' "$tmp/p/report.html" && grep -q 'href="plots/histogram.pdf"' "$tmp/p/report.html"
+ok $? "report.html embeds 4 PNGs and links the PDFs"
+! grep -q '!\[[^]]*\]([^)]*\.pdf)' "$tmp/p/report.md" && grep -q '](plots/histogram.pdf)' "$tmp/p/report.md" &&
+	grep -q '!\[[^]]*\](plots/histogram.png)' "$tmp/p/report.md"
+ok $? "report.md shows PNGs and links the PDFs, no PDF as an image"
+
+# a kernel command line of 1500 characters is kept whole (it wraps in the page)
+long=$(printf 'opt%04d=x ' $(seq 1 150))END_OF_CMDLINE
+jq --arg c "$long" '.sysinfo.kernel.cmdline = $c' "$r" >"$tmp/long.json"
+run_cmd report "$tmp/long.json" -o "$tmp/k"
+ok $rc "report with a ${#long}-character command line exits 0 ($err)"
+grep -qF "$long" "$tmp/k/report.html" && grep -qF "$long" "$tmp/k/report.md"
+ok $? "the whole command line is in report.html and report.md"
+
 run_cmd report "$data/golden-v1" -o "$tmp/g"
 ok $rc "the golden schema-1 result reports ($err)"
 
@@ -76,6 +136,10 @@ echo '{"schema": "something-else/9"}' >"$tmp/wrong.json"
 expect_usage_error "report: wrong schema" report "$tmp/wrong.json" -o "$tmp/w"
 : >"$tmp/empty.json"
 expect_usage_error "report: empty file" report "$tmp/empty.json" -o "$tmp/e"
+jq '.cpus |= map(.hist |= (.buckets = [] | .count = 0 | .min_ns = null | .max_ns = 0 |
+	.sum_ns = 0 | .sum_sq = "0"))' "$data/golden-v1/result.json" >"$tmp/nosamples.json"
+expect_usage_error "report: a result without samples" report "$tmp/nosamples.json" -o "$tmp/z"
+[ ! -e "$tmp/z" ]; ok $? "nothing written for a result without samples"
 err=$(PATH=/nonexistent "$RTMEASURE" report "$data/golden-v1" -o "$tmp/n" 2>&1 >/dev/null)
 rc=$?
 [ "$rc" = 2 ] && echo "$err" | grep -q 'gnuplot-nox' && [ ! -e "$tmp/n" ]

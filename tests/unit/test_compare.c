@@ -3,10 +3,14 @@
  * test_compare - percentile confidence intervals and the comparison of runs.
  *
  * The interval logic is checked on known answers (textbook ranks of the
- * median, ranks computed independently with exact binomial sums) and on
- * synthetic runs from known distributions: coverage of the true quantile over
- * many trials, B = A / 4 must read "4.0x lower" with 4 inside the interval,
- * identical runs "not distinguishable", small runs "too few samples". The
+ * median, ranks computed independently with exact binomial sums, Student t
+ * quantiles from tables) and on synthetic runs from known distributions:
+ * coverage of the true quantile over many trials, B = A / 4 must read "4.0x
+ * lower" with 4 inside the interval, identical runs "not distinguishable",
+ * small runs "too few samples". Recorded identical-condition runs of the
+ * development VM (tests/data/compare/identical-*) must come out "not
+ * distinguishable" pairwise and as rounds, and the same runs shifted 2x, or
+ * recorded with an injector (tests/data/compare/injected-*), must not. The
  * table's numbers are checked against nearest-rank percentiles of the sorted
  * samples; fingerprint differences against the warnings they must raise.
  */
@@ -73,18 +77,34 @@ static struct rtm_result *make_result(int ncpus, size_t n, double offset_ns, dou
 
 	if (samples)
 		*samples = malloc((size_t)ncpus * n * sizeof(uint64_t));
+	struct rtm_hist *iv = rtm_hist_alloc();
+
 	for (i = 0; i < ncpus; i++) {
-		struct rtm_result_cpu *c = rtm_result_add_cpu(r, i, false, 0);
+		struct rtm_result_cpu *c = rtm_result_add_cpu(r, i, false, 1000000000ULL);
 
 		for (k = 0; k < n; k++) {
 			uint64_t v = (uint64_t)((double)draw_exp(offset_ns, mean_ns) * scale);
 
 			rtm_hist_record(c->raw, v);
+			rtm_hist_record(iv, v);
 			if (samples)
 				(*samples)[(size_t)i * n + k] = v;
+			/* a 1 ms period: one time-series point per 1000 samples */
+			if ((k + 1) % 1000 == 0 || k + 1 == n) {
+				struct rtm_ts_point pt = {
+					.start_ns = k / 1000 * 1000000000ULL,
+					.width_ns = 1000000000ULL, .count = iv->count,
+					.min_ns = iv->min_ns, .max_ns = iv->max_ns,
+					.p99_ns = rtm_hist_percentile(iv, 99),
+				};
+
+				rtm_ts_add(c->ts, &pt);
+				rtm_hist_reset(iv);
+			}
 		}
 	}
-	r->duration_ns = 10000000000ULL;
+	rtm_hist_free(iv);
+	r->duration_ns = n / 1000 * 1000000000ULL;
 	return r;
 }
 
@@ -117,6 +137,43 @@ static struct rtm_compare *compare2(struct rtm_result *a, struct rtm_result *b, 
 	rtm_compare_add(c, b, lb, NULL, &err);
 	rtm_compare_finish(c);
 	return c;
+}
+
+/* Sides of several rounds each: @na results on the first, the rest on the second. */
+static struct rtm_compare *compare_rounds(struct rtm_result **r, int na, int n, const char *la,
+					  const char *lb)
+{
+	struct rtm_compare *c = rtm_compare_alloc();
+	struct rtm_error err = { "" };
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (i == 0 || i == na)
+			rtm_compare_add(c, r[i], i ? lb : la, NULL, &err);
+		else
+			rtm_compare_add_round(c, r[i], NULL, &err);
+	}
+	rtm_compare_finish(c);
+	return c;
+}
+
+static const struct rtm_compare_warning *warning_id(const struct rtm_compare *c, const char *id)
+{
+	int i;
+
+	for (i = 0; i < c->nwarnings; i++)
+		if (!strcmp(c->warnings[i].id, id))
+			return &c->warnings[i];
+	return NULL;
+}
+
+static int fp_warnings(const struct rtm_compare *c)
+{
+	int i, n = 0;
+
+	for (i = 0; i < c->nwarnings; i++)
+		n += c->warnings[i].field < RTM_FP_NFIELDS;
+	return n;
 }
 
 static const struct rtm_compare_verdict *verdict(const struct rtm_compare *c, int run, double p)
@@ -267,34 +324,71 @@ static void test_scaled(void)
 	struct rtm_result *a = make_result(2, 400000, 10000, 20000, 1.0, NULL);
 	struct rtm_result *b = make_result(2, 400000, 10000, 20000, 0.25, NULL);
 	struct rtm_result *d = make_result(2, 400000, 10000, 20000, 2.0, NULL);
+	struct rtm_result *r[6];
 	struct rtm_compare *c = compare2(a, b, "stock", "rt");
 	const struct rtm_compare_verdict *v;
 	struct rtm_error err = { "" };
 	char want[64];
+	int i;
 
+	/* one run per side: p99 from batches of the time series */
+	v = verdict(c, 1, 99);
+	ok(v && v->kind == RTM_VERDICT_LOWER && v->method == RTM_METHOD_BATCHES &&
+	   v->ratio_lo <= 0.25 && 0.25 <= v->ratio_hi && v->ci.na == 10 && v->ci.nb == 10,
+	   "B = A / 4, one run each: p99 lower from 10 batches each, interval [%.4f, %.4f] holds "
+	   "0.25", v ? v->ratio_lo : 0, v ? v->ratio_hi : 0);
+	ok(v && strstr(v->text, "rt's p99 is 4.0x lower than stock's (95% CI ") &&
+	   strstr(v->text, "geometric mean of per-interval p99 over 10 and 10 batches of about "
+		  "40s of the runs' time series, Welch t)"), "batch verdict text: %s",
+	   v ? v->text : "");
 	v = verdict(c, 1, 99.9);
-	ok(v && v->kind == RTM_VERDICT_LOWER, "B = A / 4: p99.9 lower");
+	ok(v && v->kind == RTM_VERDICT_SAME && v->method == RTM_METHOD_NONE &&
+	   isnan(v->ratio_lo) && strstr(v->text, "keeps no p99.9 per interval; give several "
+	   "runs per side"), "one run each: no p99.9 verdict: %s", v ? v->text : "");
+	v = verdict(c, 1, 99.999);
+	ok(v && v->kind == RTM_VERDICT_FEW && strstr(v->text, "too few samples for p99.999 in "
+	   "stock (800000; 1000000 needed"), "p99.999 with 800000 samples (8 beyond): %s",
+	   v ? v->text : "");
+	rtm_compare_free(c);
+
+	/* three rounds per side: every percentile with enough samples */
+	for (i = 0; i < 6; i++)
+		r[i] = make_result(2, 400000, 10000, 20000, i < 3 ? 1.0 : 0.25, NULL);
+	c = compare_rounds(r, 3, 6, "stock", "rt");
+	v = verdict(c, 1, 99.9);
+	ok(v && v->kind == RTM_VERDICT_LOWER && v->method == RTM_METHOD_RUNS && v->ci.welch &&
+	   v->ci.na == 3 && v->ci.nb == 3, "B = A / 4, three runs each: p99.9 lower over runs");
 	ok(v && v->ratio_lo <= 0.25 && 0.25 <= v->ratio_hi,
 	   "B = A / 4: the ratio interval [%.4f, %.4f] holds 0.25", v ? v->ratio_lo : 0,
 	   v ? v->ratio_hi : 0);
-	ok(v && v->ratio_hi / v->ratio_lo < 1.1, "B = A / 4: the interval is narrow with 800000 "
-	   "samples");
+	ok(v && v->ratio_hi / v->ratio_lo < 1.2, "B = A / 4: the interval is narrow with "
+	   "800000 samples a run");
 	snprintf(want, sizeof(want), "rt's p99.9 is 4.0x lower than stock's (95%% CI ");
-	ok(v && !strncmp(v->text, want, strlen(want)), "verdict text: %s", v ? v->text : "");
-	v = verdict(c, 1, 99);
-	ok(v && v->kind == RTM_VERDICT_LOWER && v->ratio_lo <= 0.25 && 0.25 <= v->ratio_hi,
-	   "B = A / 4: p99 lower, interval holds 0.25");
+	ok(v && !strncmp(v->text, want, strlen(want)) && strstr(v->text, "; geometric mean of "
+	   "per-run p99.9 over 3 and 3 runs, Welch t)"), "verdict text: %s", v ? v->text : "");
 	v = verdict(c, 1, 99.99);
-	ok(v && v->kind == RTM_VERDICT_LOWER, "p99.99 has 80 samples beyond: a verdict");
+	ok(v && v->kind == RTM_VERDICT_LOWER, "p99.99 has 80 samples beyond in each run: a "
+	   "verdict");
 	v = verdict(c, 1, 99.999);
-	ok(v && v->kind == RTM_VERDICT_FEW && strstr(v->text, "too few samples for p99.999"),
-	   "p99.999 with 800000 samples (8 beyond): %s", v ? v->text : "");
+	ok(v && v->kind == RTM_VERDICT_FEW && strstr(v->text, "too few samples for p99.999 in "
+	   "run 1 of stock"), "rounds, p99.999: %s", v ? v->text : "");
+	is_int(c->runs[0].nrounds, 3, "three rounds on a side");
+	is_int((int)c->runs[0].rows[2].samples, 2400000, "the table merges the rounds' histograms");
 	rtm_compare_free(c);
+	/* one run against three: pooled t */
+	c = compare_rounds(r + 2, 1, 4, "stock", "rt");
+	v = verdict(c, 1, 99.9);
+	ok(v && v->kind == RTM_VERDICT_LOWER && !v->ci.welch && v->ci.df == 2 &&
+	   strstr(v->text, "over 1 and 3 runs, pooled t)"), "one run against three: %s",
+	   v ? v->text : "");
+	rtm_compare_free(c);
+	for (i = 0; i < 6; i++)
+		rtm_result_free(r[i]);
 
 	c = compare2(a, d, "A", "B");
-	v = verdict(c, 1, 99.9);
+	v = verdict(c, 1, 99);
 	ok(v && v->kind == RTM_VERDICT_HIGHER && v->ratio_lo <= 2 && 2 <= v->ratio_hi &&
-	   !strncmp(v->text, "B's p99.9 is ", 13) && strstr(v->text, "x higher than A's (95% CI "),
+	   !strncmp(v->text, "B's p99 is ", 11) && strstr(v->text, "x higher than A's (95% CI "),
 	   "B = 2 A: %s", v ? v->text : "");
 	rtm_compare_free(c);
 
@@ -325,6 +419,10 @@ static void test_same_and_few(void)
 	for (i = 0; i < c->nverdicts; i++)
 		same += c->verdicts[i].kind == RTM_VERDICT_SAME && c->verdicts[i].ratio == 1.0;
 	is_int(same, 3, "identical runs: p99, p99.9, p99.99 not distinguishable, ratio 1");
+	ok(verdict(c, 1, 99)->ratio_lo < 1.0 && verdict(c, 1, 99)->ratio_hi > 1.0 &&
+	   verdict(c, 1, 99)->ratio_lo * verdict(c, 1, 99)->ratio_hi > 0.999999 &&
+	   verdict(c, 1, 99)->ratio_lo * verdict(c, 1, 99)->ratio_hi < 1.000001,
+	   "a run against itself: the batch interval is centred on 1");
 	v = verdict(c, 1, 99.9);
 	ok(v && strstr(v->text, "A2's p99.9 is not distinguishable from A's"), "%s",
 	   v ? v->text : "");
@@ -336,11 +434,32 @@ static void test_same_and_few(void)
 	is_int(same, 3, "two draws of one distribution: not distinguishable");
 	rtm_compare_free(c);
 
+	/* 9 s runs: 4 batches of two intervals each, fewer than 5, whatever the ratio */
+	{
+		struct rtm_result *s9 = make_result(2, 9000, 10000, 20000, 1.0, NULL);
+		struct rtm_result *q9 = make_result(2, 9000, 10000, 20000, 0.25, NULL);
+
+		c = compare2(s9, q9, "A", "B");
+		v = verdict(c, 1, 99);
+		ok(v && v->kind == RTM_VERDICT_SAME && c->runs[0].nbatches == 4 &&
+		   strstr(v->text, "B's p99 is not distinguishable from A's: too few batches of "
+			  "the time series (A 4, B 4; 5 needed"), "9 s runs: %s", v ? v->text : "");
+		rtm_compare_free(c);
+		/* merged points (an upper bound of p99) are left out */
+		rtm_ts_point_merge(&s9->cpus[0].ts->pts[0], &s9->cpus[0].ts->pts[1]);
+		s9->cpus[0].ts->pts[0].merged = 1;
+		c = compare2(s9, q9, "A", "B");
+		is_int(c->runs[0].batch_merged, 1, "a merged point is counted and left out");
+		rtm_compare_free(c);
+		rtm_result_free(s9);
+		rtm_result_free(q9);
+	}
+
 	/* 500 samples: 5 beyond p99, even though the run is 4x lower */
 	c = compare2(a, s, "A", "tiny");
 	v = verdict(c, 1, 99);
-	ok(v && v->kind == RTM_VERDICT_FEW && !strcmp(v->text, "too few samples for p99 (A has "
-	   "100000, tiny 500; 1000 needed for 10 beyond it)"), "tiny run: %s", v ? v->text : "");
+	ok(v && v->kind == RTM_VERDICT_FEW && !strcmp(v->text, "too few samples for p99 in tiny "
+	   "(500; 1000 needed for 10 beyond it)"), "tiny run: %s", v ? v->text : "");
 	ok(!c->runs[1].ci[0].valid && c->runs[1].ci[0].value_ns > 0,
 	   "tiny run: the value is kept, without an interval");
 	rtm_compare_free(c);
@@ -403,8 +522,12 @@ static void test_numbers(void)
 		(double)c->runs[0].rows[3].pct_ns[2]) < 1e-12, "JSON: p99 ratio of all CPUs");
 	is_int(json_array_size(json_object_get(x, "cpus")), 2,
 	       "JSON: per-CPU ratios only where both runs measured the CPU");
+	is_str(json_string_value(json_object_get(json_array_get(json_object_get(x, "verdicts"), 0),
+	       "verdict")), "lower", "JSON: p99 verdict");
+	is_str(json_string_value(json_object_get(json_array_get(json_object_get(x, "verdicts"), 0),
+	       "method")), "batches", "JSON: the p99 verdict's method");
 	is_str(json_string_value(json_object_get(json_array_get(json_object_get(x, "verdicts"), 1),
-	       "verdict")), "lower", "JSON: p99.9 verdict");
+	       "verdict")), "not distinguishable", "JSON: no p99.9 verdict from one run each");
 	ok(json_is_null(json_object_get(json_array_get(json_object_get(x, "verdicts"), 3),
 	   "ratio_ci_lo")), "JSON: no interval where there are too few samples");
 	json_decref(j);
@@ -452,7 +575,7 @@ static void test_fingerprints(void)
 	   "CPU, VM, priority, isolcpus, interval, load, duration, measured CPUs: warned");
 	ok(!has_warning(c, RTM_FP_KERNEL) && !has_warning(c, RTM_FP_PREEMPT) &&
 	   !has_warning(c, RTM_FP_HOST), "kernel and preemption model: not warned");
-	is_int(c->nwarnings, 8, "one warning per unfair difference");
+	is_int(fp_warnings(c), 8, "one warning per unfair difference");
 	ok(one_line(c->warnings[0].text), "warnings are one line");
 	{
 		int i;
@@ -486,6 +609,354 @@ static void test_fingerprints(void)
 	}
 	rtm_result_free(a);
 	rtm_result_free(b);
+}
+
+static void test_t(void)
+{
+	static const struct {
+		double q, df, t;	/* Student t tables */
+	} t[] = {
+		{ 0.975, 1, 12.7062 }, { 0.975, 2, 4.3027 }, { 0.975, 4, 2.7764 },
+		{ 0.975, 10, 2.2281 }, { 0.975, 30, 2.0423 }, { 0.95, 5, 2.0150 },
+		{ 0.995, 3, 5.8409 }, { 0.975, 1e6, 1.9600 },
+	};
+	/* log 2 and log 4 against log 8, 16, 32: worked by hand */
+	double la[] = { log(2), log(4) }, lb[] = { log(8), log(16), log(32) };
+	struct rtm_ratio_ci ci;
+	size_t i;
+	int bad = 0;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		double got = rtm_t_quantile(t[i].q, t[i].df);
+
+		if (fabs(got - t[i].t) > 1e-4) {
+			bad++;
+			diag("t(%g, df %g) = %.5f, tables %.4f", t[i].q, t[i].df, got, t[i].t);
+		}
+	}
+	is_int(bad, 0, "Student t quantiles equal the tables' to 4 decimals");
+	ok(fabs(rtm_t_quantile(0.025, 4) + 2.7764) < 1e-4, "lower tail by symmetry");
+	/*
+	 * means log 2^1.5 and log 16: ratio 2^2.5; Welch: variances (ln2)^2 / 2 and (ln2)^2,
+	 * se^2 = (ln2)^2 (1/4 + 1/3), df = (7/12)^2 / ((1/4)^2 + (1/3)^2 / 2) = 2.882...
+	 */
+	rtm_ratio_ci_logs(la, 2, lb, 3, 0.95, 0, 0, &ci);
+	ok(ci.valid && ci.welch && fabs(ci.ratio - pow(2, 2.5)) < 1e-9 &&
+	   fabs(ci.df - (49.0 / 144) / (1.0 / 16 + 1.0 / 18)) < 1e-9,
+	   "Welch: ratio 2^2.5, df %.4f", ci.df);
+	ok(fabs(log(ci.hi / ci.ratio) - rtm_t_quantile(0.975, ci.df) * log(2) * sqrt(7.0 / 12))
+	   < 1e-9 && fabs(ci.ratio * ci.ratio - ci.lo * ci.hi) < 1e-6,
+	   "Welch: the interval is the ratio times exp(+-t se)");
+	rtm_ratio_ci_logs(la, 1, lb, 3, 0.95, 0, 0, &ci);
+	ok(ci.valid && !ci.welch && ci.df == 2 && fabs(ci.ratio - 8) < 1e-9 &&
+	   fabs(log(ci.hi / ci.ratio) - 4.3027 * log(2) * sqrt(4.0 / 3)) < 1e-3,
+	   "pooled: one value against three, df 2");
+	rtm_ratio_ci_logs(la, 1, lb, 1, 0.95, 0, 0, &ci);
+	ok(!ci.valid && fabs(ci.ratio - 4) < 1e-9, "one value each: no interval");
+	is_int(rtm_ratio_ci_logs(la, 0, lb, 1, 0.95, 0, 0, &ci), -EINVAL, "no value: -EINVAL");
+	/* two equal values: without a floor a zero-width interval, with one it has width */
+	la[1] = la[0];
+	rtm_ratio_ci_logs(la, 2, lb, 1, 0.95, 0, 0, &ci);
+	ok(ci.valid && ci.lo == ci.hi, "equal values, no floor: zero width");
+	rtm_ratio_ci_logs(la, 2, lb, 1, 0.95, 0.01, 0.02, &ci);
+	ok(ci.valid && fabs(log(ci.hi / ci.ratio) - 12.7062 * sqrt(0.02 * 1.5)) < 1e-3,
+	   "equal values: the larger floor is the pooled variance (df 1)");
+}
+
+static struct rtm_result *load_recorded(const char *name, int i)
+{
+	const char *data = getenv("RTM_TESTDATA");
+	struct rtm_error err = { "" };
+	struct rtm_result *r;
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/compare/%s-%d", data ? data : "tests/data", name, i);
+	r = rtm_result_load(path, &err);
+	if (!r)
+		diag("%s: %s", path, err.msg);
+	return r;
+}
+
+/* Every latency of @r times @f: the histograms and the time series. */
+static void scale_result(struct rtm_result *r, double f)
+{
+	int i;
+	uint32_t j;
+
+	for (i = 0; i < r->ncpus; i++) {
+		struct rtm_result_cpu *c = &r->cpus[i];
+		struct rtm_hist *h = rtm_hist_alloc();
+		struct rtm_hist_bucket b;
+		unsigned int pos = 0;
+
+		while (rtm_hist_next(c->raw, &pos, &b)) {
+			double x = (double)rtm_hist_bucket_value(c->raw, &b) * f;
+
+			rtm_hist_record_n(h, (uint64_t)x, b.count);
+		}
+		rtm_hist_free(c->raw);
+		c->raw = h;
+		for (j = 0; c->ts && j < c->ts->n; j++)
+			c->ts->pts[j].p99_ns = (uint64_t)((double)c->ts->pts[j].p99_ns * f);
+	}
+}
+
+/*
+ * Six identical 40 s cyclic -a 0-1 runs recorded on the development VM: no pair,
+ * and no split into three runs against three, may claim a difference at p99 or
+ * p99.9. Shifted 2x, they must be told apart.
+ */
+static void test_recorded(void)
+{
+	struct rtm_result *r[6], *x[6];
+	const struct rtm_compare_verdict *v;
+	struct rtm_compare *c;
+	int i, j, m, k, claims = 0, pairs = 0, splits = 0, told = 0;
+
+	for (i = 0; i < 6; i++)
+		r[i] = load_recorded("identical", i + 1);
+	for (i = 0; i < 6; i++)
+		if (!r[i]) {
+			ok(0, "recorded identical runs load");
+			goto out;
+		}
+	for (i = 0; i < 6; i++)
+		for (j = i + 1; j < 6; j++) {
+			c = compare2(r[i], r[j], "a", "b");
+			for (k = 0; k < 2; k++) {
+				v = verdict(c, 1, rtm_compare_pcts[k]);
+				if (v->kind != RTM_VERDICT_SAME) {
+					claims++;
+					diag("identical-%d vs -%d: %s", i + 1, j + 1, v->text);
+				}
+			}
+			pairs++;
+			rtm_compare_free(c);
+		}
+	ok(claims == 0 && pairs == 15, "%d pairs of identical runs, one run each: p99 and p99.9 "
+	   "not distinguishable (%d claims)", pairs, claims);
+	/* each way of splitting the six into three and three (run 1 in the first) */
+	for (m = 0; m < 64; m++) {
+		int na = 0, nb = 0;
+
+		if (!(m & 1) || __builtin_popcount((unsigned)m) != 3)
+			continue;
+		for (i = 0; i < 6; i++) {
+			if (m & (1 << i))
+				x[na++] = r[i];
+			else
+				x[3 + nb++] = r[i];
+		}
+		c = compare_rounds(x, 3, 6, "a", "b");
+		for (k = 0; k < 2; k++) {
+			v = verdict(c, 1, rtm_compare_pcts[k]);
+			if (v->kind != RTM_VERDICT_SAME || v->method != RTM_METHOD_RUNS) {
+				claims++;
+				diag("split %#x: %s", m, v->text);
+			}
+		}
+		splits++;
+		rtm_compare_free(c);
+	}
+	ok(claims == 0 && splits == 10, "all %d splits into three runs against three: p99 and "
+	   "p99.9 not distinguishable (%d claims)", splits, claims);
+
+	/* the same runs 2x later: told apart, with 2 in the interval */
+	for (i = 3; i < 6; i++)
+		scale_result(r[i], 2.0);
+	c = compare_rounds(r, 3, 6, "a", "b");
+	for (k = 0; k < 2; k++) {
+		v = verdict(c, 1, rtm_compare_pcts[k]);
+		told += v->kind == RTM_VERDICT_HIGHER && v->ratio_lo <= 2.6 && v->ratio_hi >= 1.6;
+		diag("%s", v->text);
+	}
+	rtm_compare_free(c);
+	is_int(told, 2, "runs 4-6 shifted 2x, three against three: p99 and p99.9 higher");
+	for (i = 0, told = 0; i < 3; i++) {
+		c = compare2(r[i], r[i + 3], "a", "b");
+		v = verdict(c, 1, 99);
+		told += v->kind == RTM_VERDICT_HIGHER && v->method == RTM_METHOD_BATCHES;
+		if (v->kind != RTM_VERDICT_HIGHER)
+			diag("%s", v->text);
+		rtm_compare_free(c);
+	}
+	is_int(told, 3, "one run against another shifted 2x: p99 higher from batches");
+	c = compare2(r[0], r[0], "a", "b");
+	v = verdict(c, 1, 99);
+	scale_result(r[0], 2.0);
+	rtm_compare_free(c);
+	c = compare2(r[3], r[0], "a", "b");	/* both shifted: equal again */
+	v = verdict(c, 1, 99);
+	ok(v->kind == RTM_VERDICT_SAME, "both shifted 2x: not distinguishable (%s)", v->text);
+	rtm_compare_free(c);
+out:
+	for (i = 0; i < 6; i++)
+		rtm_result_free(r[i]);
+}
+
+/*
+ * Three runs with a FIFO 99 injector spinning 3 ms every 50 ms on each measured
+ * CPU, recorded right after the identical ones: a real difference. Each of them
+ * against each identical run, and three against six, must say higher at p99
+ * (and at p99.9 over runs); the injected runs among themselves must not.
+ */
+static void test_recorded_injected(void)
+{
+	struct rtm_result *r[9];
+	const struct rtm_compare_verdict *v;
+	struct rtm_compare *c;
+	int i, j, higher = 0, pairs = 0, claims = 0;
+
+	for (i = 0; i < 9; i++)
+		r[i] = i < 6 ? load_recorded("identical", i + 1) : load_recorded("injected", i - 5);
+	for (i = 0; i < 9; i++)
+		if (!r[i]) {
+			ok(0, "recorded runs load");
+			goto out;
+		}
+	for (i = 0; i < 6; i++)
+		for (j = 6; j < 9; j++) {
+			c = compare2(r[i], r[j], "idle", "injected");
+			v = verdict(c, 1, 99);
+			higher += v->kind == RTM_VERDICT_HIGHER && v->ratio_lo > 2.0;
+			if (v->kind != RTM_VERDICT_HIGHER)
+				diag("identical-%d vs injected-%d: %s", i + 1, j - 5, v->text);
+			pairs++;
+			rtm_compare_free(c);
+		}
+	ok(higher == 18 && pairs == 18, "each injected run against each identical one: p99 "
+	   "higher, more than 2x (%d of %d)", higher, pairs);
+	c = compare_rounds(r, 6, 9, "idle", "injected");
+	v = verdict(c, 1, 99);
+	ok(v->kind == RTM_VERDICT_HIGHER && v->ci.na == 6 && v->ci.nb == 3, "six idle against "
+	   "three injected: %s", v->text);
+	v = verdict(c, 1, 99.9);
+	ok(v->kind == RTM_VERDICT_HIGHER, "and at p99.9: %s", v->text);
+	rtm_compare_free(c);
+	/* identical-1 and -2 have the same p99.9 (one bucket): no zero-width interval */
+	{
+		struct rtm_result *x[3] = { r[0], r[1], r[6] };
+
+		c = compare_rounds(x, 2, 3, "idle", "injected");
+		v = verdict(c, 1, 99.9);
+		ok(c->runs[0].rounds[0].pct_ns[1] == c->runs[0].rounds[1].pct_ns[1] &&
+		   v->method == RTM_METHOD_RUNS && v->ratio_hi / v->ratio_lo > 2,
+		   "two runs with equal p99.9 against one: the interval keeps the runs' sampling "
+		   "variance (%s)", v->text);
+		rtm_compare_free(c);
+	}
+	for (i = 6; i < 9; i++)
+		for (j = i + 1; j < 9; j++) {
+			c = compare2(r[i], r[j], "a", "b");
+			claims += verdict(c, 1, 99)->kind != RTM_VERDICT_SAME;
+			rtm_compare_free(c);
+		}
+	is_int(claims, 0, "the injected runs among themselves: not distinguishable");
+out:
+	for (i = 0; i < 9; i++)
+		rtm_result_free(r[i]);
+}
+
+static void set_vm(struct rtm_result *r, bool vm, const char *hv, const char *cpuid)
+{
+	json_decref(r->sysinfo);
+	r->sysinfo = json_pack("{s:s, s:{s:b, s:s, s:s}}", "schema", "rtmeasure-sysinfo/1",
+			       "virtualization", "vm", vm, "hypervisor", hv, "cpuid", cpuid);
+}
+
+static void test_vm_banner(void)
+{
+	struct rtm_result *a = make_result(1, 20000, 10000, 20000, 1.0, NULL);
+	struct rtm_result *b = make_result(1, 20000, 10000, 20000, 1.0, NULL);
+	const struct rtm_compare_warning *w;
+	struct rtm_compare *c;
+	char *html = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	set_vm(a, false, "", "");
+	set_vm(b, false, "", "");
+	c = compare2(a, b, "a", "b");
+	ok(!c->banner[0] && c->nwarnings == 0, "bare metal both: no banner, no warning");
+	rtm_compare_free(c);
+
+	set_vm(b, true, "QEMU TCG (emulation)", "QEMU TCG (emulation)");
+	c = compare2(a, b, "a", "b");
+	is_str(c->banner, "emulated: the kernels' relative behaviour only, not this hardware's "
+	       "latency", "TCG on one side: the emulation banner");
+	w = warning_id(c, "emulated");
+	ok(w && strstr(w->text, "b: emulated (QEMU TCG)") && one_line(w->text),
+	   "and a warning naming the emulated run: %s", w ? w->text : "");
+	rtm_compare_free(c);
+
+	/* a TCG guest that the kernel log names otherwise: CPUID still tells */
+	set_vm(a, true, "KVM", "TCGTCGTCGTCG");
+	set_vm(b, true, "KVM", "TCGTCGTCGTCG");
+	c = compare2(a, b, "a", "b");
+	ok(c->runs[0].emulated && !strncmp(c->banner, "emulated:", 9),
+	   "CPUID TCGTCGTCGTCG: emulated");
+	rtm_compare_free(c);
+
+	set_vm(a, true, "PVM", "bhyve");
+	set_vm(b, true, "PVM", "bhyve");
+	c = compare2(a, b, "a", "b");
+	ok(!strncmp(c->banner, "virtual machine: ", 17) && warning_id(c, "hypervisor") &&
+	   fp_warnings(c) == 0, "the same hypervisor both sides: banner and warning (%s)",
+	   c->banner);
+	f = open_memstream(&html, &len);
+	rtm_compare_fprint(c, f);
+	fclose(f);
+	ok(html && !strncmp(html, "*** virtual machine: ", 21), "text output opens with the "
+	   "banner");
+	free(html);
+	rtm_compare_free(c);
+	rtm_result_free(a);
+	rtm_result_free(b);
+}
+
+static void test_missed(void)
+{
+	struct rtm_result *a = make_result(2, 50000, 10000, 20000, 1.0, NULL);
+	struct rtm_result *b = make_result(2, 50000, 10000, 20000, 1.0, NULL);
+	const struct rtm_compare_warning *w;
+	struct rtm_compare *c;
+
+	a->cpus[0].overruns = 400;		/* 0.4% of 100400 periods */
+	b->cpus[1].overruns = 2041;		/* 2.0% of 102041 */
+	c = compare2(a, b, "a", "b");
+	w = warning_id(c, "missed_periods");
+	ok(w && !strcmp(w->text, "b missed 2.0% of its periods (2041 of 102041, more than 1%): "
+	   "its percentiles are of the measured wake-ups only and do not include the corrected "
+	   "histogram (the run kept none), so they understate the latency of the missed "
+	   "periods"), "missed periods beyond 1%%: %s", w ? w->text : "");
+	ok(c->nwarnings == 1, "0.4%% missed: no warning");
+	rtm_compare_free(c);
+	a->cpus[0].overruns = 1011;		/* 1.0% exactly: 1011 / 101011 = 1.0009% */
+	c = compare2(b, a, "b", "a");
+	is_int(c->nwarnings, 2, "1.0009%% and 2.0%% missed: a warning for each run");
+	rtm_compare_free(c);
+	rtm_result_free(a);
+	rtm_result_free(b);
+}
+
+static void test_rounds_fingerprint(void)
+{
+	struct rtm_result *r[4];
+	struct rtm_compare *c;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		r[i] = make_result(1, 20000, 10000, 20000, 1.0, NULL);
+		set_fp(r[i], "6.1.0", "Xeon", false, 95, NULL);
+	}
+	json_object_set_new(r[1]->sections, "load", json_pack("{s:[s]}", "kinds", "cpu"));
+	c = compare_rounds(r, 2, 4, "a", "b");
+	is_str(c->runs[0].fp[RTM_FP_LOAD], "none | cpu", "rounds with different loads: both "
+	       "shown");
+	ok(has_warning(c, RTM_FP_LOAD) && fp_warnings(c) == 1, "and warned");
+	rtm_compare_free(c);
+	for (i = 0; i < 4; i++)
+		rtm_result_free(r[i]);
 }
 
 static void test_limits(void)
@@ -526,6 +997,12 @@ int main(void)
 	test_same_and_few();
 	test_numbers();
 	test_fingerprints();
+	test_t();
+	test_recorded();
+	test_recorded_injected();
+	test_vm_banner();
+	test_missed();
+	test_rounds_fingerprint();
 	test_limits();
 	return tap_done();
 }

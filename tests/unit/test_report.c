@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Unit tests: the data blocks the plot templates read (microsecond rows of the
- * histogram, the percentile curve's x range), and, when gnuplot is installed,
+ * histogram broken at empty microseconds, the percentile curve up to the
+ * maximum), the axes and titles of the plots, and, when gnuplot is installed,
  * a whole report of a synthetic 64-CPU result: the all-CPUs line and the 7 CPUs
  * with the highest maxima are drawn, and the summary table lists every CPU.
  */
@@ -39,22 +40,27 @@ static void blocks(void)
 	rtm_hist_record_n(h, 5200, 10);		/* row 5 */
 	rtm_hist_record_n(h, 12300, 3);		/* row 12 */
 	rtm_hist_record(h, 12900);		/* row 12 too */
+	rtm_hist_record(h, 13100);		/* row 13, next to 12 */
 	t = block_text(h, NULL, false);
-	is_str(t, "\"latency_us\" \"CPU \\\"0\\\"\"\n5 10\n12 4\n\n\n",
-	       "histogram block: quoted title, one row per microsecond with samples");
+	is_str(t, "\"latency_us\" \"CPU \\\"0\\\"\"\n5 10\n\n12 4\n13 1\n\n\n",
+	       "histogram block: quoted title, one row per microsecond with samples, a blank "
+	       "line (a break in the line) only where microseconds without samples lie between");
 	free(t);
 
 	t = block_text(h, &xmax, true);
-	ok(xmax == 10, "14 samples: the percentile axis ends at 90%% (x = 10)");
+	ok(xmax == 15, "15 samples: the percentile axis ends at the maximum's x = 15 (%g)", xmax);
 	ok(strstr(t, "\n1 5.2") != NULL, "the curve starts at p0 = the minimum (5.2 us)");
+	ok(strstr(t, "\n\n10 12.") && strstr(t, "\n15 13.100 100\n\n\n"),
+	   "then the last supported point (x = 10) and the exact maximum (13.1 us) at x = 15");
 	free(t);
 
 	rtm_hist_reset(h);
 	for (i = 0; i < 100000; i++)
 		rtm_hist_record(h, 10000 + (uint64_t)i);
 	t = block_text(h, &xmax, true);
-	ok(xmax == 10000, "100000 samples: up to p99.99 (10 samples beyond it)");
-	ok(strstr(t, "\n10000 ") != NULL, "the last point is at x = 10000");
+	ok(xmax == 100000, "100000 samples: the axis reaches the maximum at x = 100000");
+	ok(strstr(t, "\n10000 ") != NULL, "the curve's last point is at x = 10000 (p99.99)");
+	ok(strstr(t, "\n100000 109.999 100\n") != NULL, "the maximum 109.999 us is drawn");
 	free(t);
 
 	rtm_hist_reset(h);
@@ -62,6 +68,125 @@ static void blocks(void)
 	is_str(t, "\"latency_us\" \"CPU \\\"0\\\"\"\n0 0\n\n\n", "an empty histogram still has a row");
 	free(t);
 	rtm_hist_free(h);
+}
+
+/* OSADL's axis: linear from 0; a far tail in its own panel; --log-x on request. */
+static void axes(void)
+{
+	struct rtm_hist *h = rtm_hist_alloc(), *clean = rtm_hist_alloc();
+	const struct rtm_hist *lines[2] = { h, clean };
+	struct rtm_hist_axis ax;
+	char *t;
+	int i;
+
+	/* issue 12's run: the body at 20-100 us, lone outliers at 200 and 3488 us */
+	for (i = 0; i < 100000; i++)
+		rtm_hist_record(h, 20500 + (uint64_t)(i % 80) * 1000);
+	rtm_hist_record(h, 200500);
+	rtm_hist_record(h, 3488500);
+	rtm_report_hist_axis(lines, 1, false, &ax);
+	ok(!ax.logx && ax.xmin_us == 0 && ax.xmax_us == 4000,
+	   "linear axis from 0 to 4000 us, past the 3488 us maximum (%g-%g)", ax.xmin_us,
+	   ax.xmax_us);
+	ok(ax.split_us == 300, "the body panel ends at 300 us: 3 x p90 (91 us), rounded (%g)",
+	   ax.split_us);
+	ok(ax.tail_tic_us == 1000, "the tail panel has a tic every 1000 us (%g)", ax.tail_tic_us);
+	ok(ax.ymax == 1250, "y reaches the fullest row, 1250 samples (%g)", ax.ymax);
+	t = block_text(h, NULL, false);
+	/* 3488.5 us lies in a bucket 8.2 us wide: its row is the bucket's value, 348x */
+	ok(strstr(t, "\n99 1250\n\n200 1\n\n348") != NULL && strstr(t, " 1\n\n\n"),
+	   "the outliers stand alone: no line from 99 us to 200 us to 3488 us");
+	free(t);
+	rtm_report_hist_axis(lines, 1, true, &ax);
+	ok(ax.logx && ax.xmin_us == 10 && ax.xmax_us == 5000 && ax.split_us == 0,
+	   "--log-x: 10 to 5000 us, one panel (%g-%g, split %g)", ax.xmin_us, ax.xmax_us,
+	   ax.split_us);
+
+	/* a clean run: 10-30 us, max 60 us: one linear panel */
+	for (i = 0; i < 10000; i++)
+		rtm_hist_record(clean, 10500 + (uint64_t)(i % 20) * 1000);
+	rtm_hist_record(clean, 60500);
+	rtm_report_hist_axis(lines + 1, 1, false, &ax);
+	ok(ax.split_us == 0 && ax.xmin_us == 0 && ax.xmax_us == 80,
+	   "a clean run: one panel, 0 to 80 us (%g-%g, split %g)", ax.xmin_us, ax.xmax_us,
+	   ax.split_us);
+	/* both on one axis (compare): the far tail splits it */
+	rtm_report_hist_axis(lines, 2, false, &ax);
+	ok(ax.split_us == 300 && ax.xmax_us == 4000, "two lines share one axis (%g, %g)",
+	   ax.split_us, ax.xmax_us);
+	rtm_hist_reset(h);
+	rtm_report_hist_axis(lines, 1, false, &ax);
+	ok(ax.xmin_us == 0 && ax.xmax_us == 10 && ax.split_us == 0, "no samples: 0 to 10 us");
+	ok(rtm_report_nice_up(3663) == 4000 && rtm_report_nice_up(121) == 150 &&
+	   rtm_report_nice_up(80) == 80 && rtm_report_nice_up(10001) == 12000,
+	   "round numbers: 3663 -> 4000, 121 -> 150, 80 -> 80, 10001 -> 12000");
+	rtm_hist_free(h);
+	rtm_hist_free(clean);
+}
+
+/* Each line's maximum and overflowed samples, and the IRQ chart's log axis. */
+static void marks_and_irq(void)
+{
+	struct rtm_hist *h = rtm_hist_alloc();
+	struct rtm_report_mark m[2];
+	double rates[3] = { 2524.3, 0.2, 25 }, lo, hi;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	rtm_hist_record_n(h, 20000, 5);
+	rtm_hist_record_n(h, 7400, 2);
+	rtm_hist_record(h, 7900);
+	rtm_report_mark_of(h, 0, 0, &m[0]);
+	ok(m[0].max_ns == 20000 && m[0].max_row_count == 5 && !m[0].overflows,
+	   "the maximum 20 us sits on its row of 5 samples");
+	rtm_report_mark_of(h, 3, 0, &m[1]);
+	ok(m[1].overflows == 3 && m[1].overflow_ns == 20000,
+	   "3 overflowed samples, limit unknown: drawn at the maximum, their upper bound");
+	rtm_report_mark_of(h, 3, 15000, &m[1]);
+	ok(m[1].overflow_ns == 15000, "the source's limit when known");
+	f = open_memstream(&text, &len);
+	rtm_report_marks_block(f, m, 2);
+	fclose(f);
+	is_str(text, "# max_us samples overflow_us overflows\n20.000 5 NaN NaN\n"
+	       "20.000 5 15.000 3\n\n\n", "marks block: one row per line");
+	free(text);
+	rtm_hist_free(h);
+
+	rtm_report_irq_axis(rates, 3, &lo, &hi);
+	ok(lo == 0.01 && hi == 10000, "IRQ rates 0.2 to 2524/s: log axis 0.01 to 10000 (%g-%g)",
+	   lo, hi);
+	ok(rtm_report_draw_formats(1u << RTM_PLOT_PDF) ==
+	   ((1u << RTM_PLOT_PDF) | (1u << RTM_PLOT_PNG)) &&
+	   rtm_report_draw_formats(1u << RTM_PLOT_SVG) == (1u << RTM_PLOT_SVG),
+	   "--format pdf draws a PNG for the page too; svg alone does not");
+}
+
+/* What a plot's title says of the run; unknowns shown as such. */
+static void titles(void)
+{
+	struct rtm_report_desc_in d = { .interval = "1.00 ms", .sched = "fifo 95",
+					.duration = "20s", .load = "stress-ng --cpu 2",
+					.kernel = "6.18.44", .samples = 39875 };
+	struct rtm_report_desc_in none = { .samples = 7 };
+	struct rtm_result *r = rtm_result_alloc("cyclic");
+	char buf[512];
+
+	rtm_report_desc(buf, sizeof(buf), &d);
+	is_str(buf, "interval 1.00 ms, fifo 95, 39875 samples, 20s, load: stress-ng --cpu 2, "
+	       "kernel 6.18.44", "title: interval, priority, samples, duration, load, kernel");
+	rtm_report_desc(buf, sizeof(buf), &none);
+	is_str(buf, "interval ?, priority ?, 7 samples, duration ?, load: ?, kernel ?",
+	       "unknown facts are marked unknown");
+	json_decref(r->options);
+	r->options = json_pack("{s:I, s:{s:s, s:i}}", "interval_ns", (json_int_t)200000,
+			       "sched", "policy", "rr", "priority", 80);
+	r->sysinfo = json_pack("{s:{s:s}}", "kernel", "release", "6.1.0-rt");
+	r->duration_ns = 60000000000ULL;
+	rtm_report_result_desc(buf, sizeof(buf), r, 300000);
+	is_str(buf, "interval 200 us, rr 80, 300000 samples, 1m00s, load: none, kernel 6.1.0-rt",
+	       "from a result: a cyclic run without a load section ran idle");
+	rtm_result_free(r);
 }
 
 static void many_cpus(void)
@@ -123,6 +248,9 @@ static void many_cpus(void)
 int main(void)
 {
 	blocks();
+	axes();
+	marks_and_irq();
+	titles();
 	many_cpus();
 	return tap_done();
 }
