@@ -650,8 +650,8 @@ const char *rtm_write_strerror(int neg_errno)
 	case EROFS:
 		return "the file system is read-only (choose another folder with -o)";
 	case ELOOP:
-		return "it is a symbolic link, not followed (remove it; export, cyclic and run "
-		       "take --follow)";
+		return "it is a symbolic link, not followed (remove it, or give --follow to "
+		       "write through it)";
 	case EISDIR:
 		return "it is a folder (give a file name)";
 	case EEXIST:

@@ -137,6 +137,17 @@ if command -v gnuplot >/dev/null; then
 	run_cmd report "$res" -o "$t/rep2"
 	[ "$rc" -eq 2 ] && [ -z "$(ls -A "$t/real" | grep -v result.json | grep -v histogram.txt)" ]
 	ok $? "report: a symlink planted at plots is refused, nothing written there ($err)"
+	mkdir "$t/real2"
+	ln -s "$t/real2" "$t/linkout"
+	expect_refusal "report -o SYMLINK is refused" "symbolic link" report "$res" -o "$t/linkout"
+	[ -z "$(ls -A "$t/real2")" ]
+	ok $? "... nothing written where it points"
+	run_cmd report "$res" -o "$t/linkout" --follow
+	[ "$rc" -eq 0 ] && [ -f "$t/real2/report.html" ]
+	ok $? "report --follow -o SYMLINK writes where it points ($err)"
+	expect_refusal "compare -o SYMLINK is refused" "symbolic link" \
+		compare "$res" "$res" -o "$t/linkout"
+	expect_refusal "report -o FILE is refused" "not a folder" report "$res" -o "$t/afile"
 else
 	ok 0 "# SKIP gnuplot not installed"
 fi
