@@ -299,10 +299,10 @@ json_t *rtm_capture_window(struct rtm_trace *t, const struct rtm_spike_window *w
 	 */
 	truncated = (lost || rtm_trace_dropped(t)) && (!c.first_ns || c.first_ns > c.from);
 	snprintf(sdir, sizeof(sdir), "%s/spikes", dir);
-	ret = rtm_mkdir_p(sdir);
+	ret = rtm_dir_make(dir, "spikes");	/* a symlink planted at spikes is not followed */
 	if (ret) {
 		free_window(&c);
-		rtm_error_set(err, "cannot create %s: %s", sdir, strerror(-ret));
+		rtm_error_set(err, "cannot create %s: %s", sdir, rtm_write_strerror(ret));
 		return NULL;
 	}
 	snprintf(rel, sizeof(rel), "spikes/spike-%03d", index);
@@ -328,7 +328,7 @@ json_t *rtm_capture_window(struct rtm_trace *t, const struct rtm_spike_window *w
 	free(text);
 	free_window(&c);
 	if (ret) {
-		rtm_error_set(err, "cannot write %s: %s", txt, strerror(-ret));
+		rtm_error_set(err, "cannot write %s: %s", txt, rtm_write_strerror(ret));
 		return NULL;
 	}
 	snprintf(txt, sizeof(txt), "%s.txt", rel);

@@ -36,7 +36,7 @@ static FILE *open_data(const struct pages *p, const char *name, char *path, size
 	FILE *f;
 
 	snprintf(path, len, "%s/data/%s.dat", p->plots, name);
-	f = fopen(path, "w");
+	f = rtm_fopen_atomic(path);	/* saved whole at fclose(), or not at all */
 	if (!f)
 		rtm_error_set(err, "cannot write %s: %s", path, strerror(errno));
 	return f;
@@ -92,7 +92,8 @@ static int plot_histogram(const struct pages *p, const char *sub, struct rtm_err
 	}
 	rtm_report_marks_block(f, marks, c->nruns);
 	if (fclose(f))
-		return rtm_error_setn(err, -EIO, "cannot write %s", path);
+		return rtm_error_setn(err, -errno, "cannot write %s: %s", path,
+				      rtm_write_strerror(-errno));
 	/* the same axis as the report: linear, the tail in its own panel when far */
 	rtm_report_hist_axis(lines, c->nruns, p->o->log_x, &ax);
 	snprintf(n, sizeof(n), "%d", c->nruns);
@@ -136,7 +137,8 @@ static int plot_percentiles(const struct pages *p, const char *sub, struct rtm_e
 		top = c->runs[i].all->max_ns > top ? c->runs[i].all->max_ns : top;
 	}
 	if (fclose(f))
-		return rtm_error_setn(err, -EIO, "cannot write %s", path);
+		return rtm_error_setn(err, -errno, "cannot write %s: %s", path,
+				      rtm_write_strerror(-errno));
 	snprintf(n, sizeof(n), "%d", c->nruns);
 	snprintf(xm, sizeof(xm), "%.6g", xmax);
 	snprintf(ym, sizeof(ym), "%.6g", (double)top / 1000.0 * 1.6 + 1);
@@ -480,7 +482,8 @@ static int write_page(const struct pages *p, const char *name,
 	ret = rtm_write_atomic(path, buf, len);
 	free(buf);
 	if (ret)
-		return rtm_error_setn(err, ret, "cannot write %s: %s", path, strerror(-ret));
+		return rtm_error_setn(err, ret, "cannot write %s: %s", path,
+				      rtm_write_strerror(ret));
 	return 0;
 }
 
@@ -503,9 +506,10 @@ int rtm_compare_write(const struct rtm_compare *c, const struct rtm_compare_opts
 					i ? " vs " : "", c->runs[i].label);
 	snprintf(p.plots, sizeof(p.plots), "%s/plots", o->out_dir);
 	snprintf(path, sizeof(path), "%s/data", p.plots);
-	ret = rtm_mkdir_p(path);
+	ret = rtm_dir_make(o->out_dir, "plots/data");	/* no symlink at plots followed */
 	if (ret)
-		return rtm_error_setn(err, ret, "cannot create %s: %s", path, strerror(-ret));
+		return rtm_error_setn(err, ret, "cannot create %s: %s", path,
+				      rtm_write_strerror(ret));
 	subtitle(c, sub, sizeof(sub));
 	ret = plot_histogram(&p, sub, err);
 	if (!ret)

@@ -49,12 +49,18 @@ int rtm_plot_check(struct rtm_error *err);
  * @width, @height: pixels (png, svg); pdf gets the same aspect at 100 px/inch
  * @out: the image file to write
  *
- * Returns 0, or -ENOENT (no gnuplot, no template) / -EIO (gnuplot failed,
- * nothing written) with a one-line message in @err.
+ * gnuplot writes the image to a pipe; it is saved (rtm_write_atomic()) only
+ * when whole (rtm_plot_image_whole()), so no partial image is ever left.
+ * Returns 0, or -ENOENT (no gnuplot, no template) / -EIO (gnuplot failed or
+ * its image is cut short) / a write error, nothing written, with a one-line
+ * message in @err.
  */
 int rtm_plot_draw(const char *template_dir, const char *name, enum rtm_plot_format fmt,
 		  int width, int height, const char *out, const struct rtm_plot_var *vars,
 		  int nvars, struct rtm_error *err);
+
+/* A whole image: PNG ending in its IEND chunk, SVG in </svg>, PDF with %%EOF. */
+bool rtm_plot_image_whole(enum rtm_plot_format fmt, const char *buf, size_t len);
 
 /**
  * rtm_plot_draw_formats - run template @tmpl once per format in @formats

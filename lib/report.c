@@ -48,7 +48,7 @@ static void select_lines(struct rtm_report_ctx *c)
 static FILE *open_data(const struct rtm_report_ctx *c, const char *name, char *path, size_t len)
 {
 	snprintf(path, len, "%s/data/%s.dat", c->plots, name);
-	return fopen(path, "w");
+	return rtm_fopen_atomic(path);	/* saved whole at fclose(), or not at all */
 }
 
 static int draw(struct rtm_report_ctx *c, const char *name, const char *caption,
@@ -133,7 +133,8 @@ static int plot_histogram(struct rtm_report_ctx *c, const char *title, const cha
 	}
 	rtm_report_marks_block(f, marks, blocks);
 	if (fclose(f))
-		return rtm_error_setn(err, -EIO, "cannot write %s", path);
+		return rtm_error_setn(err, -errno, "cannot write %s: %s", path,
+				      rtm_write_strerror(-errno));
 	rtm_report_hist_axis(lines, blocks, c->o->log_x, &ax);
 	for (i = 0; i < blocks; i++) {	/* the overflowed samples' place is on the axis too */
 		double at_us = (double)marks[i].overflow_ns / 1000.0;
@@ -201,7 +202,8 @@ static int plot_percentiles(struct rtm_report_ctx *c, const char *title, const c
 		blocks++;
 	}
 	if (fclose(f))
-		return rtm_error_setn(err, -EIO, "cannot write %s", path);
+		return rtm_error_setn(err, -errno, "cannot write %s: %s", path,
+				      rtm_write_strerror(-errno));
 	snprintf(n, sizeof(n), "%d", blocks);
 	snprintf(xm, sizeof(xm), "%.6g", xmax);
 	v[0] = (struct rtm_plot_var){ "nblocks", n, true };
@@ -255,7 +257,8 @@ static int plot_timeseries(struct rtm_report_ctx *c, const char *title, const ch
 		blocks++;
 	}
 	if (fclose(f))
-		return rtm_error_setn(err, -EIO, "cannot write %s", path);
+		return rtm_error_setn(err, -errno, "cannot write %s: %s", path,
+				      rtm_write_strerror(-errno));
 	snprintf(n, sizeof(n), "%d", blocks);
 	v[0] = (struct rtm_plot_var){ "ncpus", n, true };
 	v[1] = (struct rtm_plot_var){ "title_text", title, false };
@@ -349,7 +352,8 @@ static int plot_irq(struct rtm_report_ctx *c, const char *sub, struct rtm_error 
 		rates[i] = rows[i].rate;
 	}
 	if (fclose(f))
-		return rtm_error_setn(err, -EIO, "cannot write %s", path);
+		return rtm_error_setn(err, -errno, "cannot write %s: %s", path,
+				      rtm_write_strerror(-errno));
 	rtm_report_irq_axis(rates, n, &ymin, &ymax);
 	snprintf(ylo, sizeof(ylo), "%.6g", ymin);
 	snprintf(yhi, sizeof(yhi), "%.6g", ymax);
@@ -393,11 +397,12 @@ int rtm_report_write(const struct rtm_result *r, const struct rtm_report_opts *o
 	}
 	snprintf(c.plots, sizeof(c.plots), "%s/plots", o->out_dir);
 	snprintf(path, sizeof(path), "%s/data", c.plots);
-	ret = rtm_mkdir_p(path);
+	ret = rtm_dir_make(o->out_dir, "plots/data");	/* no symlink at plots followed */
 	if (ret) {
 		rtm_hist_free(c.all_raw);
 		rtm_hist_free(c.all_corr);
-		return rtm_error_setn(err, ret, "cannot create %s: %s", path, strerror(-ret));
+		return rtm_error_setn(err, ret, "cannot create %s: %s", path,
+				      rtm_write_strerror(ret));
 	}
 	select_lines(&c);
 	snprintf(title, sizeof(title), "%s, %s %s, started %s", host ? host : "?", r->tool,

@@ -486,6 +486,7 @@ int rtm_report_pages(struct rtm_report_ctx *c, struct rtm_error *err)
 	}
 	free(rows);
 	if (ret)
-		return rtm_error_setn(err, ret, "cannot write %s: %s", path, strerror(-ret));
+		return rtm_error_setn(err, ret, "cannot write %s: %s", path,
+				      rtm_write_strerror(ret));
 	return 0;
 }

@@ -348,7 +348,7 @@ int rtm_result_save(const struct rtm_result *r, const char *dir, struct rtm_erro
 	ret = rtm_mkdir_p(dir);
 	if (ret)
 		return rtm_error_setn(err, ret, "cannot create results folder %s: %s", dir,
-				      strerror(-ret));
+				      rtm_write_strerror(ret));
 	if (snprintf(path, sizeof(path), "%s/%s", dir, RTM_RESULT_FILE) >= (int)sizeof(path))
 		return rtm_error_setn(err, -ENAMETOOLONG, "results folder name too long: %s", dir);
 	j = rtm_result_to_json(r);
@@ -361,7 +361,8 @@ int rtm_result_save(const struct rtm_result *r, const char *dir, struct rtm_erro
 	ret = rtm_write_atomic(path, text, strlen(text));
 	free(text);
 	if (ret)
-		return rtm_error_setn(err, ret, "cannot write %s: %s", path, strerror(-ret));
+		return rtm_error_setn(err, ret, "cannot write %s: %s", path,
+				      rtm_write_strerror(ret));
 	return 0;
 }
 

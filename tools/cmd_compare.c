@@ -34,6 +34,7 @@ static void compare_usage(FILE *f)
 		"  -l, --labels LIST    names of the runs, comma separated (default: the\n"
 		"                       folder names)\n"
 		"  -o, --output OUT     write plots, compare.html and compare.md into OUT\n"
+		"      --follow         let OUT be a symbolic link\n"
 		"  -f, --format LIST    plot formats, comma separated: png, svg, pdf\n"
 		"                       (default png)\n"
 		"      --size WxH       image size in pixels (default 1000x560)\n"
@@ -226,6 +227,7 @@ int cmd_compare(int argc, char **argv)
 		{ "size", required_argument, NULL, 1001 },
 		{ "log-x", no_argument, NULL, 1002 },
 		{ "json", no_argument, NULL, 'j' },
+		{ "follow", no_argument, NULL, 2010 },
 		{ "help", no_argument, NULL, 2000 },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -236,7 +238,7 @@ int cmd_compare(int argc, char **argv)
 	char **rounds[RTM_COMPARE_MAX_RUNS] = { NULL };
 	int nr[RTM_COMPARE_MAX_RUNS] = { 0 };
 	struct rtm_compare *cmp = NULL;
-	bool json = false;
+	bool json = false, follow = false;
 	int c, i, j, n, ret;
 
 	optind = 1;
@@ -265,6 +267,9 @@ int cmd_compare(int argc, char **argv)
 		case 'j':
 			json = true;
 			break;
+		case 2010:
+			follow = true;
+			break;
 		case 2000:
 			compare_usage(stdout);
 			return RTM_EXIT_OK;
@@ -272,6 +277,8 @@ int cmd_compare(int argc, char **argv)
 			return rtm_cli_bad_option("compare", "l:o:f:j", longopts, argv);
 		}
 	}
+	if (o.out_dir && (ret = rtm_cli_check_outdir("compare", o.out_dir, follow)))
+		return ret;
 	n = argc - optind;
 	if (n < 2)
 		return rtm_cli_fail("compare: give at least two results folders or result.json "

@@ -21,7 +21,11 @@ static void export_usage(FILE *f)
 		"                      one thread per CPU, microsecond histogram rows\n"
 		"  --csv               cpu,lo_ns,hi_ns,count: one line per CPU per non-empty\n"
 		"                      histogram bucket\n"
-		"  -o, --output FILE   write FILE (atomically) instead of stdout\n"
+		"  -o, --output FILE   write FILE instead of stdout (- is stdout): a regular\n"
+		"                      file is replaced atomically, a FIFO or character\n"
+		"                      device is written in place; a symbolic link is\n"
+		"                      refused\n"
+		"      --follow        let -o FILE be a symbolic link (its target is written)\n"
 		"      --help          this help\n");
 }
 
@@ -31,6 +35,7 @@ int cmd_export(int argc, char **argv)
 		{ "cyclictest-json", no_argument, NULL, 'J' },
 		{ "csv", no_argument, NULL, 'C' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "follow", no_argument, NULL, 2010 },
 		{ "help", no_argument, NULL, 2000 },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -39,6 +44,7 @@ int cmd_export(int argc, char **argv)
 	const char *out = NULL;
 	char *text = NULL, cmdline[4096];
 	size_t len = 0;
+	unsigned int oflags = 0;
 	int c, fmt = 0, ret;
 
 	optind = 1;
@@ -55,6 +61,9 @@ int cmd_export(int argc, char **argv)
 		case 'o':
 			out = optarg;
 			break;
+		case 2010:
+			oflags |= RTM_OUT_FOLLOW;
+			break;
 		case 2000:
 			export_usage(stdout);
 			return RTM_EXIT_OK;
@@ -67,6 +76,11 @@ int cmd_export(int argc, char **argv)
 				    "--help)");
 	if (optind != argc - 1)
 		return rtm_cli_fail("export: give one results folder or result.json");
+	if (out && !strcmp(out, "-"))
+		out = NULL;	/* stdout, as the usual convention */
+	/* a symlink, folder or missing folder at -o is refused before any work */
+	if (out && (ret = rtm_target_check(out, oflags)) < 0)
+		return rtm_cli_fail("export: cannot write %s: %s", out, rtm_write_strerror(ret));
 	r = rtm_result_load(argv[optind], &err);
 	if (!r)
 		return rtm_cli_fail("export: %s", err.msg);
@@ -102,10 +116,11 @@ int cmd_export(int argc, char **argv)
 	if (!text)
 		return rtm_cli_fail("export: out of memory");
 	if (out) {
-		ret = rtm_write_atomic(out, text, len);
+		ret = rtm_write_target(out, text, len, oflags);
 		if (ret) {
 			free(text);
-			return rtm_cli_fail("export: cannot write %s: %s", out, strerror(-ret));
+			return rtm_cli_fail("export: cannot write %s: %s", out,
+					    rtm_write_strerror(ret));
 		}
 	} else if (fwrite(text, 1, len, stdout) != len || fflush(stdout)) {
 		free(text);

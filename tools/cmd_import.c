@@ -151,12 +151,16 @@ static int write_all(struct input *in, int n, const char *dir)
 		*slash = '\0';
 		ret = rtm_mkdir_p(parent);
 		if (ret)
-			return rtm_cli_fail("import: cannot create %s: %s", parent, strerror(-ret));
+			return rtm_cli_fail("import: cannot create %s: %s", parent,
+					    rtm_write_strerror(ret));
 	}
-	if (snprintf(tmp, sizeof(tmp), "%s.import-tmp.%d", dir, (int)getpid()) >=
-	    (int)sizeof(tmp))
+	/* an unpredictable name made by mkdir(): nothing planted there is followed */
+	if (snprintf(tmp, sizeof(tmp), "%s.import-XXXXXX", dir) >= (int)sizeof(tmp))
 		return rtm_cli_fail("import: -o: folder name too long");
-	rm_tree(tmp);
+	if (!mkdtemp(tmp))
+		return rtm_cli_fail("import: cannot create %s: %s", dir,
+				    rtm_write_strerror(-errno));
+	chmod(tmp, 0755);	/* mkdtemp's 0700 would hide the results from other users */
 	for (i = 0; i < n; i++) {
 		if (n == 1)
 			snprintf(sub, sizeof(sub), "%s", tmp);
@@ -171,7 +175,7 @@ static int write_all(struct input *in, int n, const char *dir)
 		int e = errno;
 
 		rm_tree(tmp);
-		return rtm_cli_fail("import: cannot rename %s to %s: %s", tmp, dir, strerror(e));
+		return rtm_cli_fail("import: cannot create %s: %s", dir, rtm_write_strerror(-e));
 	}
 	return 0;
 }

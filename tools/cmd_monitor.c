@@ -45,6 +45,8 @@ static void monitor_usage(FILE *f)
 		"      --trace             start with tracing on (key t toggles it)\n"
 		"      --once              one refresh interval, one plain table, exit\n"
 		MEASURE_PROBE_HELP
+		"      --force             -o names an earlier result: replace it\n"
+		"      --follow            -o may be a symbolic link\n"
 		"      --help              this help\n");
 }
 
@@ -286,18 +288,24 @@ static struct rtm_result *snapshot_result(struct mon *mo)
 static void save_snapshot(struct mon *mo)
 {
 	struct rtm_result *r = snapshot_result(mo);
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], name[64];
 	time_t now = time(NULL);
 	struct tm tm;
 
 	localtime_r(&now, &tm);
 	if (mo->m.outdir)
-		snprintf(dir, sizeof(dir), "%s/snapshot-%03d", mo->m.outdir, ++mo->nsaved);
+		snprintf(name, sizeof(name), "snapshot-%03d", ++mo->nsaved);
 	else
-		snprintf(dir, sizeof(dir), "rtmeasure-monitor-snapshot-%04d%02d%02d-%02d%02d%02d",
+		snprintf(name, sizeof(name), "rtmeasure-monitor-snapshot-%04d%02d%02d-%02d%02d%02d",
 			 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
 			 tm.tm_sec);
-	if (!r || rtm_mkdir_p(dir) || measure_save_results(&mo->m, r, dir))
+	if (mo->m.outdir)
+		snprintf(dir, sizeof(dir), "%s/%s", mo->m.outdir, name);
+	else
+		snprintf(dir, sizeof(dir), "%s", name);
+	/* a symlink planted at snapshot-NNN is refused, not followed */
+	if (!r || rtm_dir_make(mo->m.outdir ? mo->m.outdir : ".", name) ||
+	    measure_save_results(&mo->m, r, dir))
 		snprintf(mo->message, sizeof(mo->message), "could not save %s", dir);
 	else
 		snprintf(mo->message, sizeof(mo->message), "saved %s/", dir);
@@ -550,6 +558,8 @@ int cmd_monitor(int argc, char **argv)
 		return rtm_cli_fail("monitor: unexpected argument '%s' (rtmeasure monitor --help)",
 				    argv[optind]);
 	ret = measure_prepare(&mo.m);
+	if (!ret && mo.m.outdir)	/* -o checked before the dashboard starts */
+		ret = measure_check_outdir(&mo.m, mo.m.outdir);
 	if (!ret && (ret = measure_housekeeping_apply(&mo.m)))
 		ret = rtm_cli_fail("monitor: --housekeeping: cannot move rtmeasure's threads "
 				   "there: %s", strerror(-ret));

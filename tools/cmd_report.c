@@ -3,13 +3,16 @@
  * cmd_report.c - rtmeasure report: plots, report.html and report.md of a
  * results folder.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "fileio.h"
 #include "report.h"
 #include "rtmeasure.h"
 
@@ -21,11 +24,31 @@ static void report_usage(FILE *f)
 		"time series of per-interval maxima and the interrupt rates with gnuplot, and\n"
 		"writes OUT/report.html (self-contained: images embedded) and OUT/report.md.\n\n"
 		"  -o, --output OUT     where to write (default: the results folder)\n"
+		"      --follow         let OUT be a symbolic link\n"
 		"  -f, --format LIST    plot formats, comma separated (default png)\n"
 		"      --size WxH       image size in pixels (default 1000x560)\n"
 		"      --log-x          logarithmic latency axis in the histogram (default\n"
 		"                       linear, OSADL's, with the tail in its own panel when far)\n"
 		"      --help           this help\n");
+}
+
+int rtm_cli_check_outdir(const char *cmd, const char *out, bool follow)
+{
+	int fd = rtm_dir_open(out, follow ? RTM_OUT_FOLLOW : 0);
+
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	if (fd == -ENOENT)
+		return 0;	/* created when the report is written */
+	if (fd == -ELOOP)
+		return rtm_cli_fail("%s: -o %s is a symbolic link (give --follow to write where "
+				    "it points)", cmd, out);
+	if (fd == -ENOTDIR)
+		return rtm_cli_fail("%s: -o %s exists and is not a folder (give a folder name)",
+				    cmd, out);
+	return rtm_cli_fail("%s: -o %s: %s", cmd, out, rtm_write_strerror(fd));
 }
 
 /* A results folder or its result.json: the folder and the file. */
@@ -55,6 +78,7 @@ int cmd_report(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "size", required_argument, NULL, 1001 },
 		{ "log-x", no_argument, NULL, 1002 },
+		{ "follow", no_argument, NULL, 2010 },
 		{ "help", no_argument, NULL, 2000 },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -63,6 +87,7 @@ int cmd_report(int argc, char **argv)
 	char dir[PATH_MAX], file[PATH_MAX];
 	const char *out = NULL;
 	struct rtm_result *r;
+	bool follow = false;
 	int c, ret;
 
 	optind = 1;
@@ -85,6 +110,9 @@ int cmd_report(int argc, char **argv)
 		case 1002:
 			o.log_x = true;
 			break;
+		case 2010:
+			follow = true;
+			break;
 		case 2000:
 			report_usage(stdout);
 			return RTM_EXIT_OK;
@@ -95,6 +123,8 @@ int cmd_report(int argc, char **argv)
 	if (optind != argc - 1)
 		return rtm_cli_fail("report: give one results folder or result.json (rtmeasure "
 				    "report --help)");
+	if (out && (ret = rtm_cli_check_outdir("report", out, follow)))
+		return ret;
 	rtm_cli_result_path(argv[optind], dir, sizeof(dir), file, sizeof(file));
 	r = rtm_result_load(file, &err);
 	if (!r)

@@ -7,6 +7,7 @@
  * flag, shows live lines and writes the results folder.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
 #include <signal.h>
@@ -25,6 +26,7 @@
 #include "histfile.h"
 #include "load.h"
 #include "report.h"
+#include "resultdir.h"
 #include "measure.h"
 #include "rtmeasure.h"
 #include "sysinfo.h"
@@ -397,7 +399,7 @@ int measure_save_results(const struct measure_opts *m, const struct rtm_result *
 		ret = rtm_write_atomic(path, text, len);
 	free(text);
 	if (ret)
-		return rtm_cli_fail("cannot write %s: %s", path, strerror(-ret));
+		return rtm_cli_fail("cannot write %s: %s", path, rtm_write_strerror(ret));
 	return 0;
 }
 
@@ -445,25 +447,49 @@ static json_t *summary_json(const struct rtm_result *r, const char *dir)
 	return j;
 }
 
-/* A file named on the command line: is its folder there and writable? */
+/* A file named on the command line: can it be written (no symlink unless --follow)? */
 static int check_out_file(const struct measure_opts *m, const char *path, const char *opt)
 {
-	char parent[PATH_MAX];
-	char *slash;
+	int ret = rtm_target_check(path, m->follow ? RTM_OUT_FOLLOW : 0);
 
-	if (snprintf(parent, sizeof(parent), "%s", path) >= (int)sizeof(parent))
-		return rtm_cli_fail("%s: %s: file name too long", m->command, opt);
-	slash = strrchr(parent, '/');
-	if (!slash)
-		snprintf(parent, sizeof(parent), ".");
-	else if (slash == parent)
-		parent[1] = '\0';
-	else
-		*slash = '\0';
-	if (access(parent, W_OK) != 0)
-		return rtm_cli_fail("%s: %s %s: cannot write in %s: %s", m->command, opt, path,
-				    parent, strerror(errno));
+	if (ret < 0)
+		return rtm_cli_fail("%s: %s %s: cannot write it: %s", m->command, opt, path,
+				    rtm_write_strerror(ret));
 	return 0;
+}
+
+/*
+ * The results folder, before anything is measured: created if missing; a
+ * symlink only with --follow; not a file; an earlier result in it only with
+ * --force, which clears the files rtmeasure wrote there.
+ */
+int measure_check_outdir(const struct measure_opts *m, const char *dir)
+{
+	char what[32];
+	int fd, ret;
+
+	fd = rtm_dir_open(dir, RTM_OUT_CREATE | (m->follow ? RTM_OUT_FOLLOW : 0));
+	if (fd == -ELOOP)
+		return rtm_cli_fail("%s: -o %s is a symbolic link (give --follow to write the "
+				    "results where it points)", m->command, dir);
+	if (fd == -ENOTDIR)
+		return rtm_cli_fail("%s: -o %s exists and is not a folder (give a folder name)",
+				    m->command, dir);
+	if (fd < 0)
+		return rtm_cli_fail("%s: cannot create results folder %s: %s", m->command, dir,
+				    rtm_write_strerror(fd));
+	ret = 0;
+	if (faccessat(fd, ".", W_OK, AT_EACCESS) < 0)
+		ret = rtm_cli_fail("%s: cannot write in results folder %s: %s", m->command, dir,
+				   rtm_write_strerror(-errno));
+	else if (rtm_resultdir_find(fd, what, sizeof(what)) && !m->force)
+		ret = rtm_cli_fail("%s: -o %s already holds a result (%s): give another folder, "
+				   "or --force to replace it", m->command, dir, what);
+	else if (m->force && (ret = rtm_resultdir_clear(fd)))
+		ret = rtm_cli_fail("%s: --force: cannot clear the earlier result in %s: %s",
+				   m->command, dir, rtm_write_strerror(ret));
+	close(fd);
+	return ret;
 }
 
 /* --histfile and --json=FILE, besides the results folder; 2 after the message. */
@@ -484,22 +510,24 @@ static int save_extra_files(const struct measure_opts *m, const struct rtm_resul
 			fclose(f);
 		}
 		if (!ret)
-			ret = rtm_write_atomic(m->histfile, text, len);
+			ret = rtm_write_target(m->histfile, text, len,
+					       m->follow ? RTM_OUT_FOLLOW : 0);
 		free(text);
 		if (ret)
 			bad = rtm_cli_fail("cannot write --histfile %s: %s", m->histfile,
-					   strerror(-ret));
+					   rtm_write_strerror(ret));
 	}
 	if (m->json_file) {
 		json_t *j = summary_json(r, dir);
 
 		text = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		json_decref(j);
-		ret = text ? rtm_write_atomic(m->json_file, text, strlen(text)) : -ENOMEM;
+		ret = text ? rtm_write_target(m->json_file, text, strlen(text),
+					      m->follow ? RTM_OUT_FOLLOW : 0) : -ENOMEM;
 		free(text);
 		if (ret)
 			bad = rtm_cli_fail("cannot write --json %s: %s", m->json_file,
-					   strerror(-ret));
+					   rtm_write_strerror(ret));
 	}
 	return bad;
 }
@@ -563,11 +591,11 @@ int measure_main(struct measure_opts *m)
 	m->preempt_model = si ? rtm_preempt_name(si->preempt) : NULL;
 	if (!m->outdir)
 		default_outdir(dir, sizeof(dir), si);
-	/* fail on an unwritable folder now, not after the measurement */
-	ret = rtm_mkdir_p(dir);
+	/* fail on an unusable folder now, not after the measurement */
+	ret = measure_check_outdir(m, dir);
 	if (ret) {
 		rtm_sysinfo_free(si);
-		return rtm_cli_fail("cannot create results folder %s: %s", dir, strerror(-ret));
+		return ret;
 	}
 	r = rtm_result_alloc(m->command);
 	if (!r) {
@@ -683,6 +711,11 @@ int measure_main(struct measure_opts *m)
 
 	ret = measure_save_results(m, r, dir);
 	if (ret) {
+		/* the numbers of the run are not lost with its folder: the table still goes out */
+		if (!m->json) {
+			printf("\n");
+			rtm_summary_fprint_unit(r, stdout, m->nsecs);
+		}
 		measure_irq_free(irq);
 		rtm_result_free(r);
 		rtm_sysinfo_free(si);

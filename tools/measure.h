@@ -34,6 +34,8 @@ struct measure_opts {
 	const char *histfile;			/* --histfile: the histogram here too */
 	const char *json_file;			/* --json=FILE: the summary JSON there */
 	const char *outdir;			/* NULL: default name */
+	bool force;				/* --force: replace an earlier result in -o */
+	bool follow;				/* --follow: -o and FILEs may be symlinks */
 	unsigned int hist_rows;			/* histogram.txt rows, 0 = auto */
 	uint64_t ts_interval_ns;
 	int nbounds;
@@ -73,6 +75,8 @@ const char *measure_opt_name(int c, char *buf, size_t len);
 #define MEASURE_OPT_MAX_CAPT	1015
 #define MEASURE_OPT_HOLDOFF	1016
 #define MEASURE_OPT_HISTFILE	1020
+#define MEASURE_OPT_FORCE	1040
+#define MEASURE_OPT_FOLLOW	1041
 
 /*
  * getopt_long tables of the shared options (cyclic, run and monitor), declared
@@ -103,6 +107,8 @@ const char *measure_opt_name(int c, char *buf, size_t len);
 	{ "histofall", required_argument, NULL, 'H' },				\
 	{ "histfile", required_argument, NULL, 1020 },				\
 	{ "output", required_argument, NULL, 'o' },				\
+	{ "force", no_argument, NULL, 1040 },					\
+	{ "follow", no_argument, NULL, 1041 },					\
 	{ "quiet", no_argument, NULL, 'q' },					\
 	{ "json", optional_argument, NULL, 1004 },				\
 	{ "nsecs", no_argument, NULL, 'N' },					\
@@ -186,6 +192,9 @@ const char *measure_opt_name(int c, char *buf, size_t len);
 "      --json[=FILE]       the summary as JSON on stdout (or into FILE, then\n" \
 "                          the table stays on stdout)\n"			\
 "      --histfile FILE     the histogram (cyclictest layout) into FILE too\n" \
+"      --force             -o names an earlier result: replace it (its\n"	\
+"                          result.json, histogram.txt, report, plots, spikes)\n" \
+"      --follow            -o, --histfile and --json=FILE may be symbolic links\n" \
 "  -N, --nsecs             the summary table in ns\n"			\
 "      --trace             with -b or --capture-above: record sched, irq, timer,\n" \
 "                          ipi and nmi events (flight recorder) and save each\n" \
@@ -213,6 +222,14 @@ int measure_prepare(struct measure_opts *m);
  * Returns 0 or -errno.
  */
 int measure_housekeeping_apply(const struct measure_opts *m);
+
+/*
+ * The results folder @dir, before measuring: created if missing; refused with
+ * one line (RTM_EXIT_USAGE) when it is a file, a symbolic link without
+ * --follow, not writable, or holds an earlier result without --force (which
+ * clears the files rtmeasure wrote there). 0 when it can be used.
+ */
+int measure_check_outdir(const struct measure_opts *m, const char *dir);
 
 /* Run the measurement; returns the exit status. */
 int measure_main(struct measure_opts *m);

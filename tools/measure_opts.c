@@ -303,6 +303,12 @@ int measure_parse_opt(struct measure_opts *m, int c, int argc, char **argv)
 	case 'o':
 		m->outdir = arg;
 		return 1;
+	case MEASURE_OPT_FORCE:
+		m->force = true;
+		return 1;
+	case MEASURE_OPT_FOLLOW:
+		m->follow = true;
+		return 1;
 	case 'q':
 		m->quiet = true;
 		return 1;

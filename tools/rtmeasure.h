@@ -60,4 +60,11 @@ int cmd_export(int argc, char **argv);
 /* A results folder or a result.json path: the folder and the file to load. */
 int rtm_cli_result_path(const char *arg, char *dir, size_t dlen, char *file, size_t flen);
 
+/*
+ * -o OUT of report and compare, before any work: absent (made later) or a
+ * folder; a symbolic link only with --follow (@follow). 0, or RTM_EXIT_USAGE
+ * after the one-line message.
+ */
+int rtm_cli_check_outdir(const char *cmd, const char *out, bool follow);
+
 #endif

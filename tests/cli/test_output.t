@@ -1,0 +1,159 @@
+#!/bin/bash
+# Command-level tests of the safe outputs (no root): export -o - / FIFO /
+# symlink / folder, cyclic -o checked before measuring (a file, a symlink, an
+# earlier result; --force, --follow), --histfile into a FIFO, report with
+# symlinks planted in plots/, import of a truncated result.json. Device
+# nodes, full and read-only file systems: tests/integration/safe_output.sh.
+. "$RTM_SRCDIR/tests/lib.sh"
+command -v jq >/dev/null || { echo "1..0 # SKIP jq not installed"; exit 0; }
+res="$RTM_TESTDATA/results/vm-6.18-load"
+t=$(mktemp -d)
+reader=
+trap '[ -n "$reader" ] && kill "$reader" 2>/dev/null; rm -rf "$t"' EXIT
+printf 'victim\n' >"$t/victim"
+mkdir "$t/real"
+ln -s "$t/victim" "$t/link.csv"
+ln -s "$t/real" "$t/linkdir"
+
+# one line on stderr naming the problem, exit 2, and (optionally) a word in it
+expect_refusal() {	# DESCRIPTION WORD ARGS...
+	local desc=$1 word=$2
+	shift 2
+	expect_usage_error "$desc" "$@"
+	echo "$err" | grep -q -- "$word"
+	ok $? "$desc: the message says '$word'"
+}
+cksum_of() { cksum <"$1"; }
+
+# ---------------------------------------------------------------- export
+(cd "$t" && "$RTMEASURE" export --csv -o - "$res" >"$t/stdout.csv")
+ok $? "export -o - exits 0"
+[ -s "$t/stdout.csv" ] && [ ! -e "$t/-" ]
+ok $? "export -o - writes stdout, no file named '-'"
+
+expect_refusal "export -o SYMLINK is refused" "symbolic link" export --csv -o "$t/link.csv" "$res"
+[ "$(cat "$t/victim")" = victim ] && [ -L "$t/link.csv" ]
+ok $? "the symlink and its target are untouched"
+run_cmd export --csv --follow -o "$t/link.csv" "$res"
+[ "$rc" -eq 0 ] && [ -L "$t/link.csv" ] && cmp -s "$t/victim" "$t/stdout.csv"
+ok $? "export --follow -o SYMLINK writes its target, the link stays"
+printf 'victim\n' >"$t/victim"
+
+expect_refusal "export -o FOLDER is refused" "folder" export --csv -o "$t/real" "$res"
+expect_refusal "export -o in a missing folder is refused" "No such file" \
+	export --csv -o "$t/nowhere/x.csv" "$res"
+
+mkfifo "$t/fifo"
+cat "$t/fifo" >"$t/fifo.out" &
+reader=$!
+run_cmd export --csv -o "$t/fifo" "$res"
+wait "$reader"
+reader=
+[ "$rc" -eq 0 ] && [ -p "$t/fifo" ] && cmp -s "$t/fifo.out" "$t/stdout.csv"
+ok $? "export -o FIFO writes in place to its reader; the FIFO stays a FIFO"
+ls -A "$t" | grep -q '^\.' 
+ok $(( $? == 0 )) "no temporary file left beside the outputs"
+
+# ---------------------------------------------------------------- cyclic -o
+meas() { run_cmd cyclic --no-rt -l 20 -i 200us -q "$@"; }
+printf 'x' >"$t/afile"
+meas -o "$t/afile"
+[ "$rc" -eq 2 ] && echo "$err" | grep -q "not a folder" && [ "$(cat "$t/afile")" = x ] &&
+	[ -z "$out" ]
+ok $? "cyclic -o FILE: exit 2 before measuring, no summary ($err)"
+meas -o "$t/linkdir"
+[ "$rc" -eq 2 ] && echo "$err" | grep -q -- "--follow" && [ -z "$(ls -A "$t/real")" ]
+ok $? "cyclic -o SYMLINK: refused, nothing written where it points ($err)"
+mkfifo "$t/ofifo"
+ln -s "$t/afile" "$t/lfile"
+meas -o "$t/ofifo"
+[ "$rc" -eq 2 ] && echo "$err" | grep -q "not a folder" && [ -p "$t/ofifo" ]
+ok $? "cyclic -o FIFO: refused before measuring ($err)"
+meas -o "$t/lfile"
+[ "$rc" -eq 2 ] && echo "$err" | grep -q "symbolic link"
+ok $? "cyclic -o SYMLINK-TO-FILE: refused ($err)"
+meas --follow -o "$t/lfile"
+[ "$rc" -eq 2 ] && echo "$err" | grep -q "not a folder" && [ "$(cat "$t/afile")" = x ]
+ok $? "cyclic --follow -o SYMLINK-TO-FILE: not a folder ($err)"
+meas --follow -o "$t/linkdir"
+[ "$rc" -eq 0 ] && [ -f "$t/real/result.json" ] && [ -L "$t/linkdir" ]
+ok $? "cyclic --follow -o SYMLINK writes where it points"
+
+meas -o "$t/r"
+ok $rc "cyclic -o NEW exits 0"
+sum=$(cksum_of "$t/r/result.json")
+mkdir -p "$t/r/plots/data" "$t/r/spikes"
+touch "$t/r/report.html" "$t/r/report.md" "$t/r/plots/histogram.png" \
+	"$t/r/plots/data/histogram.dat" "$t/r/spikes/spike-001.txt" "$t/r/spikes/spike-001.json" \
+	"$t/r/notes.txt" "$t/r/plots/mine.txt"
+meas -o "$t/r"
+[ "$rc" -eq 2 ] && [ "$(printf '%s\n' "$err" | grep -c .)" -eq 1 ] &&
+	echo "$err" | grep -q -- "--force" && [ "$(cksum_of "$t/r/result.json")" = "$sum" ]
+ok $? "cyclic -o EXISTING_RESULT: one line naming --force, exit 2, result kept ($err)"
+meas --force -o "$t/r"
+[ "$rc" -eq 0 ] && [ -f "$t/r/result.json" ] && [ ! -e "$t/r/report.html" ] &&
+	[ ! -e "$t/r/report.md" ] && [ ! -e "$t/r/plots/histogram.png" ] &&
+	[ ! -e "$t/r/plots/data" ] && [ ! -e "$t/r/spikes" ]
+ok $? "--force: a new result, the old report, plots and spikes gone"
+[ -f "$t/r/notes.txt" ] && [ -f "$t/r/plots/mine.txt" ]
+ok $? "--force: the user's own files are kept"
+
+meas -o "$t/h" --histfile "$t/link.csv"
+[ "$rc" -eq 2 ] && [ ! -e "$t/h" ] && [ "$(cat "$t/victim")" = victim ]
+ok $? "--histfile SYMLINK: refused before measuring, no folder made ($err)"
+meas -o "$t/h" --json="$t/real"
+[ "$rc" -eq 2 ] && [ ! -e "$t/h" ]
+ok $? "--json=FOLDER: refused before measuring ($err)"
+mkfifo "$t/hfifo"
+cat "$t/hfifo" >"$t/hfifo.out" &
+reader=$!
+meas -o "$t/h" --histfile "$t/hfifo"
+wait "$reader"
+reader=
+[ "$rc" -eq 0 ] && [ -p "$t/hfifo" ] && cmp -s "$t/hfifo.out" "$t/h/histogram.txt"
+ok $? "--histfile FIFO: written in place, the same as histogram.txt"
+
+# ---------------------------------------------------------------- monitor -o
+run_cmd monitor --no-rt --once -o "$t/linkdir"
+[ "$rc" -eq 2 ] && echo "$err" | grep -q -- "--follow" && [ -z "$(ls -A "$t/real" | grep -v '^result.json$\|^histogram.txt$')" ]
+ok $? "monitor -o SYMLINK: refused before the dashboard ($err)"
+run_cmd monitor --no-rt --once -o "$t/r"
+[ "$rc" -eq 2 ] && echo "$err" | grep -q -- "--force"
+ok $? "monitor -o EXISTING_RESULT: refused, naming --force ($err)"
+
+# ---------------------------------------------------------------- report
+if command -v gnuplot >/dev/null; then
+	mkdir -p "$t/rep/plots/data"
+	ln -s "$t/victim" "$t/rep/plots/histogram.png"
+	ln -s "$t/victim" "$t/rep/plots/data/percentiles.dat"
+	run_cmd report "$res" -o "$t/rep"
+	[ "$rc" -eq 0 ] && [ "$(cat "$t/victim")" = victim ] &&
+		[ ! -L "$t/rep/plots/histogram.png" ] && [ ! -L "$t/rep/plots/data/percentiles.dat" ]
+	ok $? "report: symlinks planted in plots/ are replaced, their target untouched ($err)"
+	head -c 8 "$t/rep/plots/histogram.png" | od -An -c | grep -q 'P   N   G'
+	ok $? "report: the PNG is a PNG"
+	mkdir "$t/rep2"
+	ln -s "$t/real" "$t/rep2/plots"
+	run_cmd report "$res" -o "$t/rep2"
+	[ "$rc" -eq 2 ] && [ -z "$(ls -A "$t/real" | grep -v result.json | grep -v histogram.txt)" ]
+	ok $? "report: a symlink planted at plots is refused, nothing written there ($err)"
+	mkdir "$t/real2"
+	ln -s "$t/real2" "$t/linkout"
+	expect_refusal "report -o SYMLINK is refused" "symbolic link" report "$res" -o "$t/linkout"
+	[ -z "$(ls -A "$t/real2")" ]
+	ok $? "... nothing written where it points"
+	run_cmd report "$res" -o "$t/linkout" --follow
+	[ "$rc" -eq 0 ] && [ -f "$t/real2/report.html" ]
+	ok $? "report --follow -o SYMLINK writes where it points ($err)"
+	expect_refusal "compare -o SYMLINK is refused" "symbolic link" \
+		compare "$res" "$res" -o "$t/linkout"
+	expect_refusal "report -o FILE is refused" "not a folder" report "$res" -o "$t/afile"
+else
+	ok 0 "# SKIP gnuplot not installed"
+fi
+
+# ---------------------------------------------------------------- import
+head -c 3000 "$res/result.json" >"$t/cut.json"
+expect_refusal "import of a truncated result.json" "truncated" import -o "$t/imp" "$t/cut.json"
+
+done_testing
