@@ -46,6 +46,7 @@ struct measure_opts {
 	const char *trace_filters[RTM_TRACE_MAX_FILTERS];
 	int ntrace_filters;
 	const char *preempt_model;		/* the kernel's, from sysinfo (spike verdicts) */
+	const char *prometheus;			/* --prometheus [ADDR:]PORT: serve /metrics */
 };
 
 /* Defaults: all allowed CPUs, 1000 us, FIFO 95, nanosleep, mlockall, dma latency 0. */
@@ -114,6 +115,7 @@ const char *measure_opt_name(int c, char *buf, size_t len);
 	{ "default-system", no_argument, NULL, 1006 },				\
 	{ "latency", required_argument, NULL, 'e' },				\
 	{ "deepest-idle-state", required_argument, NULL, 1022 },		\
+	{ "prometheus", required_argument, NULL, 1023 },			\
 	{ "no-rt", no_argument, NULL, 1007 },					\
 	{ "housekeeping", required_argument, NULL, 1021 },			\
 	{ "mainaffinity", required_argument, NULL, 1021 },			\
@@ -166,6 +168,8 @@ const char *measure_opt_name(int c, char *buf, size_t len);
 "      --deepest-idle-state N  allow idle states up to N (their exit latency\n" \
 "                          into /dev/cpu_dma_latency); -1: none (the default)\n" \
 "      --no-rt             measure at SCHED_OTHER (no privileges needed)\n" \
+"      --prometheus [ADDR:]PORT  serve /metrics for Prometheus during the run\n" \
+"                          (127.0.0.1 unless ADDR is given)\n"		\
 "      --housekeeping CPUS the threads that do not measure run there\n"	\
 "                          (cyclictest's --mainaffinity)\n"		\
 "      --series-interval D time-series interval (default 1s)\n"		\
@@ -213,6 +217,14 @@ int measure_prepare(struct measure_opts *m);
  * Returns 0 or -errno.
  */
 int measure_housekeeping_apply(const struct measure_opts *m);
+
+/* --prometheus (tools/measure_prom.c); *out stays NULL without the option. */
+struct measure_prom;
+struct rtm_cyclic;
+int measure_prom_start(const struct measure_opts *m, const struct rtm_result *r,
+		       struct measure_prom **out, struct rtm_error *err);
+void measure_prom_publish(struct measure_prom *mp, struct rtm_cyclic *c);
+void measure_prom_stop(struct measure_prom *mp);
 
 /* Run the measurement; returns the exit status. */
 int measure_main(struct measure_opts *m);
