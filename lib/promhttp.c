@@ -210,6 +210,15 @@ unsigned int rtm_promhttp_port(const struct rtm_promhttp *s)
 	return s->port;
 }
 
+bool rtm_promhttp_port_given(const char *spec)
+{
+	struct sockaddr_storage ss;
+
+	if (rtm_promhttp_parse(spec, &ss, NULL))
+		return true;
+	return ((struct sockaddr_in *)&ss)->sin_port != 0;	/* same offset in sockaddr_in6 */
+}
+
 uint64_t rtm_promhttp_scrapes(struct rtm_promhttp *s)
 {
 	return atomic_load(&s->scrapes);

@@ -6,6 +6,7 @@
 #define RTM_PROMHTTP_H
 
 #include <sched.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/socket.h>
 
@@ -35,6 +36,8 @@ int rtm_promhttp_publish(struct rtm_promhttp *s, const struct rtm_prom_cpu *cpus
 			 const struct rtm_prom_run *run);
 
 unsigned int rtm_promhttp_port(const struct rtm_promhttp *s);
+/* False when @spec asks for port 0 (any free port). */
+bool rtm_promhttp_port_given(const char *spec);
 uint64_t rtm_promhttp_scrapes(struct rtm_promhttp *s);
 void rtm_promhttp_stop(struct rtm_promhttp *s);
 

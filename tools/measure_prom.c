@@ -52,7 +52,8 @@ int measure_prom_start(const struct measure_opts *m, const struct rtm_result *r,
 		free(mp);
 		return -EINVAL;
 	}
-	if (!m->quiet && !m->json)
+	/* with port 0 the port is news even to a quiet run */
+	if ((!m->quiet && !m->json) || !rtm_promhttp_port_given(m->prometheus))
 		fprintf(stderr, "rtmeasure %s: metrics for Prometheus at port %u, /metrics%s\n",
 			m->command, rtm_promhttp_port(mp->srv),
 			CPU_COUNT(&free_cpus) ? "" : " (sharing the measured CPUs: none is free)");
