@@ -590,7 +590,7 @@ int measure_main(struct measure_opts *m)
 
 	rtm_cli_catch_stop();
 
-	if (measure_prom_start(m, r, &prom, &err))
+	if (measure_prom_start(m, r->sysinfo, &prom, &err))
 		goto fail;
 	if (m->load_kinds) {
 		load = rtm_load_start(m->load_kinds, m->probe.cpus.n, &err);

@@ -221,7 +221,7 @@ int measure_housekeeping_apply(const struct measure_opts *m);
 /* --prometheus (tools/measure_prom.c); *out stays NULL without the option. */
 struct measure_prom;
 struct rtm_cyclic;
-int measure_prom_start(const struct measure_opts *m, const struct rtm_result *r,
+int measure_prom_start(const struct measure_opts *m, const json_t *sysinfo,
 		       struct measure_prom **out, struct rtm_error *err);
 void measure_prom_publish(struct measure_prom *mp, struct rtm_cyclic *c);
 void measure_prom_stop(struct measure_prom *mp);

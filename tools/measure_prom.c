@@ -25,7 +25,7 @@ struct measure_prom {
 	uint64_t boundary;		/* the interval boundary last published */
 };
 
-int measure_prom_start(const struct measure_opts *m, const struct rtm_result *r,
+int measure_prom_start(const struct measure_opts *m, const json_t *sysinfo,
 		       struct measure_prom **out, struct rtm_error *err)
 {
 	struct rtm_prom_target t;
@@ -45,7 +45,7 @@ int measure_prom_start(const struct measure_opts *m, const struct rtm_result *r,
 	for (i = 0; i < m->probe.cpus.n; i++)
 		if (m->probe.cpus.cpus[i] < CPU_SETSIZE)
 			CPU_CLR(m->probe.cpus.cpus[i], &free_cpus);
-	rtm_prom_target_from_sysinfo(&t, r->sysinfo, "timer", (double)time(NULL));
+	rtm_prom_target_from_sysinfo(&t, sysinfo, "timer", (double)time(NULL));
 	mp->srv = rtm_promhttp_start(m->prometheus, CPU_COUNT(&free_cpus) ? &free_cpus : NULL,
 				     &t, err);
 	if (!mp->srv) {

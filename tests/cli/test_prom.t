@@ -42,4 +42,21 @@ ok $? "--prometheus-textfile writes the page"
 [ -z "$(ls "$t" | grep -v '^rtmeasure.prom$')" ]
 ok $? "no temporary file left beside it"
 
+# monitor serves the same page while its dashboard runs (--no-rt: no root needed)
+"$RTMEASURE" monitor --no-rt --once --refresh 2s --prometheus 0 >"$t/mon.out" 2>"$t/mon.err" &
+mpid=$!
+port=
+for _ in $(seq 50); do
+	port=$(sed -n 's/.*metrics for Prometheus at port \([0-9]*\),.*/\1/p' "$t/mon.err")
+	[ -n "$port" ] && break
+	sleep 0.1
+done
+page=
+[ -n "$port" ] && page=$(curl -s --max-time 2 "http://127.0.0.1:$port/metrics")
+wait "$mpid"
+mrc=$?
+echo "$page" | grep -q '^rtmeasure_wakeup_latency_seconds_count{cpu="0",'
+ok $? "monitor --prometheus 0 announces its port and serves /metrics (port '$port')"
+ok $mrc "monitor --once exits 0 with the server on"
+
 done_testing
