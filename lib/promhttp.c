@@ -242,8 +242,10 @@ int rtm_promhttp_publish(struct rtm_promhttp *s, const struct rtm_prom_cpu *cpus
 	}
 	memcpy(s->cpus, cpus, (size_t)n * sizeof(*cpus));
 	s->ncpus = n;
+	/* a copy the server thread alone reads (jansson's counts are not atomic) */
+	json_decref((json_t *)s->run.irq);
 	s->run = *run;
-	s->run.irq = NULL;	/* a live page has no result section to point at */
+	s->run.irq = run->irq ? json_deep_copy(run->irq) : NULL;
 	s->published = true;
 out:
 	pthread_mutex_unlock(&s->lock);
@@ -255,6 +257,7 @@ void rtm_promhttp_stop(struct rtm_promhttp *s)
 	if (!s)
 		return;
 	MHD_stop_daemon(s->d);
+	json_decref((json_t *)s->run.irq);
 	pthread_mutex_destroy(&s->lock);
 	free(s->cpus);
 	free(s);

@@ -606,7 +606,7 @@ int cmd_monitor(int argc, char **argv)
 				quit = true;
 		}
 		rtm_cyclic_tick(mo.c);
-		measure_prom_publish(prom, mo.c);
+		measure_prom_publish(prom, mo.c, NULL, NULL);
 		drain_irq_trace(&mo);
 		take_spike(&mo);
 		now = mono_ns();

@@ -645,7 +645,7 @@ int measure_main(struct measure_opts *m)
 		/* a pending capture is noticed within 100 ms */
 		wait_tick(c, m->probe.capture_ns ? 100000000ULL : 250000000ULL);
 		rtm_cyclic_tick(c);
-		measure_prom_publish(prom, c);
+		measure_prom_publish(prom, c, irq, r);
 		if (trace)
 			measure_trace_poll(m, trace, c, r, dir, true);
 		measure_irq_poll(irq);

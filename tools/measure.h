@@ -223,7 +223,14 @@ struct measure_prom;
 struct rtm_cyclic;
 int measure_prom_start(const struct measure_opts *m, const json_t *sysinfo,
 		       struct measure_prom **out, struct rtm_error *err);
-void measure_prom_publish(struct measure_prom *mp, struct rtm_cyclic *c);
+struct measure_irq;
+/*
+ * New figures for the scrapes at each interval boundary: the probes', and
+ * with @irq the run's interrupt counts (one /proc/interrupts read a boundary)
+ * and handler times, with @r its captured spikes; both may be NULL.
+ */
+void measure_prom_publish(struct measure_prom *mp, struct rtm_cyclic *c,
+			  struct measure_irq *irq, const struct rtm_result *r);
 void measure_prom_stop(struct measure_prom *mp);
 
 /* Run the measurement; returns the exit status. */
@@ -276,5 +283,11 @@ void measure_irq_finish(struct measure_irq *mi, const struct measure_opts *m,
 /* The busiest interrupts of the measured CPUs, one line. */
 void measure_irq_print(const struct measure_irq *mi, FILE *f);
 void measure_irq_free(struct measure_irq *mi);
+/*
+ * The IRQ section as it stands now (counts since the start, handler times with
+ * --trace), for --prometheus; NULL without one. *lost: trace events lost so
+ * far, -1 without --trace.
+ */
+json_t *measure_irq_live(struct measure_irq *mi, int64_t *lost);
 
 #endif

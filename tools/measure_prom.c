@@ -61,10 +61,28 @@ int measure_prom_start(const struct measure_opts *m, const json_t *sysinfo,
 	return 0;
 }
 
-/* New figures for the scrapes, once per interval boundary. */
-void measure_prom_publish(struct measure_prom *mp, struct rtm_cyclic *c)
+/* Spike windows saved so far, -1 when the run does not capture. */
+static int64_t spikes(const struct rtm_result *r)
+{
+	int64_t n = 0;
+	size_t i;
+
+	if (!r || !json_object_get(r->options, "trace_events"))	/* not traced */
+		return -1;
+	for (i = 0; i < json_array_size(r->events); i++) {
+		const char *type = json_string_value(json_object_get(json_array_get(r->events, i),
+								     "type"));
+
+		n += type && !strcmp(type, "spike_capture");
+	}
+	return n;
+}
+
+void measure_prom_publish(struct measure_prom *mp, struct rtm_cyclic *c,
+			  struct measure_irq *irq, const struct rtm_result *r)
 {
 	struct rtm_prom_run run = { -1, -1, NULL };
+	json_t *irqsec = NULL;
 	uint64_t next = rtm_cyclic_next_tick_ns(c);
 	int i, n;
 
@@ -95,7 +113,11 @@ void measure_prom_publish(struct measure_prom *mp, struct rtm_cyclic *c)
 		mp->cpus[i].overruns = mp->st[i].overruns;
 		mp->cpus[i].implied = mp->st[i].implied;
 	}
+	irqsec = measure_irq_live(irq, &run.trace_lost);
+	run.irq = irqsec;
+	run.spikes_captured = spikes(r);
 	rtm_promhttp_publish(mp->srv, mp->cpus, n, &run);
+	json_decref(irqsec);
 }
 
 void measure_prom_stop(struct measure_prom *mp)

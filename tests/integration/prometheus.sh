@@ -109,6 +109,8 @@ q() {	# q PROMQL TIME: the first value
 }
 now=$(date +%s)
 [ "$(q 'up{job="rtmeasure"}' "$now")" = 1 ] || fail "Prometheus does not see rtmeasure up"
+[ "$(q 'count(rtmeasure_irq_interrupts_total{irq="LOC"})' "$now")" = "$(getconf _NPROCESSORS_ONLN)" ] ||
+	fail "no live LOC interrupt counter per CPU"
 hq=$(q 'histogram_quantile(0.99, rtmeasure_wakeup_latency_seconds_bucket{cpu="0"})' "$now")
 own=$(q 'rtmeasure_wakeup_latency_percentile_seconds{cpu="0",percentile="99",window="run"}' "$now")
 [ -n "$hq" ] && [ -n "$own" ] || fail "queries returned nothing (hq '$hq', own '$own')"
