@@ -141,6 +141,7 @@ static void sample(struct rtm_cyclic *c, uint64_t boundary, bool close_interval)
 		rtm_probe_timer_snapshot(c->probe, i, &snap, cc->cur, NULL);
 		cc->stats.samples = snap.samples;
 		cc->stats.overruns = snap.overruns;
+		cc->stats.implied = snap.implied;
 		cc->stats.cur_ns = snap.last_ns;
 		cc->stats.min_ns = cc->cur->count ? cc->cur->min_ns : UINT64_MAX;
 		cc->stats.max_ns = cc->cur->max_ns;
@@ -167,6 +168,13 @@ static void sample(struct rtm_cyclic *c, uint64_t boundary, bool close_interval)
 	}
 	if (close_interval && boundary > c->last_tick_ns)
 		c->last_tick_ns = boundary;
+}
+
+void rtm_cyclic_hists(const struct rtm_cyclic *c, int i, const struct rtm_hist **run,
+		      const struct rtm_hist **last)
+{
+	*run = c->cpus[i].prev;
+	*last = c->cpus[i].delta;
 }
 
 void rtm_cyclic_refresh(struct rtm_cyclic *c)

@@ -30,6 +30,7 @@ struct rtm_cyclic_stats {
 	uint64_t p99_ns;
 	uint64_t p999_ns;
 	double avg_ns;
+	uint64_t implied;		/* coordinated-omission samples so far */
 };
 
 struct rtm_cyclic *rtm_cyclic_start(const struct rtm_probe_timer_opts *o, uint64_t ts_interval_ns,
@@ -53,6 +54,14 @@ uint64_t rtm_cyclic_quiet_ns(const struct rtm_cyclic *c, uint64_t t_ns);
 void rtm_cyclic_tick(struct rtm_cyclic *c);
 /* Take snapshots for rtm_cyclic_stats() between boundaries (live display). */
 void rtm_cyclic_refresh(struct rtm_cyclic *c);
+/*
+ * The histograms of CPU slot @i as of the latest interval boundary: the whole
+ * run until then and that interval's own (count 0 before the first). Valid
+ * until the next rtm_cyclic_tick().
+ */
+void rtm_cyclic_hists(const struct rtm_cyclic *c, int i, const struct rtm_hist **run,
+		      const struct rtm_hist **last);
+
 /* Copy the latest figures of up to @n CPUs; returns the number of CPUs. */
 int rtm_cyclic_stats(const struct rtm_cyclic *c, struct rtm_cyclic_stats *out, int n);
 /* Seconds measured so far (0 before the aligned start). */

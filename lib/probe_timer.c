@@ -553,6 +553,7 @@ void rtm_probe_timer_snapshot(const struct rtm_probe_timer *p, int i,
 		snap->samples = t->samples;
 		snap->overruns = t->overruns;
 		snap->last_ns = t->last_ns;
+		snap->implied = t->implied ? t->implied->count : 0;
 		if (raw)
 			rtm_hist_copy(raw, t->raw);
 		if (corrected) {

@@ -68,6 +68,7 @@ struct rtm_probe_cpu_snap {
 	uint64_t samples;
 	uint64_t overruns;
 	uint64_t last_ns;		/* latest latency */
+	uint64_t implied;		/* coordinated-omission samples added so far */
 	bool running;
 	int error;			/* -errno if the thread failed to start */
 };

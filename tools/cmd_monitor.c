@@ -512,6 +512,7 @@ int cmd_monitor(int argc, char **argv)
 	};
 	struct rtm_error err = { "" };
 	struct mon mo;
+	struct measure_prom *prom = NULL;
 	bool start_tracing = false, quit = false;
 	uint64_t next;
 	int c, ret, status = RTM_EXIT_OK;
@@ -581,7 +582,14 @@ int cmd_monitor(int argc, char **argv)
 	mo.si = rtm_sysinfo_collect("/", NULL);
 	mo.m.preempt_model = mo.si ? rtm_preempt_name(mo.si->preempt) : NULL;
 	rtm_cli_catch_stop();
-	if (mon_setup(&mo, &err)) {
+	{	/* --prometheus: bound before anything is measured */
+		json_t *sj = mo.si ? rtm_sysinfo_to_json(mo.si) : NULL;
+
+		ret = measure_prom_start(&mo.m, sj, &prom, &err);
+		json_decref(sj);
+	}
+	if (ret || mon_setup(&mo, &err)) {
+		measure_prom_stop(prom);
 		mon_free(&mo);
 		rtm_cyclic_free(mo.c);
 		measure_opts_release(&mo.m);
@@ -608,6 +616,7 @@ int cmd_monitor(int argc, char **argv)
 				quit = true;
 		}
 		rtm_cyclic_tick(mo.c);
+		measure_prom_publish(prom, mo.c, NULL, NULL);
 		drain_irq_trace(&mo);
 		take_spike(&mo);
 		now = mono_ns();
@@ -630,6 +639,7 @@ int cmd_monitor(int argc, char **argv)
 	if (!mo.plain)
 		mon_draw_end();
 	rtm_cyclic_stop(mo.c);
+	measure_prom_stop(prom);
 	if (mo.m.outdir)
 		status = mon_save_final(&mo);
 	rtm_cyclic_free(mo.c);

@@ -570,6 +570,7 @@ int measure_main(struct measure_opts *m)
 	struct rtm_load *load = NULL;
 	struct rtm_trace *trace = NULL;
 	struct measure_irq *irq = NULL;
+	struct measure_prom *prom = NULL;
 	struct rtm_cyclic *c;
 	struct rtm_result *r;
 	char dir[PATH_MAX];
@@ -617,6 +618,8 @@ int measure_main(struct measure_opts *m)
 
 	rtm_cli_catch_stop();
 
+	if (measure_prom_start(m, r->sysinfo, &prom, &err))
+		goto fail;
 	if (m->load_kinds) {
 		load = rtm_load_start(m->load_kinds, m->probe.cpus.n, &err);
 		if (!load)
@@ -670,6 +673,7 @@ int measure_main(struct measure_opts *m)
 		/* a pending capture is noticed within 100 ms */
 		wait_tick(c, m->probe.capture_ns ? 100000000ULL : 250000000ULL);
 		rtm_cyclic_tick(c);
+		measure_prom_publish(prom, c, irq, r);
 		if (trace)
 			measure_trace_poll(m, trace, c, r, dir, true);
 		measure_irq_poll(irq);
@@ -686,6 +690,7 @@ int measure_main(struct measure_opts *m)
 		rtm_cyclic_stop(c);
 	}
 	ret = rtm_cyclic_finish(c, r, &err);
+	measure_prom_stop(prom);
 	if (!ret)
 		measure_irq_finish(irq, m, r);
 	if (trace && !ret)
@@ -785,7 +790,8 @@ int measure_main(struct measure_opts *m)
 	return status;
 
 fail:
-	/* nothing is left running: no trace instance, no load, no probe */
+	/* nothing is left running: no trace instance, no load, no probe, no server */
+	measure_prom_stop(prom);
 	measure_irq_free(irq);
 	rtm_trace_destroy(trace);
 	if (load) {

@@ -48,6 +48,7 @@ struct measure_opts {
 	const char *trace_filters[RTM_TRACE_MAX_FILTERS];
 	int ntrace_filters;
 	const char *preempt_model;		/* the kernel's, from sysinfo (spike verdicts) */
+	const char *prometheus;			/* --prometheus [ADDR:]PORT: serve /metrics */
 };
 
 /* Defaults: all allowed CPUs, 1000 us, FIFO 95, nanosleep, mlockall, dma latency 0. */
@@ -120,6 +121,7 @@ const char *measure_opt_name(int c, char *buf, size_t len);
 	{ "default-system", no_argument, NULL, 1006 },				\
 	{ "latency", required_argument, NULL, 'e' },				\
 	{ "deepest-idle-state", required_argument, NULL, 1022 },		\
+	{ "prometheus", required_argument, NULL, 1023 },			\
 	{ "no-rt", no_argument, NULL, 1007 },					\
 	{ "housekeeping", required_argument, NULL, 1021 },			\
 	{ "mainaffinity", required_argument, NULL, 1021 },			\
@@ -172,6 +174,8 @@ const char *measure_opt_name(int c, char *buf, size_t len);
 "      --deepest-idle-state N  allow idle states up to N (their exit latency\n" \
 "                          into /dev/cpu_dma_latency); -1: none (the default)\n" \
 "      --no-rt             measure at SCHED_OTHER (no privileges needed)\n" \
+"      --prometheus [ADDR:]PORT  serve /metrics for Prometheus during the run\n" \
+"                          (127.0.0.1 unless ADDR is given)\n"		\
 "      --housekeeping CPUS the threads that do not measure run there\n"	\
 "                          (cyclictest's --mainaffinity)\n"		\
 "      --series-interval D time-series interval (default 1s)\n"		\
@@ -230,6 +234,20 @@ int measure_housekeeping_apply(const struct measure_opts *m);
  * clears the files rtmeasure wrote there). 0 when it can be used.
  */
 int measure_check_outdir(const struct measure_opts *m, const char *dir);
+/* --prometheus (tools/measure_prom.c); *out stays NULL without the option. */
+struct measure_prom;
+struct rtm_cyclic;
+int measure_prom_start(const struct measure_opts *m, const json_t *sysinfo,
+		       struct measure_prom **out, struct rtm_error *err);
+struct measure_irq;
+/*
+ * New figures for the scrapes at each interval boundary: the probes', and
+ * with @irq the run's interrupt counts (one /proc/interrupts read a boundary)
+ * and handler times, with @r its captured spikes; both may be NULL.
+ */
+void measure_prom_publish(struct measure_prom *mp, struct rtm_cyclic *c,
+			  struct measure_irq *irq, const struct rtm_result *r);
+void measure_prom_stop(struct measure_prom *mp);
 
 /* Run the measurement; returns the exit status. */
 int measure_main(struct measure_opts *m);
@@ -281,5 +299,11 @@ void measure_irq_finish(struct measure_irq *mi, const struct measure_opts *m,
 /* The busiest interrupts of the measured CPUs, one line. */
 void measure_irq_print(const struct measure_irq *mi, FILE *f);
 void measure_irq_free(struct measure_irq *mi);
+/*
+ * The IRQ section as it stands now (counts since the start, handler times with
+ * --trace), for --prometheus; NULL without one. *lost: trace events lost so
+ * far, -1 without --trace.
+ */
+json_t *measure_irq_live(struct measure_irq *mi, int64_t *lost);
 
 #endif

@@ -67,6 +67,30 @@ void measure_irq_poll(struct measure_irq *mi)
 	mi->lost += lost;
 }
 
+json_t *measure_irq_live(struct measure_irq *mi, int64_t *lost)
+{
+	struct rtm_irq_snap now, d;
+	json_t *sec;
+
+	*lost = -1;
+	if (!mi || !mi->have_start)
+		return NULL;
+	memset(&now, 0, sizeof(now));
+	memset(&d, 0, sizeof(d));
+	if (rtm_irq_snap_read("/", &now, NULL) || rtm_irq_delta(&mi->start, &now, &d, NULL)) {
+		rtm_irq_snap_release(&now);
+		return NULL;
+	}
+	sec = json_pack("{s:o}", "interrupts", rtm_irq_delta_to_json(&d, false));
+	if (mi->trace) {
+		json_object_set_new(sec, "handlers", rtm_irqacct_to_json(mi->acct));
+		*lost = (int64_t)(mi->lost + rtm_trace_dropped(mi->trace));
+	}
+	rtm_irq_snap_release(&now);
+	rtm_irq_snap_release(&d);
+	return sec;
+}
+
 void measure_irq_finish(struct measure_irq *mi, const struct measure_opts *m,
 			struct rtm_result *r)
 {

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "promhttp.h"
 #include "measure.h"
 #include "rtmeasure.h"
 #include "units.h"
@@ -210,6 +211,15 @@ static int parse_cyclictest_opt(struct measure_opts *m, int c, int argc, char **
 		return 1;
 	case 1021:
 		return parse_cpus(m, optarg, &m->housekeeping, "--housekeeping");
+	case 1023: {
+		struct sockaddr_storage ss;
+		struct rtm_error err = { "" };
+
+		if (rtm_promhttp_parse(optarg, &ss, &err))
+			return rtm_cli_fail("%s: %s", cmd, err.msg);
+		m->prometheus = optarg;
+		return 1;
+	}
 	case 1022: {
 		char *end;
 		long n;

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * measure_prom.c - --prometheus for cyclic and run: /metrics while measuring
+ *
+ * The server starts before anything is measured (a port in use fails the
+ * command at once), runs on the CPUs no probe measures when there are any,
+ * and is given new figures at each interval boundary by the main thread.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "measure.h"
+#include "promhttp.h"
+#include "rtmeasure.h"
+
+struct measure_prom {
+	struct rtm_promhttp *srv;
+	struct rtm_prom_cpu *cpus;
+	struct rtm_cyclic_stats *st;
+	int n;
+	uint64_t boundary;		/* the interval boundary last published */
+};
+
+int measure_prom_start(const struct measure_opts *m, const json_t *sysinfo,
+		       struct measure_prom **out, struct rtm_error *err)
+{
+	struct rtm_prom_target t;
+	struct measure_prom *mp;
+	cpu_set_t free_cpus;
+	int i;
+
+	*out = NULL;
+	if (!m->prometheus)
+		return 0;
+	mp = calloc(1, sizeof(*mp));
+	if (!mp)
+		return rtm_error_set(err, "out of memory");
+	/* the CPUs this process may use that no probe measures */
+	if (sched_getaffinity(0, sizeof(free_cpus), &free_cpus))
+		CPU_ZERO(&free_cpus);
+	for (i = 0; i < m->probe.cpus.n; i++)
+		if (m->probe.cpus.cpus[i] < CPU_SETSIZE)
+			CPU_CLR(m->probe.cpus.cpus[i], &free_cpus);
+	rtm_prom_target_from_sysinfo(&t, sysinfo, "timer", (double)time(NULL));
+	mp->srv = rtm_promhttp_start(m->prometheus, CPU_COUNT(&free_cpus) ? &free_cpus : NULL,
+				     &t, err);
+	if (!mp->srv) {
+		free(mp);
+		return -EINVAL;
+	}
+	/* with port 0 the port is news even to a quiet run */
+	if ((!m->quiet && !m->json) || !rtm_promhttp_port_given(m->prometheus))
+		fprintf(stderr, "rtmeasure %s: metrics for Prometheus at port %u, /metrics%s\n",
+			m->command, rtm_promhttp_port(mp->srv),
+			CPU_COUNT(&free_cpus) ? "" : " (sharing the measured CPUs: none is free)");
+	*out = mp;
+	return 0;
+}
+
+/* Spike windows saved so far, -1 when the run does not capture. */
+static int64_t spikes(const struct rtm_result *r)
+{
+	int64_t n = 0;
+	size_t i;
+
+	if (!r || !json_object_get(r->options, "trace_events"))	/* not traced */
+		return -1;
+	for (i = 0; i < json_array_size(r->events); i++) {
+		const char *type = json_string_value(json_object_get(json_array_get(r->events, i),
+								     "type"));
+
+		n += type && !strcmp(type, "spike_capture");
+	}
+	return n;
+}
+
+void measure_prom_publish(struct measure_prom *mp, struct rtm_cyclic *c,
+			  struct measure_irq *irq, const struct rtm_result *r)
+{
+	struct rtm_prom_run run = { -1, -1, NULL };
+	json_t *irqsec = NULL;
+	uint64_t next = rtm_cyclic_next_tick_ns(c);
+	int i, n;
+
+	if (!mp || next == mp->boundary)
+		return;
+	mp->boundary = next;
+	n = rtm_cyclic_stats(c, NULL, 0);
+	if (n > mp->n) {
+		struct rtm_prom_cpu *p = realloc(mp->cpus, (size_t)n * sizeof(*p));
+		struct rtm_cyclic_stats *q = p ? realloc(mp->st, (size_t)n * sizeof(*q)) : NULL;
+
+		if (p)
+			mp->cpus = p;
+		if (!q)
+			return;	/* the scrapes keep the previous figures */
+		mp->st = q;
+		mp->n = n;
+	}
+	rtm_cyclic_stats(c, mp->st, n);
+	for (i = 0; i < n; i++) {
+		const struct rtm_hist *all, *last;
+
+		rtm_cyclic_hists(c, i, &all, &last);
+		mp->cpus[i].cpu = mp->st[i].cpu;
+		rtm_prom_hist_from(&mp->cpus[i].run, all, 0, 0);
+		rtm_prom_hist_from(&mp->cpus[i].last, last, 0, 0);
+		mp->cpus[i].has_last = last->count > 0;
+		mp->cpus[i].overruns = mp->st[i].overruns;
+		mp->cpus[i].implied = mp->st[i].implied;
+	}
+	irqsec = measure_irq_live(irq, &run.trace_lost);
+	run.irq = irqsec;
+	run.spikes_captured = spikes(r);
+	rtm_promhttp_publish(mp->srv, mp->cpus, n, &run);
+	json_decref(irqsec);
+}
+
+void measure_prom_stop(struct measure_prom *mp)
+{
+	if (!mp)
+		return;
+	rtm_promhttp_stop(mp->srv);
+	free(mp->cpus);
+	free(mp->st);
+	free(mp);
+}
