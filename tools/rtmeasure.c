@@ -26,6 +26,7 @@ static const struct rtm_command commands[] = {
 	{ "import", cmd_import, "cyclictest, oslat and rtla output as results folders" },
 	{ "export", cmd_export, "a results folder as cyclictest --json JSON or CSV" },
 	{ "irq", cmd_irq, "interrupt and softirq rates per CPU, handler times, affinity" },
+	{ "guard", cmd_guard, "watchdog for runaway real-time tasks: name them, demote or stop them" },
 	{ "sysinfo", cmd_sysinfo, "RT-readiness checklist of this box (or a recorded tree)" },
 };
 

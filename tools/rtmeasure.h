@@ -51,6 +51,7 @@ int cmd_cyclic(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_irq(int argc, char **argv);
+int cmd_guard(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_monitor(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
