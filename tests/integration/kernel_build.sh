@@ -2,7 +2,8 @@
 # Integration: scripts/kernel-build on Debian's linux-source-6.12 with linux-config-6.12 as
 # base, up to the verified .config (no compiling): rt,tracing and stock,tracing survive whole;
 # a fragment whose option cannot survive exits 2 naming the option, the "depends on" that
-# removed it and an unknown symbol; =m met by =y passes. Skips when the packages are missing
+# removed it, the select that keeps one on, a value only defaults set, and an unknown symbol;
+# =m met by =y passes. Skips when the packages are missing
 # (scripts/setup --kernel installs them).
 . "$RTM_SRCDIR/tests/lib.sh"
 need_root
@@ -62,6 +63,7 @@ CONFIG_PREEMPT_RT=y
 CONFIG_RTM_NO_SUCH_OPTION=y
 # CONFIG_RING_BUFFER is not set
 CONFIG_CRC32=m
+CONFIG_HZ=1234
 FRAG
 "$kb" "$src" "$tmp/stock-tracing" --fragments "$tmp/bad.config" >"$tmp/out" 2>"$tmp/err"; rc=$?
 [ "$rc" = 2 ] || fail "unsatisfiable fragment: exit $rc, not 2: $(cat "$tmp/out" "$tmp/err")"
@@ -76,6 +78,9 @@ grep -q "CONFIG_RING_BUFFER did not survive: wanted not set, got y" "$tmp/err" &
 	fail "RING_BUFFER kept on by a select not named: $(cat "$tmp/err")"
 grep -q "CONFIG_CRC32=m is built in" "$tmp/err" || fail "=m met by =y not reported: $(cat "$tmp/err")"
 grep -q "CONFIG_CRC32 did not survive" "$tmp/err" && fail "=m met by =y counted as lost"
-grep -q "2 of 5 requested options survived" "$tmp/out" || fail "summary: $(cat "$tmp/out")"
+grep -q "CONFIG_HZ did not survive: wanted 1234, got 250" "$tmp/err" &&
+	grep -q 'its value follows its "default" lines' "$tmp/err" ||
+	fail "a value set by defaults only not explained: $(cat "$tmp/err")"
+grep -q "2 of 6 requested options survived" "$tmp/out" || fail "summary: $(cat "$tmp/out")"
 echo "unsatisfiable fragment: $(tr '\n' ' ' <"$tmp/err")"
 exit 0
