@@ -196,7 +196,7 @@ static void check_throttling(struct rtm_sysinfo *si)
 	else
 		add_check(si, "rt_throttling", RTM_CHECK_INFO, "RT throttling on: RT tasks may use "
 			  "%lld of every %lld us; a busy RT task is stopped for %lld us each period "
-			  "(the noise detector sees this); for dedicated tests: echo -1 > "
+			  "(any busy RT loop sees this); for dedicated tests: echo -1 > "
 			  "/proc/sys/kernel/sched_rt_runtime_us", (long long)si->rt_runtime_us,
 			  (long long)si->rt_period_us,
 			  (long long)(si->rt_period_us - si->rt_runtime_us));
@@ -253,16 +253,18 @@ static void check_tracing(struct rtm_sysinfo *si)
 	if (!si->has_timerlat)
 		strcat(missing, " timerlat");
 	if (missing[0])
-		add_check(si, "tracers", RTM_CHECK_INFO, "kernel lacks the%s tracer%s: rtmeasure "
-			  "uses its userspace probes and the irq/sched/timer tracepoints instead",
+		add_check(si, "tracers", RTM_CHECK_INFO, "kernel lacks the%s tracer%s (rtmeasure "
+			  "measures with its userspace probes and the irq/sched/timer tracepoints "
+			  "and does not drive these tracers yet; rtla does)",
 			  missing, strchr(missing + 1, ' ') ? "s" : "");
 	else
 		add_check(si, "tracers", RTM_CHECK_OK, "kernel tracers hwlat, osnoise and timerlat "
-			  "available");
+			  "available (rtmeasure detects them and does not drive them yet; rtla "
+			  "does)");
 	if (!si->hist_triggers)
 		add_check(si, "hist_triggers", RTM_CHECK_INFO, "no hist triggers "
-			  "(CONFIG_HIST_TRIGGERS off): in-kernel histograms unavailable, events are "
-			  "streamed to userspace instead");
+			  "(CONFIG_HIST_TRIGGERS off): in-kernel histograms of events cannot be "
+			  "made on this kernel (rtmeasure streams events to userspace either way)");
 	if (!si->has_events_irq || !si->has_events_sched || !si->has_events_timer)
 		add_check(si, "events", RTM_CHECK_WARN, "tracepoint groups missing (%s%s%s): "
 			  "spike analysis is incomplete", si->has_events_irq ? "" : "irq ",
@@ -468,9 +470,12 @@ void rtm_sysinfo_fprint(const struct rtm_sysinfo *si, FILE *f, bool colour, int 
 	fprint_field(f, width, "virtual", "%s", si->vm ? hv : "no");
 	fprint_field(f, width, "clocksource", "%s",
 		     si->clocksource[0] ? si->clocksource : "unknown");
-	fprint_field(f, width, "tracing", "%s; tracers: %s",
-		     si->tracefs[0] ? si->tracefs : "no tracefs",
-		     si->tracers[0] ? si->tracers : "none");
+	if (si->tracefs[0])
+		fprint_field(f, width, "tracing", "%s; tracers: %s; %s", si->tracefs,
+			     si->tracers[0] ? si->tracers : "none",
+			     si->hist_triggers ? "hist triggers" : "no hist triggers");
+	else
+		fprint_field(f, width, "tracing", "no tracefs");
 	fprint_field(f, width, "cmdline", "%s", si->cmdline);
 	fprintf(f, "\nRT-readiness checklist\n");
 	for (i = 0; i < si->nchecks; i++) {

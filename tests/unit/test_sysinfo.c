@@ -150,6 +150,39 @@ static void test_tree(const struct tree_case *t)
 		ok(longest <= 80, "%s: lines wrapped at 80 columns (longest %d)", t->tree, longest);
 		free(buf);
 	}
+
+	/* human form names hist triggers on the tracing line, present or not */
+	{
+		char *buf = NULL, *flat, *p, *q;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
+		rtm_sysinfo_fprint(si, f, false, 80);
+		fclose(f);
+		/* join the wrapped lines: whitespace runs become one space */
+		flat = malloc(len + 1);
+		for (p = buf, q = flat; flat && *p; p++)
+			if (*p != ' ' && *p != '\n')
+				*q++ = *p;
+			else if (q > flat && q[-1] != ' ')
+				*q++ = ' ';
+		if (flat) {
+			*q = '\0';
+			p = strstr(flat, "tracing /");
+			q = p ? strstr(p, " cmdline ") : NULL;
+			if (q)
+				*q = '\0';
+		}
+		ok(p != NULL, "%s: tracing line printed", t->tree);
+		if (p && t->hist)
+			ok(strstr(p, "; hist triggers") && !strstr(p, "no hist triggers"),
+			   "%s: text names hist triggers (%s)", t->tree, p);
+		else if (p)
+			ok(strstr(p, "; no hist triggers") != NULL,
+			   "%s: text says there are no hist triggers (%s)", t->tree, p);
+		free(flat);
+		free(buf);
+	}
 	rtm_sysinfo_free(si);
 }
 
