@@ -230,7 +230,13 @@ static int tracing_on(struct mon *mo)
 	/* the fd stays open until exit: a probe may hold it while we switch */
 	rtm_probe_timer_set_capture(mo->p, mo->threshold_ns, rtm_trace_off_fd(mo->trace));
 	mo->tracing = true;
-	snprintf(mo->message, sizeof(mo->message), "tracing on (%s)", rtm_trace_name(mo->trace));
+	if (*rtm_trace_stale_removed(mo->trace))
+		snprintf(mo->message, sizeof(mo->message), "tracing on (%s); removed stale "
+			 "instances %s", rtm_trace_name(mo->trace),
+			 rtm_trace_stale_removed(mo->trace));
+	else
+		snprintf(mo->message, sizeof(mo->message), "tracing on (%s)",
+			 rtm_trace_name(mo->trace));
 	return 0;
 }
 

@@ -15,6 +15,7 @@
 
 #include "config.h"
 #include "rtmeasure.h"
+#include "trace.h"
 
 static const struct rtm_command commands[] = {
 	{ "run", cmd_run, "the main job: check the box, measure latency on every CPU, save" },
@@ -134,6 +135,15 @@ void rtm_cli_catch_stop(void)
 bool rtm_cli_stopping(void)
 {
 	return stop_requested;
+}
+
+void rtm_cli_trace_note(const struct rtm_trace *t)
+{
+	const char *names = t ? rtm_trace_stale_removed(t) : "";
+
+	if (*names)
+		fprintf(stderr, "rtmeasure: removed stale trace instances of a killed rtmeasure: "
+			"%s\n", names);
 }
 
 bool rtm_cli_colour(int fd)

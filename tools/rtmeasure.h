@@ -29,6 +29,11 @@ int rtm_cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void rtm_cli_catch_stop(void);
 bool rtm_cli_stopping(void);
 
+struct rtm_trace;
+
+/* One line on stderr naming the stale trace instances @t's creation removed. */
+void rtm_cli_trace_note(const struct rtm_trace *t);
+
 struct option;
 
 /*
