@@ -265,11 +265,12 @@ struct rtm_cpulock *rtm_cpulock_take(const struct rtm_cpulist *cpus, bool exclus
 				     struct rtm_error *err)
 {
 	struct rtm_cpulock *l = calloc(1, sizeof(*l));
-	int i;
+	int i, ret;
 
 	if (!l || !(l->slots = calloc((size_t)cpus->n + 1, sizeof(*l->slots)))) {
 		free(l);
 		rtm_error_set(err, "out of memory");
+		errno = ENOMEM;
 		return NULL;
 	}
 	for (i = 0; i < cpus->n; i++) {
@@ -277,10 +278,12 @@ struct rtm_cpulock *rtm_cpulock_take(const struct rtm_cpulist *cpus, bool exclus
 
 		s->cpu = cpus->cpus[i];
 		s->fd = -1;
-		if (take_cpu(s, exclusive, err)) {
+		ret = take_cpu(s, exclusive, err);
+		if (ret) {
 			if (s->fd >= 0)
 				close(s->fd);
 			rtm_cpulock_release(l);
+			errno = -ret;
 			return NULL;
 		}
 		l->n++;

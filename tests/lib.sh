@@ -80,3 +80,26 @@ need_tracefs() {
 need_jq() {
 	command -v jq >/dev/null || skip "jq not installed (scripts/setup installs it)"
 }
+
+# measure_lock "$@": tests that measure latency (or load the box) run one at a
+# time, also under `make -j check`: two at once would disturb each other's
+# numbers. Call it right after sourcing this file: the script runs again
+# under flock(1) on $RTM_TEST_LOCK and exits with that run's status.
+RTM_TEST_LOCK=${RTM_TEST_LOCK:-/run/lock/rtmeasure-tests.lock}
+measure_lock() {
+	[ -n "${RTM_TEST_LOCKED:-}" ] && return 0
+	command -v flock >/dev/null || skip "flock (util-linux) missing: measuring tests cannot take turns"
+	RTM_TEST_LOCKED=1 flock -w 1800 -E 200 "$RTM_TEST_LOCK" "$BASH" "$0" "$@"
+	local rc=$?
+	[ $rc -ne 200 ] || fail "waited 30 min for $RTM_TEST_LOCK (a measuring test hanging?)"
+	exit $rc
+}
+
+# no_instances_of PID: fail when tracefs still has an instance of process PID
+# (rtmeasure-PID, rtmeasure-PID-SUFFIX, rtmeasure-PID.K...). Tests check only
+# their own processes' instances: other tests may trace at the same time.
+no_instances_of() {
+	local left
+	left=$(ls /sys/kernel/tracing/instances 2>/dev/null | grep -E "^rtmeasure-$1([.-]|\$)")
+	[ -z "$left" ] || fail "trace instance left behind: $left"
+}

@@ -383,7 +383,6 @@ static int measure_rates(const struct irq_opts *o)
 		rtm_cli_trace_note(t);
 		rtm_trace_start(t);
 	}
-	rtm_cli_catch_stop();
 	screen_init(&sc, o->json);
 	/* the counts start with the trace */
 	start = mono_ns();

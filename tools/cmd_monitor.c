@@ -21,6 +21,7 @@
 #include "fileio.h"
 #include "monitor.h"
 #include "rtmeasure.h"
+#include "runlock.h"
 #include "units.h"
 
 static uint64_t mono_ns(void)
@@ -388,6 +389,7 @@ static void mon_free(struct mon *mo)
 	if (mo->spike_dir_tmp && mo->spike_dir[0])
 		nftw(mo->spike_dir, remove_one, 8, FTW_DEPTH | FTW_PHYS);
 	rtm_sysinfo_free(mo->si);
+	rtm_cpulock_release(mo->locks);
 }
 
 static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *f)
@@ -454,6 +456,7 @@ static int mon_save_final(struct mon *mo)
 	if (!r)
 		return rtm_cli_fail("out of memory");
 	ret = rtm_cyclic_finish(mo->c, r, &err);
+	measure_cpus_record(mo->locks, r);
 	for (i = 0; !ret && i < mo->nspikes && i < MON_SPIKES; i++) {
 		const struct mon_spike *s = &mo->spikes[(mo->nspikes > MON_SPIKES ?
 							  mo->nspikes - MON_SPIKES : 0) + i % MON_SPIKES];
@@ -511,6 +514,7 @@ int cmd_monitor(int argc, char **argv)
 	struct rtm_error err = { "" };
 	struct mon mo;
 	bool start_tracing = false, quit = false;
+	char note[512];
 	uint64_t next;
 	int c, ret, status = RTM_EXIT_OK;
 
@@ -576,7 +580,16 @@ int cmd_monitor(int argc, char **argv)
 	mo.m.probe.trace_off_fd = -1;
 	mo.si = rtm_sysinfo_collect("/", NULL);
 	mo.m.preempt_model = mo.si ? rtm_preempt_name(mo.si->preempt) : NULL;
-	rtm_cli_catch_stop();
+	mo.locks = measure_cpus_lock(&mo.m, note, sizeof(note), &ret);
+	if (ret) {
+		mon_free(&mo);
+		measure_opts_release(&mo.m);
+		return ret;
+	}
+	if (note[0]) {
+		fprintf(stderr, "rtmeasure: warning: %s\n", note);
+		snprintf(mo.message, sizeof(mo.message), "%.150s", note);
+	}
 	if (mon_setup(&mo, &err)) {
 		mon_free(&mo);
 		rtm_cyclic_free(mo.c);
@@ -604,6 +617,12 @@ int cmd_monitor(int argc, char **argv)
 				quit = true;
 		}
 		rtm_cyclic_tick(mo.c);
+		if (measure_cpus_poll(mo.locks, &mo.m, (double)(mono_ns() - mo.start_ns) / 1e9, note,
+				      sizeof(note))) {
+			if (mo.plain)
+				fprintf(stderr, "rtmeasure: warning: %s\n", note);
+			snprintf(mo.message, sizeof(mo.message), "%.150s", note);
+		}
 		drain_irq_trace(&mo);
 		take_spike(&mo);
 		now = mono_ns();
