@@ -3,6 +3,7 @@
 # and exit 2 before anything is measured; --help works; --no-rt measures
 # without privileges.
 . "$RTM_SRCDIR/tests/lib.sh"
+measure_lock "$@"
 
 for cmd in cyclic run; do
 	run_cmd $cmd --help
@@ -168,13 +169,17 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 	ok $? "--no-rt: 1000 periods accounted for ($(jq -c '[.all.samples, .all.overruns]' \
 		"$d/out.json" 2>/dev/null))"
 	jq -e '.options.rt == false' "$d/r/result.json" >/dev/null; ok $? "--no-rt is recorded"
-	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
-		"$RTMEASURE" cyclic --no-rt -a 0 -D 1s -b 1ms --trace -q -o "$d/t" 2>&1 >/dev/null)
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		"$RTMEASURE" cyclic --no-rt -a 0 -D 1s -b 1ms --trace -q -o "$d/t" \
+		>/dev/null 2>"$d/t.err" &
+	pid=$!
+	wait $pid
 	rc=$?
+	out=$(cat "$d/t.err")
 	[ $rc -eq 2 ] && echo "$out" | grep -qi 'root\|tracefs'
 	ok $? "not root with --trace: exit 2 naming root or tracefs ($out)"
-	ls /sys/kernel/tracing/instances 2>/dev/null | grep -q '^rtmeasure-'
-	ok $(( $? == 0 )) "and no trace instance left"
+	ls /sys/kernel/tracing/instances 2>/dev/null | grep -qE "^rtmeasure-$pid([.-]|\$)"
+	ok $(( $? == 0 )) "and no trace instance of its own left"
 	rm -rf "$d"
 fi
 done_testing

@@ -10,6 +10,7 @@
 . "$RTM_SRCDIR/tests/lib.sh"
 need_root
 need_jq
+measure_lock "$@"
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"; kill $inj 2>/dev/null' EXIT

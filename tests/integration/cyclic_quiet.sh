@@ -8,6 +8,7 @@
 . "$RTM_SRCDIR/tests/lib.sh"
 need_root
 command -v strace >/dev/null || skip "strace missing (scripts/setup installs it)"
+measure_lock "$@"
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

@@ -9,6 +9,7 @@
 need_root
 need_jq
 need_tracefs
+measure_lock "$@"
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"; kill $inj 2>/dev/null' EXIT
@@ -25,7 +26,7 @@ inj=$!
 wait $cyc || fail "cyclic --trace exited $? ($(cat "$out/b.err"))"
 wait $inj
 cat "$out/b.err"
-ls /sys/kernel/tracing/instances | grep -q '^rtmeasure-' && fail "trace instance left behind"
+no_instances_of $cyc
 
 # the trace clock was checked against CLOCK_MONOTONIC before measuring
 jq -e '.options.trace_clock_delta_ns >= 0 and .options.trace_clock_delta_ns < 50000' \

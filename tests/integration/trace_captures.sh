@@ -8,6 +8,7 @@
 need_root
 need_jq
 need_tracefs
+measure_lock "$@"
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"; kill $inj 2>/dev/null' EXIT
@@ -22,7 +23,7 @@ inj=$!
 wait $cyc || fail "cyclic --capture-above exited $? ($(cat "$out/c.err"))"
 wait $inj
 cat "$out/c.err"
-ls /sys/kernel/tracing/instances | grep -q '^rtmeasure-' && fail "trace instance left behind"
+no_instances_of $cyc
 
 r="$out/c/result.json"
 n=$(jq '[.events[] | select(.type == "spike_capture")] | length' "$r")
@@ -60,5 +61,5 @@ n=$(jq '[.events[] | select(.type == "spike_capture")] | length' "$out/b/result.
 jq -e '.events[] | select(.type == "spike_capture") |
 	.trigger == "capture-above,breaktrace"' "$out/b/result.json" >/dev/null ||
 	fail "trigger: $(jq -c '.events' "$out/b/result.json")"
-ls /sys/kernel/tracing/instances | grep -q '^rtmeasure-' && fail "trace instance left behind"
+no_instances_of $cyc
 echo "PASS: 2 captures while measuring on, -b with --capture-above saved once"
