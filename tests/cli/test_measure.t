@@ -59,6 +59,13 @@ for args in "-t" "-t 1" "-t1" "--threads=1" "-S" "-n" "-x" "-c 0" "-m" "-N" "-u"
 	measure "ok$n" $args
 	ok $rc "cyclic $args is taken ($err)"
 done
+# a lock directory that cannot be used: a warning and the run goes on; --exclusive refuses
+: >"$d/lockfile"
+RTMEASURE_LOCK_DIR="$d/lockfile" run_cmd cyclic --no-rt -l 20 -i 200us -a 0 -q -o "$d/nolock"
+[ $rc -eq 0 ] && echo "$err" | grep -q "warning: cannot tell whether another rtmeasure.*not a directory"
+ok $? "unusable lock directory: measured with a warning ($err)"
+RTMEASURE_LOCK_DIR="$d/lockfile" expect_usage_error "unusable lock directory: --exclusive refuses" \
+	cyclic --no-rt -l 20 -i 200us -a 0 -q --exclusive -o "$d/nolockx"
 measure t1 -t 1 -q
 jq -e '.options.cpus == "0"' "$d/t1/result.json" >/dev/null; ok $? "-t 1: the first CPU"
 measure t4 -t 4 -q
