@@ -103,3 +103,17 @@ no_instances_of() {
 	left=$(ls /sys/kernel/tracing/instances 2>/dev/null | grep -E "^rtmeasure-$1([.-]|\$)")
 	[ -z "$left" ] || fail "trace instance left behind: $left"
 }
+
+# wait_probes PID: until rtmeasure PID runs its probe threads, or has ended
+# (-b may stop it at once; the test's own checks judge that). Its start (system
+# facts, a trace instance) takes longer on a busy box: disturbances injected
+# after a fixed sleep could come before it measures.
+wait_probes() {
+	local i
+	for i in $(seq 300); do
+		grep -qs '^rtm-probe/' /proc/"$1"/task/*/comm && return 0
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	fail "rtmeasure $1 started no probe thread in 30 s"
+}

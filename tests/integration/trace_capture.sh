@@ -20,7 +20,7 @@ inject="$RTM_BUILDDIR/tests/helpers/inject"
 
 "$RTMEASURE" cyclic -a 0,1 -D 10s -b 4ms --trace -q -o "$out/b" >/dev/null 2>"$out/b.err" &
 cyc=$!
-sleep 0.5
+wait_probes $cyc
 "$inject" --cpu 0 --spin 5ms --every 100ms --count 10 --delay 100ms >"$out/inj.txt" &
 inj=$!
 wait $cyc || fail "cyclic --trace exited $? ($(cat "$out/b.err"))"

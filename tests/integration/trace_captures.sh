@@ -17,7 +17,7 @@ inject="$RTM_BUILDDIR/tests/helpers/inject"
 "$RTMEASURE" cyclic -a 0 -D 4s --capture-above 3ms --max-captures 2 --capture-holdoff 200ms \
 	-q --json -o "$out/c" >"$out/c.json" 2>"$out/c.err" &
 cyc=$!
-sleep 0.5
+wait_probes $cyc
 "$inject" --cpu 0 --spin 5ms --every 700ms --count 4 --delay 200ms >"$out/inj.txt" &
 inj=$!
 wait $cyc || fail "cyclic --capture-above exited $? ($(cat "$out/c.err"))"
@@ -51,7 +51,7 @@ jq -e '.options.capture_above_ns == 3000000 and .options.max_captures == 2' "$r"
 "$RTMEASURE" cyclic -a 0 -D 5s -b 3ms --capture-above 3ms -q -o "$out/b" >/dev/null \
 	2>"$out/b.err" &
 cyc=$!
-sleep 0.5
+wait_probes $cyc
 "$inject" --cpu 0 --spin 5ms --every 500ms --count 2 --delay 200ms >/dev/null &
 inj=$!
 wait $cyc || fail "cyclic -b --capture-above exited $? ($(cat "$out/b.err"))"
