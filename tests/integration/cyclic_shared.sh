@@ -19,7 +19,7 @@ trap 'kill -9 $first 2>/dev/null; rm -rf "$out"' EXIT
 # wait until a run holds CPU 0's lock (it wrote its pid into the lock file)
 wait_holder() {
 	local i
-	for i in $(seq 100); do
+	for i in $(seq 3000); do	# a bound: a sanitizer build on a loaded box is slow
 		[ "$(cut -d' ' -f1 "$RTMEASURE_LOCK_DIR/cpu0.lock" 2>/dev/null)" = "$1" ] && return 0
 		sleep 0.1
 	done

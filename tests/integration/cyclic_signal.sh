@@ -53,6 +53,8 @@ done
 if command -v strace >/dev/null; then
 	load=
 	command -v stress-ng >/dev/null && load="--load cpu"
+	# LeakSanitizer cannot run under ptrace: off for this run of a sanitizer build
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
 	strace -f -qq -e trace=rt_sigaction,openat,clone,clone3,fork,vfork -o "$out/st" \
 		"$RTMEASURE" run -a 0 -D 1s $load -q -o "$out/st-run" >/dev/null 2>"$out/st.err" ||
 		fail "run under strace exited $? ($(cat "$out/st.err"))"
@@ -67,10 +69,13 @@ fi
 # nohup: SIGHUP started ignored stays ignored (the run goes on); SIGTERM ends it
 (trap '' HUP; exec "$RTMEASURE" cyclic -a 0 -q -o "$out/hup" >/dev/null 2>"$out/hup.err") &
 pid=$!
-for _ in $(seq 100); do
-	[ -e "$out/hup" ] && [ "$(readlink /proc/$pid/exe 2>/dev/null)" = "$(readlink -f "$RTMEASURE")" ] && break
+started=
+for _ in $(seq 3000); do	# a bound: a sanitizer build on a loaded box is slow
+	[ -e "$out/hup" ] && [ "$(readlink /proc/$pid/exe 2>/dev/null)" = "$(readlink -f "$RTMEASURE")" ] &&
+		started=1 && break
 	sleep 0.1
 done
+[ -n "$started" ] || { kill -9 $pid; fail "the nohup'ed run did not start"; }
 # SigIgn is a hex mask: SIGHUP (1) is its lowest bit; it is caught otherwise
 ign=$(awk '/^SigIgn:/ { print $2 }' /proc/$pid/status)
 [ $((0x$ign & 1)) -eq 1 ] || { kill -9 $pid; fail "nohup'ed run does not ignore SIGHUP (SigIgn $ign)"; }

@@ -53,7 +53,7 @@ hold="$RTM_BUILDDIR/trace_hold.$$"
 trap 'rm -rf "$RTMEASURE_LOCK_DIR" "$hold".*; kill -9 $pid $pid2 2>/dev/null' EXIT
 wait_instance() {	# FILE: the instance= line a held trace_check wrote
 	local i
-	for i in $(seq 100); do
+	for i in $(seq 3000); do	# slow under a sanitizer on a loaded box
 		grep -q '^instance=' "$1" 2>/dev/null && break
 		sleep 0.1
 	done
@@ -85,7 +85,7 @@ echo "$out" | grep -qx 'instance=rtmeasure-1\.1' ||
 [ -d "$T/instances/rtmeasure-1" ] || fail "the second PID 1 removed the live rtmeasure-1"
 kill -9 $pid	# --kill-child: PID 1 inside dies with unshare
 wait $pid 2>/dev/null
-for _ in $(seq 50); do
+for _ in $(seq 100); do
 	"$check" run >"$hold.3" 2>&1 && grep -qx 'stale=rtmeasure-1' "$hold.3" && break
 	sleep 0.1	# PID 1 of the namespace exits just after unshare
 done
