@@ -59,7 +59,7 @@ wait_instance() {	# FILE: the instance= line a held trace_check wrote
 	done
 	sed -n 's/^instance=//p' "$1"
 }
-"$check" run --hold 30 >"$hold.1" &
+"$check" run --hold 600 >"$hold.1" &
 pid=$!
 inst=$(wait_instance "$hold.1")
 [ "$inst" = "rtmeasure-$pid" ] || { kill -9 $pid; fail "instance '$inst', want rtmeasure-$pid"; }
@@ -74,7 +74,7 @@ echo "$out" | grep -qx "stale=$inst" || fail "the removal of $inst was not repor
 # Staleness is the instance's lock, not kill(PID, 0): a process in a PID
 # namespace of its own is PID 1 there, and PID 1 (init) always runs out here.
 command -v unshare >/dev/null || skip "unshare (util-linux) missing"
-unshare --pid --fork --kill-child "$check" run --hold 30 >"$hold.2" &
+unshare --pid --fork --kill-child "$check" run --hold 600 >"$hold.2" &
 pid=$!
 inst=$(wait_instance "$hold.2")
 [ "$inst" = rtmeasure-1 ] || { kill -9 $pid; fail "in a PID namespace: instance '$inst'"; }
