@@ -81,9 +81,9 @@ need_jq() {
 	command -v jq >/dev/null || skip "jq not installed (scripts/setup installs it)"
 }
 
-# measure_lock "$@": tests that measure latency (or load the box) run one at a
-# time, also under `make -j check`: two at once would disturb each other's
-# numbers. Call it right after sourcing this file: the script runs again
+# measure_lock "$@": tests that measure latency, or load the box while others
+# measure (tracing, interrupts from dd), run one at a time, also under
+# `make -j check`: two at once would disturb each other's numbers. Call it right after sourcing this file: the script runs again
 # under flock(1) on $RTM_TEST_LOCK and exits with that run's status.
 RTM_TEST_LOCK=${RTM_TEST_LOCK:-/run/lock/rtmeasure-tests.lock}
 measure_lock() {

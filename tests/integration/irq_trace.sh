@@ -12,6 +12,7 @@ need_jq
 need_tracefs
 grep -q '^irq:irq_handler_entry$' /sys/kernel/tracing/available_events ||
 	skip "this kernel has no irq:irq_handler_entry event"
+measure_lock "$@"
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"; kill $busy 2>/dev/null' EXIT

@@ -11,6 +11,7 @@
 . "$RTM_SRCDIR/tests/lib.sh"
 need_root
 need_tracefs
+measure_lock "$@"
 
 check="$RTM_BUILDDIR/tests/helpers/trace_check"
 T=/sys/kernel/tracing
