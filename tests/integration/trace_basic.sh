@@ -51,7 +51,14 @@ done
 export RTMEASURE_LOCK_DIR="$RTM_BUILDDIR/trace_basic.locks.$$"
 mkdir -p "$RTMEASURE_LOCK_DIR"
 hold="$RTM_BUILDDIR/trace_hold.$$"
-trap 'rm -rf "$RTMEASURE_LOCK_DIR" "$hold".*; kill -9 $pid $pid2 2>/dev/null' EXIT
+cleanup() {	# on any exit: what this test's killed processes left goes too
+	kill -9 $pid 2>/dev/null
+	wait 2>/dev/null
+	sleep 1	# not an assertion: --kill-child's PID 1 dies just after unshare
+	"$check" run >/dev/null 2>&1	# removes them: their lock files are still there
+	rm -rf "$RTMEASURE_LOCK_DIR" "$hold".*
+}
+trap cleanup EXIT
 wait_instance() {	# FILE: the instance= line a held trace_check wrote
 	local i
 	for i in $(seq 3000); do	# slow under a sanitizer on a loaded box
