@@ -18,6 +18,7 @@
 #include <tracefs.h>
 
 #include "fileio.h"
+#include "runlock.h"
 #include "trace.h"
 
 #define DEFAULT_TRACEFS "/sys/kernel/tracing"
@@ -29,6 +30,8 @@ struct rtm_trace {
 	int ncpus;
 	int on_fd;			/* tracing_on, for rtm_trace_off_fd() */
 	char *cpus;			/* the traced CPUs, NULL: all */
+	int lock_fd;			/* instance-<name>.lock, held while it exists */
+	char stale[256];		/* stale instances removed on the way */
 };
 
 static const char *const presets[] = { "sched", "irq", "timer", "ipi", "nmi", "irq_vectors" };
@@ -53,28 +56,71 @@ const char *rtm_trace_find_tracefs(struct rtm_error *err)
 	return NULL;
 }
 
-int rtm_trace_remove_stale(void)
+/* Disable everything in instance @name and remove it; 0 when it is gone. */
+static int remove_instance(const char *name)
 {
-	/* a POSIX basic regex: no "+" or "?" */
-	char **names = tracefs_instances("^rtmeasure-[0-9][0-9]*\\(-[a-z][a-z]*\\)\\{0,1\\}$");
-	int i, removed = 0;
+	struct tracefs_instance *inst = tracefs_instance_alloc(NULL, name);
+	int ret;
 
-	for (i = 0; names && names[i]; i++) {
-		long pid = strtol(names[i] + strlen("rtmeasure-"), NULL, 10);
-		struct tracefs_instance *inst;
+	if (!inst)
+		return -errno;
+	tracefs_trace_off(inst);
+	tracefs_event_disable(inst, NULL, NULL);
+	ret = tracefs_instance_destroy(inst);
+	tracefs_instance_free(inst);
+	return ret;
+}
 
-		if (pid <= 0 || (kill((pid_t)pid, 0) == 0 || errno == EPERM))
-			continue;	/* its process still runs */
-		inst = tracefs_instance_alloc(NULL, names[i]);
-		if (!inst)
+/* Append @name to the comma-separated list @buf (truncated with "..."). */
+static void list_add(char *buf, size_t len, const char *name)
+{
+	size_t used = strlen(buf);
+
+	if (!len || used + 4 >= len)
+		return;
+	if (snprintf(buf + used, len - used, "%s%s", used ? ", " : "", name) >=
+	    (int)(len - used))
+		snprintf(buf + len - 4, 4, "...");
+}
+
+/*
+ * The instances directory is read directly: libtracefs 1.6's tracefs_instances()
+ * leaks the regex it compiles (LSan reports it on every call).
+ */
+int rtm_trace_remove_stale(char *removed, size_t len)
+{
+	char dir[PATH_MAX];
+	const char *top = rtm_trace_find_tracefs(NULL);
+	struct dirent *de;
+	int n = 0, fd;
+	DIR *d;
+
+	if (removed && len)
+		removed[0] = '\0';
+	if (!top)
+		return 0;
+	snprintf(dir, sizeof(dir), "%s/instances", top);
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		if (strncmp(de->d_name, "rtmeasure-", strlen("rtmeasure-")) != 0)
 			continue;
-		tracefs_event_disable(inst, NULL, NULL);
-		if (tracefs_instance_destroy(inst) == 0)
-			removed++;
-		tracefs_instance_free(inst);
+		/* no lock file: an older rtmeasure or another lock directory, left alone */
+		fd = rtm_runlock_instance_stale(de->d_name);
+		if (fd < 0)
+			continue;
+		if (remove_instance(de->d_name) == 0) {
+			n++;
+			if (removed)
+				list_add(removed, len, de->d_name);
+			rtm_runlock_instance_release(de->d_name, fd);
+		} else {
+			close(fd);	/* still there: stale again for the next run */
+		}
 	}
-	tracefs_list_free(names);
-	return removed;
+	closedir(d);
+	return n;
 }
 
 /* Enable "sched", "irq:irq_handler_entry" or "irq_vectors"; ENOENT if absent. */
@@ -171,6 +217,56 @@ static int apply_filter(struct rtm_trace *t, const char *spec, struct rtm_error 
 			     "Documentation/trace/events.rst for the syntax)", spec);
 }
 
+/*
+ * rtmeasure-PID[-SUFFIX], locked for this process. A directory of that name
+ * whose lock file was left unlocked is a killed owner's (PID reuse): removed
+ * and noted. A name held by a live process (the same PID in another PID
+ * namespace) or a directory without a lock file (an older rtmeasure) is not
+ * ours: then rtmeasure-PID.K[-SUFFIX], K = 1, 2, ...
+ */
+static int take_name(struct rtm_trace *t, const char *suffix, const char *top,
+		     struct rtm_error *err)
+{
+	char dir[PATH_MAX], seq[16] = "";
+	bool existed = false;
+	struct stat st;
+	int k, fd;
+
+	for (k = 0; k < 100; k++) {
+		if (k)
+			snprintf(seq, sizeof(seq), ".%d", k);
+		snprintf(t->name, sizeof(t->name), "rtmeasure-%d%s%s%s", (int)getpid(), seq,
+			 suffix ? "-" : "", suffix ? suffix : "");
+		fd = rtm_runlock_instance_take(t->name, &existed, err);
+		if (fd == -EBUSY)
+			continue;
+		if (fd < 0)
+			return fd;
+		snprintf(dir, sizeof(dir), "%s/instances/%s", top, t->name);
+		if (stat(dir, &st) == 0) {
+			if (!existed) {		/* not ours to judge */
+				rtm_runlock_instance_release(t->name, fd);
+				continue;
+			}
+			if (remove_instance(t->name)) {
+				close(fd);
+				return rtm_error_setn(err, -EBUSY, "cannot remove the stale tracing "
+						      "instance %s (rmdir %s)", t->name, dir);
+			}
+			list_add(t->stale, sizeof(t->stale), t->name);
+		}
+		t->lock_fd = fd;
+		return 0;
+	}
+	return rtm_error_setn(err, -EBUSY, "no free tracing instance name rtmeasure-%d.K (see "
+			      "%s/instances)", (int)getpid(), top);
+}
+
+const char *rtm_trace_stale_removed(const struct rtm_trace *t)
+{
+	return t->stale;
+}
+
 struct rtm_trace *rtm_trace_create(const struct rtm_trace_opts *o, struct rtm_error *err)
 {
 	struct rtm_trace *t;
@@ -184,7 +280,6 @@ struct rtm_trace *rtm_trace_create(const struct rtm_trace_opts *o, struct rtm_er
 		rtm_error_set(err, "tracing needs root (or write access to %s): run as root", top);
 		return NULL;
 	}
-	rtm_trace_remove_stale();
 	t = calloc(1, sizeof(*t));
 	if (!t) {
 		rtm_error_set(err, "out of memory");
@@ -192,18 +287,23 @@ struct rtm_trace *rtm_trace_create(const struct rtm_trace_opts *o, struct rtm_er
 	}
 	t->ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
 	t->on_fd = -1;
+	t->lock_fd = -1;
+	rtm_trace_remove_stale(t->stale, sizeof(t->stale));
 	if (o->suffix && (!*o->suffix || strspn(o->suffix, "abcdefghijklmnopqrstuvwxyz") !=
 			  strlen(o->suffix) || strlen(o->suffix) > 32)) {
 		rtm_error_set(err, "bad trace instance suffix '%s'", o->suffix);
 		free(t);
 		return NULL;
 	}
-	snprintf(t->name, sizeof(t->name), "rtmeasure-%d%s%s", (int)getpid(),
-		 o->suffix ? "-" : "", o->suffix ? o->suffix : "");
+	if (take_name(t, o->suffix, top, err)) {
+		free(t);
+		return NULL;
+	}
 	t->inst = tracefs_instance_create(t->name);
 	if (!t->inst) {
 		rtm_error_set(err, "cannot create tracing instance %s under %s/instances: %s",
 			      t->name, top, strerror(errno));
+		rtm_runlock_instance_release(t->name, t->lock_fd);
 		free(t);
 		return NULL;
 	}
@@ -513,6 +613,8 @@ void rtm_trace_destroy(struct rtm_trace *t)
 		tracefs_instance_destroy(t->inst);
 		tracefs_instance_free(t->inst);
 	}
+	/* the lock outlives the instance by an instant, never the other way round */
+	rtm_runlock_instance_release(t->name, t->lock_fd);
 	rtm_tracedec_free(t->dec);
 	free(t->cpus);
 	free(t);

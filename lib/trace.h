@@ -3,8 +3,9 @@
  * trace.h - a private tracefs instance through libtracefs.
  *
  * The instance is named rtmeasure-<pid> (or rtmeasure-<pid>-<suffix>), never
- * the top level one. Stale rtmeasure-* instances of dead processes are removed
- * when a new one is made.
+ * the top level one, and locked for its life (runlock.h); rtmeasure-<pid>.<k>
+ * when that name is another live process's (another PID namespace). Stale
+ * rtmeasure-* instances, whose lock is free, are removed when a new one is made.
  * Its trace clock is "mono", so event timestamps are CLOCK_MONOTONIC
  * nanoseconds and compare directly with the probes'. rtm_trace_destroy()
  * disables everything and removes the instance.
@@ -53,8 +54,15 @@ struct rtm_trace;
  */
 const char *rtm_trace_find_tracefs(struct rtm_error *err);
 
-/* Remove rtmeasure-<pid> instances whose process is gone; returns how many. */
-int rtm_trace_remove_stale(void);
+/**
+ * rtm_trace_remove_stale - remove rtmeasure-* instances whose owner is gone
+ * @removed: their names, comma separated (may be NULL)
+ *
+ * Staleness is decided by the instance's lock (runlock.h), not by its PID:
+ * an instance whose lock file exists and can be taken is removed; one without
+ * a lock file is left alone. Returns how many were removed.
+ */
+int rtm_trace_remove_stale(char *removed, size_t len);
 
 /**
  * rtm_trace_create - make and configure the instance (tracing stays off)
@@ -64,6 +72,11 @@ int rtm_trace_remove_stale(void);
  */
 struct rtm_trace *rtm_trace_create(const struct rtm_trace_opts *o, struct rtm_error *err);
 const char *rtm_trace_name(const struct rtm_trace *t);
+/*
+ * Stale instances rtm_trace_create() removed on its way (killed rtmeasure
+ * runs'), comma separated, "" when none: the caller says so in one line.
+ */
+const char *rtm_trace_stale_removed(const struct rtm_trace *t);
 /*
  * An open descriptor of the instance's tracing_on (owned by @t): writing "0"
  * stops the flight recorder at once, from any thread, with one write().

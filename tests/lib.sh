@@ -80,3 +80,41 @@ need_tracefs() {
 need_jq() {
 	command -v jq >/dev/null || skip "jq not installed (scripts/setup installs it)"
 }
+
+# measure_lock "$@": tests that measure latency, or load the box while others
+# measure (tracing, interrupts from dd), run one at a time, also under
+# `make -j check`: two at once would disturb each other's numbers. Call it right after sourcing this file: the script runs again
+# under flock(1) on $RTM_TEST_LOCK and exits with that run's status.
+RTM_TEST_LOCK=${RTM_TEST_LOCK:-/run/lock/rtmeasure-tests.lock}
+measure_lock() {
+	[ -n "${RTM_TEST_LOCKED:-}" ] && return 0
+	command -v flock >/dev/null || skip "flock (util-linux) missing: measuring tests cannot take turns"
+	RTM_TEST_LOCKED=1 flock -w 1800 -E 200 "$RTM_TEST_LOCK" "$BASH" "$0" "$@"
+	local rc=$?
+	[ $rc -ne 200 ] || fail "waited 30 min for $RTM_TEST_LOCK (a measuring test hanging?)"
+	exit $rc
+}
+
+# no_instances_of PID: fail when tracefs still has an instance of process PID
+# (rtmeasure-PID, rtmeasure-PID-SUFFIX, rtmeasure-PID.K...). Tests check only
+# their own processes' instances: other tests may trace at the same time.
+no_instances_of() {
+	local left
+	left=$(ls /sys/kernel/tracing/instances 2>/dev/null | grep -E "^rtmeasure-$1([.-]|\$)")
+	[ -z "$left" ] || fail "trace instance left behind: $left"
+}
+
+# wait_probes PID: until rtmeasure PID runs its probe threads, or has ended
+# (-b may stop it at once; the test's own checks judge that). Its start (system
+# facts, a trace instance) takes longer on a busy box: disturbances injected
+# after a fixed sleep could come before it measures.
+wait_probes() {
+	local i
+	# a bound, not a measurement: a sanitizer build on a loaded box took over 30 s
+	for i in $(seq 3000); do
+		grep -qs '^rtm-probe/' /proc/"$1"/task/*/comm && return 0
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	fail "rtmeasure $1 started no probe thread in 300 s"
+}

@@ -474,7 +474,6 @@ int cmd_guard(int argc, char **argv)
 	g.can = calloc((size_t)g.cpus.n, sizeof(*g.can));
 	if (!g.can)
 		return rtm_cli_fail("guard: out of memory");
-	rtm_cli_catch_stop();
 	start = mono_ns();
 	for (i = 0; i < g.cpus.n; i++) {
 		pthread_attr_t attr;

@@ -380,9 +380,9 @@ static int measure_rates(const struct irq_opts *o)
 			rtm_irqacct_free(feed.all);
 			return rtm_cli_fail("irq: %s", err.msg[0] ? err.msg : "out of memory");
 		}
+		rtm_cli_trace_note(t);
 		rtm_trace_start(t);
 	}
-	rtm_cli_catch_stop();
 	screen_init(&sc, o->json);
 	/* the counts start with the trace */
 	start = mono_ns();

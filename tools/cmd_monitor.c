@@ -21,6 +21,7 @@
 #include "fileio.h"
 #include "monitor.h"
 #include "rtmeasure.h"
+#include "runlock.h"
 #include "units.h"
 
 static uint64_t mono_ns(void)
@@ -232,7 +233,13 @@ static int tracing_on(struct mon *mo)
 	/* the fd stays open until exit: a probe may hold it while we switch */
 	rtm_probe_timer_set_capture(mo->p, mo->threshold_ns, rtm_trace_off_fd(mo->trace));
 	mo->tracing = true;
-	snprintf(mo->message, sizeof(mo->message), "tracing on (%s)", rtm_trace_name(mo->trace));
+	if (*rtm_trace_stale_removed(mo->trace))
+		snprintf(mo->message, sizeof(mo->message), "tracing on (%s); removed stale "
+			 "instances %s", rtm_trace_name(mo->trace),
+			 rtm_trace_stale_removed(mo->trace));
+	else
+		snprintf(mo->message, sizeof(mo->message), "tracing on (%s)",
+			 rtm_trace_name(mo->trace));
 	return 0;
 }
 
@@ -390,6 +397,7 @@ static void mon_free(struct mon *mo)
 	if (mo->spike_dir_tmp && mo->spike_dir[0])
 		nftw(mo->spike_dir, remove_one, 8, FTW_DEPTH | FTW_PHYS);
 	rtm_sysinfo_free(mo->si);
+	rtm_cpulock_release(mo->locks);
 }
 
 static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *f)
@@ -456,6 +464,7 @@ static int mon_save_final(struct mon *mo)
 	if (!r)
 		return rtm_cli_fail("out of memory");
 	ret = rtm_cyclic_finish(mo->c, r, &err);
+	measure_cpus_record(mo->locks, r);
 	for (i = 0; !ret && i < mo->nspikes && i < MON_SPIKES; i++) {
 		const struct mon_spike *s = &mo->spikes[(mo->nspikes > MON_SPIKES ?
 							  mo->nspikes - MON_SPIKES : 0) + i % MON_SPIKES];
@@ -514,6 +523,7 @@ int cmd_monitor(int argc, char **argv)
 	struct mon mo;
 	struct measure_prom *prom = NULL;
 	bool start_tracing = false, quit = false;
+	char note[512];
 	uint64_t next;
 	int c, ret, status = RTM_EXIT_OK;
 
@@ -581,7 +591,16 @@ int cmd_monitor(int argc, char **argv)
 	mo.m.probe.trace_off_fd = -1;
 	mo.si = rtm_sysinfo_collect("/", NULL);
 	mo.m.preempt_model = mo.si ? rtm_preempt_name(mo.si->preempt) : NULL;
-	rtm_cli_catch_stop();
+	mo.locks = measure_cpus_lock(&mo.m, note, sizeof(note), &ret);
+	if (ret) {
+		mon_free(&mo);
+		measure_opts_release(&mo.m);
+		return ret;
+	}
+	if (note[0]) {
+		fprintf(stderr, "rtmeasure: warning: %s\n", note);
+		snprintf(mo.message, sizeof(mo.message), "%.150s", note);
+	}
 	{	/* --prometheus: bound before anything is measured */
 		json_t *sj = mo.si ? rtm_sysinfo_to_json(mo.si) : NULL;
 
@@ -617,6 +636,12 @@ int cmd_monitor(int argc, char **argv)
 		}
 		rtm_cyclic_tick(mo.c);
 		measure_prom_publish(prom, mo.c, NULL, NULL);
+		if (measure_cpus_poll(mo.locks, &mo.m, (double)(mono_ns() - mo.start_ns) / 1e9, note,
+				      sizeof(note))) {
+			if (mo.plain)
+				fprintf(stderr, "rtmeasure: warning: %s\n", note);
+			snprintf(mo.message, sizeof(mo.message), "%.150s", note);
+		}
 		drain_irq_trace(&mo);
 		take_spike(&mo);
 		now = mono_ns();

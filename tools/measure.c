@@ -27,6 +27,7 @@
 #include "load.h"
 #include "report.h"
 #include "resultdir.h"
+#include "runlock.h"
 #include "measure.h"
 #include "rtmeasure.h"
 #include "sysinfo.h"
@@ -244,6 +245,77 @@ int measure_housekeeping_apply(const struct measure_opts *m)
 			CPU_SET(m->housekeeping.cpus[i], &set);
 	/* this thread's mask; the threads started later inherit it, probes pin themselves */
 	return sched_setaffinity(0, sizeof(set), &set) < 0 ? -errno : 0;
+}
+
+/* ------------------------------------------------------------ other runs */
+
+struct rtm_cpulock *measure_cpus_lock(const struct measure_opts *m, char *note, size_t len,
+				      int *status)
+{
+	struct rtm_error err = { "" };
+	struct rtm_cpulist shared;
+	struct rtm_cpulock *l;
+	char list[256];
+	long pid = 0;
+
+	note[0] = '\0';
+	*status = 0;
+	l = rtm_cpulock_take(&m->probe.cpus, m->exclusive, &err);
+	if (!l && (errno == EBUSY || m->exclusive)) {
+		*status = rtm_cli_fail("%s: %s", m->command, err.msg);
+		return NULL;
+	}
+	if (!l) {
+		snprintf(note, len, "cannot tell whether another rtmeasure measures these CPUs: %s",
+			 err.msg);
+		return NULL;
+	}
+	if (rtm_cpulock_shared(l, &shared, &pid)) {
+		char who[48] = "";
+
+		if (pid > 0)
+			snprintf(who, sizeof(who), " (pid %ld)", pid);
+		rtm_cpulist_format(&shared, list, sizeof(list));
+		snprintf(note, len, "CPU%s %s %s measured by another rtmeasure%s too: each run's "
+			 "probes disturb the other's numbers (--exclusive refuses instead)",
+			 shared.n > 1 ? "s" : "", list, shared.n > 1 ? "are" : "is", who);
+	}
+	rtm_cpulist_release(&shared);
+	return l;
+}
+
+bool measure_cpus_poll(struct rtm_cpulock *l, const struct measure_opts *m, double elapsed_s,
+		       char *note, size_t len)
+{
+	struct rtm_cpulist shared;
+	char list[256];
+
+	(void)m;
+	if (!l || !rtm_cpulock_poll(l))
+		return false;
+	rtm_cpulock_shared(l, &shared, NULL);
+	rtm_cpulist_format(&shared, list, sizeof(list));
+	snprintf(note, len, "another rtmeasure started measuring CPU%s %s at %.1f s: each run's "
+		 "probes disturb the other's numbers", shared.n > 1 ? "s" : "", list, elapsed_s);
+	rtm_cpulist_release(&shared);
+	return true;
+}
+
+void measure_cpus_record(struct rtm_cpulock *l, struct rtm_result *r)
+{
+	struct rtm_cpulist shared;
+	char list[256];
+	long pid = 0;
+
+	if (!l)
+		return;
+	rtm_cpulock_poll(l);
+	if (rtm_cpulock_shared(l, &shared, &pid)) {
+		rtm_cpulist_format(&shared, list, sizeof(list));
+		json_object_set_new(r->sections, "shared_cpus", json_pack("{s:s, s:o}", "cpus", list,
+			"other_pid", pid > 0 ? json_integer(pid) : json_null()));
+	}
+	rtm_cpulist_release(&shared);
 }
 
 /* ------------------------------------------------------------ live lines */
@@ -545,6 +617,17 @@ static void print_notes(const struct rtm_sysinfo *si, const struct measure_opts 
 			fprintf(f, "note: %s\n", si->checks[i].text);
 }
 
+/* The CPUs another rtmeasure measured during this run (sections.shared_cpus). */
+static void print_shared(const struct rtm_result *r, FILE *f)
+{
+	const char *cpus = json_string_value(json_object_get(json_object_get(r->sections,
+								"shared_cpus"), "cpus"));
+
+	if (cpus)
+		fprintf(f, "note: another rtmeasure measured CPU%s %s during this run: these numbers "
+			"include its disturbance\n", strpbrk(cpus, ",-") ? "s" : "", cpus);
+}
+
 static void wait_tick(struct rtm_cyclic *c, uint64_t max_sleep_ns)
 {
 	struct timespec now, until;
@@ -576,6 +659,8 @@ int measure_main(struct measure_opts *m)
 	char dir[PATH_MAX];
 	struct live live;
 	struct progress progress;
+	struct rtm_cpulock *locks;
+	char note[512];
 	int status = RTM_EXIT_OK, i, ret;
 	bool reported = false;
 	double last_shown = -1;
@@ -587,6 +672,11 @@ int measure_main(struct measure_opts *m)
 		return ret;
 	if (m->outdir && snprintf(dir, sizeof(dir), "%s", m->outdir) >= (int)sizeof(dir))
 		return rtm_cli_fail("%s: -o: folder name too long", m->command);
+	locks = measure_cpus_lock(m, note, sizeof(note), &ret);
+	if (ret)
+		return ret;
+	if (note[0])
+		fprintf(stderr, "rtmeasure: warning: %s\n", note);
 
 	si = rtm_sysinfo_collect("/", &err);
 	m->preempt_model = si ? rtm_preempt_name(si->preempt) : NULL;
@@ -596,11 +686,13 @@ int measure_main(struct measure_opts *m)
 	ret = measure_check_outdir(m, dir);
 	if (ret) {
 		rtm_sysinfo_free(si);
+		rtm_cpulock_release(locks);
 		return ret;
 	}
 	r = rtm_result_alloc(m->command);
 	if (!r) {
 		rtm_sysinfo_free(si);
+		rtm_cpulock_release(locks);
 		return rtm_cli_fail("out of memory");
 	}
 	if (si)
@@ -616,7 +708,6 @@ int measure_main(struct measure_opts *m)
 				"sched_rt_period_us", (json_int_t)rt_per));
 	}
 
-	rtm_cli_catch_stop();
 
 	if (measure_prom_start(m, r->sysinfo, &prom, &err))
 		goto fail;
@@ -684,6 +775,8 @@ int measure_main(struct measure_opts *m)
 			last_shown = el;
 		}
 		progress_show(&progress, m, c, el);
+		if (measure_cpus_poll(locks, m, el, note, sizeof(note)))
+			fprintf(stderr, "rtmeasure: warning: %s\n", note);
 	}
 	if (rtm_cli_stopping()) {
 		r->interrupted = true;
@@ -691,11 +784,14 @@ int measure_main(struct measure_opts *m)
 	}
 	ret = rtm_cyclic_finish(c, r, &err);
 	measure_prom_stop(prom);
+	measure_cpus_record(locks, r);
 	if (!ret)
 		measure_irq_finish(irq, m, r);
 	if (trace && !ret)
 		measure_trace_poll(m, trace, c, r, dir, false);	/* claimed at the end */
 	rtm_cyclic_free(c);
+	rtm_cpulock_release(locks);	/* the probes are gone */
+	locks = NULL;
 	if (trace) {
 		rtm_trace_stop(trace);
 		if (!ret)
@@ -771,6 +867,7 @@ int measure_main(struct measure_opts *m)
 		rtm_summary_fprint_unit(r, stdout, m->nsecs);
 		measure_irq_print(irq, stdout);
 		print_notes(si, m, stdout);
+		print_shared(r, stdout);
 		printf("results: %s/%s\n", dir, reported ? " (report.html)" : "");
 	}
 
@@ -792,6 +889,7 @@ int measure_main(struct measure_opts *m)
 fail:
 	/* nothing is left running: no trace instance, no load, no probe, no server */
 	measure_prom_stop(prom);
+	rtm_cpulock_release(locks);
 	measure_irq_free(irq);
 	rtm_trace_destroy(trace);
 	if (load) {

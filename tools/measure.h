@@ -27,6 +27,7 @@ struct measure_opts {
 	struct rtm_cpulist housekeeping;	/* --housekeeping: the other threads' CPUs */
 	int deepest_idle;			/* --deepest-idle-state N, -2: not given */
 	bool no_rt;
+	bool exclusive;				/* --exclusive: no other rtmeasure on our CPUs */
 	bool quiet;
 	bool json;
 	bool nsecs;				/* -N: the summary in ns */
@@ -124,6 +125,7 @@ const char *measure_opt_name(int c, char *buf, size_t len);
 	{ "prometheus", required_argument, NULL, 1023 },			\
 	{ "no-rt", no_argument, NULL, 1007 },					\
 	{ "housekeeping", required_argument, NULL, 1021 },			\
+	{ "exclusive", no_argument, NULL, 1023 },				\
 	{ "mainaffinity", required_argument, NULL, 1021 },			\
 	{ "series-interval", required_argument, NULL, 1008 },			\
 	{ "log-above", required_argument, NULL, 1009 },				\
@@ -176,6 +178,8 @@ const char *measure_opt_name(int c, char *buf, size_t len);
 "      --no-rt             measure at SCHED_OTHER (no privileges needed)\n" \
 "      --prometheus [ADDR:]PORT  serve /metrics for Prometheus during the run\n" \
 "                          (127.0.0.1 unless ADDR is given)\n"		\
+"      --exclusive         refuse to measure a CPU another rtmeasure measures\n" \
+"                          (default: warn), and make later runs refuse it\n" \
 "      --housekeeping CPUS the threads that do not measure run there\n"	\
 "                          (cyclictest's --mainaffinity)\n"		\
 "      --series-interval D time-series interval (default 1s)\n"		\
@@ -248,6 +252,23 @@ struct measure_irq;
 void measure_prom_publish(struct measure_prom *mp, struct rtm_cyclic *c,
 			  struct measure_irq *irq, const struct rtm_result *r);
 void measure_prom_stop(struct measure_prom *mp);
+struct rtm_cpulock;
+
+/*
+ * Announce the measured CPUs to other rtmeasure runs (runlock.h). Another run
+ * on one of them: with --exclusive (ours or its) exit 2 after the one-line
+ * error (*@status), else @note says which CPUs are shared, with whom. A lock
+ * directory that cannot be used is noted too (refused with --exclusive).
+ */
+struct rtm_cpulock *measure_cpus_lock(const struct measure_opts *m, char *note, size_t len,
+				      int *status);
+
+/* A later run joined our CPUs since the last call: @note says so (once). */
+bool measure_cpus_poll(struct rtm_cpulock *l, const struct measure_opts *m, double elapsed_s,
+		       char *note, size_t len);
+
+/* result.json sections.shared_cpus: the CPUs another rtmeasure measured too. */
+void measure_cpus_record(struct rtm_cpulock *l, struct rtm_result *r);
 
 /* Run the measurement; returns the exit status. */
 int measure_main(struct measure_opts *m);

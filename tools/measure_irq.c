@@ -49,6 +49,7 @@ struct measure_irq *measure_irq_start(const struct measure_opts *m, struct rtm_e
 			measure_irq_free(mi);
 			return NULL;
 		}
+		rtm_cli_trace_note(mi->trace);
 		rtm_trace_start(mi->trace);
 	}
 	/* no /proc/interrupts (a container): the run goes on without the section */

@@ -59,6 +59,7 @@ struct rtm_trace *measure_trace_start(struct measure_opts *m, struct rtm_result 
 	t = rtm_trace_create(&to, err);
 	if (!t)
 		return NULL;
+	rtm_cli_trace_note(t);
 	if (rtm_trace_off_fd(t) < 0) {
 		rtm_error_set(err, "cannot open tracing_on of %s", rtm_trace_name(t));
 		rtm_trace_destroy(t);

@@ -78,6 +78,7 @@ struct mon {
 	int scroll;
 	char message[160];
 	int nsaved;
+	struct rtm_cpulock *locks;	/* the measured CPUs, announced to other runs */
 };
 
 /* monitor_draw.c */

@@ -15,19 +15,26 @@
 
 #include "config.h"
 #include "rtmeasure.h"
+#include "trace.h"
 
 static const struct rtm_command commands[] = {
-	{ "run", cmd_run, "the main job: check the box, measure latency on every CPU, save" },
-	{ "cyclic", cmd_cyclic, "cyclictest-style timer wake-up latency probe" },
-	{ "analyze", cmd_analyze, "explain saved latency spikes from their trace events" },
-	{ "monitor", cmd_monitor, "live dashboard: latency per CPU, interrupts, spikes and their causes" },
-	{ "report", cmd_report, "plots and an HTML/Markdown report of a results folder (gnuplot)" },
-	{ "compare", cmd_compare, "runs side by side: ratios, confidence intervals, verdicts, plots" },
-	{ "import", cmd_import, "cyclictest, oslat and rtla output as results folders" },
-	{ "export", cmd_export, "a results folder as cyclictest --json JSON or CSV" },
-	{ "irq", cmd_irq, "interrupt and softirq rates per CPU, handler times, affinity" },
-	{ "guard", cmd_guard, "watchdog for runaway real-time tasks: name them, demote or stop them" },
-	{ "sysinfo", cmd_sysinfo, "RT-readiness checklist of this box (or a recorded tree)" },
+	{ "run", cmd_run, "the main job: check the box, measure latency on every CPU, save", true },
+	{ "cyclic", cmd_cyclic, "cyclictest-style timer wake-up latency probe", true },
+	{ "analyze", cmd_analyze, "explain saved latency spikes from their trace events", false },
+	{ "monitor", cmd_monitor,
+	  "live dashboard: latency per CPU, interrupts, spikes and their causes", true },
+	{ "report", cmd_report,
+	  "plots and an HTML/Markdown report of a results folder (gnuplot)", false },
+	{ "compare", cmd_compare,
+	  "runs side by side: ratios, confidence intervals, verdicts, plots", false },
+	{ "import", cmd_import, "cyclictest, oslat and rtla output as results folders", false },
+	{ "export", cmd_export,
+	  "a results folder as cyclictest --json JSON, CSV or Prometheus metrics", false },
+	{ "irq", cmd_irq, "interrupt and softirq rates per CPU, handler times, affinity", true },
+	{ "guard", cmd_guard,
+	  "watchdog for runaway real-time tasks: name them, demote or stop them", true },
+	{ "sysinfo", cmd_sysinfo,
+	  "RT-readiness checklist of this box (or a recorded tree)", false },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -111,30 +118,43 @@ int rtm_cli_bad_option(const char *cmd, const char *shortopts, const struct opti
 			    cmd);
 }
 
-/* The command's only global: set by SIGINT, SIGTERM and SIGHUP. */
-static volatile sig_atomic_t stop_requested;
+/* The command's only global: the first of SIGINT, SIGTERM and SIGHUP received. */
+static volatile sig_atomic_t stop_signal;
 
 static void on_stop_signal(int sig)
 {
-	(void)sig;
-	stop_requested = 1;
+	if (!stop_signal)
+		stop_signal = sig;
 }
 
 void rtm_cli_catch_stop(void)
 {
-	struct sigaction sa;
+	struct sigaction sa, old;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop_signal;	/* no SA_RESTART: sleeps end at once */
 	sigemptyset(&sa.sa_mask);
+	/* even when started ignored: a script's kill -INT must stop and save a run */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* nohup's promise is kept: a run started with SIGHUP ignored survives a hang-up */
+	if (sigaction(SIGHUP, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+		return;
 	sigaction(SIGHUP, &sa, NULL);
 }
 
 bool rtm_cli_stopping(void)
 {
-	return stop_requested;
+	return stop_signal != 0;
+}
+
+void rtm_cli_trace_note(const struct rtm_trace *t)
+{
+	const char *names = t ? rtm_trace_stale_removed(t) : "";
+
+	if (*names)
+		fprintf(stderr, "rtmeasure: removed stale trace instances of a killed rtmeasure: "
+			"%s\n", names);
 }
 
 bool rtm_cli_colour(int fd)
@@ -165,7 +185,8 @@ static void usage(FILE *f)
 	fprintf(f, "\nDurations: 30s, 5m, 2h (plain number: seconds). Latencies: 20us, 1.5ms, "
 		"800ns\n(plain number: microseconds). CPU lists: 0-3,6.\n"
 		"Exit status: 0 ok, 1 a --fail-above bound exceeded, 2 usage or environment "
-		"error.\nSee rtmeasure(1) and rtmeasure-<command>(1).\n");
+		"error,\n130/143/129 a measuring command stopped by SIGINT/SIGTERM/SIGHUP (what it "
+		"measured\nis saved).\nSee rtmeasure(1) and rtmeasure-<command>(1).\n");
 }
 
 int main(int argc, char **argv)
@@ -204,8 +225,18 @@ int main(int argc, char **argv)
 		}
 		return rtm_cli_fail("unknown command '%s' (rtmeasure --help lists them)", name);
 	}
-	for (i = 0; i < NCOMMANDS; i++)
-		if (!strcmp(name, commands[i].name))
-			return commands[i].run(argc - 1, argv + 1);
+	for (i = 0; i < NCOMMANDS; i++) {
+		int status;
+
+		if (strcmp(name, commands[i].name))
+			continue;
+		if (commands[i].stops)
+			rtm_cli_catch_stop();	/* first: nothing slow has happened yet */
+		status = commands[i].run(argc - 1, argv + 1);
+		/* stopped by a signal and saved: 130 (SIGINT), 143 (SIGTERM), 129 (SIGHUP) */
+		if (stop_signal && status != RTM_EXIT_USAGE)
+			status = RTM_EXIT_SIGNAL(stop_signal);
+		return status;
+	}
 	return rtm_cli_fail("unknown command '%s' (rtmeasure --help lists them)", name);
 }

@@ -17,6 +17,7 @@ struct rtm_command {
 	const char *name;
 	int (*run)(int argc, char **argv);
 	const char *summary;
+	bool stops;		/* ends cleanly on SIGINT/SIGTERM/SIGHUP (rtm_cli_catch_stop) */
 };
 
 /* Print "rtmeasure: <message>" on stderr; returns RTM_EXIT_USAGE. */
@@ -24,10 +25,22 @@ int rtm_cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
  * SIGINT, SIGTERM and SIGHUP set a stop flag (and end a sleep) instead of
- * killing the command, so what was measured is saved.
+ * killing the command, so what was measured is saved. main() installs the
+ * handler before anything else for the commands that measure (a signal in
+ * their first moments is never lost), once. SIGINT is caught even when the
+ * command started with it ignored (a background job of a script): kill -INT
+ * stops a run and saves it. SIGHUP started ignored (nohup) stays ignored.
  */
 void rtm_cli_catch_stop(void);
 bool rtm_cli_stopping(void);
+
+/* Exit status of a run that a signal stopped, as shells give: 128 + signal. */
+#define RTM_EXIT_SIGNAL(sig)	(128 + (sig))
+
+struct rtm_trace;
+
+/* One line on stderr naming the stale trace instances @t's creation removed. */
+void rtm_cli_trace_note(const struct rtm_trace *t);
 
 struct option;
 

@@ -3,6 +3,7 @@
 # and exit 2 before anything is measured; --help works; --no-rt measures
 # without privileges.
 . "$RTM_SRCDIR/tests/lib.sh"
+measure_lock "$@"
 
 for cmd in cyclic run; do
 	run_cmd $cmd --help
@@ -58,6 +59,13 @@ for args in "-t" "-t 1" "-t1" "--threads=1" "-S" "-n" "-x" "-c 0" "-m" "-N" "-u"
 	measure "ok$n" $args
 	ok $rc "cyclic $args is taken ($err)"
 done
+# a lock directory that cannot be used: a warning and the run goes on; --exclusive refuses
+: >"$d/lockfile"
+RTMEASURE_LOCK_DIR="$d/lockfile" run_cmd cyclic --no-rt -l 20 -i 200us -a 0 -q -o "$d/nolock"
+[ $rc -eq 0 ] && echo "$err" | grep -q "warning: cannot tell whether another rtmeasure.*not a directory"
+ok $? "unusable lock directory: measured with a warning ($err)"
+RTMEASURE_LOCK_DIR="$d/lockfile" expect_usage_error "unusable lock directory: --exclusive refuses" \
+	cyclic --no-rt -l 20 -i 200us -a 0 -q --exclusive -o "$d/nolockx"
 measure t1 -t 1 -q
 jq -e '.options.cpus == "0"' "$d/t1/result.json" >/dev/null; ok $? "-t 1: the first CPU"
 measure t4 -t 4 -q
@@ -168,13 +176,17 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 	ok $? "--no-rt: 1000 periods accounted for ($(jq -c '[.all.samples, .all.overruns]' \
 		"$d/out.json" 2>/dev/null))"
 	jq -e '.options.rt == false' "$d/r/result.json" >/dev/null; ok $? "--no-rt is recorded"
-	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
-		"$RTMEASURE" cyclic --no-rt -a 0 -D 1s -b 1ms --trace -q -o "$d/t" 2>&1 >/dev/null)
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		"$RTMEASURE" cyclic --no-rt -a 0 -D 1s -b 1ms --trace -q -o "$d/t" \
+		>/dev/null 2>"$d/t.err" &
+	pid=$!
+	wait $pid
 	rc=$?
+	out=$(cat "$d/t.err")
 	[ $rc -eq 2 ] && echo "$out" | grep -qi 'root\|tracefs'
 	ok $? "not root with --trace: exit 2 naming root or tracefs ($out)"
-	ls /sys/kernel/tracing/instances 2>/dev/null | grep -q '^rtmeasure-'
-	ok $(( $? == 0 )) "and no trace instance left"
+	ls /sys/kernel/tracing/instances 2>/dev/null | grep -qE "^rtmeasure-$pid([.-]|\$)"
+	ok $(( $? == 0 )) "and no trace instance of its own left"
 	rm -rf "$d"
 fi
 done_testing

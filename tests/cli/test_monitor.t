@@ -3,6 +3,7 @@
 # --no-rt): bad options give one line and exit 2; --once and a pipe give plain
 # tables, one per refresh, without escape codes.
 . "$RTM_SRCDIR/tests/lib.sh"
+measure_lock "$@"
 
 run_cmd monitor --help
 ok $(( rc != 0 )) "monitor --help exits 0"

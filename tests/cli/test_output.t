@@ -5,6 +5,7 @@
 # symlinks planted in plots/, import of a truncated result.json. Device
 # nodes, full and read-only file systems: tests/integration/safe_output.sh.
 . "$RTM_SRCDIR/tests/lib.sh"
+measure_lock "$@"
 command -v jq >/dev/null || { echo "1..0 # SKIP jq not installed"; exit 0; }
 res="$RTM_TESTDATA/results/vm-6.18-load"
 t=$(mktemp -d)

@@ -3,6 +3,7 @@
 # once with one line (exit 2), before anything is measured; export writes
 # pages that promtool accepts (when installed).
 . "$RTM_SRCDIR/tests/lib.sh"
+measure_lock "$@"
 
 R="$RTM_TESTDATA/results/vm-6.18-load"
 t=$(mktemp -d)

@@ -7,6 +7,7 @@
 # fail. Screenshots of the pages go to build/test-artefacts/report-browser/
 # beside copies of the pages. Skips with the reason when chromium cannot run.
 . "$RTM_SRCDIR/tests/lib.sh"
+measure_lock "$@"
 skip_all() { echo "1..0 # SKIP $*"; exit 0; }
 command -v gnuplot >/dev/null || skip_all "gnuplot not installed"
 browser=$(command -v chromium || command -v chromium-browser) ||

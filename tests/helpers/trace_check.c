@@ -196,7 +196,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "trace_check: %s\n", err.msg);
 		return 2;
 	}
-	printf("instance=%s\n", rtm_trace_name(t));
+	printf("instance=%s\nstale=%s\n", rtm_trace_name(t), rtm_trace_stale_removed(t));
 	fflush(stdout);
 	rtm_trace_start(t);
 	activity(t);

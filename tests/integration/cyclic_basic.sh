@@ -5,6 +5,7 @@
 . "$RTM_SRCDIR/tests/lib.sh"
 need_root
 need_jq
+measure_lock "$@"
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

@@ -14,6 +14,7 @@ need_root
 need_jq
 [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] || skip "needs 2 online CPUs"
 grep -q '^1$\|^0-\|,1\b' /sys/devices/system/cpu/online || skip "CPU 1 is offline"
+measure_lock "$@"
 
 dir=$(mktemp -d)
 cg=

@@ -9,6 +9,7 @@
 . "$RTM_SRCDIR/tests/lib.sh"
 need_root
 [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] || skip "needs 2 CPUs"
+measure_lock "$@"
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"; kill $inj 2>/dev/null' EXIT
@@ -20,7 +21,7 @@ field() { sed -n "s/.*\b$1=\([0-9]*\).*/\1/p"; }
 # --- one sample per injection
 "$RTMEASURE" cyclic -a 0,1 -D 4s -i 1000us -q --log-above 300us -o "$out/a" >/dev/null &
 cyc=$!
-sleep 0.3
+wait_probes $cyc
 "$inject" --cpu 0 --spin 1500us --every 100ms --count 20 --delay 500ms >"$out/inj.txt" &
 inj=$!
 wait $cyc || fail "cyclic exited $?"
@@ -71,7 +72,7 @@ echo "histogram window 500-1800 us: CPU 0 $c0 samples, CPU 1 $c1"
 # --- overruns and coordinated-omission correction: S = 2500 us > 2 I
 "$RTMEASURE" cyclic -a 0 -D 3s -i 1000us -q -o "$out/b" >/dev/null &
 cyc=$!
-sleep 0.3
+wait_probes $cyc
 "$inject" --cpu 0 --spin 2500us --every 200ms --count 10 --delay 500ms >/dev/null &
 inj=$!
 wait $cyc || fail "cyclic exited $?"

@@ -10,6 +10,7 @@
 . "$RTM_SRCDIR/tests/lib.sh"
 need_root
 need_jq
+measure_lock "$@"
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"; kill $inj 2>/dev/null' EXIT
@@ -35,7 +36,7 @@ grep -q -- '--fail-above 1ns exceeded' "$out/f1.err" || fail "no exceeded messag
 "$RTMEASURE" cyclic -a 0,1 -D 10s -i 1000us -b 1ms --log-above 1ms -q -o "$out/b" \
 	>/dev/null 2>"$out/b.err" &
 cyc=$!
-sleep 0.5
+wait_probes $cyc
 "$inject" --cpu 0 --spin 1900us --every 100ms --count 5 --delay 500ms >"$out/binj.txt" &
 inj=$!
 wait $cyc

@@ -8,6 +8,7 @@
 # it found it.
 . "$RTM_SRCDIR/tests/lib.sh"
 need_root
+measure_lock "$@"
 [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] || skip "needs 2 CPUs (the guard keeps one of its own)"
 [ -w /proc/sys/kernel/sched_rt_runtime_us ] || skip "cannot switch RT throttling off here"
 

@@ -12,6 +12,7 @@ need_jq
 need_tracefs
 grep -q '^irq:irq_handler_entry$' /sys/kernel/tracing/available_events ||
 	skip "this kernel has no irq:irq_handler_entry event"
+measure_lock "$@"
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"; kill $busy 2>/dev/null' EXIT
@@ -19,10 +20,11 @@ trap 'rm -rf "$out"; kill $busy 2>/dev/null' EXIT
 # some interrupts: file writes flushed to disk, and short sleeps
 ( while :; do dd if=/dev/zero of="$out/f" bs=64k count=16 oflag=direct 2>/dev/null; sleep 0.01; done ) &
 busy=$!
-"$RTMEASURE" irq --trace -D 3s --json >"$out/irq.json" 2>"$out/err" ||
-	fail "irq --trace exited $? ($(cat "$out/err"))"
+"$RTMEASURE" irq --trace -D 3s --json >"$out/irq.json" 2>"$out/err" &
+irq=$!
+wait $irq || fail "irq --trace exited $? ($(cat "$out/err"))"
 kill $busy; wait $busy 2>/dev/null
-ls /sys/kernel/tracing/instances | grep -q '^rtmeasure-' && fail "trace instance left behind"
+no_instances_of $irq
 jq -e '.interrupts.interval_ns > 2500000000' "$out/irq.json" >/dev/null || fail "interval"
 [ "$(jq .trace_lost "$out/irq.json")" = 0 ] || echo "note: trace events lost: $(jq .trace_lost "$out/irq.json")"
 

@@ -7,6 +7,7 @@
 # (scripts/setup --kernel installs them).
 . "$RTM_SRCDIR/tests/lib.sh"
 need_root
+measure_lock "$@"
 
 kb=$RTM_SRCDIR/scripts/kernel-build
 base=/usr/src/linux-config-6.12/config.amd64_none_amd64.xz

@@ -7,6 +7,7 @@
 . "$RTM_SRCDIR/tests/lib.sh"
 need_root
 command -v tmux >/dev/null || skip "tmux not installed (scripts/setup installs it)"
+measure_lock "$@"
 
 fail() { echo "FAIL: $*"; echo "--- last screen:"; cat "$tmp/screen" 2>/dev/null; exit 1; }
 tmp=$(mktemp -d)
@@ -34,6 +35,10 @@ start() {	# TERM
 
 start xterm-256color
 wait_for '^CPU  *cur  *min' || fail "no CPU table within 10 s"
+# rtmeasure is the child of the pane's shell: its trace instances are checked at the end
+mon_pid() { pgrep -P "$(T display -p -t mon '#{pane_pid}')" -x rtmeasure; }
+pids=$(mon_pid)
+[ -n "$pids" ] || fail "no rtmeasure process in the pane"
 sleep 1
 screen | grep -q '^0  ' && screen | grep -q '^1  ' || fail "not a row per CPU"
 a=$(samples 0)
@@ -77,9 +82,10 @@ sock="$tmp/tmux2.sock"	# a fresh server: the old one may still be going away
 
 start vt100
 wait_for '^CPU  *cur' || fail "vt100: no CPU table"
+pids="$pids $(mon_pid)"
 screen | grep -q '^1  ' || fail "vt100: not a row per CPU"
 T send-keys -t mon q
 for ((i = 0; i < 100; i++)); do [ -s "$tmp/rc-vt100" ] && break; sleep 0.1; done
 [ "$(cat "$tmp/rc-vt100" 2>/dev/null)" = 0 ] || fail "vt100: q exit status"
-ls /sys/kernel/tracing/instances 2>/dev/null | grep -q '^rtmeasure-' && fail "a trace instance left"
+for p in $pids; do no_instances_of "$p"; done
 echo "PASS: rows per CPU, live numbers, reset, resize, help, q with results, vt100"

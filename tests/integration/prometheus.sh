@@ -10,6 +10,7 @@
 . "$RTM_SRCDIR/tests/lib.sh"
 need_root
 need_jq
+measure_lock "$@"
 for p in prometheus promtool prometheus-node-exporter prometheus-pushgateway curl; do
 	command -v "$p" >/dev/null ||
 		skip "$p not installed (scripts/setup installs the Prometheus packages)"

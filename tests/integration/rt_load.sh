@@ -10,6 +10,7 @@ command -v stress-ng >/dev/null || skip "stress-ng not installed (apt-get instal
 [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] || skip "needs 2 online CPUs (pins to CPU 1)"
 [ "$(cat /sys/devices/system/cpu/cpu1/online 2>/dev/null || echo 1)" = 1 ] ||
 	skip "CPU 1 is offline"
+measure_lock "$@"
 
 helper="$RTM_BUILDDIR/tests/helpers/rt_check"
 [ -x "$helper" ] || fail "$helper not built (make check builds it)"

@@ -5,6 +5,7 @@
 # a device node is written in place and never replaced.
 . "$RTM_SRCDIR/tests/lib.sh"
 need_root
+measure_lock "$@"
 res="$RTM_TESTDATA/results/vm-6.18-load"
 t=$(mktemp -d)
 cleanup() {

@@ -5,10 +5,13 @@
 #    later; sched/irq/timer events decode; nothing lost; per-CPU time order
 #  - the instance is gone afterwards; the top-level instance is untouched
 #  - SIGKILL during a traced run leaves a stale instance that the next run
-#    removes
+#    removes, saying so; staleness is decided by the instance's lock, so a
+#    process in another PID namespace (PID 1 there) is neither taken for
+#    alive nor robbed of its instance by one with the same PID
 . "$RTM_SRCDIR/tests/lib.sh"
 need_root
 need_tracefs
+measure_lock "$@"
 
 check="$RTM_BUILDDIR/tests/helpers/trace_check"
 T=/sys/kernel/tracing
@@ -41,20 +44,60 @@ done
 [ "$(cat $T/trace_clock)" = "$top_clock" ] || fail "top-level trace_clock changed"
 [ "$(grep -c . $T/set_event)" = "$top_events" ] || fail "top-level events changed"
 
-# SIGKILL leaves a stale instance; the next run removes it
-"$check" run --hold 30 >"$RTM_BUILDDIR/trace_hold.out" &
+# SIGKILL leaves a stale instance; the next run removes it and says so. The
+# runs here use a lock directory of their own: rtmeasure runs of other tests
+# (default lock directory) find no lock file for these instances and leave
+# them alone, so what is seen here is this test's doing only.
+export RTMEASURE_LOCK_DIR="$RTM_BUILDDIR/trace_basic.locks.$$"
+mkdir -p "$RTMEASURE_LOCK_DIR"
+hold="$RTM_BUILDDIR/trace_hold.$$"
+cleanup() {	# on any exit: what this test's killed processes left goes too
+	kill -9 $pid 2>/dev/null
+	wait 2>/dev/null
+	sleep 1	# not an assertion: --kill-child's PID 1 dies just after unshare
+	"$check" run >/dev/null 2>&1	# removes them: their lock files are still there
+	rm -rf "$RTMEASURE_LOCK_DIR" "$hold".*
+}
+trap cleanup EXIT
+wait_instance() {	# FILE: the instance= line a held trace_check wrote
+	local i
+	for i in $(seq 3000); do	# slow under a sanitizer on a loaded box
+		grep -q '^instance=' "$1" 2>/dev/null && break
+		sleep 0.1
+	done
+	sed -n 's/^instance=//p' "$1"
+}
+"$check" run --hold 600 >"$hold.1" &
 pid=$!
-for _ in $(seq 50); do
-	[ -d "$T/instances/rtmeasure-$pid" ] && break
-	sleep 0.1
-done
-[ -d "$T/instances/rtmeasure-$pid" ] || { kill -9 $pid; fail "instance rtmeasure-$pid not seen"; }
+inst=$(wait_instance "$hold.1")
+[ "$inst" = "rtmeasure-$pid" ] || { kill -9 $pid; fail "instance '$inst', want rtmeasure-$pid"; }
+[ -d "$T/instances/$inst" ] || { kill -9 $pid; fail "instance $inst not seen"; }
 kill -9 $pid
 wait $pid 2>/dev/null
-[ -d "$T/instances/rtmeasure-$pid" ] || fail "expected a stale instance after SIGKILL"
-"$check" run >/dev/null || fail "trace_check after SIGKILL exited $?"
-[ ! -d "$T/instances/rtmeasure-$pid" ] || fail "stale instance rtmeasure-$pid not removed"
-left=$(ls $T/instances | grep -c '^rtmeasure-')
-[ "$left" -eq 0 ] || fail "$left rtmeasure instances left"
-rm -f "$RTM_BUILDDIR/trace_hold.out"
-echo "PASS: private instance, mono clock within $min ns, decoding, clean-up after SIGKILL"
+[ -d "$T/instances/$inst" ] || fail "expected a stale instance after SIGKILL"
+out=$("$check" run) || fail "trace_check after SIGKILL exited $?"
+[ ! -d "$T/instances/$inst" ] || fail "stale instance $inst not removed"
+echo "$out" | grep -qx "stale=$inst" || fail "the removal of $inst was not reported: $out"
+
+# Staleness is the instance's lock, not kill(PID, 0): a process in a PID
+# namespace of its own is PID 1 there, and PID 1 (init) always runs out here.
+command -v unshare >/dev/null || skip "unshare (util-linux) missing"
+unshare --pid --fork --kill-child "$check" run --hold 600 >"$hold.2" &
+pid=$!
+inst=$(wait_instance "$hold.2")
+[ "$inst" = rtmeasure-1 ] || { kill -9 $pid; fail "in a PID namespace: instance '$inst'"; }
+# a second process with the same PID in another namespace gets a name of its own
+out=$(unshare --pid --fork "$check" run) || fail "second PID 1: trace_check exited $?"
+echo "$out" | grep -qx 'instance=rtmeasure-1\.1' ||
+	fail "same PID in another namespace: $(echo "$out" | head -2 | tr '\n' ' ')"
+[ -d "$T/instances/rtmeasure-1" ] || fail "the second PID 1 removed the live rtmeasure-1"
+kill -9 $pid	# --kill-child: PID 1 inside dies with unshare
+wait $pid 2>/dev/null
+for _ in $(seq 100); do
+	"$check" run >"$hold.3" 2>&1 && grep -qx 'stale=rtmeasure-1' "$hold.3" && break
+	sleep 0.1	# PID 1 of the namespace exits just after unshare
+done
+grep -qx 'stale=rtmeasure-1' "$hold.3" || fail "stale rtmeasure-1 not removed: $(cat "$hold.3")"
+[ ! -d "$T/instances/rtmeasure-1" ] || fail "rtmeasure-1 left behind"
+[ -z "$(ls -A "$RTMEASURE_LOCK_DIR")" ] || fail "lock files left: $(ls "$RTMEASURE_LOCK_DIR")"
+echo "PASS: private instance, mono clock within $min ns, decoding, clean-up after SIGKILL (said in one line), staleness by lock across PID namespaces"

@@ -9,6 +9,7 @@
 need_root
 need_jq
 need_tracefs
+measure_lock "$@"
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"; kill $inj 2>/dev/null' EXIT
@@ -19,13 +20,13 @@ inject="$RTM_BUILDDIR/tests/helpers/inject"
 
 "$RTMEASURE" cyclic -a 0,1 -D 10s -b 4ms --trace -q -o "$out/b" >/dev/null 2>"$out/b.err" &
 cyc=$!
-sleep 0.5
+wait_probes $cyc
 "$inject" --cpu 0 --spin 5ms --every 100ms --count 10 --delay 100ms >"$out/inj.txt" &
 inj=$!
 wait $cyc || fail "cyclic --trace exited $? ($(cat "$out/b.err"))"
 wait $inj
 cat "$out/b.err"
-ls /sys/kernel/tracing/instances | grep -q '^rtmeasure-' && fail "trace instance left behind"
+no_instances_of $cyc
 
 # the trace clock was checked against CLOCK_MONOTONIC before measuring
 jq -e '.options.trace_clock_delta_ns >= 0 and .options.trace_clock_delta_ns < 50000' \

@@ -8,6 +8,7 @@
 need_root
 need_jq
 need_tracefs
+measure_lock "$@"
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"; kill $inj 2>/dev/null' EXIT
@@ -16,13 +17,13 @@ inject="$RTM_BUILDDIR/tests/helpers/inject"
 "$RTMEASURE" cyclic -a 0 -D 4s --capture-above 3ms --max-captures 2 --capture-holdoff 200ms \
 	-q --json -o "$out/c" >"$out/c.json" 2>"$out/c.err" &
 cyc=$!
-sleep 0.5
+wait_probes $cyc
 "$inject" --cpu 0 --spin 5ms --every 700ms --count 4 --delay 200ms >"$out/inj.txt" &
 inj=$!
 wait $cyc || fail "cyclic --capture-above exited $? ($(cat "$out/c.err"))"
 wait $inj
 cat "$out/c.err"
-ls /sys/kernel/tracing/instances | grep -q '^rtmeasure-' && fail "trace instance left behind"
+no_instances_of $cyc
 
 r="$out/c/result.json"
 n=$(jq '[.events[] | select(.type == "spike_capture")] | length' "$r")
@@ -50,7 +51,7 @@ jq -e '.options.capture_above_ns == 3000000 and .options.max_captures == 2' "$r"
 "$RTMEASURE" cyclic -a 0 -D 5s -b 3ms --capture-above 3ms -q -o "$out/b" >/dev/null \
 	2>"$out/b.err" &
 cyc=$!
-sleep 0.5
+wait_probes $cyc
 "$inject" --cpu 0 --spin 5ms --every 500ms --count 2 --delay 200ms >/dev/null &
 inj=$!
 wait $cyc || fail "cyclic -b --capture-above exited $? ($(cat "$out/b.err"))"
@@ -60,5 +61,5 @@ n=$(jq '[.events[] | select(.type == "spike_capture")] | length' "$out/b/result.
 jq -e '.events[] | select(.type == "spike_capture") |
 	.trigger == "capture-above,breaktrace"' "$out/b/result.json" >/dev/null ||
 	fail "trigger: $(jq -c '.events' "$out/b/result.json")"
-ls /sys/kernel/tracing/instances | grep -q '^rtmeasure-' && fail "trace instance left behind"
+no_instances_of $cyc
 echo "PASS: 2 captures while measuring on, -b with --capture-above saved once"

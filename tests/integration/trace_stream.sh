@@ -8,6 +8,7 @@
 . "$RTM_SRCDIR/tests/lib.sh"
 need_root
 need_tracefs
+measure_lock "$@"
 
 check="$RTM_BUILDDIR/tests/helpers/trace_check"
 field() { sed -n "s/.*\b$1=\([0-9]*\).*/\1/p"; }
