@@ -125,7 +125,7 @@ const char *measure_opt_name(int c, char *buf, size_t len);
 	{ "prometheus", required_argument, NULL, 1023 },			\
 	{ "no-rt", no_argument, NULL, 1007 },					\
 	{ "housekeeping", required_argument, NULL, 1021 },			\
-	{ "exclusive", no_argument, NULL, 1023 },				\
+	{ "exclusive", no_argument, NULL, 1024 },				\
 	{ "mainaffinity", required_argument, NULL, 1021 },			\
 	{ "series-interval", required_argument, NULL, 1008 },			\
 	{ "log-above", required_argument, NULL, 1009 },				\

@@ -341,7 +341,7 @@ int measure_parse_opt(struct measure_opts *m, int c, int argc, char **argv)
 		m->probe.dma_latency_us = -1;
 		m->deepest_idle = -2;
 		return 1;
-	case 1023:
+	case 1024:
 		m->exclusive = true;
 		return 1;
 	case 1007:
