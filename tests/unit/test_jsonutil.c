@@ -2,10 +2,14 @@
 /*
  * Unit tests: text rtmeasure did not write goes into JSON even when it is not
  * UTF-8 (a /proc/interrupts action name with a stray byte made the whole
- * `irq --json` document NULL; found by fuzz_proc_interrupts).
+ * `irq --json` document NULL; found by fuzz_proc_interrupts). A task may name
+ * itself with any bytes (prctl PR_SET_NAME): its events still go into spike
+ * files and analyses.
  */
 #include <string.h>
 
+#include "analysis.h"
+#include "capture.h"
 #include "irq.h"
 #include "jsonutil.h"
 #include "../tap.h"
@@ -59,5 +63,27 @@ int main(void)
 	json_decref(j);
 	rtm_irq_snap_release(&d);
 	rtm_irq_snap_release(&a);
+
+	{
+		struct rtm_event ev = { .ts_ns = 1, .type = RTM_EV_SCHED_SWITCH,
+					.system = "sched", .name = "sched_switch" };
+		struct rtm_analysis an;
+
+		snprintf(ev.sw.prev_comm, sizeof(ev.sw.prev_comm), "worker\xff");
+		snprintf(ev.sw.next_comm, sizeof(ev.sw.next_comm), "rtm-probe/0");
+		j = rtm_event_to_json(&ev);
+		ok(j && !strcmp(json_string_value(json_object_get(j, "prev_comm")) ?: "",
+				"worker?"), "an event of a task named with a stray byte: in JSON");
+		json_decref(j);
+		memset(&an, 0, sizeof(an));
+		an.held_by = -1;
+		an.ntasks = 1;
+		snprintf(an.tasks[0].comm, sizeof(an.tasks[0].comm), "worker\xff");
+		snprintf(an.verdict, sizeof(an.verdict), "while worker\xff ran");
+		j = rtm_analysis_to_json(&an);
+		ok(j && !strcmp(json_string_value(json_object_get(j, "verdict")) ?: "",
+				"while worker? ran"), "an analysis naming that task: in JSON");
+		json_decref(j);
+	}
 	return tap_done();
 }
