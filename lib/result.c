@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "fileio.h"
+#include "jsonutil.h"
 #include "result.h"
 
 struct rtm_result *rtm_result_alloc(const char *command)
@@ -152,9 +153,9 @@ json_t *rtm_result_to_json(const struct rtm_result *r)
 	}
 	rtm_hist_free(implied);
 	rtm_hist_free(check);
-	root = json_pack("{s:s, s:s, s:s, s:s, s:I, s:b, s:O, s:O, s:o, s:O, s:O}",
+	root = json_pack("{s:s, s:o, s:s, s:s, s:I, s:b, s:O, s:O, s:o, s:O, s:O}",
 		"schema", RTM_RESULT_SCHEMA,
-		"tool", r->tool,
+		"tool", rtm_json_text(r->tool),
 		"command", r->command,
 		"created", r->created,
 		"duration_ns", (json_int_t)r->duration_ns,

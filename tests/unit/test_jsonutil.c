@@ -10,8 +10,11 @@
 
 #include "analysis.h"
 #include "capture.h"
+#include "fileio.h"
+#include "import.h"
 #include "irq.h"
 #include "jsonutil.h"
+#include "result.h"
 #include "../tap.h"
 
 static void text(const char *in, size_t len, const char *want, const char *name)
@@ -84,6 +87,31 @@ int main(void)
 		ok(j && !strcmp(json_string_value(json_object_get(j, "verdict")) ?: "",
 				"while worker? ran"), "an analysis naming that task: in JSON");
 		json_decref(j);
+	}
+	/* an imported version string cut to 31 bytes in the middle of a character */
+	{
+		const char *data = getenv("RTM_TESTDATA") ?: "tests/data";
+		char path[4096], *text, *at, *doc;
+		struct rtm_result *r;
+		size_t len = 0;
+
+		snprintf(path, sizeof(path), "%s/import/cyclictest-h100.json", data);
+		text = rtm_read_all("", path, &len);
+		at = text ? strstr(text, "\"2.40\"") : NULL;
+		doc = malloc(len + 64);
+		if (ok(at && doc, "cyclictest-h100.json has version \"2.40\"")) {
+			snprintf(doc, len + 64, "%.*s\"2.4-\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+				 "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+				 "\xc3\xa9\"%s", (int)(at - text), text, at + 6);
+			r = rtm_import_buffer(doc, strlen(doc), "long-version.json", NULL, &err);
+			ok(r != NULL, "a version in UTF-8 longer than 31 bytes imports (%s)", err.msg);
+			j = r ? rtm_result_to_json(r) : NULL;
+			ok(j != NULL, "and the result has its JSON form");
+			json_decref(j);
+			rtm_result_free(r);
+		}
+		free(doc);
+		free(text);
 	}
 	return tap_done();
 }
