@@ -327,6 +327,8 @@ void rtm_analyze(const struct rtm_event *ev, size_t n, int cpu, uint64_t planned
 	for (i = 0; i < n; i++) {
 		if (ev[i].cpu != cpu || ev[i].ts_ns < planned_ns || ev[i].ts_ns > woke_ns)
 			continue;
+		if (ev[i].ts_ns < prev)
+			continue;	/* out of order (a corrupt spike file): no gap */
 		if (ev[i].ts_ns - prev > a->largest_gap_ns)
 			a->largest_gap_ns = ev[i].ts_ns - prev;
 		prev = ev[i].ts_ns;
