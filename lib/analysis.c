@@ -281,6 +281,8 @@ void rtm_analyze(const struct rtm_event *ev, size_t n, int cpu, uint64_t planned
 		if (!strcmp(model, models[i]))
 			snprintf(a->preempt_model, sizeof(a->preempt_model), "%s", models[i]);
 	a->latency_ns = woke_ns > planned_ns ? woke_ns - planned_ns : 0;
+	if (woke_ns < planned_ns)
+		woke_ns = planned_ns;	/* woke before its time (a corrupt spike file): no window */
 
 	for (i = 0; i < n; i++) {
 		const struct rtm_event *e = &ev[i];
