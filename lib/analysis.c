@@ -8,6 +8,7 @@
 
 #include "analysis.h"
 #include "irqacct.h"
+#include "jsonutil.h"
 #include "units.h"
 
 #define NONE ((size_t)-1)
@@ -280,6 +281,8 @@ void rtm_analyze(const struct rtm_event *ev, size_t n, int cpu, uint64_t planned
 		if (!strcmp(model, models[i]))
 			snprintf(a->preempt_model, sizeof(a->preempt_model), "%s", models[i]);
 	a->latency_ns = woke_ns > planned_ns ? woke_ns - planned_ns : 0;
+	if (woke_ns < planned_ns)
+		woke_ns = planned_ns;	/* woke before its time (a corrupt spike file): no window */
 
 	for (i = 0; i < n; i++) {
 		const struct rtm_event *e = &ev[i];
@@ -326,6 +329,8 @@ void rtm_analyze(const struct rtm_event *ev, size_t n, int cpu, uint64_t planned
 	for (i = 0; i < n; i++) {
 		if (ev[i].cpu != cpu || ev[i].ts_ns < planned_ns || ev[i].ts_ns > woke_ns)
 			continue;
+		if (ev[i].ts_ns < prev)
+			continue;	/* out of order (a corrupt spike file): no gap */
 		if (ev[i].ts_ns - prev > a->largest_gap_ns)
 			a->largest_gap_ns = ev[i].ts_ns - prev;
 		prev = ev[i].ts_ns;
@@ -381,14 +386,15 @@ json_t *rtm_analysis_to_json(const struct rtm_analysis *a)
 	int i;
 
 	for (i = 0; i < a->ntasks; i++)
-		json_array_append_new(tasks, json_pack("{s:s, s:i, s:i, s:I}", "comm",
-			a->tasks[i].comm, "pid", a->tasks[i].pid, "prio", a->tasks[i].prio,
+		json_array_append_new(tasks, json_pack("{s:o, s:i, s:i, s:I}", "comm",
+			rtm_json_text(a->tasks[i].comm), "pid", a->tasks[i].pid, "prio", a->tasks[i].prio,
 			"ran_ns", (json_int_t)a->tasks[i].ran_ns));
 	for (i = 0; i < a->nirqs; i++)
-		json_array_append_new(irqs, json_pack("{s:s, s:i, s:I}", "what", a->irqs[i].what,
+		json_array_append_new(irqs, json_pack("{s:o, s:i, s:I}", "what",
+			rtm_json_text(a->irqs[i].what),
 			"count", (int)a->irqs[i].count, "total_ns", (json_int_t)a->irqs[i].total_ns));
 	return json_pack("{s:i, s:I, s:b, s:b, s:b, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o,"
-			 " s:s, s:s, s:i, s:o}",
+			 " s:o, s:s, s:i, s:o}",
 		"cpu", a->cpu, "latency_ns", (json_int_t)a->latency_ns,
 		"found_timer", a->found_timer, "found_wakeup", a->found_wakeup,
 		"found_switch", a->found_switch,
@@ -398,7 +404,7 @@ json_t *rtm_analysis_to_json(const struct rtm_analysis *a)
 		"return_ns", (json_int_t)a->return_ns, "irq_ns", (json_int_t)a->irq_ns,
 		"unexplained_ns", (json_int_t)a->unexplained_ns,
 		"largest_gap_ns", (json_int_t)a->largest_gap_ns,
-		"tasks", tasks, "irqs", irqs, "verdict", a->verdict,
+		"tasks", tasks, "irqs", irqs, "verdict", rtm_json_text(a->verdict),
 		"preempt_model", a->preempt_model, "probe_prio", a->probe_prio,
 		"held_by", a->held_by >= 0 ? json_integer(a->tasks[a->held_by].pid) : json_null());
 }

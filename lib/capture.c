@@ -11,6 +11,7 @@
 #include "analysis.h"
 #include "capture.h"
 #include "fileio.h"
+#include "jsonutil.h"
 
 struct window_ctx {
 	const struct rtm_spike_window *w;
@@ -96,26 +97,27 @@ json_t *rtm_event_to_json(const struct rtm_event *ev)
 			      "event", ev->name ? ev->name : "");
 
 	if (ev->info)
-		json_object_set_new(o, "info", json_string(ev->info));
+		json_object_set_new(o, "info", rtm_json_text(ev->info));
 
 	switch (ev->type) {
 	case RTM_EV_SCHED_SWITCH:
-		json_object_update_new(o, json_pack("{s:s, s:i, s:i, s:I, s:s, s:i, s:i}",
-			"prev_comm", ev->sw.prev_comm, "prev_pid", ev->sw.prev_pid,
+		json_object_update_new(o, json_pack("{s:o, s:i, s:i, s:I, s:o, s:i, s:i}",
+			"prev_comm", rtm_json_text(ev->sw.prev_comm), "prev_pid", ev->sw.prev_pid,
 			"prev_prio", ev->sw.prev_prio, "prev_state", (json_int_t)ev->sw.prev_state,
-			"next_comm", ev->sw.next_comm, "next_pid", ev->sw.next_pid,
+			"next_comm", rtm_json_text(ev->sw.next_comm), "next_pid", ev->sw.next_pid,
 			"next_prio", ev->sw.next_prio));
 		break;
 	case RTM_EV_SCHED_WAKEUP:
 	case RTM_EV_SCHED_WAKING:
-		json_object_update_new(o, json_pack("{s:s, s:i, s:i, s:i}", "comm", ev->wakeup.comm,
+		json_object_update_new(o, json_pack("{s:o, s:i, s:i, s:i}", "comm",
+			rtm_json_text(ev->wakeup.comm),
 			"pid", ev->wakeup.pid, "prio", ev->wakeup.prio,
 			"target_cpu", ev->wakeup.target_cpu));
 		break;
 	case RTM_EV_IRQ_ENTRY:
 	case RTM_EV_IRQ_EXIT:
-		json_object_update_new(o, json_pack("{s:i, s:s, s:i}", "irq", ev->irq.irq,
-			"name", ev->irq.name, "ret", ev->irq.ret));
+		json_object_update_new(o, json_pack("{s:i, s:o, s:i}", "irq", ev->irq.irq,
+			"name", rtm_json_text(ev->irq.name), "ret", ev->irq.ret));
 		break;
 	case RTM_EV_SOFTIRQ_ENTRY:
 	case RTM_EV_SOFTIRQ_EXIT:
@@ -137,7 +139,7 @@ json_t *rtm_event_to_json(const struct rtm_event *ev)
 		json_object_set_new(o, "delta_ns", json_integer((json_int_t)ev->nmi.delta_ns));
 		break;
 	case RTM_EV_PRINT:
-		json_object_set_new(o, "buf", json_string(ev->print.buf));
+		json_object_set_new(o, "buf", rtm_json_text(ev->print.buf));
 		break;
 	default:
 		break;
@@ -332,10 +334,10 @@ json_t *rtm_capture_window(struct rtm_trace *t, const struct rtm_spike_window *w
 		return NULL;
 	}
 	snprintf(txt, sizeof(txt), "%s.txt", rel);
-	return json_pack("{s:s, s:i, s:s, s:I, s:I, s:I, s:b, s:I, s:I, s:s}",
+	return json_pack("{s:s, s:i, s:s, s:I, s:I, s:I, s:b, s:I, s:I, s:o}",
 			 "type", "spike_capture", "cpu", w->cpu, "file", txt,
 			 "latency_ns", (json_int_t)(w->woke_ns - w->planned_ns),
 			 "events", (json_int_t)nev, "lost", (json_int_t)lost,
 			 "truncated", truncated, "from_ns", (json_int_t)c.from,
-			 "last_event_ns", (json_int_t)c.last_ns, "verdict", an.verdict);
+			 "last_event_ns", (json_int_t)c.last_ns, "verdict", rtm_json_text(an.verdict));
 }

@@ -164,7 +164,7 @@ void imp_note(struct imp_set *s, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	json_array_append_new(s->notes, json_string(buf));
+	json_array_append_new(s->notes, rtm_json_text(buf));
 }
 
 void imp_set_release(struct imp_set *s)
@@ -509,11 +509,11 @@ static struct rtm_result *build(struct imp_set *s, const struct rtm_import_opts 
 		json_object_set_new(r->sections, "timerlat", tl);
 		irq = user = NULL;
 	}
-	prov = json_pack("{s:s, s:o, s:o, s:s, s:s, s:s, s:I, s:I, s:o, s:b, s:o, s:o}",
-		"tool", s->tool,
-		"version", s->version[0] ? json_string(s->version) : json_null(),
-		"command_line", s->command_line ? json_string(s->command_line) : json_null(),
-		"source_file", s->name,
+	prov = json_pack("{s:o, s:o, s:o, s:o, s:s, s:s, s:I, s:I, s:o, s:b, s:o, s:o}",
+		"tool", rtm_json_text(s->tool),
+		"version", s->version[0] ? rtm_json_text(s->version) : json_null(),
+		"command_line", s->command_line ? rtm_json_text(s->command_line) : json_null(),
+		"source_file", rtm_json_text(s->name),
 		"format", s->format,
 		"unit", s->unit,
 		"row_width_ns", (json_int_t)s->row_width_ns,

@@ -85,7 +85,8 @@ static int read_hist(struct imp_set *s, struct imp_col *c, const json_t *h, int 
 		if (imp_col_add_row(c, k, (uint64_t)json_integer_value(v)))
 			return rtm_error_setn(err, -ENOMEM, "out of memory");
 	}
-	qsort(c->rows, c->nrows, sizeof(*c->rows), cmp_row);
+	if (c->nrows)	/* qsort(NULL, 0) is undefined */
+		qsort(c->rows, c->nrows, sizeof(*c->rows), cmp_row);
 	return 0;
 }
 

@@ -247,6 +247,13 @@ int imp_parse_rtla(struct imp_set *s, char *text, size_t len,
 				has_unit = true;
 				unit = s->val_width_ns = 1;
 			} else if (sscanf(line, "# Duration: %u %u:%u:%u", &d, &h, &m, &sec) == 4) {
+				/* rtla writes days and hh:mm:ss; ten thousand years is corrupt */
+				if (d > 3650000 || h > 23 || m > 59 || sec > 59) {
+					ret = rtm_error_set(err, "%s:%d: duration out of range "
+							    "(days hh:mm:ss; corrupt file?)",
+							    s->name, it.lineno);
+					goto out;
+				}
 				s->duration_ns = (((uint64_t)d * 24 + h) * 3600 + (uint64_t)m * 60 +
 						  sec) * 1000000000ull;
 				s->has_duration = true;

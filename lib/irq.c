@@ -727,14 +727,14 @@ static json_t *row_json(const struct rtm_irq_snap *d, const struct rtm_irq_row *
 	json_t *o = json_object();
 	bool ok = o != NULL;
 
-	ok = ok && put(o, "name", json_string(r->name));
+	ok = ok && put(o, "name", rtm_json_text(r->name));
 	ok = ok && put(o, "irq", r->irq >= 0 ? json_integer(r->irq) : json_null());
-	ok = ok && put(o, "description", json_string(r->desc));
+	ok = ok && put(o, "description", rtm_json_text(r->desc));
 	if (r->irq >= 0) {
-		ok = ok && put(o, "chip", json_string(r->chip));
+		ok = ok && put(o, "chip", rtm_json_text(r->chip));
 		ok = ok && put(o, "hwirq", r->hwirq >= 0 ? json_integer(r->hwirq) : json_null());
-		ok = ok && put(o, "trigger", json_string(r->trigger));
-		ok = ok && put(o, "actions", json_string(r->actions));
+		ok = ok && put(o, "trigger", rtm_json_text(r->trigger));
+		ok = ok && put(o, "actions", rtm_json_text(r->actions));
 	}
 	ok = ok && put(o, "count", rtm_json_u64(r->total));
 	ok = ok && put(o, "counts", r->percpu ? array(NULL, r->counts, NULL, d->ncpus) :
@@ -777,7 +777,7 @@ static bool soft_json(const struct rtm_irq_snap *d, json_t *root)
 		json_t *o = json_object();
 
 		ok = json_array_append_new(vec, o) == 0 && o;
-		ok = ok && put(o, "name", json_string(r->name));
+		ok = ok && put(o, "name", rtm_json_text(r->name));
 		ok = ok && put(o, "count", rtm_json_u64(r->total));
 		ok = ok && put(o, "counts", array(NULL, r->counts, NULL, d->nsoft_cpus));
 		if (d->interval_ns)

@@ -17,6 +17,15 @@
 /* A JSON integer, or a decimal string above INT64_MAX; NULL when out of memory. */
 json_t *rtm_json_u64(uint64_t v);
 
+/*
+ * A JSON string of text rtmeasure did not write (a /proc or /sys file, a task's
+ * name, another tool's output): bytes that are not UTF-8 become '?', which
+ * json_string() would refuse (NULL, and with it the whole document). NULL
+ * only when out of memory; json null for a NULL @s.
+ */
+json_t *rtm_json_text(const char *s);
+json_t *rtm_json_textn(const char *s, size_t len);
+
 /* A non-negative integer or its decimal string form; 0 or -1. */
 int rtm_json_get_u64(const json_t *j, uint64_t *out);
 

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "fileio.h"
+#include "jsonutil.h"
 #include "result.h"
 
 struct rtm_result *rtm_result_alloc(const char *command)
@@ -118,6 +119,31 @@ uint64_t rtm_result_unplaced_overflows(const struct rtm_result *r)
 	return n;
 }
 
+/*
+ * @implied = corrected - raw, when raw + it gives corrected back exactly and it
+ * reads back as a histogram (a corrected histogram that is not raw + something,
+ * as in an edited file, can leave a difference whose sum of squares no
+ * histogram has); @check is scratch.
+ */
+static bool implied_fits(const struct rtm_result_cpu *c, struct rtm_hist *implied,
+			 struct rtm_hist *check)
+{
+	json_t *j;
+	bool ok;
+
+	if (!implied || !check || rtm_hist_diff(implied, c->corrected, c->raw) ||
+	    !(implied->count || (!implied->sum_ns && !implied->max_ns && !implied->sum_sq)))
+		return false;
+	rtm_hist_copy(check, c->raw);
+	rtm_hist_merge(check, implied);
+	if (memcmp(check, c->corrected, sizeof(*check)))
+		return false;
+	j = rtm_hist_to_json(implied);
+	ok = j && rtm_hist_from_json(check, j, NULL) == 0;
+	json_decref(j);
+	return ok;
+}
+
 json_t *rtm_result_to_json(const struct rtm_result *r)
 {
 	json_t *cpus = json_array(), *root;
@@ -138,11 +164,7 @@ json_t *rtm_result_to_json(const struct rtm_result *r)
 		 */
 		if (!c->corrected) {
 			json_object_set_new(o, "hist_implied", json_null());
-		} else if (implied && check && rtm_hist_diff(implied, c->corrected, c->raw) == 0 &&
-			   (implied->count || (!implied->sum_ns && !implied->max_ns &&
-					       !implied->sum_sq)) &&
-			   (rtm_hist_copy(check, c->raw), rtm_hist_merge(check, implied),
-			    memcmp(check, c->corrected, sizeof(*check)) == 0)) {
+		} else if (implied_fits(c, implied, check)) {
 			json_object_set_new(o, "hist_implied", rtm_hist_to_json(implied));
 		} else {
 			json_object_set_new(o, "hist_corrected", rtm_hist_to_json(c->corrected));
@@ -152,9 +174,9 @@ json_t *rtm_result_to_json(const struct rtm_result *r)
 	}
 	rtm_hist_free(implied);
 	rtm_hist_free(check);
-	root = json_pack("{s:s, s:s, s:s, s:s, s:I, s:b, s:O, s:O, s:o, s:O, s:O}",
+	root = json_pack("{s:s, s:o, s:s, s:s, s:I, s:b, s:O, s:O, s:o, s:O, s:O}",
 		"schema", RTM_RESULT_SCHEMA,
-		"tool", r->tool,
+		"tool", rtm_json_text(r->tool),
 		"command", r->command,
 		"created", r->created,
 		"duration_ns", (json_int_t)r->duration_ns,

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsonutil.h"
 #include "sysinfo.h"
 #include "units.h"
 
@@ -289,7 +290,7 @@ void rtm_sysinfo_check(struct rtm_sysinfo *si)
 
 static json_t *jstr_or_null(const char *s)
 {
-	return s && *s ? json_string(s) : json_null();
+	return s && *s ? rtm_json_text(s) : json_null();
 }
 
 static json_t *words_array(const char *list)
@@ -304,7 +305,7 @@ static json_t *words_array(const char *list)
 			p++;
 		n = strcspn(p, " ");
 		if (n)
-			json_array_append_new(a, json_stringn(p, n));
+			json_array_append_new(a, rtm_json_textn(p, n));
 		p += n;
 	}
 	return a;
@@ -321,17 +322,17 @@ json_t *rtm_sysinfo_to_json(const struct rtm_sysinfo *si)
 		json_t *states = json_array();
 
 		for (s = 0; s < c->nstates; s++)
-			json_array_append_new(states, json_pack("{s:s, s:I, s:b}",
-				"name", c->states[s].name, "latency_us",
+			json_array_append_new(states, json_pack("{s:o, s:I, s:b}",
+				"name", rtm_json_text(c->states[s].name), "latency_us",
 				(json_int_t)c->states[s].latency_us, "disabled", c->states[s].disabled));
 		json_array_append_new(cpus, json_pack("{s:i, s:b, s:o, s:o, s:o}",
 			"cpu", c->cpu, "online", c->online, "governor", jstr_or_null(c->governor),
 			"thread_siblings", jstr_or_null(c->siblings), "idle_states", states));
 	}
 	for (i = 0; i < si->nchecks; i++)
-		json_array_append_new(checks, json_pack("{s:s, s:s, s:s}", "id", si->checks[i].id,
+		json_array_append_new(checks, json_pack("{s:s, s:s, s:o}", "id", si->checks[i].id,
 			"level", rtm_check_level_name(si->checks[i].level),
-			"message", si->checks[i].text));
+			"message", rtm_json_text(si->checks[i].text)));
 
 	opts = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 		"isolcpus", jstr_or_null(o->isolcpus), "nohz_full", jstr_or_null(o->nohz_full),
@@ -347,23 +348,24 @@ json_t *rtm_sysinfo_to_json(const struct rtm_sysinfo *si)
 	json_object_set_new(opts, "threadirqs", o->threadirqs ? json_true() : json_false());
 	json_object_set_new(opts, "nosmt", o->nosmt ? json_true() : json_false());
 
-	return json_pack("{s:s, s:s, s:b, s:s,"
-			 " s:{s:s, s:s, s:{s:s, s:b, s:s}, s:o, s:o, s:s, s:o},"
+	return json_pack("{s:s, s:o, s:b, s:o,"
+			 " s:{s:o, s:o, s:{s:s, s:b, s:o}, s:o, s:o, s:o, s:o},"
 			 " s:{s:o, s:o, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o},"
 			 " s:{s:o, s:o, s:o, s:o}, s:{s:o}, s:b,"
 			 " s:{s:o, s:o}, s:{s:b, s:o, s:o, s:o, s:o},"
 			 " s:{s:o, s:o, s:b, s:b, s:b, s:b, s:o}, s:o}",
 		"schema", "rtmeasure-sysinfo/1",
-		"root", si->root, "live", si->live,
-		"hostname", si->hostname,
+		"root", rtm_json_text(si->root), "live", si->live,
+		"hostname", rtm_json_text(si->hostname),
 		"kernel",
-			"release", si->release, "version", si->version,
+			"release", rtm_json_text(si->release), "version", rtm_json_text(si->version),
 			"preempt", "model", rtm_preempt_name(si->preempt),
-				"dynamic", si->preempt_dynamic, "source", si->preempt_source,
+				"dynamic", si->preempt_dynamic,
+				"source", rtm_json_text(si->preempt_source),
 			"hz", si->config_hz ? json_integer(si->config_hz) : json_null(),
 			"no_hz_full", si->config_no_hz_full < 0 ? json_null() :
 				json_boolean(si->config_no_hz_full),
-			"cmdline", si->cmdline, "cmdline_options", opts,
+			"cmdline", rtm_json_text(si->cmdline), "cmdline_options", opts,
 		"cpu",
 			"model", jstr_or_null(si->cpu_model), "arch", jstr_or_null(si->arch),
 			"online_count", si->cpus_online,

@@ -3,6 +3,7 @@
  * tracedec.c - raw ftrace pages to rtmeasure events, through libtraceevent.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,19 @@
 #include "tracedec.h"
 
 #define MAX_FIELDS 8
+
+/*
+ * The page header as the kernel writes it (kernel/trace/ring_buffer.c) and
+ * kbuffer reads it: a u64 time stamp, then a long "commit" whose low 27 bits
+ * are the bytes of records after the header and whose top bits flag events
+ * missed before the page (bit 31) and their count stored after the records
+ * (bit 30, a long at data + commit).
+ */
+#define PAGE_COMMIT_MASK	((1u << 27) - 1)
+#define PAGE_MISSED_EVENTS	(1ull << 31)
+#define PAGE_MISSED_STORED	(1ull << 30)
+/* kbuffer reads a record header (up to 8 bytes) at any offset below commit */
+#define PAGE_SLACK		16
 
 /* What we interpret: system, event, our type, the fields we read (in order). */
 static const struct ev_spec {
@@ -47,12 +61,17 @@ struct ev_slot {
 	const char *system, *name;
 	struct tep_format_field *f[MAX_FIELDS];
 	bool vector;			/* irq_vectors: entry/exit with "vector" */
+	int min_size;			/* bytes the fixed fields need: shorter is corrupt */
 };
 
 struct rtm_tracedec {
 	struct tep_handle *tep;
 	struct kbuffer *kbuf;
 	int page_size;
+	int data_offset;		/* header bytes before the records: 16, or 12 (4-byte long) */
+	int long_size;
+	int common_size;		/* bytes of the common fields every record starts with */
+	char *copy;			/* page_size + PAGE_SLACK: the page being decoded */
 	int max_id;
 	struct ev_slot *slots;		/* indexed by event id */
 };
@@ -89,6 +108,17 @@ enum rtm_ev_type rtm_ev_type_of(const char *system, const char *name)
 	return RTM_EV_OTHER;
 }
 
+/* End of the last fixed-size field (a dynamic field's fixed part is its offset word). */
+static int fixed_size(const struct tep_format_field *f)
+{
+	int end = 0;
+
+	for (; f; f = f->next)
+		if (f->offset >= 0 && f->size >= 0 && f->offset + f->size > end)
+			end = f->offset + f->size;
+	return end;
+}
+
 static void setup_slot(struct rtm_tracedec *d, struct tep_event *ev)
 {
 	struct ev_slot *s;
@@ -100,6 +130,9 @@ static void setup_slot(struct rtm_tracedec *d, struct tep_event *ev)
 	s->type = RTM_EV_OTHER;
 	s->system = ev->system;
 	s->name = ev->name;
+	s->min_size = fixed_size(ev->format.common_fields);
+	if (fixed_size(ev->format.fields) > s->min_size)
+		s->min_size = fixed_size(ev->format.fields);
 	for (i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
 		if (strcmp(specs[i].system, ev->system) || strcmp(specs[i].name, ev->name))
 			continue;
@@ -164,10 +197,16 @@ struct rtm_tracedec *rtm_tracedec_alloc_systems(const char *tracing_dir,
 		if (events[i]->id > d->max_id)
 			d->max_id = events[i]->id;
 	d->slots = calloc((size_t)d->max_id + 1, sizeof(*d->slots));
-	d->kbuf = kbuffer_alloc(tep_get_long_size(d->tep) == 4 ? KBUFFER_LSIZE_4 : KBUFFER_LSIZE_8,
+	d->long_size = tep_get_long_size(d->tep) == 4 ? 4 : 8;
+	d->data_offset = 8 + d->long_size;	/* where kbuffer takes the records to start */
+	d->kbuf = kbuffer_alloc(d->long_size == 4 ? KBUFFER_LSIZE_4 : KBUFFER_LSIZE_8,
 				tep_is_file_bigendian(d->tep) ? KBUFFER_ENDIAN_BIG :
 								KBUFFER_ENDIAN_LITTLE);
-	if (!events || !d->slots || !d->kbuf) {
+	if (d->page_size > d->data_offset)
+		d->copy = calloc(1, (size_t)d->page_size + PAGE_SLACK);
+	if (events && events[0])
+		d->common_size = fixed_size(events[0]->format.common_fields);
+	if (!events || !d->slots || !d->kbuf || !d->copy) {
 		rtm_error_set(err, "no event formats under %s/events", tracing_dir);
 		rtm_tracedec_free(d);
 		return NULL;
@@ -185,6 +224,7 @@ void rtm_tracedec_free(struct rtm_tracedec *d)
 		kbuffer_free(d->kbuf);
 	tep_free(d->tep);
 	free(d->slots);
+	free(d->copy);
 	free(d);
 }
 
@@ -285,34 +325,79 @@ static void decode(const struct ev_slot *s, const char *data, int size, struct r
 	}
 }
 
+/*
+ * The bytes of records on @page, from its header, or -EINVAL when they do not
+ * fit in the page: kbuffer trusts the header and would read past the buffer
+ * (a page claiming commit 0x0fe40028 ends in a SEGV in kbuffer_next_event).
+ */
+static int page_commit(const struct rtm_tracedec *d, const void *page, bool *stored)
+{
+	unsigned long long flags = tep_read_number(d->tep, (const char *)page + 8, d->long_size);
+	unsigned int room = (unsigned int)(d->page_size - d->data_offset);
+	unsigned int commit = (unsigned int)flags & PAGE_COMMIT_MASK;
+
+	*stored = (flags & PAGE_MISSED_EVENTS) && (flags & PAGE_MISSED_STORED);
+	if (commit > room || (*stored && commit + (unsigned int)d->long_size > room))
+		return -EINVAL;
+	return (int)commit;
+}
+
 int rtm_tracedec_page(struct rtm_tracedec *d, void *page, int cpu, rtm_event_cb cb, void *ctx,
 		      uint64_t *lost)
 {
 	unsigned long long ts;
-	int n = 0, missed;
+	int n = 0, commit, used;
+	const char *records;
+	bool stored;
 	void *data;
 
-	if (kbuffer_load_subbuffer(d->kbuf, page) < 0)
+	commit = page_commit(d, page, &stored);
+	if (commit < 0)
+		return commit;
+	/*
+	 * Decode a copy with zeroed slack after the records: kbuffer reads a
+	 * record's header before it knows the record's length, so a corrupt
+	 * record near the end of a full page would have it read past the page.
+	 */
+	used = d->data_offset + commit + (stored ? d->long_size : 0);
+	memcpy(d->copy, page, (size_t)used);
+	memset(d->copy + used, 0, PAGE_SLACK);
+	records = d->copy + d->data_offset;
+	if (kbuffer_load_subbuffer(d->kbuf, d->copy) < 0)
 		return -EINVAL;
-	missed = kbuffer_missed_events(d->kbuf);
-	if (missed > 0 && lost)
-		*lost += (uint64_t)missed;
+	/*
+	 * The count of events missed before the page, from its header: kbuffer
+	 * reports it only when the first record sits at offset 0, not after a
+	 * leading time extend or padding. Without the count stored (no room on
+	 * the page) the number is not known and nothing is added.
+	 */
+	if (stored && lost)
+		*lost += tep_read_number(d->tep, records + commit, d->long_size);
 	for (data = kbuffer_read_event(d->kbuf, &ts); data;
 	     data = kbuffer_next_event(d->kbuf, &ts)) {
 		struct tep_record rec = { .ts = ts, .data = data, .cpu = cpu };
+		const struct ev_slot *s = NULL;
+		long off = (const char *)data - records;
 		struct rtm_event ev;
 		int id, ret;
 
 		rec.size = kbuffer_event_size(d->kbuf);
+		/* a record outside the commit, or too short for the common fields */
+		if (rec.size < d->common_size || rec.size < 2 || off < 0 ||
+		    off + rec.size > commit)
+			return -EINVAL;
 		id = tep_data_type(d->tep, &rec);
+		if (id >= 0 && id <= d->max_id && d->slots[id].name) {
+			s = &d->slots[id];
+			if (rec.size < s->min_size)
+				return -EINVAL;	/* shorter than its own fields */
+		}
 		memset(&ev, 0, sizeof(ev));
 		ev.ts_ns = ts;
 		ev.cpu = cpu;
 		ev.raw = data;
 		ev.raw_size = rec.size;
-		if (id >= 0 && id <= d->max_id && d->slots[id].name) {
-			const struct ev_slot *s = &d->slots[id];
-
+		if (s) {
 			ev.type = s->type;
 			ev.system = s->system;
 			ev.name = s->name;
@@ -342,8 +427,11 @@ int rtm_tracedec_print(struct rtm_tracedec *d, const struct rtm_event *ev, char 
 
 	if (!ev->raw || ev->raw_size <= 0 || !len)
 		return -EINVAL;
+	if (ev->raw_size < 2)
+		return -EINVAL;
 	id = tep_data_type(d->tep, &rec);
-	if (id < 0 || id > d->max_id || !d->slots[id].name)
+	if (id < 0 || id > d->max_id || !d->slots[id].name ||
+	    ev->raw_size < d->slots[id].min_size)
 		return -EINVAL;
 	trace_seq_init(&seq);
 	tep_print_event(d->tep, &seq, &rec, "%s", TEP_PRINT_INFO);

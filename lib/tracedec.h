@@ -122,7 +122,10 @@ typedef int (*rtm_event_cb)(const struct rtm_event *ev, void *ctx);
  * @lost: incremented by the events the kernel reports as lost before this page
  *
  * Calls @cb for every record, in order; a non-zero return stops the walk and is
- * returned. Returns the number of records decoded or -errno.
+ * returned. Returns the number of records decoded or -errno: -EINVAL for a
+ * corrupt page, whose header claims more record bytes than the page holds
+ * (nothing decoded), or with a record beyond those bytes or shorter than its
+ * event's fields (the records before it were decoded).
  */
 int rtm_tracedec_page(struct rtm_tracedec *d, void *page, int cpu, rtm_event_cb cb, void *ctx,
 		      uint64_t *lost);

@@ -128,6 +128,66 @@ static int stop_after_one(const struct rtm_event *ev, void *arg)
 	return 42;
 }
 
+/* The first page of cpu0.raw into @page (4096 bytes). */
+static bool fp_read_page(const char *dir, char *page)
+{
+	char path[PATH_MAX + 16];
+	FILE *fp;
+	bool ok;
+
+	snprintf(path, sizeof(path), "%s/cpu0.raw", dir);
+	fp = fopen(path, "r");
+	ok = fp && fread(page, 1, 4096, fp) == 4096;
+	if (fp)
+		fclose(fp);
+	return ok;
+}
+
+/* Hand-made pages: u64 time stamp, u64 commit, then 4-byte-aligned records. */
+static void check_commit_edges(struct rtm_tracedec *d, char *page)
+{
+	uint64_t lost = 0;
+	uint32_t hdr;
+
+	/* a full page of padding: commit 4080 is the most a page holds */
+	memset(page, 0, 4096);
+	((uint64_t *)page)[1] = 4080;
+	hdr = 29;				/* type_len 29: padding */
+	memcpy(page + 16, &hdr, 4);
+	hdr = 4080 - 4;				/* its length, after its header word */
+	memcpy(page + 20, &hdr, 4);
+	is_int(rtm_tracedec_page(d, page, 0, NULL, NULL, NULL), 0,
+	       "commit 4080 (a full page, padding only): accepted, no events");
+
+	/* events missed before the page, their count stored after the records */
+	((uint64_t *)page)[1] = (1ull << 31) | (1ull << 30) | 8;
+	((uint64_t *)(page + 16 + 8))[0] = 1234;
+	hdr = 8 - 4;
+	memcpy(page + 20, &hdr, 4);
+	is_int(rtm_tracedec_page(d, page, 0, NULL, NULL, &lost), 0, "missed-events page");
+	is_int((long)lost, 1234, "the stored count of missed events is counted");
+	((uint64_t *)page)[1] = (1ull << 31) | (1ull << 30) | 4080;
+	is_int(rtm_tracedec_page(d, page, 0, NULL, NULL, &lost), -EINVAL,
+	       "a missed-events count claimed beyond the page: rejected");
+
+	/* a record whose length runs past the commit */
+	memset(page, 0, 4096);
+	((uint64_t *)page)[1] = 64;
+	hdr = 0;				/* type_len 0: length in the next word */
+	memcpy(page + 16, &hdr, 4);
+	hdr = 0x10000;
+	memcpy(page + 20, &hdr, 4);
+	is_int(rtm_tracedec_page(d, page, 0, NULL, NULL, NULL), -EINVAL,
+	       "a record longer than the commit: rejected");
+
+	/* a data record of 4 bytes cannot hold the common fields */
+	((uint64_t *)page)[1] = 8;
+	hdr = 1;				/* type_len 1: 4 bytes of data */
+	memcpy(page + 16, &hdr, 4);
+	is_int(rtm_tracedec_page(d, page, 0, NULL, NULL, NULL), -EINVAL,
+	       "a record shorter than the common fields: rejected");
+}
+
 struct tree {
 	const char *dir;		/* under tests/data */
 	const char *kernel;
@@ -261,6 +321,17 @@ static void check_tree(const char *data, const struct tree *t)
 			rtm_tracedec_page(d, page, 0, NULL, NULL, NULL);
 		}
 		ok(1, "200 random pages decoded or rejected without a crash");
+
+		/* the page header's commit is checked against the page before kbuffer reads it */
+		if (fp_read_page(dir, page))
+			ok(rtm_tracedec_page(d, page, 0, NULL, NULL, NULL) > 0, "a recorded page");
+		((uint64_t *)page)[1] = 0x0fe40028;
+		is_int(rtm_tracedec_page(d, page, 0, on_event, &f, NULL), -EINVAL,
+		       "a page claiming commit 0x0fe40028 is rejected");
+		((uint64_t *)page)[1] = 4080 + 1;
+		is_int(rtm_tracedec_page(d, page, 0, NULL, NULL, NULL), -EINVAL,
+		       "commit one byte beyond the page: rejected");
+		check_commit_edges(d, page);
 		free(page);
 	}
 	rtm_tracedec_free(d);
