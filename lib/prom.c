@@ -282,6 +282,26 @@ static void counters(struct page *p, const struct rtm_prom_cpu *cpus, int n)
 		counter_u64(p, "rtmeasure_implied_samples", cpus[i].cpu, NULL, cpus[i].implied);
 }
 
+/* One counter per handler source (kind, name): @key "total_ns" in seconds, or "count". */
+static void handler_series(struct page *p, const json_t *srcs, const char *name, const char *key)
+{
+	char buf[40];
+	size_t i;
+
+	for (i = 0; i < json_array_size(srcs); i++) {
+		const json_t *s = json_array_get(srcs, i);
+		uint64_t v = (uint64_t)json_integer_value(json_object_get(s, key));
+		const char *kv[] = {
+			"kind", json_string_value(json_object_get(s, "kind")) ?: "",
+			"source", json_string_value(json_object_get(s, "name")) ?: "", NULL };
+
+		if (!strcmp(key, "total_ns"))
+			counter(p, name, -1, kv, secs(buf, sizeof(buf), v));
+		else
+			counter_u64(p, name, -1, kv, v);
+	}
+}
+
 /* sections.irq: per-IRQ counts per CPU, and handler times when traced */
 static void irq_metrics(struct page *p, const json_t *irq)
 {
@@ -317,27 +337,10 @@ static void irq_metrics(struct page *p, const json_t *irq)
 		return;
 	family(p, "rtmeasure_irq_handler_seconds", "counter", "seconds",
 	       "Time spent in interrupt and softirq handlers during the run (irq/softirq tracepoints).");
-	for (i = 0; i < json_array_size(srcs); i++) {
-		const json_t *s = json_array_get(srcs, i);
-		const char *kv[] = {
-			"kind", json_string_value(json_object_get(s, "kind")) ?: "",
-			"source", json_string_value(json_object_get(s, "name")) ?: "", NULL };
-
-		counter(p, "rtmeasure_irq_handler_seconds", -1, kv,
-			secs(buf, sizeof(buf),
-			     (uint64_t)json_integer_value(json_object_get(s, "total_ns"))));
-	}
+	handler_series(p, srcs, "rtmeasure_irq_handler_seconds", "total_ns");
 	family(p, "rtmeasure_irq_handler_invocations", "counter", NULL,
 	       "Interrupt and softirq handler runs during the run (irq/softirq tracepoints).");
-	for (i = 0; i < json_array_size(srcs); i++) {
-		const json_t *s = json_array_get(srcs, i);
-		const char *kv[] = {
-			"kind", json_string_value(json_object_get(s, "kind")) ?: "",
-			"source", json_string_value(json_object_get(s, "name")) ?: "", NULL };
-
-		counter_u64(p, "rtmeasure_irq_handler_invocations", -1, kv,
-			    (uint64_t)json_integer_value(json_object_get(s, "count")));
-	}
+	handler_series(p, srcs, "rtmeasure_irq_handler_invocations", "count");
 }
 
 int rtm_prom_write(FILE *f, enum rtm_prom_format fmt, const struct rtm_prom_target *t,
@@ -403,20 +406,9 @@ static double unix_time(const char *iso)
 /* Unplaced (overflowed) imported samples of @cpu, and the value they lie at or above. */
 static uint64_t unplaced(const struct rtm_result *r, int cpu, uint64_t *above_ns)
 {
-	const json_t *prov = json_object_get(r->sections, "provenance");
-	const json_t *cpus = json_object_get(prov, "cpus");
-	size_t i;
-
-	*above_ns = (uint64_t)json_integer_value(json_object_get(prov, "overflow_above_ns"));
-	for (i = 0; i < json_array_size(cpus); i++) {
-		const json_t *c = json_array_get(cpus, i);
-		json_int_t o = json_integer_value(json_object_get(c, "overflows"));
-		json_int_t pl = json_integer_value(json_object_get(c, "overflows_placed"));
-
-		if (json_integer_value(json_object_get(c, "cpu")) == cpu && o > pl)
-			return (uint64_t)(o - pl);
-	}
-	return 0;
+	*above_ns = (uint64_t)json_integer_value(rtm_json_path(r->sections,
+							       "provenance.overflow_above_ns"));
+	return rtm_result_unplaced_cpu(r, cpu);
 }
 
 int rtm_prom_write_result(FILE *f, enum rtm_prom_format fmt, const struct rtm_result *r,

@@ -80,24 +80,6 @@ static void cpu_title(char *buf, size_t len, int cpu, const struct rtm_hist *h)
 		snprintf(buf, len, "CPU%d (max %s us)", cpu, mx);
 }
 
-/* Samples of CPU @cpu (-1: all) an import could not place: beyond the source's histogram. */
-static uint64_t unplaced_overflows(const struct rtm_result *r, int cpu)
-{
-	const json_t *cpus = json_object_get(json_object_get(r->sections, "provenance"), "cpus");
-	uint64_t n = 0;
-	size_t i;
-
-	for (i = 0; i < json_array_size(cpus); i++) {
-		const json_t *c = json_array_get(cpus, i);
-		json_int_t o = json_integer_value(json_object_get(c, "overflows"));
-		json_int_t p = json_integer_value(json_object_get(c, "overflows_placed"));
-
-		if (o > p && (cpu < 0 || json_integer_value(json_object_get(c, "cpu")) == cpu))
-			n += (uint64_t)(o - p);
-	}
-	return n;
-}
-
 static int plot_histogram(struct rtm_report_ctx *c, const char *title, const char *sub,
 			  struct rtm_error *err)
 {
@@ -118,7 +100,7 @@ static int plot_histogram(struct rtm_report_ctx *c, const char *title, const cha
 	if (c->lines_all) {
 		cpu_title(t, sizeof(t), -1, c->all_raw);
 		rtm_report_hist_block(f, c->all_raw, t);
-		rtm_report_mark_of(c->all_raw, unplaced_overflows(c->r, -1), ovf_ns,
+		rtm_report_mark_of(c->all_raw, rtm_result_unplaced_cpu(c->r, -1), ovf_ns,
 				   &marks[blocks]);
 		lines[blocks++] = c->all_raw;
 	}
@@ -127,7 +109,7 @@ static int plot_histogram(struct rtm_report_ctx *c, const char *title, const cha
 
 		cpu_title(t, sizeof(t), rc->cpu, rc->raw);
 		rtm_report_hist_block(f, rc->raw, t);
-		rtm_report_mark_of(rc->raw, unplaced_overflows(c->r, rc->cpu), ovf_ns,
+		rtm_report_mark_of(rc->raw, rtm_result_unplaced_cpu(c->r, rc->cpu), ovf_ns,
 				   &marks[blocks]);
 		lines[blocks++] = rc->raw;
 	}

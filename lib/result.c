@@ -102,7 +102,7 @@ void rtm_result_total(const struct rtm_result *r, struct rtm_hist *raw,
 
 /* ------------------------------------------------------------ to JSON */
 
-uint64_t rtm_result_unplaced_overflows(const struct rtm_result *r)
+uint64_t rtm_result_unplaced_cpu(const struct rtm_result *r, int cpu)
 {
 	const json_t *cpus = json_object_get(json_object_get(r->sections, "provenance"), "cpus");
 	uint64_t n = 0;
@@ -113,10 +113,15 @@ uint64_t rtm_result_unplaced_overflows(const struct rtm_result *r)
 		json_int_t o = json_integer_value(json_object_get(c, "overflows"));
 		json_int_t p = json_integer_value(json_object_get(c, "overflows_placed"));
 
-		if (o > p)
+		if (o > p && (cpu < 0 || json_integer_value(json_object_get(c, "cpu")) == cpu))
 			n += (uint64_t)(o - p);
 	}
 	return n;
+}
+
+uint64_t rtm_result_unplaced_overflows(const struct rtm_result *r)
+{
+	return rtm_result_unplaced_cpu(r, -1);
 }
 
 /*

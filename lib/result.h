@@ -69,6 +69,8 @@ void rtm_result_total(const struct rtm_result *r, struct rtm_hist *raw,
  * Percentiles of such a result are lower bounds.
  */
 uint64_t rtm_result_unplaced_overflows(const struct rtm_result *r);
+/* The same for CPU @cpu only (-1: all CPUs). */
+uint64_t rtm_result_unplaced_cpu(const struct rtm_result *r, int cpu);
 
 json_t *rtm_result_to_json(const struct rtm_result *r);
 struct rtm_result *rtm_result_from_json(const json_t *root, const char *what,
