@@ -391,7 +391,8 @@ static int spawn(struct load_proc *lp, struct spawn_ctx *c)
 
 	snprintf(c->exec_msg, sizeof(c->exec_msg), "rtmeasure: cannot execute %s: errno ",
 		 lp->exe);
-	c->log_fd = open(lp->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	/* a new name in the load's own mkdtemp() folder: never an existing file or link */
+	c->log_fd = open(lp->log, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (c->log_fd < 0)
 		return -errno;
 	pid = fork();
