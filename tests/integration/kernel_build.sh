@@ -57,6 +57,25 @@ for set in rt,tracing stock,tracing; do
 	echo "$set: $(cat "$tmp/out")"
 done
 
+# --localmodconfig: a missing lsmod file is named before any work; with an empty one (no
+# modules: one kernel for one box) the base's modules go and every requested option stays
+"$kb" "$src" "$tmp/x" --localmodconfig "$tmp/no.lsmod" >/dev/null 2>"$tmp/err"; rc=$?
+[ "$rc" = 2 ] && grep -q -- "--localmodconfig: .*no.lsmod not found" "$tmp/err" ||
+	fail "missing lsmod file: exit $rc, $(cat "$tmp/err")"
+: >"$tmp/empty.lsmod"
+out=$tmp/rt-local
+"$kb" "$src" "$out" --fragments rt,tracing,nodebug --localmodconfig "$tmp/empty.lsmod" \
+	>"$tmp/out" 2>"$tmp/err"; rc=$?
+[ "$rc" = 0 ] || fail "localmodconfig: exit $rc: $(cat "$tmp/out" "$tmp/err")"
+grep -q "rt,tracing,nodebug: \([0-9]*\) of \1 requested options survived" "$tmp/out" ||
+	fail "localmodconfig: summary line: $(cat "$tmp/out")"
+mods=$(grep -c '=m$' "$out/.config")
+[ "$mods" -lt 20 ] || fail "localmodconfig with no modules kept $mods modules"
+[ "$(cfg PREEMPT_RT "$out/.config")" = y ] && [ "$(cfg DEBUG_INFO "$out/.config")" = n ] &&
+	[ "$(cfg TIMERLAT_TRACER "$out/.config")" = y ] || fail "localmodconfig: fragments lost"
+echo "localmodconfig: $(head -1 "$tmp/out"); $mods modules left"
+rm -rf "$out"
+
 # options that cannot survive: named with the reason, exit 2; =m met by =y is fine
 cat >"$tmp/bad.config" <<'FRAG'
 CONFIG_PREEMPT_RT=y
