@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "jsonutil.h"
 #include "load.h"
 
 #define LOAD_MAX_PROCS		4
@@ -788,7 +789,7 @@ json_t *rtm_load_to_json(const struct rtm_load *l)
 		if (l->kinds & kind_names[i].kind)
 			ret |= json_array_append_new(k, json_string(kind_names[i].name));
 	for (n = 0; n < l->n; n++)
-		ret |= json_array_append_new(c, json_string(l->procs[n].cmdline));
+		ret |= json_array_append_new(c, rtm_json_text(l->procs[n].cmdline));
 	ret |= json_object_set_new(o, "kinds", k);
 	ret |= json_object_set_new(o, "commands", c);
 	if (ret) {

@@ -228,6 +228,29 @@ static void test_fakes(void)
 		rtm_load_free(l);
 	}
 
+	/* a TMPDIR that is not UTF-8 reaches the JSON as '?', not as a lost load section */
+	snprintf(dir, sizeof(dir), "%s/bad\xff", work);
+	if (mkdir(dir, 0700)) {
+		ok(0, "create %s", dir);
+	} else {
+		setenv("TMPDIR", dir, 1);
+		strcpy(err.msg, "");
+		l = rtm_load_start(RTM_LOAD_IO, 1, &err);
+		ok(l != NULL, "io load under a non-UTF-8 TMPDIR starts (%s)", err.msg);
+		if (l) {
+			j = rtm_load_to_json(l);
+			s = j ? json_dumps(j, JSON_COMPACT) : NULL;
+			ok(s && strstr(s, "/bad?/") && strstr(s, "\"kinds\":[\"io\"]"),
+			   "non-UTF-8 bytes of a command become '?': %s", s ? s : "(null)");
+			free(s);
+			json_decref(j);
+			rtm_load_free(l);
+		}
+		setenv("TMPDIR", work, 1);
+		ok(rmdir(dir) == 0 && leftovers() == 0 && all_reaped(),
+		   "non-UTF-8 TMPDIR load cleaned up");
+	}
+
 	write_script("stress-ng", SH "trap '' TERM\nwhile :; do sleep 0.1; done\n");
 	strcpy(err.msg, "");
 	l = rtm_load_start(RTM_LOAD_CPU, 1, &err);
