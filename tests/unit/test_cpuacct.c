@@ -276,10 +276,91 @@ static void synthetic(void)
 	rtm_cpuacct_free(a);
 }
 
+/* tests/data/cpuacct-vm-6.18: the figures worked out by hand in its RECORDED */
+static void recorded(void)
+{
+	unsigned long long on = 0, first_ns = 0, last_ns = 0, off = 0;
+	char dir[PATH_MAX], path[PATH_MAX + 32], page[4096];
+	struct rtm_error err = { "" };
+	struct rtm_task_snap first, last;
+	const struct rtm_cpuacct_task *t;
+	const struct rtm_cpuacct_cpu *c;
+	struct rtm_cpuacct_row *rows = NULL;
+	struct rtm_tracedec *d;
+	struct rtm_cpuacct *a;
+	uint64_t lost = 0;
+	int nr = 0, i;
+	FILE *f;
+
+	snprintf(dir, sizeof(dir), "%s/cpuacct-vm-6.18", data());
+	snprintf(path, sizeof(path), "%s/times", dir);
+	f = fopen(path, "r");
+	if (!ok(f && fscanf(f, "trace_on_ns %llu first_read_ns %llu last_read_ns %llu "
+			    "trace_off_ns %llu", &on, &first_ns, &last_ns, &off) == 4,
+		"recorded clock readings"))
+		return;
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/first", dir);
+	ok(rtm_task_snap_read(path, &first, &err) == 0 && first.n == 1, "first read: 1 task (%s)",
+	   err.msg);
+	snprintf(path, sizeof(path), "%s/last", dir);
+	ok(rtm_task_snap_read(path, &last, &err) == 0 && last.n == 1, "last read: 1 task (%s)",
+	   err.msg);
+	if (first.n != 1 || last.n != 1)
+		return;
+	/* a recorded tree's reads were made at the recorded times */
+	first.t[0].read_ns = first.t[0].read_end_ns = first.begin_ns = first.end_ns = first_ns;
+	last.t[0].read_ns = last.t[0].read_end_ns = last.begin_ns = last.end_ns = last_ns;
+	d = rtm_tracedec_alloc(dir, &err);
+	if (!ok(d != NULL, "recorded formats load (%s)", err.msg))
+		return;
+	a = rtm_cpuacct_alloc(2);
+	rtm_cpuacct_trace_on(a, on);
+	rtm_cpuacct_window(a, first_ns, last_ns, &first, &last);
+	snprintf(path, sizeof(path), "%s/cpu1.raw", dir);
+	f = fopen(path, "r");
+	while (f && fread(page, 1, sizeof(page), f) == sizeof(page))
+		rtm_tracedec_page(d, page, 1, rtm_cpuacct_event, a, &lost);
+	if (f)
+		fclose(f);
+	rtm_cpuacct_finish(a, off);
+	is_u64(lost, 0, "nothing lost in the recording");
+
+	t = task(a, 32690);
+	if (ok(t != NULL, "the spinning sh (32690) is a task")) {
+		is_u64(t->cpu[1].ran_ns, 7776858, "sh ran 7776858 ns in the window (3 intervals)");
+		is_u64(t->cpu[1].hardirq_ns, 47401, "sh: 4 local timer interrupts, 47401 ns");
+		is_u64(t->cpu[1].hardirqs, 4, "sh: 4 hard interrupts");
+		is_u64(t->cpu[1].softirq_ns, 23415, "sh: 2 RCU softirqs, 23415 ns");
+		is_u64(t->cpu[1].softirqs, 2, "sh: 2 softirqs");
+		is_u64(t->cpu[0].ran_ns, 0, "sh: nothing on CPU 0 (not traced)");
+	}
+	c = rtm_cpuacct_cpu(a, 1);
+	ok(c->known, "CPU 1's running task known (the forced switch)");
+	is_u64(c->tasks.ran_ns, 24208283, "CPU 1 never idle: tasks ran the whole window");
+	is_u64(c->idle.ran_ns, 0, "CPU 1: no idle time");
+	nr = rtm_cpuacct_rows(a, NULL, 100, &rows);
+	for (i = 0; i < nr && rows[i].task->tid != 32690; i++)
+		;
+	if (ok(i < nr, "sh is a row")) {
+		ok(rows[i].has_schedstat && rows[i].charged_sched_ns == 7755395,
+		   "sh charged (schedstat) 7755395 ns");
+		ok(rows[i].has_charged && rows[i].charged_stat_ns == 0,
+		   "sh charged (utime+stime) 0: 43 ticks both times");
+		is_str(rows[i].task->comm, "sh", "its name from the trace");
+	}
+	rtm_cpuacct_rows_free(rows, nr);
+	rtm_cpuacct_free(a);
+	rtm_tracedec_free(d);
+	rtm_task_snap_release(&first);
+	rtm_task_snap_release(&last);
+}
+
 int main(void)
 {
 	parsers();
 	modes();
 	synthetic();
+	recorded();
 	return tap_done();
 }
