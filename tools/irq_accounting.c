@@ -155,7 +155,7 @@ static void print_text(const struct rtm_acct_mode *m, const struct rtm_cpuacct *
 		rtm_cpulist_format(o->cpus, cpus, sizeof(cpus));
 	printf("-- interrupt time accounting: %s, CPUs %s, %ld trace events, %llu lost%s\n",
 	       fmt(w, sizeof(w), window_ns), cpus, events, (unsigned long long)lost,
-	       lost ? " (figures are lower bounds: raise the buffer)" : "");
+	       lost ? " (events lost: the figures are not exact)" : "");
 	for (i = 0; i < nl; i++)
 		printf("%s\n", lines[i]);
 	printf("charged = utime+stime of /proc/PID/task/TID/stat (1/%d s ticks); schedstat = "
