@@ -127,7 +127,9 @@ static int task_of(struct rtm_cpuacct *a, int tid, const char *comm)
 	if (tid < 0)
 		return -EINVAL;
 	if (a->hcap) {
-		for (k = hash_of(tid, a->hcap); a->hash[k]; k = (k + 1) & (unsigned int)(a->hcap - 1))
+		unsigned int mask = (unsigned int)(a->hcap - 1);
+
+		for (k = hash_of(tid, a->hcap); a->hash[k]; k = (k + 1) & mask)
 			if (a->tasks[a->hash[k] - 1].tid == tid) {
 				t = &a->tasks[a->hash[k] - 1];
 				if (comm && comm[0] && tid)
@@ -480,6 +482,7 @@ json_t *rtm_cpuacct_to_json(const struct rtm_cpuacct *a, const struct rtm_cpuacc
 			    int user_hz)
 {
 	json_t *jc = json_array(), *jt = json_array();
+	uint64_t window_ns;
 	char pol[32];
 	int c, i;
 
@@ -520,9 +523,10 @@ json_t *rtm_cpuacct_to_json(const struct rtm_cpuacct *a, const struct rtm_cpuacc
 			"per_cpu", per));
 		json_array_append_new(jt, o);
 	}
+	window_ns = a->end_ns > a->begin_ns && a->end_ns != UINT64_MAX ?
+		    a->end_ns - a->begin_ns : 0;
 	return json_pack("{s:o, s:o, s:o, s:o, s:o}",
-			 "window_ns", rtm_json_u64(a->end_ns > a->begin_ns && a->end_ns != UINT64_MAX ?
-						   a->end_ns - a->begin_ns : 0),
+			 "window_ns", rtm_json_u64(window_ns),
 			 "unpaired_handlers", rtm_json_u64(rtm_irqacct_unpaired(a->irq)),
 			 "cpus", jc, "tasks", jt,
 			 "handlers", rtm_irqacct_to_json(a->irq));

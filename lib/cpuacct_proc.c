@@ -283,10 +283,10 @@ int rtm_acct_mode_lines(const struct rtm_acct_mode *m, char lines[RTM_ACCT_LINES
 
 	if (m->irq_time)
 		snprintf(lines[n++], 400, "IRQ time accounting on (CONFIG_IRQ_TIME_ACCOUNTING=y): "
-			 "the kernel clocks every hard-IRQ and softirq entry and exit and leaves "
-			 "that time out of the interrupted task's sum_exec_runtime and utime+stime; "
-			 "/proc/stat's irq and softirq columns get it (ksoftirqd keeps its own). "
-			 "Expect schedstat = ran - interrupt.");
+			 "the kernel clocks every hard-IRQ and softirq entry and exit and "
+			 "leaves that time out of the interrupted task's sum_exec_runtime and "
+			 "utime+stime; /proc/stat's irq and softirq columns get it (ksoftirqd "
+			 "keeps its own). Expect schedstat = ran - interrupt.");
 	else if (m->irq_time_config == 1)
 		snprintf(lines[n++], 400, "IRQ time accounting built in but off "
 			 "(tsc=noirqtime): interrupt handler time is charged to the task it "
@@ -294,10 +294,10 @@ int rtm_acct_mode_lines(const struct rtm_acct_mode *m, char lines[RTM_ACCT_LINES
 			 "Expect schedstat = ran.");
 	else if (m->irq_time_config == 0)
 		snprintf(lines[n++], 400, "IRQ time accounting off (CONFIG_IRQ_TIME_ACCOUNTING is "
-			 "not set): interrupt handler time is charged to the task it interrupted, "
-			 "inside its sum_exec_runtime and utime+stime; /proc/stat's irq and softirq "
-			 "columns only count ticks that struck inside a handler (the task gets "
-			 "those too). Expect schedstat = ran.");
+			 "not set): interrupt handler time is charged to the task it "
+			 "interrupted, inside its sum_exec_runtime and utime+stime; /proc/stat's "
+			 "irq and softirq columns only count ticks that struck inside a handler "
+			 "(the task gets those too). Expect schedstat = ran.");
 	else
 		snprintf(lines[n++], 400, "IRQ time accounting not known (no kernel config in "
 			 "/proc/config.gz or /boot): schedstat = ran means it is off, "
@@ -313,13 +313,15 @@ int rtm_acct_mode_lines(const struct rtm_acct_mode *m, char lines[RTM_ACCT_LINES
 	case RTM_CPUTIME_VIRT_GEN:
 		if (m->nohz_full[0])
 			snprintf(lines[n++], 400, "CPU time split: context tracking on the "
-				 "nohz_full CPUs %s (CONFIG_VIRT_CPU_ACCOUNTING_GEN), ticks elsewhere; "
-				 "utime+stime is scaled to sum_exec_runtime in 1/%d s units.",
+				 "nohz_full CPUs %s (CONFIG_VIRT_CPU_ACCOUNTING_GEN), ticks "
+				 "elsewhere; utime+stime is scaled to sum_exec_runtime in 1/%d s "
+				 "units.",
 				 m->nohz_full, m->user_hz);
 		else
 			snprintf(lines[n++], 400, "CPU time split: tick-based at run time "
-				 "(CONFIG_VIRT_CPU_ACCOUNTING_GEN, but no nohz_full CPUs); utime+stime "
-				 "is scaled to sum_exec_runtime in 1/%d s units.", m->user_hz);
+				 "(CONFIG_VIRT_CPU_ACCOUNTING_GEN, but no nohz_full CPUs); "
+				 "utime+stime is scaled to sum_exec_runtime in 1/%d s units.",
+				 m->user_hz);
 		break;
 	case RTM_CPUTIME_VIRT_NATIVE:
 		snprintf(lines[n++], 400, "CPU time split: native (CONFIG_VIRT_CPU_ACCOUNTING_"
@@ -333,9 +335,10 @@ int rtm_acct_mode_lines(const struct rtm_acct_mode *m, char lines[RTM_ACCT_LINES
 
 	if (m->preempt_rt)
 		snprintf(lines[n++], 400, "PREEMPT_RT: device interrupt handlers run in "
-			 "irq/N-name threads, charged to them; a task is interrupted only by the "
-			 "short hard-IRQ part and the per-CPU vectors (local timer, IPIs); softirqs "
-			 "run in ksoftirqd/N, ktimers/N or the thread that raised them.");
+			 "irq/N-name threads, charged to them; a task is interrupted only by "
+			 "the short hard-IRQ part and the per-CPU vectors (local timer, IPIs); "
+			 "softirqs run in ksoftirqd/N, ktimers/N or the thread that raised "
+			 "them.");
 	else if (m->threaded)
 		snprintf(lines[n++], 400, "threadirqs: device interrupt handlers run in "
 			 "irq/N-name threads, charged to them; per-CPU vectors (local timer, IPIs) "

@@ -581,9 +581,9 @@ int cmd_irq(int argc, char **argv)
 
 		if (other) {
 			rtm_cpulist_release(&o.cpus);
-			return rtm_cli_fail("irq: --accounting does not go with %s (it traces this "
-					    "kernel and prints one table at the end; use -D and -a)",
-					    other);
+			return rtm_cli_fail("irq: --accounting does not go with %s (it traces "
+					    "this kernel and prints one table at the end; use -D "
+					    "and -a)", other);
 		}
 		ret = irq_accounting(&ao);
 	} else if (o.affinity)

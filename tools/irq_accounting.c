@@ -106,8 +106,9 @@ static void print_row(const struct rtm_cpuacct_row *r, const struct rtm_cpuacct 
 	for (k = 0; k < r->ran_on.n; k++) {
 		const struct rtm_cpuacct_share *c = &r->task->cpu[r->ran_on.cpus[k]];
 
-		printf("    CPU%d: ran %s, of which %s interrupt handling (hardirq %s, softirq %s)\n",
-		       r->ran_on.cpus[k], fmt(ran, sizeof(ran), c->ran_ns),
+		printf("    CPU%d: ran %s, of which %s interrupt handling "
+		       "(hardirq %s, softirq %s)\n", r->ran_on.cpus[k],
+		       fmt(ran, sizeof(ran), c->ran_ns),
 		       fmt(in, sizeof(in), c->hardirq_ns + c->softirq_ns),
 		       fmt(hi, sizeof(hi), c->hardirq_ns), fmt(so, sizeof(so), c->softirq_ns));
 	}

@@ -222,8 +222,8 @@ static void synthetic(void)
 
 	t = task(a, 100);
 	if (ok(t != NULL, "spin is a task")) {
-		is_u64(t->cpu[1].ran_ns, 1500, "spin ran 3000..4500 inside its window (2500..5000)");
-		is_u64(t->cpu[1].hardirq_ns, 150, "spin: hardirq 100 (vector) + 50 (IRQ in softirq)");
+		is_u64(t->cpu[1].ran_ns, 1500, "spin ran 3000..4500 (window) of 2500..5000");
+		is_u64(t->cpu[1].hardirq_ns, 150, "spin: hardirq 100 (vector) + 50 (in softirq)");
 		is_u64(t->cpu[1].softirq_ns, 350, "spin: NET_RX 400 less the 50 nested");
 		ok(t->cpu[1].hardirqs == 2 && t->cpu[1].softirqs == 1, "spin: 2 hard, 1 soft");
 		is_u64(t->cpu[0].ran_ns, 0, "spin: nothing on CPU 0");
