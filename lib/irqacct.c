@@ -28,6 +28,8 @@ struct rtm_irqacct {
 	struct rtm_irqsrc *src;
 	int nsrc, cap;
 	uint64_t unpaired;
+	rtm_irqspan_cb span_cb;		/* cpuacct: each handler run as it closes */
+	void *span_ctx;
 };
 
 const char *rtm_irqsrc_kind_name(enum rtm_irqsrc_kind k)
@@ -137,6 +139,23 @@ static void add(struct rtm_irqacct *a, int src, int cpu, uint64_t ns)
 	rtm_hist_record(a->src[src].dur, ns);
 }
 
+/* add() for a handler run from @start_ns to @end_ns, told to the span callback */
+static void add_span(struct rtm_irqacct *a, int src, int cpu, uint64_t start_ns,
+		     uint64_t end_ns, uint64_t ns)
+{
+	struct rtm_irqspan sp = { cpu, a->src[src].kind, start_ns, end_ns, ns };
+
+	add(a, src, cpu, ns);
+	if (a->span_cb)
+		a->span_cb(&sp, a->span_ctx);
+}
+
+void rtm_irqacct_set_span_cb(struct rtm_irqacct *a, rtm_irqspan_cb cb, void *ctx)
+{
+	a->span_cb = cb;
+	a->span_ctx = ctx;
+}
+
 /* Close a handler opened at *@open_ts: account it; nested time goes to the softirq. */
 static void close_handler(struct rtm_irqacct *a, struct cpu_state *st, int *open,
 			  uint64_t open_ts, uint64_t ts, int cpu, bool nests_in_softirq)
@@ -148,7 +167,7 @@ static void close_handler(struct rtm_irqacct *a, struct cpu_state *st, int *open
 		return;
 	}
 	d = ts > open_ts ? ts - open_ts : 0;
-	add(a, *open, cpu, d);
+	add_span(a, *open, cpu, open_ts, ts, d);
 	if (nests_in_softirq && st->soft >= 0 && open_ts >= st->soft_ts)
 		st->soft_nested_ns += d;
 	*open = -1;
@@ -247,15 +266,17 @@ int rtm_irqacct_event(const struct rtm_event *ev, void *ctx)
 			break;
 		}
 		/* the softirq's own time: without the interrupts nested in it */
-		add(a, st->soft, ev->cpu, ev->ts_ns - st->soft_ts > st->soft_nested_ns ?
-		    ev->ts_ns - st->soft_ts - st->soft_nested_ns : 0);
+		add_span(a, st->soft, ev->cpu, st->soft_ts, ev->ts_ns,
+			 ev->ts_ns - st->soft_ts > st->soft_nested_ns ?
+			 ev->ts_ns - st->soft_ts - st->soft_nested_ns : 0);
 		st->soft = -1;
 		break;
 	case RTM_EV_NMI:
 		s = source(a, RTM_IRQSRC_NMI, -1, "NMI", 3);
 		if (s < 0)
 			return s;
-		add(a, s, ev->cpu, ev->nmi.delta_ns);
+		add_span(a, s, ev->cpu, ev->ts_ns > ev->nmi.delta_ns ?
+			 ev->ts_ns - ev->nmi.delta_ns : 0, ev->ts_ns, ev->nmi.delta_ns);
 		break;
 	case RTM_EV_SCHED_SWITCH:
 		return on_switch(a, st, ev);

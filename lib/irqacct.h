@@ -91,6 +91,19 @@ void rtm_irqacct_row_total(const struct rtm_irqacct *a, const char *row_name, in
 uint64_t rtm_irqacct_unpaired(const struct rtm_irqacct *a);
 
 /*
+ * One handler run as it is accounted (hard IRQ, vector, softirq, NMI; not IRQ
+ * threads): for charging it to the task it interrupted (cpuacct.h). @own_ns is
+ * the time added to its source: a softirq's without the hard IRQs nested in it.
+ */
+struct rtm_irqspan {
+	int cpu;
+	enum rtm_irqsrc_kind kind;
+	uint64_t start_ns, end_ns, own_ns;
+};
+typedef void (*rtm_irqspan_cb)(const struct rtm_irqspan *span, void *ctx);
+void rtm_irqacct_set_span_cb(struct rtm_irqacct *a, rtm_irqspan_cb cb, void *ctx);
+
+/*
  * JSON: {"sources": [{"kind", "id", "name", "count", "total_ns", "max_ns",
  * "durations" (histogram), "per_cpu": [{"cpu", "count", "total_ns", "max_ns",
  * ...}]}], "unpaired"}; CPUs without events are left out of per_cpu.

@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -257,6 +258,22 @@ static void collect_config(struct rtm_sysinfo *si, const char *cfg)
 {
 	char v[32];
 
+	/* CPU time accounting (irq --accounting): y or not, -1 without a config */
+	static const struct { const char *opt; size_t off; } acct[] = {
+#define ACCT(o, f) { o, offsetof(struct rtm_sysinfo, f) }
+		ACCT("CONFIG_IRQ_TIME_ACCOUNTING", config_irq_time_accounting),
+		ACCT("CONFIG_TICK_CPU_ACCOUNTING", config_tick_cpu_accounting),
+		ACCT("CONFIG_VIRT_CPU_ACCOUNTING_GEN", config_virt_cpu_accounting_gen),
+		ACCT("CONFIG_VIRT_CPU_ACCOUNTING_NATIVE", config_virt_cpu_accounting_native),
+		ACCT("CONFIG_IRQ_FORCED_THREADING", config_irq_forced_threading),
+		ACCT("CONFIG_PARAVIRT_TIME_ACCOUNTING", config_paravirt_time_accounting),
+#undef ACCT
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(acct) / sizeof(acct[0]); i++)
+		*(int *)((char *)si + acct[i].off) = !cfg ? -1 :
+			config_value(cfg, acct[i].opt, v, sizeof(v)) && !strcmp(v, "y");
 	si->config_hz = 0;
 	si->config_no_hz_full = -1;
 	if (!cfg)

@@ -20,6 +20,7 @@
 
 #include "fileio.h"
 #include "irq.h"
+#include "irq_accounting.h"
 #include "irqacct.h"
 #include "rtmeasure.h"
 #include "trace.h"
@@ -30,6 +31,7 @@ struct irq_opts {
 	uint64_t duration_ns;		/* 0: until interrupted */
 	struct rtm_cpulist cpus;	/* n == 0: all */
 	bool trace, json, once, affinity;
+	bool accounting, interval_set;	/* --accounting (irq_accounting.c), -i given */
 	int top;
 	const char *root;
 };
@@ -49,6 +51,10 @@ static void irq_usage(FILE *f)
 		"      --json           print the totals of the whole run as JSON at the end\n"
 		"      --affinity       list every IRQ's affinity and effective affinity and\n"
 		"                       flag those that can land on isolated CPUs\n"
+		"      --accounting     who is charged for interrupt time: per task and CPU,\n"
+		"                       the CPU time the kernel charged, the time it ran and\n"
+		"                       the interrupt handling inside it (root, tracefs; one\n"
+		"                       table at the end; -n sets the task rows)\n"
 		"      --root DIR       read /proc and /sys under DIR (a recorded tree;\n"
 		"                       --affinity and --once only)\n"
 		"      --help           this help\n");
@@ -499,6 +505,7 @@ int cmd_irq(int argc, char **argv)
 		{ "json", no_argument, NULL, 1003 },
 		{ "affinity", no_argument, NULL, 1004 },
 		{ "root", required_argument, NULL, 1005 },
+		{ "accounting", no_argument, NULL, 1006 },
 		{ "help", no_argument, NULL, 2000 },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -516,6 +523,7 @@ int cmd_irq(int argc, char **argv)
 			    o.interval_ns < 10000000ULL)
 				return rtm_cli_fail("irq: -i/--interval: %s", err.msg[0] ? err.msg :
 						    "at least 10ms");
+			o.interval_set = true;
 			break;
 		case 'D':
 			if (rtm_parse_duration_ns(optarg, &o.duration_ns, &err))
@@ -548,6 +556,9 @@ int cmd_irq(int argc, char **argv)
 		case 1005:
 			o.root = optarg;
 			break;
+		case 1006:
+			o.accounting = true;
+			break;
 		case 2000:
 			irq_usage(stdout);
 			return RTM_EXIT_OK;
@@ -561,7 +572,21 @@ int cmd_irq(int argc, char **argv)
 	if (strcmp(o.root, "/") && o.trace)
 		return rtm_cli_fail("irq: --trace reads this kernel's events; it does not go with "
 				    "--root");
-	if (o.affinity)
+	if (o.accounting) {
+		/* one table of the whole run, from this kernel's trace */
+		struct irq_acct_opts ao = { o.duration_ns, &o.cpus, o.top, o.json };
+		const char *other = o.affinity ? "--affinity" : o.trace ? "--trace" :
+				    o.once ? "--once" : o.interval_set ? "-i/--interval" :
+				    strcmp(o.root, "/") ? "--root" : NULL;
+
+		if (other) {
+			rtm_cpulist_release(&o.cpus);
+			return rtm_cli_fail("irq: --accounting does not go with %s (it traces "
+					    "this kernel and prints one table at the end; use -D "
+					    "and -a)", other);
+		}
+		ret = irq_accounting(&ao);
+	} else if (o.affinity)
 		ret = show_affinity(&o);
 	else if (strcmp(o.root, "/"))
 		ret = show_counts(&o);

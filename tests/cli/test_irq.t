@@ -66,5 +66,20 @@ run_cmd irq --once --root "$t0" -a 1 --top 3
 echo "$out" | grep -q '^-- average since boot (17692 s)   CPUs 1 '
 ok $? "table header: average since boot, CPU 1 only"
 [ "$(echo "$out" | grep -c '^[A-Z0-9][A-Z0-9]* ')" -le 4 ]; ok $? "--top 3 keeps 3 rows"
+
+# irq --accounting (irqacct): options it does not take; the CPU check comes before tracing
+run_cmd irq --help
+echo "$out" | grep -q -- '--accounting'; ok $? "irq --help documents --accounting"
+expect_usage_error "irq --accounting with --trace" irq --accounting --trace
+expect_usage_error "irq --accounting with --once" irq --accounting --once
+expect_usage_error "irq --accounting with -i" irq --accounting -i 100ms
+expect_usage_error "irq --accounting with --affinity" irq --accounting --affinity
+expect_usage_error "irq --accounting with --root" irq --accounting --root "$t0"
+expect_usage_error "irq --accounting: bad duration" irq --accounting -D soon
+expect_usage_error "irq --accounting: bad CPU list" irq --accounting -a 2-x
+expect_usage_error "irq --accounting -a $off (not online)" irq --accounting -D 1s -a $off
+run_cmd irq --accounting --trace
+echo "$err" | grep -q -- '--accounting does not go with --trace'
+ok $? "the error names both options ($err)"
 rm -rf "$d"
 done_testing
