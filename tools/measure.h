@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * measure.h - what `rtmeasure cyclic` and `rtmeasure run` share: their options,
- * and the drive loop that starts the probes, shows progress, handles signals
- * and writes the results folder.
+ * measure.h - what `rtmeasure cyclic` and `run` share: their options,
+ * and the drive loop that starts a probe through the runner (lib/probe.h),
+ * shows progress, handles signals and writes the results folder.
  */
 #ifndef RTM_TOOL_MEASURE_H
 #define RTM_TOOL_MEASURE_H
@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "cyclic.h"
+#include "probe.h"
 #include "probe_timer.h"
 #include "result.h"
 #include "summary.h"
@@ -21,6 +22,7 @@
 
 struct measure_opts {
 	const char *command;			/* "cyclic", "run" or "monitor" */
+	const struct rtm_probe_ops *ops;	/* the probe: rtm_probe_timer_ops (default) */
 	struct rtm_probe_timer_opts probe;
 	bool cpus_given;
 	unsigned int threads;			/* -t N: the first N measured CPUs, 0: all */
