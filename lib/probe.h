@@ -53,8 +53,9 @@ struct rtm_probe_ops {
 	void (*free)(void *p);
 };
 
-/* The probes (lib/cyclic.c: the timer session). */
+/* The probes (lib/cyclic.c: the timer session; lib/probe_noise.c). */
 extern const struct rtm_probe_ops rtm_probe_timer_ops;	/* opts: rtm_probe_timer_opts */
+extern const struct rtm_probe_ops rtm_probe_noise_ops;	/* opts: rtm_probe_noise_opts */
 
 struct rtm_probe_run;
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * measure.c - the drive loop shared by `rtmeasure cyclic` and `rtmeasure run`.
+ * measure.c - the drive loop shared by `rtmeasure cyclic`, `run` and `noise`.
  *
  * Wiring only: the probes, the session, the result, the summary and the
  * histogram file all live in lib/; the checks before a run are in
@@ -28,6 +28,7 @@
 #include "histfile.h"
 #include "load.h"
 #include "probe.h"
+#include "probe_noise.h"
 #include "report.h"
 #include "resultdir.h"
 #include "runlock.h"
@@ -178,6 +179,8 @@ int measure_save_results(const struct measure_opts *m, const struct rtm_result *
 
 	if (rtm_result_save(r, dir, &err))
 		return rtm_cli_fail("%s", err.msg);
+	if (m->ops != &rtm_probe_timer_ops)
+		return 0;	/* histogram.txt is wake-up latency in cyclictest's layout */
 	f = open_memstream(&text, &len);
 	if (!f)
 		return rtm_cli_fail("out of memory writing histogram.txt");
@@ -193,12 +196,32 @@ int measure_save_results(const struct measure_opts *m, const struct rtm_result *
 	return 0;
 }
 
+/* The noise probe's options as result.json records them. */
+static json_t *noise_options_json(const struct measure_opts *m, const char *cpus)
+{
+	return json_pack("{s:s, s:s, s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:b, s:i, s:b}",
+		"probe", m->ops->name,
+		"cpus", cpus,
+		"sched", rtm_sched_to_json(&m->probe.sched),
+		"duration_ns", (json_int_t)m->probe.duration_ns,
+		"window_ns", (json_int_t)m->noise.window_ns,
+		"width_ns", (json_int_t)m->noise.width_ns,
+		"threshold_ns", (json_int_t)m->noise.threshold_ns,
+		"report_above_ns", (json_int_t)m->noise.report_above_ns,
+		"max_gaps", (json_int_t)m->noise.max_gaps,
+		"mlockall", m->probe.lock_memory,
+		"dma_latency_us", m->probe.dma_latency_us,
+		"rt", !m->no_rt);
+}
+
 json_t *measure_options_json(const struct measure_opts *m)
 {
 	char cpus[1024];
 	json_t *o;
 
 	rtm_cpulist_format(&m->probe.cpus, cpus, sizeof(cpus));
+	if (m->ops != &rtm_probe_timer_ops)
+		return noise_options_json(m, cpus);
 	o = json_pack("{s:s, s:I, s:I, s:o, s:s, s:I, s:I, s:I, s:b, s:i, s:b, s:I, s:I}",
 		"cpus", cpus,
 		"interval_ns", (json_int_t)m->probe.interval_ns,
@@ -229,9 +252,15 @@ json_t *measure_options_json(const struct measure_opts *m)
 static json_t *summary_json(const struct measure_opts *m, const struct rtm_result *r,
 			    const char *dir)
 {
-	json_t *j = rtm_summary_to_json(r);
+	json_t *j;
 
-	(void)m;
+	if (m->ops == &rtm_probe_timer_ops) {
+		j = rtm_summary_to_json(r);
+	} else {
+		j = json_object();
+		json_object_set_new(j, "noise", rtm_noise_summary_json(
+					json_object_get(r->sections, "noise")));
+	}
 	json_object_set_new(j, "result_dir", json_string(dir));
 	json_object_set_new(j, "interrupted", json_boolean(r->interrupted));
 	json_object_set_new(j, "duration_ns", json_integer((json_int_t)r->duration_ns));
@@ -387,10 +416,17 @@ static bool is_timer(const struct measure_opts *m)
 	return m->ops == &rtm_probe_timer_ops;
 }
 
-/* The options struct of the probe. */
+/* The options struct of the probe: the noise probe takes the shared ones from m->probe. */
 static const void *probe_opts(struct measure_opts *m)
 {
-	return &m->probe;
+	if (is_timer(m))
+		return &m->probe;
+	m->noise.cpus = m->probe.cpus;		/* borrowed: released with m->probe */
+	m->noise.sched = m->probe.sched;
+	m->noise.duration_ns = m->probe.duration_ns;
+	m->noise.lock_memory = m->probe.lock_memory;
+	m->noise.dma_latency_us = m->probe.dma_latency_us;
+	return &m->noise;
 }
 
 /* Set-up 1: everything that can refuse the run, before anything starts. */
@@ -442,7 +478,7 @@ static int setup_result(struct measure_opts *m, struct measure_run *mr)
 /* The line that says what is measured, where the results go. */
 static void print_banner(const struct measure_opts *m, const struct measure_run *mr)
 {
-	char cpus[256], iv[16], loaddesc[300] = "";
+	char cpus[256], iv[16], wid[16], thr[16], loaddesc[300] = "";
 	size_t k;
 
 	if (m->quiet || m->json)
@@ -456,6 +492,15 @@ static void print_banner(const struct measure_opts *m, const struct measure_run 
 				 "%s%s", k ? "; " : ", load: ",
 				 json_string_value(json_array_get(cmds, k)) ?: "");
 		json_decref(lj);
+	}
+	if (!is_timer(m)) {
+		rtm_fmt_ns(iv, sizeof(iv), m->noise.window_ns);
+		rtm_fmt_ns(wid, sizeof(wid), m->noise.width_ns);
+		rtm_fmt_ns(thr, sizeof(thr), m->noise.threshold_ns);
+		fprintf(stderr, "rtmeasure %s: CPUs %s, %s %d, busy %s of every %s, gaps above %s%s "
+			"-> %s/\n", m->command, cpus, rtm_policy_name(m->probe.sched.policy),
+			m->probe.sched.priority, wid, iv, thr, loaddesc, mr->dir);
+		return;
 	}
 	rtm_fmt_ns(iv, sizeof(iv), m->probe.interval_ns);
 	fprintf(stderr, "rtmeasure %s: CPUs %s, interval %s, %s %d, %s%s -> %s/\n",
@@ -570,10 +615,13 @@ static int outcome_finish(struct measure_opts *m, struct measure_run *mr)
 	return ret ? rtm_cli_fail("%s", mr->err.msg) : 0;
 }
 
-/* The summary table on stdout. */
+/* The summary table (or the noise table) on stdout. */
 static void print_summary(const struct measure_opts *m, const struct rtm_result *r, FILE *f)
 {
-	rtm_summary_fprint_unit(r, f, m->nsecs);
+	if (is_timer(m))
+		rtm_summary_fprint_unit(r, f, m->nsecs);
+	else
+		rtm_noise_fprint(json_object_get(r->sections, "noise"), f, 10);
 }
 
 /* Outcome 2: the results folder and its report; the table goes out even if they fail. */
