@@ -5,7 +5,7 @@
 # falls inside a busy part must be found (at least 95 %), as one gap covering it
 # whose length is within 10 % of the spin the helper measured; the detector's own
 # CPU time must be width/window of the run within 10 % (the duty cycle is
-# honoured); no tracefs instance is left.
+# honoured); no tracefs instance is left. Then SIGTERM saves what was measured.
 . "$RTM_SRCDIR/tests/lib.sh"
 need_root
 need_jq
@@ -95,4 +95,21 @@ echo "detector CPU time ${cpu_ms} ms (expected ~3000)"
 
 # nothing left behind
 no_instances_of "$(cat "$out/pid")"
+
+# SIGTERM: stopped within a window, what was measured saved, exit 143
+"$RTMEASURE" noise -a 0 -D 60s -q -o "$out/t" >/dev/null 2>"$out/t.err" &
+pid=$!
+for i in $(seq 3000); do
+	grep -qs '^rtm-noise/0$' /proc/$pid/task/*/comm && break
+	kill -0 $pid 2>/dev/null || break
+	sleep 0.1
+done
+sleep 1.5
+kill -TERM $pid
+wait $pid
+rc=$?
+[ $rc -eq 143 ] || fail "SIGTERM: exit $rc, expected 143 ($(cat "$out/t.err"))"
+jq -e '.interrupted == true and .sections.noise.cpus[0].sampled_ns > 0 and
+	.sections.noise.cpus[0].windows >= 1' "$out/t/result.json" >/dev/null ||
+	fail "SIGTERM: result.json not saved as interrupted with the sampled time"
 exit 0
