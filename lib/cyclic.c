@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "cyclic.h"
+#include "probe.h"
 #include "timeseries.h"
 
 struct cyclic_cpu {
@@ -280,3 +281,67 @@ int rtm_cyclic_finish(struct rtm_cyclic *c, struct rtm_result *r, struct rtm_err
 	c->finished = true;
 	return 0;
 }
+
+/* ------------------------------------------------------------ the probe seam */
+
+static void *timer_start(const void *opts, uint64_t ts_interval_ns, struct rtm_error *err)
+{
+	return rtm_cyclic_start(opts, ts_interval_ns, err);
+}
+
+static void timer_snapshot(void *p, bool boundary)
+{
+	if (boundary)
+		rtm_cyclic_tick(p);
+	else
+		rtm_cyclic_refresh(p);
+}
+
+static uint64_t timer_next_tick_ns(const void *p)
+{
+	return rtm_cyclic_next_tick_ns(p);
+}
+
+static uint64_t timer_quiet_ns(const void *p, uint64_t t_ns)
+{
+	return rtm_cyclic_quiet_ns(p, t_ns);
+}
+
+static double timer_elapsed_s(const void *p)
+{
+	return rtm_cyclic_elapsed_s(p);
+}
+
+static bool timer_done(const void *p)
+{
+	return rtm_cyclic_done(p);
+}
+
+static void timer_stop(void *p)
+{
+	rtm_cyclic_stop(p);
+}
+
+static int timer_finish(void *p, struct rtm_result *r, struct rtm_error *err)
+{
+	return rtm_cyclic_finish(p, r, err);
+}
+
+static void timer_free(void *p)
+{
+	rtm_cyclic_free(p);
+}
+
+const struct rtm_probe_ops rtm_probe_timer_ops = {
+	.name = "timer",
+	.section = "cpus",
+	.start = timer_start,
+	.snapshot = timer_snapshot,
+	.next_tick_ns = timer_next_tick_ns,
+	.quiet_ns = timer_quiet_ns,
+	.elapsed_s = timer_elapsed_s,
+	.done = timer_done,
+	.stop = timer_stop,
+	.finish = timer_finish,
+	.free = timer_free,
+};

@@ -430,9 +430,11 @@ static int mon_setup(struct mon *mo, struct rtm_error *err)
 					     "/tmp: %s", strerror(errno));
 		mo->spike_dir_tmp = true;
 	}
-	mo->c = rtm_cyclic_start(&mo->m.probe, mo->m.ts_interval_ns, err);
-	if (!mo->c)
+	mo->run = rtm_probe_run_start(&rtm_probe_timer_ops, &mo->m.probe, mo->m.ts_interval_ns,
+				      err);
+	if (!mo->run)
 		return -EINVAL;
+	mo->c = rtm_probe_run_probe(mo->run);
 	mo->p = rtm_cyclic_probe(mo->c);
 	mo->n = rtm_probe_timer_ncpus(mo->p);
 	mo->start_ns = rtm_probe_timer_start_ns(mo->p);
@@ -463,7 +465,7 @@ static int mon_save_final(struct mon *mo)
 
 	if (!r)
 		return rtm_cli_fail("out of memory");
-	ret = rtm_cyclic_finish(mo->c, r, &err);
+	ret = rtm_probe_run_finish(mo->run, r, &err);
 	measure_cpus_record(mo->locks, r);
 	for (i = 0; !ret && i < mo->nspikes && i < MON_SPIKES; i++) {
 		const struct mon_spike *s = &mo->spikes[(mo->nspikes > MON_SPIKES ?
@@ -610,7 +612,7 @@ int cmd_monitor(int argc, char **argv)
 	if (ret || mon_setup(&mo, &err)) {
 		measure_prom_stop(prom);
 		mon_free(&mo);
-		rtm_cyclic_free(mo.c);
+		rtm_probe_run_free(mo.run);
 		measure_opts_release(&mo.m);
 		return rtm_cli_fail("monitor: %s", err.msg);
 	}
@@ -619,7 +621,7 @@ int cmd_monitor(int argc, char **argv)
 	if (!mo.plain)
 		mon_draw_init(&mo);
 	next = mono_ns() + mo.refresh_ns;
-	while (!quit && !rtm_cli_stopping() && !rtm_cyclic_done(mo.c)) {
+	while (!quit && !rtm_cli_stopping() && !rtm_probe_run_done(mo.run)) {
 		uint64_t now = mono_ns(), wait = next > now ? next - now : 0;
 		int key = -1;
 
@@ -634,7 +636,7 @@ int cmd_monitor(int argc, char **argv)
 			if (key >= 0 && !handle_key(&mo, key))
 				quit = true;
 		}
-		rtm_cyclic_tick(mo.c);
+		rtm_probe_run_tick(mo.run);
 		measure_prom_publish(prom, mo.c, NULL, NULL);
 		if (measure_cpus_poll(mo.locks, &mo.m, (double)(mono_ns() - mo.start_ns) / 1e9, note,
 				      sizeof(note))) {
@@ -663,11 +665,11 @@ int cmd_monitor(int argc, char **argv)
 	}
 	if (!mo.plain)
 		mon_draw_end();
-	rtm_cyclic_stop(mo.c);
+	rtm_probe_run_stop(mo.run);
 	measure_prom_stop(prom);
 	if (mo.m.outdir)
 		status = mon_save_final(&mo);
-	rtm_cyclic_free(mo.c);
+	rtm_probe_run_free(mo.run);
 	mon_free(&mo);
 	measure_opts_release(&mo.m);
 	return status;

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * measure.c - the drive loop shared by `rtmeasure cyclic` and `rtmeasure run`.
+ * measure.c - the drive loop shared by `rtmeasure cyclic`, `run` and `noise`.
  *
  * Wiring only: the probes, the session, the result, the summary and the
- * histogram file all live in lib/. This file parses options, holds the stop
- * flag, shows live lines and writes the results folder.
+ * histogram file all live in lib/; the checks before a run are in
+ * measure_checks.c, the options in measure_opts.c. This file drives the probe
+ * through the runner in phases (set-up, loop, outcome), shows live lines and
+ * writes the results folder.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +27,8 @@
 #include "fileio.h"
 #include "histfile.h"
 #include "load.h"
+#include "probe.h"
+#include "probe_noise.h"
 #include "report.h"
 #include "resultdir.h"
 #include "runlock.h"
@@ -32,291 +36,6 @@
 #include "rtmeasure.h"
 #include "sysinfo.h"
 #include "units.h"
-
-/* ------------------------------------------------------------ checks */
-
-/*
- * The online CPUs (sysfs), or the affinity mask where sysfs cannot be read.
- */
-static int online_cpus(struct rtm_cpulist *online)
-{
-	char buf[4096];
-	cpu_set_t set;
-	int i;
-
-	if (rtm_read_small(NULL, "/sys/devices/system/cpu/online", buf, sizeof(buf)) > 0 &&
-	    rtm_cpulist_parse(buf, online, NULL) == 0)
-		return 0;
-	CPU_ZERO(&set);
-	if (sched_getaffinity(0, sizeof(set), &set) < 0)
-		return -errno;
-	online->n = 0;
-	online->cpus = calloc(CPU_SETSIZE, sizeof(int));
-	if (!online->cpus)
-		return -ENOMEM;
-	for (i = 0; i < CPU_SETSIZE; i++)
-		if (CPU_ISSET(i, &set))
-			online->cpus[online->n++] = i;
-	return 0;
-}
-
-/*
- * cyclictest's -t N: one thread per CPU here, so the first N measured CPUs; more
- * threads than CPUs cannot be placed one per CPU and are refused.
- */
-static int check_threads(struct measure_opts *m)
-{
-	char list[256];
-
-	if (!m->threads || m->threads == (unsigned int)m->probe.cpus.n)
-		return 0;
-	if (m->threads > (unsigned int)m->probe.cpus.n) {
-		rtm_cpulist_format(&m->probe.cpus, list, sizeof(list));
-		return rtm_cli_fail("%s: -t %u: rtmeasure runs one thread per CPU and can measure "
-				    "%d CPU%s (%s); give -t %d or fewer, or more CPUs with -a",
-				    m->command, m->threads, m->probe.cpus.n,
-				    m->probe.cpus.n == 1 ? "" : "s", list, m->probe.cpus.n);
-	}
-	m->probe.cpus.n = (int)m->threads;
-	return 0;
-}
-
-/* --housekeeping: online CPUs of this process's cpuset, as -a. */
-static int check_housekeeping(struct measure_opts *m, const struct rtm_cpulist *online,
-			      const struct rtm_cpulist *usable)
-{
-	char list[256];
-	int i, cpu;
-
-	for (i = 0; i < m->housekeeping.n; i++) {
-		cpu = m->housekeeping.cpus[i];
-		if (!rtm_cpulist_has(online, cpu)) {
-			rtm_cpulist_format(online, list, sizeof(list));
-			return rtm_cli_fail("%s: --housekeeping: CPU %d is not online (online CPUs: "
-					    "%s)", m->command, cpu, list);
-		}
-		if (!rtm_cpulist_has(usable, cpu)) {
-			rtm_cpulist_format(usable, list, sizeof(list));
-			return rtm_cli_fail("%s: --housekeeping: CPU %d is outside this process's "
-					    "cpuset (cgroup), which allows CPUs %s", m->command, cpu,
-					    list);
-		}
-	}
-	return 0;
-}
-
-/*
- * --deepest-idle-state N: the exit latency of idle state N of the first
- * measured CPU becomes the /dev/cpu_dma_latency target, so the kernel keeps
- * every CPU out of deeper states (cyclictest disables the deeper states of the
- * measured CPUs in sysfs; the PM QoS request needs no restoring and ends with
- * the process). -1: no idle state, the target 0.
- */
-static int check_idle_state(struct measure_opts *m)
-{
-	char buf[64];
-	int64_t lat;
-	int cpu, ret;
-
-	if (m->deepest_idle < -1)
-		return 0;
-	if (m->deepest_idle == -1) {
-		m->probe.dma_latency_us = 0;
-		return 0;
-	}
-	cpu = m->probe.cpus.n ? m->probe.cpus.cpus[0] : 0;
-	snprintf(buf, sizeof(buf), "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/latency", cpu,
-		 m->deepest_idle);
-	ret = rtm_read_s64("/", buf, &lat);
-	if (ret == -ENOENT && !rtm_exists("/", "/sys/devices/system/cpu/cpu0/cpuidle"))
-		return rtm_cli_fail("%s: --deepest-idle-state %d: this box has no cpuidle states "
-				    "(/sys/devices/system/cpu/cpu0/cpuidle); leave it out",
-				    m->command, m->deepest_idle);
-	if (ret < 0 || lat < 0 || lat > INT32_MAX)
-		return rtm_cli_fail("%s: --deepest-idle-state %d: cannot read %s: %s (see the "
-				    "states in /sys/devices/system/cpu/cpu%d/cpuidle)", m->command,
-				    m->deepest_idle, buf, strerror(ret < 0 ? -ret : EINVAL), cpu);
-	m->probe.dma_latency_us = (int32_t)lat;
-	return 0;
-}
-
-/*
- * The measured CPUs: -a, or every online CPU a probe may be pinned to. That
- * is the process's cpuset, not its affinity mask, so CPUs isolated with
- * isolcpus= (left out of every process's inherited mask) are measured, and
- * taskset only places rtmeasure's own threads that do not measure.
- */
-static int check_cpus(struct measure_opts *m)
-{
-	struct rtm_cpulist online = { 0, NULL }, usable = { 0, NULL };
-	struct rtm_error err = { "" };
-	char list[256];
-	int i, cpu, ret = 0;
-
-	ret = online_cpus(&online);
-	if (ret < 0)
-		return rtm_cli_fail("%s: cannot read the online CPUs: %s", m->command,
-				    strerror(-ret));
-	if (rtm_cpus_pinnable(&online, &usable, &err) < 0) {
-		rtm_cpulist_release(&online);
-		return rtm_cli_fail("%s: %s", m->command, err.msg);
-	}
-	ret = check_housekeeping(m, &online, &usable);
-	if (!m->cpus_given && !ret) {
-		m->probe.cpus = usable;	/* default: every CPU a probe may run on */
-		usable.cpus = NULL;
-	}
-	for (i = 0; m->cpus_given && i < m->probe.cpus.n && !ret; i++) {
-		cpu = m->probe.cpus.cpus[i];
-		if (!rtm_cpulist_has(&online, cpu)) {
-			rtm_cpulist_format(&online, list, sizeof(list));
-			ret = rtm_cli_fail("%s: CPU %d is not online (online CPUs: %s); pick "
-					   "others with -a", m->command, cpu, list);
-		} else if (!rtm_cpulist_has(&usable, cpu)) {
-			rtm_cpulist_format(&usable, list, sizeof(list));
-			ret = rtm_cli_fail("%s: CPU %d is outside this process's cpuset (cgroup), "
-					   "which allows CPUs %s; pick others with -a or run "
-					   "rtmeasure in a cpuset that has it", m->command, cpu,
-					   list);
-		}
-	}
-	if (!m->probe.cpus.n && !ret)
-		ret = rtm_cli_fail("%s: no CPU to measure: this process may not run on any "
-				   "online CPU", m->command);
-	if (!ret)
-		ret = check_threads(m);
-	rtm_cpulist_release(&online);
-	rtm_cpulist_release(&usable);
-	return ret;
-}
-
-static int check_privileges(struct measure_opts *m)
-{
-	struct rtm_error err = { "" };
-
-	if (m->no_rt) {
-		m->probe.sched.policy = RTM_POLICY_OTHER;
-		m->probe.sched.priority = 0;
-		if (geteuid() != 0)
-			m->probe.dma_latency_us = -1;	/* root-only device */
-		if (geteuid() != 0 && m->probe.lock_memory) {
-			struct rtm_sched other = { .policy = RTM_POLICY_OTHER };
-
-			if (rtm_rt_privileges(&other, true, NULL))
-				m->probe.lock_memory = false;
-		}
-		return 0;
-	}
-	if (m->probe.sched.policy == RTM_POLICY_OTHER)
-		m->probe.sched.priority = 0;
-	if (rtm_sched_validate(&m->probe.sched, &err))
-		return rtm_cli_fail("%s: %s", m->command, err.msg);
-	if (rtm_rt_privileges(&m->probe.sched, m->probe.lock_memory, &err))
-		return rtm_cli_fail("%s", err.msg);
-	if (m->probe.dma_latency_us >= 0 && access("/dev/cpu_dma_latency", W_OK) != 0 &&
-	    errno != ENOENT)
-		return rtm_cli_fail("cannot write /dev/cpu_dma_latency: %s (run as root, or "
-				    "--no-dma-latency)", strerror(errno));
-	if (m->probe.dma_latency_us >= 0 && access("/dev/cpu_dma_latency", F_OK) != 0)
-		m->probe.dma_latency_us = -1;	/* no PM QoS device: nothing to hold */
-	return 0;
-}
-
-int measure_prepare(struct measure_opts *m)
-{
-	int ret;
-
-	if ((ret = measure_trace_check(m)) || (ret = check_cpus(m)) ||
-	    (ret = check_idle_state(m)) || (ret = check_privileges(m)))
-		return ret;
-	return 0;
-}
-
-int measure_housekeeping_apply(const struct measure_opts *m)
-{
-	cpu_set_t set;
-	int i;
-
-	if (!m->housekeeping.n)
-		return 0;
-	CPU_ZERO(&set);
-	for (i = 0; i < m->housekeeping.n; i++)
-		if (m->housekeeping.cpus[i] < CPU_SETSIZE)
-			CPU_SET(m->housekeeping.cpus[i], &set);
-	/* this thread's mask; the threads started later inherit it, probes pin themselves */
-	return sched_setaffinity(0, sizeof(set), &set) < 0 ? -errno : 0;
-}
-
-/* ------------------------------------------------------------ other runs */
-
-struct rtm_cpulock *measure_cpus_lock(const struct measure_opts *m, char *note, size_t len,
-				      int *status)
-{
-	struct rtm_error err = { "" };
-	struct rtm_cpulist shared;
-	struct rtm_cpulock *l;
-	char list[256];
-	long pid = 0;
-
-	note[0] = '\0';
-	*status = 0;
-	l = rtm_cpulock_take(&m->probe.cpus, m->exclusive, &err);
-	if (!l && (errno == EBUSY || m->exclusive)) {
-		*status = rtm_cli_fail("%s: %s", m->command, err.msg);
-		return NULL;
-	}
-	if (!l) {
-		snprintf(note, len, "cannot tell whether another rtmeasure measures these CPUs: %s",
-			 err.msg);
-		return NULL;
-	}
-	if (rtm_cpulock_shared(l, &shared, &pid)) {
-		char who[48] = "";
-
-		if (pid > 0)
-			snprintf(who, sizeof(who), " (pid %ld)", pid);
-		rtm_cpulist_format(&shared, list, sizeof(list));
-		snprintf(note, len, "CPU%s %s %s measured by another rtmeasure%s too: each run's "
-			 "probes disturb the other's numbers (--exclusive refuses instead)",
-			 shared.n > 1 ? "s" : "", list, shared.n > 1 ? "are" : "is", who);
-	}
-	rtm_cpulist_release(&shared);
-	return l;
-}
-
-bool measure_cpus_poll(struct rtm_cpulock *l, const struct measure_opts *m, double elapsed_s,
-		       char *note, size_t len)
-{
-	struct rtm_cpulist shared;
-	char list[256];
-
-	(void)m;
-	if (!l || !rtm_cpulock_poll(l))
-		return false;
-	rtm_cpulock_shared(l, &shared, NULL);
-	rtm_cpulist_format(&shared, list, sizeof(list));
-	snprintf(note, len, "another rtmeasure started measuring CPU%s %s at %.1f s: each run's "
-		 "probes disturb the other's numbers", shared.n > 1 ? "s" : "", list, elapsed_s);
-	rtm_cpulist_release(&shared);
-	return true;
-}
-
-void measure_cpus_record(struct rtm_cpulock *l, struct rtm_result *r)
-{
-	struct rtm_cpulist shared;
-	char list[256];
-	long pid = 0;
-
-	if (!l)
-		return;
-	rtm_cpulock_poll(l);
-	if (rtm_cpulock_shared(l, &shared, &pid)) {
-		rtm_cpulist_format(&shared, list, sizeof(list));
-		json_object_set_new(r->sections, "shared_cpus", json_pack("{s:s, s:o}", "cpus", list,
-			"other_pid", pid > 0 ? json_integer(pid) : json_null()));
-	}
-	rtm_cpulist_release(&shared);
-}
 
 /* ------------------------------------------------------------ live lines */
 
@@ -460,6 +179,8 @@ int measure_save_results(const struct measure_opts *m, const struct rtm_result *
 
 	if (rtm_result_save(r, dir, &err))
 		return rtm_cli_fail("%s", err.msg);
+	if (m->ops != &rtm_probe_timer_ops)
+		return 0;	/* histogram.txt is wake-up latency in cyclictest's layout */
 	f = open_memstream(&text, &len);
 	if (!f)
 		return rtm_cli_fail("out of memory writing histogram.txt");
@@ -475,12 +196,32 @@ int measure_save_results(const struct measure_opts *m, const struct rtm_result *
 	return 0;
 }
 
+/* The noise probe's options as result.json records them. */
+static json_t *noise_options_json(const struct measure_opts *m, const char *cpus)
+{
+	return json_pack("{s:s, s:s, s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:b, s:i, s:b}",
+		"probe", m->ops->name,
+		"cpus", cpus,
+		"sched", rtm_sched_to_json(&m->probe.sched),
+		"duration_ns", (json_int_t)m->probe.duration_ns,
+		"window_ns", (json_int_t)m->noise.window_ns,
+		"width_ns", (json_int_t)m->noise.width_ns,
+		"threshold_ns", (json_int_t)m->noise.threshold_ns,
+		"report_above_ns", (json_int_t)m->noise.report_above_ns,
+		"max_gaps", (json_int_t)m->noise.max_gaps,
+		"mlockall", m->probe.lock_memory,
+		"dma_latency_us", m->probe.dma_latency_us,
+		"rt", !m->no_rt);
+}
+
 json_t *measure_options_json(const struct measure_opts *m)
 {
 	char cpus[1024];
 	json_t *o;
 
 	rtm_cpulist_format(&m->probe.cpus, cpus, sizeof(cpus));
+	if (m->ops != &rtm_probe_timer_ops)
+		return noise_options_json(m, cpus);
 	o = json_pack("{s:s, s:I, s:I, s:o, s:s, s:I, s:I, s:I, s:b, s:i, s:b, s:I, s:I}",
 		"cpus", cpus,
 		"interval_ns", (json_int_t)m->probe.interval_ns,
@@ -508,10 +249,18 @@ json_t *measure_options_json(const struct measure_opts *m)
 /* ------------------------------------------------------------ the run */
 
 /* The summary as --json prints it and --json=FILE writes it. */
-static json_t *summary_json(const struct rtm_result *r, const char *dir)
+static json_t *summary_json(const struct measure_opts *m, const struct rtm_result *r,
+			    const char *dir)
 {
-	json_t *j = rtm_summary_to_json(r);
+	json_t *j;
 
+	if (m->ops == &rtm_probe_timer_ops) {
+		j = rtm_summary_to_json(r);
+	} else {
+		j = json_object();
+		json_object_set_new(j, "noise", rtm_noise_summary_json(
+					json_object_get(r->sections, "noise")));
+	}
 	json_object_set_new(j, "result_dir", json_string(dir));
 	json_object_set_new(j, "interrupted", json_boolean(r->interrupted));
 	json_object_set_new(j, "duration_ns", json_integer((json_int_t)r->duration_ns));
@@ -590,7 +339,7 @@ static int save_extra_files(const struct measure_opts *m, const struct rtm_resul
 					   rtm_write_strerror(ret));
 	}
 	if (m->json_file) {
-		json_t *j = summary_json(r, dir);
+		json_t *j = summary_json(m, r, dir);
 
 		text = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		json_decref(j);
@@ -628,218 +377,288 @@ static void print_shared(const struct rtm_result *r, FILE *f)
 			"include its disturbance\n", strpbrk(cpus, ",-") ? "s" : "", cpus);
 }
 
-static void wait_tick(struct rtm_cyclic *c, uint64_t max_sleep_ns)
-{
-	struct timespec now, until;
-	uint64_t next = rtm_cyclic_next_tick_ns(c), now_ns, deadline;
+/* Everything one measurement holds, from its set-up to its outcome. */
+struct measure_run {
+	struct rtm_sysinfo *si;
+	struct rtm_load *load;
+	struct rtm_trace *trace;
+	struct measure_irq *irq;
+	struct measure_prom *prom;
+	struct rtm_cpulock *locks;
+	struct rtm_probe_run *run;
+	struct rtm_cyclic *c;		/* the timer session; NULL for another probe */
+	struct rtm_result *r;
+	struct rtm_error err;
+	char dir[PATH_MAX];
+	char note[512];
+	bool reported;
+};
 
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	now_ns = (uint64_t)now.tv_sec * 1000000000ULL + (uint64_t)now.tv_nsec;
-	/* wake at the interval boundary, and often enough to notice the end */
-	deadline = now_ns + max_sleep_ns;
-	if (next > now_ns && next < deadline)
-		deadline = next;
-	/* never wake together with the probes: half a period after their wake-up */
-	deadline = rtm_cyclic_quiet_ns(c, deadline);
-	until.tv_sec = (time_t)(deadline / 1000000000ULL);
-	until.tv_nsec = (long)(deadline % 1000000000ULL);
-	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL);	/* EINTR: a signal */
+/* Nothing is left running: no trace instance, no load, no probe, no server. */
+static void measure_release(struct measure_run *mr)
+{
+	measure_prom_stop(mr->prom);
+	rtm_probe_run_free(mr->run);
+	rtm_cpulock_release(mr->locks);
+	measure_irq_free(mr->irq);
+	rtm_trace_destroy(mr->trace);
+	if (mr->load) {
+		rtm_load_stop(mr->load);
+		rtm_load_free(mr->load);
+	}
+	rtm_result_free(mr->r);
+	rtm_sysinfo_free(mr->si);
+	memset(mr, 0, sizeof(*mr));
 }
 
-int measure_main(struct measure_opts *m)
+static bool is_timer(const struct measure_opts *m)
 {
-	struct rtm_error err = { "" };
-	struct rtm_sysinfo *si;
-	struct rtm_load *load = NULL;
-	struct rtm_trace *trace = NULL;
-	struct measure_irq *irq = NULL;
-	struct measure_prom *prom = NULL;
-	struct rtm_cyclic *c;
-	struct rtm_result *r;
-	char dir[PATH_MAX];
-	struct live live;
-	struct progress progress;
-	struct rtm_cpulock *locks;
-	char note[512];
-	int status = RTM_EXIT_OK, i, ret;
-	bool reported = false;
-	double last_shown = -1;
+	return m->ops == &rtm_probe_timer_ops;
+}
+
+/* The options struct of the probe: the noise probe takes the shared ones from m->probe. */
+static const void *probe_opts(struct measure_opts *m)
+{
+	if (is_timer(m))
+		return &m->probe;
+	m->noise.cpus = m->probe.cpus;		/* borrowed: released with m->probe */
+	m->noise.sched = m->probe.sched;
+	m->noise.duration_ns = m->probe.duration_ns;
+	m->noise.lock_memory = m->probe.lock_memory;
+	m->noise.dma_latency_us = m->probe.dma_latency_us;
+	return &m->noise;
+}
+
+/* Set-up 1: everything that can refuse the run, before anything starts. */
+static int setup_checks(struct measure_opts *m, struct measure_run *mr)
+{
+	int ret;
 
 	if ((ret = measure_prepare(m)))
 		return ret;
 	if ((m->histfile && (ret = check_out_file(m, m->histfile, "--histfile"))) ||
 	    (m->json_file && (ret = check_out_file(m, m->json_file, "--json"))))
 		return ret;
-	if (m->outdir && snprintf(dir, sizeof(dir), "%s", m->outdir) >= (int)sizeof(dir))
+	if (m->outdir && snprintf(mr->dir, sizeof(mr->dir), "%s", m->outdir) >=
+	    (int)sizeof(mr->dir))
 		return rtm_cli_fail("%s: -o: folder name too long", m->command);
-	locks = measure_cpus_lock(m, note, sizeof(note), &ret);
+	mr->locks = measure_cpus_lock(m, mr->note, sizeof(mr->note), &ret);
 	if (ret)
 		return ret;
-	if (note[0])
-		fprintf(stderr, "rtmeasure: warning: %s\n", note);
+	if (mr->note[0])
+		fprintf(stderr, "rtmeasure: warning: %s\n", mr->note);
 
-	si = rtm_sysinfo_collect("/", &err);
-	m->preempt_model = si ? rtm_preempt_name(si->preempt) : NULL;
+	mr->si = rtm_sysinfo_collect("/", &mr->err);
+	m->preempt_model = mr->si ? rtm_preempt_name(mr->si->preempt) : NULL;
 	if (!m->outdir)
-		default_outdir(dir, sizeof(dir), si);
+		default_outdir(mr->dir, sizeof(mr->dir), mr->si);
 	/* fail on an unusable folder now, not after the measurement */
-	ret = measure_check_outdir(m, dir);
-	if (ret) {
-		rtm_sysinfo_free(si);
-		rtm_cpulock_release(locks);
-		return ret;
-	}
-	r = rtm_result_alloc(m->command);
-	if (!r) {
-		rtm_sysinfo_free(si);
-		rtm_cpulock_release(locks);
+	return measure_check_outdir(m, mr->dir);
+}
+
+/* Set-up 2: the result's metadata (system facts, options, RT throttling). */
+static int setup_result(struct measure_opts *m, struct measure_run *mr)
+{
+	int64_t rt_run = 0, rt_per = 0;
+
+	mr->r = rtm_result_alloc(m->command);
+	if (!mr->r)
 		return rtm_cli_fail("out of memory");
+	if (mr->si)
+		mr->r->sysinfo = rtm_sysinfo_to_json(mr->si);
+	json_decref(mr->r->options);
+	mr->r->options = measure_options_json(m);
+	if (rtm_rt_throttling("/", &rt_run, &rt_per) == 0)
+		json_object_set_new(mr->r->sections, "rt_throttling", json_pack("{s:I, s:I}",
+			"sched_rt_runtime_us", (json_int_t)rt_run,
+			"sched_rt_period_us", (json_int_t)rt_per));
+	return 0;
+}
+
+/* The line that says what is measured, where the results go. */
+static void print_banner(const struct measure_opts *m, const struct measure_run *mr)
+{
+	char cpus[256], iv[16], wid[16], thr[16], loaddesc[300] = "";
+	size_t k;
+
+	if (m->quiet || m->json)
+		return;
+	rtm_cpulist_format(&m->probe.cpus, cpus, sizeof(cpus));
+	if (mr->load) {
+		json_t *lj = rtm_load_to_json(mr->load), *cmds = json_object_get(lj, "commands");
+
+		for (k = 0; k < json_array_size(cmds); k++)
+			snprintf(loaddesc + strlen(loaddesc), sizeof(loaddesc) - strlen(loaddesc),
+				 "%s%s", k ? "; " : ", load: ",
+				 json_string_value(json_array_get(cmds, k)) ?: "");
+		json_decref(lj);
 	}
-	if (si)
-		r->sysinfo = rtm_sysinfo_to_json(si);
-	json_decref(r->options);
-	r->options = measure_options_json(m);
-	{
-		int64_t rt_run = 0, rt_per = 0;
-
-		if (rtm_rt_throttling("/", &rt_run, &rt_per) == 0)
-			json_object_set_new(r->sections, "rt_throttling", json_pack("{s:I, s:I}",
-				"sched_rt_runtime_us", (json_int_t)rt_run,
-				"sched_rt_period_us", (json_int_t)rt_per));
+	if (!is_timer(m)) {
+		rtm_fmt_ns(iv, sizeof(iv), m->noise.window_ns);
+		rtm_fmt_ns(wid, sizeof(wid), m->noise.width_ns);
+		rtm_fmt_ns(thr, sizeof(thr), m->noise.threshold_ns);
+		fprintf(stderr, "rtmeasure %s: CPUs %s, %s %d, busy %s of every %s, gaps above %s%s "
+			"-> %s/\n", m->command, cpus, rtm_policy_name(m->probe.sched.policy),
+			m->probe.sched.priority, wid, iv, thr, loaddesc, mr->dir);
+		return;
 	}
+	rtm_fmt_ns(iv, sizeof(iv), m->probe.interval_ns);
+	fprintf(stderr, "rtmeasure %s: CPUs %s, interval %s, %s %d, %s%s -> %s/\n",
+		m->command, cpus, iv, rtm_policy_name(m->probe.sched.policy),
+		m->probe.sched.priority, rtm_timer_mode_name(m->probe.mode), loaddesc, mr->dir);
+}
 
+/* Set-up 3: the server, the load, the placement, tracing, IRQ counts, the probe. */
+static int setup_start(struct measure_opts *m, struct measure_run *mr)
+{
+	int ret;
 
-	if (measure_prom_start(m, r->sysinfo, &prom, &err))
-		goto fail;
+	if (measure_prom_start(m, mr->r->sysinfo, &mr->prom, &mr->err))
+		return -1;
 	if (m->load_kinds) {
-		load = rtm_load_start(m->load_kinds, m->probe.cpus.n, &err);
-		if (!load)
-			goto fail;
-		json_object_set_new(r->sections, "load", rtm_load_to_json(load));
+		mr->load = rtm_load_start(m->load_kinds, m->probe.cpus.n, &mr->err);
+		if (!mr->load)
+			return -1;
+		json_object_set_new(mr->r->sections, "load", rtm_load_to_json(mr->load));
 	}
-
 	ret = measure_housekeeping_apply(m);	/* the load keeps its own placement */
 	if (ret) {
-		snprintf(err.msg, sizeof(err.msg), "%s: --housekeeping: cannot move rtmeasure's "
-			 "threads there: %s", m->command, strerror(-ret));
-		goto fail;
+		snprintf(mr->err.msg, sizeof(mr->err.msg), "%s: --housekeeping: cannot move "
+			 "rtmeasure's threads there: %s", m->command, strerror(-ret));
+		return -1;
 	}
-
 	if (m->trace) {
-		trace = measure_trace_start(m, r, &err);
-		if (!trace)
-			goto fail;
+		mr->trace = measure_trace_start(m, mr->r, &mr->err);
+		if (!mr->trace)
+			return -1;
 	}
-	irq = measure_irq_start(m, &err);
-	if (!irq)
-		goto fail;
-	c = rtm_cyclic_start(&m->probe, m->ts_interval_ns, &err);
-	if (!c)
-		goto fail;
-	if (!m->quiet && !m->json) {
-		char cpus[256], iv[16], loaddesc[300] = "";
+	mr->irq = measure_irq_start(m, &mr->err);
+	if (!mr->irq)
+		return -1;
+	mr->run = rtm_probe_run_start(m->ops, probe_opts(m), m->ts_interval_ns, &mr->err);
+	if (!mr->run)
+		return -1;
+	if (is_timer(m))
+		mr->c = rtm_probe_run_probe(mr->run);
+	print_banner(m, mr);
+	return 0;
+}
 
-		rtm_cpulist_format(&m->probe.cpus, cpus, sizeof(cpus));
-		rtm_fmt_ns(iv, sizeof(iv), m->probe.interval_ns);
-		if (load) {
-			json_t *lj = rtm_load_to_json(load), *cmds = json_object_get(lj, "commands");
-			size_t k;
+/* The loop: snapshots at interval boundaries, captures, live lines, until done or stopped. */
+static void measure_loop(struct measure_opts *m, struct measure_run *mr)
+{
+	struct live live;
+	struct progress progress;
+	double last_shown = -1, el;
 
-			for (k = 0; k < json_array_size(cmds); k++)
-				snprintf(loaddesc + strlen(loaddesc), sizeof(loaddesc) - strlen(loaddesc),
-					 "%s%s", k ? "; " : ", load: ",
-					 json_string_value(json_array_get(cmds, k)) ?: "");
-			json_decref(lj);
-		}
-		fprintf(stderr, "rtmeasure %s: CPUs %s, interval %s, %s %d, %s%s -> %s/\n",
-			m->command, cpus, iv, rtm_policy_name(m->probe.sched.policy),
-			m->probe.sched.priority, rtm_timer_mode_name(m->probe.mode), loaddesc, dir);
-	}
 	live_init(&live, m);
 	progress_init(&progress, m);
-
-	while (!rtm_cyclic_done(c) && !rtm_cli_stopping()) {
-		double el;
-
+	live.on = live.on && mr->c;		/* the timer's figures only, so far */
+	progress.on = progress.on && mr->c;
+	while (!rtm_probe_run_done(mr->run) && !rtm_cli_stopping()) {
 		/* a pending capture is noticed within 100 ms */
-		wait_tick(c, m->probe.capture_ns ? 100000000ULL : 250000000ULL);
-		rtm_cyclic_tick(c);
-		measure_prom_publish(prom, c, irq, r);
-		if (trace)
-			measure_trace_poll(m, trace, c, r, dir, true);
-		measure_irq_poll(irq);
-		el = rtm_cyclic_elapsed_s(c);
+		rtm_probe_run_wait(mr->run, m->probe.capture_ns ? 100000000ULL : 250000000ULL);
+		rtm_probe_run_tick(mr->run);
+		if (mr->c)
+			measure_prom_publish(mr->prom, mr->c, mr->irq, mr->r);
+		if (mr->trace)
+			measure_trace_poll(m, mr->trace, mr->c, mr->r, mr->dir, true);
+		measure_irq_poll(mr->irq);
+		el = rtm_probe_run_elapsed_s(mr->run);
 		if (live.on && (int)el != (int)last_shown) {
-			rtm_cyclic_refresh(c);
-			live_show(&live, c, el, m->probe.duration_ns);
+			rtm_probe_run_refresh(mr->run);
+			live_show(&live, mr->c, el, m->probe.duration_ns);
 			last_shown = el;
 		}
-		progress_show(&progress, m, c, el);
-		if (measure_cpus_poll(locks, m, el, note, sizeof(note)))
-			fprintf(stderr, "rtmeasure: warning: %s\n", note);
+		if (progress.on)
+			progress_show(&progress, m, mr->c, el);
+		if (measure_cpus_poll(mr->locks, m, el, mr->note, sizeof(mr->note)))
+			fprintf(stderr, "rtmeasure: warning: %s\n", mr->note);
 	}
-	if (rtm_cli_stopping()) {
-		r->interrupted = true;
-		rtm_cyclic_stop(c);
-	}
-	ret = rtm_cyclic_finish(c, r, &err);
-	measure_prom_stop(prom);
-	measure_cpus_record(locks, r);
-	if (!ret)
-		measure_irq_finish(irq, m, r);
-	if (trace && !ret)
-		measure_trace_poll(m, trace, c, r, dir, false);	/* claimed at the end */
-	rtm_cyclic_free(c);
-	rtm_cpulock_release(locks);	/* the probes are gone */
-	locks = NULL;
-	if (trace) {
-		rtm_trace_stop(trace);
-		if (!ret)
-			measure_trace_break(m, trace, r, dir);
-		rtm_trace_destroy(trace);
-	}
-	if (load) {
-		rtm_load_stop(load);
-		json_object_set_new(r->sections, "load", rtm_load_to_json(load));
-		rtm_load_free(load);
-	}
-	if (ret) {
-		measure_irq_free(irq);
-		rtm_result_free(r);
-		rtm_sysinfo_free(si);
-		return rtm_cli_fail("%s", err.msg);
-	}
+}
 
-	ret = measure_save_results(m, r, dir);
+/* Outcome 1: the probe's figures into the result; tracing and the load stopped. */
+static int outcome_finish(struct measure_opts *m, struct measure_run *mr)
+{
+	int ret;
+
+	if (rtm_cli_stopping()) {
+		mr->r->interrupted = true;
+		rtm_probe_run_stop(mr->run);
+	}
+	ret = rtm_probe_run_finish(mr->run, mr->r, &mr->err);
+	measure_prom_stop(mr->prom);
+	mr->prom = NULL;
+	measure_cpus_record(mr->locks, mr->r);
+	if (!ret)
+		measure_irq_finish(mr->irq, m, mr->r);
+	if (mr->trace && !ret)
+		measure_trace_poll(m, mr->trace, mr->c, mr->r, mr->dir, false);	/* at the end */
+	rtm_probe_run_free(mr->run);
+	mr->run = NULL;
+	mr->c = NULL;
+	rtm_cpulock_release(mr->locks);	/* the probes are gone */
+	mr->locks = NULL;
+	if (mr->trace) {
+		rtm_trace_stop(mr->trace);
+		if (!ret)
+			measure_trace_break(m, mr->trace, mr->r, mr->dir);
+		rtm_trace_destroy(mr->trace);
+		mr->trace = NULL;
+	}
+	if (mr->load) {
+		rtm_load_stop(mr->load);
+		json_object_set_new(mr->r->sections, "load", rtm_load_to_json(mr->load));
+		rtm_load_free(mr->load);
+		mr->load = NULL;
+	}
+	return ret ? rtm_cli_fail("%s", mr->err.msg) : 0;
+}
+
+/* The summary table (or the noise table) on stdout. */
+static void print_summary(const struct measure_opts *m, const struct rtm_result *r, FILE *f)
+{
+	if (is_timer(m))
+		rtm_summary_fprint_unit(r, f, m->nsecs);
+	else
+		rtm_noise_fprint(json_object_get(r->sections, "noise"), f, 10);
+}
+
+/* Outcome 2: the results folder and its report; the table goes out even if they fail. */
+static int outcome_save(struct measure_opts *m, struct measure_run *mr)
+{
+	int ret = measure_save_results(m, mr->r, mr->dir);
+
 	if (ret) {
-		/* the numbers of the run are not lost with its folder: the table still goes out */
+		/* the numbers of the run are not lost with its folder */
 		if (!m->json) {
 			printf("\n");
-			rtm_summary_fprint_unit(r, stdout, m->nsecs);
+			print_summary(m, mr->r, stdout);
 		}
-		measure_irq_free(irq);
-		rtm_result_free(r);
-		rtm_sysinfo_free(si);
 		return ret;
 	}
-
-	if (m->report) {
-		struct rtm_report_opts ro = { .results_dir = dir, .out_dir = dir,
+	if (m->report && is_timer(m)) {
+		struct rtm_report_opts ro = { .results_dir = mr->dir, .out_dir = mr->dir,
 					      .formats = 1u << RTM_PLOT_PNG, .width = 1000,
 					      .height = 560 };
 
 		/* the measurement is saved whatever happens to its report */
-		reported = rtm_report_write(r, &ro, &err) == 0;
-		if (!reported)
+		mr->reported = rtm_report_write(mr->r, &ro, &mr->err) == 0;
+		if (!mr->reported)
 			fprintf(stderr, "rtmeasure: no report: %s; the results are saved (rtmeasure "
-				"report %s, once fixed)\n", err.msg, dir);
+				"report %s, once fixed)\n", mr->err.msg, mr->dir);
 	}
-	if (r->interrupted)
-		fprintf(stderr, "rtmeasure: interrupted after %.1f s; results saved in %s/\n",
-			(double)r->duration_ns / 1e9, dir);
-	for (i = 0; i < (int)json_array_size(r->events); i++) {
+	return 0;
+}
+
+/* -b: the wake-up that stopped the run. */
+static void print_break(const struct measure_opts *m, const struct rtm_result *r)
+{
+	char lat[16], thr[16];
+	size_t i;
+
+	for (i = 0; i < json_array_size(r->events); i++) {
 		json_t *e = json_array_get(r->events, i);
-		char lat[16], thr[16];
 
 		if (strcmp(json_string_value(json_object_get(e, "type")) ?: "", "break"))
 			continue;
@@ -851,52 +670,76 @@ int measure_main(struct measure_opts *m)
 			(double)json_integer_value(json_object_get(e, "planned_ns")) / 1e9,
 			json_integer_value(json_object_get(e, "sample")));
 	}
+}
 
-	measure_trace_print(r, dir, stderr);
+/* --fail-above: RTM_EXIT_BOUND when one is exceeded. */
+static int check_bounds(const struct measure_opts *m, const struct rtm_result *r)
+{
+	int status = RTM_EXIT_OK, i;
+	char what[160];
 
-	if (save_extra_files(m, r, dir))
+	for (i = 0; i < m->nbounds; i++) {
+		if (rtm_bound_describe(r, &m->bounds[i], what, sizeof(what))) {
+			fprintf(stderr, "rtmeasure: --fail-above %s exceeded: %s\n",
+				m->bounds[i].text, what);
+			status = RTM_EXIT_BOUND;
+		}
+	}
+	return status;
+}
+
+/* Outcome 3: what the user reads (or --json), the extra files, the bounds. */
+static int outcome_print(struct measure_opts *m, struct measure_run *mr)
+{
+	const struct rtm_result *r = mr->r;
+	int status = RTM_EXIT_OK, ret;
+
+	if (r->interrupted)
+		fprintf(stderr, "rtmeasure: interrupted after %.1f s; results saved in %s/\n",
+			(double)r->duration_ns / 1e9, mr->dir);
+	print_break(m, r);
+	measure_trace_print(r, mr->dir, stderr);
+	if (save_extra_files(m, r, mr->dir))
 		status = RTM_EXIT_USAGE;
 	if (m->json) {
-		json_t *j = summary_json(r, dir);
+		json_t *j = summary_json(m, r, mr->dir);
 
 		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		putchar('\n');
 		json_decref(j);
 	} else {
 		printf("\n");
-		rtm_summary_fprint_unit(r, stdout, m->nsecs);
-		measure_irq_print(irq, stdout);
-		print_notes(si, m, stdout);
+		print_summary(m, r, stdout);
+		measure_irq_print(mr->irq, stdout);
+		print_notes(mr->si, m, stdout);
 		print_shared(r, stdout);
-		printf("results: %s/%s\n", dir, reported ? " (report.html)" : "");
+		printf("results: %s/%s\n", mr->dir, mr->reported ? " (report.html)" : "");
 	}
+	ret = check_bounds(m, r);	/* the bounds are named even after a USAGE error */
+	return status == RTM_EXIT_OK ? ret : status;
+}
 
-	for (i = 0; i < m->nbounds; i++) {
-		char what[160];
+int measure_main(struct measure_opts *m)
+{
+	struct measure_run mr;
+	int ret;
 
-		if (rtm_bound_describe(r, &m->bounds[i], what, sizeof(what))) {
-			fprintf(stderr, "rtmeasure: --fail-above %s exceeded: %s\n",
-				m->bounds[i].text, what);
-			if (status == RTM_EXIT_OK)
-				status = RTM_EXIT_BOUND;
-		}
+	memset(&mr, 0, sizeof(mr));
+	if ((ret = setup_checks(m, &mr)) || (ret = setup_result(m, &mr))) {
+		measure_release(&mr);
+		return ret;
 	}
-	measure_irq_free(irq);
-	rtm_result_free(r);
-	rtm_sysinfo_free(si);
-	return status;
-
-fail:
-	/* nothing is left running: no trace instance, no load, no probe, no server */
-	measure_prom_stop(prom);
-	rtm_cpulock_release(locks);
-	measure_irq_free(irq);
-	rtm_trace_destroy(trace);
-	if (load) {
-		rtm_load_stop(load);
-		rtm_load_free(load);
+	if (setup_start(m, &mr)) {
+		ret = rtm_cli_fail("%s", mr.err.msg);
+		measure_release(&mr);
+		return ret;
 	}
-	rtm_result_free(r);
-	rtm_sysinfo_free(si);
-	return rtm_cli_fail("%s", err.msg);
+	measure_loop(m, &mr);
+	ret = outcome_finish(m, &mr);
+	if (!ret)
+		ret = outcome_save(m, &mr);
+	if (!ret)
+		ret = outcome_print(m, &mr);
+	measure_release(&mr);
+	return ret;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * measure.h - what `rtmeasure cyclic` and `rtmeasure run` share: their options,
- * and the drive loop that starts the probes, shows progress, handles signals
- * and writes the results folder.
+ * measure.h - what `rtmeasure cyclic`, `run` and `noise` share: their options,
+ * and the drive loop that starts a probe through the runner (lib/probe.h),
+ * shows progress, handles signals and writes the results folder.
  */
 #ifndef RTM_TOOL_MEASURE_H
 #define RTM_TOOL_MEASURE_H
@@ -12,6 +12,8 @@
 #include <stdint.h>
 
 #include "cyclic.h"
+#include "probe.h"
+#include "probe_noise.h"
 #include "probe_timer.h"
 #include "result.h"
 #include "summary.h"
@@ -20,8 +22,14 @@
 #define MEASURE_MAX_BOUNDS 16
 
 struct measure_opts {
-	const char *command;			/* "cyclic", "run" or "monitor" */
+	const char *command;			/* "cyclic", "run", "monitor" or "noise" */
+	const struct rtm_probe_ops *ops;	/* the probe: rtm_probe_timer_ops (default) */
+	/*
+	 * The timer probe's options; CPUs, scheduling, duration, memory locking and
+	 * the PM QoS target here are shared by every probe (the checks use them).
+	 */
 	struct rtm_probe_timer_opts probe;
+	struct rtm_probe_noise_opts noise;	/* noise: its own options */
 	bool cpus_given;
 	unsigned int threads;			/* -t N: the first N measured CPUs, 0: all */
 	struct rtm_cpulist housekeeping;	/* --housekeeping: the other threads' CPUs */

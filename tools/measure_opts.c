@@ -53,6 +53,7 @@ void measure_opts_init(struct measure_opts *m, const char *command)
 {
 	memset(m, 0, sizeof(*m));
 	m->command = command;
+	m->ops = &rtm_probe_timer_ops;
 	m->probe.interval_ns = 1000 * 1000;
 	m->probe.sched.policy = RTM_POLICY_FIFO;
 	m->probe.sched.priority = 95;
@@ -236,7 +237,8 @@ static int parse_cyclictest_opt(struct measure_opts *m, int c, int argc, char **
 	return refuse(m, c);
 }
 
-int measure_parse_opt(struct measure_opts *m, int c, int argc, char **argv)
+/* What and how the probe measures: CPUs, period, scheduling, how long. */
+static int parse_probe_opt(struct measure_opts *m, int c, int argc, char **argv)
 {
 	struct rtm_error err = { "" };
 	const char *cmd = m->command, *arg = optarg;
@@ -288,6 +290,18 @@ int measure_parse_opt(struct measure_opts *m, int c, int argc, char **argv)
 		if (parse_u64(arg, &m->probe.loops) || !m->probe.loops)
 			return rtm_cli_fail("%s: -l/--loops '%s': give a positive count", cmd, arg);
 		return 1;
+	}
+	return 0;
+}
+
+/* The results: bounds, histogram rows, the folder, what is printed. */
+static int parse_result_opt(struct measure_opts *m, int c, int argc, char **argv)
+{
+	struct rtm_error err = { "" };
+	const char *cmd = m->command, *arg = optarg;
+	uint64_t v;
+
+	switch (c) {
 	case 'b':
 		if (rtm_parse_latency_ns(arg, &m->probe.break_ns, &err) || !m->probe.break_ns)
 			return rtm_cli_fail("%s: -b/--breaktrace: %s", cmd,
@@ -331,6 +345,17 @@ int measure_parse_opt(struct measure_opts *m, int c, int argc, char **argv)
 		else
 			m->json = true;
 		return 1;
+	}
+	return 0;
+}
+
+/* The system around the probes: memory, PM QoS, other runs, RT or not, the series. */
+static int parse_system_opt(struct measure_opts *m, int c)
+{
+	struct rtm_error err = { "" };
+	const char *cmd = m->command, *arg = optarg;
+
+	switch (c) {
 	case 'm':
 		m->probe.lock_memory = true;
 		return 1;
@@ -351,6 +376,18 @@ int measure_parse_opt(struct measure_opts *m, int c, int argc, char **argv)
 		if (rtm_parse_duration_ns(arg, &m->ts_interval_ns, &err))
 			return rtm_cli_fail("%s: --series-interval: %s", cmd, err.msg);
 		return 1;
+	}
+	return 0;
+}
+
+/* Late wake-ups kept, traced and captured. */
+static int parse_log_opt(struct measure_opts *m, int c)
+{
+	struct rtm_error err = { "" };
+	const char *cmd = m->command, *arg = optarg;
+	uint64_t v;
+
+	switch (c) {
 	case 1009:
 		if (rtm_parse_latency_ns(arg, &m->probe.log_above_ns, &err) ||
 		    !m->probe.log_above_ns)
@@ -401,5 +438,15 @@ int measure_parse_opt(struct measure_opts *m, int c, int argc, char **argv)
 		m->trace = true;
 		return 1;
 	}
+	return 0;
+}
+
+int measure_parse_opt(struct measure_opts *m, int c, int argc, char **argv)
+{
+	int ret;
+
+	if ((ret = parse_probe_opt(m, c, argc, argv)) || (ret = parse_result_opt(m, c, argc, argv)) ||
+	    (ret = parse_system_opt(m, c)) || (ret = parse_log_opt(m, c)))
+		return ret;
 	return parse_cyclictest_opt(m, c, argc, argv);
 }

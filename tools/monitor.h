@@ -53,7 +53,8 @@ struct mon {
 	uint64_t threshold_ns;
 	bool once, plain, quiet_keys;
 	struct rtm_sysinfo *si;
-	struct rtm_cyclic *c;
+	struct rtm_probe_run *run;	/* the runner (lib/probe.h) driving the timer probe */
+	struct rtm_cyclic *c;		/* its session, for the figures */
 	struct rtm_probe_timer *p;
 	int n;
 	struct mon_cpu *cpus;

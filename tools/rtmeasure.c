@@ -20,6 +20,9 @@
 static const struct rtm_command commands[] = {
 	{ "run", cmd_run, "the main job: check the box, measure latency on every CPU, save", true },
 	{ "cyclic", cmd_cyclic, "cyclictest-style timer wake-up latency probe", true },
+	/* issue 16: the userspace noise detector; hwlat is its other name */
+	{ "noise", cmd_noise, "OS and hardware noise: time stolen from busy CPUs, per CPU", true },
+	{ "hwlat", cmd_noise, "the same as noise (hwlatdetect users' name)", true },
 	{ "analyze", cmd_analyze, "explain saved latency spikes from their trace events", false },
 	{ "monitor", cmd_monitor,
 	  "live dashboard: latency per CPU, interrupts, spikes and their causes", true },

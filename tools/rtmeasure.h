@@ -62,6 +62,7 @@ int rtm_cli_width(int fd);
 int cmd_sysinfo(int argc, char **argv);
 int cmd_cyclic(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_noise(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_irq(int argc, char **argv);
 int cmd_guard(int argc, char **argv);

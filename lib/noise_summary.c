@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * noise_summary.c - sections.noise for people (a table like rtla osnoise top)
+ * and for programs (--json), from a run or a loaded result.json.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "probe_noise.h"
+
+static uint64_t u64(const json_t *o, const char *key)
+{
+	json_int_t v = json_integer_value(json_object_get(o, key));
+
+	return v > 0 ? (uint64_t)v : 0;
+}
+
+json_t *rtm_noise_summary_json(const json_t *noise)
+{
+	json_t *s, *cpus, *c;
+	size_t i;
+
+	if (!json_is_object(noise))
+		return NULL;
+	s = json_deep_copy(noise);
+	cpus = json_object_get(s, "cpus");
+	json_array_foreach(cpus, i, c) {
+		uint64_t sampled = u64(c, "sampled_ns"), noise_ns = u64(c, "noise_ns");
+
+		json_object_del(c, "hist");
+		json_object_del(c, "gap_list");
+		/* % of sampled time, unknown when nothing was sampled */
+		json_object_set_new(c, "noise_pct", sampled ?
+				    json_real(100.0 * (double)noise_ns / (double)sampled) :
+				    json_null());
+	}
+	return s;
+}
+
+static void print_ns_us(FILE *f, int width, uint64_t ns)
+{
+	fprintf(f, " %*" PRIu64, width, (ns + 500) / 1000);
+}
+
+/* The gaps of one CPU above the bound, in time order, at most @max. */
+static void print_listed(const json_t *c, uint64_t above, int max, FILE *f)
+{
+	const json_t *list = json_object_get(c, "gap_list"), *g;
+	int shown = 0, more = 0;
+	size_t i;
+
+	json_array_foreach(list, i, g) {
+		uint64_t at = (uint64_t)json_integer_value(json_array_get(g, 0));
+		uint64_t len = (uint64_t)json_integer_value(json_array_get(g, 1));
+		char l[16];
+
+		if (len <= above)
+			continue;
+		if (shown == max) {
+			more++;
+			continue;
+		}
+		if (!shown)
+			fprintf(f, "  CPU %lld:", json_integer_value(json_object_get(c, "cpu")));
+		rtm_fmt_ns(l, sizeof(l), len);
+		fprintf(f, "%s %.6f s %s", shown % 4 ? "," : (shown ? "\n        " : ""),
+			(double)at / 1e9, l);
+		shown++;
+	}
+	if (more)
+		fprintf(f, " ... and %d more (result.json)", more);
+	if (shown)
+		fputc('\n', f);
+}
+
+int rtm_noise_fprint(const json_t *noise, FILE *f, int max_listed)
+{
+	const json_t *cpus = json_object_get(noise, "cpus"), *c;
+	char win[16], wid[16], thr[16], rep[16];
+	uint64_t above = u64(noise, "report_above_ns"), listed = 0, dropped = 0;
+	size_t i;
+
+	if (!json_is_array(cpus))
+		return -EINVAL;
+	rtm_fmt_ns(win, sizeof(win), u64(noise, "window_ns"));
+	rtm_fmt_ns(wid, sizeof(wid), u64(noise, "width_ns"));
+	rtm_fmt_ns(thr, sizeof(thr), u64(noise, "threshold_ns"));
+	rtm_fmt_ns(rep, sizeof(rep), above);
+	fprintf(f, "noise: busy %s of every %s, gaps above %s; counter %s at %.2f MHz; "
+		"time is in us\n", wid, win, thr,
+		json_string_value(json_object_get(noise, "counter")) ?: "?",
+		json_real_value(json_object_get(noise, "counter_hz")) / 1e6);
+	fprintf(f, "CPU       Runtime        Noise  %% CPU Aval   Max Single       Gaps  "
+		"Period(ns)  >%s\n", rep);
+	json_array_foreach(cpus, i, c) {
+		uint64_t sampled = u64(c, "sampled_ns"), noise_ns = u64(c, "noise_ns");
+		uint64_t loops = u64(c, "loops");
+
+		fprintf(f, "%3lld", json_integer_value(json_object_get(c, "cpu")));
+		print_ns_us(f, 13, sampled);
+		print_ns_us(f, 12, noise_ns);
+		if (sampled)
+			fprintf(f, " %11.5f", 100.0 - 100.0 * (double)noise_ns / (double)sampled);
+		else
+			fprintf(f, " %11s", "unknown");
+		print_ns_us(f, 12, u64(c, "max_gap_ns"));
+		fprintf(f, " %10" PRIu64, u64(c, "gaps"));
+		if (loops)
+			fprintf(f, " %11.1f", (double)sampled / (double)loops);
+		else
+			fprintf(f, " %11s", "unknown");
+		fprintf(f, " %6" PRIu64 "\n", u64(c, "above_report"));
+		listed += u64(c, "above_report");
+		dropped += u64(c, "gaps_dropped");
+	}
+	if (listed) {
+		fprintf(f, "gaps above %s (seconds after the start, length):\n", rep);
+		json_array_foreach(cpus, i, c)
+			print_listed(c, above, max_listed, f);
+	}
+	if (dropped)
+		fprintf(f, "note: %" PRIu64 " gaps were counted but not kept with their time "
+			"(--max-gaps); the list above may miss some\n", dropped);
+	return 0;
+}

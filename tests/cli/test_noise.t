@@ -1,0 +1,45 @@
+#!/bin/bash
+# Command-level tests of rtmeasure noise (and its other name hwlat): every bad
+# option or duty cycle is one line and exit 2, before any thread starts.
+. "$RTM_SRCDIR/tests/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+expect_usage_error "--width longer than --window" noise --window 1s --width 2s
+expect_usage_error "--width equal to --window without --force" noise --window 1s --width 1s
+expect_usage_error "--window too short" noise --window 5ms --width 1ms
+expect_usage_error "--width too short" noise --width 100us
+expect_usage_error "--width not a duration" noise --width soon
+expect_usage_error "--threshold below the loop's resolution" noise --threshold 10ns
+expect_usage_error "--threshold not a latency" noise --threshold fast
+expect_usage_error "--report-above below --threshold" noise --threshold 5us --report-above 2us
+expect_usage_error "--max-gaps 0" noise --max-gaps 0
+expect_usage_error "--max-gaps not a number" noise --max-gaps many
+expect_usage_error "--policy deadline (a busy loop)" noise --policy deadline:1ms:2ms:3ms
+expect_usage_error "--policy unknown" noise --policy fast
+expect_usage_error "-p out of range" noise -p 100
+expect_usage_error "a timer option (--interval)" noise --interval 100us
+expect_usage_error "-h is not help" noise -h 100
+expect_usage_error "a CPU that does not exist" noise -a 4000
+expect_usage_error "a stray argument" noise extra
+expect_usage_error "hwlat: the same checks" hwlat --window 1s --width 2s
+touch "$tmp/file"
+# (another rtmeasure measuring these CPUs adds a warning line: not counted here)
+run_cmd noise --no-rt --no-dma-latency --no-mlock -D 1s -o "$tmp/file"
+[ "$rc" -eq 2 ] && [ -z "$out" ] &&
+	[ "$(printf '%s\n' "$err" | grep -v 'measured by another rtmeasure' | grep -c .)" -eq 1 ] &&
+	echo "$err" | grep -q "^rtmeasure: noise: -o .*/file exists and is not a folder"
+ok $? "-o names a file: exit 2 before measuring ($err)"
+
+run_cmd noise --help
+[ "$rc" -eq 0 ] && echo "$out" | grep -q -- '--window DUR' && echo "$out" | grep -q -- '--threshold LAT'
+ok $? "noise --help documents --window and --threshold"
+run_cmd hwlat --help
+[ "$rc" -eq 0 ] && echo "$out" | grep -q 'usage: rtmeasure hwlat'
+ok $? "hwlat --help"
+run_cmd --help
+echo "$out" | grep -q '^  noise' && echo "$out" | grep -q '^  hwlat'
+ok $? "rtmeasure --help lists noise and hwlat"
+
+done_testing

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_noise.c - the noise probe without a real loop: counter calibration
+ * maths (pairs -> rate, counts <-> ns, refusals), the loop's gap rule on
+ * recorded counter reads (threshold, lengths, times, sums, histogram, the
+ * bounded log), and sections.noise for people and programs.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "probe_noise.h"
+#include "../tap.h"
+
+static struct rtm_counter counter_at(double hz)
+{
+	struct rtm_counter c = { .kind = RTM_COUNTER_RDTSC };
+	struct rtm_clock_pair a = { .cycles = 1000, .ns = 5000000000ULL };
+	struct rtm_clock_pair b = { .ns = 5000000000ULL + 50000000ULL };
+	struct rtm_error err = { "" };
+
+	b.cycles = a.cycles + (uint64_t)(hz * 0.05 + 0.5);
+	if (rtm_counter_from_pairs(&c, &a, &b, &err))
+		diag("calibration at %.0f Hz refused: %s", hz, err.msg);
+	return c;
+}
+
+static uint64_t absdiff(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
+static void test_calibration(void)
+{
+	struct rtm_counter c = counter_at(1e9);
+	struct rtm_clock_pair a = { .cycles = 100, .ns = 1000 }, b = a;
+	struct rtm_clock_pair tries[4] = {
+		{ 10, 100, 80 }, { 20, 200, 35 }, { 30, 300, 36 }, { 40, 400, 90 },
+	};
+	struct rtm_error err = { "" };
+	uint64_t ten_hours;
+
+	is_u64(c.mult, 1ULL << RTM_CLOCK_SHIFT, "1 GHz: one count is one ns exactly");
+	is_u64(rtm_counter_ns(&c, 123456789), 123456789, "1 GHz: counts are ns");
+
+	c = counter_at(2.1e9);
+	ok(c.hz > 2.1e9 - 1 && c.hz < 2.1e9 + 1, "2.1 GHz measured as %.1f Hz", c.hz);
+	ok(absdiff(rtm_counter_ns(&c, 2100), 1000) <= 1, "2100 counts at 2.1 GHz: 1000 ns (%llu)",
+	   (unsigned long long)rtm_counter_ns(&c, 2100));
+	ok(absdiff(rtm_counter_cycles(&c, 1000), 2100) <= 1, "1000 ns at 2.1 GHz: 2100 counts (%llu)",
+	   (unsigned long long)rtm_counter_cycles(&c, 1000));
+	/* ten hours of counts: the 128-bit product neither overflows nor drifts */
+	ten_hours = 36000ULL * 2100000000ULL;
+	ok(absdiff(rtm_counter_ns(&c, ten_hours), 36000ULL * 1000000000ULL) <= 360,
+	   "ten hours at 2.1 GHz within 1 ns per 100 s (%llu ns)",
+	   (unsigned long long)rtm_counter_ns(&c, ten_hours));
+	c = counter_at(3e9);
+	ok(absdiff(rtm_counter_ns(&c, 3000), 1000) <= 1, "3000 counts at 3 GHz: 1000 ns");
+
+	/* refusals: time or counts that did not advance, absurd rates */
+	ok(rtm_counter_from_pairs(&c, &a, &b, &err) == -EINVAL && one_line(err.msg),
+	   "no time between the pairs: refused (%s)", err.msg);
+	b.ns = a.ns + 1000000;
+	b.cycles = a.cycles - 1;
+	ok(rtm_counter_from_pairs(&c, &a, &b, &err) == -EINVAL, "a counter that went back: refused");
+	b.cycles = a.cycles + 100;	/* 100 kHz */
+	ok(rtm_counter_from_pairs(&c, &a, &b, &err) == -EINVAL && strstr(err.msg, "Hz"),
+	   "a 100 kHz counter: refused (%s)", err.msg);
+
+	ok(rtm_clock_best_pair(tries, 4) == &tries[1], "the pair read closest together is used");
+	ok(rtm_clock_best_pair(tries, 0) == NULL, "no pair: none");
+}
+
+static void rec_init(struct rtm_noise_rec *rec, const struct rtm_counter *c, uint64_t thr_ns,
+		     uint64_t report_ns, uint32_t max_log)
+{
+	memset(rec, 0, sizeof(*rec));
+	rec->threshold_cycles = rtm_counter_cycles(c, thr_ns);
+	rec->report_above_ns = report_ns;
+	rec->hist = rtm_hist_alloc();
+	rec->max_log = max_log;
+	rec->log = calloc(max_log ? max_log : 1, sizeof(*rec->log));
+}
+
+static void rec_release(struct rtm_noise_rec *rec)
+{
+	rtm_hist_free(rec->hist);
+	free(rec->log);
+}
+
+static void test_gaps(void)
+{
+	struct rtm_counter c = counter_at(1e9);
+	struct rtm_noise_rec rec;
+	uint64_t reads[1000], t = 777;
+	const uint64_t mono0 = 9000000000ULL;
+	int i;
+
+	/* reads every 20 ns; at read 100 a 5 us gap, at 200 exactly the threshold
+	 * (not a gap), at 300 one ns over it, at 400 a 50 us gap */
+	for (i = 0; i < 1000; i++) {
+		reads[i] = t;
+		t += i == 99 ? 5000 : i == 199 ? 1000 : i == 299 ? 1001 : i == 399 ? 50000 : 20;
+	}
+	rec_init(&rec, &c, 1000, 20000, 16);
+	rtm_noise_rec_scan(&rec, &c, mono0, reads, 1000);
+	is_u64(rec.gaps, 3, "three gaps over 1 us (exactly 1 us is none)");
+	is_u64(rec.noise_ns, 5000 + 1001 + 50000, "noise is the sum of the gaps");
+	is_u64(rec.max_gap_ns, 50000, "largest gap");
+	is_u64(rec.above_report, 1, "one gap above --report-above 20 us");
+	is_u64(rec.loops, 999, "a loop per read after the first");
+	is_u64(rec.sampled_ns, reads[999] - reads[0], "sampled time: first to last read");
+	is_u64(rec.windows, 1, "one window");
+	is_u64(rec.nlog, 3, "all three gaps kept");
+	is_u64(rec.log[0].start_ns, mono0 + 99 * 20, "gap 1 starts at the read before it");
+	is_u64(rec.log[0].len_ns, 5000, "gap 1 length");
+	is_u64(rec.log[1].len_ns, 1001, "gap 2 length");
+	is_u64(rec.log[2].start_ns, mono0 + 99 * 20 + 5000 + 199 * 20 + 1000 + 1001 + 98 * 20,
+	       "gap 3 starts at the read before it");
+	is_u64(rec.hist->count, 3, "histogram: three gaps");
+	is_u64(rec.hist->min_ns, 1001, "histogram min exact");
+	is_u64(rec.hist->max_ns, 50000, "histogram max exact");
+	ok(absdiff(rtm_hist_percentile(rec.hist, 50), 5000) <= 5000 / 256,
+	   "histogram median 5 us within a bucket (%llu)",
+	   (unsigned long long)rtm_hist_percentile(rec.hist, 50));
+	rec_release(&rec);
+
+	/* a log of two: the third gap counted, not kept */
+	rec_init(&rec, &c, 1000, 20000, 2);
+	rtm_noise_rec_scan(&rec, &c, mono0, reads, 1000);
+	ok(rec.gaps == 3 && rec.nlog == 2 && rec.dropped == 1 && rec.hist->count == 3,
+	   "a full log drops the time of a gap, never its count (kept %u, dropped %llu)",
+	   rec.nlog, (unsigned long long)rec.dropped);
+	rec_release(&rec);
+
+	/* at 2 GHz: lengths converted from counts */
+	c = counter_at(2e9);
+	for (i = 0; i < 10; i++)
+		reads[i] = 1000 + (uint64_t)i * 40 + (i >= 5 ? 20000 : 0);	/* 10 us gap */
+	rec_init(&rec, &c, 1000, 20000, 4);
+	rtm_noise_rec_scan(&rec, &c, mono0, reads, 10);
+	ok(rec.gaps == 1 && absdiff(rec.log[0].len_ns, 10020) <= 1,
+	   "2 GHz: a gap of 20040 counts is 10.02 us (%llu ns)",
+	   (unsigned long long)rec.log[0].len_ns);
+	ok(absdiff(rec.log[0].start_ns, mono0 + 80) <= 1, "2 GHz: its start 160 counts in (80 ns)");
+	rec_release(&rec);
+}
+
+static void test_section(void)
+{
+	const char *text =
+		"{\"probe\": \"user\", \"counter\": \"tsc (rdtsc)\", \"counter_hz\": 2.0e9, "
+		"\"window_ns\": 1000000000, \"width_ns\": 500000000, \"threshold_ns\": 1000, "
+		"\"report_above_ns\": 20000, \"cpus\": ["
+		"{\"cpu\": 0, \"sampled_ns\": 2000000000, \"loops\": 100000000, \"windows\": 4, "
+		"\"gaps\": 3, \"noise_ns\": 56001, \"max_gap_ns\": 50000, \"above_report\": 1, "
+		"\"gaps_dropped\": 0, \"hist\": {}, \"gap_list\": [[1000, 5000], [2000, 1001], "
+		"[1500000000, 50000]]}, "
+		"{\"cpu\": 1, \"sampled_ns\": 0, \"loops\": 0, \"windows\": 0, \"gaps\": 0, "
+		"\"noise_ns\": 0, \"max_gap_ns\": 0, \"above_report\": 0, \"gaps_dropped\": 0, "
+		"\"hist\": {}, \"gap_list\": []}]}";
+	json_t *sec = json_loads(text, 0, NULL), *sum, *c0;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	sum = rtm_noise_summary_json(sec);
+	c0 = json_array_get(json_object_get(sum, "cpus"), 0);
+	ok(c0 && !json_object_get(c0, "hist") && !json_object_get(c0, "gap_list"),
+	   "--json summary: no histogram, no gap list");
+	ok(json_real_value(json_object_get(c0, "noise_pct")) > 0.0028 &&
+	   json_real_value(json_object_get(c0, "noise_pct")) < 0.0029, "noise %% of sampled time");
+	ok(json_is_null(json_object_get(json_array_get(json_object_get(sum, "cpus"), 1),
+					"noise_pct")), "nothing sampled: noise %% unknown (null)");
+	json_decref(sum);
+
+	f = open_memstream(&out, &len);
+	ok(rtm_noise_fprint(sec, f, 10) == 0, "table printed");
+	fclose(f);
+	ok(strstr(out, "  0       2000000           56    99.99720           50          3") != NULL,
+	   "CPU 0 row: runtime, noise, %% available, max single, gaps in us");
+	ok(strstr(out, "        20.0") != NULL, "sample period 20 ns");
+	ok(strstr(out, "unknown") != NULL, "CPU 1 sampled nothing: unknown, not 100%%");
+	ok(strstr(out, "CPU 0: 1.500000 s 50.0 us") != NULL, "the gap above 20 us listed");
+	ok(strstr(out, "5.00 us") == NULL, "gaps below --report-above not listed");
+	if (tap_failed)
+		diag("%s", out);
+	free(out);
+	ok(rtm_noise_fprint(json_object_get(sec, "probe"), stdout, 10) == -EINVAL,
+	   "not a noise section: -EINVAL");
+	json_decref(sec);
+}
+
+int main(void)
+{
+	test_calibration();
+	test_gaps();
+	test_section();
+	return tap_done();
+}

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cmd_noise.c - rtmeasure noise (alias hwlat): the userspace noise / hardware
+ * latency detector (lib/probe_noise.c), driven by the shared runner.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "measure.h"
+#include "rtmeasure.h"
+#include "units.h"
+
+#define NOISE_OPT_WINDOW	3001
+#define NOISE_OPT_WIDTH		3002
+#define NOISE_OPT_THRESHOLD	3003
+#define NOISE_OPT_REPORT	3004
+#define NOISE_OPT_MAX_GAPS	3005
+
+static void noise_usage(FILE *f, const char *name)
+{
+	fprintf(f, "usage: rtmeasure %s [options]\n\n"
+		"Time stolen from a CPU that no scheduler can give back: one thread per CPU,\n"
+		"pinned and real-time, reads the cycle counter (TSC) in a busy loop for\n"
+		"--width of every --window and records every gap between two reads longer\n"
+		"than --threshold (an interrupt, another task, the hypervisor, firmware).\n"
+		"Prints per CPU the noise, %% CPU available, the largest gap and the loop's\n"
+		"own sample period, like rtla osnoise top; writes result.json (sections.noise:\n"
+		"gap histogram, every gap with its time).\n\n"
+		"  -a, --cpus LIST         CPUs to measure, one thread each (default: every CPU)\n"
+		"  -p, --priority N        RT priority of the threads (default 95)\n"
+		"      --policy P          fifo (default), rr or other\n"
+		"      --no-rt             run at SCHED_OTHER (no privileges needed)\n"
+		"  -D, --duration DUR      measuring time, e.g. 30s, 5m (default: until stopped)\n"
+		"      --window DUR        duty cycle period (default 1s)\n"
+		"      --width DUR         busy part of each window (default 500ms); equal to\n"
+		"                          --window only with --force\n"
+		"      --threshold LAT     a gap is longer than this (default 1us)\n"
+		"      --report-above LAT  list the gaps longer than this (default 20us)\n"
+		"      --max-gaps N        gaps kept per CPU with time and length (default 200000)\n"
+		"  -o, --output DIR        results folder (default rtmeasure-HOST-KERNEL-TIME)\n"
+		"      --force             replace an earlier result in -o; allow --width = --window\n"
+		"      --follow            -o and --json=FILE may be symbolic links\n"
+		"  -q, --quiet             only the table at the end\n"
+		"      --json[=FILE]       the summary as JSON on stdout (or into FILE)\n"
+		"      --no-mlock          do not lock memory\n"
+		"      --latency US        hold /dev/cpu_dma_latency at US (default 0)\n"
+		"      --no-dma-latency    do not hold /dev/cpu_dma_latency\n"
+		"      --exclusive         refuse CPUs another rtmeasure measures\n"
+		"      --housekeeping CPUS the threads that do not measure run there\n"
+		"      --help              this help\n"
+		"\nCtrl-C or SIGTERM saves what was measured. See rtmeasure-noise(1).\n", name);
+}
+
+/* --window, --width, --threshold, --report-above, --max-gaps; 1 taken, 0 not ours. */
+static int parse_noise_opt(struct measure_opts *m, int c)
+{
+	struct rtm_error err = { "" };
+	const char *cmd = m->command;
+	char *end;
+	unsigned long long v;
+
+	switch (c) {
+	case NOISE_OPT_WINDOW:
+		if (rtm_parse_duration_ns(optarg, &m->noise.window_ns, &err))
+			return rtm_cli_fail("%s: --window: %s", cmd, err.msg);
+		return 1;
+	case NOISE_OPT_WIDTH:
+		if (rtm_parse_duration_ns(optarg, &m->noise.width_ns, &err))
+			return rtm_cli_fail("%s: --width: %s", cmd, err.msg);
+		return 1;
+	case NOISE_OPT_THRESHOLD:
+		if (rtm_parse_latency_ns(optarg, &m->noise.threshold_ns, &err))
+			return rtm_cli_fail("%s: --threshold: %s", cmd, err.msg);
+		return 1;
+	case NOISE_OPT_REPORT:
+		if (rtm_parse_latency_ns(optarg, &m->noise.report_above_ns, &err))
+			return rtm_cli_fail("%s: --report-above: %s", cmd, err.msg);
+		return 1;
+	case NOISE_OPT_MAX_GAPS:
+		v = strtoull(optarg, &end, 10);
+		if (!*optarg || *end || *optarg == '-' || !v || v > 10000000)
+			return rtm_cli_fail("%s: --max-gaps '%s': give 1 to 10000000", cmd, optarg);
+		m->noise.max_gaps = (uint32_t)v;
+		return 1;
+	}
+	return 0;
+}
+
+/* The duty cycle and the bounds, against each other; 0 or RTM_EXIT_USAGE. */
+static int check_noise_opts(struct measure_opts *m)
+{
+	const struct rtm_probe_noise_opts *o = &m->noise;
+	char a[16], b[16];
+	int64_t rt_run = -1, rt_per = -1;
+
+	rtm_fmt_ns(a, sizeof(a), o->width_ns);
+	rtm_fmt_ns(b, sizeof(b), o->window_ns);
+	if (o->window_ns < 10000000ULL || o->window_ns > 3600000000000ULL)
+		return rtm_cli_fail("%s: --window %s: give 10ms to 1h", m->command, b);
+	if (o->width_ns < 1000000ULL)
+		return rtm_cli_fail("%s: --width %s: give 1ms or more", m->command, a);
+	if (o->width_ns > o->window_ns)
+		return rtm_cli_fail("%s: --width %s is longer than --window %s: give a width up "
+				    "to the window", m->command, a, b);
+	if (o->threshold_ns < 100 || o->threshold_ns > 1000000000ULL)
+		return rtm_cli_fail("%s: --threshold: give 100ns to 1s (the loop reads the "
+				    "counter every few tens of ns)", m->command);
+	if (o->report_above_ns < o->threshold_ns)
+		return rtm_cli_fail("%s: --report-above is below --threshold: gaps shorter than "
+				    "the threshold are not recorded; give at least the threshold",
+				    m->command);
+	if (m->probe.sched.policy != RTM_POLICY_FIFO && m->probe.sched.policy != RTM_POLICY_RR &&
+	    m->probe.sched.policy != RTM_POLICY_OTHER)
+		return rtm_cli_fail("%s: --policy %s: a busy loop runs at fifo, rr or other",
+				    m->command, rtm_policy_name(m->probe.sched.policy));
+	if (o->width_ns < o->window_ns)
+		return 0;
+	rtm_rt_throttling("/", &rt_run, &rt_per);
+	if (!m->force)
+		return rtm_cli_fail("%s: --width %s equals --window: the measured CPUs would have "
+				    "no time for anything else, and RT throttling "
+				    "(kernel.sched_rt_runtime_us %lld of sched_rt_period_us %lld) "
+				    "would take its share from the loop; give a shorter --width, "
+				    "or --force", m->command, a, (long long)rt_run,
+				    (long long)rt_per);
+	fprintf(stderr, "rtmeasure: warning: --width = --window: the measured CPUs run nothing "
+		"else at this priority, and RT throttling (kernel.sched_rt_runtime_us %lld of "
+		"sched_rt_period_us %lld) shows up as gaps of the period minus the runtime\n",
+		(long long)rt_run, (long long)rt_per);
+	return 0;
+}
+
+int cmd_noise(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "cpus", required_argument, NULL, 'a' },
+		{ "priority", required_argument, NULL, 'p' },
+		{ "policy", required_argument, NULL, 1001 },
+		{ "no-rt", no_argument, NULL, 1007 },
+		{ "duration", required_argument, NULL, 'D' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "force", no_argument, NULL, MEASURE_OPT_FORCE },
+		{ "follow", no_argument, NULL, MEASURE_OPT_FOLLOW },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "json", optional_argument, NULL, MEASURE_OPT_JSON },
+		{ "no-mlock", no_argument, NULL, 1005 },
+		{ "latency", required_argument, NULL, 'e' },
+		{ "no-dma-latency", no_argument, NULL, 1006 },
+		{ "exclusive", no_argument, NULL, 1024 },
+		{ "housekeeping", required_argument, NULL, 1021 },
+		{ "window", required_argument, NULL, NOISE_OPT_WINDOW },
+		{ "width", required_argument, NULL, NOISE_OPT_WIDTH },
+		{ "threshold", required_argument, NULL, NOISE_OPT_THRESHOLD },
+		{ "report-above", required_argument, NULL, NOISE_OPT_REPORT },
+		{ "max-gaps", required_argument, NULL, NOISE_OPT_MAX_GAPS },
+		{ "help", no_argument, NULL, 2000 },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *name = argv[0];	/* "noise" or "hwlat" */
+	struct measure_opts m;
+	int c, ret;
+	bool report_given = false;
+
+	measure_opts_init(&m, "noise");	/* result.json says noise for hwlat too */
+	m.ops = &rtm_probe_noise_ops;
+	m.noise.window_ns = RTM_NOISE_WINDOW_NS;
+	m.noise.width_ns = RTM_NOISE_WIDTH_NS;
+	m.noise.threshold_ns = RTM_NOISE_THRESHOLD_NS;
+	m.noise.report_above_ns = RTM_NOISE_REPORT_NS;
+	m.noise.max_gaps = RTM_NOISE_MAX_GAPS;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "a:p:D:o:qe:", longopts, NULL)) != -1) {
+		if (c == 2000) {
+			noise_usage(stdout, name);
+			measure_opts_release(&m);
+			return RTM_EXIT_OK;
+		}
+		report_given |= c == NOISE_OPT_REPORT;
+		ret = parse_noise_opt(&m, c);
+		if (!ret && c != '?' && c != ':')
+			ret = measure_parse_opt(&m, c, argc, argv);
+		if (ret == 1)
+			continue;
+		measure_opts_release(&m);
+		if (ret)
+			return ret;
+		return rtm_cli_bad_option(name, "a:p:D:o:qe:", longopts, argv);
+	}
+	if (optind < argc) {
+		measure_opts_release(&m);
+		return rtm_cli_fail("%s: unexpected argument '%s' (rtmeasure %s --help)", name,
+				    argv[optind], name);
+	}
+	if (!report_given && m.noise.report_above_ns < m.noise.threshold_ns)
+		m.noise.report_above_ns = m.noise.threshold_ns;
+	ret = check_noise_opts(&m);
+	if (!ret)
+		ret = measure_main(&m);
+	measure_opts_release(&m);
+	return ret;
+}
