@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "grow.h"
 #include "fileio.h"
 #include "units.h"
 #include "import_priv.h"
@@ -140,14 +141,12 @@ int imp_col_add_row(struct imp_col *c, uint64_t lo_ns, uint64_t count)
 		return 0;
 	if (c->in_rows + count < c->in_rows)
 		return -EOVERFLOW;
-	if (c->nrows == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 64;
-		struct imp_row *r = realloc(c->rows, cap * sizeof(*r));
+	{
+		struct imp_row *r = rtm_grow(c->rows, &c->cap, c->nrows, sizeof(*r), 64);
 
 		if (!r)
 			return -ENOMEM;
 		c->rows = r;
-		c->cap = cap;
 	}
 	c->rows[c->nrows].lo_ns = lo_ns;
 	c->rows[c->nrows].count = count;

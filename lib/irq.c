@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "fileio.h"
 #include "irq.h"
 #include "jsonutil.h"
@@ -283,7 +284,8 @@ int rtm_irq_threads_read(const char *root, struct rtm_irq_threads *th, struct rt
 {
 	char dir[PATH_MAX], comm[64], stat[1024];
 	struct dirent *de;
-	int cap = 0, ret = 0;
+	size_t cap = 0;
+	int ret = 0;
 	DIR *d;
 
 	th->n = 0;
@@ -323,11 +325,10 @@ int rtm_irq_threads_read(const char *root, struct rtm_irq_threads *th, struct rt
 					    "fields, or not numbers)", dir, de->d_name);
 			break;
 		}
-		if (th->n == cap) {
-			struct rtm_irq_thread *nt;
+		{
+			struct rtm_irq_thread *nt = rtm_grow(th->t, &cap, (size_t)th->n,
+							     sizeof(*nt), 32);
 
-			cap = cap ? cap * 2 : 32;
-			nt = realloc(th->t, (size_t)cap * sizeof(*nt));
 			if (!nt) {
 				ret = rtm_error_setn(err, -ENOMEM, "out of memory");
 				break;
@@ -647,6 +648,39 @@ static int ranked_cmp(const void *x, const void *y)
 }
 
 /**
+ * rtm_irq_rank - the rule "IRQs ranked by rate": most events first
+ * @counts: one count per row (over one interval, so counts rank as rates do)
+ * @n: rows
+ * @max: at most this many indexes
+ * @idx: room for @max indexes; filled most events first, ties in row order
+ *
+ * Rows with no events are left out. Every ranking of IRQ rows (rtm_irq_top, the
+ * report's IRQ plot and table, the monitor) goes through here. Returns the
+ * number of indexes or -ENOMEM.
+ */
+int rtm_irq_rank(const uint64_t *counts, int n, int max, int *idx)
+{
+	struct ranked *r;
+	int i, m = 0;
+
+	if (max <= 0 || n <= 0)
+		return 0;
+	r = malloc((size_t)n * sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		if (counts[i])
+			r[m++] = (struct ranked) { counts[i], i };
+	qsort(r, (size_t)m, sizeof(*r), ranked_cmp);
+	if (m > max)
+		m = max;
+	for (i = 0; i < m; i++)
+		idx[i] = r[i].idx;
+	free(r);
+	return m;
+}
+
+/**
  * rtm_irq_top - the rows with the most events, on a set of CPUs
  * @s: a difference (or a snapshot: counts since boot)
  * @cpus: only events on these CPUs count (the measured or isolated ones); NULL: all
@@ -658,27 +692,41 @@ static int ranked_cmp(const void *x, const void *y)
  */
 int rtm_irq_top(const struct rtm_irq_snap *s, const struct rtm_cpulist *cpus, int n, int *idx)
 {
-	struct ranked *r;
-	int i, m = 0;
+	uint64_t *c;
+	int i, m;
 
 	if (n <= 0 || s->nrows == 0)
 		return 0;
-	r = malloc((size_t)s->nrows * sizeof(*r));
-	if (!r)
+	c = malloc((size_t)s->nrows * sizeof(*c));
+	if (!c)
 		return -ENOMEM;
-	for (i = 0; i < s->nrows; i++) {
-		uint64_t c = rtm_irq_count_on(s, &s->rows[i], cpus);
-
-		if (c)
-			r[m++] = (struct ranked) { c, i };
-	}
-	qsort(r, (size_t)m, sizeof(*r), ranked_cmp);
-	if (m > n)
-		m = n;
-	for (i = 0; i < m; i++)
-		idx[i] = r[i].idx;
-	free(r);
+	for (i = 0; i < s->nrows; i++)
+		c[i] = rtm_irq_count_on(s, &s->rows[i], cpus);
+	m = rtm_irq_rank(c, s->nrows, n, idx);
+	free(c);
 	return m;
+}
+
+static bool overlaps(const struct rtm_cpulist *a, const struct rtm_cpulist *b)
+{
+	int i;
+
+	for (i = 0; i < a->n; i++)
+		if (rtm_cpulist_has(b, a->cpus[i]))
+			return true;
+	return false;
+}
+
+enum rtm_irq_isolation rtm_irq_isolation_of(const struct rtm_irq_affinity *aff,
+					     const struct rtm_cpulist *iso)
+{
+	if (!iso->n || !aff)
+		return RTM_IRQ_ISO_NONE;
+	if (aff->has_effective && overlaps(&aff->effective, iso))
+		return RTM_IRQ_ISO_LANDS;
+	if (aff->has_smp && overlaps(&aff->smp, iso))
+		return RTM_IRQ_ISO_MAY;
+	return RTM_IRQ_ISO_NONE;
 }
 
 /* ------------------------------------------------------------ JSON */

@@ -18,6 +18,7 @@
 #include <jansson.h>
 
 #include "error.h"
+#include "units.h"
 
 enum rtm_preempt {
 	RTM_PREEMPT_UNKNOWN,
@@ -130,6 +131,14 @@ struct rtm_sysinfo {
  */
 struct rtm_sysinfo *rtm_sysinfo_collect(const char *root, struct rtm_error *err);
 void rtm_sysinfo_free(struct rtm_sysinfo *si);
+
+/*
+ * The isolated CPUs below @root: isolcpus (/sys/devices/system/cpu/isolated)
+ * and nohz_full together, in that order, each CPU once; empty when neither is
+ * set. For commands that need only these two files, not a whole collection.
+ * Free with rtm_cpulist_release().
+ */
+void rtm_sysinfo_isolated_cpus(const char *root, struct rtm_cpulist *iso);
 
 const char *rtm_preempt_name(enum rtm_preempt p);
 const char *rtm_check_level_name(enum rtm_check_level l);

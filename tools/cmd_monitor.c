@@ -115,13 +115,6 @@ static void reset_stats(struct mon *mo)
 	snprintf(mo->message, sizeof(mo->message), "statistics reset");
 }
 
-static int by_rate(const void *a, const void *b)
-{
-	const struct mon_irq *x = a, *y = b;
-
-	return x->rate < y->rate ? 1 : x->rate > y->rate ? -1 : 0;
-}
-
 /* Interrupt rates of the measured CPUs over the last refresh; handler times when tracing. */
 static void refresh_irqs(struct mon *mo)
 {
@@ -133,29 +126,25 @@ static void refresh_irqs(struct mon *mo)
 	if (!mo->irq_ok || rtm_irq_snap_read("/", &cur, NULL))
 		return;
 	if (rtm_irq_delta(&mo->irq_prev, &cur, &d, NULL) == 0) {
-		struct mon_irq all[256];
+		int idx[MON_IRQ_ROWS];
 		struct rtm_irqacct_cpu t;
 
-		for (i = 0; i < d.nrows && n < 256; i++) {
-			const struct rtm_irq_row *r = &d.rows[i];
-			uint64_t c = rtm_irq_count_on(&d, r, &mo->m.probe.cpus);
+		n = rtm_irq_top(&d, &mo->m.probe.cpus, MON_IRQ_ROWS, idx);
+		for (i = 0; i < n; i++) {
+			const struct rtm_irq_row *r = &d.rows[idx[i]];
+			struct mon_irq *q = &mo->irqs[i];
 
-			if (!c)
-				continue;
-			memset(&all[n], 0, sizeof(all[n]));
-			snprintf(all[n].name, sizeof(all[n].name), "%s", r->name);
-			snprintf(all[n].desc, sizeof(all[n].desc), "%s",
+			memset(q, 0, sizeof(*q));
+			snprintf(q->name, sizeof(q->name), "%s", r->name);
+			snprintf(q->desc, sizeof(q->desc), "%s",
 				 r->actions && *r->actions ? r->actions : r->desc ? r->desc : "");
-			all[n].rate = rtm_irq_rate_hz(&d, c);
+			q->rate = rtm_irq_rate_hz(&d, rtm_irq_count_on(&d, r, &mo->m.probe.cpus));
 			rtm_irqacct_row_total(mo->acct, r->name, r->irq, &mo->m.probe.cpus, &t);
-			all[n].count = t.count;
-			all[n].total_ns = t.total_ns;
-			all[n].max_ns = t.max_ns;
-			n++;
+			q->count = t.count;
+			q->total_ns = t.total_ns;
+			q->max_ns = t.max_ns;
 		}
-		qsort(all, (size_t)n, sizeof(all[0]), by_rate);
-		mo->nirqs = n < MON_IRQ_ROWS ? n : MON_IRQ_ROWS;
-		memcpy(mo->irqs, all, (size_t)mo->nirqs * sizeof(all[0]));
+		mo->nirqs = n < 0 ? 0 : n;
 		rtm_irq_snap_release(&d);
 	}
 	rtm_irq_snap_release(&mo->irq_prev);
