@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * irq.c - looking up rows and columns, IRQ affinity and threads, and the
- * difference of two snapshots: counts per interval, rates, totals, top N, the
- * IRQs that hit a set of CPUs, and its JSON form.
+ * irq.c - IRQ affinity and threads, and the difference of two snapshots:
+ * counts per interval, rates, totals, top N, the IRQs that hit a set of CPUs,
+ * and its JSON form. It builds on irq_proc.c (snapshots: parse, read, look up,
+ * release), which calls nothing here.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -20,78 +21,6 @@
 static bool is_live(const char *root)
 {
 	return !root || !*root || strcmp(root, "/") == 0;
-}
-
-/* ------------------------------------------------------------ lookup */
-
-/**
- * rtm_irq_find - the row called @name ("24", "LOC", "IPI0"), or NULL
- * @snap: a snapshot or a difference
- * @name: the name as /proc/interrupts prints it before the colon
- */
-const struct rtm_irq_row *rtm_irq_find(const struct rtm_irq_snap *snap, const char *name)
-{
-	int i;
-
-	for (i = 0; i < snap->nrows; i++)
-		if (!strcmp(snap->rows[i].name, name))
-			return &snap->rows[i];
-	return NULL;
-}
-
-/**
- * rtm_softirq_find - the softirq vector called @name ("TIMER"), or NULL
- * @snap: a snapshot or a difference
- * @name: the vector name
- */
-const struct rtm_softirq_row *rtm_softirq_find(const struct rtm_irq_snap *snap,
-					       const char *name)
-{
-	int i;
-
-	for (i = 0; i < snap->nsoft; i++)
-		if (!strcmp(snap->soft[i].name, name))
-			return &snap->soft[i];
-	return NULL;
-}
-
-static int find_col(const int *cpus, int n, int cpu)
-{
-	int lo = 0, hi = n - 1;
-
-	while (lo <= hi) {
-		int mid = lo + (hi - lo) / 2;
-
-		if (cpus[mid] == cpu)
-			return mid;
-		if (cpus[mid] < cpu)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
-	}
-	return -1;
-}
-
-/**
- * rtm_irq_col - the /proc/interrupts column of CPU @cpu
- * @snap: a snapshot or a difference
- * @cpu: a CPU number
- *
- * Returns the column, or -1 when the CPU is not listed (offline, or no such CPU).
- */
-int rtm_irq_col(const struct rtm_irq_snap *snap, int cpu)
-{
-	return find_col(snap->cpus, snap->ncpus, cpu);
-}
-
-/**
- * rtm_softirq_col - the /proc/softirqs column of CPU @cpu, or -1
- * @snap: a snapshot or a difference
- * @cpu: a CPU number
- */
-int rtm_softirq_col(const struct rtm_irq_snap *snap, int cpu)
-{
-	return find_col(snap->soft_cpus, snap->nsoft_cpus, cpu);
 }
 
 /* ------------------------------------------------------------ /proc/irq/N */
@@ -163,17 +92,6 @@ int rtm_irq_affinity_read(const char *root, int irq, struct rtm_irq_affinity *af
 	if (ret)
 		rtm_irq_affinity_release(aff);
 	return ret;
-}
-
-/**
- * rtm_irq_affinity_release - free the CPU lists of @aff
- * @aff: filled by rtm_irq_affinity_read()
- */
-void rtm_irq_affinity_release(struct rtm_irq_affinity *aff)
-{
-	rtm_cpulist_release(&aff->smp);
-	rtm_cpulist_release(&aff->effective);
-	aff->has_smp = aff->has_effective = false;
 }
 
 /**
@@ -402,7 +320,7 @@ static int common_cols(const int *acpus, int an, const int *bcpus, int bn, int *
 		return -ENOMEM;
 	}
 	for (i = 0; i < bn; i++) {
-		int c = acpus ? find_col(acpus, an, bcpus[i]) : -1;
+		int c = acpus ? rtm_cpu_col(acpus, an, bcpus[i]) : -1;
 
 		if (acpus && c < 0)
 			continue;

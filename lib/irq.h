@@ -112,6 +112,8 @@ int rtm_irq_parse_stat(struct rtm_irq_snap *snap, const char *buf, size_t len,
 const struct rtm_irq_row *rtm_irq_find(const struct rtm_irq_snap *snap, const char *name);
 const struct rtm_softirq_row *rtm_softirq_find(const struct rtm_irq_snap *snap,
 					       const char *name);
+/* Index of @cpu in an increasing list of @n CPU numbers (a header), or -1. */
+int rtm_cpu_col(const int *cpus, int n, int cpu);
 /* Column of CPU @cpu in /proc/interrupts (-1 when not listed), and in /proc/softirqs. */
 int rtm_irq_col(const struct rtm_irq_snap *snap, int cpu);
 int rtm_softirq_col(const struct rtm_irq_snap *snap, int cpu);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * irq_proc.c - the parsers of /proc/interrupts, /proc/softirqs and /proc/stat,
- * and snapshots of the three read through a root prefix.
+ * and snapshots of the three read through a root prefix: their whole life-cycle
+ * (read, look up rows and columns, release). irq.c builds on it, never the
+ * other way round.
  *
  * The files are taken apart token by token: columns are separated by blanks
  * (the kernel puts a blank before every count, so even a count wider than its
@@ -21,6 +23,91 @@
 #include "fileio.h"
 #include "grow.h"
 #include "irq.h"
+
+/* ------------------------------------------------------------ lookup */
+
+/**
+ * rtm_irq_find - the row called @name ("24", "LOC", "IPI0"), or NULL
+ * @snap: a snapshot or a difference
+ * @name: the name as /proc/interrupts prints it before the colon
+ */
+const struct rtm_irq_row *rtm_irq_find(const struct rtm_irq_snap *snap, const char *name)
+{
+	int i;
+
+	for (i = 0; i < snap->nrows; i++)
+		if (!strcmp(snap->rows[i].name, name))
+			return &snap->rows[i];
+	return NULL;
+}
+
+/**
+ * rtm_softirq_find - the softirq vector called @name ("TIMER"), or NULL
+ * @snap: a snapshot or a difference
+ * @name: the vector name
+ */
+const struct rtm_softirq_row *rtm_softirq_find(const struct rtm_irq_snap *snap,
+					       const char *name)
+{
+	int i;
+
+	for (i = 0; i < snap->nsoft; i++)
+		if (!strcmp(snap->soft[i].name, name))
+			return &snap->soft[i];
+	return NULL;
+}
+
+int rtm_cpu_col(const int *cpus, int n, int cpu)
+{
+	int lo = 0, hi = n - 1;
+
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (cpus[mid] == cpu)
+			return mid;
+		if (cpus[mid] < cpu)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+/**
+ * rtm_irq_col - the /proc/interrupts column of CPU @cpu
+ * @snap: a snapshot or a difference
+ * @cpu: a CPU number
+ *
+ * Returns the column, or -1 when the CPU is not listed (offline, or no such CPU).
+ */
+int rtm_irq_col(const struct rtm_irq_snap *snap, int cpu)
+{
+	return rtm_cpu_col(snap->cpus, snap->ncpus, cpu);
+}
+
+/**
+ * rtm_softirq_col - the /proc/softirqs column of CPU @cpu, or -1
+ * @snap: a snapshot or a difference
+ * @cpu: a CPU number
+ */
+int rtm_softirq_col(const struct rtm_irq_snap *snap, int cpu)
+{
+	return rtm_cpu_col(snap->soft_cpus, snap->nsoft_cpus, cpu);
+}
+
+/* A row owns its affinity: released with the snapshot. */
+
+/**
+ * rtm_irq_affinity_release - free the CPU lists of @aff
+ * @aff: filled by rtm_irq_affinity_read()
+ */
+void rtm_irq_affinity_release(struct rtm_irq_affinity *aff)
+{
+	rtm_cpulist_release(&aff->smp);
+	rtm_cpulist_release(&aff->effective);
+	aff->has_smp = aff->has_effective = false;
+}
 
 /* ------------------------------------------------------------ tokens and lines */
 

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "fileio.h"
-#include "irq.h"
 #include "jsonutil.h"
 #include "report.h"
 #include "report_priv.h"
@@ -248,63 +247,6 @@ static int plot_timeseries(struct rtm_report_ctx *c, const char *title, const ch
 	v[2] = (struct rtm_plot_var){ "subtitle_text", sub, false };
 	return draw(c, "timeseries", "Per-interval maximum (solid) and p99 (dashed) of each CPU "
 		    "over the run", path, v, 3, err);
-}
-
-int rtm_report_irq_rows(const struct rtm_result *r, struct rtm_report_irq *rows, int max)
-{
-	const json_t *ints = json_object_get(json_object_get(r->sections, "irq"), "interrupts");
-	const json_t *cols = json_object_get(ints, "cpus"), *irqs = json_object_get(ints, "irqs");
-	double secs = (double)json_integer_value(json_object_get(ints, "interval_ns")) / 1e9;
-	struct rtm_cpulist meas = { 0, NULL };
-	const char *cl = rtm_json_path_str(r->options, "cpus");
-	size_t i, k, nirqs = json_array_size(irqs);
-	uint64_t *count;
-	int *idx, n, j;
-
-	if (!irqs || secs <= 0 || !nirqs || max <= 0 || nirqs > INT_MAX)
-		return 0;
-	count = calloc(nirqs, sizeof(*count));
-	idx = calloc((size_t)max, sizeof(*idx));
-	if (!count || !idx) {
-		free(count);
-		free(idx);
-		return 0;
-	}
-	if (cl)
-		rtm_cpulist_parse(cl, &meas, NULL);
-	for (i = 0; i < nirqs; i++) {
-		const json_t *o = json_array_get(irqs, i), *counts = json_object_get(o, "counts");
-		json_int_t c = 0;
-
-		if (counts && meas.n) {
-			for (k = 0; k < json_array_size(counts); k++)
-				if (rtm_cpulist_has(&meas, (int)json_integer_value(json_array_get(cols, k))))
-					c += json_integer_value(json_array_get(counts, k));
-		} else {
-			c = json_integer_value(json_object_get(o, "count"));
-		}
-		count[i] = c > 0 ? (uint64_t)c : 0;
-	}
-	n = rtm_irq_rank(count, (int)nirqs, max, idx);	/* one interval: counts rank as rates */
-	for (j = 0; j < n; j++) {
-		const json_t *o = json_array_get(irqs, (size_t)idx[j]);
-		struct rtm_report_irq *row = &rows[j];
-
-		row->name = json_string_value(json_object_get(o, "name"));
-		row->desc = json_string_value(json_object_get(o, "actions"));
-		if (!row->desc || !*row->desc)
-			row->desc = json_string_value(json_object_get(o, "description"));
-		row->name = row->name ? row->name : "?";
-		row->desc = row->desc ? row->desc : "";
-		row->rate = (double)count[idx[j]] / secs;
-		/* named rows (LOC, RES, ...) have "irq": null */
-		row->irq = json_is_integer(json_object_get(o, "irq")) ?
-			   (int)json_integer_value(json_object_get(o, "irq")) : -1;
-	}
-	free(count);
-	free(idx);
-	rtm_cpulist_release(&meas);
-	return n < 0 ? 0 : n;
 }
 
 static int plot_irq(struct rtm_report_ctx *c, const char *sub, struct rtm_error *err)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fileio.h"
+#include "html.h"
 #include "jsonutil.h"
 #include "irqacct.h"
 #include "report_priv.h"

@@ -121,13 +121,21 @@ struct rtm_sysinfo {
 };
 
 /**
- * rtm_sysinfo_collect - read everything from @root
+ * rtm_sysinfo_read - read every fact from @root, no verdicts (sysinfo.c)
  * @root: "/" for the live system, or a recorded tree
  *
  * On the live system, when tracefs is not mounted and the caller is root, it is
  * mounted on a private temporary directory for the reading and unmounted again.
  * Returns a filled structure or NULL with a message in @err (only when @root does
  * not look like a Linux root at all: missing /proc/sys/kernel/osrelease).
+ */
+struct rtm_sysinfo *rtm_sysinfo_read(const char *root, struct rtm_error *err);
+
+/**
+ * rtm_sysinfo_collect - rtm_sysinfo_read(), then rtm_sysinfo_check() (sysinfo_checks.c)
+ *
+ * What the commands call: the facts with their verdicts. Collection (sysinfo.c)
+ * knows nothing of the verdicts; the checks build on it.
  */
 struct rtm_sysinfo *rtm_sysinfo_collect(const char *root, struct rtm_error *err);
 void rtm_sysinfo_free(struct rtm_sysinfo *si);
@@ -143,7 +151,7 @@ void rtm_sysinfo_isolated_cpus(const char *root, struct rtm_cpulist *iso);
 const char *rtm_preempt_name(enum rtm_preempt p);
 const char *rtm_check_level_name(enum rtm_check_level l);
 
-/* The one-line verdicts; called by rtm_sysinfo_collect(). */
+/* The one-line verdicts on facts read by rtm_sysinfo_read(); rtm_sysinfo_collect() does both. */
 void rtm_sysinfo_check(struct rtm_sysinfo *si);
 
 /* JSON form (schema "rtmeasure-sysinfo/1"), as stored in result.json. */
