@@ -153,7 +153,8 @@ char *rtm_read_gz(const char *root, const char *path, size_t *lenp)
 	if (!buf)
 		goto fail;
 	for (;;) {
-		if (cap - len < 65537 && cap > (64u << 20))	/* no kernel config is that big */
+		/* no kernel config is that big */
+		if (cap - len < 65537 && cap > (64u << 20))
 			goto corrupt;
 		nbuf = rtm_grow(buf, &cap, len + 65536, 1, cap);	/* 64 KiB free and a NUL */
 		if (!nbuf)

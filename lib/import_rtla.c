@@ -246,9 +246,9 @@ static int rtla_header_line(struct rtla_parse *r, char *line, int lineno, struct
 		s->has_duration = true;
 	} else if (line[0] != '#' && !imp_blank(line)) {
 		if (!r->has_unit)
-			return rtm_error_set(err, "%s:%d: no '# Time unit' line before the columns: "
-					     "cannot tell us from ns (corrupt file?)", s->name,
-					     lineno);
+			return rtm_error_set(err, "%s:%d: no '# Time unit' line before the "
+					     "columns: cannot tell us from ns (corrupt file?)",
+					     s->name, lineno);
 		ret = header(s, line, lineno, r->osnoise, &r->map, &r->n, err);
 		if (ret)
 			return ret;

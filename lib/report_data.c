@@ -317,7 +317,8 @@ int rtm_report_irq_rows(const struct rtm_result *r, struct rtm_report_irq *rows,
 		}
 		count[i] = c > 0 ? (uint64_t)c : 0;
 	}
-	n = rtm_irq_rank(count, (int)nirqs, max, idx);	/* one interval: counts rank as rates */
+	/* one interval for all: the counts rank as the rates do */
+	n = rtm_irq_rank(count, (int)nirqs, max, idx);
 	for (j = 0; j < n; j++) {
 		const json_t *o = json_array_get(irqs, (size_t)idx[j]);
 		struct rtm_report_irq *row = &rows[j];

@@ -177,7 +177,8 @@ static void draw_cpus(struct mon *mo, int y, int rows, const struct rtm_dash_lay
 		width = COLS - 88 < MON_SPARK ? COLS - 88 : MON_SPARK;
 		if (l->sparkline && width > 0 &&
 		    rtm_sparkline(spark, sizeof(spark), mc->spark + MON_SPARK - width, width,
-				  mo->m.probe.interval_ns / 100, mo->threshold_ns * 4, mo->utf8) >= 0)
+				  mo->m.probe.interval_ns / 100, mo->threshold_ns * 4,
+				  mo->utf8) >= 0)
 			mvprintw(yy, 86, "  %s", spark);
 	}
 	if (mo->n > shown)

@@ -336,7 +336,8 @@ static void check_tree(const char *data, const struct tree *t)
 			ok(wrong == 0 && decoded + rejected == 200,
 			   "200 random pages: %d decoded (at most commit/4 records each), "
 			   "%d rejected with -EINVAL, %d anything else", decoded, rejected, wrong);
-			ok(rejected > 0, "random bytes are caught as corrupt (%d of 200)", rejected);
+			ok(rejected > 0, "random bytes are caught as corrupt (%d of 200)",
+			   rejected);
 		}
 
 		/* the page header's commit is checked against the page before kbuffer reads it */
