@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "analysis.h"
 #include "capture.h"
 #include "fileio.h"
@@ -34,16 +35,14 @@ static int keep(const struct rtm_event *ev, void *arg)
 		c->first_ns = ev->ts_ns;
 	if (ev->cpu != c->w->cpu || ev->ts_ns < c->from || ev->ts_ns > c->to)
 		return 0;
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 1024;
-		struct rtm_event *n = realloc(c->ev, cap * sizeof(*n));
+	{
+		struct rtm_event *n = rtm_grow(c->ev, &c->cap, c->n, sizeof(*n), 1024);
 
 		if (!n) {
 			c->error = -ENOMEM;
 			return -ENOMEM;
 		}
 		c->ev = n;
-		c->cap = cap;
 	}
 	c->ev[c->n] = *ev;
 	c->ev[c->n].raw = NULL;		/* the record is gone after this call */

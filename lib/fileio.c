@@ -18,6 +18,7 @@
 #include <zlib.h>
 
 #include "fileio.h"
+#include "grow.h"
 
 int rtm_path(char *buf, size_t len, const char *root, const char *path)
 {
@@ -106,13 +107,10 @@ char *rtm_read_all(const char *root, const char *path, size_t *lenp)
 	if (!buf)
 		goto fail;
 	for (;;) {
-		if (cap - len < 4097) {
-			nbuf = realloc(buf, cap * 2);
-			if (!nbuf)
-				goto fail;
-			buf = nbuf;
-			cap *= 2;
-		}
+		nbuf = rtm_grow(buf, &cap, len + 4096, 1, cap);	/* 4 KiB free and a NUL */
+		if (!nbuf)
+			goto fail;
+		buf = nbuf;
 		n = read(fd, buf + len, cap - len - 1);
 		if (n < 0) {
 			if (errno == EINTR)
@@ -155,15 +153,13 @@ char *rtm_read_gz(const char *root, const char *path, size_t *lenp)
 	if (!buf)
 		goto fail;
 	for (;;) {
-		if (cap - len < 65537) {
-			if (cap > (64u << 20))	/* no kernel config is that big */
-				goto corrupt;
-			nbuf = realloc(buf, cap * 2);
-			if (!nbuf)
-				goto fail;
-			buf = nbuf;
-			cap *= 2;
-		}
+		/* no kernel config is that big */
+		if (cap - len < 65537 && cap > (64u << 20))
+			goto corrupt;
+		nbuf = rtm_grow(buf, &cap, len + 65536, 1, cap);	/* 64 KiB free and a NUL */
+		if (!nbuf)
+			goto fail;
+		buf = nbuf;
 		n = gzread(gz, buf + len, (unsigned int)(cap - len - 1));
 		if (n < 0)
 			goto corrupt;
@@ -482,19 +478,14 @@ static ssize_t atomic_write(void *cookie, const char *data, size_t n)
 {
 	struct atomic_stream *a = cookie;
 	char *nb;
-	size_t cap;
 
-	if (a->len + n > a->cap) {
-		cap = a->cap ? a->cap : 65536;
-		while (cap < a->len + n)
-			cap *= 2;
-		nb = realloc(a->buf, cap);
+	while (a->len + n > a->cap) {
+		nb = rtm_grow(a->buf, &a->cap, a->cap, 1, 65536);
 		if (!nb) {
 			a->failed = true;
 			return -1;	/* errno ENOMEM: the stream's error flag */
 		}
 		a->buf = nb;
-		a->cap = cap;
 	}
 	memcpy(a->buf + a->len, data, n);
 	a->len += n;

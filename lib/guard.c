@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "fileio.h"
 #include "guard.h"
 
@@ -75,15 +76,13 @@ static bool is_rt(int policy)
 
 static int add(struct rtm_guard_scan *s, const struct rtm_guard_task *t)
 {
-	if (s->n == s->cap) {
-		int cap = s->cap ? 2 * s->cap : 64;
-		struct rtm_guard_task *nt = realloc(s->tasks, (size_t)cap * sizeof(*nt));
+	size_t cap = (size_t)s->cap;
+	struct rtm_guard_task *nt = rtm_grow(s->tasks, &cap, (size_t)s->n, sizeof(*nt), 64);
 
-		if (!nt)
-			return -ENOMEM;
-		s->tasks = nt;
-		s->cap = cap;
-	}
+	if (!nt)
+		return -ENOMEM;
+	s->tasks = nt;
+	s->cap = (int)cap;	/* s->n is an int: never beyond INT_MAX */
 	s->tasks[s->n++] = *t;
 	return 0;
 }

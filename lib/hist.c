@@ -474,40 +474,6 @@ bool rtm_hist_next(const struct rtm_hist *h, unsigned int *pos, struct rtm_hist_
 
 /* ---------------------------------------------------------------- JSON */
 
-static void u128_to_dec(u128 v, char *buf, size_t len)
-{
-	char tmp[40];
-	size_t n = 0;
-
-	do {
-		tmp[n++] = (char)('0' + (int)(v % 10));
-		v /= 10;
-	} while (v && n < sizeof(tmp));
-	if (n >= len)
-		n = len - 1;
-	for (size_t i = 0; i < n; i++)
-		buf[i] = tmp[n - 1 - i];
-	buf[n] = '\0';
-}
-
-/* Parse a plain decimal string (digits only) no greater than @max. */
-static int dec_to_u128(const char *s, u128 max, u128 *out)
-{
-	u128 v = 0;
-
-	if (!*s)
-		return -1;
-	for (; *s; s++) {
-		unsigned int d = (unsigned int)(*s - '0');
-
-		if (d > 9 || v > (max - d) / 10)
-			return -1;
-		v = v * 10 + d;
-	}
-	*out = v;
-	return 0;
-}
-
 /**
  * rtm_hist_to_json - the JSON form of a histogram (see hist.h)
  * @h: the histogram
@@ -527,7 +493,7 @@ json_t *rtm_hist_to_json(const struct rtm_hist *h)
 		json_decref(buckets);
 		return NULL;
 	}
-	u128_to_dec(h->sum_sq, sq, sizeof(sq));
+	rtm_dec_format(h->sum_sq, sq, sizeof(sq));
 	bad |= json_object_set_new(obj, "count", rtm_json_u64(h->count));
 	bad |= json_object_set_new(obj, "min_ns", h->count ? rtm_json_u64(h->min_ns) : json_null());
 	bad |= json_object_set_new(obj, "max_ns", rtm_json_u64(h->max_ns));
@@ -657,7 +623,7 @@ static int hist_parse(struct rtm_hist *h, const json_t *obj, struct rtm_error *e
 	if (json_is_null(j) ? h->count != 0 : rtm_json_get_u64(j, &h->min_ns) || !h->count)
 		return JERR("\"min_ns\" must be a non-negative integer, or null when count is 0");
 	j = json_object_get(obj, "sum_sq");
-	if (!json_is_string(j) || dec_to_u128(json_string_value(j), U128_MAX, &sq))
+	if (!json_is_string(j) || rtm_dec_parse(json_string_value(j), U128_MAX, &sq))
 		return JERR("\"sum_sq\" is missing or not a decimal string of at most 128 bits");
 	h->sum_sq = sq;
 

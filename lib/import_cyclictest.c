@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "import_priv.h"
 #include "units.h"
 
@@ -94,15 +95,17 @@ static int add_row(struct ct_parse *ct, const char *line, struct imp_set *s, int
 		return rtm_error_set(err, "%s:%d: row %llu after row %llu: rows out of order "
 				     "(corrupt file?)", s->name, lineno, (unsigned long long)idx,
 				     (unsigned long long)ct->rowidx[ct->nrows - 1]);
-	if (ct->nrows == ct->cap) {
-		size_t cap = ct->cap ? ct->cap * 2 : 1024;
-		uint64_t *cells = realloc(ct->cells, cap * (size_t)n * sizeof(*cells));
+	{
+		/* one row: n cells and its index, both arrays grown alike */
+		size_t cap = ct->cap, cap2 = ct->cap;
+		uint64_t *cells = rtm_grow(ct->cells, &cap, ct->nrows, (size_t)n * sizeof(*cells),
+					   1024);
 		uint64_t *ri;
 
 		if (!cells)
 			return rtm_error_setn(err, -ENOMEM, "out of memory");
 		ct->cells = cells;
-		ri = realloc(ct->rowidx, cap * sizeof(*ri));
+		ri = rtm_grow(ct->rowidx, &cap2, ct->nrows, sizeof(*ri), 1024);
 		if (!ri)
 			return rtm_error_setn(err, -ENOMEM, "out of memory");
 		ct->rowidx = ri;

@@ -212,42 +212,32 @@ static void partial_sysinfo(struct imp_set *s, const json_t *si)
 		"imported", 1);
 }
 
-int imp_parse_rttests_json(struct imp_set *s, const char *text, size_t len,
-			   struct rtm_error *err)
+/* The document is rt-tests --json output: an object with a "thread" object. */
+static int json_document(struct imp_set *s, const json_t *root, const json_t **threads,
+			 struct rtm_error *err)
 {
-	const json_t *threads, *nt, *res;
-	const char *cmd, *ver, *base;
-	bool oslat, cpus_ok = true;
-	uint64_t over_lo = 0;
-	json_error_t jerr;
-	time_t t0, t1;
-	json_t *root;
-	int n, i, j, ret = -EINVAL;
+	if (!json_is_object(root))
+		return rtm_error_set(err, "%s: JSON but not rt-tests --json output (not an object)",
+				     s->name);
+	if (json_is_string(json_object_get(root, "schema")))
+		return rtm_error_set(err, "%s is already an rtmeasure result or report (report, "
+				     "compare and export read results as they are)", s->name);
+	*threads = json_object_get(root, "thread");
+	if (!json_is_object(*threads))
+		return rtm_error_set(err, "%s: JSON but not rt-tests --json output (no \"thread\" "
+				     "object)", s->name);
+	return 0;
+}
 
-	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
-	if (!root)
-		return rtm_error_set(err, "%s is not valid JSON (line %d, column %d: %s): the file "
-				     "is truncated or corrupt", s->name, jerr.line, jerr.column,
-				     jerr.text);
-	if (!json_is_object(root)) {
-		rtm_error_set(err, "%s: JSON but not rt-tests --json output (not an object)",
-			      s->name);
-		goto out;
-	}
-	if (json_is_string(json_object_get(root, "schema"))) {
-		rtm_error_set(err, "%s is already an rtmeasure result or report (report, compare "
-			      "and export read results as they are)", s->name);
-		goto out;
-	}
-	threads = json_object_get(root, "thread");
-	if (!json_is_object(threads)) {
-		rtm_error_set(err, "%s: JSON but not rt-tests --json output (no \"thread\" object)",
-			      s->name);
-		goto out;
-	}
-	cmd = str2(root, "cmdline:", "cmdline");
-	ver = str2(root, "rt_test_version:", "rt_test_version");
-	base = "";
+/* Which tool wrote it (cyclictest or oslat), its version and command line, the unit. */
+static int json_tool(struct imp_set *s, const json_t *root, const json_t *threads, bool *oslat,
+		     struct rtm_error *err)
+{
+	const char *cmd = str2(root, "cmdline:", "cmdline");
+	const char *ver = str2(root, "rt_test_version:", "rt_test_version");
+	const char *base = "";
+	const json_t *t0j = json_object_get(threads, "0");
+
 	if (cmd) {
 		const char *sp = strchr(cmd, ' '), *sl;
 		size_t l = sp ? (size_t)(sp - cmd) : strlen(cmd);
@@ -262,40 +252,37 @@ int imp_parse_rttests_json(struct imp_set *s, const char *text, size_t len,
 	}
 	if (ver)
 		snprintf(s->version, sizeof(s->version), "%s", ver);
-	{
-		const json_t *t0j = json_object_get(threads, "0");
-
-		oslat = !strcmp(s->tool, "oslat") ||
-			(!s->tool[0] && json_object_get(t0j, "freq") &&
-			 !json_object_get(t0j, "cycles"));
-		if (!oslat && s->tool[0] && strcmp(s->tool, "cyclictest") &&
-		    !json_object_get(t0j, "cycles")) {
-			rtm_error_set(err, "%s: rt-tests JSON of %s, which has no latency "
-				      "histogram rtmeasure imports (cyclictest, oslat)", s->name,
-				      s->tool);
-			goto out;
-		}
-		if (!s->tool[0])
-			snprintf(s->tool, sizeof(s->tool), "%s", oslat ? "oslat" : "cyclictest");
-	}
+	*oslat = !strcmp(s->tool, "oslat") ||
+		 (!s->tool[0] && json_object_get(t0j, "freq") && !json_object_get(t0j, "cycles"));
+	if (!*oslat && s->tool[0] && strcmp(s->tool, "cyclictest") &&
+	    !json_object_get(t0j, "cycles"))
+		return rtm_error_set(err, "%s: rt-tests JSON of %s, which has no latency histogram "
+				     "rtmeasure imports (cyclictest, oslat)", s->name, s->tool);
+	if (!s->tool[0])
+		snprintf(s->tool, sizeof(s->tool), "%s", *oslat ? "oslat" : "cyclictest");
 	s->format = "rt-tests-json";
-	res = json_object_get(root, "resolution_in_ns");
-	if (!oslat && json_integer_value(res) == 1) {
+	if (!*oslat && json_integer_value(json_object_get(root, "resolution_in_ns")) == 1) {
 		s->unit = "ns";
 		s->row_width_ns = s->val_width_ns = 1;
 	}
-	n = (int)json_object_size(threads);
-	nt = json_object_get(root, "num_threads");
-	if (nt && (!json_is_integer(nt) || json_integer_value(nt) != n)) {
-		rtm_error_set(err, "%s: \"num_threads\" is %lld but \"thread\" has %d entries "
-			      "(truncated or corrupt)", s->name, (long long)json_integer_value(nt),
-			      n);
-		goto out;
-	}
-	if (!n) {
-		rtm_error_set(err, "%s: no threads in \"thread\": nothing to import", s->name);
-		goto out;
-	}
+	return 0;
+}
+
+/* One column per entry of "thread"; its CPU when every thread names its own. */
+static int json_threads(struct imp_set *s, const json_t *root, const json_t *threads,
+			bool oslat, uint64_t *over_lo, struct rtm_error *err)
+{
+	int n = (int)json_object_size(threads), i, j;
+	const json_t *nt = json_object_get(root, "num_threads");
+	bool cpus_ok = true;
+
+	if (nt && (!json_is_integer(nt) || json_integer_value(nt) != n))
+		return rtm_error_set(err, "%s: \"num_threads\" is %lld but \"thread\" has %d "
+				     "entries (truncated or corrupt)", s->name,
+				     (long long)json_integer_value(nt), n);
+	if (!n)
+		return rtm_error_set(err, "%s: no threads in \"thread\": nothing to import",
+				     s->name);
 	for (i = 0; i < n; i++) {
 		char key[16];
 		const json_t *th, *cpu;
@@ -303,22 +290,18 @@ int imp_parse_rttests_json(struct imp_set *s, const char *text, size_t len,
 
 		snprintf(key, sizeof(key), "%d", i);
 		th = json_object_get(threads, key);
-		if (!json_is_object(th)) {
-			rtm_error_set(err, "%s: \"thread\" has no entry \"%d\" (corrupt file?)",
-				      s->name, i);
-			goto out;
-		}
+		if (!json_is_object(th))
+			return rtm_error_set(err, "%s: \"thread\" has no entry \"%d\" (corrupt "
+					     "file?)", s->name, i);
 		cpu = json_object_get(th, "cpu");
 		c = imp_add_col(s, json_is_integer(cpu) ? (int)json_integer_value(cpu) : -1, i);
-		if (!c) {
-			ret = rtm_error_setn(err, -ENOMEM, "out of memory");
-			goto out;
-		}
+		if (!c)
+			return rtm_error_setn(err, -ENOMEM, "out of memory");
 		if (c->cpu < 0 || c->cpu >= 8192)
 			cpus_ok = false;
-		if (oslat ? oslat_thread(s, c, th, i, &over_lo, err) :
+		if (oslat ? oslat_thread(s, c, th, i, over_lo, err) :
 			    cyclictest_thread(s, c, th, i, err))
-			goto out;
+			return -EINVAL;
 	}
 	for (i = 0; i < n && cpus_ok; i++)
 		for (j = 0; j < i; j++)
@@ -331,6 +314,12 @@ int imp_parse_rttests_json(struct imp_set *s, const char *text, size_t len,
 		imp_note(s, "the threads' \"cpu\" values are unset (-1, no -a) or shared: the "
 			 "entries are threads 0..%d, not CPUs", n - 1);
 	}
+	return 0;
+}
+
+/* How the tool's rows and overflows are read, said once per import. */
+static void json_notes(struct imp_set *s, bool oslat, uint64_t over_lo)
+{
 	if (oslat) {
 		s->overflow_above_ns = over_lo;
 		imp_note(s, "oslat rounds each loop duration up to whole microseconds: a row L "
@@ -347,8 +336,14 @@ int imp_parse_rttests_json(struct imp_set *s, const char *text, size_t len,
 		imp_note(s, "cyclictest's JSON has no overflow count: overflows are \"cycles\" "
 			 "minus the histogram's samples");
 	}
-	t0 = rfc2822(json_string_value(json_object_get(root, "start_time")));
-	t1 = rfc2822(json_string_value(json_object_get(root, "end_time")));
+}
+
+/* Start time and duration, the tool's exit code, and its sysinfo. */
+static void json_run(struct imp_set *s, const json_t *root)
+{
+	time_t t0 = rfc2822(json_string_value(json_object_get(root, "start_time")));
+	time_t t1 = rfc2822(json_string_value(json_object_get(root, "end_time")));
+
 	if (t0 >= 0) {
 		struct tm tm;
 
@@ -365,8 +360,32 @@ int imp_parse_rttests_json(struct imp_set *s, const char *text, size_t len,
 		imp_note(s, "%s exited with return_code %lld", s->tool,
 			 (long long)json_integer_value(json_object_get(root, "return_code")));
 	partial_sysinfo(s, json_object_get(root, "sysinfo"));
-	ret = 0;
-out:
+}
+
+int imp_parse_rttests_json(struct imp_set *s, const char *text, size_t len,
+			   struct rtm_error *err)
+{
+	const json_t *threads = NULL;
+	uint64_t over_lo = 0;
+	json_error_t jerr;
+	bool oslat = false;
+	json_t *root;
+	int ret;
+
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root)
+		return rtm_error_set(err, "%s is not valid JSON (line %d, column %d: %s): the file "
+				     "is truncated or corrupt", s->name, jerr.line, jerr.column,
+				     jerr.text);
+	ret = json_document(s, root, &threads, err);
+	if (!ret)
+		ret = json_tool(s, root, threads, &oslat, err);
+	if (!ret)
+		ret = json_threads(s, root, threads, oslat, &over_lo, err);
+	if (!ret) {
+		json_notes(s, oslat, over_lo);
+		json_run(s, root);
+	}
 	json_decref(root);
 	return ret;
 }

@@ -210,13 +210,161 @@ static void scale_rows(struct imp_col *c, uint64_t unit)
 		c->rows[i].lo_ns *= unit;
 }
 
+/* Where a parse stands: the column map, the unit, what has been seen. */
+struct rtla_parse {
+	struct imp_set *s;
+	struct rtla_col *map;
+	int n;				/* columns */
+	int state;			/* ST_* */
+	bool osnoise, has_unit, has_over, has_count;
+	uint64_t unit;			/* ns per unit: 1000 (us) or 1 (ns) */
+	uint64_t g, prev;		/* gcd of the row indexes, the last one */
+	int nrows;
+};
+
+/* A line before the columns: time unit, duration, or the column names. */
+static int rtla_header_line(struct rtla_parse *r, char *line, int lineno, struct rtm_error *err)
+{
+	struct imp_set *s = r->s;
+	unsigned int d, h, m, sec;
+	int ret;
+
+	/* s->val_width_ns is set now: min/max are scaled as they are read */
+	if (!strcmp(line, "# Time unit is microseconds (us)")) {
+		r->has_unit = true;
+		r->unit = s->val_width_ns = 1000;
+	} else if (!strcmp(line, "# Time unit is nanoseconds (ns)")) {
+		r->has_unit = true;
+		r->unit = s->val_width_ns = 1;
+	} else if (sscanf(line, "# Duration: %u %u:%u:%u", &d, &h, &m, &sec) == 4) {
+		/* rtla writes days and hh:mm:ss; ten thousand years is corrupt */
+		if (d > 3650000 || h > 23 || m > 59 || sec > 59)
+			return rtm_error_set(err, "%s:%d: duration out of range (days hh:mm:ss; "
+					     "corrupt file?)", s->name, lineno);
+		s->duration_ns = (((uint64_t)d * 24 + h) * 3600 + (uint64_t)m * 60 + sec) *
+				 1000000000ull;
+		s->has_duration = true;
+	} else if (line[0] != '#' && !imp_blank(line)) {
+		if (!r->has_unit)
+			return rtm_error_set(err, "%s:%d: no '# Time unit' line before the "
+					     "columns: cannot tell us from ns (corrupt file?)",
+					     s->name, lineno);
+		ret = header(s, line, lineno, r->osnoise, &r->map, &r->n, err);
+		if (ret)
+			return ret;
+		if (!r->n)
+			return rtm_error_set(err, "%s: rtla recorded no samples (no CPU columns): "
+					     "nothing to import", s->name);
+		r->state = ST_ROWS;
+	}
+	return 0;
+}
+
+/* A histogram row: its index must grow. */
+static int rtla_row_line(struct rtla_parse *r, const char *p, int lineno, struct rtm_error *err)
+{
+	uint64_t idx;
+	int ret = row(r->s, p, lineno, r->map, r->n, &idx, err);
+
+	if (ret)
+		return ret;
+	if (r->nrows && idx <= r->prev)
+		return rtm_error_set(err, "%s:%d: row %llu after row %llu: rows out of order "
+				     "(corrupt file?)", r->s->name, lineno, (unsigned long long)idx,
+				     (unsigned long long)r->prev);
+	r->prev = idx;
+	r->nrows++;
+	r->g = gcd(r->g, idx);
+	return 0;
+}
+
+/* After the rows: the summary lines (over, count, min, avg, max), or the end. */
+static int rtla_summary_line(struct rtla_parse *r, const char *p, int lineno,
+			     struct rtm_error *err)
+{
+	static const char *const keys[] = { "over", "count", "min", "avg", "max" };
+	size_t k;
+	int ret;
+
+	if (!strncmp(p, "ALL:", 4) && r->state == ST_SUMMARY) {
+		r->state = ST_DONE;
+		return 0;
+	}
+	for (k = 0; k < 5; k++) {
+		size_t kl = strlen(keys[k]);
+
+		if (!strncmp(p, keys[k], kl) && p[kl] == ':')
+			break;
+	}
+	if (k < 5) {
+		ret = summary(r->s, p + strlen(keys[k]) + 1, lineno, keys[k], r->map, r->n, err);
+		if (ret)
+			return ret;
+		r->has_over |= k == 0;
+		r->has_count |= k == 1;
+		r->state = k == 4 ? ST_DONE : ST_SUMMARY;
+	} else if (r->state == ST_SUMMARY) {
+		r->state = ST_DONE;	/* analysis text after the summary */
+	} else if (!imp_blank(p)) {
+		return rtm_error_set(err, "%s:%d: unexpected text among rtla's rows (corrupt "
+				     "file?)", r->s->name, lineno);
+	}
+	return 0;
+}
+
+/* The whole file read: the bucket size, rows in ns, and what the import assumed. */
+static int rtla_finish(struct rtla_parse *r, const struct rtm_import_opts *o, int last,
+		       struct rtm_error *err)
+{
+	struct imp_set *s = r->s;
+	uint64_t bucket;
+	int i;
+
+	if (r->state == ST_HEADER)
+		return rtm_error_set(err, "%s: truncated: rtla's header ends at line %d without "
+				     "the column names", s->name, last);
+	if (!r->has_over)
+		return rtm_error_set(err, "%s: truncated: no 'over:' line after rtla's rows (the "
+				     "file ends at line %d)", s->name, last);
+	if (!r->has_count)
+		imp_note(s, "no summary (--no-summary): count, min, avg and max unknown");
+	s->unit = r->unit == 1 ? "ns" : "us";
+	bucket = o->rtla_bucket ? o->rtla_bucket : r->g ? r->g : 1;
+	if (o->rtla_bucket && r->g % o->rtla_bucket)
+		return rtm_error_set(err, "%s: a row index is not a multiple of --bucket-size "
+				     "%llu", s->name, (unsigned long long)o->rtla_bucket);
+	if (!o->rtla_bucket)
+		imp_note(s, "rtla's bucket size (-b) is not in the file: %llu %s, the greatest "
+			 "common divisor of the row indices (give --bucket-size if the run used a "
+			 "larger one)", (unsigned long long)bucket, s->unit);
+	s->row_width_ns = bucket * r->unit;
+	s->val_width_ns = r->unit;
+	for (i = 0; i < s->ncols; i++)
+		scale_rows(&s->cols[i], r->unit);
+	for (i = 0; i < s->nextra; i++)
+		scale_rows(&s->extra[i], r->unit);
+	s->cpus_known = true;
+	if (r->unit == 1 && bucket == 1)
+		imp_note(s, "rows are nanoseconds (--nano), imported as they are");
+	else
+		imp_note(s, "a row i stands for [i, i+%llu) %s (rtla truncates) and is imported "
+			 "at its midpoint; min and max stand for [v, v+1) %s", (unsigned long long)
+			 bucket, s->unit, s->unit);
+	if (r->osnoise)
+		imp_note(s, "values are osnoise noise durations (one per noise occurrence), not "
+			 "wake-up latencies");
+	else if (s->nextra)
+		imp_note(s, "the per-CPU histograms are the thread latency; IRQ (and user) "
+			 "latency are in sections.timerlat");
+	imp_note(s, "rtla's histogram text names neither the rtla version nor its command line");
+	return 0;
+}
+
 int imp_parse_rtla(struct imp_set *s, char *text, size_t len,
 		   const struct rtm_import_opts *o, struct rtm_error *err)
 {
-	struct rtla_col *map = NULL;
-	bool osnoise = false, has_unit = false, has_over = false, has_count = false;
-	uint64_t unit = 1000, g = 0, idx, prev = 0, bucket;
-	int state = ST_HEADER, n = 0, i, ret = 0, nrows = 0, last = 0;
+	struct rtla_parse r = { .s = s, .state = ST_HEADER, .unit = 1000 };
+	int ret = 0, last = 0;
 	struct imp_lines it;
 	char *line;
 
@@ -230,147 +378,19 @@ int imp_parse_rtla(struct imp_set *s, char *text, size_t len,
 	if (!s->format)
 		return rtm_error_set(err, "%s: no '# RTLA timerlat histogram' or '# RTLA osnoise "
 				     "histogram' line (corrupt file?)", s->name);
-	osnoise = !strcmp(s->format, "rtla-osnoise-hist");
-	snprintf(s->tool, sizeof(s->tool), "rtla %s", osnoise ? "osnoise" : "timerlat");
-	for (; line && state != ST_DONE; line = imp_next_line(&it)) {
-		const char *p = line;
-
+	r.osnoise = !strcmp(s->format, "rtla-osnoise-hist");
+	snprintf(s->tool, sizeof(s->tool), "rtla %s", r.osnoise ? "osnoise" : "timerlat");
+	for (; line && r.state != ST_DONE && !ret; line = imp_next_line(&it)) {
 		last = it.lineno;
-		if (state == ST_HEADER) {
-			unsigned int d, h, m, sec;
-
-			/* s->val_width_ns is set now: min/max are scaled as they are read */
-			if (!strcmp(line, "# Time unit is microseconds (us)")) {
-				has_unit = true;
-				unit = s->val_width_ns = 1000;
-			} else if (!strcmp(line, "# Time unit is nanoseconds (ns)")) {
-				has_unit = true;
-				unit = s->val_width_ns = 1;
-			} else if (sscanf(line, "# Duration: %u %u:%u:%u", &d, &h, &m, &sec) == 4) {
-				/* rtla writes days and hh:mm:ss; ten thousand years is corrupt */
-				if (d > 3650000 || h > 23 || m > 59 || sec > 59) {
-					ret = rtm_error_set(err, "%s:%d: duration out of range "
-							    "(days hh:mm:ss; corrupt file?)",
-							    s->name, it.lineno);
-					goto out;
-				}
-				s->duration_ns = (((uint64_t)d * 24 + h) * 3600 + (uint64_t)m * 60 +
-						  sec) * 1000000000ull;
-				s->has_duration = true;
-			} else if (line[0] != '#' && !imp_blank(line)) {
-				if (!has_unit) {
-					ret = rtm_error_set(err, "%s:%d: no '# Time unit' line "
-							    "before the columns: cannot tell us "
-							    "from ns (corrupt file?)", s->name,
-							    it.lineno);
-					goto out;
-				}
-				ret = header(s, line, it.lineno, osnoise, &map, &n, err);
-				if (ret)
-					goto out;
-				if (!n) {
-					ret = rtm_error_set(err, "%s: rtla recorded no samples "
-							    "(no CPU columns): nothing to import",
-							    s->name);
-					goto out;
-				}
-				state = ST_ROWS;
-			}
-			continue;
-		}
-		if (*p >= '0' && *p <= '9' && state == ST_ROWS) {
-			ret = row(s, p, it.lineno, map, n, &idx, err);
-			if (ret)
-				goto out;
-			if (nrows && idx <= prev) {
-				ret = rtm_error_set(err, "%s:%d: row %llu after row %llu: rows "
-						    "out of order (corrupt file?)", s->name,
-						    it.lineno, (unsigned long long)idx,
-						    (unsigned long long)prev);
-				goto out;
-			}
-			prev = idx;
-			nrows++;
-			g = gcd(g, idx);
-			continue;
-		}
-		if (!strncmp(p, "ALL:", 4) && state == ST_SUMMARY) {
-			state = ST_DONE;
-			continue;
-		}
-		{
-			static const char *const keys[] = { "over", "count", "min", "avg", "max" };
-			size_t k;
-
-			for (k = 0; k < 5; k++) {
-				size_t kl = strlen(keys[k]);
-
-				if (!strncmp(p, keys[k], kl) && p[kl] == ':')
-					break;
-			}
-			if (k < 5) {
-				ret = summary(s, p + strlen(keys[k]) + 1, it.lineno, keys[k], map,
-					      n, err);
-				if (ret)
-					goto out;
-				has_over |= k == 0;
-				has_count |= k == 1;
-				state = ST_SUMMARY;
-				if (k == 4)
-					state = ST_DONE;
-			} else if (state == ST_SUMMARY) {
-				state = ST_DONE;	/* analysis text after the summary */
-			} else if (!imp_blank(p)) {
-				ret = rtm_error_set(err, "%s:%d: unexpected text among rtla's rows "
-						    "(corrupt file?)", s->name, it.lineno);
-				goto out;
-			}
-		}
+		if (r.state == ST_HEADER)
+			ret = rtla_header_line(&r, line, it.lineno, err);
+		else if (*line >= '0' && *line <= '9' && r.state == ST_ROWS)
+			ret = rtla_row_line(&r, line, it.lineno, err);
+		else
+			ret = rtla_summary_line(&r, line, it.lineno, err);
 	}
-	if (state == ST_HEADER) {
-		ret = rtm_error_set(err, "%s: truncated: rtla's header ends at line %d without the "
-				    "column names", s->name, last);
-		goto out;
-	}
-	if (!has_over) {
-		ret = rtm_error_set(err, "%s: truncated: no 'over:' line after rtla's rows (the "
-				    "file ends at line %d)", s->name, last);
-		goto out;
-	}
-	if (!has_count)
-		imp_note(s, "no summary (--no-summary): count, min, avg and max unknown");
-	s->unit = unit == 1 ? "ns" : "us";
-	bucket = o->rtla_bucket ? o->rtla_bucket : g ? g : 1;
-	if (o->rtla_bucket && g % o->rtla_bucket) {
-		ret = rtm_error_set(err, "%s: a row index is not a multiple of --bucket-size %llu",
-				    s->name, (unsigned long long)o->rtla_bucket);
-		goto out;
-	}
-	if (!o->rtla_bucket)
-		imp_note(s, "rtla's bucket size (-b) is not in the file: %llu %s, the greatest "
-			 "common divisor of the row indices (give --bucket-size if the run used a "
-			 "larger one)", (unsigned long long)bucket, s->unit);
-	s->row_width_ns = bucket * unit;
-	s->val_width_ns = unit;
-	for (i = 0; i < s->ncols; i++)
-		scale_rows(&s->cols[i], unit);
-	for (i = 0; i < s->nextra; i++)
-		scale_rows(&s->extra[i], unit);
-	s->cpus_known = true;
-	if (unit == 1 && bucket == 1)
-		imp_note(s, "rows are nanoseconds (--nano), imported as they are");
-	else
-		imp_note(s, "a row i stands for [i, i+%llu) %s (rtla truncates) and is imported "
-			 "at its midpoint; min and max stand for [v, v+1) %s", (unsigned long long)
-			 bucket, s->unit, s->unit);
-	if (osnoise)
-		imp_note(s, "values are osnoise noise durations (one per noise occurrence), not "
-			 "wake-up latencies");
-	else if (s->nextra)
-		imp_note(s, "the per-CPU histograms are the thread latency; IRQ (and user) "
-			 "latency are in sections.timerlat");
-	imp_note(s, "rtla's histogram text names neither the rtla version nor its command line");
-out:
-	free(map);
+	if (!ret)
+		ret = rtla_finish(&r, o, last, err);
+	free(r.map);
 	return ret;
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * irq.c - looking up rows and columns, IRQ affinity and threads, and the
- * difference of two snapshots: counts per interval, rates, totals, top N, the
- * IRQs that hit a set of CPUs, and its JSON form.
+ * irq.c - IRQ affinity and threads, and the difference of two snapshots:
+ * counts per interval, rates, totals, top N, the IRQs that hit a set of CPUs,
+ * and its JSON form. It builds on irq_proc.c (snapshots: parse, read, look up,
+ * release), which calls nothing here.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "fileio.h"
 #include "irq.h"
 #include "jsonutil.h"
@@ -19,78 +21,6 @@
 static bool is_live(const char *root)
 {
 	return !root || !*root || strcmp(root, "/") == 0;
-}
-
-/* ------------------------------------------------------------ lookup */
-
-/**
- * rtm_irq_find - the row called @name ("24", "LOC", "IPI0"), or NULL
- * @snap: a snapshot or a difference
- * @name: the name as /proc/interrupts prints it before the colon
- */
-const struct rtm_irq_row *rtm_irq_find(const struct rtm_irq_snap *snap, const char *name)
-{
-	int i;
-
-	for (i = 0; i < snap->nrows; i++)
-		if (!strcmp(snap->rows[i].name, name))
-			return &snap->rows[i];
-	return NULL;
-}
-
-/**
- * rtm_softirq_find - the softirq vector called @name ("TIMER"), or NULL
- * @snap: a snapshot or a difference
- * @name: the vector name
- */
-const struct rtm_softirq_row *rtm_softirq_find(const struct rtm_irq_snap *snap,
-					       const char *name)
-{
-	int i;
-
-	for (i = 0; i < snap->nsoft; i++)
-		if (!strcmp(snap->soft[i].name, name))
-			return &snap->soft[i];
-	return NULL;
-}
-
-static int find_col(const int *cpus, int n, int cpu)
-{
-	int lo = 0, hi = n - 1;
-
-	while (lo <= hi) {
-		int mid = lo + (hi - lo) / 2;
-
-		if (cpus[mid] == cpu)
-			return mid;
-		if (cpus[mid] < cpu)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
-	}
-	return -1;
-}
-
-/**
- * rtm_irq_col - the /proc/interrupts column of CPU @cpu
- * @snap: a snapshot or a difference
- * @cpu: a CPU number
- *
- * Returns the column, or -1 when the CPU is not listed (offline, or no such CPU).
- */
-int rtm_irq_col(const struct rtm_irq_snap *snap, int cpu)
-{
-	return find_col(snap->cpus, snap->ncpus, cpu);
-}
-
-/**
- * rtm_softirq_col - the /proc/softirqs column of CPU @cpu, or -1
- * @snap: a snapshot or a difference
- * @cpu: a CPU number
- */
-int rtm_softirq_col(const struct rtm_irq_snap *snap, int cpu)
-{
-	return find_col(snap->soft_cpus, snap->nsoft_cpus, cpu);
 }
 
 /* ------------------------------------------------------------ /proc/irq/N */
@@ -162,17 +92,6 @@ int rtm_irq_affinity_read(const char *root, int irq, struct rtm_irq_affinity *af
 	if (ret)
 		rtm_irq_affinity_release(aff);
 	return ret;
-}
-
-/**
- * rtm_irq_affinity_release - free the CPU lists of @aff
- * @aff: filled by rtm_irq_affinity_read()
- */
-void rtm_irq_affinity_release(struct rtm_irq_affinity *aff)
-{
-	rtm_cpulist_release(&aff->smp);
-	rtm_cpulist_release(&aff->effective);
-	aff->has_smp = aff->has_effective = false;
 }
 
 /**
@@ -283,7 +202,8 @@ int rtm_irq_threads_read(const char *root, struct rtm_irq_threads *th, struct rt
 {
 	char dir[PATH_MAX], comm[64], stat[1024];
 	struct dirent *de;
-	int cap = 0, ret = 0;
+	size_t cap = 0;
+	int ret = 0;
 	DIR *d;
 
 	th->n = 0;
@@ -323,11 +243,10 @@ int rtm_irq_threads_read(const char *root, struct rtm_irq_threads *th, struct rt
 					    "fields, or not numbers)", dir, de->d_name);
 			break;
 		}
-		if (th->n == cap) {
-			struct rtm_irq_thread *nt;
+		{
+			struct rtm_irq_thread *nt = rtm_grow(th->t, &cap, (size_t)th->n,
+							     sizeof(*nt), 32);
 
-			cap = cap ? cap * 2 : 32;
-			nt = realloc(th->t, (size_t)cap * sizeof(*nt));
 			if (!nt) {
 				ret = rtm_error_setn(err, -ENOMEM, "out of memory");
 				break;
@@ -401,7 +320,7 @@ static int common_cols(const int *acpus, int an, const int *bcpus, int bn, int *
 		return -ENOMEM;
 	}
 	for (i = 0; i < bn; i++) {
-		int c = acpus ? find_col(acpus, an, bcpus[i]) : -1;
+		int c = acpus ? rtm_cpu_col(acpus, an, bcpus[i]) : -1;
 
 		if (acpus && c < 0)
 			continue;
@@ -647,6 +566,39 @@ static int ranked_cmp(const void *x, const void *y)
 }
 
 /**
+ * rtm_irq_rank - the rule "IRQs ranked by rate": most events first
+ * @counts: one count per row (over one interval, so counts rank as rates do)
+ * @n: rows
+ * @max: at most this many indexes
+ * @idx: room for @max indexes; filled most events first, ties in row order
+ *
+ * Rows with no events are left out. Every ranking of IRQ rows (rtm_irq_top, the
+ * report's IRQ plot and table, the monitor) goes through here. Returns the
+ * number of indexes or -ENOMEM.
+ */
+int rtm_irq_rank(const uint64_t *counts, int n, int max, int *idx)
+{
+	struct ranked *r;
+	int i, m = 0;
+
+	if (max <= 0 || n <= 0)
+		return 0;
+	r = malloc((size_t)n * sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		if (counts[i])
+			r[m++] = (struct ranked) { counts[i], i };
+	qsort(r, (size_t)m, sizeof(*r), ranked_cmp);
+	if (m > max)
+		m = max;
+	for (i = 0; i < m; i++)
+		idx[i] = r[i].idx;
+	free(r);
+	return m;
+}
+
+/**
  * rtm_irq_top - the rows with the most events, on a set of CPUs
  * @s: a difference (or a snapshot: counts since boot)
  * @cpus: only events on these CPUs count (the measured or isolated ones); NULL: all
@@ -658,27 +610,41 @@ static int ranked_cmp(const void *x, const void *y)
  */
 int rtm_irq_top(const struct rtm_irq_snap *s, const struct rtm_cpulist *cpus, int n, int *idx)
 {
-	struct ranked *r;
-	int i, m = 0;
+	uint64_t *c;
+	int i, m;
 
 	if (n <= 0 || s->nrows == 0)
 		return 0;
-	r = malloc((size_t)s->nrows * sizeof(*r));
-	if (!r)
+	c = malloc((size_t)s->nrows * sizeof(*c));
+	if (!c)
 		return -ENOMEM;
-	for (i = 0; i < s->nrows; i++) {
-		uint64_t c = rtm_irq_count_on(s, &s->rows[i], cpus);
-
-		if (c)
-			r[m++] = (struct ranked) { c, i };
-	}
-	qsort(r, (size_t)m, sizeof(*r), ranked_cmp);
-	if (m > n)
-		m = n;
-	for (i = 0; i < m; i++)
-		idx[i] = r[i].idx;
-	free(r);
+	for (i = 0; i < s->nrows; i++)
+		c[i] = rtm_irq_count_on(s, &s->rows[i], cpus);
+	m = rtm_irq_rank(c, s->nrows, n, idx);
+	free(c);
 	return m;
+}
+
+static bool overlaps(const struct rtm_cpulist *a, const struct rtm_cpulist *b)
+{
+	int i;
+
+	for (i = 0; i < a->n; i++)
+		if (rtm_cpulist_has(b, a->cpus[i]))
+			return true;
+	return false;
+}
+
+enum rtm_irq_isolation rtm_irq_isolation_of(const struct rtm_irq_affinity *aff,
+					     const struct rtm_cpulist *iso)
+{
+	if (!iso->n || !aff)
+		return RTM_IRQ_ISO_NONE;
+	if (aff->has_effective && overlaps(&aff->effective, iso))
+		return RTM_IRQ_ISO_LANDS;
+	if (aff->has_smp && overlaps(&aff->smp, iso))
+		return RTM_IRQ_ISO_MAY;
+	return RTM_IRQ_ISO_NONE;
 }
 
 /* ------------------------------------------------------------ JSON */

@@ -112,6 +112,8 @@ int rtm_irq_parse_stat(struct rtm_irq_snap *snap, const char *buf, size_t len,
 const struct rtm_irq_row *rtm_irq_find(const struct rtm_irq_snap *snap, const char *name);
 const struct rtm_softirq_row *rtm_softirq_find(const struct rtm_irq_snap *snap,
 					       const char *name);
+/* Index of @cpu in an increasing list of @n CPU numbers (a header), or -1. */
+int rtm_cpu_col(const int *cpus, int n, int cpu);
 /* Column of CPU @cpu in /proc/interrupts (-1 when not listed), and in /proc/softirqs. */
 int rtm_irq_col(const struct rtm_irq_snap *snap, int cpu);
 int rtm_softirq_col(const struct rtm_irq_snap *snap, int cpu);
@@ -119,6 +121,15 @@ int rtm_softirq_col(const struct rtm_irq_snap *snap, int cpu);
 int rtm_irq_affinity_read(const char *root, int irq, struct rtm_irq_affinity *aff,
 			  struct rtm_error *err);
 void rtm_irq_affinity_release(struct rtm_irq_affinity *aff);
+
+enum rtm_irq_isolation {
+	RTM_IRQ_ISO_NONE,	/* neither affinity touches the isolated CPUs (or unknown) */
+	RTM_IRQ_ISO_MAY,	/* smp_affinity_list includes one: it may land there */
+	RTM_IRQ_ISO_LANDS,	/* effective_affinity_list includes one: it lands there */
+};
+/* Whether an IRQ with affinity @aff (NULL: unknown) reaches the CPUs of @iso. */
+enum rtm_irq_isolation rtm_irq_isolation_of(const struct rtm_irq_affinity *aff,
+					     const struct rtm_cpulist *iso);
 /* Read the affinity of every numbered row of @snap (a snapshot or a difference). */
 int rtm_irq_snap_read_affinity(struct rtm_irq_snap *snap, const char *root,
 			       struct rtm_error *err);
@@ -154,6 +165,8 @@ double rtm_irq_rate_hz(const struct rtm_irq_snap *d, uint64_t count);
 /* Events of @row on the CPUs of @cpus (all CPUs when NULL). */
 uint64_t rtm_irq_count_on(const struct rtm_irq_snap *s, const struct rtm_irq_row *row,
 			  const struct rtm_cpulist *cpus);
+/* Row indexes by @counts, most first, ties in row order, zero rows left out. */
+int rtm_irq_rank(const uint64_t *counts, int n, int max, int *idx);
 int rtm_irq_top(const struct rtm_irq_snap *s, const struct rtm_cpulist *cpus, int n, int *idx);
 
 /*

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * irq_proc.c - the parsers of /proc/interrupts, /proc/softirqs and /proc/stat,
- * and snapshots of the three read through a root prefix.
+ * and snapshots of the three read through a root prefix: their whole life-cycle
+ * (read, look up rows and columns, release). irq.c builds on it, never the
+ * other way round.
  *
  * The files are taken apart token by token: columns are separated by blanks
  * (the kernel puts a blank before every count, so even a count wider than its
@@ -19,7 +21,93 @@
 #include <time.h>
 
 #include "fileio.h"
+#include "grow.h"
 #include "irq.h"
+
+/* ------------------------------------------------------------ lookup */
+
+/**
+ * rtm_irq_find - the row called @name ("24", "LOC", "IPI0"), or NULL
+ * @snap: a snapshot or a difference
+ * @name: the name as /proc/interrupts prints it before the colon
+ */
+const struct rtm_irq_row *rtm_irq_find(const struct rtm_irq_snap *snap, const char *name)
+{
+	int i;
+
+	for (i = 0; i < snap->nrows; i++)
+		if (!strcmp(snap->rows[i].name, name))
+			return &snap->rows[i];
+	return NULL;
+}
+
+/**
+ * rtm_softirq_find - the softirq vector called @name ("TIMER"), or NULL
+ * @snap: a snapshot or a difference
+ * @name: the vector name
+ */
+const struct rtm_softirq_row *rtm_softirq_find(const struct rtm_irq_snap *snap,
+					       const char *name)
+{
+	int i;
+
+	for (i = 0; i < snap->nsoft; i++)
+		if (!strcmp(snap->soft[i].name, name))
+			return &snap->soft[i];
+	return NULL;
+}
+
+int rtm_cpu_col(const int *cpus, int n, int cpu)
+{
+	int lo = 0, hi = n - 1;
+
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (cpus[mid] == cpu)
+			return mid;
+		if (cpus[mid] < cpu)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+/**
+ * rtm_irq_col - the /proc/interrupts column of CPU @cpu
+ * @snap: a snapshot or a difference
+ * @cpu: a CPU number
+ *
+ * Returns the column, or -1 when the CPU is not listed (offline, or no such CPU).
+ */
+int rtm_irq_col(const struct rtm_irq_snap *snap, int cpu)
+{
+	return rtm_cpu_col(snap->cpus, snap->ncpus, cpu);
+}
+
+/**
+ * rtm_softirq_col - the /proc/softirqs column of CPU @cpu, or -1
+ * @snap: a snapshot or a difference
+ * @cpu: a CPU number
+ */
+int rtm_softirq_col(const struct rtm_irq_snap *snap, int cpu)
+{
+	return rtm_cpu_col(snap->soft_cpus, snap->nsoft_cpus, cpu);
+}
+
+/* A row owns its affinity: released with the snapshot. */
+
+/**
+ * rtm_irq_affinity_release - free the CPU lists of @aff
+ * @aff: filled by rtm_irq_affinity_read()
+ */
+void rtm_irq_affinity_release(struct rtm_irq_affinity *aff)
+{
+	rtm_cpulist_release(&aff->smp);
+	rtm_cpulist_release(&aff->effective);
+	aff->has_smp = aff->has_effective = false;
+}
 
 /* ------------------------------------------------------------ tokens and lines */
 
@@ -124,8 +212,10 @@ static char *dup_range(const char *s, const char *e)
 /* "CPU0 CPU1 CPU3 ..." into a list of CPU numbers, strictly increasing. */
 static int parse_cpu_header(struct lines *l, int **cpusp, int *np, struct rtm_error *err)
 {
+	int *nc;
 	const char *s, *e, *t;
-	int *cpus = NULL, n = 0, cap = 0, ret;
+	int *cpus = NULL, n = 0, ret;
+	size_t cap = 0;
 
 	ret = next_line(l, &s, &e, err);
 	if (ret <= 0)
@@ -141,17 +231,12 @@ static int parse_cpu_header(struct lines *l, int **cpusp, int *np, struct rtm_er
 					     "...\", increasing) should be", l->file, l->lineno,
 					     (int)(t - s > 40 ? 40 : t - s), s);
 		}
-		if (n == cap) {
-			int *nc;
-
-			cap = cap ? cap * 2 : 64;
-			nc = realloc(cpus, (size_t)cap * sizeof(*cpus));
-			if (!nc) {
-				free(cpus);
-				return rtm_error_setn(err, -ENOMEM, "out of memory");
-			}
-			cpus = nc;
+		nc = rtm_grow(cpus, &cap, (size_t)n, sizeof(*cpus), 64);
+		if (!nc) {
+			free(cpus);
+			return rtm_error_setn(err, -ENOMEM, "out of memory");
 		}
+		cpus = nc;
 		cpus[n++] = (int)cpu;
 	}
 	if (!n)
@@ -362,17 +447,13 @@ static int split_desc(struct rtm_irq_row *r, const char *s, const char *e)
 	return r->chip && r->trigger && r->actions ? 0 : -ENOMEM;
 }
 
-static int add_row(struct rtm_irq_snap *snap, int *cap, struct rtm_irq_row **out)
+static int add_row(struct rtm_irq_snap *snap, size_t *cap, struct rtm_irq_row **out)
 {
-	if (snap->nrows == *cap) {
-		struct rtm_irq_row *nr;
+	struct rtm_irq_row *nr = rtm_grow(snap->rows, cap, (size_t)snap->nrows, sizeof(*nr), 64);
 
-		*cap = *cap ? *cap * 2 : 64;
-		nr = realloc(snap->rows, (size_t)*cap * sizeof(*nr));
-		if (!nr)
-			return -ENOMEM;
-		snap->rows = nr;
-	}
+	if (!nr)
+		return -ENOMEM;
+	snap->rows = nr;
 	*out = &snap->rows[snap->nrows];
 	memset(*out, 0, sizeof(**out));
 	(*out)->irq = -1;
@@ -381,13 +462,15 @@ static int add_row(struct rtm_irq_snap *snap, int *cap, struct rtm_irq_row **out
 }
 
 static int parse_irq_line(struct rtm_irq_snap *snap, struct lines *l, const char *s,
-			  const char *e, int *cap, int *last_irq, struct rtm_error *err)
+			  const char *e, size_t *cap, int *last_irq, struct rtm_error *err)
 {
+	uint64_t *nv;
 	struct rtm_irq_row *r;
 	char name[RTM_IRQ_NAME_LEN];
 	const char *p, *t;
 	uint64_t v, *vals = NULL;
-	int n = 0, vcap = 0, i, ret;
+	int n = 0, i, ret;
+	size_t vcap = 0;
 	bool numbered;
 
 	p = parse_name(s, e, name);
@@ -448,17 +531,12 @@ static int parse_irq_line(struct rtm_irq_snap *snap, struct lines *l, const char
 			free(vals);
 			return count_error(l, ret, p, t, name, err);
 		}
-		if (n == vcap) {
-			uint64_t *nv;
-
-			vcap = vcap ? vcap * 2 : 64;
-			nv = realloc(vals, (size_t)vcap * sizeof(*nv));
-			if (!nv) {
-				free(vals);
-				return rtm_error_setn(err, -ENOMEM, "out of memory");
-			}
-			vals = nv;
+		nv = rtm_grow(vals, &vcap, (size_t)n, sizeof(*nv), 64);
+		if (!nv) {
+			free(vals);
+			return rtm_error_setn(err, -ENOMEM, "out of memory");
 		}
+		vals = nv;
 		vals[n++] = v;
 		r->total += v;
 	}
@@ -492,7 +570,8 @@ int rtm_irq_parse_interrupts(struct rtm_irq_snap *snap, const char *buf, size_t 
 {
 	struct lines l = { buf, buf + len, file, 0 };
 	const char *s, *e;
-	int cap = 0, last_irq = -1, ret, i, c;
+	size_t cap = 0;
+	int last_irq = -1, ret, i, c;
 
 	free_rows(snap);
 	ret = parse_cpu_header(&l, &snap->cpus, &snap->ncpus, err);
@@ -537,9 +616,11 @@ int rtm_irq_parse_interrupts(struct rtm_irq_snap *snap, const char *buf, size_t 
 int rtm_irq_parse_softirqs(struct rtm_irq_snap *snap, const char *buf, size_t len,
 			   const char *file, struct rtm_error *err)
 {
+	struct rtm_softirq_row *nr;
 	struct lines l = { buf, buf + len, file, 0 };
 	const char *s, *e, *p, *t;
-	int cap = 0, ret, i;
+	size_t cap = 0;
+	int ret, i;
 
 	free_soft(snap);
 	ret = parse_cpu_header(&l, &snap->soft_cpus, &snap->nsoft_cpus, err);
@@ -564,17 +645,12 @@ int rtm_irq_parse_softirqs(struct rtm_irq_snap *snap, const char *buf, size_t le
 					    l.lineno, name);
 			break;
 		}
-		if (snap->nsoft == cap) {
-			struct rtm_softirq_row *nr;
-
-			cap = cap ? cap * 2 : 16;
-			nr = realloc(snap->soft, (size_t)cap * sizeof(*nr));
-			if (!nr) {
-				ret = rtm_error_setn(err, -ENOMEM, "out of memory");
-				break;
-			}
-			snap->soft = nr;
+		nr = rtm_grow(snap->soft, &cap, (size_t)snap->nsoft, sizeof(*nr), 16);
+		if (!nr) {
+			ret = rtm_error_setn(err, -ENOMEM, "out of memory");
+			break;
 		}
+		snap->soft = nr;
 		r = &snap->soft[snap->nsoft];
 		memset(r, 0, sizeof(*r));
 		memcpy(r->name, name, sizeof(name));
@@ -642,10 +718,12 @@ static int stat_numbers(struct lines *l, const char *p, const char *e, const cha
 int rtm_irq_parse_stat(struct rtm_irq_snap *snap, const char *buf, size_t len,
 		       const char *file, struct rtm_error *err)
 {
+	struct rtm_irq_cpu_ticks *nc;
 	struct lines l = { buf, buf + len, file, 0 };
 	const char *s, *e, *t;
 	bool have_intr = false;
-	int cap = 0, ret;
+	size_t cap = 0;
+	int ret;
 
 	free_stat(snap);
 	while ((ret = next_line(&l, &s, &e, err)) > 0) {
@@ -683,17 +761,12 @@ int rtm_irq_parse_stat(struct rtm_irq_snap *snap, const char *buf, size_t len,
 			ret = n;
 			break;
 		}
-		if (snap->nstat_cpus == cap) {
-			struct rtm_irq_cpu_ticks *nc;
-
-			cap = cap ? cap * 2 : 16;
-			nc = realloc(snap->stat_cpus, (size_t)cap * sizeof(*nc));
-			if (!nc) {
-				ret = rtm_error_setn(err, -ENOMEM, "out of memory");
-				break;
-			}
-			snap->stat_cpus = nc;
+		nc = rtm_grow(snap->stat_cpus, &cap, (size_t)snap->nstat_cpus, sizeof(*nc), 16);
+		if (!nc) {
+			ret = rtm_error_setn(err, -ENOMEM, "out of memory");
+			break;
 		}
+		snap->stat_cpus = nc;
 		snap->stat_cpus[snap->nstat_cpus++] = (struct rtm_irq_cpu_ticks) {
 			.cpu = cpu < RTM_MAX_CPUS ? (int)cpu : -1,
 			.irq = v[5], .softirq = v[6], .steal = n > 7 ? v[7] : 0,

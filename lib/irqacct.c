@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "irqacct.h"
 #include "jsonutil.h"
 #include "units.h"
@@ -26,7 +27,8 @@ struct rtm_irqacct {
 	int ncpus;
 	struct cpu_state *st;
 	struct rtm_irqsrc *src;
-	int nsrc, cap;
+	int nsrc;
+	size_t cap;
 	uint64_t unpaired;
 	rtm_irqspan_cb span_cb;		/* cpuacct: each handler run as it closes */
 	void *span_ctx;
@@ -104,14 +106,12 @@ static int source(struct rtm_irqacct *a, enum rtm_irqsrc_kind kind, int id, cons
 		if (id >= 0 || (strlen(s->name) == name_len && !strncmp(s->name, name, name_len)))
 			return i;
 	}
-	if (a->nsrc == a->cap) {
-		int cap = a->cap ? a->cap * 2 : 32;
-		struct rtm_irqsrc *n = realloc(a->src, (size_t)cap * sizeof(*n));
+	{
+		struct rtm_irqsrc *n = rtm_grow(a->src, &a->cap, (size_t)a->nsrc, sizeof(*n), 32);
 
 		if (!n)
 			return -ENOMEM;
 		a->src = n;
-		a->cap = cap;
 	}
 	s = &a->src[a->nsrc];
 	memset(s, 0, sizeof(*s));

@@ -83,10 +83,42 @@ json_t *rtm_json_text(const char *s)
 	return s ? rtm_json_textn(s, strlen(s)) : json_null();
 }
 
+void rtm_dec_format(unsigned __int128 v, char *buf, size_t len)
+{
+	char tmp[40];
+	size_t n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + (int)(v % 10));
+		v /= 10;
+	} while (v && n < sizeof(tmp));
+	if (n >= len)
+		n = len - 1;
+	for (size_t i = 0; i < n; i++)
+		buf[i] = tmp[n - 1 - i];
+	buf[n] = '\0';
+}
+
+int rtm_dec_parse(const char *s, unsigned __int128 max, unsigned __int128 *out)
+{
+	unsigned __int128 v = 0;
+
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		unsigned int d = (unsigned int)(*s - '0');
+
+		if (d > 9 || v > (max - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return 0;
+}
+
 int rtm_json_get_u64(const json_t *j, uint64_t *out)
 {
-	const char *s;
-	uint64_t v = 0;
+	unsigned __int128 v;
 
 	if (json_is_integer(j)) {
 		if (json_integer_value(j) < 0)
@@ -94,19 +126,9 @@ int rtm_json_get_u64(const json_t *j, uint64_t *out)
 		*out = (uint64_t)json_integer_value(j);
 		return 0;
 	}
-	if (!json_is_string(j))
+	if (!json_is_string(j) || rtm_dec_parse(json_string_value(j), UINT64_MAX, &v))
 		return -1;
-	s = json_string_value(j);
-	if (!*s)
-		return -1;
-	for (; *s; s++) {
-		unsigned int d = (unsigned int)(*s - '0');
-
-		if (d > 9 || v > (UINT64_MAX - d) / 10)
-			return -1;
-		v = v * 10 + d;
-	}
-	*out = v;
+	*out = (uint64_t)v;
 	return 0;
 }
 

@@ -26,6 +26,15 @@ json_t *rtm_json_u64(uint64_t v);
 json_t *rtm_json_text(const char *s);
 json_t *rtm_json_textn(const char *s, size_t len);
 
+/*
+ * Decimal strings of unsigned integers up to 128 bits, the one digit loop of
+ * lib/: rtm_dec_format() writes @v into @buf (cut to @len - 1 digits);
+ * rtm_dec_parse() reads digits only (no sign, no blanks, not empty) of a
+ * value no greater than @max: 0 or -1.
+ */
+void rtm_dec_format(unsigned __int128 v, char *buf, size_t len);
+int rtm_dec_parse(const char *s, unsigned __int128 max, unsigned __int128 *out);
+
 /* A non-negative integer or its decimal string form; 0 or -1. */
 int rtm_json_get_u64(const json_t *j, uint64_t *out);
 

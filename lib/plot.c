@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "fileio.h"
 #include "plot.h"
 
@@ -194,15 +195,12 @@ static int drain(int fd, char **buf, size_t *len, size_t *cap, size_t max)
 	char *nb;
 	ssize_t n;
 
-	if (*cap - *len < 65536) {
-		if (*cap >= max)
-			return -EFBIG;
-		nb = realloc(*buf, *cap ? *cap * 2 : 131072);
-		if (!nb)
-			return -ENOMEM;
-		*buf = nb;
-		*cap = *cap ? *cap * 2 : 131072;
-	}
+	if (*cap - *len < 65536 && *cap >= max)
+		return -EFBIG;
+	nb = rtm_grow(*buf, cap, *len + 65535, 1, 131072);	/* 64 KiB free */
+	if (!nb)
+		return -ENOMEM;
+	*buf = nb;
 	n = read(fd, *buf + *len, *cap - *len - 1);
 	if (n < 0)
 		return errno == EINTR || errno == EAGAIN ? 1 : -errno;

@@ -78,6 +78,7 @@ struct rtm_probe_timer {
 	uint32_t ncaptures;
 	int dma_fd;
 	bool locked;
+	bool allocated;		/* probe_alloc() got every buffer */
 	bool joined;
 };
 
@@ -388,7 +389,7 @@ static void destroy_threads(struct rtm_probe_timer *p)
 {
 	int i;
 
-	for (i = 0; i < p->n; i++) {
+	for (i = 0; p->threads && i < p->n; i++) {	/* NULL: its allocation failed */
 		rtm_hist_free(p->threads[i].raw);
 		rtm_hist_free(p->threads[i].implied);
 		free(p->threads[i].log);
@@ -397,22 +398,14 @@ static void destroy_threads(struct rtm_probe_timer *p)
 	p->threads = NULL;
 }
 
-struct rtm_probe_timer *rtm_probe_timer_start(const struct rtm_probe_timer_opts *o,
-					      struct rtm_error *err)
+/* Set-up: the probe and its threads' memory, all allocated before anything runs. */
+static struct rtm_probe_timer *probe_alloc(const struct rtm_probe_timer_opts *o)
 {
-	struct rtm_probe_timer *p;
-	sigset_t block, old;
-	int i, ret, created = 0;
+	struct rtm_probe_timer *p = calloc(1, sizeof(*p));
+	int i;
 
-	if (!o->cpus.n || !o->interval_ns) {
-		rtm_error_set(err, "no CPU or no interval to measure");
+	if (!p)
 		return NULL;
-	}
-	p = calloc(1, sizeof(*p));
-	if (!p) {
-		rtm_error_set(err, "out of memory");
-		return NULL;
-	}
 	p->opts = *o;
 	p->n = o->cpus.n;
 	atomic_store(&p->capture_ns, o->capture_ns);
@@ -420,7 +413,7 @@ struct rtm_probe_timer *rtm_probe_timer_start(const struct rtm_probe_timer_opts 
 	p->dma_fd = -1;
 	p->threads = aligned_alloc(64, sizeof(*p->threads) * (size_t)p->n);
 	if (!p->threads)
-		goto nomem;
+		return p;	/* the caller sees p->threads NULL */
 	memset(p->threads, 0, sizeof(*p->threads) * (size_t)p->n);
 	for (i = 0; i < p->n; i++) {
 		struct probe_thread *t = &p->threads[i];
@@ -432,30 +425,23 @@ struct rtm_probe_timer *rtm_probe_timer_start(const struct rtm_probe_timer_opts 
 		t->raw = rtm_hist_alloc();
 		t->implied = rtm_hist_alloc();
 		if (!t->raw || !t->implied)
-			goto nomem;
+			return p;
 		if (o->log_above_ns && o->log_max) {
 			/* calloc, then touched, so the loop never faults on it */
 			t->log = calloc(o->log_max, sizeof(*t->log));
 			if (!t->log)
-				goto nomem;
+				return p;
 		}
 	}
+	p->allocated = true;
+	return p;
+}
 
-	if (o->lock_memory) {
-		ret = rtm_memory_lock(HEAP_PREFAULT, err);
-		if (ret)
-			goto fail;
-		p->locked = true;
-	}
-	if (o->dma_latency_us >= 0) {
-		p->dma_fd = rtm_dma_latency_hold(o->dma_latency_us, err);
-		if (p->dma_fd < 0)
-			goto fail;
-	}
-
-	pthread_mutex_init(&p->gate_lock, NULL);
-	pthread_cond_init(&p->gate_cond, NULL);
-	atomic_store(&p->nrunning, p->n);
+/* Set-up: the threads, created with every signal blocked; returns how many were. */
+static int probe_create_threads(struct rtm_probe_timer *p, struct rtm_error *err)
+{
+	sigset_t block, old;
+	int i, ret, created = 0;
 
 	/* probe threads never take the command's signals */
 	sigfillset(&block);
@@ -479,8 +465,14 @@ struct rtm_probe_timer *rtm_probe_timer_start(const struct rtm_probe_timer_opts 
 		atomic_store(&p->threads[i].running, false);
 		atomic_fetch_sub(&p->nrunning, 1);
 	}
+	return created;
+}
 
-	/* wait until every thread is pinned and scheduled (or failed to be) */
+/* The start: wait until every thread is pinned and scheduled (or failed), then open the gate. */
+static void probe_open_gate(struct rtm_probe_timer *p, int created, struct rtm_error *err)
+{
+	int i;
+
 	pthread_mutex_lock(&p->gate_lock);
 	while (p->nready < created)
 		pthread_cond_wait(&p->gate_cond, &p->gate_lock);
@@ -495,7 +487,45 @@ struct rtm_probe_timer *rtm_probe_timer_start(const struct rtm_probe_timer_opts 
 	p->gate_open = true;
 	pthread_cond_broadcast(&p->gate_cond);
 	pthread_mutex_unlock(&p->gate_lock);
+}
 
+struct rtm_probe_timer *rtm_probe_timer_start(const struct rtm_probe_timer_opts *o,
+					      struct rtm_error *err)
+{
+	struct rtm_probe_timer *p;
+	int i, ret, created;
+
+	if (!o->cpus.n || !o->interval_ns) {
+		rtm_error_set(err, "no CPU or no interval to measure");
+		return NULL;
+	}
+	p = probe_alloc(o);
+	if (!p) {
+		rtm_error_set(err, "out of memory");
+		return NULL;
+	}
+	if (!p->allocated)
+		goto nomem;
+
+	if (o->lock_memory) {
+		ret = rtm_memory_lock(HEAP_PREFAULT, err);
+		if (ret)
+			goto fail;
+		p->locked = true;
+	}
+	if (o->dma_latency_us >= 0) {
+		p->dma_fd = rtm_dma_latency_hold(o->dma_latency_us, err);
+		if (p->dma_fd < 0)
+			goto fail;
+	}
+
+	pthread_mutex_init(&p->gate_lock, NULL);
+	pthread_cond_init(&p->gate_cond, NULL);
+	atomic_store(&p->nrunning, p->n);
+	created = probe_create_threads(p, err);
+	probe_open_gate(p, created, err);
+
+	/* outcome: running, or every created thread joined again */
 	if (p->abort) {
 		for (i = 0; i < created; i++)
 			pthread_join(p->threads[i].tid, NULL);

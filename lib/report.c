@@ -249,63 +249,6 @@ static int plot_timeseries(struct rtm_report_ctx *c, const char *title, const ch
 		    "over the run", path, v, 3, err);
 }
 
-static int by_rate(const void *a, const void *b)
-{
-	const struct rtm_report_irq *x = a, *y = b;
-
-	return x->rate < y->rate ? 1 : x->rate > y->rate ? -1 : 0;
-}
-
-int rtm_report_irq_rows(const struct rtm_result *r, struct rtm_report_irq *rows, int max)
-{
-	const json_t *ints = json_object_get(json_object_get(r->sections, "irq"), "interrupts");
-	const json_t *cols = json_object_get(ints, "cpus"), *irqs = json_object_get(ints, "irqs");
-	double secs = (double)json_integer_value(json_object_get(ints, "interval_ns")) / 1e9;
-	struct rtm_cpulist meas = { 0, NULL };
-	const char *cl = rtm_json_path_str(r->options, "cpus");
-	struct rtm_report_irq *all;
-	size_t i, k, n = 0;
-
-	if (!irqs || secs <= 0 || !json_array_size(irqs))
-		return 0;
-	all = calloc(json_array_size(irqs), sizeof(*all));
-	if (!all)
-		return 0;
-	if (cl)
-		rtm_cpulist_parse(cl, &meas, NULL);
-	for (i = 0; i < json_array_size(irqs); i++) {
-		const json_t *o = json_array_get(irqs, i), *counts = json_object_get(o, "counts");
-		double c = 0;
-
-		if (counts && meas.n) {
-			for (k = 0; k < json_array_size(counts); k++)
-				if (rtm_cpulist_has(&meas, (int)json_integer_value(json_array_get(cols, k))))
-					c += (double)json_integer_value(json_array_get(counts, k));
-		} else {
-			c = (double)json_integer_value(json_object_get(o, "count"));
-		}
-		if (c <= 0)
-			continue;
-		all[n].name = json_string_value(json_object_get(o, "name"));
-		all[n].desc = json_string_value(json_object_get(o, "actions"));
-		if (!all[n].desc || !*all[n].desc)
-			all[n].desc = json_string_value(json_object_get(o, "description"));
-		all[n].name = all[n].name ? all[n].name : "?";
-		all[n].desc = all[n].desc ? all[n].desc : "";
-		all[n].rate = c / secs;
-		/* named rows (LOC, RES, ...) have "irq": null */
-		all[n].irq = json_is_integer(json_object_get(o, "irq")) ?
-			     (int)json_integer_value(json_object_get(o, "irq")) : -1;
-		n++;
-	}
-	qsort(all, n, sizeof(*all), by_rate);
-	n = n < (size_t)max ? n : (size_t)max;
-	memcpy(rows, all, n * sizeof(*rows));
-	free(all);
-	rtm_cpulist_release(&meas);
-	return (int)n;
-}
-
 static int plot_irq(struct rtm_report_ctx *c, const char *sub, struct rtm_error *err)
 {
 	struct rtm_report_irq rows[10];

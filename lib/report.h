@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "error.h"
+#include "html.h"	/* compare_pages.c still takes it from here */
 #include "hist.h"
 #include "plot.h"
 #include "result.h"
@@ -102,22 +103,6 @@ unsigned int rtm_report_draw_formats(unsigned int formats);
 
 /* A gnuplot string for a header line: "text" with quotes and backslashes escaped. */
 void rtm_report_gp_quoted(FILE *f, const char *s);
-
-/* ---- HTML (report_html.c) */
-
-/* Text with &, <, >, " escaped. */
-void rtm_html_text(FILE *f, const char *s);
-/* <!DOCTYPE html> ... <body> with the report's style sheet, and the end. */
-void rtm_html_begin(FILE *f, const char *title);
-void rtm_html_end(FILE *f);
-/*
- * Embed an image file: a PNG as a base64 data: URI, an SVG inline. Nothing is
- * linked, so the page reads offline on its own. Returns 0 or -errno.
- */
-int rtm_html_image(FILE *f, const char *path, const char *alt);
-
-/* A latency in microseconds with 1 decimal ("12.3"), for tables. */
-void rtm_fmt_us(char *buf, size_t len, uint64_t ns);
 
 /* ---- the report (report.c) */
 

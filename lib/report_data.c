@@ -5,12 +5,15 @@
  * write nothing, so report.c and compare_pages.c draw alike).
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "irq.h"
 #include "jsonutil.h"
 #include "report.h"
+#include "report_priv.h"
 #include "units.h"
 
 void rtm_report_gp_quoted(FILE *f, const char *s)
@@ -276,4 +279,63 @@ void rtm_report_irq_axis(const double *rates, int n, double *ymin, double *ymax)
 	/* a decade below the smallest bar, room above the largest for its label */
 	*ymin = pow(10.0, floor(log10(lo)) - 1);
 	*ymax = pow(10.0, ceil(log10(hi * 3)));
+}
+
+/* The IRQ rows of the report's plot and table, from sections.irq (see report_priv.h). */
+int rtm_report_irq_rows(const struct rtm_result *r, struct rtm_report_irq *rows, int max)
+{
+	const json_t *ints = json_object_get(json_object_get(r->sections, "irq"), "interrupts");
+	const json_t *cols = json_object_get(ints, "cpus"), *irqs = json_object_get(ints, "irqs");
+	double secs = (double)json_integer_value(json_object_get(ints, "interval_ns")) / 1e9;
+	struct rtm_cpulist meas = { 0, NULL };
+	const char *cl = rtm_json_path_str(r->options, "cpus");
+	size_t i, k, nirqs = json_array_size(irqs);
+	uint64_t *count;
+	int *idx, n, j;
+
+	if (!irqs || secs <= 0 || !nirqs || max <= 0 || nirqs > INT_MAX)
+		return 0;
+	count = calloc(nirqs, sizeof(*count));
+	idx = calloc((size_t)max, sizeof(*idx));
+	if (!count || !idx) {
+		free(count);
+		free(idx);
+		return 0;
+	}
+	if (cl)
+		rtm_cpulist_parse(cl, &meas, NULL);
+	for (i = 0; i < nirqs; i++) {
+		const json_t *o = json_array_get(irqs, i), *counts = json_object_get(o, "counts");
+		json_int_t c = 0;
+
+		if (counts && meas.n) {
+			for (k = 0; k < json_array_size(counts); k++)
+				if (rtm_cpulist_has(&meas, (int)json_integer_value(json_array_get(cols, k))))
+					c += json_integer_value(json_array_get(counts, k));
+		} else {
+			c = json_integer_value(json_object_get(o, "count"));
+		}
+		count[i] = c > 0 ? (uint64_t)c : 0;
+	}
+	/* one interval for all: the counts rank as the rates do */
+	n = rtm_irq_rank(count, (int)nirqs, max, idx);
+	for (j = 0; j < n; j++) {
+		const json_t *o = json_array_get(irqs, (size_t)idx[j]);
+		struct rtm_report_irq *row = &rows[j];
+
+		row->name = json_string_value(json_object_get(o, "name"));
+		row->desc = json_string_value(json_object_get(o, "actions"));
+		if (!row->desc || !*row->desc)
+			row->desc = json_string_value(json_object_get(o, "description"));
+		row->name = row->name ? row->name : "?";
+		row->desc = row->desc ? row->desc : "";
+		row->rate = (double)count[idx[j]] / secs;
+		/* named rows (LOC, RES, ...) have "irq": null */
+		row->irq = json_is_integer(json_object_get(o, "irq")) ?
+			   (int)json_integer_value(json_object_get(o, "irq")) : -1;
+	}
+	free(count);
+	free(idx);
+	rtm_cpulist_release(&meas);
+	return n < 0 ? 0 : n;
 }

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "fileio.h"
-#include "report.h"
+#include "html.h"
 
 void rtm_html_text(FILE *f, const char *s)
 {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fileio.h"
+#include "html.h"
 #include "jsonutil.h"
 #include "irqacct.h"
 #include "report_priv.h"
@@ -248,16 +249,10 @@ static const char *level_class(const char *level)
 	       "info";
 }
 
-static void write_html(struct rtm_report_ctx *c, FILE *f, const struct rtm_summary_row *rows,
-		       int nrows)
+/* The page's title, what was measured, and the warnings that frame every number. */
+static void html_head(const struct rtm_result *r, FILE *f)
 {
-	const struct rtm_result *r = c->r;
-	struct fp_item fp[16];
-	struct rtm_report_irq irqs[10];
-	const json_t *checks = json_object_get(r->sysinfo, "checks"), *e;
-	char title[256], img[PATH_MAX + 64], h[64], m[32];
-	int n, i;
-	size_t k;
+	char title[256], m[32];
 
 	snprintf(title, sizeof(title), "Latency report: %s, %s",
 		 rtm_json_path_str(r->sysinfo, "hostname") ?: "host " UNKNOWN,
@@ -279,8 +274,14 @@ static void write_html(struct rtm_report_ctx *c, FILE *f, const struct rtm_summa
 			"them are unknown and shown as such, and the plots hold only the samples "
 			"with a value (sections.provenance of result.json has the details).</p>\n",
 			(unsigned long long)rtm_result_unplaced_overflows(r));
+}
+
+/* Summary table, then the coordinated-omission figures when stalls added samples. */
+static void html_summary_section(struct rtm_report_ctx *c, FILE *f,
+				 const struct rtm_summary_row *rows, int nrows)
+{
 	fputs("<h2>Summary</h2>\n", f);
-	html_summary(f, r, rows, nrows);
+	html_summary(f, c->r, rows, nrows);
 	if (c->all_corr && c->all_corr->count > c->all_raw->count) {
 		char p99[16], p999[16];
 
@@ -291,6 +292,12 @@ static void write_html(struct rtm_report_ctx *c, FILE *f, const struct rtm_summa
 			(unsigned long long)(c->all_corr->count - c->all_raw->count), p99, p999);
 	}
 	fputs("</p>\n", f);
+}
+
+static void html_plots(struct rtm_report_ctx *c, FILE *f)
+{
+	char img[PATH_MAX + 64];
+	int i;
 
 	fputs("<h2>Plots</h2>\n", f);
 	for (i = 0; i < c->npf; i++) {
@@ -302,34 +309,49 @@ static void write_html(struct rtm_report_ctx *c, FILE *f, const struct rtm_summa
 			fprintf(f, "<p class=\"sub\"><a href=\"plots/%s.pdf\">%s.pdf</a></p>\n",
 				c->pf[i].name, c->pf[i].name);
 	}
+}
+
+/* The busiest IRQ sources of the measured CPUs, with handler times when traced. */
+static void html_irqs(const struct rtm_result *r, FILE *f)
+{
+	struct rtm_report_irq irqs[10];
+	char h[64];
+	int n, i;
+	bool traced;
 
 	n = rtm_report_irq_rows(r, irqs, 10);
-	if (n) {
-		bool traced = json_object_get(json_object_get(r->sections, "irq"), "handlers");
-
-		fputs("<h2>Interrupts on the measured CPUs</h2>\n<table>\n<tr><th class=\"l\">IRQ"
-		      "</th><th>per second</th>", f);
-		if (traced)
-			fputs("<th class=\"l\">handler time</th>", f);
-		fputs("<th class=\"l\">device or kind</th></tr>\n", f);
-		for (i = 0; i < n; i++) {
-			fputs("<tr><td class=\"l\">", f);
-			rtm_html_text(f, irqs[i].name);
-			fprintf(f, "</td><td>%.1f</td>", irqs[i].rate);
-			if (traced) {
-				irq_handler_text(r, &irqs[i], h, sizeof(h));
-				fprintf(f, "<td class=\"l\">%s</td>", h[0] ? h : "&ndash;");
-			}
-			fputs("<td class=\"l\">", f);
-			rtm_html_text(f, irqs[i].desc);
-			fputs("</td></tr>\n", f);
+	if (!n)
+		return;
+	traced = json_object_get(json_object_get(r->sections, "irq"), "handlers");
+	fputs("<h2>Interrupts on the measured CPUs</h2>\n<table>\n<tr><th class=\"l\">IRQ"
+	      "</th><th>per second</th>", f);
+	if (traced)
+		fputs("<th class=\"l\">handler time</th>", f);
+	fputs("<th class=\"l\">device or kind</th></tr>\n", f);
+	for (i = 0; i < n; i++) {
+		fputs("<tr><td class=\"l\">", f);
+		rtm_html_text(f, irqs[i].name);
+		fprintf(f, "</td><td>%.1f</td>", irqs[i].rate);
+		if (traced) {
+			irq_handler_text(r, &irqs[i], h, sizeof(h));
+			fprintf(f, "<td class=\"l\">%s</td>", h[0] ? h : "&ndash;");
 		}
-		fputs("</table>\n", f);
+		fputs("<td class=\"l\">", f);
+		rtm_html_text(f, irqs[i].desc);
+		fputs("</td></tr>\n", f);
 	}
+	fputs("</table>\n", f);
+}
+
+/* A -b stop, and each captured spike's verdict with a link to its events. */
+static void html_spikes(struct rtm_report_ctx *c, FILE *f)
+{
+	const json_t *e;
+	size_t k;
+	int n = 0;
 
 	fputs("<h2>Spikes</h2>\n", f);
-	n = 0;
-	json_array_foreach(r->events, k, e) {
+	json_array_foreach(c->r->events, k, e) {
 		const char *type = json_string_value(json_object_get(e, "type")) ?: "";
 		char lat[16];
 
@@ -356,6 +378,15 @@ static void write_html(struct rtm_report_ctx *c, FILE *f, const struct rtm_summa
 		fputs("<p>No spike was captured (run with <code>--capture-above LAT</code> or "
 		      "<code>-b LAT --trace</code> to keep the events around the worst wake-ups and "
 		      "their explanation).</p>\n", f);
+}
+
+/* The box's fingerprint and the sysinfo checklist. */
+static void html_box(const struct rtm_result *r, FILE *f)
+{
+	const json_t *checks = json_object_get(r->sysinfo, "checks"), *e;
+	struct fp_item fp[16];
+	size_t k;
+	int n, i;
 
 	fputs("<h2>The box</h2>\n<table>\n", f);
 	n = fingerprint(r, fp);
@@ -367,18 +398,29 @@ static void write_html(struct rtm_report_ctx *c, FILE *f, const struct rtm_summa
 	}
 	fp_free(fp, n);
 	fputs("</table>\n", f);
-	if (json_array_size(checks)) {
-		fputs("<h2>Checklist</h2>\n<table>\n", f);
-		json_array_foreach(checks, k, e) {
-			const char *lv = json_string_value(json_object_get(e, "level"));
+	if (!json_array_size(checks))
+		return;
+	fputs("<h2>Checklist</h2>\n<table>\n", f);
+	json_array_foreach(checks, k, e) {
+		const char *lv = json_string_value(json_object_get(e, "level"));
 
-			fprintf(f, "<tr><td class=\"l %s\">%s</td><td class=\"l\">", level_class(lv),
-				lv ? lv : "");
-			rtm_html_text(f, json_string_value(json_object_get(e, "message")));
-			fputs("</td></tr>\n", f);
-		}
-		fputs("</table>\n", f);
+		fprintf(f, "<tr><td class=\"l %s\">%s</td><td class=\"l\">", level_class(lv),
+			lv ? lv : "");
+		rtm_html_text(f, json_string_value(json_object_get(e, "message")));
+		fputs("</td></tr>\n", f);
 	}
+	fputs("</table>\n", f);
+}
+
+static void write_html(struct rtm_report_ctx *c, FILE *f, const struct rtm_summary_row *rows,
+		       int nrows)
+{
+	html_head(c->r, f);
+	html_summary_section(c, f, rows, nrows);
+	html_plots(c, f);
+	html_irqs(c->r, f);
+	html_spikes(c, f);
+	html_box(c->r, f);
 	rtm_html_end(f);
 }
 

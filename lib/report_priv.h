@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * report_priv.h - what report.c (plots) and report_pages.c (HTML, Markdown)
- * share; not for other modules.
+ * report_priv.h - what report.c (plots), report_pages.c (HTML, Markdown) and
+ * report_data.c (their data) share; not for other modules. report.c calls
+ * report_pages.c, both call report_data.c, which calls neither.
  */
 #ifndef RTM_REPORT_PRIV_H
 #define RTM_REPORT_PRIV_H
@@ -36,7 +37,8 @@ struct rtm_report_irq {
 	double rate;			/* per second on the measured CPUs */
 };
 
-/* The busiest IRQ sources of the measured CPUs (sections.irq), at most @max. */
+/* The busiest IRQ sources of the measured CPUs (sections.irq), at most @max
+ * (report_data.c). */
 int rtm_report_irq_rows(const struct rtm_result *r, struct rtm_report_irq *rows, int max);
 /* report.html and report.md from the drawn plots. */
 int rtm_report_pages(struct rtm_report_ctx *c, struct rtm_error *err);

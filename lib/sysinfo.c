@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * sysinfo.c - collect the facts about a box that decide its RT latency.
+ * sysinfo.c - collect the facts about a box that decide its RT latency
+ * (rtm_sysinfo_read). The verdicts on them are sysinfo_checks.c's.
  *
  * Every read goes through si->root so the same code runs on recorded trees.
  * Things that cannot be recorded as files (CPUID, a temporary tracefs mount)
@@ -24,6 +25,10 @@
 #include "fileio.h"
 #include "sysinfo.h"
 #include "units.h"
+
+/* The isolated CPUs: read here for the collection and rtm_sysinfo_isolated_cpus(). */
+#define PATH_ISOLATED	"/sys/devices/system/cpu/isolated"
+#define PATH_NOHZ_FULL	"/sys/devices/system/cpu/nohz_full"
 
 #define strscpy_buf(dst, src) snprintf((dst), sizeof(dst), "%s", (src))
 
@@ -350,6 +355,37 @@ static void collect_cpu_model(struct rtm_sysinfo *si)
 		strscpy_buf(si->arch, u.machine);
 }
 
+void rtm_sysinfo_isolated_cpus(const char *root, struct rtm_cpulist *iso)
+{
+	static const char *const files[] = { PATH_ISOLATED, PATH_NOHZ_FULL };
+	struct rtm_cpulist one;
+	char buf[512];
+	size_t f;
+	int i;
+
+	iso->n = 0;
+	iso->cpus = NULL;
+	for (f = 0; f < 2; f++) {
+		if (rtm_read_small(root, files[f], buf, sizeof(buf)) <= 0 ||
+		    !strcmp(rtm_strstrip(buf), "(null)"))
+			continue;
+		if (rtm_cpulist_parse(rtm_strstrip(buf), &one, NULL))
+			continue;
+		for (i = 0; i < one.n; i++) {
+			int *n;
+
+			if (rtm_cpulist_has(iso, one.cpus[i]))
+				continue;
+			n = realloc(iso->cpus, (size_t)(iso->n + 1) * sizeof(int));
+			if (!n)
+				break;
+			iso->cpus = n;
+			iso->cpus[iso->n++] = one.cpus[i];
+		}
+		rtm_cpulist_release(&one);
+	}
+}
+
 static void collect_cpus(struct rtm_sysinfo *si)
 {
 	struct rtm_cpulist online;
@@ -360,10 +396,8 @@ static void collect_cpus(struct rtm_sysinfo *si)
 		       sizeof(si->possible));
 	rtm_read_small(si->root, "/sys/devices/system/cpu/online", si->online,
 		       sizeof(si->online));
-	rtm_read_small(si->root, "/sys/devices/system/cpu/isolated", si->isolated,
-		       sizeof(si->isolated));
-	rtm_read_small(si->root, "/sys/devices/system/cpu/nohz_full", si->nohz_full,
-		       sizeof(si->nohz_full));
+	rtm_read_small(si->root, PATH_ISOLATED, si->isolated, sizeof(si->isolated));
+	rtm_read_small(si->root, PATH_NOHZ_FULL, si->nohz_full, sizeof(si->nohz_full));
 	if (strcmp(si->nohz_full, "(null)") == 0)
 		si->nohz_full[0] = '\0';
 
@@ -727,7 +761,7 @@ static void collect_tracing(struct rtm_sysinfo *si)
 
 /* ------------------------------------------------------------ entry point */
 
-struct rtm_sysinfo *rtm_sysinfo_collect(const char *root, struct rtm_error *err)
+struct rtm_sysinfo *rtm_sysinfo_read(const char *root, struct rtm_error *err)
 {
 	struct rtm_sysinfo *si;
 	char *cfg;
@@ -768,7 +802,6 @@ struct rtm_sysinfo *rtm_sysinfo_collect(const char *root, struct rtm_error *err)
 	collect_clock(si);
 	collect_virt(si);
 	collect_tracing(si);
-	rtm_sysinfo_check(si);
 	return si;
 }
 

@@ -18,6 +18,7 @@
 #include <jansson.h>
 
 #include "error.h"
+#include "units.h"
 
 enum rtm_preempt {
 	RTM_PREEMPT_UNKNOWN,
@@ -124,7 +125,7 @@ struct rtm_sysinfo {
 };
 
 /**
- * rtm_sysinfo_collect - read everything from @root
+ * rtm_sysinfo_read - read every fact from @root, no verdicts (sysinfo.c)
  * @root: "/" for the live system, or a recorded tree
  *
  * On the live system, when tracefs is not mounted and the caller is root, it is
@@ -132,13 +133,29 @@ struct rtm_sysinfo {
  * Returns a filled structure or NULL with a message in @err (only when @root does
  * not look like a Linux root at all: missing /proc/sys/kernel/osrelease).
  */
+struct rtm_sysinfo *rtm_sysinfo_read(const char *root, struct rtm_error *err);
+
+/**
+ * rtm_sysinfo_collect - rtm_sysinfo_read(), then rtm_sysinfo_check() (sysinfo_checks.c)
+ *
+ * What the commands call: the facts with their verdicts. Collection (sysinfo.c)
+ * knows nothing of the verdicts; the checks build on it.
+ */
 struct rtm_sysinfo *rtm_sysinfo_collect(const char *root, struct rtm_error *err);
 void rtm_sysinfo_free(struct rtm_sysinfo *si);
+
+/*
+ * The isolated CPUs below @root: isolcpus (/sys/devices/system/cpu/isolated)
+ * and nohz_full together, in that order, each CPU once; empty when neither is
+ * set. For commands that need only these two files, not a whole collection.
+ * Free with rtm_cpulist_release().
+ */
+void rtm_sysinfo_isolated_cpus(const char *root, struct rtm_cpulist *iso);
 
 const char *rtm_preempt_name(enum rtm_preempt p);
 const char *rtm_check_level_name(enum rtm_check_level l);
 
-/* The one-line verdicts; called by rtm_sysinfo_collect(). */
+/* The one-line verdicts on facts read by rtm_sysinfo_read(); rtm_sysinfo_collect() does both. */
 void rtm_sysinfo_check(struct rtm_sysinfo *si);
 
 /* JSON form (schema "rtmeasure-sysinfo/1"), as stored in result.json. */

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * sysinfo_checks.c - RT verdicts, JSON form and human checklist of sysinfo.
+ * sysinfo_checks.c - RT verdicts, JSON form and human checklist of sysinfo,
+ * and rtm_sysinfo_collect() (facts, then verdicts). Built on sysinfo.c's
+ * collection, which calls nothing here.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -270,6 +272,15 @@ static void check_tracing(struct rtm_sysinfo *si)
 		add_check(si, "events", RTM_CHECK_WARN, "tracepoint groups missing (%s%s%s): "
 			  "spike analysis is incomplete", si->has_events_irq ? "" : "irq ",
 			  si->has_events_sched ? "" : "sched ", si->has_events_timer ? "" : "timer");
+}
+
+struct rtm_sysinfo *rtm_sysinfo_collect(const char *root, struct rtm_error *err)
+{
+	struct rtm_sysinfo *si = rtm_sysinfo_read(root, err);
+
+	if (si)
+		rtm_sysinfo_check(si);
+	return si;
 }
 
 void rtm_sysinfo_check(struct rtm_sysinfo *si)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "units.h"
 
 struct unit {
@@ -107,7 +108,8 @@ int rtm_cpulist_parse(const char *s, struct rtm_cpulist *cl, struct rtm_error *e
 {
 	const char *p = s;
 	int *cpus = NULL, *ncpus;
-	int n = 0, cap = 0, i, j;
+	size_t cap = 0;
+	int n = 0, i, j;
 
 	cl->n = 0;
 	cl->cpus = NULL;
@@ -137,15 +139,12 @@ int rtm_cpulist_parse(const char *s, struct rtm_cpulist *cl, struct rtm_error *e
 			}
 		}
 		for (i = lo; i <= hi; i += step) {
-			if (n == cap) {
-				cap = cap ? cap * 2 : 16;
-				ncpus = realloc(cpus, (size_t)cap * sizeof(*cpus));
-				if (!ncpus) {
-					free(cpus);
-					return rtm_error_setn(err, -ENOMEM, "out of memory");
-				}
-				cpus = ncpus;
+			ncpus = rtm_grow(cpus, &cap, (size_t)n, sizeof(*cpus), 16);
+			if (!ncpus) {
+				free(cpus);
+				return rtm_error_setn(err, -ENOMEM, "out of memory");
 			}
+			cpus = ncpus;
 			cpus[n++] = i;
 		}
 		while (*p == ' ' || *p == '\n')

@@ -23,6 +23,7 @@
 #include "irq_accounting.h"
 #include "irqacct.h"
 #include "rtmeasure.h"
+#include "sysinfo.h"
 #include "trace.h"
 #include "units.h"
 
@@ -78,49 +79,6 @@ static void sleep_until(uint64_t t_ns)
 
 /* ---------------------------------------------------------------- affinity */
 
-/* Isolated CPUs of the box: isolcpus (domain) and nohz_full together. */
-static void isolated_cpus(const char *root, struct rtm_cpulist *iso)
-{
-	static const char *const files[] = { "sys/devices/system/cpu/isolated",
-					      "sys/devices/system/cpu/nohz_full" };
-	struct rtm_cpulist one;
-	char buf[512];
-	size_t f;
-	int i;
-
-	iso->n = 0;
-	iso->cpus = NULL;
-	for (f = 0; f < 2; f++) {
-		if (rtm_read_small(root, files[f], buf, sizeof(buf)) <= 0 ||
-		    !strcmp(rtm_strstrip(buf), "(null)"))
-			continue;
-		if (rtm_cpulist_parse(rtm_strstrip(buf), &one, NULL))
-			continue;
-		for (i = 0; i < one.n; i++) {
-			int *n;
-
-			if (rtm_cpulist_has(iso, one.cpus[i]))
-				continue;
-			n = realloc(iso->cpus, (size_t)(iso->n + 1) * sizeof(int));
-			if (!n)
-				break;
-			iso->cpus = n;
-			iso->cpus[iso->n++] = one.cpus[i];
-		}
-		rtm_cpulist_release(&one);
-	}
-}
-
-static bool overlaps(const struct rtm_cpulist *a, const struct rtm_cpulist *b)
-{
-	int i;
-
-	for (i = 0; i < a->n; i++)
-		if (rtm_cpulist_has(b, a->cpus[i]))
-			return true;
-	return false;
-}
-
 /* -a: every CPU must have a column in /proc/interrupts (be online), as cyclic checks it. */
 static int check_cpus(const struct irq_opts *o, const struct rtm_irq_snap *s,
 		      struct rtm_error *err)
@@ -156,7 +114,7 @@ static int show_affinity(const struct irq_opts *o)
 		return rtm_cli_fail("irq: %s", err.msg);
 	}
 	rtm_irq_threads_read(o->root, &th, NULL);	/* none on most stock kernels */
-	isolated_cpus(o->root, &iso);
+	rtm_sysinfo_isolated_cpus(o->root, &iso);
 	rtm_cpulist_format(&iso, isol, sizeof(isol));
 	if (o->json)
 		arr = json_array();
@@ -176,10 +134,16 @@ static int show_affinity(const struct irq_opts *o)
 			rtm_cpulist_format(&a->smp, smp, sizeof(smp));
 		if (a && a->has_effective)
 			rtm_cpulist_format(&a->effective, eff, sizeof(eff));
-		if (iso.n && a && a->has_effective && overlaps(&a->effective, &iso))
+		switch (rtm_irq_isolation_of(a, &iso)) {
+		case RTM_IRQ_ISO_LANDS:
 			flag = "LANDS ON ISOLATED CPUS";
-		else if (iso.n && a && a->has_smp && overlaps(&a->smp, &iso))
+			break;
+		case RTM_IRQ_ISO_MAY:
 			flag = "may land on isolated CPUs";
+			break;
+		default:
+			break;
+		}
 		flagged += *flag != '\0';
 		for (k = 0; k < th.n; k++)
 			if (th.t[k].irq == r->irq && !th.t[k].secondary) {

@@ -115,13 +115,6 @@ static void reset_stats(struct mon *mo)
 	snprintf(mo->message, sizeof(mo->message), "statistics reset");
 }
 
-static int by_rate(const void *a, const void *b)
-{
-	const struct mon_irq *x = a, *y = b;
-
-	return x->rate < y->rate ? 1 : x->rate > y->rate ? -1 : 0;
-}
-
 /* Interrupt rates of the measured CPUs over the last refresh; handler times when tracing. */
 static void refresh_irqs(struct mon *mo)
 {
@@ -133,29 +126,25 @@ static void refresh_irqs(struct mon *mo)
 	if (!mo->irq_ok || rtm_irq_snap_read("/", &cur, NULL))
 		return;
 	if (rtm_irq_delta(&mo->irq_prev, &cur, &d, NULL) == 0) {
-		struct mon_irq all[256];
+		int idx[MON_IRQ_ROWS];
 		struct rtm_irqacct_cpu t;
 
-		for (i = 0; i < d.nrows && n < 256; i++) {
-			const struct rtm_irq_row *r = &d.rows[i];
-			uint64_t c = rtm_irq_count_on(&d, r, &mo->m.probe.cpus);
+		n = rtm_irq_top(&d, &mo->m.probe.cpus, MON_IRQ_ROWS, idx);
+		for (i = 0; i < n; i++) {
+			const struct rtm_irq_row *r = &d.rows[idx[i]];
+			struct mon_irq *q = &mo->irqs[i];
 
-			if (!c)
-				continue;
-			memset(&all[n], 0, sizeof(all[n]));
-			snprintf(all[n].name, sizeof(all[n].name), "%s", r->name);
-			snprintf(all[n].desc, sizeof(all[n].desc), "%s",
+			memset(q, 0, sizeof(*q));
+			snprintf(q->name, sizeof(q->name), "%s", r->name);
+			snprintf(q->desc, sizeof(q->desc), "%s",
 				 r->actions && *r->actions ? r->actions : r->desc ? r->desc : "");
-			all[n].rate = rtm_irq_rate_hz(&d, c);
+			q->rate = rtm_irq_rate_hz(&d, rtm_irq_count_on(&d, r, &mo->m.probe.cpus));
 			rtm_irqacct_row_total(mo->acct, r->name, r->irq, &mo->m.probe.cpus, &t);
-			all[n].count = t.count;
-			all[n].total_ns = t.total_ns;
-			all[n].max_ns = t.max_ns;
-			n++;
+			q->count = t.count;
+			q->total_ns = t.total_ns;
+			q->max_ns = t.max_ns;
 		}
-		qsort(all, (size_t)n, sizeof(all[0]), by_rate);
-		mo->nirqs = n < MON_IRQ_ROWS ? n : MON_IRQ_ROWS;
-		memcpy(mo->irqs, all, (size_t)mo->nirqs * sizeof(all[0]));
+		mo->nirqs = n < 0 ? 0 : n;
 		rtm_irq_snap_release(&d);
 	}
 	rtm_irq_snap_release(&mo->irq_prev);
@@ -511,7 +500,8 @@ static int refuse_in_monitor(int c)
 			    measure_opt_name(c, name, sizeof(name)), why);
 }
 
-int cmd_monitor(int argc, char **argv)
+/* Set-up, options: -1 to go on, else the exit status (help, a bad option). */
+static int monitor_parse(struct mon *mo, int argc, char **argv, bool *start_tracing)
 {
 	static const struct option longopts[] = {
 		MEASURE_LONGOPTS,
@@ -522,17 +512,8 @@ int cmd_monitor(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct rtm_error err = { "" };
-	struct mon mo;
-	struct measure_prom *prom = NULL;
-	bool start_tracing = false, quit = false;
-	char note[512];
-	uint64_t next;
-	int c, ret, status = RTM_EXIT_OK;
+	int c, ret;
 
-	memset(&mo, 0, sizeof(mo));
-	measure_opts_init(&mo.m, "monitor");
-	mo.refresh_ns = 1000000000ULL;
-	mo.threshold_ns = 100000;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, MEASURE_SHORTOPTS, longopts, NULL)) != -1) {
@@ -541,26 +522,27 @@ int cmd_monitor(int argc, char **argv)
 			monitor_usage(stdout);
 			return RTM_EXIT_OK;
 		case 3001:
-			if (rtm_parse_duration_ns(optarg, &mo.refresh_ns, &err) ||
-			    mo.refresh_ns < 100000000ULL)
+			if (rtm_parse_duration_ns(optarg, &mo->refresh_ns, &err) ||
+			    mo->refresh_ns < 100000000ULL)
 				return rtm_cli_fail("monitor: --refresh: %s", err.msg[0] ? err.msg :
 						    "at least 100ms");
 			continue;
 		case 3002:
-			if (rtm_parse_latency_ns(optarg, &mo.threshold_ns, &err) || !mo.threshold_ns)
+			if (rtm_parse_latency_ns(optarg, &mo->threshold_ns, &err) ||
+			    !mo->threshold_ns)
 				return rtm_cli_fail("monitor: --threshold: %s", err.msg[0] ? err.msg :
 						    "must be above 0");
 			continue;
 		case 3003:
-			mo.once = true;
+			mo->once = true;
 			continue;
 		case 1011:	/* --trace: here it switches tracing on from the start */
-			start_tracing = true;
+			*start_tracing = true;
 			continue;
 		}
 		ret = refuse_in_monitor(c);
 		if (!ret)
-			ret = measure_parse_opt(&mo.m, c, argc, argv);
+			ret = measure_parse_opt(&mo->m, c, argc, argv);
 		if (ret == 1)
 			continue;
 		if (ret)
@@ -570,99 +552,143 @@ int cmd_monitor(int argc, char **argv)
 	if (optind < argc)
 		return rtm_cli_fail("monitor: unexpected argument '%s' (rtmeasure monitor --help)",
 				    argv[optind]);
-	ret = measure_prepare(&mo.m);
-	if (!ret && mo.m.outdir)	/* -o checked before the dashboard starts */
-		ret = measure_check_outdir(&mo.m, mo.m.outdir);
-	if (!ret && (ret = measure_housekeeping_apply(&mo.m)))
+	return -1;
+}
+
+/*
+ * Set-up, the run: options checked, the measured CPUs locked, --prometheus bound,
+ * the probes started. 0, or the exit status with everything released.
+ */
+static int monitor_start(struct mon *mo, bool *start_tracing, struct measure_prom **prom)
+{
+	struct rtm_error err = { "" };
+	char note[512];
+	int ret;
+
+	ret = measure_prepare(&mo->m);
+	if (!ret && mo->m.outdir)	/* -o checked before the dashboard starts */
+		ret = measure_check_outdir(&mo->m, mo->m.outdir);
+	if (!ret && (ret = measure_housekeeping_apply(&mo->m)))
 		ret = rtm_cli_fail("monitor: --housekeeping: cannot move rtmeasure's threads "
 				   "there: %s", strerror(-ret));
 	if (ret) {
-		measure_opts_release(&mo.m);
+		measure_opts_release(&mo->m);
 		return ret;
 	}
-	if (mo.m.trace) {	/* --trace-events / --trace-filter: trace from the start */
-		start_tracing = true;
-		mo.m.trace = false;
+	if (mo->m.trace) {	/* --trace-events / --trace-filter: trace from the start */
+		*start_tracing = true;
+		mo->m.trace = false;
 	}
-	mo.plain = mo.once || !isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO);
+	mo->plain = mo->once || !isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO);
 	/* every wake-up over the threshold is claimed (unlimited, 200 ms apart) for the log */
-	mo.m.probe.capture_ns = mo.threshold_ns;
-	mo.m.probe.capture_max = 0;
-	mo.m.probe.capture_holdoff_ns = mo.m.probe.interval_ns > 200000000ULL ?
-					 mo.m.probe.interval_ns : 200000000ULL;
-	mo.m.probe.trace_off_fd = -1;
-	mo.si = rtm_sysinfo_collect("/", NULL);
-	mo.m.preempt_model = mo.si ? rtm_preempt_name(mo.si->preempt) : NULL;
-	mo.locks = measure_cpus_lock(&mo.m, note, sizeof(note), &ret);
+	mo->m.probe.capture_ns = mo->threshold_ns;
+	mo->m.probe.capture_max = 0;
+	mo->m.probe.capture_holdoff_ns = mo->m.probe.interval_ns > 200000000ULL ?
+					 mo->m.probe.interval_ns : 200000000ULL;
+	mo->m.probe.trace_off_fd = -1;
+	mo->si = rtm_sysinfo_collect("/", NULL);
+	mo->m.preempt_model = mo->si ? rtm_preempt_name(mo->si->preempt) : NULL;
+	mo->locks = measure_cpus_lock(&mo->m, note, sizeof(note), &ret);
 	if (ret) {
-		mon_free(&mo);
-		measure_opts_release(&mo.m);
+		mon_free(mo);
+		measure_opts_release(&mo->m);
 		return ret;
 	}
 	if (note[0]) {
 		fprintf(stderr, "rtmeasure: warning: %s\n", note);
-		snprintf(mo.message, sizeof(mo.message), "%.150s", note);
+		snprintf(mo->message, sizeof(mo->message), "%.150s", note);
 	}
 	{	/* --prometheus: bound before anything is measured */
-		json_t *sj = mo.si ? rtm_sysinfo_to_json(mo.si) : NULL;
+		json_t *sj = mo->si ? rtm_sysinfo_to_json(mo->si) : NULL;
 
-		ret = measure_prom_start(&mo.m, sj, &prom, &err);
+		ret = measure_prom_start(&mo->m, sj, prom, &err);
 		json_decref(sj);
 	}
-	if (ret || mon_setup(&mo, &err)) {
-		measure_prom_stop(prom);
-		mon_free(&mo);
-		rtm_probe_run_free(mo.run);
-		measure_opts_release(&mo.m);
+	if (ret || mon_setup(mo, &err)) {
+		measure_prom_stop(*prom);
+		mon_free(mo);
+		rtm_probe_run_free(mo->run);
+		measure_opts_release(&mo->m);
 		return rtm_cli_fail("monitor: %s", err.msg);
 	}
-	if (start_tracing && tracing_on(&mo) && mo.plain)
-		fprintf(stderr, "rtmeasure: %s\n", mo.message);
-	if (!mo.plain)
-		mon_draw_init(&mo);
-	next = mono_ns() + mo.refresh_ns;
-	while (!quit && !rtm_cli_stopping() && !rtm_probe_run_done(mo.run)) {
+	return 0;
+}
+
+/* The loop: ticks, keys, captures and a refresh every mo->refresh_ns until stopped. */
+static void monitor_loop(struct mon *mo, struct measure_prom *prom)
+{
+	bool quit = false;
+	char note[512];
+	uint64_t next = mono_ns() + mo->refresh_ns;
+
+	while (!quit && !rtm_cli_stopping() && !rtm_probe_run_done(mo->run)) {
 		uint64_t now = mono_ns(), wait = next > now ? next - now : 0;
 		int key = -1;
 
 		if (wait > 100000000ULL)
 			wait = 100000000ULL;	/* captures are noticed within 100 ms */
-		if (mo.plain) {
+		if (mo->plain) {
 			struct timespec ts = { 0, (long)wait };
 
 			nanosleep(&ts, NULL);
 		} else {
 			key = mon_getkey((int)(wait / 1000000ULL));
-			if (key >= 0 && !handle_key(&mo, key))
+			if (key >= 0 && !handle_key(mo, key))
 				quit = true;
 		}
-		rtm_probe_run_tick(mo.run);
-		measure_prom_publish(prom, mo.c, NULL, NULL);
-		if (measure_cpus_poll(mo.locks, &mo.m, (double)(mono_ns() - mo.start_ns) / 1e9, note,
-				      sizeof(note))) {
-			if (mo.plain)
+		rtm_probe_run_tick(mo->run);
+		measure_prom_publish(prom, mo->c, NULL, NULL);
+		if (measure_cpus_poll(mo->locks, &mo->m, (double)(mono_ns() - mo->start_ns) / 1e9,
+				      note, sizeof(note))) {
+			if (mo->plain)
 				fprintf(stderr, "rtmeasure: warning: %s\n", note);
-			snprintf(mo.message, sizeof(mo.message), "%.150s", note);
+			snprintf(mo->message, sizeof(mo->message), "%.150s", note);
 		}
-		drain_irq_trace(&mo);
-		take_spike(&mo);
+		drain_irq_trace(mo);
+		take_spike(mo);
 		now = mono_ns();
 		if (now >= next) {
-			mo.refreshes++;
-			refresh_cpus(&mo);
-			refresh_irqs(&mo);
-			if (mo.plain)
-				mon_print_plain(&mo);
-			else if (!mo.paused || mo.help)
-				mon_draw(&mo);
+			mo->refreshes++;
+			refresh_cpus(mo);
+			refresh_irqs(mo);
+			if (mo->plain)
+				mon_print_plain(mo);
+			else if (!mo->paused || mo->help)
+				mon_draw(mo);
 			while (next <= now)
-				next += mo.refresh_ns;
-			if (mo.once)
+				next += mo->refresh_ns;
+			if (mo->once)
 				break;
 		} else if (key >= 0 && !quit) {
-			mon_draw(&mo);	/* answer a key at once */
+			mon_draw(mo);	/* answer a key at once */
 		}
 	}
+}
+
+int cmd_monitor(int argc, char **argv)
+{
+	struct mon mo;
+	struct measure_prom *prom = NULL;
+	bool start_tracing = false;
+	int ret, status = RTM_EXIT_OK;
+
+	memset(&mo, 0, sizeof(mo));
+	measure_opts_init(&mo.m, "monitor");
+	mo.refresh_ns = 1000000000ULL;
+	mo.threshold_ns = 100000;
+	ret = monitor_parse(&mo, argc, argv, &start_tracing);
+	if (ret >= 0)
+		return ret;
+	ret = monitor_start(&mo, &start_tracing, &prom);
+	if (ret)
+		return ret;
+	if (start_tracing && tracing_on(&mo) && mo.plain)
+		fprintf(stderr, "rtmeasure: %s\n", mo.message);
+	if (!mo.plain)
+		mon_draw_init(&mo);
+	monitor_loop(&mo, prom);
+
+	/* outcome */
 	if (!mo.plain)
 		mon_draw_end();
 	rtm_probe_run_stop(mo.run);

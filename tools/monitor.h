@@ -74,6 +74,7 @@ struct mon {
 	struct mon_spike spikes[MON_SPIKES];
 	int nspikes;			/* total seen; the last MON_SPIKES kept */
 	/* display */
+	bool colours, utf8;		/* the terminal's, set by mon_draw_init() */
 	bool paused, help;
 	enum rtm_dash_panel focus;
 	int scroll;

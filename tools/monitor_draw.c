@@ -17,26 +17,22 @@
 
 enum { PAIR_OK = 1, PAIR_WARN, PAIR_ALERT, PAIR_HEAD, PAIR_STATUS };
 
-static bool colours;
-static bool utf8;
-
 void mon_draw_init(struct mon *mo)
 {
 	const char *cs;
 
-	(void)mo;
 	setlocale(LC_CTYPE, "");
 	cs = getenv("LC_ALL") ? getenv("LC_ALL") : getenv("LC_CTYPE") ? getenv("LC_CTYPE") :
 	     getenv("LANG");
-	utf8 = cs && (strstr(cs, "UTF-8") || strstr(cs, "utf8") || strstr(cs, "UTF8"));
+	mo->utf8 = cs && (strstr(cs, "UTF-8") || strstr(cs, "utf8") || strstr(cs, "UTF8"));
 	initscr();
 	cbreak();
 	noecho();
 	nonl();
 	keypad(stdscr, TRUE);
 	curs_set(0);
-	colours = has_colors() && !getenv("NO_COLOR");
-	if (colours) {
+	mo->colours = has_colors() && !getenv("NO_COLOR");
+	if (mo->colours) {
 		start_color();
 		use_default_colors();
 		init_pair(PAIR_OK, COLOR_GREEN, -1);
@@ -62,8 +58,10 @@ int mon_getkey(int ms)
 }
 
 /* Colour (or, on a monochrome terminal, bold / reverse) by threshold. */
-static attr_t level_attr(enum rtm_level l)
+static attr_t level_attr(const struct mon *mo, enum rtm_level l)
 {
+	bool colours = mo->colours;
+
 	switch (l) {
 	case RTM_LEVEL_OK:
 		return colours ? COLOR_PAIR(PAIR_OK) : A_NORMAL;
@@ -76,10 +74,11 @@ static attr_t level_attr(enum rtm_level l)
 	}
 }
 
-static void put_lat(int y, int x, uint64_t ns, bool have, uint64_t threshold)
+static void put_lat(const struct mon *mo, int y, int x, uint64_t ns, bool have,
+		    uint64_t threshold)
 {
 	char b[16];
-	attr_t a = level_attr(rtm_level_of(ns, threshold, have));
+	attr_t a = level_attr(mo, rtm_level_of(ns, threshold, have));
 
 	if (have)
 		rtm_fmt_ns(b, sizeof(b), ns);
@@ -142,9 +141,9 @@ static void draw_header(const struct mon *mo, int rows, int cols)
 	for (i = 0; i < si->nchecks; i++) {
 		if (si->checks[i].level != RTM_CHECK_WARN)
 			continue;
-		attron(level_attr(RTM_LEVEL_WARN));
+		attron(level_attr(mo, RTM_LEVEL_WARN));
 		printw("! %.*s", cols > 4 ? cols - 4 : 0, si->checks[i].text);
-		attroff(level_attr(RTM_LEVEL_WARN));
+		attroff(level_attr(mo, RTM_LEVEL_WARN));
 		break;
 	}
 }
@@ -156,29 +155,30 @@ static void draw_cpus(struct mon *mo, int y, int rows, const struct rtm_dash_lay
 
 	if (mo->scroll > mo->n - shown)
 		mo->scroll = mo->n - shown > 0 ? mo->n - shown : 0;
-	attron(A_BOLD | (colours ? COLOR_PAIR(PAIR_HEAD) : 0));
+	attron(A_BOLD | (mo->colours ? COLOR_PAIR(PAIR_HEAD) : 0));
 	mvprintw(y, 0, "%-5s %9s %9s %9s %9s %9s %9s %10s %8s%s", "CPU", "cur", "min", "avg", "p99",
 		 "p99.9", "max", "samples", "overruns", l->sparkline ? "  max per refresh" : "");
-	attroff(A_BOLD | (colours ? COLOR_PAIR(PAIR_HEAD) : 0));
+	attroff(A_BOLD | (mo->colours ? COLOR_PAIR(PAIR_HEAD) : 0));
 	for (i = 0; i < shown && mo->scroll + i < mo->n; i++) {
 		const struct mon_cpu *mc = &mo->cpus[mo->scroll + i];
 		bool have = mc->samples > 0;
 		int yy = y + 1 + i;
 
 		mvprintw(yy, 0, "%-5d", mc->cpu);
-		put_lat(yy, 6, mc->cur_ns, have, mo->threshold_ns);
-		put_lat(yy, 16, mc->min_ns, have, mo->threshold_ns);
-		put_lat(yy, 26, (uint64_t)mc->avg_ns, have, mo->threshold_ns);
-		put_lat(yy, 36, mc->p99_ns, have, mo->threshold_ns);
-		put_lat(yy, 46, mc->p999_ns, have, mo->threshold_ns);
-		put_lat(yy, 56, mc->max_ns, have, mo->threshold_ns);
+		put_lat(mo, yy, 6, mc->cur_ns, have, mo->threshold_ns);
+		put_lat(mo, yy, 16, mc->min_ns, have, mo->threshold_ns);
+		put_lat(mo, yy, 26, (uint64_t)mc->avg_ns, have, mo->threshold_ns);
+		put_lat(mo, yy, 36, mc->p99_ns, have, mo->threshold_ns);
+		put_lat(mo, yy, 46, mc->p999_ns, have, mo->threshold_ns);
+		put_lat(mo, yy, 56, mc->max_ns, have, mo->threshold_ns);
 		mvprintw(yy, 66, "%10llu %8llu", (unsigned long long)mc->samples,
 			 (unsigned long long)mc->overruns);
 		/* the newest maxima that fit in the width, newest on the right */
 		width = COLS - 88 < MON_SPARK ? COLS - 88 : MON_SPARK;
 		if (l->sparkline && width > 0 &&
 		    rtm_sparkline(spark, sizeof(spark), mc->spark + MON_SPARK - width, width,
-				  mo->m.probe.interval_ns / 100, mo->threshold_ns * 4, utf8) >= 0)
+				  mo->m.probe.interval_ns / 100, mo->threshold_ns * 4,
+				  mo->utf8) >= 0)
 			mvprintw(yy, 86, "  %s", spark);
 	}
 	if (mo->n > shown)
@@ -190,11 +190,11 @@ static void draw_irqs(const struct mon *mo, int y, int rows)
 {
 	int i;
 
-	attron(A_BOLD | (colours ? COLOR_PAIR(PAIR_HEAD) : 0));
+	attron(A_BOLD | (mo->colours ? COLOR_PAIR(PAIR_HEAD) : 0));
 	mvprintw(y, 0, "%-8s %10s %11s %11s  %s", "IRQ", "per s", "handler avg", "max",
 		 mo->tracing ? "device (measured CPUs)" : "device (measured CPUs; t: handler "
 		 "times)");
-	attroff(A_BOLD | (colours ? COLOR_PAIR(PAIR_HEAD) : 0));
+	attroff(A_BOLD | (mo->colours ? COLOR_PAIR(PAIR_HEAD) : 0));
 	for (i = 0; i < rows - 1 && i < mo->nirqs; i++) {
 		const struct mon_irq *q = &mo->irqs[i];
 		char avg[16] = "-", mx[16] = "-";
@@ -214,19 +214,19 @@ static void draw_spikes(const struct mon *mo, int y, int rows)
 	char thr[16];
 
 	rtm_fmt_ns(thr, sizeof(thr), mo->threshold_ns);
-	attron(A_BOLD | (colours ? COLOR_PAIR(PAIR_HEAD) : 0));
+	attron(A_BOLD | (mo->colours ? COLOR_PAIR(PAIR_HEAD) : 0));
 	mvprintw(y, 0, "spikes over %s: %d%s", thr, mo->nspikes,
 		 mo->nspikes ? "   (newest first; time, CPU, latency, cause)" : "");
-	attroff(A_BOLD | (colours ? COLOR_PAIR(PAIR_HEAD) : 0));
+	attroff(A_BOLD | (mo->colours ? COLOR_PAIR(PAIR_HEAD) : 0));
 	for (i = 0; i < rows - 1 && i < n; i++) {
 		const struct mon_spike *s = &mo->spikes[(mo->nspikes - 1 - i) % MON_SPIKES];
 		char lat[16];
 
 		rtm_fmt_ns(lat, sizeof(lat), s->latency_ns);
 		mvprintw(y + 1 + i, 0, "%8.1fs CPU%-3d ", s->t_s, s->cpu);
-		attron(level_attr(RTM_LEVEL_ALERT));
+		attron(level_attr(mo, RTM_LEVEL_ALERT));
 		printw("%9s", lat);
-		attroff(level_attr(RTM_LEVEL_ALERT));
+		attroff(level_attr(mo, RTM_LEVEL_ALERT));
 		printw("  %.*s", COLS > 30 ? COLS - 30 : 0, s->verdict);
 	}
 }
@@ -301,11 +301,11 @@ void mon_draw(struct mon *mo)
 	}
 	if (l.spike_rows)
 		draw_spikes(mo, y, l.spike_rows);
-	attron(colours ? COLOR_PAIR(PAIR_STATUS) : A_REVERSE);
+	attron(mo->colours ? COLOR_PAIR(PAIR_STATUS) : A_REVERSE);
 	mvprintw(LINES - 1, 0, "%-*.*s", COLS, COLS, "");
 	mvprintw(LINES - 1, 0, " q quit  spc pause  r reset  s save  t trace %s  +/- threshold  "
 		 "tab panel  ? help  %s", mo->tracing ? "ON" : "off", mo->message);
-	attroff(colours ? COLOR_PAIR(PAIR_STATUS) : A_REVERSE);
+	attroff(mo->colours ? COLOR_PAIR(PAIR_STATUS) : A_REVERSE);
 	if (mo->help)
 		draw_help();
 	refresh();

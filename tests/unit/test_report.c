@@ -6,6 +6,7 @@
  * a whole report of a synthetic 64-CPU result: the all-CPUs line and the 7 CPUs
  * with the highest maxima are drawn, and the summary table lists every CPU.
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -212,8 +213,11 @@ static void many_cpus(void)
 		rtm_hist_record(rc->raw, 100000 + (uint64_t)c * 1000);
 		rtm_hist_merge(rc->corrected, rc->raw);
 	}
-	if (!mkdtemp(dir))
+	if (!mkdtemp(dir)) {
+		ok(0, "a temporary folder for the report (%s): %s", dir, strerror(errno));
+		rtm_result_free(r);
 		return;
+	}
 	o.out_dir = o.results_dir = dir;
 	if (getenv("RTM_SRCDIR")) {	/* the templates of this tree, not installed ones */
 		snprintf(path, sizeof(path), "%s/plots", getenv("RTM_SRCDIR"));
