@@ -315,9 +315,16 @@ int rtm_rtholds_event(const struct rtm_event *ev, void *ctx)
 				   false, RTM_RTHOLD_PRIO_NONE, ev->sw.prev_prio);
 		s->pre_unknown = pex;
 	} else if (s->running != prev) {
-		/* events were lost: the hold's end is unknown, so it is not recorded */
+		/*
+		 * Events were lost (or the kernel did not record a switch): the hold's
+		 * end is unknown, so it is not recorded; prev came on the CPU at an
+		 * unknown time since the last event and counts from now, as a lower bound.
+		 */
 		h->inconsistent++;
 		s->holder = false;
+		if (!pex)
+			start_hold(s, prev, ev->sw.prev_comm, t, false, RTM_RTHOLD_PRIO_NONE,
+				   ev->sw.prev_prio);
 		s->pre_unknown = pex;
 	}
 
@@ -437,9 +444,10 @@ void rtm_rtholds_line(const struct rtm_rtholds *h, uint64_t now_ns, char *buf, s
 
 		fmt_sched(sched, sizeof(sched), t->policy, t->prio);
 		rtm_fmt_ns(d, sizeof(d), t->longest_ns);
-		off += (size_t)snprintf(buf + off, len - off, "%s %s %d %s on CPU %d: %llu, longest "
-					"%s%s", shown++ ? ";" : "", t->comm, t->pid, sched, t->cpu,
-					(unsigned long long)t->intervals,
+		off += (size_t)snprintf(buf + off, len - off, "%s %s %d %s on CPU %d: %llu interval%s, "
+					"longest %s%s", shown++ ? ";" : "", t->comm, t->pid, sched,
+					t->cpu, (unsigned long long)t->intervals,
+					t->intervals == 1 ? "" : "s",
 					t->longest_open || !t->longest_known ? ">= " : "", d);
 	}
 	if (!shown && off < len)
@@ -611,8 +619,9 @@ void rtm_rtholds_fprint(const json_t *sec, FILE *f)
 		}
 	}
 	if (lost > 0 || bad > 0)
-		fprintf(f, "  (the trace lost events (%lld counted, %lld switches out of sequence): "
-			"holds may be missing or cut short)\n", lost, bad);
+		fprintf(f, "  (the trace is incomplete: %lld events lost, %lld switches that did not "
+			"follow on from the one before: holds may be missing or cut short)\n", lost,
+			bad);
 }
 
 void rtm_rtholds_html(const json_t *sec, FILE *f)
@@ -659,6 +668,7 @@ void rtm_rtholds_html(const json_t *sec, FILE *f)
 		fputs("</table>\n", f);
 	}
 	if (lost > 0 || bad > 0)
-		fprintf(f, "<p class=\"warn\">The trace lost events (%lld counted, %lld switches out "
-			"of sequence): holds may be missing or cut short.</p>\n", lost, bad);
+		fprintf(f, "<p class=\"warn\">The trace is incomplete: %lld events lost, %lld "
+			"switches that did not follow on from the one before: holds may be missing "
+			"or cut short.</p>\n", lost, bad);
 }

@@ -17,7 +17,9 @@
  * CPU when the trace began has an unknown start (its length is a lower bound),
  * a task still on the CPU when the trace ended is "open" (a lower bound too),
  * and a switch whose previous task is not the one the trace had on that CPU
- * (events lost) drops the interval it would have ended. The policy comes from
+ * (events lost, or a switch the kernel did not record) drops the interval it
+ * would have ended, and that previous task counts from the switch, its start
+ * unknown. The policy comes from
  * /proc under @root, read while the task holds the CPU beyond the bound (the
  * trace carries the priority, not the policy); "unknown" when it is gone.
  */
