@@ -10,6 +10,7 @@
 #include "jsonutil.h"
 #include "irqacct.h"
 #include "report_priv.h"
+#include "rtholds.h"
 #include "summary.h"
 #include "units.h"
 
@@ -326,6 +327,9 @@ static void write_html(struct rtm_report_ctx *c, FILE *f, const struct rtm_summa
 		}
 		fputs("</table>\n", f);
 	}
+
+	/* RT tasks that held a CPU over --rt-hold (lib/rtholds.c), when traced */
+	rtm_rtholds_html(json_object_get(r->sections, "rt_holds"), f);
 
 	fputs("<h2>Spikes</h2>\n", f);
 	n = 0;

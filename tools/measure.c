@@ -654,6 +654,7 @@ int measure_main(struct measure_opts *m)
 	struct rtm_trace *trace = NULL;
 	struct measure_irq *irq = NULL;
 	struct measure_prom *prom = NULL;
+	struct measure_hold *hold = NULL;	/* --rt-hold (measure_trace.c) */
 	struct rtm_cyclic *c;
 	struct rtm_result *r;
 	char dir[PATH_MAX];
@@ -733,6 +734,8 @@ int measure_main(struct measure_opts *m)
 	irq = measure_irq_start(m, &err);
 	if (!irq)
 		goto fail;
+	if (measure_hold_wanted(m) && !(hold = measure_hold_start(m, &err)))
+		goto fail;
 	c = rtm_cyclic_start(&m->probe, m->ts_interval_ns, &err);
 	if (!c)
 		goto fail;
@@ -768,6 +771,7 @@ int measure_main(struct measure_opts *m)
 		if (trace)
 			measure_trace_poll(m, trace, c, r, dir, true);
 		measure_irq_poll(irq);
+		measure_hold_poll(hold);
 		el = rtm_cyclic_elapsed_s(c);
 		if (live.on && (int)el != (int)last_shown) {
 			rtm_cyclic_refresh(c);
@@ -787,6 +791,10 @@ int measure_main(struct measure_opts *m)
 	measure_cpus_record(locks, r);
 	if (!ret)
 		measure_irq_finish(irq, m, r);
+	if (!ret)
+		measure_hold_finish(hold, r);	/* sections.rt_holds */
+	measure_hold_free(hold);
+	hold = NULL;
 	if (trace && !ret)
 		measure_trace_poll(m, trace, c, r, dir, false);	/* claimed at the end */
 	rtm_cyclic_free(c);
@@ -891,6 +899,7 @@ fail:
 	measure_prom_stop(prom);
 	rtm_cpulock_release(locks);
 	measure_irq_free(irq);
+	measure_hold_free(hold);
 	rtm_trace_destroy(trace);
 	if (load) {
 		rtm_load_stop(load);

@@ -72,6 +72,8 @@ struct mon {
 	int nspike_files;
 	struct mon_spike spikes[MON_SPIKES];
 	int nspikes;			/* total seen; the last MON_SPIKES kept */
+	struct measure_hold *hold;	/* --rt-hold: RT tasks holding a CPU (with tracing) */
+	char holdline[256];		/* its line, "" when not tracing them */
 	/* display */
 	bool paused, help;
 	enum rtm_dash_panel focus;
