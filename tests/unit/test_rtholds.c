@@ -6,7 +6,8 @@
  * SCHED_OTHER hog, the bound's edge, intervals still open at the end or begun
  * before the trace, a migration, priority changes, lost events, the policy read
  * from a /proc tree while the task holds the CPU, and the JSON, text and check
- * of the result section.
+ * of the result section; then raw pages recorded on this VM (a spinner preempted
+ * by a FIFO 95 thread every millisecond), decoded through libtraceevent.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "rtholds.h"
+#include "tracedec.h"
 #include "../tap.h"
 
 #define MS(x) ((uint64_t)(x) * 1000000ULL)
@@ -396,6 +398,92 @@ static void test_json_and_text(void)
 	rtm_rtholds_free(h);
 }
 
+/*
+ * Raw pages recorded on this VM (tests/data/rtholds-vm-6.18/RECORDED): a FIFO 90 spinner
+ * preempted every millisecond by a FIFO 95 thread standing in for the probe. Known from the
+ * spinner's own clock reads: it was on CPU 1 from 75929313934497 to 75929613934525.
+ */
+#define REC_PROBE 29493
+#define REC_SPIN 29502
+#define REC_START 75929313934497ULL
+#define REC_END 75929613934525ULL
+
+static int feed(const struct rtm_event *ev, void *ctx)
+{
+	return rtm_rtholds_event(ev, ctx);
+}
+
+static int decode_recorded(struct rtm_rtholds *h, uint64_t *lost)
+{
+	const char *data = getenv("RTM_TESTDATA") ? getenv("RTM_TESTDATA") : "tests/data";
+	struct rtm_error err = { "" };
+	struct rtm_tracedec *d;
+	char dir[512], *page;
+	int psize, pages = 0;
+	FILE *f;
+
+	snprintf(dir, sizeof(dir), "%s/trace-vm-6.18", data);
+	d = rtm_tracedec_alloc(dir, &err);
+	if (!d) {
+		printf("# %s\n", err.msg);
+		return -1;
+	}
+	psize = rtm_tracedec_page_size(d);
+	page = malloc((size_t)psize);
+	snprintf(dir, sizeof(dir), "%s/rtholds-vm-6.18/cpu1.raw", data);
+	f = fopen(dir, "rb");
+	while (f && page && fread(page, 1, (size_t)psize, f) == (size_t)psize) {
+		if (rtm_tracedec_page(d, page, 1, feed, h, lost) < 0) {
+			pages = -1;
+			break;
+		}
+		pages++;
+	}
+	if (f)
+		fclose(f);
+	free(page);
+	rtm_tracedec_free(d);
+	return pages;
+}
+
+static void test_recorded(void)
+{
+	struct rtm_rtholds *h = rtm_rtholds_alloc(2, BOUND, NULL);
+	const struct rtm_rthold_interval *iv;
+	uint64_t lost = 0;
+	int n, i, mine = -1, spin = 0;
+
+	rtm_rtholds_exclude(h, REC_PROBE);
+	ok(decode_recorded(h, &lost) > 0, "recorded pages decode");
+	rtm_rtholds_end(h, REC_END + MS(1000));
+	iv = rtm_rtholds_intervals(h, &n, NULL);
+	is_u64(lost + rtm_rtholds_inconsistent(h), 0, "recorded: nothing lost, every switch in order");
+	for (i = 0; i < n; i++)
+		if (iv[i].pid == REC_SPIN) {
+			spin++;
+			mine = i;
+		}
+	is_int(spin, 1, "recorded: one interval of the spinner");
+	if (mine >= 0) {
+		ok(iv[mine].start_ns <= REC_START && iv[mine].end_ns >= REC_END,
+		   "recorded: it holds the spin (%" PRIu64 "..%" PRIu64 ")", iv[mine].start_ns,
+		   iv[mine].end_ns);
+		ok(REC_START - iv[mine].start_ns < MS(1) && iv[mine].end_ns - REC_END < MS(1),
+		   "recorded: within a probe period of the spin at both ends");
+		ok(iv[mine].cpu == 1 && iv[mine].start_known && !iv[mine].open &&
+		   iv[mine].prio_in == 9, "recorded: CPU 1, closed, FIFO 90 at switch-in");
+	}
+	rtm_rtholds_free(h);
+
+	h = rtm_rtholds_alloc(2, BOUND, NULL);
+	decode_recorded(h, &lost);
+	iv = rtm_rtholds_intervals(h, &n, NULL);
+	for (i = 0, spin = 0; i < n; i++)
+		spin += iv[i].pid == REC_SPIN;
+	is_int(spin, 0, "recorded, the probe not excluded: the spinner's pieces are under 100 ms");
+	rtm_rtholds_free(h);
+}
+
 int main(void)
 {
 	is_int(rtm_rthold_user_prio(9), 90, "kernel prio 9 is FIFO 90");
@@ -408,5 +496,6 @@ int main(void)
 	test_migration_prio_lost();
 	test_policy();
 	test_json_and_text();
+	test_recorded();
 	return tap_done();
 }
