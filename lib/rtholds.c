@@ -53,6 +53,7 @@ struct rtm_rtholds {
 	int niv, iv_cap;
 	uint64_t iv_dropped;
 	uint64_t inconsistent;
+	uint64_t uncertain;		/* of those, the ones that may hide or cut an RT hold */
 };
 
 struct rtm_rtholds *rtm_rtholds_alloc(int ncpus, uint64_t bound_ns, const char *root)
@@ -321,6 +322,13 @@ int rtm_rtholds_event(const struct rtm_event *ev, void *ctx)
 		 * unknown time since the last event and counts from now, as a lower bound.
 		 */
 		h->inconsistent++;
+		/*
+		 * It matters when it ends a real-time hold, starts one, or when the
+		 * switches not seen could have held a real-time task over the bound.
+		 */
+		if ((s->holder && s->prio_min < KPRIO_RT_END) ||
+		    (!pex && ev->sw.prev_prio < KPRIO_RT_END) || t - s->last_ns > h->bound_ns)
+			h->uncertain++;
 		s->holder = false;
 		if (!pex)
 			start_hold(s, prev, ev->sw.prev_comm, t, false, RTM_RTHOLD_PRIO_NONE,
@@ -404,6 +412,11 @@ const struct rtm_rthold_interval *rtm_rtholds_intervals(const struct rtm_rtholds
 uint64_t rtm_rtholds_inconsistent(const struct rtm_rtholds *h)
 {
 	return h->inconsistent;
+}
+
+uint64_t rtm_rtholds_uncertain(const struct rtm_rtholds *h)
+{
+	return h->uncertain;
 }
 
 /* "FIFO 90", "DEADLINE", "RT 90 (policy unknown)" */
@@ -507,9 +520,10 @@ json_t *rtm_rtholds_to_json(const struct rtm_rtholds *h)
 			"start_known", v->start_known, "open", v->open,
 			"prio_in", prio_json(v->prio_in), "prio_out", prio_json(v->prio_out)));
 	}
-	o = json_pack("{s:I, s:I, s:I, s:I, s:o, s:I, s:o, s:I}",
+	o = json_pack("{s:I, s:I, s:I, s:I, s:I, s:o, s:I, s:o, s:I}",
 		"bound_ns", (json_int_t)h->bound_ns, "from_ns", (json_int_t)h->from_ns,
 		"to_ns", (json_int_t)h->to_ns, "inconsistent", (json_int_t)h->inconsistent,
+		"uncertain", (json_int_t)h->uncertain,
 		"tasks", tasks, "tasks_dropped", (json_int_t)h->tasks_dropped,
 		"intervals", ivs, "intervals_dropped", (json_int_t)h->iv_dropped);
 	return o;
@@ -601,7 +615,7 @@ void rtm_rtholds_fprint(const json_t *sec, FILE *f)
 {
 	const json_t *tasks = json_object_get(sec, "tasks"), *t;
 	long long lost = json_integer_value(json_object_get(sec, "trace_lost"));
-	long long bad = json_integer_value(json_object_get(sec, "inconsistent"));
+	long long bad = json_integer_value(json_object_get(sec, "uncertain"));
 	char bound[16], line[256];
 	size_t i;
 
@@ -619,16 +633,16 @@ void rtm_rtholds_fprint(const json_t *sec, FILE *f)
 		}
 	}
 	if (lost > 0 || bad > 0)
-		fprintf(f, "  (the trace is incomplete: %lld events lost, %lld switches that did not "
-			"follow on from the one before: holds may be missing or cut short)\n", lost,
-			bad);
+		fprintf(f, "  (the trace is incomplete: %lld events lost, %lld switches out of sequence "
+			"around real-time tasks or long gaps: holds may be missing or cut short)\n",
+			lost, bad);
 }
 
 void rtm_rtholds_html(const json_t *sec, FILE *f)
 {
 	const json_t *tasks = json_object_get(sec, "tasks"), *t;
 	long long lost = json_integer_value(json_object_get(sec, "trace_lost"));
-	long long bad = json_integer_value(json_object_get(sec, "inconsistent"));
+	long long bad = json_integer_value(json_object_get(sec, "uncertain"));
 	char bound[16], sched[48], d[16], tot[16];
 	size_t i;
 
@@ -669,6 +683,6 @@ void rtm_rtholds_html(const json_t *sec, FILE *f)
 	}
 	if (lost > 0 || bad > 0)
 		fprintf(f, "<p class=\"warn\">The trace is incomplete: %lld events lost, %lld "
-			"switches that did not follow on from the one before: holds may be missing "
-			"or cut short.</p>\n", lost, bad);
+			"switches out of sequence around real-time tasks or long gaps: holds may be "
+			"missing or cut short.</p>\n", lost, bad);
 }

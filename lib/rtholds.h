@@ -103,6 +103,13 @@ const struct rtm_rthold_interval *rtm_rtholds_intervals(const struct rtm_rtholds
 							uint64_t *dropped);
 /* Switches whose previous task was not the one on the CPU (lost events). */
 uint64_t rtm_rtholds_inconsistent(const struct rtm_rtholds *h);
+/*
+ * Those of them that may hide or cut a real-time hold: the task they end or
+ * start had a real-time priority, or the time since the CPU's last switch
+ * (where the unseen switches lie) is over the bound. The others lie between
+ * SCHED_OTHER tasks within the bound and cannot change the answer.
+ */
+uint64_t rtm_rtholds_uncertain(const struct rtm_rtholds *h);
 
 /* The user's view of a kernel prio: "FIFO 90"-like priority 99 - prio, 0 for DEADLINE. */
 int rtm_rthold_user_prio(int kernel_prio);
@@ -115,7 +122,7 @@ void rtm_rtholds_line(const struct rtm_rtholds *h, uint64_t now_ns, char *buf, s
 
 /*
  * result.json sections.rt_holds (docs/result-schema.md): bound_ns, from_ns,
- * to_ns, inconsistent, tasks, intervals, intervals_dropped. The caller adds
+ * to_ns, inconsistent, uncertain, tasks, intervals, intervals_dropped. The caller adds
  * cpus, excluded, trace_lost and complete.
  */
 json_t *rtm_rtholds_to_json(const struct rtm_rtholds *h);

@@ -376,7 +376,7 @@ void measure_hold_finish(struct measure_hold *mh, struct rtm_result *r)
 	json_object_set_new(sec, "excluded_threads", json_integer(mh->ntids));
 	json_object_set_new(sec, "trace_lost", json_integer((json_int_t)mh->lost));
 	json_object_set_new(sec, "complete", json_boolean(!mh->failed && !mh->lost &&
-				!rtm_rtholds_inconsistent(mh->holds)));
+				!rtm_rtholds_uncertain(mh->holds)));
 	json_object_set_new(r->sections, "rt_holds", sec);
 }
 

@@ -237,10 +237,24 @@ static void test_migration_prio_lost(void)
 	sw(h, 0, MS(1300), "d", 15, 9, "swapper/0", 0, 120);
 	iv = rtm_rtholds_intervals(h, &n, NULL);
 	is_int(rtm_rtholds_inconsistent(h), 2, "lost events: two switches out of sequence");
+	is_int(rtm_rtholds_uncertain(h), 2, "both touch a real-time task: uncertain");
 	ok(n == 2 && iv[0].pid == 12 && iv[0].start_known,
 	   "lost events: a's end is unknown and not guessed; c counted");
 	ok(n == 2 && iv[1].pid == 15 && !iv[1].start_known && iv[1].start_ns == MS(1000) &&
 	   iv[1].end_ns == MS(1300), "a task first seen leaving: counted from then, start unknown");
+	/* an agent thread's switch-out not recorded, between SCHED_OTHER tasks, 1 ms apart */
+	sw(h, 0, MS(1400), "swapper/0", 0, 120, "agent", 14, 110);
+	sw(h, 0, MS(1401), "cc1", 16, 120, "swapper/0", 0, 120);
+	is_int(rtm_rtholds_inconsistent(h), 3, "a third switch out of sequence");
+	is_int(rtm_rtholds_uncertain(h), 2, "between OTHER tasks within the bound: not uncertain");
+	/* the same, but 150 ms apart: an RT hold over the bound could hide in the gap */
+	sw(h, 0, MS(1500), "swapper/0", 0, 120, "agent", 14, 110);
+	sw(h, 0, MS(1650), "cc1", 16, 120, "swapper/0", 0, 120);
+	is_int(rtm_rtholds_uncertain(h), 3, "a gap over the bound: uncertain");
+	/* the probe seen leaving where the agent ran: nothing RT hidden in 1 ms */
+	sw(h, 0, MS(1700), "swapper/0", 0, 120, "agent", 14, 110);
+	sw(h, 0, MS(1701), "rtm-probe/1", PROBE, 4, "agent", 14, 110);
+	is_int(rtm_rtholds_uncertain(h), 3, "the excluded probe leaving: not uncertain");
 	/* CPUs beyond the ones followed, and other events, are ignored */
 	sw(h, 3, MS(900), "swapper/3", 0, 120, "far", 13, 9);
 	sw(h, 3, MS(1900), "far", 13, 9, "swapper/3", 0, 120);
@@ -387,8 +401,8 @@ static void test_json_and_text(void)
 	json_object_set_new(sec, "trace_lost", json_integer(12));
 	text = print_of(sec);
 	is_str(text, "RT tasks holding a CPU > 100 ms: none\n"
-	       "  (the trace is incomplete: 12 events lost, 0 switches that did not follow on "
-	       "from the one before: holds may be missing or cut short)\n",
+	       "  (the trace is incomplete: 12 events lost, 0 switches out of sequence around "
+	       "real-time tasks or long gaps: holds may be missing or cut short)\n",
 	       "none, with lost events said");
 	free(text);
 	text = print_of(NULL);
