@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "result.h"
 #include "rtholds.h"
 #include "tracedec.h"
 #include "../tap.h"
@@ -392,6 +393,25 @@ static void test_json_and_text(void)
 	   strstr(err.msg, "tasks[1]: \"policy\" is missing"), "a missing key is named: %s",
 	   err.msg);
 	json_decref(copy);
+	{	/* a loaded result.json is checked: a good section loads, a bad one names itself */
+		struct rtm_result *r = rtm_result_alloc("run"), *back;
+		json_t *root;
+
+		json_object_set(r->sections, "rt_holds", sec);
+		root = rtm_result_to_json(r);
+		back = rtm_result_from_json(root, "result.json", &err);
+		ok(back && json_equal(json_object_get(back->sections, "rt_holds"), sec),
+		   "a result with sections.rt_holds loads unchanged (%s)", back ? "" : err.msg);
+		rtm_result_free(back);
+		json_object_set_new(json_object_get(root, "sections"), "rt_holds",
+				    json_pack("{s:s}", "bound_ns", "long"));
+		back = rtm_result_from_json(root, "result.json", &err);
+		ok(!back && strstr(err.msg, "result.json: sections.rt_holds: \"bound_ns\""),
+		   "a bad one is refused on load: %s", err.msg);
+		rtm_result_free(back);
+		json_decref(root);
+		rtm_result_free(r);
+	}
 	json_decref(sec);
 	rtm_rtholds_free(h);
 
