@@ -449,7 +449,9 @@ static void write_md(struct rtm_report_ctx *c, FILE *f, const struct rtm_summary
 		if (!strcmp(json_string_value(json_object_get(e, "type")) ?: "", "spike_capture"))
 			fprintf(f, "- %s (`%s`)\n", json_string_value(json_object_get(e, "verdict")) ?: "",
 				json_string_value(json_object_get(e, "file")) ?: "");
-	fputs("\n| | |\n|---|---|\n", f);
+	fputs("\n", f);
+	rtm_rtholds_md(json_object_get(r->sections, "rt_holds"), f);	/* --rt-hold */
+	fputs("| | |\n|---|---|\n", f);
 	n = fingerprint(r, fp);
 	for (i = 0; i < n; i++)
 		fprintf(f, "| %s | %s |\n", fp[i].label, fp[i].value ?: "?");

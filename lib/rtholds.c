@@ -638,6 +638,43 @@ void rtm_rtholds_fprint(const json_t *sec, FILE *f)
 			lost, bad);
 }
 
+/* Markdown text: the characters that would format are escaped. */
+static void md_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (strchr("\\`*_[]<>|#", *s))
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+}
+
+void rtm_rtholds_md(const json_t *sec, FILE *f)
+{
+	const json_t *tasks = json_object_get(sec, "tasks"), *t;
+	long long lost = json_integer_value(json_object_get(sec, "trace_lost"));
+	long long bad = json_integer_value(json_object_get(sec, "uncertain"));
+	char bound[16], line[256];
+	size_t i;
+
+	if (!sec)
+		return;
+	rtm_fmt_ns(bound, sizeof(bound),
+		   (uint64_t)json_integer_value(json_object_get(sec, "bound_ns")));
+	fprintf(f, "**Real-time tasks holding a CPU over %s:**%s\n\n", bound,
+		json_array_size(tasks) ? "" : " none.");
+	json_array_foreach(tasks, i, t) {
+		task_line(t, line, sizeof(line));
+		fputs("- ", f);
+		md_text(f, line);
+		fputs("\n", f);
+	}
+	if (json_array_size(tasks))
+		fputs("\n", f);
+	if (lost > 0 || bad > 0)
+		fprintf(f, "The trace is incomplete (%lld events lost, %lld switches out of sequence): "
+			"holds may be missing or cut short.\n\n", lost, bad);
+}
+
 void rtm_rtholds_html(const json_t *sec, FILE *f)
 {
 	const json_t *tasks = json_object_get(sec, "tasks"), *t;

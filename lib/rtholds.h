@@ -135,5 +135,7 @@ void rtm_rtholds_fprint(const json_t *sec, FILE *f);
 
 /* report.html's section from sections.rt_holds (nothing when @sec is NULL). */
 void rtm_rtholds_html(const json_t *sec, FILE *f);
+/* report.md's paragraph and list from sections.rt_holds (nothing when @sec is NULL). */
+void rtm_rtholds_md(const json_t *sec, FILE *f);
 
 #endif

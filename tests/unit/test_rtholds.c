@@ -379,6 +379,19 @@ static void test_json_and_text(void)
 	       "  spin 4321 RT 90 (policy unknown) on CPU 1: 1 interval, longest 2.31 s\n",
 	       "summary block");
 	free(text);
+	{
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+
+		rtm_rtholds_md(sec, f);
+		fclose(f);
+		is_str(text, "**Real-time tasks holding a CPU over 100 ms:**\n\n"
+		       "- late 55 RT 1 (policy unknown) on CPU 0: 1 interval, longest still running, "
+		       "\\>= 2.90 s\n"
+		       "- spin 4321 RT 90 (policy unknown) on CPU 1: 1 interval, longest 2.31 s\n\n",
+		       "report.md list, '>' escaped");
+		free(text);
+	}
 
 	copy = json_deep_copy(sec);
 	json_object_set_new(json_array_get(json_object_get(copy, "intervals"), 0), "end_ns",
