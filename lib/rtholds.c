@@ -428,8 +428,8 @@ static void fmt_sched(char *buf, size_t len, const char *policy, int kprio)
 		snprintf(buf, len, "%s %d", policy, rtm_rthold_user_prio(kprio));
 	else if (!strcmp(policy, "unknown"))
 		snprintf(buf, len, "RT %d (policy unknown)", rtm_rthold_user_prio(kprio));
-	else	/* real-time prio under another policy: boosted by priority inheritance */
-		snprintf(buf, len, "%s boosted to RT %d", policy, rtm_rthold_user_prio(kprio));
+	else	/* boosted by priority inheritance, or demoted before /proc was read */
+		snprintf(buf, len, "%s (RT %d in the trace)", policy, rtm_rthold_user_prio(kprio));
 }
 
 void rtm_rtholds_line(const struct rtm_rtholds *h, uint64_t now_ns, char *buf, size_t len)

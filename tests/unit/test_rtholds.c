@@ -329,6 +329,24 @@ static void test_policy(void)
 	ok(n == 1 && !strcmp(t[0].policy, "unknown"), "gone before anyone looked: unknown");
 	rtm_rtholds_free(h);
 
+	/* SCHED_OTHER in /proc, FIFO 90 in the trace (demoted first, or boosted) */
+	write_stat(root, 79, "dem", 0);
+	h = rtm_rtholds_alloc(1, BOUND, root);
+	sw(h, 0, 0, "swapper/0", 0, 120, "dem", 79, 9);
+	sw(h, 0, MS(300), "dem", 79, 9, "swapper/0", 0, 120);
+	{
+		char line[256];
+
+		rtm_rtholds_line(h, MS(400), line, sizeof(line));
+		is_str(line, "RT tasks holding a CPU > 100 ms: dem 79 OTHER (RT 90 in the trace) on "
+		       "CPU 0: 1 interval, longest 300 ms", "OTHER in /proc, RT in the trace: both said");
+	}
+	rtm_rtholds_free(h);
+	snprintf(path, sizeof(path), "%s/proc/79/stat", root);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/proc/79", root);
+	rmdir(path);
+
 	snprintf(path, sizeof(path), "%s/proc/4321/stat", root);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/proc/77/stat", root);
