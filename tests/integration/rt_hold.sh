@@ -16,8 +16,11 @@
 # 800 ms, not seconds: from 6.12 on, with RT throttling off, the fair server
 # still gives waiting SCHED_OTHER tasks 50 ms a second, 950 ms after they
 # began to wait, which cuts a longer spin into ~950 ms holds (measured here:
-# a 3 s spin gave 950, 950 and 856 ms). A spin shorter than 950 ms is one hold
-# on every kernel. When the task that ran before the spinner was one whose
+# a 3 s spin gave 950, 950 and 856 ms). A shorter spin is mostly one hold,
+# checked tightly at both ends; when SCHED_OTHER tasks had been waiting since
+# before it (another RT load on CPU 1), it can be cut too (seen once: 564 ms +
+# a second hold): then every hold must still lie within the spin, and only a
+# piece within the bound at either end may be missing. When the task that ran before the spinner was one whose
 # switch-out this VM's kernel does not record (PID 1's tokio-rt-worker
 # threads), the spinner is first seen at its next switch (within a probe
 # period) and its start is marked unknown; the check allows for that.
@@ -61,31 +64,48 @@ ipid=$(jq -r '.sections.rt_holds.tasks[] | select(.comm == "rtm-inject") | .pid'
 [ -n "$ipid" ] || fail "the spinner is not in sections.rt_holds: $(jq -c .sections.rt_holds \
 	"$t/spin/result.json")"
 cat "$t/spin.out"
-grep -q "^  rtm-inject $ipid FIFO 90 on CPU 1: 1 interval, longest \(>= \)\?8[0-9][0-9] ms" \
-	"$t/spin.out" ||
-	fail "the summary does not name the spinner as FIFO 90 on CPU 1, 1 interval of ~800 ms"
+grep -q "^  rtm-inject $ipid FIFO 90 on CPU 1: [0-9]* intervals\?, longest " "$t/spin.out" ||
+	fail "the summary does not name the spinner as FIFO 90 on CPU 1"
 jq -e --argjson p "$ipid" '.sections.rt_holds.tasks[] | select(.pid == $p) |
-	.policy == "FIFO" and .priority == 90 and .cpu == 1 and .intervals == 1' \
+	.policy == "FIFO" and .priority == 90 and .cpu == 1' \
 	"$t/spin/result.json" >/dev/null || fail "the task entry is wrong"
 jq -e '.sections.rt_holds.complete' "$t/spin/result.json" >/dev/null ||
-	echo "note: the trace was not complete: $(jq -c '.sections.rt_holds | {trace_lost, inconsistent}' \
-		"$t/spin/result.json")"
+	echo "note: the trace was not complete: $(jq -c '.sections.rt_holds |
+		{trace_lost, inconsistent, uncertain}' "$t/spin/result.json")"
 jq -e '[.sections.rt_holds.tasks[] | select(.comm | startswith("rtm-probe"))] | length == 0' \
 	"$t/spin/result.json" >/dev/null || fail "a probe thread was reported"
-iv=$(jq -r --argjson p "$ipid" '.sections.rt_holds.intervals[] | select(.pid == $p) |
-	"\(.cpu) \(.start_ns) \(.end_ns) \(.start_known) \(.open) \(.prio_in)"' "$t/spin/result.json")
-read -r cpu hs he known open prio <<<"$iv"
-[ "$cpu" = 1 ] && [ "$open" = false ] || fail "interval: $iv (want CPU 1, closed)"
-[ "$known" = false ] || [ "$prio" = 9 ] || fail "interval: $iv (want prio 9 at switch-in)"
-period=1000000 slack=10000000
+period=1000000 slack=10000000 bound=100000000
+jq -r --argjson p "$ipid" '.sections.rt_holds.intervals[] | select(.pid == $p) |
+	"\(.cpu) \(.start_ns) \(.end_ns) \(.start_known) \(.open) \(.prio_in)"' \
+	"$t/spin/result.json" >"$t/ivs"
+n=$(wc -l <"$t/ivs")
+echo "spin $start..$end ns; $n hold(s) of the spinner:"
+cat "$t/ivs"
+# every hold lies within the spin, one probe period (+ slack) at most beyond either end
+while read -r cpu hs he known open prio; do
+	[ "$cpu" = 1 ] && [ "$open" = false ] || fail "hold $hs..$he: want CPU 1, closed"
+	[ "$known" = false ] || [ "$prio" = 9 ] || fail "hold $hs..$he: want prio 9 at switch-in"
+	[ "$hs" -ge $((start - period - slack)) ] && [ "$he" -le $((end + period + slack)) ] ||
+		fail "hold $hs..$he reaches beyond the spin by more than a period (+ slack)"
+done <"$t/ivs"
+read -r _ hs _ known _ _ < <(head -n1 "$t/ivs")
+read -r _ _ he _ _ _ < <(tail -n1 "$t/ivs")
 before=$((start - hs)) after=$((he - end))
-echo "spin $start..$end ns; hold $hs..$he ns (start known: $known): switch-in $before ns" \
-	"before the spin, switch-out $after ns after it"
-[ "$after" -ge 0 ] || fail "the hold ends before the spin"
-[ "$known" = false ] || [ "$before" -ge 0 ] || fail "the hold starts after the spin"
-[ "$before" -le $((period + slack)) ] && [ "$before" -ge $((-period - slack)) ] &&
-	[ "$after" -le $((period + slack)) ] ||
-	fail "the hold and the spin differ by more than a period (+ slack) at an end"
+echo "first hold from $before ns before the spin, last to $after ns after it"
+if [ "$n" = 1 ]; then
+	# one hold: the whole spin, within a period at both ends (switch-in before the
+	# first clock read unless its start is unknown, switch-out after the last)
+	[ "$after" -ge 0 ] || fail "the hold ends before the spin"
+	[ "$known" = false ] || [ "$before" -ge 0 ] || fail "the hold starts after the spin"
+	[ "$before" -ge $((-period - slack)) ] && [ "$after" -le $((period + slack)) ] ||
+		fail "the hold and the spin differ by more than a period (+ slack) at an end"
+else
+	# cut (the fair server gave waiting SCHED_OTHER tasks their 50 ms): a piece at
+	# either end may be within the bound and so not reported
+	echo "note: the spin was cut into $n holds (something else ran on CPU 1 in between)"
+	[ "$before" -ge $((-bound - period - slack)) ] && [ "$after" -ge $((-bound - slack)) ] ||
+		fail "the first hold starts, or the last ends, more than the bound inside the spin"
+fi
 if [ -f "$t/spin/report.html" ]; then
 	grep -q "Real-time tasks holding a CPU over 100 ms" "$t/spin/report.html" &&
 		grep -q "<td class=\"l\">rtm-inject</td><td>$ipid</td><td class=\"l\">FIFO 90</td>" \
@@ -131,10 +151,10 @@ wait "$rpid" || fail "monitor exited $?: $(cat "$t/mon.err")"
 no_instances_of "$rpid"
 grep -q "^RT tasks holding a CPU > 100 ms: rtm-inject [0-9]* FIFO 90 on CPU 1 running " \
 	"$t/mon.out" || fail "the monitor's line never showed the spinner running"
-grep -q "^RT tasks holding a CPU > 100 ms: rtm-inject [0-9]* FIFO 90 on CPU 1: 1 interval, " \
+grep -q "^RT tasks holding a CPU > 100 ms: rtm-inject [0-9]* FIFO 90 on CPU 1: [0-9]* intervals\?, " \
 	"$t/mon.out" || fail "the monitor's line never showed the spinner's hold"
 jq -e '[.sections.rt_holds.tasks[] | select(.comm == "rtm-inject" and .policy == "FIFO" and
-	.cpu == 1 and .intervals == 1)] | length == 1' "$t/mon/result.json" >/dev/null ||
+	.cpu == 1)] | length == 1' "$t/mon/result.json" >/dev/null ||
 	fail "monitor -o: the spinner is not in sections.rt_holds"
 echo "ok: monitor shows it live and keeps it with -o"
 
