@@ -11,6 +11,7 @@
 #include "jsonutil.h"
 #include "irqacct.h"
 #include "report_priv.h"
+#include "rtholds.h"
 #include "summary.h"
 #include "units.h"
 
@@ -350,6 +351,9 @@ static void html_spikes(struct rtm_report_ctx *c, FILE *f)
 	size_t k;
 	int n = 0;
 
+	/* RT tasks that held a CPU over --rt-hold (lib/rtholds.c), when traced */
+	rtm_rtholds_html(json_object_get(c->r->sections, "rt_holds"), f);
+
 	fputs("<h2>Spikes</h2>\n", f);
 	json_array_foreach(c->r->events, k, e) {
 		const char *type = json_string_value(json_object_get(e, "type")) ?: "";
@@ -487,7 +491,9 @@ static void write_md(struct rtm_report_ctx *c, FILE *f, const struct rtm_summary
 		if (!strcmp(json_string_value(json_object_get(e, "type")) ?: "", "spike_capture"))
 			fprintf(f, "- %s (`%s`)\n", json_string_value(json_object_get(e, "verdict")) ?: "",
 				json_string_value(json_object_get(e, "file")) ?: "");
-	fputs("\n| | |\n|---|---|\n", f);
+	fputs("\n", f);
+	rtm_rtholds_md(json_object_get(r->sections, "rt_holds"), f);	/* --rt-hold */
+	fputs("| | |\n|---|---|\n", f);
 	n = fingerprint(r, fp);
 	for (i = 0; i < n; i++)
 		fprintf(f, "| %s | %s |\n", fp[i].label, fp[i].value ?: "?");

@@ -13,6 +13,7 @@
 #include "fileio.h"
 #include "jsonutil.h"
 #include "result.h"
+#include "rtholds.h"
 
 struct rtm_result *rtm_result_alloc(const char *command)
 {
@@ -347,6 +348,10 @@ struct rtm_result *rtm_result_from_json(const json_t *root, const char *what,
 	COPY_MEMBER("events", events, json_is_array, "an array");
 	COPY_MEMBER("sections", sections, json_is_object, "an object");
 #undef COPY_MEMBER
+	/* sections.rt_holds is read by summary and report: checked here (lib/rtholds.c) */
+	v = json_object_get(r->sections, "rt_holds");
+	if (v && rtm_rtholds_check(v, what, err))
+		goto fail;
 
 	cpus = json_object_get(root, "cpus");
 	if (!json_is_array(cpus)) {

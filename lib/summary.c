@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "jsonutil.h"
+#include "rtholds.h"
 #include "summary.h"
 #include "units.h"
 
@@ -274,6 +275,8 @@ void rtm_summary_fprint_unit(const struct rtm_result *r, FILE *f, bool nsecs)
 			break;
 		}
 	free(rows);
+	/* RT tasks that held a CPU over --rt-hold (lib/rtholds.c), when traced */
+	rtm_rtholds_fprint(json_object_get(r->sections, "rt_holds"), f);
 }
 
 static json_t *row_json(const struct rtm_summary_row *row)
@@ -337,6 +340,8 @@ json_t *rtm_summary_to_json(const struct rtm_result *r)
 		json_array_append_new(cpus, row_json(&rows[i]));
 	o = json_pack("{s:o, s:o}", "cpus", cpus, "all", row_json(&rows[n - 1]));
 	free(rows);
+	if (json_object_get(r->sections, "rt_holds"))	/* --rt-hold (lib/rtholds.c) */
+		json_object_set(o, "rt_holds", json_object_get(r->sections, "rt_holds"));
 	n = rtm_summary_rows(r, true, &rows);
 	if (n > 0) {
 		json_object_set_new(o, "all_corrected", row_json(&rows[n - 1]));

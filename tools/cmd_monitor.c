@@ -215,7 +215,12 @@ static int tracing_on(struct mon *mo)
 		}
 		mo->irqtrace = rtm_trace_create(&io, NULL);
 		mo->acct = mo->irqtrace ? rtm_irqacct_alloc((int)sysconf(_SC_NPROCESSORS_CONF)) : NULL;
+		/* --rt-hold (issue 18): RT tasks holding a CPU, from sched_switch */
+		if (mo->m.rt_hold_ns && !(mo->hold = measure_hold_start(&mo->m, &err)))
+			snprintf(mo->holdline, sizeof(mo->holdline), "no RT hold report: %.200s",
+				 err.msg);
 	}
+	measure_hold_resume(mo->hold);
 	rtm_trace_start(mo->trace);
 	if (mo->irqtrace)
 		rtm_trace_start(mo->irqtrace);
@@ -235,6 +240,7 @@ static int tracing_on(struct mon *mo)
 static void tracing_off(struct mon *mo)
 {
 	rtm_probe_timer_set_capture(mo->p, mo->threshold_ns, -1);
+	measure_hold_pause(mo->hold);
 	if (mo->trace)
 		rtm_trace_stop(mo->trace);
 	if (mo->irqtrace)
@@ -382,6 +388,7 @@ static void mon_free(struct mon *mo)
 		rtm_irq_snap_release(&mo->irq_prev);
 	rtm_trace_destroy(mo->trace);
 	rtm_trace_destroy(mo->irqtrace);
+	measure_hold_free(mo->hold);
 	rtm_irqacct_free(mo->acct);
 	if (mo->spike_dir_tmp && mo->spike_dir[0])
 		nftw(mo->spike_dir, remove_one, 8, FTW_DEPTH | FTW_PHYS);
@@ -456,6 +463,7 @@ static int mon_save_final(struct mon *mo)
 		return rtm_cli_fail("out of memory");
 	ret = rtm_probe_run_finish(mo->run, r, &err);
 	measure_cpus_record(mo->locks, r);
+	measure_hold_finish(mo->hold, r);	/* sections.rt_holds, when traced */
 	for (i = 0; !ret && i < mo->nspikes && i < MON_SPIKES; i++) {
 		const struct mon_spike *s = &mo->spikes[(mo->nspikes > MON_SPIKES ?
 							  mo->nspikes - MON_SPIKES : 0) + i % MON_SPIKES];
@@ -575,6 +583,8 @@ static int monitor_start(struct mon *mo, bool *start_tracing, struct measure_pro
 		measure_opts_release(&mo->m);
 		return ret;
 	}
+	if (mo->m.rt_hold_given)	/* --rt-hold BOUND: trace from the start */
+		*start_tracing = true;
 	if (mo->m.trace) {	/* --trace-events / --trace-filter: trace from the start */
 		*start_tracing = true;
 		mo->m.trace = false;
@@ -645,12 +655,15 @@ static void monitor_loop(struct mon *mo, struct measure_prom *prom)
 			snprintf(mo->message, sizeof(mo->message), "%.150s", note);
 		}
 		drain_irq_trace(mo);
+		measure_hold_poll(mo->hold);
 		take_spike(mo);
 		now = mono_ns();
 		if (now >= next) {
 			mo->refreshes++;
 			refresh_cpus(mo);
 			refresh_irqs(mo);
+			if (mo->hold)
+				measure_hold_line(mo->hold, mo->holdline, sizeof(mo->holdline));
 			if (mo->plain)
 				mon_print_plain(mo);
 			else if (!mo->paused || mo->help)

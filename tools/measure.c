@@ -383,6 +383,7 @@ struct measure_run {
 	struct rtm_load *load;
 	struct rtm_trace *trace;
 	struct measure_irq *irq;
+	struct measure_hold *hold;	/* --rt-hold (measure_trace.c) */
 	struct measure_prom *prom;
 	struct rtm_cpulock *locks;
 	struct rtm_probe_run *run;
@@ -401,6 +402,7 @@ static void measure_release(struct measure_run *mr)
 	rtm_probe_run_free(mr->run);
 	rtm_cpulock_release(mr->locks);
 	measure_irq_free(mr->irq);
+	measure_hold_free(mr->hold);
 	rtm_trace_destroy(mr->trace);
 	if (mr->load) {
 		rtm_load_stop(mr->load);
@@ -535,6 +537,8 @@ static int setup_start(struct measure_opts *m, struct measure_run *mr)
 	mr->irq = measure_irq_start(m, &mr->err);
 	if (!mr->irq)
 		return -1;
+	if (measure_hold_wanted(m) && !(mr->hold = measure_hold_start(m, &mr->err)))
+		return -1;
 	mr->run = rtm_probe_run_start(m->ops, probe_opts(m), m->ts_interval_ns, &mr->err);
 	if (!mr->run)
 		return -1;
@@ -564,6 +568,7 @@ static void measure_loop(struct measure_opts *m, struct measure_run *mr)
 		if (mr->trace)
 			measure_trace_poll(m, mr->trace, mr->c, mr->r, mr->dir, true);
 		measure_irq_poll(mr->irq);
+		measure_hold_poll(mr->hold);
 		el = rtm_probe_run_elapsed_s(mr->run);
 		if (live.on && (int)el != (int)last_shown) {
 			rtm_probe_run_refresh(mr->run);
@@ -592,6 +597,10 @@ static int outcome_finish(struct measure_opts *m, struct measure_run *mr)
 	measure_cpus_record(mr->locks, mr->r);
 	if (!ret)
 		measure_irq_finish(mr->irq, m, mr->r);
+	if (!ret)
+		measure_hold_finish(mr->hold, mr->r);	/* sections.rt_holds */
+	measure_hold_free(mr->hold);
+	mr->hold = NULL;
 	if (mr->trace && !ret)
 		measure_trace_poll(m, mr->trace, mr->c, mr->r, mr->dir, false);	/* at the end */
 	rtm_probe_run_free(mr->run);

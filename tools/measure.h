@@ -58,6 +58,9 @@ struct measure_opts {
 	int ntrace_filters;
 	const char *preempt_model;		/* the kernel's, from sysinfo (spike verdicts) */
 	const char *prometheus;			/* --prometheus [ADDR:]PORT: serve /metrics */
+	/* --rt-hold: RT tasks that held a measured CPU longer than this (0: off) */
+	uint64_t rt_hold_ns;
+	bool rt_hold_given;			/* given: sched_switch traced even without --trace */
 };
 
 /* Defaults: all allowed CPUs, 1000 us, FIFO 95, nanosleep, mlockall, dma latency 0. */
@@ -87,6 +90,7 @@ const char *measure_opt_name(int c, char *buf, size_t len);
 #define MEASURE_OPT_HISTFILE	1020
 #define MEASURE_OPT_FORCE	1040
 #define MEASURE_OPT_FOLLOW	1041
+#define MEASURE_OPT_RT_HOLD	1060	/* --rt-hold (issue 18) */
 
 /*
  * getopt_long tables of the shared options (cyclic, run and monitor), declared
@@ -147,6 +151,7 @@ const char *measure_opt_name(int c, char *buf, size_t len);
 	{ "max-captures", required_argument, NULL, 1015 },			\
 	{ "capture-holdoff", required_argument, NULL, 1016 },			\
 	{ "trace-filter", required_argument, NULL, 1017 },			\
+	{ "rt-hold", required_argument, NULL, MEASURE_OPT_RT_HOLD },		\
 	{ "aligned", required_argument, NULL, 'A' },				\
 	{ "fifo", required_argument, NULL, 'F' },				\
 	{ "refresh_on_max", no_argument, NULL, 'M' },				\
@@ -197,7 +202,11 @@ const char *measure_opt_name(int c, char *buf, size_t len);
 "      --trace-events L    event sets or system:event, comma separated\n"	\
 "      --trace-filter F    system:event:expression, the kernel's event filter\n" \
 "                          (e.g. irq:irq_handler_entry:irq!=0); repeatable\n"	\
-"      --trace-buffer KB   trace buffer per CPU (default 8192)\n"
+"      --trace-buffer KB   trace buffer per CPU (default 8192)\n"		\
+"      --rt-hold BOUND     name the real-time tasks that held a measured CPU\n"	\
+"                          longer than BOUND without a switch (sched_switch;\n"	\
+"                          default 100ms whenever tracing, 0: off; given alone\n"	\
+"                          it traces sched_switch only)\n"
 
 /* The options of a measurement that ends with a summary: cyclic and run. */
 #define MEASURE_RESULT_HELP							\
@@ -334,5 +343,27 @@ void measure_irq_free(struct measure_irq *mi);
  * far, -1 without --trace.
  */
 json_t *measure_irq_live(struct measure_irq *mi, int64_t *lost);
+
+/* ---- measure_trace.c: RT tasks holding a CPU (--rt-hold, issue 18), lib/rtholds.h */
+
+struct measure_hold;
+
+/* --rt-hold given, or tracing with a bound above 0. */
+bool measure_hold_wanted(const struct measure_opts *m);
+/*
+ * A streaming instance (rtmeasure-PID-hold) of sched_switch on the measured
+ * CPUs, started now. NULL with @err set.
+ */
+struct measure_hold *measure_hold_start(const struct measure_opts *m, struct rtm_error *err);
+/* Drain it (the drive loop); rtmeasure's own threads (the probes) are excluded. */
+void measure_hold_poll(struct measure_hold *mh);
+/* Stop and resume tracing (the monitor's key t); the holds so far are kept. */
+void measure_hold_pause(struct measure_hold *mh);
+void measure_hold_resume(struct measure_hold *mh);
+/* The holds so far and those going on, one line (the monitor). */
+void measure_hold_line(struct measure_hold *mh, char *buf, size_t len);
+/* Stop, drain, close what is open, and write r->sections.rt_holds. */
+void measure_hold_finish(struct measure_hold *mh, struct rtm_result *r);
+void measure_hold_free(struct measure_hold *mh);
 
 #endif

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "promhttp.h"
+#include "rtholds.h"
 #include "measure.h"
 #include "rtmeasure.h"
 #include "units.h"
@@ -67,6 +68,7 @@ void measure_opts_init(struct measure_opts *m, const char *command)
 	m->probe.capture_max = 10;
 	m->probe.capture_holdoff_ns = 1000000000ULL;
 	m->deepest_idle = -2;
+	m->rt_hold_ns = RTM_RTHOLD_DEFAULT_NS;	/* --rt-hold: see rtmeasure-run(1) */
 }
 
 void measure_opts_release(struct measure_opts *m)
@@ -436,6 +438,18 @@ static int parse_log_opt(struct measure_opts *m, int c)
 					    "e.g. irq:irq_handler_entry:irq==24", cmd, arg);
 		m->trace_filters[m->ntrace_filters++] = arg;
 		m->trace = true;
+		return 1;
+	case MEASURE_OPT_RT_HOLD:	/* RT tasks holding a CPU (issue 18) */
+		if (!strcmp(arg, "0"))
+			m->rt_hold_ns = 0;
+		else if (rtm_parse_duration_ns(arg, &m->rt_hold_ns, &err))
+			return rtm_cli_fail("%s: --rt-hold: %s (e.g. 100ms; 0 turns the report off)",
+					    cmd, err.msg);
+		if (m->rt_hold_ns && m->rt_hold_ns < 1000000ULL)
+			return rtm_cli_fail("%s: --rt-hold %s: give 1ms or more (0 turns the report "
+					    "off): shorter holds are every RT task's normal run", cmd,
+					    arg);
+		m->rt_hold_given = m->rt_hold_ns != 0;
 		return 1;
 	}
 	return 0;

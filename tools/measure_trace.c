@@ -8,13 +8,22 @@
  * wake-up (capture.h: spikes/spike-NNN.txt and .json with the analysis) and,
  * for --capture-above, switches tracing back on and re-arms the probes after
  * the hold-off.
+ *
+ * --rt-hold (at the end): a second, streaming instance of sched_switch whose
+ * events lib/rtholds.c follows, to name the real-time tasks that held a
+ * measured CPU longer than the bound.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "capture.h"
 #include "measure.h"
+#include "rtholds.h"
 #include "rtmeasure.h"
 #include "units.h"
 
@@ -213,4 +222,170 @@ void measure_trace_print(const struct rtm_result *r, const char *dir, FILE *f)
 		fprintf(f, "rtmeasure: %s\n",
 			json_string_value(json_object_get(e, "verdict")) ?: "");
 	}
+}
+
+/* ------------------------------------------------------------ --rt-hold */
+
+struct measure_hold {
+	struct rtm_trace *trace;
+	struct rtm_rtholds *holds;
+	char cpus[1024];
+	int *tids;
+	int ntids, cap;
+	uint64_t lost;
+	bool failed;			/* a drain failed: the holds are incomplete */
+	bool paused;
+};
+
+static uint64_t hold_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+bool measure_hold_wanted(const struct measure_opts *m)
+{
+	return m->rt_hold_ns && (m->rt_hold_given || m->trace);
+}
+
+struct measure_hold *measure_hold_start(const struct measure_opts *m, struct rtm_error *err)
+{
+	/* 4 MB a CPU: a drain every 250 ms keeps up with ~60 k switches/s per CPU */
+	struct rtm_trace_opts to = { .events = "sched:sched_switch", .buffer_kb = 4096,
+				     .overwrite = false, .suffix = "hold" };
+	struct measure_hold *mh = calloc(1, sizeof(*mh));
+
+	if (!mh) {
+		rtm_error_set(err, "out of memory");
+		return NULL;
+	}
+	rtm_cpulist_format(&m->probe.cpus, mh->cpus, sizeof(mh->cpus));
+	to.cpus = mh->cpus;
+	mh->holds = rtm_rtholds_alloc((int)sysconf(_SC_NPROCESSORS_CONF), m->rt_hold_ns, "/");
+	if (!mh->holds) {
+		rtm_error_set(err, "out of memory");
+		free(mh);
+		return NULL;
+	}
+	mh->trace = rtm_trace_create(&to, err);
+	if (!mh->trace) {
+		measure_hold_free(mh);
+		return NULL;
+	}
+	rtm_cli_trace_note(mh->trace);
+	rtm_rtholds_begin(mh->holds, hold_now_ns());
+	rtm_trace_start(mh->trace);
+	return mh;
+}
+
+/* Every thread of this process (the probes above all) is transparent, never reported. */
+static void exclude_self(struct measure_hold *mh)
+{
+	struct dirent *de;
+	DIR *d = opendir("/proc/self/task");
+	int tid, i, *n;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		tid = atoi(de->d_name);
+		if (tid <= 0)
+			continue;
+		for (i = 0; i < mh->ntids && mh->tids[i] != tid; i++)
+			;
+		if (i < mh->ntids)
+			continue;
+		if (mh->ntids == mh->cap) {
+			n = realloc(mh->tids, (size_t)(mh->cap ? 2 * mh->cap : 32) * sizeof(*n));
+			if (!n)
+				break;
+			mh->tids = n;
+			mh->cap = mh->cap ? 2 * mh->cap : 32;
+		}
+		if (rtm_rtholds_exclude(mh->holds, tid))
+			break;
+		mh->tids[mh->ntids++] = tid;
+	}
+	closedir(d);
+}
+
+static void hold_drain(struct measure_hold *mh)
+{
+	uint64_t lost = 0;
+
+	exclude_self(mh);
+	if (rtm_trace_read(mh->trace, rtm_rtholds_event, mh->holds, &lost, NULL) < 0)
+		mh->failed = true;
+	mh->lost += lost;
+}
+
+void measure_hold_poll(struct measure_hold *mh)
+{
+	if (!mh || mh->paused || mh->failed)
+		return;
+	hold_drain(mh);
+	rtm_rtholds_tick(mh->holds, hold_now_ns());
+}
+
+void measure_hold_pause(struct measure_hold *mh)
+{
+	uint64_t now = hold_now_ns();
+
+	if (!mh || mh->paused)
+		return;
+	rtm_trace_stop(mh->trace);
+	if (!mh->failed)
+		hold_drain(mh);
+	if (rtm_rtholds_end(mh->holds, now))
+		mh->failed = true;
+	mh->paused = true;
+}
+
+void measure_hold_resume(struct measure_hold *mh)
+{
+	if (!mh || !mh->paused)
+		return;
+	rtm_rtholds_begin(mh->holds, hold_now_ns());
+	rtm_trace_start(mh->trace);
+	mh->paused = false;
+}
+
+void measure_hold_line(struct measure_hold *mh, char *buf, size_t len)
+{
+	if (!mh) {
+		buf[0] = '\0';
+		return;
+	}
+	rtm_rtholds_line(mh->holds, hold_now_ns(), buf, len);
+}
+
+void measure_hold_finish(struct measure_hold *mh, struct rtm_result *r)
+{
+	json_t *sec;
+
+	if (!mh)
+		return;
+	measure_hold_pause(mh);
+	mh->lost += rtm_trace_dropped(mh->trace);
+	sec = rtm_rtholds_to_json(mh->holds);
+	if (!sec)
+		return;
+	json_object_set_new(sec, "cpus", json_string(mh->cpus));
+	json_object_set_new(sec, "excluded_threads", json_integer(mh->ntids));
+	json_object_set_new(sec, "trace_lost", json_integer((json_int_t)mh->lost));
+	json_object_set_new(sec, "complete", json_boolean(!mh->failed && !mh->lost &&
+				!rtm_rtholds_uncertain(mh->holds)));
+	json_object_set_new(r->sections, "rt_holds", sec);
+}
+
+void measure_hold_free(struct measure_hold *mh)
+{
+	if (!mh)
+		return;
+	rtm_trace_destroy(mh->trace);
+	rtm_rtholds_free(mh->holds);
+	free(mh->tids);
+	free(mh);
 }

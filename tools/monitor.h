@@ -73,6 +73,8 @@ struct mon {
 	int nspike_files;
 	struct mon_spike spikes[MON_SPIKES];
 	int nspikes;			/* total seen; the last MON_SPIKES kept */
+	struct measure_hold *hold;	/* --rt-hold: RT tasks holding a CPU (with tracing) */
+	char holdline[256];		/* its line, "" when not tracing them */
 	/* display */
 	bool colours, utf8;		/* the terminal's, set by mon_draw_init() */
 	bool paused, help;

@@ -299,6 +299,10 @@ void mon_draw(struct mon *mo)
 		draw_irqs(mo, y, l.irq_rows);
 		y += l.irq_rows;
 	}
+	if (l.spike_rows > 1 && mo->holdline[0]) {	/* --rt-hold: one line */
+		mvprintw(y++, 0, "%.*s", COLS, mo->holdline);
+		l.spike_rows--;
+	}
 	if (l.spike_rows)
 		draw_spikes(mo, y, l.spike_rows);
 	attron(mo->colours ? COLOR_PAIR(PAIR_STATUS) : A_REVERSE);
@@ -340,6 +344,8 @@ void mon_print_plain(const struct mon *mo)
 			printf(" %s %.0f", mo->irqs[i].name, mo->irqs[i].rate);
 		putchar('\n');
 	}
+	if (mo->holdline[0])
+		printf("%s\n", mo->holdline);
 	for (; spikes_printed < mo->nspikes; spikes_printed++) {
 		const struct mon_spike *s = &mo->spikes[spikes_printed % MON_SPIKES];
 

@@ -36,7 +36,14 @@ for cmd in cyclic run; do
 		--trace-filter irq:irq_handler_entry
 	expect_usage_error "$cmd: too many trace filters" $cmd -b 1ms \
 		$(for i in 1 2 3 4 5 6 7 8 9; do echo --trace-filter irq:irq_handler_entry:irq!=$i; done)
+	# --rt-hold (RT tasks holding a CPU): a duration of 1ms or more, or 0
+	expect_usage_error "$cmd: bad --rt-hold" $cmd --rt-hold soon
+	expect_usage_error "$cmd: negative --rt-hold" $cmd --rt-hold -5ms
+	expect_usage_error "$cmd: --rt-hold below 1ms" $cmd --rt-hold 500us
+	run_cmd $cmd --help
+	echo "$out" | grep -q -- '--rt-hold BOUND'; ok $? "$cmd --help documents --rt-hold"
 done
+expect_usage_error "monitor: --rt-hold below 1ms" monitor --rt-hold 10us
 expect_usage_error "run: bad load" run --load dishes
 
 # ---- cyclictest's options (rtmeasure-cyclic(1), COMPATIBILITY)
