@@ -142,7 +142,7 @@ static void test_openmetrics(void)
 {
 	struct rtm_prom_target t;
 	struct rtm_prom_cpu c = { .cpu = 0 };
-	struct rtm_prom_run run = { 5, 2, NULL };
+	struct rtm_prom_run run = { 5, 2, NULL, NULL };
 	struct rtm_hist *h = rtm_hist_alloc(), *last = rtm_hist_alloc();
 	char *om;
 	int i;
