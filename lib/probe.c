@@ -55,6 +55,11 @@ void rtm_probe_run_tick(struct rtm_probe_run *run)
 	run->ops->snapshot(run->p, true);
 }
 
+json_t *rtm_probe_run_live_section(struct rtm_probe_run *run)
+{
+	return run->ops->live_section ? run->ops->live_section(run->p) : NULL;
+}
+
 void rtm_probe_run_refresh(struct rtm_probe_run *run)
 {
 	run->ops->snapshot(run->p, false);

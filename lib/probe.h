@@ -38,6 +38,11 @@
  * @finish: join the threads and move what they measured into @r (its
  *	@section, r->duration_ns, events)
  * @free: release everything (after finish, or instead of it)
+ * @live_section: the probe's @section as finish() would fill it, from fresh
+ *	snapshots of the running threads, without per-event lists (for live
+ *	readers: --prometheus); a new reference, NULL when out of memory. NULL
+ *	op: the probe has no such form (the timer session is read through
+ *	struct rtm_cyclic)
  */
 struct rtm_probe_ops {
 	const char *name;
@@ -51,6 +56,7 @@ struct rtm_probe_ops {
 	void (*stop)(void *p);
 	int (*finish)(void *p, struct rtm_result *r, struct rtm_error *err);
 	void (*free)(void *p);
+	json_t *(*live_section)(void *p);
 };
 
 /* The probes (lib/cyclic.c: the timer session; lib/probe_noise.c). */
@@ -79,6 +85,8 @@ void rtm_probe_run_stop(struct rtm_probe_run *run);
 /* Join the probe and fill its section of @r; 0 or -errno with @err set. */
 int rtm_probe_run_finish(struct rtm_probe_run *run, struct rtm_result *r, struct rtm_error *err);
 void rtm_probe_run_free(struct rtm_probe_run *run);
+/* The probe's section from fresh snapshots (ops->live_section); NULL when it has none. */
+json_t *rtm_probe_run_live_section(struct rtm_probe_run *run);
 
 const struct rtm_probe_ops *rtm_probe_run_ops(const struct rtm_probe_run *run);
 /*

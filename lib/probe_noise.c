@@ -597,6 +597,50 @@ static void noise_free(void *v)
 	rtm_probe_noise_free(v);
 }
 
+/*
+ * sections.noise from fresh snapshots while the threads run, for --prometheus:
+ * the per-CPU counts and gap histograms, no gap list. Each CPU's figures are
+ * one consistent copy (the thread's sequence counter); sampled_ns grows when a
+ * window ends, the gaps as they happen.
+ */
+static json_t *noise_live_section(void *v)
+{
+	struct rtm_probe_noise *p = v;
+	const struct rtm_probe_noise_opts *o = &p->opts;
+	struct rtm_hist *h = rtm_hist_alloc();
+	struct rtm_noise_cpu_snap snap;
+	json_t *cpus = json_array(), *sec = NULL;
+	int i;
+
+	if (!h || !cpus)
+		goto out;
+	for (i = 0; i < p->n; i++) {
+		rtm_probe_noise_snapshot(p, i, &snap, h);
+		if (json_array_append_new(cpus, json_pack(
+			"{s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o}",
+			"cpu", snap.cpu,
+			"sampled_ns", (json_int_t)snap.sampled_ns,
+			"loops", (json_int_t)snap.loops,
+			"windows", (json_int_t)snap.windows,
+			"gaps", (json_int_t)snap.gaps,
+			"noise_ns", (json_int_t)snap.noise_ns,
+			"max_gap_ns", (json_int_t)snap.max_gap_ns,
+			"above_report", (json_int_t)snap.above_report,
+			"hist", rtm_hist_to_json(h))))
+			goto out;
+	}
+	sec = json_pack("{s:s, s:I, s:I, s:I, s:O}",
+		"probe", "user",
+		"window_ns", (json_int_t)o->window_ns,
+		"width_ns", (json_int_t)o->width_ns,
+		"threshold_ns", (json_int_t)o->threshold_ns,
+		"cpus", cpus);
+out:
+	json_decref(cpus);
+	rtm_hist_free(h);
+	return sec;
+}
+
 const struct rtm_probe_ops rtm_probe_noise_ops = {
 	.name = "noise",
 	.section = "noise",
@@ -609,4 +653,5 @@ const struct rtm_probe_ops rtm_probe_noise_ops = {
 	.stop = noise_stop,
 	.finish = noise_finish,
 	.free = noise_free,
+	.live_section = noise_live_section,
 };

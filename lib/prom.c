@@ -343,14 +343,125 @@ static void irq_metrics(struct page *p, const json_t *irq)
 	handler_series(p, srcs, "rtmeasure_irq_handler_invocations", "count");
 }
 
+/* @key of @o as a count or ns; false when missing or not one (left out, not guessed) */
+static bool json_u64(const json_t *o, const char *key, uint64_t *v)
+{
+	const json_t *j = json_object_get(o, key);
+
+	if (!json_is_integer(j) || json_integer_value(j) < 0)
+		return false;
+	*v = (uint64_t)json_integer_value(j);
+	return true;
+}
+
+/* One per-CPU series of sections.noise: a counter or gauge of @key (ns -> s when @ns). */
+static void noise_series(struct page *p, const json_t *cpus, const char *name, const char *type,
+			 const char *key, bool ns, const char *help)
+{
+	const json_t *c;
+	char buf[40];
+	size_t i;
+
+	family(p, name, type, ns ? "seconds" : NULL, help);
+	json_array_foreach(cpus, i, c) {
+		uint64_t v, gaps;
+		int cpu = (int)json_integer_value(json_object_get(c, "cpu"));
+
+		if (!json_u64(c, key, &v))
+			continue;
+		/* no gap: the largest lies below the threshold, not at 0 */
+		if (!strcmp(type, "gauge") && (!json_u64(c, "gaps", &gaps) || !gaps))
+			continue;
+		if (ns)
+			secs(buf, sizeof(buf), v);
+		else
+			snprintf(buf, sizeof(buf), "%" PRIu64, v);
+		if (!strcmp(type, "counter"))
+			counter(p, name, cpu, NULL, buf);
+		else
+			sample(p, name, "", cpu, NULL, buf);
+	}
+}
+
+/* The gap-length histogram per CPU, bounds at rtm_prom_edges() as for the wake-ups. */
+static void noise_histogram(struct page *p, const json_t *cpus)
+{
+	static const char name[] = "rtmeasure_noise_gap_seconds";
+	struct rtm_hist *h = rtm_hist_alloc();
+	struct rtm_error err = { "" };
+	uint64_t le[RTM_PROM_NEDGES];
+	char buf[40], lebuf[40];
+	const json_t *c;
+	size_t i;
+	int e;
+
+	if (!h)
+		return;
+	rtm_prom_edges(le);
+	family(p, name, "histogram", "seconds",
+	       "Length of the gaps the noise loop saw (time taken from it above the threshold).");
+	json_array_foreach(cpus, i, c) {
+		const char *kv[] = { "le", lebuf, NULL };
+		int cpu = (int)json_integer_value(json_object_get(c, "cpu"));
+		struct rtm_prom_hist ph;
+
+		/* a histogram that does not check out is left out, not shown wrong */
+		if (rtm_hist_from_json(h, json_object_get(c, "hist"), &err))
+			continue;
+		rtm_prom_hist_from(&ph, h, 0, 0);
+		for (e = 0; e < ph.nle; e++) {
+			secs(lebuf, sizeof(lebuf), le[e]);
+			sample_u64(p, name, "_bucket", cpu, kv, ph.le_count[e]);
+		}
+		snprintf(lebuf, sizeof(lebuf), "+Inf");
+		sample_u64(p, name, "_bucket", cpu, kv, ph.count);
+		sample_u64(p, name, "_count", cpu, NULL, ph.count);
+		sample(p, name, "_sum", cpu, NULL, secs(buf, sizeof(buf), ph.sum_ns));
+		if (p->fmt == RTM_PROM_OPENMETRICS) {
+			snprintf(buf, sizeof(buf), "%.3f", p->t->created_s);
+			sample(p, name, "_created", cpu, NULL, buf);
+		}
+	}
+	rtm_hist_free(h);
+}
+
+/*
+ * sections.noise: noise, sampled time, gaps, largest gap and the gap histogram
+ * per CPU, labelled probe="noise". No series by cause: gaps are not attributed yet.
+ */
+static void noise_metrics(struct page *p, const json_t *noise)
+{
+	const json_t *cpus = json_object_get(noise, "cpus");
+	struct rtm_prom_target t = *p->t;
+	struct page np = { p->f, p->fmt, &t };
+
+	if (!json_array_size(cpus))
+		return;
+	snprintf(t.probe, sizeof(t.probe), "noise");
+	noise_series(&np, cpus, "rtmeasure_noise_seconds", "counter", "noise_ns", true,
+		     "Time taken from the noise loop: the gaps' lengths summed.");
+	noise_series(&np, cpus, "rtmeasure_noise_sampled_seconds", "counter", "sampled_ns", true,
+		     "Time the noise loop sampled (busy windows, gaps included; "
+		     "added when a window ends).");
+	noise_series(&np, cpus, "rtmeasure_noise_gaps", "counter", "gaps", false,
+		     "Gaps longer than the threshold the noise loop saw.");
+	noise_series(&np, cpus, "rtmeasure_noise_max_gap_seconds", "gauge", "max_gap_ns", true,
+		     "Largest gap over the run (left out while there is none).");
+	noise_histogram(&np, cpus);
+}
+
 int rtm_prom_write(FILE *f, enum rtm_prom_format fmt, const struct rtm_prom_target *t,
 		   const struct rtm_prom_cpu *cpus, int n, const struct rtm_prom_run *run)
 {
 	struct page p = { f, fmt, t };
 
-	histogram(&p, cpus, n);
-	gauges(&p, cpus, n);
-	counters(&p, cpus, n);
+	if (n > 0) {	/* a noise run measures no wake-ups */
+		histogram(&p, cpus, n);
+		gauges(&p, cpus, n);
+		counters(&p, cpus, n);
+	}
+	if (run && run->noise)
+		noise_metrics(&p, run->noise);
 	if (run && run->trace_lost >= 0) {
 		family(&p, "rtmeasure_trace_events_lost", "counter", NULL,
 		       "Trace events the kernel dropped (buffer full) while tracing.");
@@ -415,7 +526,7 @@ int rtm_prom_write_result(FILE *f, enum rtm_prom_format fmt, const struct rtm_re
 			  struct rtm_error *err)
 {
 	struct rtm_prom_cpu *cpus = calloc((size_t)r->ncpus + 1, sizeof(*cpus));
-	struct rtm_prom_run run = { -1, -1, NULL };
+	struct rtm_prom_run run = { -1, -1, NULL, NULL };
 	struct rtm_prom_target t;
 	const json_t *irq = json_object_get(r->sections, "irq");
 	size_t i;
@@ -423,7 +534,9 @@ int rtm_prom_write_result(FILE *f, enum rtm_prom_format fmt, const struct rtm_re
 
 	if (!cpus)
 		return rtm_error_setn(err, -ENOMEM, "out of memory");
-	rtm_prom_target_from_sysinfo(&t, r->sysinfo, "timer", unix_time(r->created));
+	/* a noise run's page (rtmeasure_build_info too) says probe="noise" */
+	rtm_prom_target_from_sysinfo(&t, r->sysinfo, !r->ncpus && json_object_get(r->sections,
+				     "noise") ? "noise" : "timer", unix_time(r->created));
 	for (i = 0; i < (size_t)r->ncpus; i++) {
 		const struct rtm_result_cpu *c = &r->cpus[i];
 
@@ -435,6 +548,7 @@ int rtm_prom_write_result(FILE *f, enum rtm_prom_format fmt, const struct rtm_re
 		cpus[i].implied = c->corrected && c->corrected->count > c->raw->count ?
 				  c->corrected->count - c->raw->count : 0;
 	}
+	run.noise = json_object_get(r->sections, "noise");
 	if (irq) {
 		run.irq = irq;
 		if (json_is_integer(json_object_get(irq, "trace_lost")))

@@ -37,7 +37,7 @@ struct rtm_prom_target {
 	char host[128];
 	char kernel[128];
 	char preempt[32];	/* "none", "voluntary", "full", "rt", ... or "unknown" */
-	char probe[16];		/* "timer" */
+	char probe[16];		/* "timer"; the noise series say "noise" */
 	double created_s;	/* Unix time the run started (OpenMetrics _created) */
 };
 
@@ -82,6 +82,7 @@ struct rtm_prom_run {
 	int64_t trace_lost;		/* trace events lost */
 	int64_t spikes_captured;	/* spike windows saved */
 	const json_t *irq;		/* sections.irq of a result, or NULL */
+	const json_t *noise;		/* sections.noise (or a live copy of it), or NULL */
 };
 
 /**
@@ -101,7 +102,8 @@ void rtm_prom_target_from_sysinfo(struct rtm_prom_target *t, const json_t *sysin
  * rtm_prom_write - the metrics page
  *
  * Writes the series of @n CPUs and @run to @f in @fmt (OpenMetrics ends with
- * "# EOF"). A percentile that lies among unplaced samples is left out rather
+ * "# EOF"). With @n 0 the wake-up latency families are left out (a noise
+ * run); @run->noise adds the noise series (probe="noise"). A percentile that lies among unplaced samples is left out rather
  * than guessed, and so is the histogram's _sum when those samples exist.
  * Returns 0 or -errno of the stream.
  */
@@ -113,7 +115,8 @@ int rtm_prom_write(FILE *f, enum rtm_prom_format fmt, const struct rtm_prom_targ
  *
  * The same page from a results folder's result.json: counters from the run's
  * start, gauges over the whole run (no "interval" window), IRQ counts and
- * handler times from sections.irq, imported overflows as unplaced samples.
+ * handler times from sections.irq, imported overflows as unplaced samples,
+ * the noise series from sections.noise.
  */
 int rtm_prom_write_result(FILE *f, enum rtm_prom_format fmt, const struct rtm_result *r,
 			  struct rtm_error *err);

@@ -240,12 +240,15 @@ int rtm_promhttp_publish(struct rtm_promhttp *s, const struct rtm_prom_cpu *cpus
 		s->cpus = c;
 		s->cap = n;
 	}
-	memcpy(s->cpus, cpus, (size_t)n * sizeof(*cpus));
+	if (n)	/* a noise run publishes no CPU of the timer */
+		memcpy(s->cpus, cpus, (size_t)n * sizeof(*cpus));
 	s->ncpus = n;
 	/* a copy the server thread alone reads (jansson's counts are not atomic) */
 	json_decref((json_t *)s->run.irq);
+	json_decref((json_t *)s->run.noise);
 	s->run = *run;
 	s->run.irq = run->irq ? json_deep_copy(run->irq) : NULL;
+	s->run.noise = run->noise ? json_deep_copy(run->noise) : NULL;
 	s->published = true;
 out:
 	pthread_mutex_unlock(&s->lock);
@@ -258,6 +261,7 @@ void rtm_promhttp_stop(struct rtm_promhttp *s)
 		return;
 	MHD_stop_daemon(s->d);
 	json_decref((json_t *)s->run.irq);
+	json_decref((json_t *)s->run.noise);
 	pthread_mutex_destroy(&s->lock);
 	free(s->cpus);
 	free(s);

@@ -307,6 +307,13 @@ int cmd_compare(int argc, char **argv)
 		for (j = 0; j < nr[i]; j++) {
 			struct rtm_result *r = rtm_result_load(rounds[i][j], &err);
 
+			if (r && !r->ncpus && json_object_get(r->sections, "noise")) {
+				rtm_result_free(r);
+				ret = rtm_cli_fail("compare: %s holds a noise result (rtmeasure "
+						   "noise): compare reads wake-up latency and does "
+						   "not compare noise yet", rounds[i][j]);
+				goto out;
+			}
 			ret = !r ? -1 : j ? rtm_compare_add_round(cmp, r, rounds[i][j], &err) :
 			      rtm_compare_add(cmp, r, labels[i], rounds[i][j], &err);
 			rtm_result_free(r);

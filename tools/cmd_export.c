@@ -29,7 +29,8 @@ static void export_usage(FILE *f)
 		"                      histogram bucket\n"
 		"  --prometheus        Prometheus text format 0.0.4 (the metrics of\n"
 		"                      docs/prometheus.md: wake-up latency histogram per\n"
-		"                      CPU, max and percentiles, overruns, IRQs)\n"
+		"                      CPU, max and percentiles, overruns, IRQs; a noise\n"
+		"                      result's noise series)\n"
 		"  --openmetrics       the same in OpenMetrics 1.0\n"
 		"  --prometheus-textfile FILE.prom\n"
 		"                      --prometheus written atomically to FILE.prom, for\n"
@@ -146,6 +147,15 @@ int cmd_export(int argc, char **argv)
 	r = rtm_result_load(argv[optind], &err);
 	if (!r)
 		return rtm_cli_fail("export: %s", err.msg);
+	/* a noise run has no wake-up latency: refused, not an empty file */
+	if ((fmt == 'J' || fmt == 'C') && !r->ncpus && json_object_get(r->sections, "noise")) {
+		rtm_result_free(r);
+		return rtm_cli_fail("export: %s holds a noise result (rtmeasure noise): %s exports "
+				    "wake-up latency; use --prometheus, --openmetrics, "
+				    "--prometheus-textfile or --push for its noise series, or read "
+				    "result.json's sections.noise", argv[optind],
+				    fmt == 'C' ? "--csv" : "--cyclictest-json");
+	}
 	if (fmt == 'J') {
 		json_t *j;
 

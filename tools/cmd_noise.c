@@ -49,6 +49,8 @@ static void noise_usage(FILE *f, const char *name)
 		"      --no-dma-latency    do not hold /dev/cpu_dma_latency\n"
 		"      --exclusive         refuse CPUs another rtmeasure measures\n"
 		"      --housekeeping CPUS the threads that do not measure run there\n"
+		"      --prometheus [ADDR:]PORT  serve /metrics for Prometheus during the run\n"
+		"                          (127.0.0.1 unless ADDR is given; port 0: any free)\n"
 		"      --help              this help\n"
 		"\nCtrl-C or SIGTERM saves what was measured. See rtmeasure-noise(1).\n", name);
 }
@@ -150,6 +152,7 @@ int cmd_noise(int argc, char **argv)
 		{ "no-dma-latency", no_argument, NULL, 1006 },
 		{ "exclusive", no_argument, NULL, 1024 },
 		{ "housekeeping", required_argument, NULL, 1021 },
+		{ "prometheus", required_argument, NULL, 1023 },
 		{ "window", required_argument, NULL, NOISE_OPT_WINDOW },
 		{ "width", required_argument, NULL, NOISE_OPT_WIDTH },
 		{ "threshold", required_argument, NULL, NOISE_OPT_THRESHOLD },

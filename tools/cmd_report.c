@@ -129,6 +129,13 @@ int cmd_report(int argc, char **argv)
 	r = rtm_result_load(file, &err);
 	if (!r)
 		return rtm_cli_fail("report: %s", err.msg);
+	if (!r->ncpus && json_object_get(r->sections, "noise")) {	/* not "holds no CPU" */
+		rtm_result_free(r);
+		return rtm_cli_fail("report: %s holds a noise result (rtmeasure noise): report shows "
+				    "wake-up latency and does not read noise yet; use rtmeasure "
+				    "export --prometheus %s or result.json's sections.noise",
+				    argv[optind], argv[optind]);
+	}
 	o.results_dir = dir;
 	o.out_dir = out ? out : dir;
 	ret = rtm_report_write(r, &o, &err);

@@ -565,6 +565,8 @@ static void measure_loop(struct measure_opts *m, struct measure_run *mr)
 		rtm_probe_run_tick(mr->run);
 		if (mr->c)
 			measure_prom_publish(mr->prom, mr->c, mr->irq, mr->r);
+		else	/* noise: its section through the probe seam */
+			measure_prom_publish_probe(mr->prom, mr->run, mr->irq);
 		if (mr->trace)
 			measure_trace_poll(m, mr->trace, mr->c, mr->r, mr->dir, true);
 		measure_irq_poll(mr->irq);

@@ -268,6 +268,13 @@ struct measure_irq;
  */
 void measure_prom_publish(struct measure_prom *mp, struct rtm_cyclic *c,
 			  struct measure_irq *irq, const struct rtm_result *r);
+/*
+ * The same for a probe that is not the timer session (noise): its section from
+ * fresh snapshots (rtm_probe_ops.live_section) once per interval boundary.
+ */
+struct rtm_probe_run;
+void measure_prom_publish_probe(struct measure_prom *mp, struct rtm_probe_run *pr,
+				struct measure_irq *irq);
 void measure_prom_stop(struct measure_prom *mp);
 struct rtm_cpulock;
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * measure_prom.c - --prometheus for cyclic and run: /metrics while measuring
+ * measure_prom.c - --prometheus for cyclic, run, monitor and noise: /metrics while measuring
  *
  * The server starts before anything is measured (a port in use fails the
  * command at once), runs on the CPUs no probe measures when there are any,
@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "measure.h"
+#include "probe.h"
 #include "promhttp.h"
 #include "rtmeasure.h"
 
@@ -45,7 +46,7 @@ int measure_prom_start(const struct measure_opts *m, const json_t *sysinfo,
 	for (i = 0; i < m->probe.cpus.n; i++)
 		if (m->probe.cpus.cpus[i] < CPU_SETSIZE)
 			CPU_CLR(m->probe.cpus.cpus[i], &free_cpus);
-	rtm_prom_target_from_sysinfo(&t, sysinfo, "timer", (double)time(NULL));
+	rtm_prom_target_from_sysinfo(&t, sysinfo, m->ops->name, (double)time(NULL));
 	mp->srv = rtm_promhttp_start(m->prometheus, CPU_COUNT(&free_cpus) ? &free_cpus : NULL,
 				     &t, err);
 	if (!mp->srv) {
@@ -81,7 +82,7 @@ static int64_t spikes(const struct rtm_result *r)
 void measure_prom_publish(struct measure_prom *mp, struct rtm_cyclic *c,
 			  struct measure_irq *irq, const struct rtm_result *r)
 {
-	struct rtm_prom_run run = { -1, -1, NULL };
+	struct rtm_prom_run run = { -1, -1, NULL, NULL };
 	json_t *irqsec = NULL;
 	uint64_t next = rtm_cyclic_next_tick_ns(c);
 	int i, n;
@@ -118,6 +119,29 @@ void measure_prom_publish(struct measure_prom *mp, struct rtm_cyclic *c,
 	run.spikes_captured = spikes(r);
 	rtm_promhttp_publish(mp->srv, mp->cpus, n, &run);
 	json_decref(irqsec);
+}
+
+void measure_prom_publish_probe(struct measure_prom *mp, struct rtm_probe_run *pr,
+				struct measure_irq *irq)
+{
+	struct rtm_prom_run run = { -1, -1, NULL, NULL };
+	uint64_t next;
+	json_t *sec;
+
+	if (!mp || !pr || !rtm_probe_run_ops(pr)->next_tick_ns)
+		return;
+	next = rtm_probe_run_ops(pr)->next_tick_ns(rtm_probe_run_probe(pr));
+	if (next == mp->boundary)
+		return;
+	sec = rtm_probe_run_live_section(pr);
+	if (!sec)
+		return;	/* the scrapes keep the previous figures */
+	mp->boundary = next;
+	run.noise = sec;
+	run.irq = measure_irq_live(irq, &run.trace_lost);
+	rtm_promhttp_publish(mp->srv, NULL, 0, &run);
+	json_decref((json_t *)run.irq);
+	json_decref(sec);
 }
 
 void measure_prom_stop(struct measure_prom *mp)

@@ -12,6 +12,8 @@ trap 'rm -rf "$t"' EXIT
 expect_usage_error "--prometheus with a word as port" cyclic --prometheus abc -D 1s
 expect_usage_error "--prometheus with a port above 65535" cyclic --prometheus 70000 -D 1s
 expect_usage_error "--prometheus with a host name (numeric only)" cyclic --prometheus localhost:9101 -D 1s
+expect_usage_error "noise --prometheus with a word as port" noise --prometheus abc -D 1s
+expect_usage_error "hwlat --prometheus with a port above 65535" hwlat --prometheus 70000 -D 1s
 expect_usage_error "--prometheus-textfile without .prom" export --prometheus-textfile "$t/x.txt" "$R"
 expect_usage_error "--push with a non-HTTP URL" export --push ftp://gw "$R"
 expect_usage_error "--push and -o together" export --push http://127.0.0.1:9 -o "$t/x" "$R"
@@ -43,6 +45,41 @@ ok $? "--prometheus-textfile writes the page"
 [ -z "$(ls "$t" | grep -v '^rtmeasure.prom$')" ]
 ok $? "no temporary file left beside it"
 
+# a noise result (rtmeasure noise): its noise series, and refusals where a format cannot
+# carry noise (never an empty file with exit 0)
+N="$RTM_TESTDATA/results/vm-6.18-noise"
+run_cmd export --prometheus "$N"
+gaps0=$(jq '.sections.noise.cpus[] | select(.cpu == 0) | .gaps' "$N/result.json")
+[ "$rc" -eq 0 ] && echo "$out" | grep -q "^rtmeasure_noise_gaps_total{cpu=\"0\",probe=\"noise\",.*} $gaps0\$"
+ok $? "export --prometheus of a noise result: CPU 0's gaps_total is result.json's ($gaps0)"
+echo "$out" | grep -q '^rtmeasure_noise_gap_seconds_bucket{cpu="1",.*le="+Inf"}' &&
+	! echo "$out" | grep -q wakeup_latency
+ok $? "the gap histogram per CPU, no wake-up series"
+if command -v promtool >/dev/null; then
+	echo "$out" | promtool check metrics >/dev/null 2>&1
+	ok $? "promtool check metrics accepts the noise page"
+fi
+run_cmd export --openmetrics "$N"
+[ "$rc" -eq 0 ] && [ "$(echo "$out" | tail -n1)" = "# EOF" ] &&
+	echo "$out" | grep -q '^# UNIT rtmeasure_noise_gap_seconds seconds$'
+ok $? "export --openmetrics of a noise result: units, # EOF"
+run_cmd export --prometheus-textfile "$t/noise.prom" "$N"
+[ "$rc" -eq 0 ] && grep -q '^rtmeasure_noise_seconds_total{cpu="1",' "$t/noise.prom"
+ok $? "--prometheus-textfile writes the noise page"
+rm -f "$t/noise.prom"
+expect_usage_error "export --csv of a noise result" export --csv "$N"
+echo "$err" | grep -q "holds a noise result (rtmeasure noise): --csv exports wake-up latency"
+ok $? "the --csv refusal names the noise result"
+expect_usage_error "export --cyclictest-json of a noise result" export --cyclictest-json -o "$t/ct.json" "$N"
+[ ! -e "$t/ct.json" ]
+ok $? "no file written for the refused export"
+expect_usage_error "report of a noise result" report -o "$t/rep" "$N"
+echo "$err" | grep -q "holds a noise result" && ! echo "$err" | grep -q "holds no CPU"
+ok $? "report says it is a noise result"
+expect_usage_error "compare of a noise result" compare "$N" "$R"
+echo "$err" | grep -q "vm-6.18-noise holds a noise result"
+ok $? "compare says which input is a noise result"
+
 # monitor serves the same page while its dashboard runs (--no-rt: no root needed)
 "$RTMEASURE" monitor --no-rt --once --refresh 2s --prometheus 0 >"$t/mon.out" 2>"$t/mon.err" &
 mpid=$!
@@ -53,7 +90,13 @@ for _ in $(seq 50); do
 	sleep 0.1
 done
 page=
-[ -n "$port" ] && page=$(curl -s --max-time 2 "http://127.0.0.1:$port/metrics")
+# the page is empty until the first figures are published: ask again for a while
+for _ in $(seq 15); do
+	[ -n "$port" ] || break
+	page=$(curl -s --max-time 2 "http://127.0.0.1:$port/metrics")
+	echo "$page" | grep -q '^rtmeasure_wakeup_latency_seconds_count' && break
+	sleep 0.1
+done
 wait "$mpid"
 mrc=$?
 echo "$page" | grep -q '^rtmeasure_wakeup_latency_seconds_count{cpu="0",'

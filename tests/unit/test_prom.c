@@ -142,7 +142,7 @@ static void test_openmetrics(void)
 {
 	struct rtm_prom_target t;
 	struct rtm_prom_cpu c = { .cpu = 0 };
-	struct rtm_prom_run run = { 5, 2, NULL };
+	struct rtm_prom_run run = { 5, 2, NULL, NULL };
 	struct rtm_hist *h = rtm_hist_alloc(), *last = rtm_hist_alloc();
 	char *om;
 	int i;
@@ -231,6 +231,142 @@ static void test_result(void)
 	rtm_result_free(r);
 }
 
+/*
+ * sections.noise made by hand: gaps at, just above and between the bounds,
+ * beyond the last one; a CPU without a gap. Expected counts are made from the
+ * gap lengths themselves.
+ */
+static void test_noise(void)
+{
+	uint64_t le[RTM_PROM_NEDGES];
+	uint64_t vals[12], sum = 0, max = 0;
+	struct rtm_prom_target t;
+	struct rtm_prom_run run = { -1, -1, NULL, NULL };
+	struct rtm_hist *h = rtm_hist_alloc(), *none = rtm_hist_alloc();
+	char *txt, prefix[256], lebuf[64];
+	json_t *sec;
+	size_t i, n = 0;
+	int e, bad = 0;
+
+	rtm_prom_edges(le);
+	vals[n++] = 1000;		/* at the threshold's default */
+	vals[n++] = le[0];		/* on the first bound */
+	vals[n++] = le[0] + 1;		/* the next bucket */
+	vals[n++] = 20000;
+	vals[n++] = le[9];		/* 30 us bound */
+	vals[n++] = le[9] + 1;
+	vals[n++] = 680019;		/* the recorded run's largest */
+	vals[n++] = le[RTM_PROM_NEDGES - 1];	/* 100 ms bound */
+	vals[n++] = le[RTM_PROM_NEDGES - 1] + 1;
+	vals[n++] = 250000000;		/* beyond every bound: +Inf only */
+	for (i = 0; i < n; i++) {
+		rtm_hist_record(h, vals[i]);
+		sum += vals[i];
+		max = vals[i] > max ? vals[i] : max;
+	}
+	sec = json_pack("{s:s, s:[{s:i, s:I, s:I, s:I, s:I, s:o}, {s:i, s:I, s:I, s:I, s:I, s:o}]}",
+			"probe", "user", "cpus",
+			"cpu", 3, "sampled_ns", (json_int_t)1500000000, "gaps", (json_int_t)n,
+			"noise_ns", (json_int_t)sum, "max_gap_ns", (json_int_t)max,
+			"hist", rtm_hist_to_json(h),
+			"cpu", 5, "sampled_ns", (json_int_t)1000000007, "gaps", (json_int_t)0,
+			"noise_ns", (json_int_t)0, "max_gap_ns", (json_int_t)0,
+			"hist", rtm_hist_to_json(none));
+	run.noise = sec;
+	target(&t);
+	txt = page(RTM_PROM_TEXT, &t, NULL, 0, &run);
+	for (e = 0; e < RTM_PROM_NEDGES; e++) {
+		uint64_t want = 0;
+
+		for (i = 0; i < n; i++)
+			want += vals[i] <= le[e];
+		snprintf(lebuf, sizeof(lebuf), "%.9f", (double)le[e] / 1e9);
+		while (lebuf[strlen(lebuf) - 1] == '0')
+			lebuf[strlen(lebuf) - 1] = '\0';
+		snprintf(prefix, sizeof(prefix),
+			 "rtmeasure_noise_gap_seconds_bucket{cpu=\"3\",probe=\"noise\","
+			 "host=\"lab\\\"1\\\\a\",kernel=\"6.1.0-rt\",preempt_model=\"rt\",le=\"%s\"}",
+			 lebuf);
+		if (value_of(txt, prefix) != (double)want) {
+			diag("le %s: got %g want %" PRIu64, lebuf, value_of(txt, prefix), want);
+			bad++;
+		}
+	}
+	ok(!bad, "noise: every gap bucket count equals the gaps at or below its bound");
+	ok(strstr(txt, "preempt_model=\"rt\",le=\"+Inf\"} 10\n") != NULL, "noise: +Inf holds every gap");
+	ok(value_of(txt, "rtmeasure_noise_gap_seconds_count{cpu=\"3\"") == (double)n,
+	   "noise: _count is the gaps");
+	snprintf(prefix, sizeof(prefix), "} %" PRIu64 ".%09" PRIu64 "\n", sum / 1000000000,
+		 sum % 1000000000);
+	ok(strstr(txt, prefix) != NULL, "noise: _sum and noise exact (%s)", prefix + 2);
+	ok(strstr(txt, "rtmeasure_noise_seconds_total{cpu=\"3\"") &&
+	   value_of(txt, "rtmeasure_noise_seconds_total{cpu=\"3\"") * 1e9 > (double)sum - 1 &&
+	   value_of(txt, "rtmeasure_noise_seconds_total{cpu=\"3\"") * 1e9 < (double)sum + 1,
+	   "noise: rtmeasure_noise_seconds_total is the gaps summed");
+	ok(strstr(txt, "rtmeasure_noise_sampled_seconds_total{cpu=\"5\",probe=\"noise\","
+		  "host=\"lab\\\"1\\\\a\",kernel=\"6.1.0-rt\",preempt_model=\"rt\"} 1.000000007\n")
+	   != NULL, "noise: sampled time in exact seconds");
+	ok(value_of(txt, "rtmeasure_noise_gaps_total{cpu=\"3\"") == (double)n &&
+	   value_of(txt, "rtmeasure_noise_gaps_total{cpu=\"5\"") == 0, "noise: gaps counted per CPU");
+	ok(strstr(txt, "rtmeasure_noise_max_gap_seconds{cpu=\"3\"") &&
+	   strstr(txt, "preempt_model=\"rt\"} 0.25\n") &&
+	   !strstr(txt, "rtmeasure_noise_max_gap_seconds{cpu=\"5\""),
+	   "noise: largest gap exact; left out for a CPU without a gap");
+	ok(strstr(txt, "rtmeasure_noise_gap_seconds_bucket{cpu=\"5\"") &&
+	   strstr(txt, "# TYPE rtmeasure_noise_gaps_total counter\n"),
+	   "noise: an empty histogram is still a histogram (all zero)");
+	ok(!strstr(txt, "rtmeasure_wakeup_latency") && !strstr(txt, "rtmeasure_overruns"),
+	   "noise: no wake-up series on a noise page");
+	ok(!strstr(txt, "cause"), "noise: no series by cause (not attributed yet)");
+	free(txt);
+	txt = page(RTM_PROM_OPENMETRICS, &t, NULL, 0, &run);
+	ok(strstr(txt, "# TYPE rtmeasure_noise_seconds counter\n# UNIT rtmeasure_noise_seconds "
+		  "seconds\n") && strstr(txt, "rtmeasure_noise_gaps_created{cpu=\"3\"") &&
+	   strstr(txt, "rtmeasure_noise_gap_seconds_created{cpu=\"3\"") &&
+	   !strcmp(txt + strlen(txt) - 6, "# EOF\n"), "noise: OpenMetrics families, _created, # EOF");
+	free(txt);
+	json_decref(sec);
+	rtm_hist_free(h);
+	rtm_hist_free(none);
+}
+
+/* A recorded noise run (--max-gaps 20): the page's figures are result.json's. */
+static void test_noise_result(void)
+{
+	struct rtm_error err = { "" };
+	struct rtm_result *r = rtm_result_load(RTM_SRCDIR "/tests/data/results/vm-6.18-noise/result.json",
+					       &err);
+	const json_t *c;
+	char *buf = NULL, prefix[128];
+	size_t len = 0, i;
+	FILE *f;
+
+	ok(r != NULL, "recorded noise result loads (%s)", err.msg);
+	if (!r)
+		return;
+	f = open_memstream(&buf, &len);
+	ok(f && rtm_prom_write_result(f, RTM_PROM_TEXT, r, &err) == 0, "page from a noise result");
+	fclose(f);
+	json_array_foreach(json_object_get(json_object_get(r->sections, "noise"), "cpus"), i, c) {
+		json_int_t cpu = json_integer_value(json_object_get(c, "cpu"));
+		json_int_t gaps = json_integer_value(json_object_get(c, "gaps"));
+
+		snprintf(prefix, sizeof(prefix), "rtmeasure_noise_gaps_total{cpu=\"%d\"", (int)cpu);
+		ok(value_of(buf, prefix) == (double)gaps, "CPU %d: gaps %d", (int)cpu, (int)gaps);
+		snprintf(prefix, sizeof(prefix), "rtmeasure_noise_gap_seconds_count{cpu=\"%d\"",
+			 (int)cpu);
+		ok(value_of(buf, prefix) == (double)gaps, "CPU %d: histogram count = gaps", (int)cpu);
+	}
+	ok(strstr(buf, "rtmeasure_noise_max_gap_seconds{cpu=\"0\",probe=\"noise\",host=\"vm\"") &&
+	   strstr(buf, "} 0.000680019\n"), "CPU 0: largest gap exact (680019 ns)");
+	ok(strstr(buf, "rtmeasure_noise_seconds_total{cpu=\"1\"") &&
+	   strstr(buf, "} 0.027134058\n"), "CPU 1: noise exact (27134058 ns)");
+	ok(!strstr(buf, "rtmeasure_wakeup_latency") && !strstr(buf, "probe=\"timer\""),
+	   "no wake-up series for a noise run, and no probe=\"timer\" label");
+	free(buf);
+	rtm_result_free(r);
+}
+
 int main(void)
 {
 	test_edges();
@@ -238,5 +374,7 @@ int main(void)
 	test_openmetrics();
 	test_unplaced();
 	test_result();
+	test_noise();
+	test_noise_result();
 	return tap_done();
 }
