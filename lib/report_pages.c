@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cost.h"
 #include "fileio.h"
 #include "jsonutil.h"
 #include "irqacct.h"
@@ -357,6 +358,8 @@ static void write_html(struct rtm_report_ctx *c, FILE *f, const struct rtm_summa
 		      "<code>-b LAT --trace</code> to keep the events around the worst wake-ups and "
 		      "their explanation).</p>\n", f);
 
+	rtm_cost_html(json_object_get(r->sections, "throughput"), f);	/* run --throughput */
+
 	fputs("<h2>The box</h2>\n<table>\n", f);
 	n = fingerprint(r, fp);
 	for (i = 0; i < n; i++) {
@@ -445,6 +448,7 @@ static void write_md(struct rtm_report_ctx *c, FILE *f, const struct rtm_summary
 		if (!strcmp(json_string_value(json_object_get(e, "type")) ?: "", "spike_capture"))
 			fprintf(f, "- %s (`%s`)\n", json_string_value(json_object_get(e, "verdict")) ?: "",
 				json_string_value(json_object_get(e, "file")) ?: "");
+	rtm_cost_md(json_object_get(r->sections, "throughput"), f);	/* run --throughput */
 	fputs("\n| | |\n|---|---|\n", f);
 	n = fingerprint(r, fp);
 	for (i = 0; i < n; i++)

@@ -21,6 +21,7 @@
 #include <term.h>
 
 #include "capture.h"
+#include "cost.h"
 #include "cyclic.h"
 #include "fileio.h"
 #include "histfile.h"
@@ -803,6 +804,10 @@ int measure_main(struct measure_opts *m)
 		json_object_set_new(r->sections, "load", rtm_load_to_json(load));
 		rtm_load_free(load);
 	}
+	/* run --throughput: the cost phase, with the probes and the load gone */
+	if (m->throughput && !ret && !r->interrupted && !rtm_cli_stopping() &&
+	    measure_throughput(m, r))
+		status = RTM_EXIT_USAGE;
 	if (ret) {
 		measure_irq_free(irq);
 		rtm_result_free(r);
@@ -866,6 +871,7 @@ int measure_main(struct measure_opts *m)
 		printf("\n");
 		rtm_summary_fprint_unit(r, stdout, m->nsecs);
 		measure_irq_print(irq, stdout);
+		rtm_cost_fprint(json_object_get(r->sections, "throughput"), stdout);
 		print_notes(si, m, stdout);
 		print_shared(r, stdout);
 		printf("results: %s/%s\n", dir, reported ? " (report.html)" : "");

@@ -50,6 +50,7 @@ struct measure_opts {
 	int ntrace_filters;
 	const char *preempt_model;		/* the kernel's, from sysinfo (spike verdicts) */
 	const char *prometheus;			/* --prometheus [ADDR:]PORT: serve /metrics */
+	void *throughput;			/* run --throughput (cmd_run.c), NULL: none */
 };
 
 /* Defaults: all allowed CPUs, 1000 us, FIFO 95, nanosleep, mlockall, dma latency 0. */
@@ -269,6 +270,12 @@ bool measure_cpus_poll(struct rtm_cpulock *l, const struct measure_opts *m, doub
 
 /* result.json sections.shared_cpus: the CPUs another rtmeasure measured too. */
 void measure_cpus_record(struct rtm_cpulock *l, struct rtm_result *r);
+
+/*
+ * run --throughput (cmd_run.c): the cost phase after the latency phase, its
+ * section into @r; -1 after a warning when it failed (the latency is kept).
+ */
+int measure_throughput(struct measure_opts *m, struct rtm_result *r);
 
 /* Run the measurement; returns the exit status. */
 int measure_main(struct measure_opts *m);
