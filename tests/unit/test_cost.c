@@ -179,9 +179,28 @@ static void test_section(void)
 	ok(text && strstr(text, "cpu 1000 switch 500"), "printed: %s", text ? text : "");
 	free(text);
 
+	/* report.html and report.md: the table, or the problem when the section is bad */
+	text = NULL;
+	f = open_memstream(&text, &len);
+	rtm_cost_html(sec, f);
+	rtm_cost_md(sec, f);
+	fclose(f);
+	ok(text && strstr(text, "<h2>Throughput</h2>") &&
+	   strstr(text, "<td class=\"l\">switch</td><td>500</td><td>1</td>") &&
+	   strstr(text, "## Throughput") && strstr(text, "| cpu | 1000 | 1 |"),
+	   "report.html and report.md show the scores");
+	free(text);
+
 	bad = json_deep_copy(sec);
 	json_object_set_new(json_array_get(json_object_get(bad, "stressors"), 1),
 			    "bogo_ops_per_s", json_real(-1));
+	text = NULL;
+	f = open_memstream(&text, &len);
+	rtm_cost_html(bad, f);
+	fclose(f);
+	ok(text && strstr(text, "class=\"warn\">sections.throughput.stressors[1]"),
+	   "report.html names a bad section instead of showing it");
+	free(text);
 	ok(rtm_cost_summary_read(bad, &s, &err) == -EINVAL && one_line(err.msg) &&
 	   strstr(err.msg, "stressors[1].bogo_ops_per_s"), "a negative score is refused: %s",
 	   err.msg);
