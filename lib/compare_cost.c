@@ -251,27 +251,42 @@ static void cost_rows(struct rtm_compare *c, int i)
 	row_verdict(a, b, la, na, lb, nb, what, row);
 }
 
-/* "p99.9 6.1x lower" from the latency verdict of run @i. */
-static void latency_part(const struct rtm_compare *c, int i, char *buf, size_t len)
+/* "p99.9 6.1x lower" from the latency verdict of run @i at percentile @pct. */
+static void latency_pct(const struct rtm_compare *c, int i, double pct, char *buf, size_t len)
 {
 	const struct rtm_compare_verdict *v = NULL;
 	char f[24];
 	int k;
 
 	for (k = 0; k < c->nverdicts; k++)
-		if (c->verdicts[k].run == i && c->verdicts[k].pct == 99.9)
+		if (c->verdicts[k].run == i && c->verdicts[k].pct == pct)
 			v = &c->verdicts[k];
 	if (!v || v->kind == RTM_VERDICT_FEW) {
-		snprintf(buf, len, "p99.9 unknown (too few samples)");
+		snprintf(buf, len, "p%g unknown (too few samples)", pct);
 		return;
 	}
 	if (v->kind == RTM_VERDICT_SAME) {
-		snprintf(buf, len, "p99.9 not distinguishable");
+		snprintf(buf, len, "p%g not distinguishable", pct);
 		return;
 	}
 	rtm_compare_fmt_factor(f, sizeof(f), v->kind == RTM_VERDICT_LOWER ? 1.0 / v->ratio :
 			       v->ratio);
-	snprintf(buf, len, "p99.9 %sx %s", f, v->kind == RTM_VERDICT_LOWER ? "lower" : "higher");
+	snprintf(buf, len, "p%g %sx %s", pct, f, v->kind == RTM_VERDICT_LOWER ? "lower" :
+		 "higher");
+}
+
+/* The headline's latency: p99.9, and p99 too when p99.9 has too few samples. */
+static void latency_part(const struct rtm_compare *c, int i, char *buf, size_t len)
+{
+	char p99[64];
+	size_t n;
+
+	latency_pct(c, i, 99.9, buf, len);
+	if (!strstr(buf, "too few"))
+		return;
+	latency_pct(c, i, 99, p99, sizeof(p99));
+	n = strlen(buf);
+	snprintf(buf + n, len - n, ", %s", p99);
 }
 
 static void headline(struct rtm_compare *c, int i, const struct rtm_compare_cost_row *all)

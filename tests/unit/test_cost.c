@@ -225,7 +225,7 @@ static void test_section(void)
  * A run whose latency is deterministic (p99.9 exact; @scale 0.25 makes every
  * value a quarter) with throughput @cpu and @sw bogo-ops/s, or none when @cpu <= 0.
  */
-static struct rtm_result *run(double scale, double cpu, double sw, int workers)
+static struct rtm_result *run_n(double scale, double cpu, double sw, int workers, uint64_t n)
 {
 	struct rtm_result *r = rtm_result_alloc("run");
 	struct rtm_result_cpu *c = rtm_result_add_cpu(r, 0, false, 0);
@@ -233,13 +233,18 @@ static struct rtm_result *run(double scale, double cpu, double sw, int workers)
 	double scores[2] = { cpu, sw };
 	uint64_t k;
 
-	for (k = 0; k < 40000; k++)
+	for (k = 0; k < n; k++)
 		rtm_hist_record(c->raw, (uint64_t)((20000.0 + (double)(k * 7919 % 40000) *
 						    (k % 97 == 0 ? 20.0 : 1.0)) * scale));
 	r->duration_ns = 40000000000ULL;
 	if (cpu > 0)
 		json_object_set_new(r->sections, "throughput", section(names, scores, 2, workers));
 	return r;
+}
+
+static struct rtm_result *run(double scale, double cpu, double sw, int workers)
+{
+	return run_n(scale, cpu, sw, workers, 40000);
 }
 
 static struct rtm_compare *compare_runs(struct rtm_result **a, int na, struct rtm_result **b,
@@ -328,6 +333,19 @@ static void test_compare_rounds(void)
 	rtm_compare_free(c);
 }
 
+/* 4000 samples a run: no p99.9 verdict, so the headline adds p99's */
+static void test_compare_short(void)
+{
+	struct rtm_result *a[2] = { run_n(1, 1000, 500, 2, 4000), run_n(1, 1100, 550, 2, 4000) };
+	struct rtm_result *b[2] = { run_n(0.25, 900, 250, 2, 4000), run_n(0.25, 990, 275, 2, 4000) };
+	struct rtm_compare *c = compare_runs(a, 2, b, 2);
+
+	ok(!strncmp(c->headline[1], "rt vs stock: p99.9 unknown (too few samples), p99 ", 50) &&
+	   strstr(c->headline[1], ", throughput 33% lower (95% CI 10% to 50% lower)"),
+	   "too few samples for p99.9: the headline gives p99's verdict too (%s)", c->headline[1]);
+	rtm_compare_free(c);
+}
+
 static void test_compare_single(void)
 {
 	struct rtm_result *a[1] = { run(1, 1000, 500, 2) };
@@ -383,6 +401,7 @@ int main(void)
 	test_corrupt();
 	test_section();
 	test_compare_rounds();
+	test_compare_short();
 	test_compare_single();
 	test_compare_missing();
 	return tap_done();
