@@ -1,8 +1,11 @@
 #!/bin/bash
 # Command-level tests of run --throughput (the cost phase): bad values give one
 # line and exit 2 before anything is measured; stress-ng missing is named with
-# its fix before measuring; cyclic has no such option.
+# its fix before measuring; cyclic has no such option. A stress-ng that fails,
+# or writes a truncated YAML file (fakes on PATH), is named with the end of its
+# output, the latency is saved without the section, and the status is 2.
 . "$RTM_SRCDIR/tests/lib.sh"
+measure_lock "$@"
 
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
@@ -33,4 +36,31 @@ lines=$(printf '%s\n' "$err" | grep -c .)
 [ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && [ -z "$out" ] && echo "$err" | grep -q 'apt-get install stress-ng'
 ok $? "stress-ng missing: one line with the apt-get fix, exit 2 ($rc: $err)"
 [ ! -e "$d/res" ]; ok $? "  and nothing was measured or written"
+# stress-ng failing, or leaving a truncated YAML: the latency is kept, exit 2
+mkdir "$d/fail" "$d/trunc" "$d/tmp"
+printf '#!/bin/sh\necho "stress-ng: error: [1] cpu stressor failed"\nexit 2\n' >"$d/fail/stress-ng"
+cat >"$d/trunc/stress-ng" <<'FAKE'
+#!/bin/sh
+# the metrics file cut short, as a full disk leaves it
+while [ $# -gt 0 ]; do [ "$1" = --yaml ] && y=$2; shift; done
+printf -- '---\nmetrics:\n    - stressor: cpu\n      bogo-ops: 12\n' >"$y"
+FAKE
+chmod +x "$d/fail/stress-ng" "$d/trunc/stress-ng"
+for fake in fail trunc; do
+	TMPDIR=$d/tmp PATH=$d/$fake:$PATH "$RTMEASURE" run --no-rt -l 50 -i 1ms --no-report -q --throughput=cpu \
+		--throughput-time 1s -o "$d/r-$fake" >"$d/o" 2>"$d/e" </dev/null
+	rc=$?
+	err=$(cat "$d/e")
+	case $fake in
+	fail) want='exited with status 2: stress-ng: error: \[1\] cpu stressor failed' ;;
+	trunc) want="stressor cpu has no bogo-ops-per-second-real-time" ;;
+	esac
+	[ $rc -eq 2 ] && echo "$err" | grep -q "throughput phase failed: .*$want" &&
+		[ "$(echo "$err" | grep -c .)" -eq 1 ]
+	ok $? "stress-ng $fake: one line naming it, exit 2 ($rc: $err)"
+	[ -f "$d/r-$fake/result.json" ] && ! grep -q '"throughput"' "$d/r-$fake/result.json"
+	ok $? "  the latency is saved, without a throughput section"
+	[ -z "$(ls -A "$d/tmp")" ]
+	ok $? "  and its temporary folder is removed"
+done
 done_testing
