@@ -389,6 +389,17 @@ static int digest_round(struct rtm_compare_run *run, const struct rtm_result *r)
 	return 0;
 }
 
+/* The throughput scores of the round just digested; a bad section names the run. */
+static int add_cost(struct rtm_compare_run *run, const struct rtm_result *r, const char *what,
+		    struct rtm_error *err)
+{
+	struct rtm_error e = { "" };
+
+	if (!rtm_compare_cost_digest(run, r, &e))
+		return 0;
+	return rtm_error_set(err, "%s: %s", what, e.msg);
+}
+
 int rtm_compare_add(struct rtm_compare *c, const struct rtm_result *r, const char *label,
 		    const char *path, struct rtm_error *err)
 {
@@ -413,7 +424,7 @@ int rtm_compare_add(struct rtm_compare *c, const struct rtm_result *r, const cha
 	ret = digest_round(run, r);
 	if (ret)
 		return rtm_error_setn(err, ret, "out of memory");
-	return 0;
+	return add_cost(run, r, path ? path : label, err);	/* throughput (compare_cost.c) */
 }
 
 int rtm_compare_add_round(struct rtm_compare *c, const struct rtm_result *r, const char *path,
@@ -434,6 +445,9 @@ int rtm_compare_add_round(struct rtm_compare *c, const struct rtm_result *r, con
 	ret = digest_round(run, r);
 	if (ret)
 		return rtm_error_setn(err, ret, "out of memory");
+	ret = add_cost(run, r, path ? path : run->label, err);	/* throughput */
+	if (ret)
+		return ret;
 	len = strlen(run->path);
 	if (path && len + 1 < sizeof(run->path))
 		snprintf(run->path + len, sizeof(run->path) - len, ",%s", path);
@@ -794,6 +808,7 @@ void rtm_compare_finish(struct rtm_compare *c)
 			rtm_compare_verdict(&c->runs[0], &c->runs[i], k, v);
 		}
 	}
+	rtm_compare_cost_finish(c);	/* throughput beside latency */
 }
 
 /* ---------------------------------------------------------------- metrics */
@@ -1046,6 +1061,7 @@ void rtm_compare_fprint(const struct rtm_compare *c, FILE *f)
 			RTM_COMPARE_CONF * 100);
 	for (i = 0; i < c->nverdicts; i++)
 		fprintf(f, "  %s\n", c->verdicts[i].text);
+	rtm_compare_cost_fprint(c, f);	/* throughput beside latency */
 }
 
 /* ---------------------------------------------------------------- JSON */
@@ -1180,6 +1196,7 @@ static json_t *run_json(const struct rtm_compare_run *run, bool baseline)
 			    run->batch_points, "merged_left_out", run->batch_merged));
 	json_object_set_new(o, "vm", json_boolean(run->vm));
 	json_object_set_new(o, "emulated", json_boolean(run->emulated));
+	json_object_set_new(o, "throughput", rtm_compare_cost_run_json(run));
 	return o;
 }
 
@@ -1214,9 +1231,9 @@ static json_t *comparison_json(const struct rtm_compare *c, int i, const int *cp
 			"n_run", v->method ? json_integer(v->ci.nb) : json_null(),
 			"df", v->method ? json_num(v->ci.df) : json_null(), "text", v->text));
 	}
-	return json_pack("{s:s, s:s, s:o, s:o, s:o}", "run", b->label, "baseline", a->label,
+	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o}", "run", b->label, "baseline", a->label,
 			 "all", diff_json(&b->rows[b->nrows - 1], &a->rows[a->nrows - 1]),
-			 "cpus", jc, "verdicts", jv);
+			 "cpus", jc, "verdicts", jv, "throughput", rtm_compare_cost_json(c, i));
 }
 
 json_t *rtm_compare_to_json(const struct rtm_compare *c)

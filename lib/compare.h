@@ -31,6 +31,7 @@
 #include "result.h"
 #include "stats.h"
 #include "summary.h"
+#include "cost.h"
 
 #define RTM_COMPARE_MAX_RUNS	8	/* one colour each in the plots */
 #define RTM_COMPARE_NPCT	4	/* verdicts for p99, p99.9, p99.99, p99.999 */
@@ -91,6 +92,45 @@ struct rtm_compare_round {
 	double pct_logvar[RTM_COMPARE_NPCT];
 };
 
+/*
+ * ---- the cost of RT (compare_cost.c): throughput beside latency.
+ * A side's throughput scores (sections.throughput of `run --throughput`), one
+ * row per round that has them; verdicts from an interval over runs (Welch t on
+ * the logarithms of the per-run scores), and with one run per side no interval:
+ * the repetitions inside one run do not show how whole runs vary.
+ */
+struct rtm_compare_cost {
+	int nrounds;			/* rounds with a throughput section */
+	int missing;			/* rounds without one */
+	bool incomplete;		/* a round's phase was interrupted */
+	bool workload_differs;		/* the rounds' workloads differ */
+	char workload[256];		/* the first round's: stress-ng version, stressors, ... */
+	int n;				/* stressors seen, in the first round's order */
+	char names[RTM_COST_MAX_STRESSORS][32];
+	/* bogo-ops/s of stressor names[k] in round j; NAN when that round lacks it */
+	double score[RTM_COMPARE_MAX_ROUNDS][RTM_COST_MAX_STRESSORS];
+};
+
+enum rtm_cost_kind {
+	RTM_COST_LOWER,			/* the run's throughput is lower than the baseline's */
+	RTM_COST_HIGHER,
+	RTM_COST_SAME,			/* the interval holds 1 */
+	RTM_COST_NO_CI,			/* one run per side: the ratio, no interval */
+	RTM_COST_UNKNOWN,		/* a side has no throughput (for this stressor) */
+};
+
+struct rtm_compare_cost_row {
+	int run;			/* compared with run 0 */
+	char stressor[32];		/* "" : all stressors (geometric mean of the scores) */
+	enum rtm_cost_kind kind;
+	double ratio;			/* run / baseline, of the geometric means over runs */
+	double lo, hi;			/* RTM_COMPARE_CONF interval, NAN when none */
+	struct rtm_ratio_ci ci;		/* na, nb: runs; welch; df */
+	char text[512];
+};
+
+#define RTM_COMPARE_MAX_COST_ROWS ((RTM_COMPARE_MAX_RUNS - 1) * (RTM_COST_MAX_STRESSORS + 1))
+
 struct rtm_compare_run {
 	char label[64];
 	char path[1024];		/* the rounds' paths, comma separated */
@@ -113,6 +153,7 @@ struct rtm_compare_run {
 	int batch_merged;		/* intervals left out: merged (p99 an upper bound) */
 	bool vm, emulated;		/* a round ran under a hypervisor / emulated (TCG) */
 	bool corrected_kept;		/* every round kept a corrected histogram */
+	struct rtm_compare_cost cost;	/* throughput (compare_cost.c) */
 };
 
 struct rtm_compare_warning {
@@ -121,7 +162,8 @@ struct rtm_compare_warning {
 	char text[640];			/* one line */
 };
 
-#define RTM_COMPARE_MAX_WARNINGS	(RTM_FP_NFIELDS + RTM_COMPARE_MAX_RUNS + 1)
+/* + 1: the throughput workloads differ (compare_cost.c) */
+#define RTM_COMPARE_MAX_WARNINGS	(RTM_FP_NFIELDS + RTM_COMPARE_MAX_RUNS + 1 + 1)
 
 enum rtm_verdict {
 	RTM_VERDICT_LOWER,		/* the run's percentile is lower than the baseline's */
@@ -155,6 +197,11 @@ struct rtm_compare {
 	char banner[256];		/* "" or the emulation / VM banner */
 	int nverdicts;
 	struct rtm_compare_verdict verdicts[(RTM_COMPARE_MAX_RUNS - 1) * RTM_COMPARE_NPCT];
+	/* throughput (compare_cost.c): rows per run and stressor, one headline per run */
+	bool has_cost;			/* some run has throughput scores */
+	int ncost;
+	struct rtm_compare_cost_row cost[RTM_COMPARE_MAX_COST_ROWS];
+	char headline[RTM_COMPARE_MAX_RUNS][320];	/* "rt vs stock: p99.9 6.1x lower, ..." */
 };
 
 /* alloc/free act on memory only. */
@@ -196,6 +243,25 @@ json_t *rtm_compare_to_json(const struct rtm_compare *c);
 
 /* A ratio or factor for people: "1.05", "4.1", "12". */
 void rtm_compare_fmt_factor(char *buf, size_t len, double x);
+
+/* ---- the cost of RT (compare_cost.c) */
+
+/*
+ * Digest the throughput section of @r, the round just added to @run (after
+ * rtm_compare_add or _add_round). 0, or -EINVAL with a message naming the key.
+ */
+int rtm_compare_cost_digest(struct rtm_compare_run *run, const struct rtm_result *r,
+			    struct rtm_error *err);
+/* Throughput rows, headlines and the workload warning (called by rtm_compare_finish). */
+void rtm_compare_cost_finish(struct rtm_compare *c);
+/* Human output: headlines, the throughput table and its verdicts (nothing without). */
+void rtm_compare_cost_fprint(const struct rtm_compare *c, FILE *f);
+/* JSON: a run's "throughput", and a comparison's (run @i against the baseline). */
+json_t *rtm_compare_cost_run_json(const struct rtm_compare_run *run);
+json_t *rtm_compare_cost_json(const struct rtm_compare *c, int i);
+/* compare.html and compare.md: the "Latency and throughput" part. */
+void rtm_compare_cost_html(const struct rtm_compare *c, FILE *f);
+void rtm_compare_cost_md(const struct rtm_compare *c, FILE *f);
 
 struct rtm_compare_opts {
 	const char *out_dir;		/* compare.html, compare.md and plots/ go here */

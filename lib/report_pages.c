@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cost.h"
 #include "fileio.h"
 #include "html.h"
 #include "jsonutil.h"
@@ -392,6 +393,8 @@ static void html_box(const struct rtm_result *r, FILE *f)
 	size_t k;
 	int n, i;
 
+	rtm_cost_html(json_object_get(r->sections, "throughput"), f);	/* run --throughput */
+
 	fputs("<h2>The box</h2>\n<table>\n", f);
 	n = fingerprint(r, fp);
 	for (i = 0; i < n; i++) {
@@ -493,7 +496,8 @@ static void write_md(struct rtm_report_ctx *c, FILE *f, const struct rtm_summary
 				json_string_value(json_object_get(e, "file")) ?: "");
 	fputs("\n", f);
 	rtm_rtholds_md(json_object_get(r->sections, "rt_holds"), f);	/* --rt-hold */
-	fputs("| | |\n|---|---|\n", f);
+	rtm_cost_md(json_object_get(r->sections, "throughput"), f);	/* run --throughput */
+	fputs("\n| | |\n|---|---|\n", f);
 	n = fingerprint(r, fp);
 	for (i = 0; i < n; i++)
 		fprintf(f, "| %s | %s |\n", fp[i].label, fp[i].value ?: "?");

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "cost.h"
 #include "fileio.h"
 #include "jsonutil.h"
 #include "result.h"
@@ -352,6 +353,17 @@ struct rtm_result *rtm_result_from_json(const json_t *root, const char *what,
 	v = json_object_get(r->sections, "rt_holds");
 	if (v && rtm_rtholds_check(v, what, err))
 		goto fail;
+	/* run --throughput's scores, read by report and compare (lib/cost.c) */
+	v = json_object_get(r->sections, "throughput");
+	if (v) {
+		struct rtm_cost_summary cs;
+		struct rtm_error e = { "" };
+
+		if (rtm_cost_summary_read(v, &cs, &e)) {
+			rtm_error_set(err, "%s: %s", what, e.msg);
+			goto fail;
+		}
+	}
 
 	cpus = json_object_get(root, "cpus");
 	if (!json_is_array(cpus)) {

@@ -4,12 +4,17 @@
  * CPU for --duration under an optional stress-ng load, the results folder and
  * the summary.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "cost.h"
 #include "load.h"
 #include "measure.h"
 #include "rtmeasure.h"
+#include "units.h"
 
 #define RUN_DEFAULT_DURATION_NS (60ULL * 1000000000ULL)
 
@@ -24,7 +29,84 @@ static void run_usage(FILE *f)
 		"      --load KINDS        cpu, io, vm, net or all, comma separated; the\n"
 		"                          generators' command lines go into result.json\n"
 		"      --no-report         no report.html and plots at the end\n"
+		"      --throughput[=LIST] after the latency phase, the cost phase: stress-ng\n"
+		"                          stressors (cpu, switch, sock; default all) one after\n"
+		"                          another on the measured CPUs, their bogo-ops/s into\n"
+		"                          result.json (compare shows them beside latency)\n"
+		"      --throughput-time D each stressor's time, whole seconds (default 10s)\n"
+		"      --throughput-reps N run the stressors N times (default 1)\n"
 		MEASURE_PROBE_HELP MEASURE_RESULT_HELP);
+}
+
+/* ---- --throughput: the cost phase (lib/cost.c), after the latency phase */
+
+struct run_cost {
+	struct rtm_cost_opts o;
+	char cpus[1024];
+};
+
+int measure_throughput(struct measure_opts *m, struct rtm_result *r)
+{
+	struct run_cost *rc = (struct run_cost *)m->throughput;
+	struct rtm_error err = { "" };
+	char names[64] = "";
+	json_t *sec;
+	int s;
+
+	rtm_cpulist_format(&m->probe.cpus, rc->cpus, sizeof(rc->cpus));
+	rc->o.cpus = rc->cpus;
+	rc->o.workers = m->probe.cpus.n;
+	for (s = 0; s < RTM_COST_NSTRESSORS; s++)
+		if (rc->o.stressors & (1u << s))
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+				 names[0] ? ", " : "", rtm_cost_stressor_names[s]);
+	if (!m->quiet && !m->json)
+		fprintf(stderr, "rtmeasure run: throughput phase: stress-ng %s, %llu s each%s, "
+			"%d workers on CPUs %s\n", names,
+			(unsigned long long)(rc->o.time_ns / 1000000000ULL),
+			rc->o.reps > 1 ? " per repetition" : "", rc->o.workers, rc->cpus);
+	sec = rtm_cost_run(&rc->o, rtm_cli_stopping, &err);
+	if (!sec) {
+		fprintf(stderr, "rtmeasure: warning: throughput phase failed: %s; the latency "
+			"results are saved without it\n", err.msg);
+		return -1;
+	}
+	json_object_set_new(r->sections, "throughput", sec);
+	return 0;
+}
+
+/* --throughput, --throughput-time, --throughput-reps: 1 taken, 0 not ours, 2 bad */
+static int parse_cost_opt(struct run_cost *rc, bool *on, int c)
+{
+	struct rtm_error err = { "" };
+	uint64_t ns;
+	char *end;
+	long n;
+
+	switch (c) {
+	case 2003:
+		*on = true;
+		if (optarg && rtm_cost_parse_stressors(optarg, &rc->o.stressors, &err))
+			return rtm_cli_fail("run: --throughput: %s", err.msg);
+		return 1;
+	case 2004:
+		if (rtm_parse_duration_ns(optarg, &ns, &err))
+			return rtm_cli_fail("run: --throughput-time: %s", err.msg);
+		if (ns < 1000000000ULL || ns % 1000000000ULL || ns > 3600000000000ULL)
+			return rtm_cli_fail("run: --throughput-time '%s': give whole seconds, 1s to "
+					    "1h (stress-ng's --timeout)", optarg);
+		rc->o.time_ns = ns;
+		return 1;
+	case 2005:
+		errno = 0;
+		n = strtol(optarg, &end, 10);
+		if (errno || *end || end == optarg || n < 1 || n > RTM_COST_MAX_REPS)
+			return rtm_cli_fail("run: --throughput-reps '%s': give 1 to %d", optarg,
+					    RTM_COST_MAX_REPS);
+		rc->o.reps = (int)n;
+		return 1;
+	}
+	return 0;
 }
 
 int cmd_run(int argc, char **argv)
@@ -33,11 +115,17 @@ int cmd_run(int argc, char **argv)
 		MEASURE_LONGOPTS,
 		{ "load", required_argument, NULL, 2001 },
 		{ "no-report", no_argument, NULL, 2002 },
+		{ "throughput", optional_argument, NULL, 2003 },
+		{ "throughput-time", required_argument, NULL, 2004 },
+		{ "throughput-reps", required_argument, NULL, 2005 },
 		{ "help", no_argument, NULL, 2000 },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct rtm_error err = { "" };
 	struct measure_opts m;
+	struct run_cost rc = { .o = { .stressors = (1u << RTM_COST_NSTRESSORS) - 1,
+				      .time_ns = RTM_COST_DEFAULT_TIME_NS, .reps = 1 } };
+	bool cost = false;
 	int c, ret;
 
 	measure_opts_init(&m, "run");
@@ -59,6 +147,11 @@ int cmd_run(int argc, char **argv)
 			m.report = false;
 			continue;
 		}
+		ret = parse_cost_opt(&rc, &cost, c);
+		if (ret == 1)
+			continue;
+		if (ret)
+			return ret;
 		ret = measure_parse_opt(&m, c, argc, argv);
 		if (ret == 1)
 			continue;
@@ -69,6 +162,16 @@ int cmd_run(int argc, char **argv)
 	if (optind < argc)
 		return rtm_cli_fail("run: unexpected argument '%s' (rtmeasure run --help)",
 				    argv[optind]);
+	if (!cost && (rc.o.time_ns != RTM_COST_DEFAULT_TIME_NS || rc.o.reps != 1))
+		return rtm_cli_fail("run: --throughput-time and --throughput-reps go with "
+				    "--throughput");
+	if (cost) {
+		/* stress-ng is there, before anything is measured */
+		rc.o.workers = 1;
+		if (rtm_cost_check(&rc.o, &err))
+			return rtm_cli_fail("run: --throughput: %s", err.msg);
+		m.throughput = &rc;
+	}
 	ret = measure_main(&m);
 	measure_opts_release(&m);
 	return ret;

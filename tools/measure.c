@@ -23,6 +23,7 @@
 #include <term.h>
 
 #include "capture.h"
+#include "cost.h"
 #include "cyclic.h"
 #include "fileio.h"
 #include "histfile.h"
@@ -393,6 +394,7 @@ struct measure_run {
 	char dir[PATH_MAX];
 	char note[512];
 	bool reported;
+	bool throughput_failed;		/* run --throughput's phase failed: exit 2, latency kept */
 };
 
 /* Nothing is left running: no trace instance, no load, no probe, no server. */
@@ -623,6 +625,10 @@ static int outcome_finish(struct measure_opts *m, struct measure_run *mr)
 		rtm_load_free(mr->load);
 		mr->load = NULL;
 	}
+	/* run --throughput: the cost phase, with the probes and the load gone */
+	if (m->throughput && !ret && !mr->r->interrupted && !rtm_cli_stopping() &&
+	    measure_throughput(m, mr->r))
+		mr->throughput_failed = true;
 	return ret ? rtm_cli_fail("%s", mr->err.msg) : 0;
 }
 
@@ -710,7 +716,7 @@ static int outcome_print(struct measure_opts *m, struct measure_run *mr)
 			(double)r->duration_ns / 1e9, mr->dir);
 	print_break(m, r);
 	measure_trace_print(r, mr->dir, stderr);
-	if (save_extra_files(m, r, mr->dir))
+	if (save_extra_files(m, r, mr->dir) || mr->throughput_failed)
 		status = RTM_EXIT_USAGE;
 	if (m->json) {
 		json_t *j = summary_json(m, r, mr->dir);
@@ -722,6 +728,7 @@ static int outcome_print(struct measure_opts *m, struct measure_run *mr)
 		printf("\n");
 		print_summary(m, r, stdout);
 		measure_irq_print(mr->irq, stdout);
+		rtm_cost_fprint(json_object_get(r->sections, "throughput"), stdout);
 		print_notes(mr->si, m, stdout);
 		print_shared(r, stdout);
 		printf("results: %s/%s\n", mr->dir, mr->reported ? " (report.html)" : "");

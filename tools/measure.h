@@ -61,6 +61,7 @@ struct measure_opts {
 	/* --rt-hold: RT tasks that held a measured CPU longer than this (0: off) */
 	uint64_t rt_hold_ns;
 	bool rt_hold_given;			/* given: sched_switch traced even without --trace */
+	void *throughput;			/* run --throughput (cmd_run.c), NULL: none */
 };
 
 /* Defaults: all allowed CPUs, 1000 us, FIFO 95, nanosleep, mlockall, dma latency 0. */
@@ -293,6 +294,12 @@ bool measure_cpus_poll(struct rtm_cpulock *l, const struct measure_opts *m, doub
 
 /* result.json sections.shared_cpus: the CPUs another rtmeasure measured too. */
 void measure_cpus_record(struct rtm_cpulock *l, struct rtm_result *r);
+
+/*
+ * run --throughput (cmd_run.c): the cost phase after the latency phase, its
+ * section into @r; -1 after a warning when it failed (the latency is kept).
+ */
+int measure_throughput(struct measure_opts *m, struct rtm_result *r);
 
 /* Run the measurement; returns the exit status. */
 int measure_main(struct measure_opts *m);

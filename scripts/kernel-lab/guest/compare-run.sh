@@ -9,6 +9,8 @@
 # Writes $OUT/sysinfo.txt too.
 set -u
 [ "${LAB_BUILD:-}" = 1 ] || { echo "compare-run: boot with --with-build"; exit 2; }
+# loopback up: stress-ng --sock (run --throughput, --load net without hackbench) talks TCP over it
+ip link set lo up 2>/dev/null
 sleep "${SETTLE:-2}"
 rtmeasure sysinfo > "$OUT/sysinfo.txt" 2>&1
 grep -E '^(kernel|preemption|virtual) ' "$OUT/sysinfo.txt"
