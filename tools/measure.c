@@ -262,6 +262,8 @@ static json_t *summary_json(const struct measure_opts *m, const struct rtm_resul
 		json_object_set_new(j, "noise", rtm_noise_summary_json(
 					json_object_get(r->sections, "noise")));
 	}
+	if (json_object_get(r->sections, "throughput"))	/* run --throughput */
+		json_object_set(j, "throughput", json_object_get(r->sections, "throughput"));
 	json_object_set_new(j, "result_dir", json_string(dir));
 	json_object_set_new(j, "interrupted", json_boolean(r->interrupted));
 	json_object_set_new(j, "duration_ns", json_integer((json_int_t)r->duration_ns));

@@ -20,11 +20,15 @@ mkdir "$d/tmp"
 check="$RTM_BUILDDIR/tests/helpers/result_check"
 
 TMPDIR=$d/tmp "$RTMEASURE" run -D 5s --throughput --throughput-time 2s -q -o "$d/r" \
-	>"$d/out" 2>"$d/err"
+	--json="$d/summary.json" >"$d/out" 2>"$d/err"
 rc=$?
 cat "$d/out" "$d/err"
 [ $rc -eq 0 ] || fail "run --throughput exited $rc"
 "$check" "$d/r" >/dev/null || fail "result.json does not load"
+# --json's summary carries the same section
+jq -e --slurpfile r "$d/r/result.json" '.throughput == $r[0].sections.throughput and
+	(.throughput.stressors | length) > 0' "$d/summary.json" >/dev/null ||
+	fail "--json summary lacks the throughput section: $(head -c 300 "$d/summary.json")"
 t=$(jq -c '.sections.throughput' "$d/r/result.json")
 [ "$t" != null ] || fail "no sections.throughput"
 ncpu=$(jq '.cpus | length' "$d/r/result.json")
