@@ -585,32 +585,14 @@ static void add_missed_warning(struct rtm_compare *c, const struct rtm_compare_r
 }
 
 /* Decimals for a factor: 2 below 2, 1 below 10, none above. */
-static int factor_decimals(double x)
-{
-	return !isfinite(x) ? 0 : x < 1.995 ? 2 : x < 9.95 ? 1 : 0;
-}
-
-static void fmt_factor_d(char *buf, size_t len, double x, int decimals)
-{
-	if (!isfinite(x))
-		snprintf(buf, len, "inf");
-	else
-		snprintf(buf, len, "%.*f", decimals, x);
-}
-
-void rtm_compare_fmt_factor(char *buf, size_t len, double x)
-{
-	fmt_factor_d(buf, len, x, factor_decimals(x));
-}
-
 /* A factor and its interval with the point's decimals: "4.1", "3.7", "4.6". */
 static void fmt_factors(char f[3][24], double x, double lo, double hi)
 {
-	int d = factor_decimals(x);
+	int d = rtm_factor_decimals(x);
 
-	fmt_factor_d(f[0], sizeof(f[0]), x, d);
-	fmt_factor_d(f[1], sizeof(f[1]), lo, d);
-	fmt_factor_d(f[2], sizeof(f[2]), hi, d);
+	rtm_fmt_factor_d(f[0], sizeof(f[0]), x, d);
+	rtm_fmt_factor_d(f[1], sizeof(f[1]), lo, d);
+	rtm_fmt_factor_d(f[2], sizeof(f[2]), hi, d);
 }
 
 static double ratio_of(uint64_t b, uint64_t a)

@@ -241,9 +241,6 @@ void rtm_compare_fprint(const struct rtm_compare *c, FILE *f);
 /* The same as JSON (schema "rtmeasure-compare/1"). */
 json_t *rtm_compare_to_json(const struct rtm_compare *c);
 
-/* A ratio or factor for people: "1.05", "4.1", "12". */
-void rtm_compare_fmt_factor(char *buf, size_t len, double x);
-
 /* ---- the cost of RT (compare_cost.c) */
 
 /*

@@ -20,6 +20,7 @@
 
 #include "compare_priv.h"
 #include "report.h"
+#include "units.h"
 
 /* ---------------------------------------------------------------- digest */
 
@@ -269,7 +270,7 @@ static void latency_pct(const struct rtm_compare *c, int i, double pct, char *bu
 		snprintf(buf, len, "p%g not distinguishable", pct);
 		return;
 	}
-	rtm_compare_fmt_factor(f, sizeof(f), v->kind == RTM_VERDICT_LOWER ? 1.0 / v->ratio :
+	rtm_fmt_factor(f, sizeof(f), v->kind == RTM_VERDICT_LOWER ? 1.0 / v->ratio :
 			       v->ratio);
 	snprintf(buf, len, "p%g %sx %s", pct, f, v->kind == RTM_VERDICT_LOWER ? "lower" :
 		 "higher");

@@ -30,6 +30,7 @@
 #include "cost.h"
 #include "fileio.h"
 #include "jsonutil.h"
+#include "load.h"
 #include "units.h"
 
 extern char **environ;
@@ -335,45 +336,6 @@ static void sleep_ms(unsigned int ms)
 	nanosleep(&ts, NULL);	/* EINTR: a signal, the caller polls the stop flag */
 }
 
-static bool needs_quotes(const char *s)
-{
-	if (!*s)
-		return true;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && !strchr("%+,-./:=@_", *s))
-			return true;
-	return false;
-}
-
-/* The command as a shell would take it. */
-static char *join_argv(char *const *argv)
-{
-	size_t len = 1, i;
-	const char *c;
-	char *s, *p;
-
-	for (i = 0; argv[i]; i++)
-		len += strlen(argv[i]) * 4 + 3;
-	s = malloc(len);
-	if (!s)
-		return NULL;
-	p = s;
-	for (i = 0; argv[i]; i++) {
-		if (i)
-			*p++ = ' ';
-		if (!needs_quotes(argv[i])) {
-			p = stpcpy(p, argv[i]);
-			continue;
-		}
-		*p++ = '\'';
-		for (c = argv[i]; *c; c++)
-			p = *c == '\'' ? stpcpy(p, "'\\''") : (*p = *c, p + 1);
-		*p++ = '\'';
-	}
-	*p = '\0';
-	return s;
-}
-
 struct argv_buf {
 	char *argv[COST_MAX_ARGS + 1];
 	int argc;
@@ -492,7 +454,7 @@ static int run_one(struct cost_run *cr, int s, int rep, struct rtm_cost_metrics 
 	if (!a)
 		return rtm_error_setn(err, -ENOMEM, "out of memory");
 	build_argv(cr, s, yaml, a);
-	if (!*cmdline && !(*cmdline = join_argv(a->argv))) {
+	if (!*cmdline && !(*cmdline = rtm_shell_join(a->argv))) {
 		free(a);
 		return rtm_error_setn(err, -ENOMEM, "out of memory");
 	}

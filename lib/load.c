@@ -208,8 +208,7 @@ static bool needs_quotes(const char *s)
 	return false;
 }
 
-/* The command line as a shell would take it: "stress-ng --cpu 2 --timeout 0". */
-static char *join_argv(char *const *argv)
+char *rtm_shell_join(char *const *argv)
 {
 	size_t len = 1, i;
 	const char *c;
@@ -316,7 +315,7 @@ static int build_command(struct rtm_load *l, struct load_proc *lp, const char *s
 	}
 	if (ret)
 		return -ENOMEM;
-	lp->cmdline = join_argv(lp->argv);
+	lp->cmdline = rtm_shell_join(lp->argv);
 	if (!lp->cmdline)
 		return -ENOMEM;
 	if (snprintf(lp->log, sizeof(lp->log), "%s/%s.log", l->dir, lp->kind_name) >=

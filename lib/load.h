@@ -52,4 +52,11 @@ const char *rtm_load_dir(const struct rtm_load *l);
 /* {"kinds": [...], "commands": ["stress-ng --cpu 2 ...", ...]} */
 json_t *rtm_load_to_json(const struct rtm_load *l);
 
+/*
+ * @argv (NULL-terminated) as one command line a shell would take back unchanged:
+ * "stress-ng --cpu 2 --timeout 0", words with other characters in single quotes.
+ * Malloc'ed; NULL when out of memory. Also cost.c's, for the same purpose.
+ */
+char *rtm_shell_join(char *const *argv);
+
 #endif

@@ -256,3 +256,21 @@ char *rtm_fmt_duration(char *buf, size_t len, uint64_t ns)
 			 (unsigned long long)(s / 60 % 60));
 	return buf;
 }
+
+int rtm_factor_decimals(double x)
+{
+	return !isfinite(x) ? 0 : x < 1.995 ? 2 : x < 9.95 ? 1 : 0;
+}
+
+void rtm_fmt_factor_d(char *buf, size_t len, double x, int decimals)
+{
+	if (!isfinite(x))
+		snprintf(buf, len, "inf");
+	else
+		snprintf(buf, len, "%.*f", decimals, x);
+}
+
+void rtm_fmt_factor(char *buf, size_t len, double x)
+{
+	rtm_fmt_factor_d(buf, len, x, rtm_factor_decimals(x));
+}

@@ -44,4 +44,13 @@ char *rtm_fmt_ns(char *buf, size_t len, uint64_t ns);
 /* Human form of a duration: "45s", "5m00s", "2h03m". */
 char *rtm_fmt_duration(char *buf, size_t len, uint64_t ns);
 
+/*
+ * A ratio as compare prints it: 2 decimals below 2 ("1.08"), 1 below 10 ("4.1"),
+ * none above ("12"), "inf" when not finite. rtm_factor_decimals() gives the
+ * decimals, so an interval can be printed with its point's.
+ */
+int rtm_factor_decimals(double x);
+void rtm_fmt_factor_d(char *buf, size_t len, double x, int decimals);
+void rtm_fmt_factor(char *buf, size_t len, double x);
+
 #endif
