@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "gate.h"
 #include "probe.h"
 #include "probe_noise.h"
 
@@ -49,11 +50,7 @@ struct rtm_probe_noise {
 	int n;
 	struct noise_thread *threads;
 	struct rtm_noise_cpu_snap *snaps;	/* the runner's latest snapshot */
-	pthread_mutex_t gate_lock;
-	pthread_cond_t gate_cond;
-	int nready;
-	bool gate_open;
-	bool abort;
+	struct rtm_gate gate;	/* threads report set-up, then wait for go (or abort) */
 	uint64_t start_ns;
 	uint64_t next_tick_ns;
 	_Atomic int stop;
@@ -228,26 +225,10 @@ static void *noise_main(void *arg)
 {
 	struct noise_thread *t = arg;
 	struct rtm_probe_noise *p = t->probe;
-	char name[16];
-	int ret;
 
-	/* traces and ps show which CPU it measures */
-	snprintf(name, sizeof(name), "rtm-noise/%d", t->cpu);
-	pthread_setname_np(pthread_self(), name);
-	ret = rtm_affinity_set(t->cpu, &t->err);
-	if (!ret)
-		ret = rtm_sched_apply(&p->opts.sched, &t->err);
-	if (!ret)
-		rtm_stack_prefault(STACK_PREFAULT);
-	t->error = ret;
-
-	pthread_mutex_lock(&p->gate_lock);
-	p->nready++;
-	pthread_cond_broadcast(&p->gate_cond);
-	while (!p->gate_open)
-		pthread_cond_wait(&p->gate_cond, &p->gate_lock);
-	pthread_mutex_unlock(&p->gate_lock);
-	if (!p->abort && !t->error)
+	t->error = rtm_gate_enter(&p->gate, "rtm-noise", t->cpu, &p->opts.sched, STACK_PREFAULT,
+				  &t->err);
+	if (!p->gate.abort && !t->error)
 		run_windows(t);
 	atomic_store(&t->running, false);
 	atomic_fetch_sub(&p->nrunning, 1);
@@ -316,9 +297,9 @@ static int start_threads(struct rtm_probe_noise *p, struct rtm_error *err)
 {
 	sigset_t block, old;
 	int i, ret, created = 0;
+	bool abort;
 
-	pthread_mutex_init(&p->gate_lock, NULL);
-	pthread_cond_init(&p->gate_cond, NULL);
+	rtm_gate_init(&p->gate);
 	atomic_store(&p->nrunning, p->n);
 	sigfillset(&block);	/* the threads never take the command's signals */
 	pthread_sigmask(SIG_BLOCK, &block, &old);
@@ -330,7 +311,7 @@ static int start_threads(struct rtm_probe_noise *p, struct rtm_error *err)
 		if (ret) {
 			rtm_error_set(err, "cannot create the noise thread for CPU %d: %s", t->cpu,
 				      strerror(ret));
-			p->abort = true;
+			p->gate.abort = true;
 			break;
 		}
 		t->created = true;
@@ -341,27 +322,23 @@ static int start_threads(struct rtm_probe_noise *p, struct rtm_error *err)
 		atomic_store(&p->threads[i].running, false);
 		atomic_fetch_sub(&p->nrunning, 1);
 	}
-	pthread_mutex_lock(&p->gate_lock);
-	while (p->nready < created)
-		pthread_cond_wait(&p->gate_cond, &p->gate_lock);
-	for (i = 0; i < created && !p->abort; i++) {
+	abort = p->gate.abort;
+	rtm_gate_wait_ready(&p->gate, created);
+	for (i = 0; i < created && !abort; i++) {
 		if (p->threads[i].error) {
 			if (err)
 				*err = p->threads[i].err;
-			p->abort = true;
+			abort = true;
 		}
 	}
 	p->start_ns = rtm_clock_ns(CLOCK_MONOTONIC) + START_DELAY_NS;
 	p->next_tick_ns = p->start_ns + TICK_NS;
-	p->gate_open = true;
-	pthread_cond_broadcast(&p->gate_cond);
-	pthread_mutex_unlock(&p->gate_lock);
-	if (!p->abort)
+	rtm_gate_open(&p->gate, abort);
+	if (!abort)
 		return 0;
 	for (i = 0; i < created; i++)
 		pthread_join(p->threads[i].tid, NULL);
-	pthread_mutex_destroy(&p->gate_lock);
-	pthread_cond_destroy(&p->gate_cond);
+	rtm_gate_destroy(&p->gate);
 	return -EINVAL;
 }
 
@@ -455,8 +432,7 @@ static void join(struct rtm_probe_noise *p)
 	for (i = 0; i < p->n; i++)
 		if (p->threads[i].created)
 			pthread_join(p->threads[i].tid, NULL);
-	pthread_mutex_destroy(&p->gate_lock);
-	pthread_cond_destroy(&p->gate_cond);
+	rtm_gate_destroy(&p->gate);
 	if (p->dma_fd >= 0)
 		rtm_dma_latency_release(p->dma_fd);
 	p->dma_fd = -1;
