@@ -335,21 +335,24 @@ void rtm_compare_cost_finish(struct rtm_compare *c)
 			differs = true;
 	}
 	if (differs && c->nwarnings < RTM_COMPARE_MAX_WARNINGS) {
+		/* built apart: the labels and workloads live in *c too (gcc's -Wrestrict) */
+		char text[sizeof(w->text)];
 		size_t len;
 
 		w = &c->warnings[c->nwarnings++];
 		w->field = RTM_FP_NFIELDS;
 		w->id = "throughput_workload";
-		len = (size_t)snprintf(w->text, sizeof(w->text), "different throughput workloads (");
-		for (i = 0; i < c->nruns && len < sizeof(w->text); i++)
-			len += (size_t)snprintf(w->text + len, sizeof(w->text) - len, "%s%s: %.100s%s",
+		len = (size_t)snprintf(text, sizeof(text), "different throughput workloads (");
+		for (i = 0; i < c->nruns && len < sizeof(text); i++)
+			len += (size_t)snprintf(text + len, sizeof(text) - len, "%s%s: %.100s%s",
 						i ? "; " : "", c->runs[i].label,
 						c->runs[i].cost.nrounds ? c->runs[i].cost.workload :
 						"none", c->runs[i].cost.workload_differs ?
 						" and others" : "");
-		if (len < sizeof(w->text))
-			snprintf(w->text + len, sizeof(w->text) - len, "): bogo-ops of different "
+		if (len < sizeof(text))
+			snprintf(text + len, sizeof(text) - len, "): bogo-ops of different "
 				 "workloads or stress-ng versions do not compare");
+		memcpy(w->text, text, sizeof(text));
 	}
 	for (i = 1; i < c->nruns; i++) {
 		int first = c->ncost;

@@ -24,6 +24,7 @@
 
 #include "compare.h"
 #include "stats.h"
+#include "units.h"
 #include "../tap.h"
 
 /* ---------------------------------------------------------------- random samples */
@@ -977,11 +978,11 @@ static void test_limits(void)
 	c = rtm_compare_alloc();
 	is_int(rtm_compare_add(c, empty, "e", "empty/", &err), -EINVAL, "a result without CPUs");
 	rtm_compare_free(c);
-	rtm_compare_fmt_factor(buf, sizeof(buf), 1.049);
+	rtm_fmt_factor(buf, sizeof(buf), 1.049);
 	is_str(buf, "1.05", "factor below 2: two decimals");
-	rtm_compare_fmt_factor(buf, sizeof(buf), 4.08);
+	rtm_fmt_factor(buf, sizeof(buf), 4.08);
 	is_str(buf, "4.1", "factor below 10: one decimal");
-	rtm_compare_fmt_factor(buf, sizeof(buf), 12.4);
+	rtm_fmt_factor(buf, sizeof(buf), 12.4);
 	is_str(buf, "12", "factor from 10: none");
 	rtm_result_free(a);
 	rtm_result_free(empty);
