@@ -71,6 +71,18 @@ static int check_col(const struct imp_set *s, const struct imp_col *c, struct rt
 {
 	uint64_t top = c->nrows ? c->rows[c->nrows - 1].lo_ns + s->row_width_ns : 0;
 
+	/*
+	 * Every value must fit the ns counts the result keeps: a text source's
+	 * integer times its unit would wrap, a double beyond 2^64 has no uint64_t.
+	 * 2^64 is exact in a double.
+	 */
+	double unit = (double)s->val_width_ns, lim = 18446744073709551616.0;
+
+	if ((c->has_min && !(c->src_min * unit < lim)) ||
+	    (c->has_max && !(c->src_max * unit < lim)) ||
+	    (c->has_avg && !(c->avg_ns >= 0 && c->avg_ns < lim)))
+		return rtm_error_set(err, "%s: CPU/thread %d: its min, avg or max is beyond 2^64 ns "
+				     "(corrupt file?)", s->name, c->cpu);
 	if (c->overflows && c->has_max && c->in_rows && c->max_ns < top)
 		return rtm_error_set(err, "%s: inconsistent: CPU/thread %d has %llu samples beyond "
 				     "its last row but its maximum lies inside the rows (corrupt "

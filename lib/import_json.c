@@ -90,23 +90,41 @@ static int read_hist(struct imp_set *s, struct imp_col *c, const json_t *h, int 
 	return 0;
 }
 
+/* @v source units times @unit ns into @ns; false when that is not a 64-bit count */
+static bool to_ns(double v, double unit, uint64_t *ns)
+{
+	double x = v * unit;
+
+	if (!(x >= 0 && x < 18446744073709551616.0))	/* 2^64, exact in a double */
+		return false;
+	*ns = (uint64_t)x;
+	return true;
+}
+
 /* Source values (us, or ns) to the lower bound in ns of what they stand for. */
-static void set_extremes(struct imp_set *s, struct imp_col *c, const json_t *th, double offset)
+static int set_extremes(struct imp_set *s, struct imp_col *c, const json_t *th, int t,
+			double offset, struct rtm_error *err)
 {
 	double unit = (double)s->val_width_ns;
 
 	if (!num(th, "min", &c->src_min) && c->src_min >= offset) {
+		if (!to_ns(c->src_min - offset, unit, &c->min_ns))
+			goto range;
 		c->has_min = true;
-		c->min_ns = (uint64_t)((c->src_min - offset) * unit);
 	}
 	if (!num(th, "max", &c->src_max) && c->src_max >= offset) {
+		if (!to_ns(c->src_max - offset, unit, &c->max_ns))
+			goto range;
 		c->has_max = true;
-		c->max_ns = (uint64_t)((c->src_max - offset) * unit);
 	}
 	if (!num(th, "avg", &c->src_avg)) {
 		c->has_avg = true;
 		c->avg_ns = c->src_avg * unit;
 	}
+	return 0;
+range:
+	return rtm_error_set(err, "%s: thread %d: min or max is beyond 2^64 ns (corrupt file?)",
+			     s->name, t);
 }
 
 static int cyclictest_thread(struct imp_set *s, struct imp_col *c, const json_t *th, int t,
@@ -133,9 +151,7 @@ static int cyclictest_thread(struct imp_set *s, struct imp_col *c, const json_t 
 				     "than its %llu cycles (corrupt file?)", s->name, t,
 				     (unsigned long long)c->in_rows, (unsigned long long)c->count);
 	c->overflows = c->count - c->in_rows;
-	if (c->count)
-		set_extremes(s, c, th, 0);
-	return 0;
+	return c->count ? set_extremes(s, c, th, t, 0, err) : 0;
 }
 
 static int oslat_thread(struct imp_set *s, struct imp_col *c, const json_t *th, int t,
@@ -181,10 +197,18 @@ static int oslat_thread(struct imp_set *s, struct imp_col *c, const json_t *th, 
 		if (!*over_lo || (lastkey - 1) * 1000 < *over_lo)
 			*over_lo = (lastkey - 1) * 1000;
 	}
-	set_extremes(s, c, th, 1);
-	if (!num(th, "duration", &dur) && dur * 1e9 > (double)s->duration_ns) {
-		s->duration_ns = (uint64_t)(dur * 1e9);
-		s->has_duration = true;
+	if (set_extremes(s, c, th, t, 1, err))
+		return -EINVAL;
+	if (!num(th, "duration", &dur)) {
+		uint64_t ns;
+
+		if (!to_ns(dur, 1e9, &ns))
+			return rtm_error_set(err, "%s: thread %d: duration %g s is beyond 2^64 ns "
+					     "(corrupt file?)", s->name, t, dur);
+		if (ns > s->duration_ns) {
+			s->duration_ns = ns;
+			s->has_duration = true;
+		}
 	}
 	return 0;
 }
@@ -349,7 +373,8 @@ static void json_run(struct imp_set *s, const json_t *root)
 
 		gmtime_r(&t0, &tm);
 		strftime(s->created, sizeof(s->created), "%Y-%m-%dT%H:%M:%SZ", &tm);
-		if (t1 >= t0 && !s->has_duration) {
+		/* beyond 500 years the ns count would not fit: no duration then */
+		if (t1 >= t0 && t1 - t0 < (time_t)500 * 366 * 86400 && !s->has_duration) {
 			s->duration_ns = (uint64_t)(t1 - t0) * 1000000000ull;
 			s->has_duration = true;
 			imp_note(s, "duration from start_time and end_time (whole seconds)");

@@ -923,6 +923,21 @@ static void expect_fail(const char *what, const char *text, size_t len, const ch
 	rtm_result_free(r);
 }
 
+/* refused as above, for the reason @why names */
+static void expect_fail_why(const char *what, const char *text, size_t len, const char *name,
+			    const char *why)
+{
+	struct rtm_error err = { "" };
+	struct rtm_result *r;
+
+	errno = 0;
+	r = rtm_import_buffer(text, len, name, NULL, &err);
+	ok(!r && errno == EINVAL && one_line(err.msg) && strstr(err.msg, name) &&
+	   strstr(err.msg, why), "%s: refused, one line naming the file and '%s' (%s)", what,
+	   why, err.msg);
+	rtm_result_free(r);
+}
+
 /* @text with the first @old after @after replaced by @new */
 static char *edit(const char *text, const char *after, const char *old, const char *new)
 {
@@ -1043,15 +1058,54 @@ static void test_bad_inputs(void)
 		expect_fail("JSON: a histogram key that is not a number", e, strlen(e),
 			    "bad-key.json");
 		free(e);
+		/* values no 64-bit ns count holds (libFuzzer found the first: undefined
+		 * behaviour converting it) */
+		e = edit(t, NULL, "\"max\": 4742", "\"max\": 9.77778e+65");
+		expect_fail_why("JSON: a max beyond 2^64 ns", e, strlen(e), "big-max.json",
+				"beyond 2^64 ns");
+		free(e);
+		e = edit(t, NULL, "\"max\": 4742", "\"max\": 18446744073709552");
+		expect_fail_why("JSON: a max beyond 2^64 ns by one us", e, strlen(e),
+				"big-max2.json", "beyond 2^64 ns");
+		free(e);
+		e = edit(t, NULL, "\"avg\": ", "\"avg\": 1e300, \"x\": ");
+		expect_fail_why("JSON: an avg beyond 2^64 ns", e, strlen(e), "big-avg.json",
+				"beyond 2^64 ns");
+		free(e);
 		e = edit(t, NULL, "\"num_threads\": 2", "\"num_threads\": 3");
 		expect_fail("JSON: num_threads does not match", e, strlen(e), "bad-n.json");
+		free(e);
+		free(t);
+	}
+	t = slurp("oslat.json", NULL);
+	if (t) {
+		e = edit(t, NULL, "\"duration\": 9.996", "\"duration\": 1e300");
+		expect_fail_why("oslat JSON: a duration beyond 2^64 ns", e, strlen(e),
+				"big-dur.json", "beyond 2^64 ns");
+		free(e);
+		e = edit(t, NULL, "\"max\": 56013", "\"max\": 1e20");
+		expect_fail_why("oslat JSON: a max beyond 2^64 ns", e, strlen(e),
+				"big-omax.json", "beyond 2^64 ns");
+		free(e);
+		free(t);
+	}
+	t = slurp("cyclictest-idle-h2000.txt", NULL);
+	if (t) {
+		e = edit(t, "# Max Latencies:", "01028", "18446744073709552");
+		expect_fail_why("cyclictest: a max that wraps in ns", e, strlen(e),
+				"big-max.txt", "beyond 2^64 ns");
 		free(e);
 		free(t);
 	}
 	t = slurp("rtla-timerlat-hist-us.txt", NULL);
 	if (t) {
 		e = edit(t, "count:", "8096", "8097");
-		expect_fail("rtla: rows + over != count", e, strlen(e), "bad-count.txt");
+		expect_fail_why("rtla: rows + over != count", e, strlen(e), "bad-count.txt",
+				"add up to");
+		free(e);
+		e = edit(t, "max:", "16429", "18446744073709552");
+		expect_fail_why("rtla: a max that wraps in ns", e, strlen(e), "big-max-rtla.txt",
+				"beyond 2^64 ns");
 		free(e);
 		e = edit(t, NULL, "# Time unit is microseconds (us)\n", "");
 		expect_fail("rtla: no time unit", e, strlen(e), "no-unit.txt");
