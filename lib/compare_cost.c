@@ -585,15 +585,6 @@ void rtm_compare_cost_html(const struct rtm_compare *c, FILE *f)
 	fputs(".</p>\n", f);
 }
 
-static void md_text(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (strchr("|*_`[]<>\\", *s))
-			fputc('\\', f);
-		fputc(*s, f);
-	}
-}
-
 void rtm_compare_cost_md(const struct rtm_compare *c, FILE *f)
 {
 	char base[32], run[32], ratio[32], ci[32];
@@ -604,14 +595,14 @@ void rtm_compare_cost_md(const struct rtm_compare *c, FILE *f)
 	fputs("## Latency and throughput\n\n", f);
 	for (i = 1; i < c->nruns; i++) {
 		fputs("- **", f);
-		md_text(f, c->headline[i]);
+		rtm_md_text(f, c->headline[i]);
 		fputs("**\n", f);
 	}
 	for (i = 1; i < c->nruns; i++) {
 		fputs("\n| stressor | ", f);
-		md_text(f, c->runs[0].label);
+		rtm_md_text(f, c->runs[0].label);
 		fputs(" | ", f);
-		md_text(f, c->runs[i].label);
+		rtm_md_text(f, c->runs[i].label);
 		fprintf(f, " | ratio | %.0f%% CI |\n|---|---:|---:|---:|---:|\n",
 			RTM_COMPARE_CONF * 100);
 		for (k = 0; k < c->ncost; k++) {
@@ -628,11 +619,11 @@ void rtm_compare_cost_md(const struct rtm_compare *c, FILE *f)
 			if (c->cost[k].run != i)
 				continue;
 			fputs("- ", f);
-			md_text(f, c->cost[k].text);
+			rtm_md_text(f, c->cost[k].text);
 			fputc('\n', f);
 		}
 	}
 	fprintf(f, "\n%s Workload: ", page_note);
-	md_text(f, c->runs[0].cost.nrounds ? c->runs[0].cost.workload : "none");
+	rtm_md_text(f, c->runs[0].cost.nrounds ? c->runs[0].cost.workload : "none");
 	fputs(".\n\n", f);
 }

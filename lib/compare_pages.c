@@ -369,15 +369,6 @@ static void write_html(const struct pages *p, FILE *f)
 
 /* ---------------------------------------------------------------- Markdown */
 
-static void md_text(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (strchr("|*_`[]<>\\", *s))
-			fputc('\\', f);
-		fputc(*s, f);
-	}
-}
-
 static void write_md(const struct pages *p, FILE *f)
 {
 	const struct rtm_compare *c = p->c;
@@ -386,16 +377,16 @@ static void write_md(const struct pages *p, FILE *f)
 	int i, j, k;
 
 	fputs("# ", f);
-	md_text(f, p->title);
+	rtm_md_text(f, p->title);
 	if (c->banner[0]) {
 		fputs("\n\n**", f);
-		md_text(f, c->banner);
+		rtm_md_text(f, c->banner);
 		fputs("**", f);
 	}
 	fputs("\n\n## Verdicts\n\n", f);
 	for (i = 0; i < c->nverdicts; i++) {
 		fputs("- ", f);
-		md_text(f, c->verdicts[i].text);
+		rtm_md_text(f, c->verdicts[i].text);
 		fputc('\n', f);
 	}
 	fprintf(f, "\nAll CPUs, %.0f%% confidence; intervals over runs, or over batches of one "
@@ -405,7 +396,7 @@ static void write_md(const struct pages *p, FILE *f)
 	fputs("## Fingerprints\n\n|", f);
 	for (i = 0; i < c->nruns; i++) {
 		fputs(" | ", f);
-		md_text(f, c->runs[i].label);
+		rtm_md_text(f, c->runs[i].label);
 	}
 	fputs(" |\n|---|", f);
 	for (i = 0; i < c->nruns; i++)
@@ -415,7 +406,7 @@ static void write_md(const struct pages *p, FILE *f)
 		fprintf(f, "| %s", rtm_fp_fields[k].name);
 		for (i = 0; i < c->nruns; i++) {
 			fputs(" | ", f);
-			md_text(f, c->runs[i].fp[k] ? c->runs[i].fp[k] : "unknown");
+			rtm_md_text(f, c->runs[i].fp[k] ? c->runs[i].fp[k] : "unknown");
 		}
 		fputs(" |\n", f);
 	}
@@ -423,7 +414,7 @@ static void write_md(const struct pages *p, FILE *f)
 	for (i = 0; i < c->nwarnings; i++) {
 		fputs(c->warnings[i].field < RTM_FP_NFIELDS ? "**Unfair comparison:** " :
 		      "**Warning:** ", f);
-		md_text(f, c->warnings[i].text);
+		rtm_md_text(f, c->warnings[i].text);
 		fputs("\n\n", f);
 	}
 	fputs("## All CPUs\n\n| run |", f);
@@ -443,7 +434,7 @@ static void write_md(const struct pages *p, FILE *f)
 			if (w)
 				fputs(w == 1 ? "ratio" : "delta", f);
 			else
-				md_text(f, c->runs[i].label);
+				rtm_md_text(f, c->runs[i].label);
 			fputs(" |", f);
 			for (j = 0; j < RTM_CM_NTABLE; j++) {
 				rtm_compare_cell(buf, sizeof(buf), r, base, rtm_compare_table[j],

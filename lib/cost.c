@@ -40,7 +40,6 @@ extern char **environ;
 #define COST_TERM_MS		3000
 #define COST_MAX_ARGS		24
 #define COST_TAIL_MAX		200
-#define COST_DEFAULT_PATH	"/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
 const char *const rtm_cost_stressor_names[RTM_COST_NSTRESSORS] = {
 	[RTM_COST_CPU] = "cpu",
@@ -86,27 +85,6 @@ int rtm_cost_parse_stressors(const char *list, unsigned int *bits, struct rtm_er
 	return 0;
 }
 
-/* @name in $PATH (the usual folders when it is unset), as execvp() would find it. */
-static bool find_exe(const char *name, char *buf, size_t len)
-{
-	const char *list = getenv("PATH"), *p, *end;
-	int n;
-
-	if (!list)
-		list = COST_DEFAULT_PATH;
-	for (p = list; *p; p = *end ? end + 1 : end) {
-		end = strchr(p, ':');
-		if (!end)
-			end = p + strlen(p);
-		if (end == p)
-			continue;
-		n = snprintf(buf, len, "%.*s/%s", (int)(end - p), p, name);
-		if (n > 0 && (size_t)n < len && access(buf, X_OK) == 0)
-			return true;
-	}
-	return false;
-}
-
 int rtm_cost_check(const struct rtm_cost_opts *o, struct rtm_error *err)
 {
 	char exe[PATH_MAX];
@@ -121,7 +99,7 @@ int rtm_cost_check(const struct rtm_cost_opts *o, struct rtm_error *err)
 	if (o->reps < 1 || o->reps > RTM_COST_MAX_REPS)
 		return rtm_error_set(err, "%d repetitions: give 1 to %d", o->reps,
 				     RTM_COST_MAX_REPS);
-	if (!find_exe("stress-ng", exe, sizeof(exe)))
+	if (!rtm_find_exe("stress-ng", exe, sizeof(exe)))
 		return rtm_error_setn(err, -ENOENT, "stress-ng not found: install it "
 				      "(apt-get install stress-ng)");
 	return 0;
@@ -572,7 +550,7 @@ json_t *rtm_cost_run(const struct rtm_cost_opts *o, bool (*stopping)(void),
 
 	if (rtm_cost_check(o, err))
 		return NULL;
-	find_exe("stress-ng", cr.exe, sizeof(cr.exe));
+	rtm_find_exe("stress-ng", cr.exe, sizeof(cr.exe));
 	if (!tmp || !*tmp)
 		tmp = "/tmp";
 	if (snprintf(cr.dir, sizeof(cr.dir), "%s/rtmeasure-cost.XXXXXX", tmp) >=

@@ -12,6 +12,8 @@
 
 /* Text with &, <, >, " escaped. */
 void rtm_html_text(FILE *f, const char *s);
+/* Markdown text: the characters that would format (or end a table cell) escaped. */
+void rtm_md_text(FILE *f, const char *s);
 /* <!DOCTYPE html> ... <body> with the report's style sheet, and the end. */
 void rtm_html_begin(FILE *f, const char *title);
 void rtm_html_end(FILE *f);

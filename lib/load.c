@@ -155,8 +155,7 @@ static void sleep_ms(unsigned int ms)
 		;
 }
 
-/* Find @name in $PATH (the usual system directories when it is unset), as execvp() would. */
-static bool find_exe(const char *name, char *buf, size_t len)
+bool rtm_find_exe(const char *name, char *buf, size_t len)
 {
 	const char *list = getenv("PATH"), *p, *end;
 	int n;
@@ -691,8 +690,8 @@ struct rtm_load *rtm_load_start(unsigned int kinds, int ncpus, struct rtm_error 
 	if (!kinds)
 		return l;
 
-	have_stress = find_exe("stress-ng", stress_ng, sizeof(stress_ng));
-	have_hackbench = find_exe("hackbench", hackbench, sizeof(hackbench));
+	have_stress = rtm_find_exe("stress-ng", stress_ng, sizeof(stress_ng));
+	have_hackbench = rtm_find_exe("hackbench", hackbench, sizeof(hackbench));
 	if (!have_stress && (kinds != RTM_LOAD_NET || !have_hackbench))
 		return start_fail(l, rtm_error_setn(err, -ENOENT, "stress-ng not found: install "
 						    "it (apt-get install stress-ng)"));

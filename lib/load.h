@@ -8,6 +8,9 @@
 #ifndef RTM_LOAD_H
 #define RTM_LOAD_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include <jansson.h>
 
 #include "error.h"
@@ -58,5 +61,11 @@ json_t *rtm_load_to_json(const struct rtm_load *l);
  * Malloc'ed; NULL when out of memory. Also cost.c's, for the same purpose.
  */
 char *rtm_shell_join(char *const *argv);
+
+/*
+ * Find @name in $PATH (the usual system folders when it is unset) as execvp()
+ * would, its path into @buf. Also cost.c's, for stress-ng.
+ */
+bool rtm_find_exe(const char *name, char *buf, size_t len);
 
 #endif

@@ -23,6 +23,15 @@ void rtm_html_text(FILE *f, const char *s)
 	}
 }
 
+void rtm_md_text(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		if (strchr("\\`*_[]<>|#", *s))
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+}
+
 void rtm_html_begin(FILE *f, const char *title)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"

@@ -638,16 +638,6 @@ void rtm_rtholds_fprint(const json_t *sec, FILE *f)
 			lost, bad);
 }
 
-/* Markdown text: the characters that would format are escaped. */
-static void md_text(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (strchr("\\`*_[]<>|#", *s))
-			fputc('\\', f);
-		fputc(*s, f);
-	}
-}
-
 void rtm_rtholds_md(const json_t *sec, FILE *f)
 {
 	const json_t *tasks = json_object_get(sec, "tasks"), *t;
@@ -665,7 +655,7 @@ void rtm_rtholds_md(const json_t *sec, FILE *f)
 	json_array_foreach(tasks, i, t) {
 		task_line(t, line, sizeof(line));
 		fputs("- ", f);
-		md_text(f, line);
+		rtm_md_text(f, line);
 		fputs("\n", f);
 	}
 	if (json_array_size(tasks))
