@@ -26,22 +26,6 @@
 #include "helper.h"
 #include "trace.h"
 
-static int write_page(void *page, int size, int cpu, void *arg)
-{
-	const char *dir = arg;
-	char path[PATH_MAX];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/cpu%d.raw", dir, cpu);
-	f = fopen(path, "a");
-	if (!f || fwrite(page, 1, (size_t)size, f) != (size_t)size) {
-		if (f)
-			fclose(f);
-		return -EIO;
-	}
-	return fclose(f) ? -EIO : 0;
-}
-
 /* Copy /proc/PID/task/TID/{stat,schedstat} below DIR/WHICH; returns the clock before. */
 static uint64_t copy_task(const char *dir, const char *which, int pid, int tid)
 {
@@ -170,7 +154,7 @@ int main(int argc, char **argv)
 	off = now_ns();
 	rtm_trace_stop(t);
 	if (rtm_trace_save_formats(argv[2], &err) ||
-	    rtm_trace_read_pages(t, write_page, argv[2], &err)) {
+	    rtm_trace_read_pages(t, helper_write_page, argv[2], &err)) {
 		rtm_trace_destroy(t);
 		die(1, "recording failed: %s", err.msg);
 	}

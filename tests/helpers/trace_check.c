@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "helper.h"
 #include "trace.h"
 
 static uint64_t mono_ns(void)
@@ -79,22 +80,6 @@ static void activity(struct rtm_trace *t)
 	}
 }
 
-static int write_page(void *page, int size, int cpu, void *arg)
-{
-	const char *dir = arg;
-	char path[PATH_MAX];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/cpu%d.raw", dir, cpu);
-	f = fopen(path, "a");
-	if (!f || fwrite(page, 1, (size_t)size, f) != (size_t)size) {
-		if (f)
-			fclose(f);
-		return -EIO;
-	}
-	return fclose(f) ? -EIO : 0;
-}
-
 struct stream_facts {
 	long markers, out_of_order;
 	long next;			/* the sequence number expected next */
@@ -137,11 +122,10 @@ static int stream(bool drain)
 	CPU_ZERO(&one);
 	CPU_SET(sched_getcpu(), &one);
 	sched_setaffinity(0, sizeof(one), &one);
+	helper_name = "trace_check";
 	t = rtm_trace_create(&o, &err);
-	if (!t) {
-		fprintf(stderr, "trace_check: %s\n", err.msg);
-		return 2;
-	}
+	if (!t)
+		die(2, "%s", err.msg);
 	printf("instance=%s\n", rtm_trace_name(t));
 	rtm_trace_start(t);
 	for (b = 0; b < bursts; b++) {
@@ -207,7 +191,7 @@ int main(int argc, char **argv)
 		activity(t);
 		rtm_trace_stop(t);
 		if (rtm_trace_save_formats(argv[2], &err) ||
-		    rtm_trace_read_pages(t, write_page, argv[2], &err)) {
+		    rtm_trace_read_pages(t, helper_write_page, argv[2], &err)) {
 			fprintf(stderr, "trace_check: recording failed: %s\n", err.msg);
 			rtm_trace_destroy(t);
 			return 1;
