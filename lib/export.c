@@ -255,3 +255,65 @@ int rtm_export_csv(const struct rtm_result *r, FILE *f)
 	}
 	return ferror(f) ? -EIO : 0;
 }
+
+static int noise_cpu_csv(const json_t *c, int cpu, FILE *f, bool gaps, struct rtm_error *err)
+{
+	const json_t *list = json_object_get(c, "gap_list"), *g;
+	struct rtm_hist_bucket b;
+	struct rtm_hist *h;
+	unsigned int pos = 0;
+	size_t i;
+
+	if (gaps) {
+		if (!json_is_array(list))
+			return rtm_error_set(err, "sections.noise: CPU %d has no gap_list", cpu);
+		json_array_foreach(list, i, g) {
+			const json_t *s = json_array_get(g, 0), *l = json_array_get(g, 1);
+
+			if (json_array_size(g) != 2 || !json_is_integer(s) || !json_is_integer(l) ||
+			    json_integer_value(s) < 0 || json_integer_value(l) < 0)
+				return rtm_error_set(err, "sections.noise: CPU %d: gap_list entry "
+						     "%zu is not [start_ns, length_ns]", cpu, i);
+			fprintf(f, "%d,%lld,%lld\n", cpu, (long long)json_integer_value(s),
+				(long long)json_integer_value(l));
+		}
+		return 0;
+	}
+	h = rtm_hist_alloc();
+	if (!h)
+		return rtm_error_setn(err, -ENOMEM, "out of memory");
+	if (rtm_hist_from_json(h, json_object_get(c, "hist"), err)) {
+		rtm_hist_free(h);
+		return -EINVAL;
+	}
+	while (rtm_hist_next(h, &pos, &b))
+		fprintf(f, "%d,%llu,%llu,%llu\n", cpu, (unsigned long long)b.lo_ns,
+			(unsigned long long)b.hi_ns, (unsigned long long)b.count);
+	rtm_hist_free(h);
+	return 0;
+}
+
+int rtm_export_noise_csv(const struct rtm_result *r, FILE *f, bool gaps, uint64_t *dropped,
+			 struct rtm_error *err)
+{
+	const json_t *cpus = json_object_get(json_object_get(r->sections, "noise"), "cpus"), *c;
+	size_t i;
+	int ret;
+
+	*dropped = 0;
+	if (!json_is_array(cpus))
+		return rtm_error_set(err, "the result has no sections.noise (not a noise run)");
+	fputs(gaps ? "cpu,start_ns,length_ns\n" : "cpu,gap_lo_ns,gap_hi_ns,count\n", f);
+	json_array_foreach(cpus, i, c) {
+		const json_t *cpu = json_object_get(c, "cpu");
+
+		if (!json_is_integer(cpu))
+			return rtm_error_set(err, "sections.noise: entry %zu has no cpu", i);
+		ret = noise_cpu_csv(c, (int)json_integer_value(cpu), f, gaps, err);
+		if (ret)
+			return ret;
+		if (gaps && json_integer_value(json_object_get(c, "gaps_dropped")) > 0)
+			*dropped += (uint64_t)json_integer_value(json_object_get(c, "gaps_dropped"));
+	}
+	return ferror(f) ? -EIO : 0;
+}

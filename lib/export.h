@@ -10,10 +10,13 @@
 #ifndef RTM_EXPORT_H
 #define RTM_EXPORT_H
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include <jansson.h>
 
+#include "error.h"
 #include "result.h"
 
 /**
@@ -45,5 +48,21 @@ json_t *rtm_export_cyclictest_json(const struct rtm_result *r, const char *cmdli
  * are the lowest and highest value the bucket holds. Returns 0 or -EIO.
  */
 int rtm_export_csv(const struct rtm_result *r, FILE *f);
+
+/**
+ * rtm_export_noise_csv - a noise result's sections.noise as CSV
+ * @gaps: false: "cpu,gap_lo_ns,gap_hi_ns,count", one line per CPU per non-empty
+ *        bucket of the gap-length histogram (as rtm_export_csv's buckets);
+ *        true: "cpu,start_ns,length_ns", one line per gap of gap_list, start
+ *        relative to sections.noise.start_mono_ns (CLOCK_MONOTONIC)
+ * @dropped: with @gaps, set to the gaps counted but not in gap_list (beyond
+ *           --max-gaps), over all CPUs: what the CSV does not list; else 0 (the
+ *           histogram holds every gap)
+ *
+ * Returns 0, -EIO on a write error, or -EINVAL with a message in @err when the
+ * section is missing or malformed.
+ */
+int rtm_export_noise_csv(const struct rtm_result *r, FILE *f, bool gaps, uint64_t *dropped,
+			 struct rtm_error *err);
 
 #endif

@@ -16,8 +16,8 @@
 
 static void export_usage(FILE *f)
 {
-	fprintf(f, "usage: rtmeasure export (--cyclictest-json | --csv | --prometheus | "
-		"--openmetrics) [-o FILE] DIR|result.json\n"
+	fprintf(f, "usage: rtmeasure export (--cyclictest-json | --csv | --csv-gaps | "
+		"--prometheus | --openmetrics) [-o FILE] DIR|result.json\n"
 		"       rtmeasure export --prometheus-textfile FILE.prom DIR|result.json\n"
 		"       rtmeasure export --push URL [--job NAME] [--instance NAME] "
 		"DIR|result.json\n\n"
@@ -26,7 +26,10 @@ static void export_usage(FILE *f)
 		"                      their stray colon: \"cmdline:\", \"rt_test_version:\"),\n"
 		"                      one thread per CPU, microsecond histogram rows\n"
 		"  --csv               cpu,lo_ns,hi_ns,count: one line per CPU per non-empty\n"
-		"                      histogram bucket\n"
+		"                      histogram bucket (a noise result: its gap-length\n"
+		"                      histogram, cpu,gap_lo_ns,gap_hi_ns,count)\n"
+		"  --csv-gaps          a noise result's gaps, cpu,start_ns,length_ns: one\n"
+		"                      line per gap in result.json's gap list\n"
 		"  --prometheus        Prometheus text format 0.0.4 (the metrics of\n"
 		"                      docs/prometheus.md: wake-up latency histogram per\n"
 		"                      CPU, max and percentiles, overruns, IRQs; a noise\n"
@@ -73,6 +76,7 @@ int cmd_export(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "cyclictest-json", no_argument, NULL, 'J' },
 		{ "csv", no_argument, NULL, 'C' },
+		{ "csv-gaps", no_argument, NULL, 'G' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "follow", no_argument, NULL, 2010 },
 		{ "prometheus", no_argument, NULL, 'P' },
@@ -90,6 +94,8 @@ int cmd_export(int argc, char **argv)
 	char *text = NULL, cmdline[4096];
 	size_t len = 0;
 	unsigned int oflags = 0;
+	uint64_t dropped = 0;
+	bool noise;
 	int c, fmt = 0, ret;
 
 	optind = 1;
@@ -98,13 +104,14 @@ int cmd_export(int argc, char **argv)
 		switch (c) {
 		case 'J':
 		case 'C':
+		case 'G':
 		case 'P':
 		case 'M':
 		case 'T':
 		case 'U':
 			if (fmt && fmt != c)
 				return rtm_cli_fail("export: give one of --cyclictest-json, --csv, "
-						    "--prometheus, --openmetrics, "
+						    "--csv-gaps, --prometheus, --openmetrics, "
 						    "--prometheus-textfile and --push");
 			fmt = c;
 			if (c == 'T')
@@ -132,7 +139,7 @@ int cmd_export(int argc, char **argv)
 		}
 	}
 	if (!fmt)
-		return rtm_cli_fail("export: give --cyclictest-json, --csv, --prometheus, "
+		return rtm_cli_fail("export: give --cyclictest-json, --csv, --csv-gaps, --prometheus, "
 				    "--openmetrics, --prometheus-textfile or --push (rtmeasure "
 				    "export --help)");
 	if ((ret = export_prom_check(fmt, out, push, job, instance)))
@@ -147,14 +154,20 @@ int cmd_export(int argc, char **argv)
 	r = rtm_result_load(argv[optind], &err);
 	if (!r)
 		return rtm_cli_fail("export: %s", err.msg);
+	noise = !r->ncpus && json_object_get(r->sections, "noise");
 	/* a noise run has no wake-up latency: refused, not an empty file */
-	if ((fmt == 'J' || fmt == 'C') && !r->ncpus && json_object_get(r->sections, "noise")) {
+	if (fmt == 'J' && noise) {
 		rtm_result_free(r);
-		return rtm_cli_fail("export: %s holds a noise result (rtmeasure noise): %s exports "
-				    "wake-up latency; use --prometheus, --openmetrics, "
-				    "--prometheus-textfile or --push for its noise series, or read "
-				    "result.json's sections.noise", argv[optind],
-				    fmt == 'C' ? "--csv" : "--cyclictest-json");
+		return rtm_cli_fail("export: %s holds a noise result (rtmeasure noise): "
+				    "--cyclictest-json exports wake-up latency; use --csv or "
+				    "--csv-gaps for its gaps, or --prometheus for its noise series",
+				    argv[optind]);
+	}
+	if (fmt == 'G' && !noise) {
+		rtm_result_free(r);
+		return rtm_cli_fail("export: %s holds no noise result: --csv-gaps lists the gaps "
+				    "of rtmeasure noise; --csv exports wake-up latency",
+				    argv[optind]);
 	}
 	if (fmt == 'J') {
 		json_t *j;
@@ -177,7 +190,9 @@ int cmd_export(int argc, char **argv)
 		FILE *f = open_memstream(&text, &len);
 
 		if (f) {
-			if (fmt == 'C')
+			if (fmt == 'G' || (fmt == 'C' && noise))
+				ret = rtm_export_noise_csv(r, f, fmt == 'G', &dropped, &err);
+			else if (fmt == 'C')
 				ret = rtm_export_csv(r, f);
 			else
 				ret = rtm_prom_write_result(f, fmt == 'M' ? RTM_PROM_OPENMETRICS :
@@ -201,6 +216,8 @@ int cmd_export(int argc, char **argv)
 		return ret ? rtm_cli_fail("export: %s", err.msg) : RTM_EXIT_OK;
 	}
 	rtm_result_free(r);
+	if (!text && err.msg[0])	/* a malformed section, named */
+		return rtm_cli_fail("export: %s: %s", argv[optind], err.msg);
 	if (!text)
 		return rtm_cli_fail("export: out of memory");
 	if (out) {
@@ -215,5 +232,9 @@ int cmd_export(int argc, char **argv)
 		return rtm_cli_fail("export: cannot write to stdout");
 	}
 	free(text);
+	if (dropped)
+		fprintf(stderr, "export: warning: %llu gaps were counted beyond result.json's gap "
+			"list (rtmeasure noise --max-gaps) and are not listed\n",
+			(unsigned long long)dropped);
 	return RTM_EXIT_OK;
 }

@@ -67,9 +67,30 @@ run_cmd export --prometheus-textfile "$t/noise.prom" "$N"
 [ "$rc" -eq 0 ] && grep -q '^rtmeasure_noise_seconds_total{cpu="1",' "$t/noise.prom"
 ok $? "--prometheus-textfile writes the noise page"
 rm -f "$t/noise.prom"
-expect_usage_error "export --csv of a noise result" export --csv "$N"
-echo "$err" | grep -q "holds a noise result (rtmeasure noise): --csv exports wake-up latency"
-ok $? "the --csv refusal names the noise result"
+# --csv of a noise result: its gap-length histogram; every gap counted once per CPU
+run_cmd export --csv "$N"
+[ "$rc" -eq 0 ] && [ "$(echo "$out" | head -n1)" = "cpu,gap_lo_ns,gap_hi_ns,count" ] &&
+	[ "$(echo "$out" | awk -F, 'NR > 1 { s[$1] += $4; if ($2 > $3) bad = 1 }
+		END { if (!bad) for (c in s) print c, s[c] }' | sort)" = \
+	  "$(jq -r '.sections.noise.cpus[] | "\(.cpu) \(.gaps)"' "$N/result.json" | sort)" ]
+ok $? "export --csv of a noise result: the gap histogram, adding up to each CPU's gaps"
+# --csv-gaps: result.json's gap list, line for line, and what it leaves out said
+run_cmd export --csv-gaps "$N"
+[ "$rc" -eq 0 ] && [ "$(echo "$out" | head -n1)" = "cpu,start_ns,length_ns" ] &&
+	[ "$(echo "$out" | tail -n +2)" = \
+	  "$(jq -r '.sections.noise.cpus[] | .cpu as $c | .gap_list[] | "\($c),\(.[0]),\(.[1])"' \
+		"$N/result.json")" ] &&
+	echo "$err" | grep -q "warning: $(jq '[.sections.noise.cpus[].gaps_dropped] | add' \
+		"$N/result.json") gaps were counted beyond result.json's gap list"
+ok $? "export --csv-gaps: the gap list as CSV, the gaps beyond it counted in a warning"
+expect_usage_error "export --csv-gaps of a latency result" export --csv-gaps "$R"
+echo "$err" | grep -q "holds no noise result"
+ok $? "the --csv-gaps refusal names the latency result"
+mkdir "$t/badgap"
+jq '.sections.noise.cpus[0].gap_list[3] = [5]' "$N/result.json" >"$t/badgap/result.json"
+expect_usage_error "export --csv-gaps of a malformed gap list" export --csv-gaps "$t/badgap"
+echo "$err" | grep -q "gap_list entry 3 is not \[start_ns, length_ns\]"
+ok $? "the malformed gap list is named"
 expect_usage_error "export --cyclictest-json of a noise result" export --cyclictest-json -o "$t/ct.json" "$N"
 [ ! -e "$t/ct.json" ]
 ok $? "no file written for the refused export"

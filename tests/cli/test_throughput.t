@@ -55,8 +55,10 @@ for fake in fail trunc; do
 	fail) want='exited with status 2: stress-ng: error: \[1\] cpu stressor failed' ;;
 	trunc) want="stressor cpu has no bogo-ops-per-second-real-time" ;;
 	esac
+	# another rtmeasure measuring these CPUs (a run by hand beside the tests)
+	# adds a warning line: not counted here
 	[ $rc -eq 2 ] && echo "$err" | grep -q "throughput phase failed: .*$want" &&
-		[ "$(echo "$err" | grep -c .)" -eq 1 ]
+		[ "$(echo "$err" | grep -v 'another rtmeasure' | grep -c .)" -eq 1 ]
 	ok $? "stress-ng $fake: one line naming it, exit 2 ($rc: $err)"
 	[ -f "$d/r-$fake/result.json" ] && ! grep -q '"throughput"' "$d/r-$fake/result.json"
 	ok $? "  the latency is saved, without a throughput section"
