@@ -330,6 +330,14 @@ struct measure_hold *measure_hold_start(const struct measure_opts *m, struct rtm
 	to.events = events;
 	mh->trace = rtm_trace_create(&to, err);
 	if (!mh->trace) {
+		/* name the option that needs the event, and the way to go without it */
+		if (mh->tirq && strstr(err->msg, "no trace event timer:")) {
+			char why[sizeof(err->msg)];
+
+			snprintf(why, sizeof(why), "%s", err->msg);
+			rtm_error_set(err, "--timer-irq: %.400s; give --timer-irq 0 to measure "
+				      "without it", why);
+		}
 		measure_hold_free(mh);
 		return NULL;
 	}

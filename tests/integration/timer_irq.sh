@@ -7,8 +7,11 @@
 # inside the wake-up: at p50, p90, p99 and the maximum the IRQ delay's bucket
 # (nearest rank, worked out here from the histograms' buckets with jq, not by
 # rtmeasure) is at most the wake-up's. The summary prints the table. `--trace`
-# (with a capture bound) turns it on too; `--timer-irq 0` gives no section. No
-# trace instance of ours is left. Nothing here asserts a latency.
+# (with a capture bound) turns it on too; `--timer-irq 0` gives no section.
+# Stopped by SIGINT, the run saves what it measured with the section. A
+# /proc/kallsyms that hides addresses (kptr_restrict: bind-mounted over in a
+# private mount namespace) is one line and exit 2. No trace instance of ours
+# is left on any of these paths. Nothing here asserts a latency.
 . "$RTM_SRCDIR/tests/lib.sh"
 need_root
 need_jq
@@ -73,4 +76,34 @@ jq -e '.sections | has("timer_irq") | not' "$t/c/result.json" >/dev/null ||
 	fail "--timer-irq 0 still wrote sections.timer_irq"
 grep -q "^Timer IRQ" "$t/c.out" && fail "--timer-irq 0 still printed the table"
 echo "ok: --timer-irq 0 turns it off"
+
+"$RTMEASURE" cyclic --timer-irq -a 0-1 -D 60s -o "$t/d" >"$t/d.out" 2>"$t/d.err" &
+rpid=$!
+wait_probes "$rpid"
+sleep 1	# not an assertion: a few drains of the stream before the interrupt
+kill -INT "$rpid"
+wait "$rpid"
+rc=$?
+[ "$rc" = 130 ] || fail "SIGINT: exit $rc, want 130: $(cat "$t/d.err")"
+no_instances_of "$rpid"
+jq -e '.interrupted and (.sections.timer_irq.cpus | length == 2)' "$t/d/result.json" \
+	>/dev/null || fail "SIGINT: the interrupted result has no timer IRQ section"
+echo "ok: SIGINT: saved with the section, the instance removed"
+
+if command -v unshare >/dev/null; then
+	sed 's/^[0-9a-f]*/0000000000000000/' /proc/kallsyms | grep -w -m1 hrtimer_wakeup \
+		>"$t/kallsyms"
+	unshare -m sh -c 'mount --bind "$1" /proc/kallsyms && shift && exec "$@"' sh \
+		"$t/kallsyms" "$RTMEASURE" cyclic --timer-irq -a 0 -D 1s -o "$t/e" >"$t/e.out" \
+		2>"$t/e.err" &
+	rpid=$!
+	wait "$rpid"
+	rc=$?
+	[ "$rc" = 2 ] && [ "$(grep -c . "$t/e.err")" = 1 ] &&
+		grep -q "kptr_restrict" "$t/e.err" ||
+		fail "hidden kallsyms: exit $rc, want 2 and one line naming kptr_restrict: \
+$(cat "$t/e.err")"
+	no_instances_of "$rpid"
+	echo "ok: hidden kernel addresses: $(cat "$t/e.err")"
+fi
 exit 0
