@@ -265,6 +265,32 @@ int rtm_timerirq_cpus(const struct rtm_timerirq *t, struct rtm_timerirq_cpu *out
 	return n;
 }
 
+void rtm_timerirq_line(const struct rtm_timerirq *t, char *buf, size_t len)
+{
+	uint64_t matched = 0;
+	size_t off;
+	char v[16];
+	int i, n;
+
+	n = snprintf(buf, len, "timer IRQ p99:");
+	off = n > 0 && (size_t)n < len ? (size_t)n : len;
+	for (i = 0; i < t->ncpus && off < len; i++) {
+		const struct cpu_state *c = &t->cpu[i];
+
+		if (!c->watched)
+			continue;
+		if (c->delay->count)
+			rtm_fmt_ns(v, sizeof(v), rtm_hist_percentile(c->delay, 99));
+		else
+			snprintf(v, sizeof(v), "unknown");
+		matched += c->matched;
+		n = snprintf(buf + off, len - off, "%s CPU %d %s", off > 14 ? "," : "", i, v);
+		off = n > 0 && off + (size_t)n < len ? off + (size_t)n : len;
+	}
+	if (off < len)
+		snprintf(buf + off, len - off, " (%llu matched)", (unsigned long long)matched);
+}
+
 json_t *rtm_timerirq_to_json(const struct rtm_timerirq *t)
 {
 	json_t *sec = json_object(), *cpus = json_array(), *o;

@@ -84,6 +84,13 @@ void rtm_timerirq_end(struct rtm_timerirq *t);
 int rtm_timerirq_cpus(const struct rtm_timerirq *t, struct rtm_timerirq_cpu *out, int max);
 
 /*
+ * One line for a live display: each watched CPU's timer IRQ delay p99 so far
+ * ("timer IRQ p99: CPU 0 25.4 us, CPU 1 22.6 us (6000 matched)"), "unknown"
+ * for a CPU without one.
+ */
+void rtm_timerirq_line(const struct rtm_timerirq *t, char *buf, size_t len);
+
+/*
  * result.json sections.timer_irq (docs/result-schema.md): "cpus": [{cpu, count,
  * unmatched_starts, unmatched_expires, early, delay (a histogram)}]. The caller
  * adds trace_lost and complete.

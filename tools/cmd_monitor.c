@@ -670,8 +670,11 @@ static void monitor_loop(struct mon *mo, struct measure_prom *prom)
 			mo->refreshes++;
 			refresh_cpus(mo);
 			refresh_irqs(mo);
-			if (mo->hold)
+			if (mo->hold) {
 				measure_hold_line(mo->hold, mo->holdline, sizeof(mo->holdline));
+				measure_timer_irq_line(mo->hold, mo->tirqline,
+						       sizeof(mo->tirqline));
+			}
 			if (mo->plain)
 				mon_print_plain(mo);
 			else if (!mo->paused || mo->help)

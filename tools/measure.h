@@ -393,6 +393,8 @@ void measure_hold_pause(struct measure_hold *mh);
 void measure_hold_resume(struct measure_hold *mh);
 /* The holds so far and those going on, one line (the monitor). */
 void measure_hold_line(struct measure_hold *mh, char *buf, size_t len);
+/* The timer IRQ delay's p99 per CPU so far, one line (the monitor); "" when not traced. */
+void measure_timer_irq_line(struct measure_hold *mh, char *buf, size_t len);
 /* Stop, drain, close what is open, and write r->sections.rt_holds and .timer_irq. */
 void measure_hold_finish(struct measure_hold *mh, struct rtm_result *r);
 void measure_hold_free(struct measure_hold *mh);

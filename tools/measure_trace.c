@@ -473,6 +473,15 @@ void measure_hold_line(struct measure_hold *mh, char *buf, size_t len)
 	rtm_rtholds_line(mh->holds, hold_now_ns(), buf, len);
 }
 
+void measure_timer_irq_line(struct measure_hold *mh, char *buf, size_t len)
+{
+	if (!mh || !mh->tirq) {
+		buf[0] = '\0';
+		return;
+	}
+	rtm_timerirq_line(mh->tirq, buf, len);
+}
+
 void measure_hold_finish(struct measure_hold *mh, struct rtm_result *r)
 {
 	json_t *sec;

@@ -90,6 +90,7 @@ static void sequences(void)
 {
 	struct rtm_timerirq *t = fresh();
 	struct rtm_timerirq_cpu c;
+	char line[128];
 
 	/* matched: planned at 1 ms, the interrupt ran it at 1 ms + 12.5 us */
 	start(t, 0, PROBE0, SLEEPER, WAKEUP, 1000000, 1000000);
@@ -98,6 +99,9 @@ static void sequences(void)
 	ok(c.matched == 1 && c.delay->count == 1 && c.delay->min_ns == 12500,
 	   "matched: one delay of 12500 ns");
 	ok(!c.unmatched_starts && !c.unmatched_expires && !c.early, "matched: nothing apart");
+	rtm_timerirq_line(t, line, sizeof(line));
+	ok(!strcmp(line, "timer IRQ p99: CPU 0 12.5 us, CPU 1 unknown (1 matched)"),
+	   "live line: %s", line);
 
 	/* an expiry whose start was not seen (a sleeper address the probe used before) */
 	expire(t, 0, SLEEPER, WAKEUP, 2010000);
