@@ -67,6 +67,21 @@ jq -e '.sections.timer_irq.cpus | length == 2 and all(.count > 0)' "$t/b/result.
 	>/dev/null || fail "--trace: no timer IRQ figures"
 echo "ok: --trace turns it on"
 
+# run: the report's table (report.md, report.html) and plot, when gnuplot is there
+"$RTMEASURE" run --timer-irq -a 0-1 -D 1s -o "$t/f" >"$t/f.out" 2>"$t/f.err" &
+rpid=$!
+wait "$rpid" || fail "run --timer-irq exited $?: $(cat "$t/f.err")"
+no_instances_of "$rpid"
+grep -q "^Timer IRQ (expiry to handler)" "$t/f.out" || fail "run: no timer IRQ table"
+if command -v gnuplot >/dev/null; then
+	grep -q '^| 0 | [0-9]* | [0-9]* | [0-9.]* [un]*s |' "$t/f/report.md" ||
+		fail "run: report.md has no timer IRQ row for CPU 0"
+	grep -q "<h2>Timer IRQ and wake-up</h2>" "$t/f/report.html" ||
+		fail "run: report.html has no timer IRQ table"
+	[ -s "$t/f/plots/timer_irq.png" ] || fail "run: no plots/timer_irq.png"
+	echo "ok: run: summary, report.md and report.html tables, plots/timer_irq.png"
+fi
+
 "$RTMEASURE" cyclic --trace --capture-above 1s --timer-irq 0 -a 0-1 -D 1s -o "$t/c" \
 	>"$t/c.out" 2>"$t/c.err" &
 rpid=$!
