@@ -322,8 +322,12 @@ int measure_save_results(const struct measure_opts *m, const struct rtm_result *
 
 /* ---- measure_trace.c: the flight recorder and the spike captures */
 
-/* Check the trace options against the others; RTM_EXIT_USAGE after the message. */
-int measure_trace_check(const struct measure_opts *m);
+/*
+ * Check the trace options against the others; RTM_EXIT_USAGE after the message.
+ * The default --timer-irq is turned off (with a note when tracing) on a kernel
+ * that hides hrtimer_wakeup's address.
+ */
+int measure_trace_check(struct measure_opts *m);
 
 /*
  * Create the instance (only the measured CPUs), check its clock, note the trace

@@ -36,13 +36,40 @@ static uint64_t window_before_ns(const struct measure_opts *m)
 	return rtm_spike_window_before_ns(m->probe.interval_ns);
 }
 
-int measure_trace_check(const struct measure_opts *m)
+/*
+ * --timer-irq is on by default whenever tracing. A kernel that hides
+ * hrtimer_wakeup's address (kernel.kptr_restrict) cannot have it: then it is
+ * turned off with a note rather than failing a --trace run that did not ask
+ * for it; given, the same is an error (measure_hold_start()).
+ */
+static void timer_irq_default(struct measure_opts *m)
+{
+	bool monitor = !strcmp(m->command, "monitor");	/* traces at its key t */
+	uint64_t fn;
+	int ret;
+
+	if (!m->timer_irq || m->timer_irq_given || (!m->trace && !monitor) ||
+	    m->ops != &rtm_probe_timer_ops || m->probe.mode != RTM_TIMER_NANOSLEEP)
+		return;
+	ret = rtm_timerirq_kallsyms("/", "hrtimer_wakeup", &fn);
+	if (!ret)
+		return;
+	if (!monitor)
+		fprintf(stderr, "rtmeasure: note: no timer IRQ split: %s (give --timer-irq to "
+			"make this an error)\n", ret == -EPERM ? "/proc/kallsyms hides kernel "
+			"addresses (kernel.kptr_restrict)" : "hrtimer_wakeup is not in "
+			"/proc/kallsyms");
+	m->timer_irq = false;
+}
+
+int measure_trace_check(struct measure_opts *m)
 {
 	char need[16];
 
 	if (m->timer_irq_given && m->probe.mode != RTM_TIMER_NANOSLEEP)
 		return rtm_cli_fail("%s: --timer-irq follows the probe's clock_nanosleep hrtimer: "
 				    "not with --mode timerfd or signal (drop --mode)", m->command);
+	timer_irq_default(m);
 	if (!m->trace)
 		return 0;
 	if (!m->probe.break_ns && !m->probe.capture_ns)

@@ -10,8 +10,9 @@
 # (with a capture bound) turns it on too; `--timer-irq 0` gives no section.
 # Stopped by SIGINT, the run saves what it measured with the section. A
 # /proc/kallsyms that hides addresses (kptr_restrict: bind-mounted over in a
-# private mount namespace) is one line and exit 2. No trace instance of ours
-# is left on any of these paths. Nothing here asserts a latency.
+# private mount namespace) is one line and exit 2 with --timer-irq, a note and
+# a run without the split when only --trace implied it. No trace instance of
+# ours is left on any of these paths. Nothing here asserts a latency.
 . "$RTM_SRCDIR/tests/lib.sh"
 need_root
 need_jq
@@ -120,5 +121,17 @@ if command -v unshare >/dev/null; then
 $(cat "$t/e.err")"
 	no_instances_of "$rpid"
 	echo "ok: hidden kernel addresses: $(cat "$t/e.err")"
+	# not asked for, only implied by --trace: a note, and the run goes on without it
+	unshare -m sh -c 'mount --bind "$1" /proc/kallsyms && shift && exec "$@"' sh \
+		"$t/kallsyms" "$RTMEASURE" cyclic --trace --capture-above 1s -a 0 -D 1s \
+		-o "$t/g" >"$t/g.out" 2>"$t/g.err" &
+	rpid=$!
+	wait "$rpid" || fail "hidden kallsyms, --trace: exit $?: $(cat "$t/g.err")"
+	no_instances_of "$rpid"
+	grep -q "^rtmeasure: note: no timer IRQ split: .*kptr_restrict" "$t/g.err" ||
+		fail "hidden kallsyms, --trace: no note: $(cat "$t/g.err")"
+	jq -e '.sections | has("timer_irq") | not' "$t/g/result.json" >/dev/null ||
+		fail "hidden kallsyms, --trace: a timer_irq section anyway"
+	echo "ok: hidden kernel addresses, implied by --trace: a note, measured without it"
 fi
 exit 0
