@@ -269,6 +269,7 @@ struct measure_hold {
 	uint64_t lost;
 	bool failed;			/* a drain failed: the figures are incomplete */
 	bool paused;
+	uint64_t wakeup_fn;		/* hrtimer_wakeup, for --timer-irq */
 };
 
 static uint64_t hold_now_ns(void)
@@ -311,6 +312,7 @@ static int timer_irq_alloc(struct measure_hold *mh, const struct measure_opts *m
 		return rtm_error_set(err, "--timer-irq: hrtimer_wakeup is not in /proc/kallsyms "
 				     "(%s): this kernel cannot tell the probe's hrtimer (drop "
 				     "--timer-irq or give --timer-irq 0)", strerror(-ret));
+	mh->wakeup_fn = fn;
 	mh->tirq = rtm_timerirq_alloc(ncpus, fn);
 	if (!mh->tirq)
 		return rtm_error_set(err, "out of memory");
@@ -328,7 +330,7 @@ struct measure_hold *measure_hold_start(const struct measure_opts *m, struct rtm
 	 */
 	struct rtm_trace_opts to = { .buffer_kb = 4096, .overwrite = false, .suffix = "stream" };
 	struct measure_hold *mh = calloc(1, sizeof(*mh));
-	char events[128] = "";
+	char events[128] = "", fstart[96], fexpire[96];
 
 	if (!mh) {
 		rtm_error_set(err, "out of memory");
@@ -355,7 +357,24 @@ struct measure_hold *measure_hold_start(const struct measure_opts *m, struct rtm
 			 *events ? "," : "", "timer:hrtimer_start,timer:hrtimer_expire_entry");
 	}
 	to.events = events;
+	if (mh->tirq) {
+		/*
+		 * Only sleepers' hrtimers reach the buffer (the consumer checks the
+		 * handler too): the tick's and every other handler's stay out.
+		 */
+		snprintf(fstart, sizeof(fstart), "timer:hrtimer_start:function == %#llx",
+			 (unsigned long long)mh->wakeup_fn);
+		snprintf(fexpire, sizeof(fexpire), "timer:hrtimer_expire_entry:function == %#llx",
+			 (unsigned long long)mh->wakeup_fn);
+		to.filters[to.nfilters++] = fstart;
+		to.filters[to.nfilters++] = fexpire;
+	}
 	mh->trace = rtm_trace_create(&to, err);
+	if (!mh->trace && to.nfilters && strstr(err->msg, "trace filter")) {
+		/* a kernel that refuses the filter: the consumer's check is enough */
+		to.nfilters = 0;
+		mh->trace = rtm_trace_create(&to, err);
+	}
 	if (!mh->trace) {
 		/* name the option that needs the event, and the way to go without it */
 		if (mh->tirq && strstr(err->msg, "no trace event timer:")) {
