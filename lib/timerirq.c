@@ -18,6 +18,8 @@
  * as unmatched rather than the table grown without bound on lost expiries.
  */
 #define PEND_MAX	8
+/* Sleeper addresses remembered per CPU (see add_known()). */
+#define KNOWN_MAX	1024
 
 struct pend {
 	uint64_t hrtimer;
@@ -154,7 +156,11 @@ static int add_known(struct cpu_state *c, uint64_t hrtimer)
 {
 	uint64_t *n;
 
-	if (is_known(c, hrtimer))
+	/*
+	 * The kernel's stack offset takes a few dozen values: far more addresses
+	 * mean something else, and the scan of each unpaired expiry stays short.
+	 */
+	if (is_known(c, hrtimer) || c->nknown >= KNOWN_MAX)
 		return 0;
 	n = rtm_grow(c->known, &c->kcap, c->nknown, sizeof(*n), 64);
 	if (!n)

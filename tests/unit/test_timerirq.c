@@ -168,6 +168,18 @@ static void sequences(void)
 	ok(cpu_of(t, 0).unmatched_starts == 1 && cpu_of(t, 0).matched == 1,
 	   "nine starts waiting: the oldest dropped and counted, the newest still paired");
 	rtm_timerirq_free(t);
+
+	/* the sleeper addresses a CPU remembers are bounded (1024) */
+	t = fresh();
+	for (uint64_t a = 0; a < 1100; a++) {
+		start(t, 0, PROBE0, SLEEPER + 16 * a, WAKEUP, 1000000, 1000000);
+		expire(t, 0, SLEEPER + 16 * a, WAKEUP, 1001000);
+	}
+	expire(t, 0, SLEEPER + 16 * 1050, WAKEUP, 2001000);
+	expire(t, 0, SLEEPER + 16 * 10, WAKEUP, 2001000);
+	ok(cpu_of(t, 0).matched == 1100 && cpu_of(t, 0).unmatched_expires == 1,
+	   "1100 addresses: all paired; an unpaired expiry counted among the first 1024 only");
+	rtm_timerirq_free(t);
 }
 
 /* The recorded window: pages of CPU 1 into @t. */
