@@ -8,7 +8,8 @@
 # (nearest rank, worked out here from the histograms' buckets with jq, not by
 # rtmeasure) is at most the wake-up's. The summary prints the table. `--trace`
 # (with a capture bound) turns it on too; `--timer-irq 0` gives no section.
-# Stopped by SIGINT, the run saves what it measured with the section. A
+# The monitor shows a live line and keeps the section with -o. Stopped by
+# SIGINT, the run saves what it measured with the section. A
 # /proc/kallsyms that hides addresses (kptr_restrict: bind-mounted over in a
 # private mount namespace) is one line and exit 2 with --timer-irq, a note and
 # a run without the split when only --trace implied it. No trace instance of
@@ -105,6 +106,18 @@ no_instances_of "$rpid"
 jq -e '.interrupted and (.sections.timer_irq.cpus | length == 2)' "$t/d/result.json" \
 	>/dev/null || fail "SIGINT: the interrupted result has no timer IRQ section"
 echo "ok: SIGINT: saved with the section, the instance removed"
+
+# monitor (plain, not a terminal): the live line while tracing, the section with -o
+"$RTMEASURE" monitor --timer-irq -a 0-1 -D 3s --refresh 1s -o "$t/m" </dev/null \
+	>"$t/m.out" 2>"$t/m.err" &
+rpid=$!
+wait "$rpid" || fail "monitor --timer-irq exited $?: $(cat "$t/m.err")"
+no_instances_of "$rpid"
+grep -q "^timer IRQ p99: CPU 0 [0-9.]* [mun]*s, CPU 1 [0-9.]* [mun]*s ([0-9]* matched)" \
+	"$t/m.out" || fail "monitor: no timer IRQ line: $(grep -i 'timer irq' "$t/m.out")"
+jq -e '.sections.timer_irq.cpus | length == 2 and all(.count > 0)' "$t/m/result.json" \
+	>/dev/null || fail "monitor -o: no timer IRQ figures"
+echo "ok: monitor: the live line, the section with -o"
 
 if command -v unshare >/dev/null; then
 	sed 's/^[0-9a-f]*/0000000000000000/' /proc/kallsyms | grep -w -m1 hrtimer_wakeup \
