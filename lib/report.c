@@ -51,15 +51,17 @@ static FILE *open_data(const struct rtm_report_ctx *c, const char *name, char *p
 	return rtm_fopen_atomic(path);	/* saved whole at fclose(), or not at all */
 }
 
-static int draw(struct rtm_report_ctx *c, const char *name, const char *caption,
-		const char *datafile, struct rtm_plot_var *vars, int nvars, struct rtm_error *err)
+/* Draw plots/@name.* from template @tmpl and list it for the pages. */
+static int draw_as(struct rtm_report_ctx *c, const char *tmpl, const char *name,
+		   const char *caption, const char *datafile, struct rtm_plot_var *vars, int nvars,
+		   struct rtm_error *err)
 {
 	int ret;
 
 	vars[nvars].name = "datafile";
 	vars[nvars].value = datafile;
 	vars[nvars].number = false;
-	ret = rtm_plot_draw_formats(name, rtm_report_draw_formats(c->o->formats), c->o->width,
+	ret = rtm_plot_draw_formats(tmpl, rtm_report_draw_formats(c->o->formats), c->o->width,
 				    c->o->height, c->plots, name, vars, nvars + 1, err);
 	if (ret)
 		return ret;
@@ -67,6 +69,12 @@ static int draw(struct rtm_report_ctx *c, const char *name, const char *caption,
 	c->pf[c->npf].caption = caption;
 	c->npf++;
 	return 0;
+}
+
+static int draw(struct rtm_report_ctx *c, const char *name, const char *caption,
+		const char *datafile, struct rtm_plot_var *vars, int nvars, struct rtm_error *err)
+{
+	return draw_as(c, name, name, caption, datafile, vars, nvars, err);
 }
 
 static void cpu_title(char *buf, size_t len, int cpu, const struct rtm_hist *h)
@@ -290,6 +298,72 @@ static int plot_irq(struct rtm_report_ctx *c, const char *sub, struct rtm_error 
 		    "over the run, log scale; each bar labelled with its rate)", path, v, 4, err);
 }
 
+/*
+ * --timer-irq (sections.timer_irq): each plotted CPU's wake-up and timer IRQ delay
+ * as percentile curves, the percentiles template drawn as plots/timer_irq.
+ */
+static int plot_timer_irq(struct rtm_report_ctx *c, const char *title, const char *sub,
+			  struct rtm_error *err)
+{
+	const json_t *cpus = rtm_json_path(c->r->sections, "timer_irq.cpus"), *e;
+	char path[PATH_MAX + 32], t[64], n[16], xm[32], mx[16], ym[32];
+	struct rtm_error herr = { "" };
+	struct rtm_plot_var v[6];
+	double xmax = 10, x;
+	struct rtm_hist *h;
+	int i, blocks = 0;
+	size_t k;
+	FILE *f;
+
+	if (!json_array_size(cpus))
+		return 0;
+	h = rtm_hist_alloc();
+	if (!h)
+		return rtm_error_setn(err, -ENOMEM, "out of memory");
+	f = open_data(c, "timer_irq", path, sizeof(path));
+	if (!f) {
+		rtm_hist_free(h);
+		return rtm_error_setn(err, -errno, "cannot write %s: %s", path, strerror(errno));
+	}
+	for (i = 0; i < c->nsel; i++) {
+		const struct rtm_result_cpu *rc = &c->r->cpus[c->sel[i]];
+
+		json_array_foreach(cpus, k, e) {
+			if (json_integer_value(json_object_get(e, "cpu")) != rc->cpu ||
+			    rtm_hist_from_json(h, json_object_get(e, "delay"), &herr) || !h->count)
+				continue;
+			rtm_fmt_us(mx, sizeof(mx), rc->raw->max_ns);
+			snprintf(t, sizeof(t), "CPU%d wake-up (max %s us)", rc->cpu, mx);
+			x = rtm_report_pct_block(f, rc->raw, t);
+			xmax = x > xmax ? x : xmax;
+			rtm_fmt_us(mx, sizeof(mx), h->max_ns);
+			snprintf(t, sizeof(t), "CPU%d timer IRQ (max %s us)", rc->cpu, mx);
+			x = rtm_report_pct_block(f, h, t);
+			xmax = x > xmax ? x : xmax;
+			blocks += 2;
+		}
+	}
+	rtm_hist_free(h);
+	if (fclose(f))
+		return rtm_error_setn(err, -errno, "cannot write %s: %s", path,
+				      rtm_write_strerror(-errno));
+	if (!blocks)
+		return 0;
+	snprintf(n, sizeof(n), "%d", blocks);
+	snprintf(xm, sizeof(xm), "%.6g", xmax);
+	v[0] = (struct rtm_plot_var){ "nblocks", n, true };
+	v[1] = (struct rtm_plot_var){ "title_text", title, false };
+	v[2] = (struct rtm_plot_var){ "xmax", xm, true };
+	v[3] = (struct rtm_plot_var){ "subtitle_text", sub, false };
+	/* the IRQ delay lies inside the wake-up: the wake-ups' maximum bounds both */
+	snprintf(ym, sizeof(ym), "%.6g", (double)c->all_raw->max_ns / 1000.0 * 1.6 + 1);
+	v[4] = (struct rtm_plot_var){ "ymax", ym, true };
+	return draw_as(c, "percentiles", "timer_irq", "Timer IRQ and wake-up: for each plotted "
+		       "CPU the percentile curve of the wake-up latency and, below it, of its "
+		       "timer IRQ part (the probe's hrtimer expiry to the interrupt running it)",
+		       path, v, 5, err);
+}
+
 int rtm_report_write(const struct rtm_result *r, const struct rtm_report_opts *o,
 		     struct rtm_error *err)
 {
@@ -340,6 +414,8 @@ int rtm_report_write(const struct rtm_result *r, const struct rtm_report_opts *o
 		ret = plot_timeseries(&c, title, sub, err);
 	if (!ret)
 		ret = plot_irq(&c, sub, err);
+	if (!ret)
+		ret = plot_timer_irq(&c, title, sub, err);
 	if (!ret)
 		ret = rtm_report_pages(&c, err);
 	rtm_hist_free(c.all_raw);

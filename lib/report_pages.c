@@ -13,6 +13,7 @@
 #include "irqacct.h"
 #include "report_priv.h"
 #include "rtholds.h"
+#include "timerirq.h"
 #include "summary.h"
 #include "units.h"
 
@@ -354,6 +355,8 @@ static void html_spikes(struct rtm_report_ctx *c, FILE *f)
 
 	/* RT tasks that held a CPU over --rt-hold (lib/rtholds.c), when traced */
 	rtm_rtholds_html(json_object_get(c->r->sections, "rt_holds"), f);
+	/* the timer IRQ part of the wake-ups (--timer-irq, lib/timerirq.c), when traced */
+	rtm_timerirq_html(c->r, f);
 
 	fputs("<h2>Spikes</h2>\n", f);
 	json_array_foreach(c->r->events, k, e) {
@@ -496,6 +499,7 @@ static void write_md(struct rtm_report_ctx *c, FILE *f, const struct rtm_summary
 				json_string_value(json_object_get(e, "file")) ?: "");
 	fputs("\n", f);
 	rtm_rtholds_md(json_object_get(r->sections, "rt_holds"), f);	/* --rt-hold */
+	rtm_timerirq_md(r, f);						/* --timer-irq */
 	rtm_cost_md(json_object_get(r->sections, "throughput"), f);	/* run --throughput */
 	fputs("\n| | |\n|---|---|\n", f);
 	n = fingerprint(r, fp);

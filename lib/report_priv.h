@@ -27,7 +27,7 @@ struct rtm_report_ctx {
 	int nsel;
 	bool lines_all;			/* an "all CPUs" line too */
 	struct rtm_hist *all_raw, *all_corr;
-	struct rtm_report_plot pf[4];
+	struct rtm_report_plot pf[5];
 	int npf;
 };
 

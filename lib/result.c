@@ -15,6 +15,7 @@
 #include "jsonutil.h"
 #include "result.h"
 #include "rtholds.h"
+#include "timerirq.h"
 
 struct rtm_result *rtm_result_alloc(const char *command)
 {
@@ -352,6 +353,10 @@ struct rtm_result *rtm_result_from_json(const json_t *root, const char *what,
 	/* sections.rt_holds is read by summary and report: checked here (lib/rtholds.c) */
 	v = json_object_get(r->sections, "rt_holds");
 	if (v && rtm_rtholds_check(v, what, err))
+		goto fail;
+	/* sections.timer_irq too (--timer-irq, lib/timerirq.c) */
+	v = json_object_get(r->sections, "timer_irq");
+	if (v && rtm_timerirq_check(v, what, err))
 		goto fail;
 	/* run --throughput's scores, read by report and compare (lib/cost.c) */
 	v = json_object_get(r->sections, "throughput");

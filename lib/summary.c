@@ -8,6 +8,7 @@
 
 #include "jsonutil.h"
 #include "rtholds.h"
+#include "timerirq.h"
 #include "summary.h"
 #include "units.h"
 
@@ -277,6 +278,8 @@ void rtm_summary_fprint_unit(const struct rtm_result *r, FILE *f, bool nsecs)
 	free(rows);
 	/* RT tasks that held a CPU over --rt-hold (lib/rtholds.c), when traced */
 	rtm_rtholds_fprint(json_object_get(r->sections, "rt_holds"), f);
+	/* the timer IRQ part of the wake-ups (--timer-irq, lib/timerirq.c), when traced */
+	rtm_timerirq_fprint(r, f);
 }
 
 static json_t *row_json(const struct rtm_summary_row *row)
@@ -342,6 +345,8 @@ json_t *rtm_summary_to_json(const struct rtm_result *r)
 	free(rows);
 	if (json_object_get(r->sections, "rt_holds"))	/* --rt-hold (lib/rtholds.c) */
 		json_object_set(o, "rt_holds", json_object_get(r->sections, "rt_holds"));
+	if (json_object_get(r->sections, "timer_irq"))	/* --timer-irq (lib/timerirq.c) */
+		json_object_set(o, "timer_irq", json_object_get(r->sections, "timer_irq"));
 	n = rtm_summary_rows(r, true, &rows);
 	if (n > 0) {
 		json_object_set_new(o, "all_corrected", row_json(&rows[n - 1]));

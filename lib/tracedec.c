@@ -48,6 +48,8 @@ static const struct ev_spec {
 	{ "irq", "softirq_raise", RTM_EV_SOFTIRQ_RAISE, { "vec" } },
 	{ "timer", "hrtimer_expire_entry", RTM_EV_HRTIMER_ENTRY, { "hrtimer", "function", "now" } },
 	{ "timer", "hrtimer_expire_exit", RTM_EV_HRTIMER_EXIT, { "hrtimer" } },
+	{ "timer", "hrtimer_start", RTM_EV_HRTIMER_START,
+	  { "hrtimer", "function", "expires", "softexpires", "mode" } },
 	{ "nmi", "nmi_handler", RTM_EV_NMI, { "handler", "delta_ns" } },
 	{ "ftrace", "print", RTM_EV_PRINT, { "ip", "buf" } },
 	{ "ipi", "ipi_send_cpu", RTM_EV_IPI_SEND, { "cpu" } },
@@ -60,6 +62,7 @@ struct ev_slot {
 	enum rtm_ev_type type;
 	const char *system, *name;
 	struct tep_format_field *f[MAX_FIELDS];
+	struct tep_format_field *pid;	/* common_pid */
 	bool vector;			/* irq_vectors: entry/exit with "vector" */
 	int min_size;			/* bytes the fixed fields need: shorter is corrupt */
 };
@@ -85,7 +88,7 @@ const char *rtm_ev_type_name(enum rtm_ev_type t)
 	static const char *const names[RTM_EV_NTYPES] = {
 		"other", "sched_switch", "sched_wakeup", "sched_waking", "irq_entry", "irq_exit",
 		"softirq_entry", "softirq_exit", "softirq_raise", "hrtimer_entry", "hrtimer_exit",
-		"vector_entry", "vector_exit", "ipi_send", "nmi", "print",
+		"vector_entry", "vector_exit", "ipi_send", "nmi", "print", "hrtimer_start",
 	};
 
 	return (unsigned int)t < RTM_EV_NTYPES ? names[t] : "invalid";
@@ -130,6 +133,7 @@ static void setup_slot(struct rtm_tracedec *d, struct tep_event *ev)
 	s->type = RTM_EV_OTHER;
 	s->system = ev->system;
 	s->name = ev->name;
+	s->pid = tep_find_common_field(ev, "common_pid");
 	s->min_size = fixed_size(ev->format.common_fields);
 	if (fixed_size(ev->format.fields) > s->min_size)
 		s->min_size = fixed_size(ev->format.fields);
@@ -308,6 +312,13 @@ static void decode(const struct ev_slot *s, const char *data, int size, struct r
 		ev->hrtimer.function = num(s->f[1], data);
 		ev->hrtimer.now = num(s->f[2], data);
 		break;
+	case RTM_EV_HRTIMER_START:
+		ev->hrstart.hrtimer = num(s->f[0], data);
+		ev->hrstart.function = num(s->f[1], data);
+		ev->hrstart.expires = (int64_t)num(s->f[2], data);
+		ev->hrstart.softexpires = (int64_t)num(s->f[3], data);
+		ev->hrstart.mode = (unsigned int)num(s->f[4], data);
+		break;
 	case RTM_EV_VECTOR_ENTRY:
 	case RTM_EV_VECTOR_EXIT:
 		ev->vector.vector = (int)num(s->f[0], data);
@@ -401,6 +412,7 @@ int rtm_tracedec_page(struct rtm_tracedec *d, void *page, int cpu, rtm_event_cb 
 			ev.type = s->type;
 			ev.system = s->system;
 			ev.name = s->name;
+			ev.pid = (int)num(s->pid, data);
 			decode(s, data, rec.size, &ev);
 		} else {
 			ev.type = RTM_EV_OTHER;
@@ -495,6 +507,13 @@ int rtm_event_format(const struct rtm_event *ev, char *buf, size_t len)
 	case RTM_EV_HRTIMER_EXIT:
 		n = snprintf(buf + off, len - off, "hrtimer=0x%llx",
 			     (unsigned long long)ev->hrtimer.hrtimer);
+		break;
+	case RTM_EV_HRTIMER_START:
+		n = snprintf(buf + off, len - off, "hrtimer=0x%llx function=0x%llx expires=%lld "
+			     "softexpires=%lld mode=%u", (unsigned long long)ev->hrstart.hrtimer,
+			     (unsigned long long)ev->hrstart.function,
+			     (long long)ev->hrstart.expires, (long long)ev->hrstart.softexpires,
+			     ev->hrstart.mode);
 		break;
 	case RTM_EV_VECTOR_ENTRY:
 	case RTM_EV_VECTOR_EXIT:

@@ -32,6 +32,7 @@ enum rtm_ev_type {
 	RTM_EV_IPI_SEND,		/* ipi:ipi_send_cpu / ipi_send_cpumask / ipi_raise */
 	RTM_EV_NMI,			/* nmi:nmi_handler */
 	RTM_EV_PRINT,			/* ftrace:print (trace_marker) */
+	RTM_EV_HRTIMER_START,		/* timer:hrtimer_start (last: older tables stay in order) */
 	RTM_EV_NTYPES,
 };
 
@@ -40,6 +41,11 @@ enum rtm_ev_type {
 struct rtm_event {
 	uint64_t ts_ns;			/* trace clock (mono: CLOCK_MONOTONIC) */
 	int cpu;
+	/*
+	 * common_pid: the task the event was recorded in (0: the idle task, or an
+	 * interrupt that came while it ran; 0 too for events read back from JSON)
+	 */
+	int pid;
 	enum rtm_ev_type type;
 	const char *system;		/* e.g. "sched" (owned by the decoder) */
 	const char *name;		/* e.g. "sched_switch" */
@@ -74,6 +80,12 @@ struct rtm_event {
 		struct {
 			uint64_t hrtimer, function, now;
 		} hrtimer;
+		struct {
+			/* expires: the hard expiry; softexpires: the earliest (timer slack) */
+			uint64_t hrtimer, function;
+			int64_t expires, softexpires;
+			unsigned int mode;
+		} hrstart;
 		struct {
 			int vector;
 		} vector;

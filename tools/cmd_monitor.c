@@ -192,6 +192,7 @@ static void take_spike(struct mon *mo)
 static int tracing_on(struct mon *mo)
 {
 	struct rtm_error err = { "" };
+	struct measure_opts hm;
 	char cpus[1024];
 	int64_t delta;
 
@@ -215,10 +216,16 @@ static int tracing_on(struct mon *mo)
 		}
 		mo->irqtrace = rtm_trace_create(&io, NULL);
 		mo->acct = mo->irqtrace ? rtm_irqacct_alloc((int)sysconf(_SC_NPROCESSORS_CONF)) : NULL;
-		/* --rt-hold (issue 18): RT tasks holding a CPU, from sched_switch */
-		if (mo->m.rt_hold_ns && !(mo->hold = measure_hold_start(&mo->m, &err)))
-			snprintf(mo->holdline, sizeof(mo->holdline), "no RT hold report: %.200s",
-				 err.msg);
+		/*
+		 * --rt-hold (issue 18): RT tasks holding a CPU, from sched_switch;
+		 * --timer-irq (issue 16): the timer IRQ part of the wake-ups. Both
+		 * "whenever tracing", which the monitor is from here on.
+		 */
+		hm = mo->m;
+		hm.trace = true;
+		if (measure_hold_wanted(&hm) && !(mo->hold = measure_hold_start(&hm, &err)))
+			snprintf(mo->holdline, sizeof(mo->holdline),
+				 "no RT hold or timer IRQ report: %.200s", err.msg);
 	}
 	measure_hold_resume(mo->hold);
 	rtm_trace_start(mo->trace);
@@ -583,7 +590,8 @@ static int monitor_start(struct mon *mo, bool *start_tracing, struct measure_pro
 		measure_opts_release(&mo->m);
 		return ret;
 	}
-	if (mo->m.rt_hold_given)	/* --rt-hold BOUND: trace from the start */
+	/* --rt-hold BOUND or --timer-irq: trace from the start */
+	if (mo->m.rt_hold_given || mo->m.timer_irq_given)
 		*start_tracing = true;
 	if (mo->m.trace) {	/* --trace-events / --trace-filter: trace from the start */
 		*start_tracing = true;
@@ -662,8 +670,11 @@ static void monitor_loop(struct mon *mo, struct measure_prom *prom)
 			mo->refreshes++;
 			refresh_cpus(mo);
 			refresh_irqs(mo);
-			if (mo->hold)
+			if (mo->hold) {
 				measure_hold_line(mo->hold, mo->holdline, sizeof(mo->holdline));
+				measure_timer_irq_line(mo->hold, mo->tirqline,
+						       sizeof(mo->tirqline));
+			}
 			if (mo->plain)
 				mon_print_plain(mo);
 			else if (!mo->paused || mo->help)

@@ -61,6 +61,9 @@ struct measure_opts {
 	/* --rt-hold: RT tasks that held a measured CPU longer than this (0: off) */
 	uint64_t rt_hold_ns;
 	bool rt_hold_given;			/* given: sched_switch traced even without --trace */
+	/* --timer-irq: the timer IRQ part of each wake-up (on unless 0/off) */
+	bool timer_irq;
+	bool timer_irq_given;			/* given: traced even without --trace */
 	void *throughput;			/* run --throughput (cmd_run.c), NULL: none */
 };
 
@@ -92,6 +95,7 @@ const char *measure_opt_name(int c, char *buf, size_t len);
 #define MEASURE_OPT_FORCE	1040
 #define MEASURE_OPT_FOLLOW	1041
 #define MEASURE_OPT_RT_HOLD	1060	/* --rt-hold (issue 18) */
+#define MEASURE_OPT_TIMER_IRQ	1061	/* --timer-irq (issue 16) */
 
 /*
  * getopt_long tables of the shared options (cyclic, run and monitor), declared
@@ -153,6 +157,7 @@ const char *measure_opt_name(int c, char *buf, size_t len);
 	{ "capture-holdoff", required_argument, NULL, 1016 },			\
 	{ "trace-filter", required_argument, NULL, 1017 },			\
 	{ "rt-hold", required_argument, NULL, MEASURE_OPT_RT_HOLD },		\
+	{ "timer-irq", optional_argument, NULL, MEASURE_OPT_TIMER_IRQ },	\
 	{ "aligned", required_argument, NULL, 'A' },				\
 	{ "fifo", required_argument, NULL, 'F' },				\
 	{ "refresh_on_max", no_argument, NULL, 'M' },				\
@@ -207,7 +212,11 @@ const char *measure_opt_name(int c, char *buf, size_t len);
 "      --rt-hold BOUND     name the real-time tasks that held a measured CPU\n"	\
 "                          longer than BOUND without a switch (sched_switch;\n"	\
 "                          default 100ms whenever tracing, 0: off; given alone\n"	\
-"                          it traces sched_switch only)\n"
+"                          it traces sched_switch only)\n"			\
+"      --timer-irq [0|off] split each wake-up's timer IRQ delay (expiry to the\n" \
+"                          interrupt) from hrtimer_start/hrtimer_expire_entry;\n" \
+"                          on whenever tracing, 0/off: off; given alone it\n"	\
+"                          traces those two events only\n"
 
 /* The options of a measurement that ends with a summary: cyclic and run. */
 #define MEASURE_RESULT_HELP							\
@@ -313,8 +322,12 @@ int measure_save_results(const struct measure_opts *m, const struct rtm_result *
 
 /* ---- measure_trace.c: the flight recorder and the spike captures */
 
-/* Check the trace options against the others; RTM_EXIT_USAGE after the message. */
-int measure_trace_check(const struct measure_opts *m);
+/*
+ * Check the trace options against the others; RTM_EXIT_USAGE after the message.
+ * The default --timer-irq is turned off (with a note when tracing) on a kernel
+ * that hides hrtimer_wakeup's address.
+ */
+int measure_trace_check(struct measure_opts *m);
 
 /*
  * Create the instance (only the measured CPUs), check its clock, note the trace
@@ -358,15 +371,23 @@ void measure_irq_free(struct measure_irq *mi);
  */
 json_t *measure_irq_live(struct measure_irq *mi, int64_t *lost);
 
-/* ---- measure_trace.c: RT tasks holding a CPU (--rt-hold, issue 18), lib/rtholds.h */
+/*
+ * ---- measure_trace.c: the streaming instance: RT tasks holding a CPU (--rt-hold,
+ * issue 18, lib/rtholds.h) and the timer IRQ part of the wake-ups (--timer-irq,
+ * issue 16, lib/timerirq.h)
+ */
 
 struct measure_hold;
 
-/* --rt-hold given, or tracing with a bound above 0. */
+/* --rt-hold given, or tracing with a bound above 0; or the same for --timer-irq. */
 bool measure_hold_wanted(const struct measure_opts *m);
+/* --timer-irq given, or tracing and not switched off (the timer probe only). */
+bool measure_timer_irq_wanted(const struct measure_opts *m);
 /*
- * A streaming instance (rtmeasure-PID-hold) of sched_switch on the measured
- * CPUs, started now. NULL with @err set.
+ * One streaming instance (rtmeasure-PID-stream) on the measured CPUs, started
+ * now, with the events each wanted feature needs: sched:sched_switch for
+ * --rt-hold, timer:hrtimer_start and timer:hrtimer_expire_entry for --timer-irq.
+ * NULL with @err set.
  */
 struct measure_hold *measure_hold_start(const struct measure_opts *m, struct rtm_error *err);
 /* Drain it (the drive loop); rtmeasure's own threads (the probes) are excluded. */
@@ -376,7 +397,9 @@ void measure_hold_pause(struct measure_hold *mh);
 void measure_hold_resume(struct measure_hold *mh);
 /* The holds so far and those going on, one line (the monitor). */
 void measure_hold_line(struct measure_hold *mh, char *buf, size_t len);
-/* Stop, drain, close what is open, and write r->sections.rt_holds. */
+/* The timer IRQ delay's p99 per CPU so far, one line (the monitor); "" when not traced. */
+void measure_timer_irq_line(struct measure_hold *mh, char *buf, size_t len);
+/* Stop, drain, close what is open, and write r->sections.rt_holds and .timer_irq. */
 void measure_hold_finish(struct measure_hold *mh, struct rtm_result *r);
 void measure_hold_free(struct measure_hold *mh);
 

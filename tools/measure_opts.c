@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "promhttp.h"
 #include "rtholds.h"
@@ -69,6 +70,7 @@ void measure_opts_init(struct measure_opts *m, const char *command)
 	m->probe.capture_holdoff_ns = 1000000000ULL;
 	m->deepest_idle = -2;
 	m->rt_hold_ns = RTM_RTHOLD_DEFAULT_NS;	/* --rt-hold: see rtmeasure-run(1) */
+	m->timer_irq = true;			/* --timer-irq: whenever tracing, as --rt-hold */
 }
 
 void measure_opts_release(struct measure_opts *m)
@@ -130,6 +132,12 @@ static int is_count(const char *s)
 static int is_cpulist(const char *s)
 {
 	return isdigit((unsigned char)*s);
+}
+
+static int is_onoff(const char *s)
+{
+	return !strcmp(s, "0") || !strcmp(s, "1") || !strcasecmp(s, "off") ||
+	       !strcasecmp(s, "on");
 }
 
 static int is_file(const char *s)
@@ -383,7 +391,7 @@ static int parse_system_opt(struct measure_opts *m, int c)
 }
 
 /* Late wake-ups kept, traced and captured. */
-static int parse_log_opt(struct measure_opts *m, int c)
+static int parse_log_opt(struct measure_opts *m, int c, int argc, char **argv)
 {
 	struct rtm_error err = { "" };
 	const char *cmd = m->command, *arg = optarg;
@@ -451,6 +459,14 @@ static int parse_log_opt(struct measure_opts *m, int c)
 					    arg);
 		m->rt_hold_given = m->rt_hold_ns != 0;
 		return 1;
+	case MEASURE_OPT_TIMER_IRQ:	/* the timer IRQ part of each wake-up (issue 16) */
+		arg = optional_value(argc, argv, is_onoff);
+		if (arg && !is_onoff(arg))
+			return rtm_cli_fail("%s: --timer-irq=%s: give 1/on or 0/off (alone: on)",
+					    cmd, arg);
+		m->timer_irq = !arg || !strcmp(arg, "1") || !strcasecmp(arg, "on");
+		m->timer_irq_given = m->timer_irq;
+		return 1;
 	}
 	return 0;
 }
@@ -460,7 +476,7 @@ int measure_parse_opt(struct measure_opts *m, int c, int argc, char **argv)
 	int ret;
 
 	if ((ret = parse_probe_opt(m, c, argc, argv)) || (ret = parse_result_opt(m, c, argc, argv)) ||
-	    (ret = parse_system_opt(m, c)) || (ret = parse_log_opt(m, c)))
+	    (ret = parse_system_opt(m, c)) || (ret = parse_log_opt(m, c, argc, argv)))
 		return ret;
 	return parse_cyclictest_opt(m, c, argc, argv);
 }

@@ -9,9 +9,11 @@
  * for --capture-above, switches tracing back on and re-arms the probes after
  * the hold-off.
  *
- * --rt-hold (at the end): a second, streaming instance of sched_switch whose
- * events lib/rtholds.c follows, to name the real-time tasks that held a
- * measured CPU longer than the bound.
+ * --rt-hold and --timer-irq (at the end): one second, streaming instance with
+ * the events of the features wanted, drained by the drive loop and dispatched
+ * to lib/rtholds.c (sched_switch: the real-time tasks that held a measured CPU
+ * longer than the bound) and lib/timerirq.c (hrtimer_start and
+ * hrtimer_expire_entry: the timer IRQ part of each probe wake-up).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -25,6 +27,7 @@
 #include "measure.h"
 #include "rtholds.h"
 #include "rtmeasure.h"
+#include "timerirq.h"
 #include "units.h"
 
 /* From a period (at least 1 ms) before the planned wake-up to just after it. */
@@ -33,10 +36,40 @@ static uint64_t window_before_ns(const struct measure_opts *m)
 	return rtm_spike_window_before_ns(m->probe.interval_ns);
 }
 
-int measure_trace_check(const struct measure_opts *m)
+/*
+ * --timer-irq is on by default whenever tracing. A kernel that hides
+ * hrtimer_wakeup's address (kernel.kptr_restrict) cannot have it: then it is
+ * turned off with a note rather than failing a --trace run that did not ask
+ * for it; given, the same is an error (measure_hold_start()).
+ */
+static void timer_irq_default(struct measure_opts *m)
+{
+	bool monitor = !strcmp(m->command, "monitor");	/* traces at its key t */
+	uint64_t fn;
+	int ret;
+
+	if (!m->timer_irq || m->timer_irq_given || (!m->trace && !monitor) ||
+	    m->ops != &rtm_probe_timer_ops || m->probe.mode != RTM_TIMER_NANOSLEEP)
+		return;
+	ret = rtm_timerirq_kallsyms("/", "hrtimer_wakeup", &fn);
+	if (!ret)
+		return;
+	if (!monitor)
+		fprintf(stderr, "rtmeasure: note: no timer IRQ split: %s (give --timer-irq to "
+			"make this an error)\n", ret == -EPERM ? "/proc/kallsyms hides kernel "
+			"addresses (kernel.kptr_restrict)" : "hrtimer_wakeup is not in "
+			"/proc/kallsyms");
+	m->timer_irq = false;
+}
+
+int measure_trace_check(struct measure_opts *m)
 {
 	char need[16];
 
+	if (m->timer_irq_given && m->probe.mode != RTM_TIMER_NANOSLEEP)
+		return rtm_cli_fail("%s: --timer-irq follows the probe's clock_nanosleep hrtimer: "
+				    "not with --mode timerfd or signal (drop --mode)", m->command);
+	timer_irq_default(m);
 	if (!m->trace)
 		return 0;
 	if (!m->probe.break_ns && !m->probe.capture_ns)
@@ -224,17 +257,19 @@ void measure_trace_print(const struct rtm_result *r, const char *dir, FILE *f)
 	}
 }
 
-/* ------------------------------------------------------------ --rt-hold */
+/* ------------------------------------------------ --rt-hold, --timer-irq */
 
 struct measure_hold {
 	struct rtm_trace *trace;
-	struct rtm_rtholds *holds;
+	struct rtm_rtholds *holds;	/* --rt-hold, or NULL */
+	struct rtm_timerirq *tirq;	/* --timer-irq, or NULL */
 	char cpus[1024];
 	int *tids;
 	int ntids, cap;
 	uint64_t lost;
-	bool failed;			/* a drain failed: the holds are incomplete */
+	bool failed;			/* a drain failed: the figures are incomplete */
 	bool paused;
+	uint64_t wakeup_fn;		/* hrtimer_wakeup, for --timer-irq */
 };
 
 static uint64_t hold_now_ns(void)
@@ -245,17 +280,57 @@ static uint64_t hold_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-bool measure_hold_wanted(const struct measure_opts *m)
+static bool rt_hold_wanted(const struct measure_opts *m)
 {
 	return m->rt_hold_ns && (m->rt_hold_given || m->trace);
 }
 
+bool measure_timer_irq_wanted(const struct measure_opts *m)
+{
+	return m->timer_irq && (m->timer_irq_given || m->trace) &&
+	       m->ops == &rtm_probe_timer_ops && m->probe.mode == RTM_TIMER_NANOSLEEP;
+}
+
+bool measure_hold_wanted(const struct measure_opts *m)
+{
+	return rt_hold_wanted(m) || measure_timer_irq_wanted(m);
+}
+
+/* The timer IRQ split: hrtimer_wakeup's address and the measured CPUs watched. */
+static int timer_irq_alloc(struct measure_hold *mh, const struct measure_opts *m,
+			   struct rtm_error *err)
+{
+	uint64_t fn = 0;
+	int i, ret, ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+
+	ret = rtm_timerirq_kallsyms("/", "hrtimer_wakeup", &fn);
+	if (ret == -EPERM)
+		return rtm_error_set(err, "--timer-irq: /proc/kallsyms hides kernel addresses, "
+				     "so the probe's hrtimer cannot be told from others "
+				     "(sysctl kernel.kptr_restrict=1, as root)");
+	if (ret)
+		return rtm_error_set(err, "--timer-irq: hrtimer_wakeup is not in /proc/kallsyms "
+				     "(%s): this kernel cannot tell the probe's hrtimer (drop "
+				     "--timer-irq or give --timer-irq 0)", strerror(-ret));
+	mh->wakeup_fn = fn;
+	mh->tirq = rtm_timerirq_alloc(ncpus, fn);
+	if (!mh->tirq)
+		return rtm_error_set(err, "out of memory");
+	for (i = 0; i < m->probe.cpus.n; i++)
+		if (rtm_timerirq_watch(mh->tirq, m->probe.cpus.cpus[i]))
+			return rtm_error_set(err, "out of memory");
+	return 0;
+}
+
 struct measure_hold *measure_hold_start(const struct measure_opts *m, struct rtm_error *err)
 {
-	/* 4 MB a CPU: a drain every 250 ms keeps up with ~60 k switches/s per CPU */
-	struct rtm_trace_opts to = { .events = "sched:sched_switch", .buffer_kb = 4096,
-				     .overwrite = false, .suffix = "hold" };
+	/*
+	 * 4 MB a CPU: a drain every 250 ms keeps up with ~60 k switches/s per CPU;
+	 * the probe adds two timer events per wake-up (8 k/s at 4 kHz).
+	 */
+	struct rtm_trace_opts to = { .buffer_kb = 4096, .overwrite = false, .suffix = "stream" };
 	struct measure_hold *mh = calloc(1, sizeof(*mh));
+	char events[128] = "", fstart[96], fexpire[96];
 
 	if (!mh) {
 		rtm_error_set(err, "out of memory");
@@ -263,24 +338,85 @@ struct measure_hold *measure_hold_start(const struct measure_opts *m, struct rtm
 	}
 	rtm_cpulist_format(&m->probe.cpus, mh->cpus, sizeof(mh->cpus));
 	to.cpus = mh->cpus;
-	mh->holds = rtm_rtholds_alloc((int)sysconf(_SC_NPROCESSORS_CONF), m->rt_hold_ns, "/");
-	if (!mh->holds) {
-		rtm_error_set(err, "out of memory");
-		free(mh);
-		return NULL;
+	if (rt_hold_wanted(m)) {
+		mh->holds = rtm_rtholds_alloc((int)sysconf(_SC_NPROCESSORS_CONF), m->rt_hold_ns,
+					      "/");
+		if (!mh->holds) {
+			rtm_error_set(err, "out of memory");
+			measure_hold_free(mh);
+			return NULL;
+		}
+		snprintf(events, sizeof(events), "sched:sched_switch");
+	}
+	if (measure_timer_irq_wanted(m)) {
+		if (timer_irq_alloc(mh, m, err)) {
+			measure_hold_free(mh);
+			return NULL;
+		}
+		snprintf(events + strlen(events), sizeof(events) - strlen(events), "%s%s",
+			 *events ? "," : "", "timer:hrtimer_start,timer:hrtimer_expire_entry");
+	}
+	to.events = events;
+	if (mh->tirq) {
+		/*
+		 * Only sleepers' hrtimers reach the buffer (the consumer checks the
+		 * handler too): the tick's and every other handler's stay out.
+		 */
+		snprintf(fstart, sizeof(fstart), "timer:hrtimer_start:function == %#llx",
+			 (unsigned long long)mh->wakeup_fn);
+		snprintf(fexpire, sizeof(fexpire), "timer:hrtimer_expire_entry:function == %#llx",
+			 (unsigned long long)mh->wakeup_fn);
+		to.filters[to.nfilters++] = fstart;
+		to.filters[to.nfilters++] = fexpire;
 	}
 	mh->trace = rtm_trace_create(&to, err);
+	if (!mh->trace && to.nfilters && strstr(err->msg, "trace filter")) {
+		/* a kernel that refuses the filter: the consumer's check is enough */
+		to.nfilters = 0;
+		mh->trace = rtm_trace_create(&to, err);
+	}
 	if (!mh->trace) {
+		/* name the option that needs the event, and the way to go without it */
+		if (mh->tirq && strstr(err->msg, "no trace event timer:")) {
+			char why[sizeof(err->msg)];
+
+			snprintf(why, sizeof(why), "%s", err->msg);
+			rtm_error_set(err, "--timer-irq: %.400s; give --timer-irq 0 to measure "
+				      "without it", why);
+		}
 		measure_hold_free(mh);
 		return NULL;
 	}
 	rtm_cli_trace_note(mh->trace);
-	rtm_rtholds_begin(mh->holds, hold_now_ns());
+	if (mh->holds)
+		rtm_rtholds_begin(mh->holds, hold_now_ns());
 	rtm_trace_start(mh->trace);
 	return mh;
 }
 
-/* Every thread of this process (the probes above all) is transparent, never reported. */
+/* A probe thread of this process: its name is rtm-probe/CPU (lib/probe_timer.c). */
+static bool is_probe(int tid)
+{
+	char path[64], comm[32] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/comm", tid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	if (!fgets(comm, sizeof(comm), f))
+		comm[0] = '\0';
+	fclose(f);
+	return !strncmp(comm, "rtm-probe/", 10);
+}
+
+/*
+ * Every thread of this process (the probes above all) is transparent to
+ * --rt-hold, never reported; the probes' hrtimers are the ones --timer-irq
+ * follows. Called before each drain: the events waiting in the buffer are
+ * older than the scan, so a probe alive now is known for all of them (only a
+ * probe that began and ended between two drains, 250 ms apart, is missed).
+ */
 static void exclude_self(struct measure_hold *mh)
 {
 	struct dirent *de;
@@ -297,6 +433,10 @@ static void exclude_self(struct measure_hold *mh)
 			;
 		if (i < mh->ntids)
 			continue;
+		if (mh->tirq && is_probe(tid) && rtm_timerirq_follow(mh->tirq, tid)) {
+			mh->failed = true;
+			break;
+		}
 		if (mh->ntids == mh->cap) {
 			n = realloc(mh->tids, (size_t)(mh->cap ? 2 * mh->cap : 32) * sizeof(*n));
 			if (!n)
@@ -304,11 +444,25 @@ static void exclude_self(struct measure_hold *mh)
 			mh->tids = n;
 			mh->cap = mh->cap ? 2 * mh->cap : 32;
 		}
-		if (rtm_rtholds_exclude(mh->holds, tid))
+		if (mh->holds && rtm_rtholds_exclude(mh->holds, tid))
 			break;
 		mh->tids[mh->ntids++] = tid;
 	}
 	closedir(d);
+}
+
+/* The stream's dispatcher: each event to the features that read it. */
+static int stream_event(const struct rtm_event *ev, void *ctx)
+{
+	struct measure_hold *mh = ctx;
+	int ret = 0;
+
+	if (mh->holds && ev->type == RTM_EV_SCHED_SWITCH)
+		ret = rtm_rtholds_event(ev, mh->holds);
+	if (!ret && mh->tirq && (ev->type == RTM_EV_HRTIMER_START ||
+				 ev->type == RTM_EV_HRTIMER_ENTRY))
+		ret = rtm_timerirq_event(ev, mh->tirq);
+	return ret;
 }
 
 static void hold_drain(struct measure_hold *mh)
@@ -316,7 +470,7 @@ static void hold_drain(struct measure_hold *mh)
 	uint64_t lost = 0;
 
 	exclude_self(mh);
-	if (rtm_trace_read(mh->trace, rtm_rtholds_event, mh->holds, &lost, NULL) < 0)
+	if (rtm_trace_read(mh->trace, stream_event, mh, &lost, NULL) < 0)
 		mh->failed = true;
 	mh->lost += lost;
 }
@@ -326,7 +480,8 @@ void measure_hold_poll(struct measure_hold *mh)
 	if (!mh || mh->paused || mh->failed)
 		return;
 	hold_drain(mh);
-	rtm_rtholds_tick(mh->holds, hold_now_ns());
+	if (mh->holds)
+		rtm_rtholds_tick(mh->holds, hold_now_ns());
 }
 
 void measure_hold_pause(struct measure_hold *mh)
@@ -338,8 +493,10 @@ void measure_hold_pause(struct measure_hold *mh)
 	rtm_trace_stop(mh->trace);
 	if (!mh->failed)
 		hold_drain(mh);
-	if (rtm_rtholds_end(mh->holds, now))
+	if (mh->holds && rtm_rtholds_end(mh->holds, now))
 		mh->failed = true;
+	if (mh->tirq)
+		rtm_timerirq_end(mh->tirq);
 	mh->paused = true;
 }
 
@@ -347,18 +504,28 @@ void measure_hold_resume(struct measure_hold *mh)
 {
 	if (!mh || !mh->paused)
 		return;
-	rtm_rtholds_begin(mh->holds, hold_now_ns());
+	if (mh->holds)
+		rtm_rtholds_begin(mh->holds, hold_now_ns());
 	rtm_trace_start(mh->trace);
 	mh->paused = false;
 }
 
 void measure_hold_line(struct measure_hold *mh, char *buf, size_t len)
 {
-	if (!mh) {
+	if (!mh || !mh->holds) {
 		buf[0] = '\0';
 		return;
 	}
 	rtm_rtholds_line(mh->holds, hold_now_ns(), buf, len);
+}
+
+void measure_timer_irq_line(struct measure_hold *mh, char *buf, size_t len)
+{
+	if (!mh || !mh->tirq) {
+		buf[0] = '\0';
+		return;
+	}
+	rtm_timerirq_line(mh->tirq, buf, len);
 }
 
 void measure_hold_finish(struct measure_hold *mh, struct rtm_result *r)
@@ -369,15 +536,22 @@ void measure_hold_finish(struct measure_hold *mh, struct rtm_result *r)
 		return;
 	measure_hold_pause(mh);
 	mh->lost += rtm_trace_dropped(mh->trace);
-	sec = rtm_rtholds_to_json(mh->holds);
-	if (!sec)
-		return;
-	json_object_set_new(sec, "cpus", json_string(mh->cpus));
-	json_object_set_new(sec, "excluded_threads", json_integer(mh->ntids));
-	json_object_set_new(sec, "trace_lost", json_integer((json_int_t)mh->lost));
-	json_object_set_new(sec, "complete", json_boolean(!mh->failed && !mh->lost &&
-				!rtm_rtholds_uncertain(mh->holds)));
-	json_object_set_new(r->sections, "rt_holds", sec);
+	sec = mh->holds ? rtm_rtholds_to_json(mh->holds) : NULL;
+	if (sec) {
+		json_object_set_new(sec, "cpus", json_string(mh->cpus));
+		json_object_set_new(sec, "excluded_threads", json_integer(mh->ntids));
+		json_object_set_new(sec, "trace_lost", json_integer((json_int_t)mh->lost));
+		json_object_set_new(sec, "complete", json_boolean(!mh->failed && !mh->lost &&
+					!rtm_rtholds_uncertain(mh->holds)));
+		json_object_set_new(r->sections, "rt_holds", sec);
+	}
+	sec = mh->tirq ? rtm_timerirq_to_json(mh->tirq) : NULL;
+	if (sec) {
+		/* events lost anywhere in the stream may be this feature's */
+		json_object_set_new(sec, "trace_lost", json_integer((json_int_t)mh->lost));
+		json_object_set_new(sec, "complete", json_boolean(!mh->failed && !mh->lost));
+		json_object_set_new(r->sections, "timer_irq", sec);
+	}
 }
 
 void measure_hold_free(struct measure_hold *mh)
@@ -386,6 +560,7 @@ void measure_hold_free(struct measure_hold *mh)
 		return;
 	rtm_trace_destroy(mh->trace);
 	rtm_rtholds_free(mh->holds);
+	rtm_timerirq_free(mh->tirq);
 	free(mh->tids);
 	free(mh);
 }

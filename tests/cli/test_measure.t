@@ -42,6 +42,12 @@ for cmd in cyclic run; do
 	expect_usage_error "$cmd: --rt-hold below 1ms" $cmd --rt-hold 500us
 	run_cmd $cmd --help
 	echo "$out" | grep -q -- '--rt-hold BOUND'; ok $? "$cmd --help documents --rt-hold"
+	# --timer-irq (the timer IRQ part of each wake-up): alone, 1/on or 0/off
+	expect_usage_error "$cmd: bad --timer-irq" $cmd --timer-irq=soon
+	expect_usage_error "$cmd: --timer-irq with timerfd" $cmd --timer-irq --mode timerfd -D 1s
+	expect_usage_error "$cmd: --timer-irq with signals" $cmd --timer-irq on -x -D 1s
+	run_cmd $cmd --help
+	echo "$out" | grep -q -- '--timer-irq \[0|off\]'; ok $? "$cmd --help documents --timer-irq"
 done
 expect_usage_error "monitor: --rt-hold below 1ms" monitor --rt-hold 10us
 expect_usage_error "run: bad load" run --load dishes

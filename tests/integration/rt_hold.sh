@@ -140,8 +140,8 @@ echo "ok: --rt-hold 0 turns it off"
 	2>"$t/mon.err" </dev/null &
 rpid=$!
 pids+=("$rpid")
-for i in $(seq 300); do	# tracing (three instances) is on once the hold one exists
-	ls /sys/kernel/tracing/instances | grep -q "^rtmeasure-$rpid-hold\$" && break
+for i in $(seq 300); do	# tracing (three instances) is on once the stream one exists
+	ls /sys/kernel/tracing/instances | grep -q "^rtmeasure-$rpid-stream\$" && break
 	kill -0 "$rpid" 2>/dev/null || break
 	sleep 0.1
 done

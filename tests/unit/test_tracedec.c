@@ -27,6 +27,9 @@ struct facts {
 	struct rtm_tracedec *d;
 	long printed, print_failed, hrtimer_start, hrtimer_start_ok, switch_ok, stat_runtime;
 	long stat_runtime_ok;
+	long switch_pid_ok;		/* sched_switch recorded in prev's context: pid == prev_pid */
+	long start_ok;			/* hrtimer_start: softexpires <= expires, a timer, a handler */
+	long start_text_ok;		/* ... and libtraceevent prints the same expires */
 };
 
 static int printable(const char *s)
@@ -56,6 +59,10 @@ static int on_event(const struct rtm_event *ev, void *arg)
 		if (!strcmp(ev->name, "hrtimer_start")) {
 			f->hrtimer_start++;
 			f->hrtimer_start_ok += strstr(text, "hrtimer=") && strstr(text, "expires=");
+			snprintf(want, sizeof(want), " expires=%lld softexpires=%lld",
+				 (long long)ev->hrstart.expires, (long long)ev->hrstart.softexpires);
+			f->start_text_ok += ev->type == RTM_EV_HRTIMER_START &&
+					    strstr(text, want) != NULL;
 		}
 		if (!strcmp(ev->name, "sched_stat_runtime")) {
 			f->stat_runtime++;
@@ -83,11 +90,16 @@ static int on_event(const struct rtm_event *ev, void *arg)
 		if (!printable(ev->sw.prev_comm) || !printable(ev->sw.next_comm) ||
 		    ev->sw.prev_pid < 0 || ev->sw.next_pid < 0 || ev->sw.next_prio > 139)
 			f->bad_comm++;
+		f->switch_pid_ok += ev->pid == ev->sw.prev_pid;
 		if (!strncmp(ev->sw.next_comm, "irq/", 4) && ev->sw.next_prio == 49)
 			f->irq_threads++;
 		break;
 	case RTM_EV_OTHER:
 		f->other++;
+		break;
+	case RTM_EV_HRTIMER_START:
+		f->start_ok += ev->hrstart.hrtimer && ev->hrstart.function &&
+			       ev->hrstart.softexpires <= ev->hrstart.expires;
 		break;
 	case RTM_EV_VECTOR_ENTRY:
 		if (!strcmp(ev->name, "local_timer_entry")) {
@@ -256,15 +268,24 @@ static void check_tree(const char *data, const struct tree *t)
 	}
 	ok(recorded > 2 && pages == recorded, "all %ld recorded pages decode", recorded);
 	ok(f.n > 1000, "%ld events decoded", f.n);
-	ok(f.other * 2 < f.n, "most of them of a type we interpret (%ld others: hrtimer_start, ...)",
+	ok(f.other * 2 < f.n,
+	   "most of them of a type we interpret (%ld others: sched_stat_runtime, ...)",
 	   f.other);
 	is_int(lost, 0, "no events reported lost");
 	ok(f.printed == f.n && f.print_failed == 0,
 	   "libtraceevent prints every event from its format (%ld of %ld, %ld failed)",
 	   f.printed, f.n, f.print_failed);
 	ok(f.hrtimer_start > 0 && f.hrtimer_start_ok == f.hrtimer_start,
-	   "hrtimer_start (not interpreted) prints hrtimer= and expires= (%ld of %ld)",
+	   "hrtimer_start prints hrtimer= and expires= (%ld of %ld)",
 	   f.hrtimer_start_ok, f.hrtimer_start);
+	ok(f.per_type[RTM_EV_HRTIMER_START] == f.hrtimer_start &&
+	   f.start_ok == f.hrtimer_start && f.start_text_ok == f.hrtimer_start,
+	   "hrtimer_start decoded: a timer, a function, softexpires <= expires, the expiry "
+	   "libtraceevent prints (%ld, %ld, %ld of %ld)", f.per_type[RTM_EV_HRTIMER_START],
+	   f.start_ok, f.start_text_ok, f.hrtimer_start);
+	ok(f.switch_pid_ok == f.per_type[RTM_EV_SCHED_SWITCH],
+	   "common_pid of sched_switch is its prev_pid (%ld of %ld)", f.switch_pid_ok,
+	   f.per_type[RTM_EV_SCHED_SWITCH]);
 	ok(f.stat_runtime_ok == f.stat_runtime, "sched_stat_runtime prints runtime= (%ld of %ld)",
 	   f.stat_runtime_ok, f.stat_runtime);
 	ok(f.switch_ok == f.per_type[RTM_EV_SCHED_SWITCH],
