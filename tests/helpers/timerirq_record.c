@@ -38,22 +38,6 @@ struct sleeper {
 	uint64_t planned[MAX_LOOPS], lat[MAX_LOOPS];
 };
 
-static int write_page(void *page, int size, int cpu, void *arg)
-{
-	const char *dir = arg;
-	char path[PATH_MAX];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/cpu%d.raw", dir, cpu);
-	f = fopen(path, "a");
-	if (!f || fwrite(page, 1, (size_t)size, f) != (size_t)size) {
-		if (f)
-			fclose(f);
-		return -EIO;
-	}
-	return fclose(f) ? -EIO : 0;
-}
-
 static void *sleeper_main(void *arg)
 {
 	struct sleeper *s = arg;
@@ -163,7 +147,7 @@ int main(int argc, char **argv)
 		die(1, "sleeper: %s (root is needed for SCHED_FIFO)", strerror(s.err));
 	}
 	if (rtm_trace_save_formats(argv[2], &err) ||
-	    rtm_trace_read_pages(t, write_page, argv[2], &err)) {
+	    rtm_trace_read_pages(t, helper_write_page, argv[2], &err)) {
 		rtm_trace_destroy(t);
 		die(1, "recording failed: %s", err.msg);
 	}
