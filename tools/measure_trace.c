@@ -307,7 +307,8 @@ static int timer_irq_alloc(struct measure_hold *mh, const struct measure_opts *m
 	if (ret == -EPERM)
 		return rtm_error_set(err, "--timer-irq: /proc/kallsyms hides kernel addresses, "
 				     "so the probe's hrtimer cannot be told from others "
-				     "(sysctl kernel.kptr_restrict=1, as root)");
+				     "(sysctl kernel.kptr_restrict=1 shows them to root, or "
+				     "give --timer-irq 0)");
 	if (ret)
 		return rtm_error_set(err, "--timer-irq: hrtimer_wakeup is not in /proc/kallsyms "
 				     "(%s): this kernel cannot tell the probe's hrtimer (drop "
