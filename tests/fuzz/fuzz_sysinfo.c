@@ -80,7 +80,8 @@ static bool tree_file(const char *rel, size_t len, char *path, size_t size, char
 	const char *slash = memchr(rel, '/', len);
 	struct stat st;
 
-	if (!len || len > 200 || memchr(rel, '\0', len) || strncmp(rel, "sysroot-", 8) || !slash ||
+	/* @rel is not NUL-terminated: never read past @len (strncmp's hook reads 8 bytes) */
+	if (len < 9 || len > 200 || memchr(rel, '\0', len) || memcmp(rel, "sysroot-", 8) || !slash ||
 	    memmem(rel, len, "..", 2))
 		return false;
 	snprintf(path, size, "%s/%.*s", top, (int)len, rel);

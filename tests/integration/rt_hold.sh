@@ -92,10 +92,21 @@ read -r _ hs _ known _ _ < <(head -n1 "$t/ivs")
 read -r _ _ he _ _ _ < <(tail -n1 "$t/ivs")
 before=$((start - hs)) after=$((he - end))
 echo "first hold from $before ns before the spin, last to $after ns after it"
+cut_end=false
+if [ "$n" = 1 ] && [ "$after" -lt 0 ]; then
+	# one hold that ends inside the spin: the spin was cut near its end (the fair
+	# server's slot for a waiting SCHED_OTHER task; seen once: 37 us before the
+	# end) and the last piece, within the bound, is not reported
+	cut_end=true
+	echo "note: the hold ends $((-after)) ns before the spin: cut near its end"
+	[ "$after" -ge $((-bound - slack)) ] ||
+		fail "the hold ends more than the bound inside the spin"
+fi
 if [ "$n" = 1 ]; then
 	# one hold: the whole spin, within a period at both ends (switch-in before the
-	# first clock read unless its start is unknown, switch-out after the last)
-	[ "$after" -ge 0 ] || fail "the hold ends before the spin"
+	# first clock read unless its start is unknown, switch-out after the last,
+	# unless cut as above)
+	[ "$after" -ge 0 ] || [ "$cut_end" = true ] || fail "the hold ends before the spin"
 	[ "$known" = false ] || [ "$before" -ge 0 ] || fail "the hold starts after the spin"
 	[ "$before" -ge $((-period - slack)) ] && [ "$after" -le $((period + slack)) ] ||
 		fail "the hold and the spin differ by more than a period (+ slack) at an end"
