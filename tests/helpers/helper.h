@@ -38,26 +38,6 @@ static inline uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-/*
- * An rtm_trace_read_pages() callback: the raw page appended to @arg (a folder)
- * /cpuN.raw, as the recorded windows under tests/data keep them.
- */
-static inline int helper_write_page(void *page, int size, int cpu, void *arg)
-{
-	const char *dir = arg;
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/cpu%d.raw", dir, cpu);
-	f = fopen(path, "a");
-	if (!f || fwrite(page, 1, (size_t)size, f) != (size_t)size) {
-		if (f)
-			fclose(f);
-		return -EIO;
-	}
-	return fclose(f) ? -EIO : 0;
-}
-
 /* A whole number in [lo, hi] for option @opt, or die naming it. */
 static inline long parse_int(const char *opt, const char *s, long lo, long hi)
 {

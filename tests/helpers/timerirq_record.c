@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "helper.h"
+#include "record.h"
 #include "timerirq.h"
 #include "trace.h"
 
@@ -76,28 +77,6 @@ static int print_event(const struct rtm_event *ev, void *arg)
 	return 0;
 }
 
-static int list(const char *dir, int cpu)
-{
-	struct rtm_error err = { "" };
-	struct rtm_tracedec *d = rtm_tracedec_alloc(dir, &err);
-	char path[PATH_MAX], page[4096];
-	uint64_t lost = 0;
-	FILE *f;
-
-	if (!d)
-		die(1, "%s", err.msg);
-	snprintf(path, sizeof(path), "%s/cpu%d.raw", dir, cpu);
-	f = fopen(path, "r");
-	if (!f)
-		die(1, "cannot open %s", path);
-	while (fread(page, 1, sizeof(page), f) == sizeof(page))
-		rtm_tracedec_page(d, page, cpu, print_event, NULL, &lost);
-	fclose(f);
-	rtm_tracedec_free(d);
-	printf("lost %llu\n", (unsigned long long)lost);
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	struct rtm_error err = { "" };
@@ -125,7 +104,7 @@ int main(int argc, char **argv)
 	if (i != argc || s.cpu < 0)
 		die(2, "--cpu C is needed (and every option takes a value)");
 	if (!strcmp(argv[1], "list"))
-		return list(argv[2], s.cpu);
+		return helper_list_pages(argv[2], s.cpu, print_event);
 	if (rtm_timerirq_kallsyms("/", "hrtimer_wakeup", &wakeup_fn))
 		die(1, "hrtimer_wakeup is not in /proc/kallsyms (root, kernel.kptr_restrict <= 1)");
 	snprintf(cpus, sizeof(cpus), "%d", s.cpu);

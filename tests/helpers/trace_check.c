@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "helper.h"
+#include "record.h"
 #include "trace.h"
 
 static uint64_t mono_ns(void)

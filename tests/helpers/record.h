@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * record.h - what the helpers that record trace windows for the unit tests
+ * share (trace_check, cpuacct_record, timerirq_record): raw pages written as
+ * tests/data keeps them, and read back as one event per line for working out
+ * a test's expected figures by hand. Include after helper.h.
+ */
+#ifndef RTM_TEST_RECORD_H
+#define RTM_TEST_RECORD_H
+
+#include <errno.h>
+#include <stdio.h>
+
+#include "tracedec.h"
+
+/*
+ * An rtm_trace_read_pages() callback: the raw page appended to @arg (a folder)
+ * /cpuN.raw, as the recorded windows under tests/data keep them.
+ */
+static inline int helper_write_page(void *page, int size, int cpu, void *arg)
+{
+	const char *dir = arg;
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/cpu%d.raw", dir, cpu);
+	f = fopen(path, "a");
+	if (!f || fwrite(page, 1, (size_t)size, f) != (size_t)size) {
+		if (f)
+			fclose(f);
+		return -EIO;
+	}
+	return fclose(f) ? -EIO : 0;
+}
+
+/*
+ * Print the events of @dir/cpu@cpu.raw (with @dir's formats) one per line, as
+ * @print formats them, then "lost N". Dies on an unreadable window.
+ */
+static inline int helper_list_pages(const char *dir, int cpu, rtm_event_cb print)
+{
+	struct rtm_error err = { "" };
+	struct rtm_tracedec *d = rtm_tracedec_alloc(dir, &err);
+	char path[4096], page[4096];
+	uint64_t lost = 0;
+	FILE *f;
+
+	if (!d)
+		die(1, "%s", err.msg);
+	snprintf(path, sizeof(path), "%s/cpu%d.raw", dir, cpu);
+	f = fopen(path, "r");
+	if (!f)
+		die(1, "cannot open %s", path);
+	while (fread(page, 1, sizeof(page), f) == sizeof(page))
+		rtm_tracedec_page(d, page, cpu, print, NULL, &lost);
+	fclose(f);
+	rtm_tracedec_free(d);
+	printf("lost %llu\n", (unsigned long long)lost);
+	return 0;
+}
+
+#endif
