@@ -383,10 +383,13 @@ static void noise_series(struct page *p, const json_t *cpus, const char *name, c
 	}
 }
 
-/* The gap-length histogram per CPU, bounds at rtm_prom_edges() as for the wake-ups. */
-static void noise_histogram(struct page *p, const json_t *cpus)
+/*
+ * A histogram per CPU from a section's "cpus" entries, each holding one in @key
+ * (result.json's histogram form), bounds at rtm_prom_edges() as for the wake-ups.
+ */
+static void json_histograms(struct page *p, const json_t *cpus, const char *name,
+			    const char *key, const char *help)
 {
-	static const char name[] = "rtmeasure_noise_gap_seconds";
 	struct rtm_hist *h = rtm_hist_alloc();
 	struct rtm_error err = { "" };
 	uint64_t le[RTM_PROM_NEDGES];
@@ -398,15 +401,14 @@ static void noise_histogram(struct page *p, const json_t *cpus)
 	if (!h)
 		return;
 	rtm_prom_edges(le);
-	family(p, name, "histogram", "seconds",
-	       "Length of the gaps the noise loop saw (time taken from it above the threshold).");
+	family(p, name, "histogram", "seconds", help);
 	json_array_foreach(cpus, i, c) {
 		const char *kv[] = { "le", lebuf, NULL };
 		int cpu = (int)json_integer_value(json_object_get(c, "cpu"));
 		struct rtm_prom_hist ph;
 
 		/* a histogram that does not check out is left out, not shown wrong */
-		if (rtm_hist_from_json(h, json_object_get(c, "hist"), &err))
+		if (rtm_hist_from_json(h, json_object_get(c, key), &err))
 			continue;
 		rtm_prom_hist_from(&ph, h, 0, 0);
 		for (e = 0; e < ph.nle; e++) {
@@ -447,7 +449,41 @@ static void noise_metrics(struct page *p, const json_t *noise)
 		     "Gaps longer than the threshold the noise loop saw.");
 	noise_series(&np, cpus, "rtmeasure_noise_max_gap_seconds", "gauge", "max_gap_ns", true,
 		     "Largest gap over the run (left out while there is none).");
-	noise_histogram(&np, cpus);
+	json_histograms(&np, cpus, "rtmeasure_noise_gap_seconds", "hist",
+			"Length of the gaps the noise loop saw (time taken from it above the "
+			"threshold).");
+}
+
+/*
+ * sections.timer_irq (--timer-irq): per CPU the delay from the probe's hrtimer
+ * expiry to the interrupt running it, the IRQ part of each wake-up (rtla's IRQ
+ * column), and the starts and expiries the trace could not pair.
+ */
+static void timer_irq_metrics(struct page *p, const json_t *sec)
+{
+	static const char um[] = "rtmeasure_timer_irq_unmatched";
+	const json_t *cpus = json_object_get(sec, "cpus"), *c;
+	const char *kv[] = { "event", NULL, NULL };
+	uint64_t v;
+	size_t i;
+
+	if (!json_array_size(cpus))
+		return;
+	json_histograms(p, cpus, "rtmeasure_timer_irq_delay_seconds", "delay",
+			"Delay from the probe's timer expiry to the interrupt that runs it "
+			"(the IRQ part of the wake-up latency).");
+	family(p, um, "counter", NULL, "Probe timer starts without their expiry in the trace "
+	       "(event=\"start\") and expiries without their start (event=\"expire\").");
+	json_array_foreach(cpus, i, c) {
+		int cpu = (int)json_integer_value(json_object_get(c, "cpu"));
+
+		kv[1] = "start";
+		if (json_u64(c, "unmatched_starts", &v))
+			counter_u64(p, um, cpu, kv, v);
+		kv[1] = "expire";
+		if (json_u64(c, "unmatched_expires", &v))
+			counter_u64(p, um, cpu, kv, v);
+	}
 }
 
 int rtm_prom_write(FILE *f, enum rtm_prom_format fmt, const struct rtm_prom_target *t,
@@ -462,6 +498,8 @@ int rtm_prom_write(FILE *f, enum rtm_prom_format fmt, const struct rtm_prom_targ
 	}
 	if (run && run->noise)
 		noise_metrics(&p, run->noise);
+	if (run && run->timer_irq)
+		timer_irq_metrics(&p, run->timer_irq);
 	if (run && run->trace_lost >= 0) {
 		family(&p, "rtmeasure_trace_events_lost", "counter", NULL,
 		       "Trace events the kernel dropped (buffer full) while tracing.");
@@ -526,7 +564,7 @@ int rtm_prom_write_result(FILE *f, enum rtm_prom_format fmt, const struct rtm_re
 			  struct rtm_error *err)
 {
 	struct rtm_prom_cpu *cpus = calloc((size_t)r->ncpus + 1, sizeof(*cpus));
-	struct rtm_prom_run run = { -1, -1, NULL, NULL };
+	struct rtm_prom_run run = { .trace_lost = -1, .spikes_captured = -1 };
 	struct rtm_prom_target t;
 	const json_t *irq = json_object_get(r->sections, "irq");
 	size_t i;
@@ -549,6 +587,7 @@ int rtm_prom_write_result(FILE *f, enum rtm_prom_format fmt, const struct rtm_re
 				  c->corrected->count - c->raw->count : 0;
 	}
 	run.noise = json_object_get(r->sections, "noise");
+	run.timer_irq = json_object_get(r->sections, "timer_irq");
 	if (irq) {
 		run.irq = irq;
 		if (json_is_integer(json_object_get(irq, "trace_lost")))

@@ -83,6 +83,7 @@ struct rtm_prom_run {
 	int64_t spikes_captured;	/* spike windows saved */
 	const json_t *irq;		/* sections.irq of a result, or NULL */
 	const json_t *noise;		/* sections.noise (or a live copy of it), or NULL */
+	const json_t *timer_irq;	/* sections.timer_irq (or a live copy of it), or NULL */
 };
 
 /**

@@ -246,9 +246,11 @@ int rtm_promhttp_publish(struct rtm_promhttp *s, const struct rtm_prom_cpu *cpus
 	/* a copy the server thread alone reads (jansson's counts are not atomic) */
 	json_decref((json_t *)s->run.irq);
 	json_decref((json_t *)s->run.noise);
+	json_decref((json_t *)s->run.timer_irq);
 	s->run = *run;
 	s->run.irq = run->irq ? json_deep_copy(run->irq) : NULL;
 	s->run.noise = run->noise ? json_deep_copy(run->noise) : NULL;
+	s->run.timer_irq = run->timer_irq ? json_deep_copy(run->timer_irq) : NULL;
 	s->published = true;
 out:
 	pthread_mutex_unlock(&s->lock);
@@ -262,6 +264,7 @@ void rtm_promhttp_stop(struct rtm_promhttp *s)
 	MHD_stop_daemon(s->d);
 	json_decref((json_t *)s->run.irq);
 	json_decref((json_t *)s->run.noise);
+	json_decref((json_t *)s->run.timer_irq);
 	pthread_mutex_destroy(&s->lock);
 	free(s->cpus);
 	free(s);

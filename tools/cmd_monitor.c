@@ -655,7 +655,7 @@ static void monitor_loop(struct mon *mo, struct measure_prom *prom)
 				quit = true;
 		}
 		rtm_probe_run_tick(mo->run);
-		measure_prom_publish(prom, mo->c, NULL, NULL);
+		measure_prom_publish(prom, mo->c, NULL, NULL, mo->hold);
 		if (measure_cpus_poll(mo->locks, &mo->m, (double)(mono_ns() - mo->start_ns) / 1e9,
 				      note, sizeof(note))) {
 			if (mo->plain)

@@ -568,7 +568,7 @@ static void measure_loop(struct measure_opts *m, struct measure_run *mr)
 		rtm_probe_run_wait(mr->run, m->probe.capture_ns ? 100000000ULL : 250000000ULL);
 		rtm_probe_run_tick(mr->run);
 		if (mr->c)
-			measure_prom_publish(mr->prom, mr->c, mr->irq, mr->r);
+			measure_prom_publish(mr->prom, mr->c, mr->irq, mr->r, mr->hold);
 		else	/* noise: its section through the probe seam */
 			measure_prom_publish_probe(mr->prom, mr->run, mr->irq);
 		if (mr->trace)

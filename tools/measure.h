@@ -276,8 +276,10 @@ struct measure_irq;
  * with @irq the run's interrupt counts (one /proc/interrupts read a boundary)
  * and handler times, with @r its captured spikes; both may be NULL.
  */
+struct measure_hold;
 void measure_prom_publish(struct measure_prom *mp, struct rtm_cyclic *c,
-			  struct measure_irq *irq, const struct rtm_result *r);
+			  struct measure_irq *irq, const struct rtm_result *r,
+			  struct measure_hold *hold);
 /*
  * The same for a probe that is not the timer session (noise): its section from
  * fresh snapshots (rtm_probe_ops.live_section) once per interval boundary.
@@ -399,6 +401,8 @@ void measure_hold_resume(struct measure_hold *mh);
 void measure_hold_line(struct measure_hold *mh, char *buf, size_t len);
 /* The timer IRQ delay's p99 per CPU so far, one line (the monitor); "" when not traced. */
 void measure_timer_irq_line(struct measure_hold *mh, char *buf, size_t len);
+/* sections.timer_irq as it stands (a new reference), for the scrapes; NULL when not traced. */
+json_t *measure_timer_irq_live(struct measure_hold *mh);
 /* Stop, drain, close what is open, and write r->sections.rt_holds and .timer_irq. */
 void measure_hold_finish(struct measure_hold *mh, struct rtm_result *r);
 void measure_hold_free(struct measure_hold *mh);

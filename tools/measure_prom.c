@@ -80,9 +80,10 @@ static int64_t spikes(const struct rtm_result *r)
 }
 
 void measure_prom_publish(struct measure_prom *mp, struct rtm_cyclic *c,
-			  struct measure_irq *irq, const struct rtm_result *r)
+			  struct measure_irq *irq, const struct rtm_result *r,
+			  struct measure_hold *hold)
 {
-	struct rtm_prom_run run = { -1, -1, NULL, NULL };
+	struct rtm_prom_run run = { .trace_lost = -1, .spikes_captured = -1 };
 	json_t *irqsec = NULL;
 	uint64_t next = rtm_cyclic_next_tick_ns(c);
 	int i, n;
@@ -117,14 +118,16 @@ void measure_prom_publish(struct measure_prom *mp, struct rtm_cyclic *c,
 	irqsec = measure_irq_live(irq, &run.trace_lost);
 	run.irq = irqsec;
 	run.spikes_captured = spikes(r);
+	run.timer_irq = measure_timer_irq_live(hold);	/* as drained so far (250 ms) */
 	rtm_promhttp_publish(mp->srv, mp->cpus, n, &run);
 	json_decref(irqsec);
+	json_decref((json_t *)run.timer_irq);
 }
 
 void measure_prom_publish_probe(struct measure_prom *mp, struct rtm_probe_run *pr,
 				struct measure_irq *irq)
 {
-	struct rtm_prom_run run = { -1, -1, NULL, NULL };
+	struct rtm_prom_run run = { .trace_lost = -1, .spikes_captured = -1 };
 	uint64_t next;
 	json_t *sec;
 

@@ -529,6 +529,11 @@ void measure_timer_irq_line(struct measure_hold *mh, char *buf, size_t len)
 	rtm_timerirq_line(mh->tirq, buf, len);
 }
 
+json_t *measure_timer_irq_live(struct measure_hold *mh)
+{
+	return mh && mh->tirq ? rtm_timerirq_to_json(mh->tirq) : NULL;
+}
+
 void measure_hold_finish(struct measure_hold *mh, struct rtm_result *r)
 {
 	json_t *sec;

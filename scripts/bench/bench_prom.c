@@ -53,7 +53,7 @@ int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 256, rounds = argc > 2 ? atoi(argv[2]) : 50, i, k;
 	struct rtm_prom_target t = { "bench", "6.18.0", "none", "timer", 0 };
-	struct rtm_prom_run run = { -1, -1, NULL, NULL };
+	struct rtm_prom_run run = { .trace_lost = -1, .spikes_captured = -1 };
 	struct rtm_prom_cpu *cpus = calloc((size_t)n, sizeof(*cpus));
 	struct rtm_hist *h = rtm_hist_alloc(), *last = rtm_hist_alloc();
 	struct rtm_error err = { "" };

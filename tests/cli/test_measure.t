@@ -167,7 +167,8 @@ n=$(grep -c '^rtmeasure cyclic: [0-9]* / 4 s, worst [0-9.]* [mun]*s (CPU 0)$' "$
 [ "$n" -ge 2 ] && [ "$n" -le 4 ]; ok $? "progress: $n lines in 3.5 s at 1 s ($(head -c 300 "$d/prog.err"))"
 RTMEASURE_PROGRESS_PERIOD_S=1 "$RTMEASURE" cyclic --no-rt -a 0 -D 1500ms -q -o "$d/progq" \
 	>/dev/null 2>"$d/progq.err"
-[ ! -s "$d/progq.err" ]; ok $? "no progress with -q"
+# (another rtmeasure measuring CPU 0 beside the tests adds a warning: not progress)
+! grep -v 'another rtmeasure' "$d/progq.err" | grep -q .; ok $? "no progress with -q"
 rm -rf "$d"
 
 # unprivileged: a clear message naming the capability, or --no-rt works

@@ -13,7 +13,9 @@
 # /proc/kallsyms that hides addresses (kptr_restrict: bind-mounted over in a
 # private mount namespace) is one line and exit 2 with --timer-irq, a note and
 # a run without the split when only --trace implied it. No trace instance of
-# ours is left on any of these paths. Nothing here asserts a latency.
+# ours is left on any of these paths. With --prometheus the live page carries
+# the delay histogram, and export --prometheus the section's counts exactly.
+# Nothing here asserts a latency.
 . "$RTM_SRCDIR/tests/lib.sh"
 need_root
 need_jq
@@ -146,5 +148,45 @@ $(cat "$t/e.err")"
 	jq -e '.sections | has("timer_irq") | not' "$t/g/result.json" >/dev/null ||
 		fail "hidden kallsyms, --trace: a timer_irq section anyway"
 	echo "ok: hidden kernel addresses, implied by --trace: a note, measured without it"
+fi
+
+# --prometheus: the delay histogram on the live page while measuring, and the
+# exported page of the finished result carries the section's counts exactly
+if command -v curl >/dev/null; then
+	port=
+	for _ in $(seq 50); do
+		p=$((20000 + RANDOM % 20000))
+		(echo >/dev/tcp/127.0.0.1/$p) 2>/dev/null || { port=$p; break; }
+	done
+	[ -n "$port" ] || fail "no free loopback port found"
+	"$RTMEASURE" cyclic --timer-irq -a 0-1 -D 4s --prometheus "$port" -o "$t/p" \
+		>"$t/p.out" 2>"$t/p.err" &
+	rpid=$!
+	live=
+	for _ in $(seq 40); do	# the first drain and boundary: within 4 s
+		sleep 0.1
+		curl -sf "http://127.0.0.1:$port/metrics" >"$t/live.txt" 2>/dev/null || continue
+		grep -q '^rtmeasure_timer_irq_delay_seconds_count{cpu="0",' "$t/live.txt" &&
+			! grep -q '^rtmeasure_timer_irq_delay_seconds_count{cpu="0",.*} 0$' \
+				"$t/live.txt" && { live=1; break; }
+	done
+	wait "$rpid" || fail "cyclic --timer-irq --prometheus exited $?: $(cat "$t/p.err")"
+	no_instances_of "$rpid"
+	[ -n "$live" ] || fail "no timer IRQ delays on the live page: \
+$(grep timer_irq "$t/live.txt" | head -3)"
+	if command -v promtool >/dev/null; then
+		promtool check metrics <"$t/live.txt" >"$t/promtool.out" 2>&1 ||
+			fail "promtool check metrics: $(head -3 "$t/promtool.out")"
+	fi
+	"$RTMEASURE" export --prometheus "$t/p" >"$t/exp.txt" || fail "export --prometheus failed"
+	for cpu in 0 1; do
+		want=$(jq --argjson c $cpu '.sections.timer_irq.cpus[] | select(.cpu == $c) |
+			.count' "$t/p/result.json")
+		got=$(sed -n "s/^rtmeasure_timer_irq_delay_seconds_count{cpu=\"$cpu\",.*} //p" \
+			"$t/exp.txt")
+		[ -n "$want" ] && [ "$got" = "$want" ] ||
+			fail "CPU $cpu: exported _count $got, result.json count $want"
+	done
+	echo "ok: --prometheus: the live page has the delays, the export the section's counts"
 fi
 exit 0

@@ -142,7 +142,7 @@ static void test_openmetrics(void)
 {
 	struct rtm_prom_target t;
 	struct rtm_prom_cpu c = { .cpu = 0 };
-	struct rtm_prom_run run = { 5, 2, NULL, NULL };
+	struct rtm_prom_run run = { .trace_lost = 5, .spikes_captured = 2 };
 	struct rtm_hist *h = rtm_hist_alloc(), *last = rtm_hist_alloc();
 	char *om;
 	int i;
@@ -241,7 +241,7 @@ static void test_noise(void)
 	uint64_t le[RTM_PROM_NEDGES];
 	uint64_t vals[12], sum = 0, max = 0;
 	struct rtm_prom_target t;
-	struct rtm_prom_run run = { -1, -1, NULL, NULL };
+	struct rtm_prom_run run = { .trace_lost = -1, .spikes_captured = -1 };
 	struct rtm_hist *h = rtm_hist_alloc(), *none = rtm_hist_alloc();
 	char *txt, prefix[256], lebuf[64];
 	json_t *sec;
@@ -367,6 +367,94 @@ static void test_noise_result(void)
 	rtm_result_free(r);
 }
 
+/* sections.timer_irq: the delay histogram exact at every bound, unmatched counts by event. */
+static void test_timer_irq(void)
+{
+	static const char pre[] = "rtmeasure_timer_irq_delay_seconds_bucket{cpu=\"1\",probe=\"timer\","
+				  "host=\"lab\\\"1\\\\a\",kernel=\"6.1.0-rt\",preempt_model=\"rt\",le=\"";
+	uint64_t le[RTM_PROM_NEDGES], vals[8];
+	struct rtm_prom_target t;
+	struct rtm_prom_run run = { .trace_lost = -1, .spikes_captured = -1 };
+	struct rtm_hist *h = rtm_hist_alloc();
+	struct rtm_error err = { "" };
+	struct rtm_result *r;
+	char *txt, prefix[300], lebuf[64], *buf = NULL;
+	size_t i, n = 0, len = 0;
+	json_t *sec;
+	FILE *f;
+	int e, bad = 0;
+
+	rtm_prom_edges(le);
+	vals[n++] = 7640;		/* this VM's quiet p50 */
+	vals[n++] = le[0];
+	vals[n++] = le[0] + 1;
+	vals[n++] = 17400;
+	vals[n++] = le[12];
+	vals[n++] = le[12] + 1;
+	vals[n++] = 1740000;		/* under load, the largest */
+	vals[n++] = 300000000;		/* beyond every bound */
+	for (i = 0; i < n; i++)
+		rtm_hist_record(h, vals[i]);
+	sec = json_pack("{s:s, s:[{s:i, s:I, s:I, s:I, s:I, s:o}], s:I, s:b}", "source", "test",
+			"cpus", "cpu", 1, "count", (json_int_t)n, "unmatched_starts", (json_int_t)3,
+			"unmatched_expires", (json_int_t)0, "early", (json_int_t)0,
+			"delay", rtm_hist_to_json(h), "trace_lost", (json_int_t)0, "complete", 1);
+	run.timer_irq = sec;
+	target(&t);
+	txt = page(RTM_PROM_TEXT, &t, NULL, 0, &run);
+	for (e = 0; e < RTM_PROM_NEDGES; e++) {
+		uint64_t want = 0;
+
+		for (i = 0; i < n; i++)
+			want += vals[i] <= le[e];
+		snprintf(lebuf, sizeof(lebuf), "%.9f", (double)le[e] / 1e9);
+		while (lebuf[strlen(lebuf) - 1] == '0')
+			lebuf[strlen(lebuf) - 1] = '\0';
+		snprintf(prefix, sizeof(prefix), "%s%s\"}", pre, lebuf);
+		if (value_of(txt, prefix) != (double)want) {
+			diag("le %s: got %g want %" PRIu64, lebuf, value_of(txt, prefix), want);
+			bad++;
+		}
+	}
+	ok(!bad, "timer IRQ: every bucket count equals the delays at or below its bound");
+	snprintf(prefix, sizeof(prefix), "%s+Inf\"}", pre);
+	ok(value_of(txt, prefix) == (double)n &&
+	   value_of(txt, "rtmeasure_timer_irq_delay_seconds_count{cpu=\"1\"") == (double)n,
+	   "timer IRQ: +Inf and _count hold every delay");
+	ok(value_of(txt, "rtmeasure_timer_irq_unmatched_total{cpu=\"1\",probe=\"timer\","
+		    "host=\"lab\\\"1\\\\a\",kernel=\"6.1.0-rt\",preempt_model=\"rt\","
+		    "event=\"start\"}") == 3 &&
+	   strstr(txt, "event=\"expire\"} 0\n"), "timer IRQ: unmatched starts and expiries by event");
+	free(txt);
+	txt = page(RTM_PROM_OPENMETRICS, &t, NULL, 0, &run);
+	ok(strstr(txt, "# TYPE rtmeasure_timer_irq_delay_seconds histogram\n# UNIT "
+		  "rtmeasure_timer_irq_delay_seconds seconds\n") &&
+	   strstr(txt, "rtmeasure_timer_irq_unmatched_created{cpu=\"1\""),
+	   "timer IRQ: OpenMetrics family, unit and _created");
+	free(txt);
+
+	/* from a result: sections.timer_irq goes on the exported page */
+	r = rtm_result_load(RTM_SRCDIR "/tests/data/results/vm-6.18-load/result.json", &err);
+	ok(r != NULL, "a recorded result loads (%s)", err.msg);
+	if (r) {
+		json_object_set(r->sections, "timer_irq", sec);
+		f = open_memstream(&buf, &len);
+		ok(f && !rtm_prom_write_result(f, RTM_PROM_TEXT, r, &err) && !fclose(f) &&
+		   strstr(buf, "rtmeasure_timer_irq_delay_seconds_count{cpu=\"1\",probe=\"timer\"") &&
+		   strstr(buf, "rtmeasure_wakeup_latency_seconds_count{cpu=\"0\""),
+		   "export: the timer IRQ histogram beside the wake-up's");
+		free(buf);
+		json_object_del(r->sections, "timer_irq");
+		f = open_memstream(&buf, &len);
+		ok(f && !rtm_prom_write_result(f, RTM_PROM_TEXT, r, &err) && !fclose(f) &&
+		   !strstr(buf, "timer_irq"), "export: no timer IRQ series without the section");
+		free(buf);
+		rtm_result_free(r);
+	}
+	json_decref(sec);
+	rtm_hist_free(h);
+}
+
 int main(void)
 {
 	test_edges();
@@ -376,5 +464,6 @@ int main(void)
 	test_result();
 	test_noise();
 	test_noise_result();
+	test_timer_irq();
 	return tap_done();
 }
