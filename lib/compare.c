@@ -62,6 +62,7 @@ void rtm_compare_free(struct rtm_compare *c)
 		free(c->runs[i].rows);
 		rtm_hist_free(c->runs[i].all);
 		rtm_result_free(c->runs[i].pool);
+		rtm_hist_free(c->runs[i].tirq);
 	}
 	free(c);
 }
@@ -389,13 +390,17 @@ static int digest_round(struct rtm_compare_run *run, const struct rtm_result *r)
 	return 0;
 }
 
-/* The throughput scores of the round just digested; a bad section names the run. */
+/*
+ * The throughput scores and timer IRQ delays of the round just digested; a bad
+ * section names the run.
+ */
 static int add_cost(struct rtm_compare_run *run, const struct rtm_result *r, const char *what,
 		    struct rtm_error *err)
 {
 	struct rtm_error e = { "" };
 
-	if (!rtm_compare_cost_digest(run, r, &e))
+	if (!rtm_compare_cost_digest(run, r, &e) &&
+	    !rtm_compare_tirq_digest(run, r, &e))	/* the timer IRQ part (compare_tirq.c) */
 		return 0;
 	return rtm_error_set(err, "%s: %s", what, e.msg);
 }
@@ -1043,6 +1048,7 @@ void rtm_compare_fprint(const struct rtm_compare *c, FILE *f)
 			RTM_COMPARE_CONF * 100);
 	for (i = 0; i < c->nverdicts; i++)
 		fprintf(f, "  %s\n", c->verdicts[i].text);
+	rtm_compare_tirq_fprint(c, f);	/* the timer IRQ part, figures only */
 	rtm_compare_cost_fprint(c, f);	/* throughput beside latency */
 }
 
@@ -1179,6 +1185,7 @@ static json_t *run_json(const struct rtm_compare_run *run, bool baseline)
 	json_object_set_new(o, "vm", json_boolean(run->vm));
 	json_object_set_new(o, "emulated", json_boolean(run->emulated));
 	json_object_set_new(o, "throughput", rtm_compare_cost_run_json(run));
+	json_object_set_new(o, "timer_irq", rtm_compare_tirq_run_json(run));
 	return o;
 }
 

@@ -154,6 +154,11 @@ struct rtm_compare_run {
 	bool vm, emulated;		/* a round ran under a hypervisor / emulated (TCG) */
 	bool corrected_kept;		/* every round kept a corrected histogram */
 	struct rtm_compare_cost cost;	/* throughput (compare_cost.c) */
+	/* the timer IRQ delays of its rounds, all CPUs (compare_tirq.c); NULL: none traced */
+	struct rtm_hist *tirq;
+	int tirq_rounds;		/* rounds that had sections.timer_irq */
+	uint64_t tirq_unmatched;	/* their starts and expiries left unpaired */
+	bool tirq_incomplete;		/* a round lost trace events */
 };
 
 struct rtm_compare_warning {
@@ -258,6 +263,18 @@ json_t *rtm_compare_cost_run_json(const struct rtm_compare_run *run);
 json_t *rtm_compare_cost_json(const struct rtm_compare *c, int i);
 /* compare.html and compare.md: the "Latency and throughput" part. */
 void rtm_compare_cost_html(const struct rtm_compare *c, FILE *f);
+
+/* The timer IRQ delays (compare_tirq.c): p50, p99, p99.9 of each side, merged. */
+#define RTM_COMPARE_TIRQ_NPCT 3
+int rtm_compare_tirq_digest(struct rtm_compare_run *run, const struct rtm_result *r,
+			    struct rtm_error *err);
+bool rtm_compare_tirq_any(const struct rtm_compare *c);
+void rtm_compare_tirq_cells(const struct rtm_compare_run *run,
+			    char cells[RTM_COMPARE_TIRQ_NPCT + 2][32]);
+void rtm_compare_tirq_fprint(const struct rtm_compare *c, FILE *f);
+json_t *rtm_compare_tirq_run_json(const struct rtm_compare_run *run);
+void rtm_compare_tirq_html(const struct rtm_compare *c, FILE *f);
+void rtm_compare_tirq_md(const struct rtm_compare *c, FILE *f);
 void rtm_compare_cost_md(const struct rtm_compare *c, FILE *f);
 
 struct rtm_compare_opts {

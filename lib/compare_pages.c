@@ -324,6 +324,7 @@ static void write_html(const struct pages *p, FILE *f)
 		"noise within the runs only.</p>\n", RTM_COMPARE_CONF * 100,
 		RTM_COMPARE_BATCH_MARGIN);
 	html_intervals(f, c);
+	rtm_compare_tirq_html(c, f);	/* the timer IRQ part (compare_tirq.c) */
 	rtm_compare_cost_html(c, f);	/* throughput beside latency (compare_cost.c) */
 
 	fputs("<h2>Fingerprints</h2>\n", f);
@@ -392,6 +393,7 @@ static void write_md(const struct pages *p, FILE *f)
 	fprintf(f, "\nAll CPUs, %.0f%% confidence; intervals over runs, or over batches of one "
 		"run's time series (see rtmeasure-compare(1)).\n\n",
 		RTM_COMPARE_CONF * 100);
+	rtm_compare_tirq_md(c, f);	/* the timer IRQ part (compare_tirq.c) */
 	rtm_compare_cost_md(c, f);	/* throughput beside latency (compare_cost.c) */
 	fputs("## Fingerprints\n\n|", f);
 	for (i = 0; i < c->nruns; i++) {

@@ -988,6 +988,106 @@ static void test_limits(void)
 	rtm_result_free(empty);
 }
 
+/* sections.timer_irq of @n delays per CPU: value = base + i * step ns (i = 0..n-1). */
+static void add_tirq(struct rtm_result *r, int ncpus, uint64_t n, uint64_t base, uint64_t step,
+		     int unmatched, bool complete)
+{
+	json_t *cpus = json_array();
+	uint64_t i;
+	int k;
+
+	for (k = 0; k < ncpus; k++) {
+		struct rtm_hist *h = rtm_hist_alloc();
+
+		for (i = 0; i < n; i++)
+			rtm_hist_record(h, base + i * step);
+		json_array_append_new(cpus, json_pack("{s:i, s:I, s:i, s:i, s:i, s:o}", "cpu", k,
+				      "count", (json_int_t)n, "unmatched_starts", unmatched,
+				      "unmatched_expires", 0, "early", 0, "delay",
+				      rtm_hist_to_json(h)));
+		rtm_hist_free(h);
+	}
+	json_object_set_new(r->sections, "timer_irq", json_pack("{s:s, s:o, s:i, s:b}", "source",
+			    "test", "cpus", cpus, "trace_lost", complete ? 0 : 3, "complete",
+			    complete));
+}
+
+/* The timer IRQ delays beside each other: merged over CPUs and rounds, figures only. */
+static void test_timer_irq(void)
+{
+	struct rtm_result *r[4];
+	struct rtm_compare *c;
+	struct rtm_error err = { "" };
+	char cells[RTM_COMPARE_TIRQ_NPCT + 2][32], *txt = NULL;
+	size_t len = 0;
+	json_t *j, *t;
+	FILE *f;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		r[i] = make_result(2, 2000, 10000, 20000, 1.0, NULL);
+	/* baseline: 2 rounds x 2 CPUs x 1000 delays, 1000..1999 ns + 0..999 ns steps of 1 */
+	add_tirq(r[0], 2, 1000, 1000, 1, 0, true);
+	add_tirq(r[1], 2, 1000, 1000, 1, 2, false);
+	/* the other side: one round traced of two, delays 5000 ns.. in steps of 10 */
+	add_tirq(r[2], 2, 600, 5000, 10, 0, true);
+	c = compare_rounds(r, 2, 4, "stock", "rt");
+	ok(c->runs[0].tirq && c->runs[0].tirq->count == 4000 && c->runs[0].tirq_rounds == 2,
+	   "baseline: 4000 delays of 2 rounds and 2 CPUs merged");
+	ok(c->runs[0].tirq_unmatched == 4 && c->runs[0].tirq_incomplete,
+	   "baseline: unpaired counted, a round that lost events marked");
+	ok(c->runs[1].tirq && c->runs[1].tirq->count == 1200 && c->runs[1].tirq_rounds == 1 &&
+	   c->runs[1].nrounds == 2, "rt: 1200 delays of its one traced round (of 2)");
+	rtm_compare_tirq_cells(&c->runs[0], cells);
+	/* p50 of 1000..1999 twice each CPU and round: 1499 or 1500 ns, within 0.2 % */
+	ok(!strcmp(cells[0], "4000") && (!strcmp(cells[1], "1.5") || !strcmp(cells[1], "1.4")) &&
+	   !strcmp(cells[4], "2.0"), "baseline cells: count, p50 1.5 us, max 1999 ns as 2.0 us "
+	   "(%s %s %s)", cells[0], cells[1], cells[4]);
+	ok(strcmp(cells[3], "few") == 0 && strcmp(cells[2], "few") != 0,
+	   "p99.9 of 4000 delays is 'few' (4 beyond it), p99 is shown (40 beyond)");
+	rtm_compare_tirq_cells(&c->runs[1], cells);
+	/* 5000..10990 ns in steps of 10, on each of 2 CPUs: rank 1188 of 1200 (12 beyond
+	 * it) is the 594th value, 10930 ns */
+	ok(!strcmp(cells[2], "10.9") && !strcmp(cells[3], "few"),
+	   "rt: p99 of 1200 delays shown (%s), p99.9 'few' (1 beyond it)", cells[2]);
+	f = open_memstream(&txt, &len);
+	rtm_compare_fprint(c, f);
+	fclose(f);
+	ok(strstr(txt, "timer IRQ delay (expiry to handler") &&
+	   strstr(txt, "(rt: 1 of its 2 runs traced the timer IRQ)") &&
+	   strstr(txt, "(stock: 4 timer starts or expiries unpaired; trace events lost"),
+	   "the printed table says what is partial");
+	free(txt);
+	j = rtm_compare_to_json(c);
+	t = json_object_get(json_array_get(json_object_get(j, "runs"), 0), "timer_irq");
+	ok(json_integer_value(json_object_get(t, "count")) == 4000 &&
+	   json_is_null(json_object_get(t, "p99.9_ns")) &&
+	   json_integer_value(json_object_get(t, "p99_ns")) > 1900 &&
+	   json_is_false(json_object_get(t, "complete")), "JSON: count, p99, null p99.9, complete");
+	json_decref(j);
+	rtm_compare_free(c);
+
+	/* a side without the section: "not traced", JSON null; a bad one names the run */
+	c = compare2(r[3], r[2], "plain", "traced");
+	rtm_compare_tirq_cells(&c->runs[0], cells);
+	ok(!strcmp(cells[0], "not traced"), "a run without --timer-irq: not traced");
+	j = rtm_compare_to_json(c);
+	ok(json_is_null(json_object_get(json_array_get(json_object_get(j, "runs"), 0),
+					"timer_irq")), "JSON: null for it");
+	json_decref(j);
+	rtm_compare_free(c);
+	add_tirq(r[3], 1, 10, 1000, 1, 0, true);
+	json_object_set_new(json_array_get(json_object_get(json_object_get(r[3]->sections,
+			    "timer_irq"), "cpus"), 0), "delay", json_string("x"));
+	c = rtm_compare_alloc();
+	ok(rtm_compare_add(c, r[3], "bad", "bad/", &err) != 0 && strstr(err.msg, "bad/") &&
+	   one_line(err.msg), "a malformed timer_irq section is refused naming the run (%s)",
+	   err.msg);
+	rtm_compare_free(c);
+	for (i = 0; i < 4; i++)
+		rtm_result_free(r[i]);
+}
+
 int main(void)
 {
 	test_ranks();
@@ -1005,5 +1105,6 @@ int main(void)
 	test_missed();
 	test_rounds_fingerprint();
 	test_limits();
+	test_timer_irq();
 	return tap_done();
 }
