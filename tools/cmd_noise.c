@@ -7,8 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "ktracer.h"
 #include "measure.h"
+#include "trace.h"
 #include "rtmeasure.h"
 #include "units.h"
 
@@ -17,6 +20,7 @@
 #define NOISE_OPT_THRESHOLD	3003
 #define NOISE_OPT_REPORT	3004
 #define NOISE_OPT_MAX_GAPS	3005
+#define NOISE_OPT_BACKEND	3006
 
 static void noise_usage(FILE *f, const char *name)
 {
@@ -39,6 +43,11 @@ static void noise_usage(FILE *f, const char *name)
 		"      --threshold LAT     a gap is longer than this (default 1us)\n"
 		"      --report-above LAT  list the gaps longer than this (default 20us)\n"
 		"      --max-gaps N        gaps kept per CPU with time and length (default 200000)\n"
+		"      --backend B         user (this busy loop, any kernel), hwlat (the kernel's\n"
+		"                          hwlat tracer: the largest gap of each window per CPU)\n"
+		"                          or auto (default): for `hwlat` the tracer when the\n"
+		"                          kernel has it and we may use it, else user; for\n"
+		"                          `noise` user\n"
 		"  -o, --output DIR        results folder (default rtmeasure-HOST-KERNEL-TIME)\n"
 		"      --force             replace an earlier result in -o; allow --width = --window\n"
 		"      --follow            -o and --json=FILE may be symbolic links\n"
@@ -134,6 +143,80 @@ static int check_noise_opts(struct measure_opts *m)
 	return 0;
 }
 
+/*
+ * Why the hwlat tracer cannot run here, or NULL when it can: no tracefs, no
+ * privileges, a kernel built without it. Written into @buf.
+ */
+static const char *hwlat_missing(char *buf, size_t len)
+{
+	struct rtm_error err = { "" };
+	const char *dir = rtm_trace_find_tracefs(&err);
+
+	if (!dir)
+		snprintf(buf, len, "%s", err.msg);
+	else if (geteuid() != 0 && access(dir, W_OK) != 0)
+		snprintf(buf, len, "the hwlat tracer needs root (or write access to %s)", dir);
+	else if (!rtm_ktracer_has(dir, "hwlat"))
+		snprintf(buf, len, "this kernel has no hwlat tracer (CONFIG_HWLAT_TRACER)");
+	else
+		return NULL;
+	return buf;
+}
+
+/*
+ * --backend: the probe to run and the reason the summary gives for it; auto
+ * takes the kernel's tracer when it can run, else the busy loop. 0 or
+ * RTM_EXIT_USAGE.
+ */
+static int pick_backend(struct measure_opts *m, const char *cmd, const char *backend,
+			bool rt_given)
+{
+	static char reason[256];	/* read by the probe until measure_main() returns */
+	char why[200];
+
+	if (!strcmp(backend, "user")) {
+		m->noise.backend_reason = "asked for with --backend user";
+		return 0;
+	}
+	if (strcmp(backend, "auto") && strcmp(backend, "hwlat"))
+		return rtm_cli_fail("%s: --backend '%s': give auto, user or hwlat", cmd, backend);
+	/*
+	 * noise's own kernel counterpart is osnoise (runtime, total noise and its
+	 * causes), which this rtmeasure does not drive: auto keeps the busy loop,
+	 * whose figures are complete; the hwlat name asks for hwlat's.
+	 */
+	if (!strcmp(backend, "auto") && strcmp(cmd, "hwlat")) {
+		m->noise.backend_reason = "chosen by --backend auto: rtmeasure noise has no "
+					  "osnoise backend (rtmeasure hwlat or --backend hwlat "
+					  "use the kernel's hwlat tracer)";
+		return 0;
+	}
+	/* hwlat's kthreads sample: nothing of ours runs at a priority, nothing to serve live */
+	if (!strcmp(backend, "hwlat") && (rt_given || m->prometheus))
+		return rtm_cli_fail("%s: --backend hwlat: %s apply to the busy loop only (hwlat "
+				    "samples in kernel threads); use --backend user", cmd,
+				    m->prometheus ? "--prometheus and the priority options" :
+				    "--priority, --policy and --no-rt");
+	if (hwlat_missing(why, sizeof(why))) {
+		if (!strcmp(backend, "hwlat"))
+			return rtm_cli_fail("%s: --backend hwlat: %s; use --backend user", cmd, why);
+		snprintf(reason, sizeof(reason), "chosen by --backend auto: %s", why);
+		m->noise.backend_reason = reason;
+		return 0;
+	}
+	if (rt_given || m->prometheus) {
+		snprintf(reason, sizeof(reason), "chosen by --backend auto: %s asked for, which "
+			 "the hwlat tracer does not have", m->prometheus ? "--prometheus" :
+			 "a priority or policy");
+		m->noise.backend_reason = reason;
+		return 0;
+	}
+	m->ops = &rtm_probe_hwlat_ops;
+	m->noise.backend_reason = strcmp(backend, "hwlat") ? "chosen by --backend auto: the "
+				  "kernel has the hwlat tracer" : "asked for with --backend hwlat";
+	return 0;
+}
+
 int cmd_noise(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -158,13 +241,15 @@ int cmd_noise(int argc, char **argv)
 		{ "threshold", required_argument, NULL, NOISE_OPT_THRESHOLD },
 		{ "report-above", required_argument, NULL, NOISE_OPT_REPORT },
 		{ "max-gaps", required_argument, NULL, NOISE_OPT_MAX_GAPS },
+		{ "backend", required_argument, NULL, NOISE_OPT_BACKEND },
 		{ "help", no_argument, NULL, 2000 },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *name = argv[0];	/* "noise" or "hwlat" */
+	const char *backend = "auto";
 	struct measure_opts m;
 	int c, ret;
-	bool report_given = false;
+	bool report_given = false, rt_given = false;
 
 	measure_opts_init(&m, "noise");	/* result.json says noise for hwlat too */
 	m.ops = &rtm_probe_noise_ops;
@@ -182,6 +267,11 @@ int cmd_noise(int argc, char **argv)
 			return RTM_EXIT_OK;
 		}
 		report_given |= c == NOISE_OPT_REPORT;
+		rt_given |= c == 'p' || c == 1001 || c == 1007;
+		if (c == NOISE_OPT_BACKEND) {
+			backend = optarg;
+			continue;
+		}
 		ret = parse_noise_opt(&m, c);
 		if (!ret && c != '?' && c != ':')
 			ret = measure_parse_opt(&m, c, argc, argv);
@@ -200,6 +290,8 @@ int cmd_noise(int argc, char **argv)
 	if (!report_given && m.noise.report_above_ns < m.noise.threshold_ns)
 		m.noise.report_above_ns = m.noise.threshold_ns;
 	ret = check_noise_opts(&m);
+	if (!ret)
+		ret = pick_backend(&m, name, backend, rt_given);
 	if (!ret)
 		ret = measure_main(&m);
 	measure_opts_release(&m);
