@@ -3,6 +3,7 @@
  * ktracer.c - hwlat's global settings (save, apply, restore) and its samples
  * gathered into sections.noise. The probe seam around it: probe_hwlat.c.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -24,6 +25,40 @@ bool rtm_ktracer_has(const char *tracing_dir, const char *tracer)
 	for (tok = strtok_r(list, " \n", &save); tok && !found; tok = strtok_r(NULL, " \n", &save))
 		found = !strcmp(tok, tracer);
 	free(list);
+	return found;
+}
+
+/* Does @rel (a current_tracer file) name @tracer? */
+static bool runs(const char *dir, const char *rel, const char *tracer)
+{
+	char cur[64];
+
+	return rtm_read_small(dir, rel, cur, sizeof(cur)) >= 0 && !strcmp(cur, tracer);
+}
+
+bool rtm_ktracer_in_use(const char *dir, const char *tracer, char *where, size_t len)
+{
+	char path[4096], rel[512];
+	struct dirent *de;
+	bool found = false;
+	DIR *d;
+
+	if (runs(dir, "current_tracer", tracer)) {
+		snprintf(where, len, "%s/current_tracer", dir);
+		return true;
+	}
+	if (rtm_path(path, sizeof(path), dir, "instances") || !(d = opendir(path)))
+		return false;
+	while (!found && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(rel, sizeof(rel), "instances/%s/current_tracer", de->d_name);
+		if (runs(dir, rel, tracer)) {
+			snprintf(where, len, "%s/%s", dir, rel);
+			found = true;
+		}
+	}
+	closedir(d);
 	return found;
 }
 
@@ -60,7 +95,7 @@ int rtm_hwlat_save(const char *dir, struct rtm_hwlat_saved *s, struct rtm_error 
 	return 0;
 }
 
-static int write_file(const char *dir, const char *rel, const char *val)
+int rtm_ktracer_write(const char *dir, const char *rel, const char *val)
 {
 	char path[4096];
 	size_t n = strlen(val);
@@ -79,19 +114,25 @@ static int write_file(const char *dir, const char *rel, const char *val)
 	return ret;
 }
 
-/* width and window; the kernel refuses a width above the window at every write */
-static int write_duty(const char *dir, const char *width, const char *window)
+int rtm_ktracer_write_duty(const char *dir, const char *width_file, const char *width,
+			   const char *window_file, const char *window)
 {
 	char cur[32];
 	int ret;
 
-	if (rtm_read_small(dir, "hwlat_detector/window", cur, sizeof(cur)) >= 0 &&
+	if (rtm_read_small(dir, window_file, cur, sizeof(cur)) >= 0 &&
 	    strtoull(width, NULL, 10) > strtoull(cur, NULL, 10)) {
-		ret = write_file(dir, "hwlat_detector/window", window);
-		return ret ? ret : write_file(dir, "hwlat_detector/width", width);
+		ret = rtm_ktracer_write(dir, window_file, window);
+		return ret ? ret : rtm_ktracer_write(dir, width_file, width);
 	}
-	ret = write_file(dir, "hwlat_detector/width", width);
-	return ret ? ret : write_file(dir, "hwlat_detector/window", window);
+	ret = rtm_ktracer_write(dir, width_file, width);
+	return ret ? ret : rtm_ktracer_write(dir, window_file, window);
+}
+
+static int write_duty(const char *dir, const char *width, const char *window)
+{
+	return rtm_ktracer_write_duty(dir, "hwlat_detector/width", width,
+				      "hwlat_detector/window", window);
 }
 
 int rtm_hwlat_apply(const char *dir, uint64_t thresh_us, uint64_t width_us, uint64_t window_us,
@@ -103,7 +144,7 @@ int rtm_hwlat_apply(const char *dir, uint64_t thresh_us, uint64_t width_us, uint
 	snprintf(th, sizeof(th), "%llu", (unsigned long long)thresh_us);
 	snprintf(wd, sizeof(wd), "%llu", (unsigned long long)width_us);
 	snprintf(wn, sizeof(wn), "%llu", (unsigned long long)window_us);
-	ret = write_file(dir, "tracing_thresh", th);
+	ret = rtm_ktracer_write(dir, "tracing_thresh", th);
 	if (ret)
 		return rtm_error_setn(err, ret, "cannot write %s/tracing_thresh: %s", dir,
 				      strerror(-ret));
@@ -112,7 +153,7 @@ int rtm_hwlat_apply(const char *dir, uint64_t thresh_us, uint64_t width_us, uint
 		return rtm_error_setn(err, ret, "cannot set hwlat's width %s us of window %s us "
 				      "in %s/hwlat_detector: %s", wd, wn, dir, strerror(-ret));
 	if (mode && rtm_exists(dir, "hwlat_detector/mode")) {
-		ret = write_file(dir, "hwlat_detector/mode", mode);
+		ret = rtm_ktracer_write(dir, "hwlat_detector/mode", mode);
 		if (ret)
 			return rtm_error_setn(err, ret, "cannot set %s/hwlat_detector/mode to %s: %s",
 					      dir, mode, strerror(-ret));
@@ -125,11 +166,11 @@ int rtm_hwlat_restore(const char *dir, const struct rtm_hwlat_saved *s)
 	int ret = 0, r;
 
 	if (s->mode[0] && rtm_exists(dir, "hwlat_detector/mode") &&
-	    (r = write_file(dir, "hwlat_detector/mode", s->mode)) && !ret)
+	    (r = rtm_ktracer_write(dir, "hwlat_detector/mode", s->mode)) && !ret)
 		ret = r;
 	if ((r = write_duty(dir, s->width, s->window)) && !ret)
 		ret = r;
-	if ((r = write_file(dir, "tracing_thresh", s->thresh)) && !ret)
+	if ((r = rtm_ktracer_write(dir, "tracing_thresh", s->thresh)) && !ret)
 		ret = r;
 	return ret;
 }

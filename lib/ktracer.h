@@ -26,6 +26,23 @@
 /* True when @tracer is listed in @tracing_dir/available_tracers. */
 bool rtm_ktracer_has(const char *tracing_dir, const char *tracer);
 
+/*
+ * Whether the top level or an instance runs @tracer in its current_tracer;
+ * @where gets that file's path. osnoise lets several instances share the
+ * tracer (and its global settings): another user's is found here, not by EBUSY.
+ */
+bool rtm_ktracer_in_use(const char *dir, const char *tracer, char *where, size_t len);
+
+/* Write @val to @dir/@rel; 0 or -errno. */
+int rtm_ktracer_write(const char *dir, const char *rel, const char *val);
+/*
+ * A busy part and its period (hwlat's width/window, osnoise's runtime/period):
+ * the kernel keeps width <= window at every write, so the order of the two
+ * writes depends on the current window. 0 or -errno.
+ */
+int rtm_ktracer_write_duty(const char *dir, const char *width_file, const char *width,
+			   const char *window_file, const char *window);
+
 /* The global settings hwlat uses, as their files read. */
 struct rtm_hwlat_saved {
 	char thresh[32];		/* tracing_thresh, us (0: the tracer's default) */
@@ -71,7 +88,46 @@ int rtm_hwlat_acc_event(const struct rtm_event *ev, void *acc);
 json_t *rtm_hwlat_section(const struct rtm_hwlat_acc *a, const struct rtm_probe_noise_opts *o,
 			  uint64_t start_ns, uint64_t duration_ns);
 
-/* The hwlat backend on the probe seam (opts: struct rtm_probe_noise_opts). */
+/* ---- ktracer_osnoise.c: the osnoise tracer */
+
+/* The global settings osnoise uses, as their files read. */
+struct rtm_osnoise_saved {
+	char thresh[32];		/* tracing_thresh, us (0: the tracer's 1 us) */
+	char runtime[32];		/* osnoise/runtime_us */
+	char period[32];		/* osnoise/period_us */
+	char stop[32], stop_total[32];	/* osnoise/stop_tracing_us, stop_tracing_total_us */
+	char cpus[256];			/* osnoise/cpus: where its threads run */
+};
+
+int rtm_osnoise_save(const char *dir, struct rtm_osnoise_saved *s, struct rtm_error *err);
+/*
+ * Write osnoise's global settings: threshold, busy @runtime_us of every
+ * @period_us on @cpus ("0-3"), and no stop_tracing (a run must not stop the
+ * tracer under another user's feet, nor ours). -errno with @err set.
+ */
+int rtm_osnoise_apply(const char *dir, uint64_t thresh_us, uint64_t runtime_us,
+		      uint64_t period_us, const char *cpus, struct rtm_error *err);
+int rtm_osnoise_restore(const char *dir, const struct rtm_osnoise_saved *s);
+
+/* osnoise's periods and noise samples gathered per CPU. */
+struct rtm_osnoise_acc;
+
+struct rtm_osnoise_acc *rtm_osnoise_acc_alloc(int ncpus, uint64_t report_above_ns,
+					      uint32_t max_gaps);
+void rtm_osnoise_acc_free(struct rtm_osnoise_acc *a);
+int rtm_osnoise_acc_event(const struct rtm_event *ev, void *acc);
+/*
+ * sections.noise from the periods (runtime, noise, largest noise, counts by
+ * cause) and the samples above the threshold (the gaps: histogram and list,
+ * each at the time its event was written, the gap's end). No loop period:
+ * null. NULL when out of memory.
+ */
+json_t *rtm_osnoise_section(const struct rtm_osnoise_acc *a,
+			    const struct rtm_probe_noise_opts *o, uint64_t start_ns,
+			    uint64_t duration_ns);
+
+/* The kernel tracer backends on the probe seam (opts: struct rtm_probe_noise_opts). */
 extern const struct rtm_probe_ops rtm_probe_hwlat_ops;
+extern const struct rtm_probe_ops rtm_probe_osnoise_ops;
 
 #endif

@@ -97,6 +97,10 @@ int rtm_noise_fprint(const json_t *noise, FILE *f, int max_listed)
 			"off, gaps above %s; one gap per window (its largest); runtime, total "
 			"noise and period are not reported by hwlat; time is in us\n",
 			wid, win, thr);
+	else if (!strcmp(backend, "osnoise"))
+		fprintf(f, "noise: the kernel's osnoise tracer, busy %s of every %s, noise above "
+			"%s; Max Single is osnoise's largest noise, Gaps its samples above the "
+			"threshold; no loop period; time is in us\n", wid, win, thr);
 	else
 		fprintf(f, "noise: busy %s of every %s, gaps above %s; counter %s at %.2f MHz; "
 			"time is in us\n", wid, win, thr,
@@ -132,6 +136,21 @@ int rtm_noise_fprint(const json_t *noise, FILE *f, int max_listed)
 		listed += u64(c, "above_report");
 		dropped += u64(c, "gaps_dropped");
 		nmis += u64(c, "nmi_count");
+	}
+	if (!strcmp(backend, "osnoise")) {
+		fprintf(f, "interference (osnoise's counts by cause):\n"
+			"CPU         HW        NMI        IRQ    SoftIRQ     Thread\n");
+		json_array_foreach(cpus, i, c) {
+			const json_t *in = json_object_get(c, "interference");
+
+			fprintf(f, "%3lld %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
+				" %10" PRIu64 "\n", json_integer_value(json_object_get(c, "cpu")),
+				u64(in, "hw"), u64(in, "nmi"), u64(in, "irq"), u64(in, "softirq"),
+				u64(in, "thread"));
+		}
+		if (u64(noise, "events_lost"))
+			fprintf(f, "osnoise: %" PRIu64 " events lost by the trace buffer: gaps and "
+				"periods are undercounted\n", u64(noise, "events_lost"));
 	}
 	if (!strcmp(backend, "hwlat")) {
 		fprintf(f, "hwlat: NMIs during the samples:%s", nmis ? "" : " none");

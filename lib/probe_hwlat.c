@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * probe_hwlat.c - the kernel's hwlat tracer on the probe seam: `rtmeasure noise
- * --backend hwlat`. The kernel's kthreads do the sampling (interrupts off, the
- * same --window/--width, one kthread per measured CPU in per-cpu mode); this
- * side configures it, drains its samples from a private instance once a
- * second, and puts every global setting back when it ends, however it ends.
+ * probe_hwlat.c - the kernel's hwlat and osnoise tracers on the probe seam:
+ * `rtmeasure noise --backend hwlat|osnoise`. The kernel's threads do the
+ * sampling (the same --window/--width, one thread per measured CPU: hwlat in
+ * per-cpu mode with interrupts off, osnoise preemptible with its causes
+ * counted); this side configures the tracer, drains its events from a private
+ * instance once a second, and puts every global setting back when it ends,
+ * however it ends.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -21,13 +23,16 @@
 #define TICK_NS 1000000000ULL
 
 struct probe_hwlat {
+	bool osnoise;			/* the osnoise tracer, else hwlat */
 	struct rtm_probe_noise_opts opts;
 	struct rtm_cpulist cpus;	/* the measured CPUs (every online one by default) */
 	const char *dir;		/* tracefs top level: hwlat's global files */
 	struct rtm_hwlat_saved saved;
+	struct rtm_osnoise_saved osaved;
 	bool applied;			/* the saved settings must be put back */
 	struct rtm_trace *trace;
 	struct rtm_hwlat_acc *acc;
+	struct rtm_osnoise_acc *oacc;
 	uint64_t start_ns, stop_ns, next_tick_ns;
 	uint64_t lost;			/* events the ring buffer lost */
 	bool stopped;
@@ -38,7 +43,9 @@ static void teardown(struct probe_hwlat *p)
 {
 	rtm_trace_destroy(p->trace);	/* current_tracer nop first: hwlat resets its thresh */
 	p->trace = NULL;
-	if (p->applied)
+	if (p->applied && p->osnoise)
+		rtm_osnoise_restore(p->dir, &p->osaved);
+	else if (p->applied)
 		rtm_hwlat_restore(p->dir, &p->saved);
 	p->applied = false;
 }
@@ -48,7 +55,9 @@ static void drain(struct probe_hwlat *p)
 	struct rtm_error err = { "" };
 	uint64_t lost = 0;
 
-	if (p->trace && rtm_trace_read(p->trace, rtm_hwlat_acc_event, p->acc, &lost, &err) >= 0)
+	if (p->trace && (p->osnoise ?
+			 rtm_trace_read(p->trace, rtm_osnoise_acc_event, p->oacc, &lost, &err) :
+			 rtm_trace_read(p->trace, rtm_hwlat_acc_event, p->acc, &lost, &err)) >= 0)
 		p->lost += lost;
 }
 
@@ -60,6 +69,7 @@ static void hwlat_free(void *v)
 		return;
 	teardown(p);
 	rtm_hwlat_acc_free(p->acc);
+	rtm_osnoise_acc_free(p->oacc);
 	rtm_cpulist_release(&p->cpus);
 	free(p);
 }
@@ -81,26 +91,57 @@ static int measured_cpus(const struct rtm_cpulist *given, struct rtm_cpulist *cl
 	return rtm_cpulist_parse(buf, cl, err);
 }
 
-static void *hwlat_start(const void *opts, uint64_t ts_interval_ns, struct rtm_error *err)
+/* The tracer's global settings saved, then ours written; 0 or -errno with @err set. */
+static int configure(struct probe_hwlat *p, const char *cpus, struct rtm_error *err)
+{
+	const struct rtm_probe_noise_opts *o = &p->opts;
+	/* the tracers count in us: a threshold below 1 us is 1 us */
+	uint64_t th = o->threshold_ns < 1000 ? 1 : (o->threshold_ns + 999) / 1000;
+
+	if (p->osnoise) {
+		if (rtm_osnoise_save(p->dir, &p->osaved, err))
+			return -1;
+		p->applied = true;
+		return rtm_osnoise_apply(p->dir, th, o->width_ns / 1000, o->window_ns / 1000, cpus,
+					 err) ? -1 : 0;
+	}
+	if (rtm_hwlat_save(p->dir, &p->saved, err))
+		return -1;
+	p->applied = true;
+	return rtm_hwlat_apply(p->dir, th, o->width_ns / 1000, o->window_ns / 1000, "per-cpu",
+			       err) ? -1 : 0;
+}
+
+static void *kt_start(const void *opts, bool osnoise, struct rtm_error *err)
 {
 	const struct rtm_probe_noise_opts *o = opts;
-	struct rtm_trace_opts to = { .events = "", .overwrite = false };
+	const char *name = osnoise ? "osnoise" : "hwlat";
+	struct rtm_trace_opts to = {
+		.events = osnoise ? "osnoise:sample_threshold" : "", .overwrite = false,
+	};
 	struct probe_hwlat *p = calloc(1, sizeof(*p));
-	char cpus[4096];
+	char cpus[4096], where[4200];
 	int i, max = 0, ret;
 
-	(void)ts_interval_ns;
 	if (!p) {
 		rtm_error_set(err, "out of memory");
 		return NULL;
 	}
+	p->osnoise = osnoise;
 	p->opts = *o;
 	p->dir = rtm_trace_find_tracefs(err);
 	if (!p->dir)
 		goto fail;
-	if (!rtm_ktracer_has(p->dir, "hwlat")) {
-		rtm_error_set(err, "this kernel has no hwlat tracer (CONFIG_HWLAT_TRACER): "
-			      "use --backend user");
+	if (!rtm_ktracer_has(p->dir, name)) {
+		rtm_error_set(err, "this kernel has no %s tracer (CONFIG_%s_TRACER): use --backend "
+			      "user", name, osnoise ? "OSNOISE" : "HWLAT");
+		goto fail;
+	}
+	/* osnoise shares itself (and its settings) between instances: refuse, not join */
+	if (rtm_ktracer_in_use(p->dir, name, where, sizeof(where)) ||
+	    (osnoise && rtm_ktracer_in_use(p->dir, "timerlat", where, sizeof(where)))) {
+		rtm_error_set(err, "the %s tracer is in use (%s): stop that user first, or use "
+			      "--backend user", name, where);
 		goto fail;
 	}
 	if (measured_cpus(&o->cpus, &p->cpus, err))
@@ -109,32 +150,30 @@ static void *hwlat_start(const void *opts, uint64_t ts_interval_ns, struct rtm_e
 	for (i = 0; i < p->cpus.n; i++)
 		if (p->cpus.cpus[i] > max)
 			max = p->cpus.cpus[i];
-	p->acc = rtm_hwlat_acc_alloc(max + 1, o->report_above_ns, o->max_gaps);
-	if (!p->acc) {
+	if (osnoise)
+		p->oacc = rtm_osnoise_acc_alloc(max + 1, o->report_above_ns, o->max_gaps);
+	else
+		p->acc = rtm_hwlat_acc_alloc(max + 1, o->report_above_ns, o->max_gaps);
+	if (!p->acc && !p->oacc) {
 		rtm_error_set(err, "out of memory");
 		goto fail;
 	}
 	rtm_cpulist_format(&p->cpus, cpus, sizeof(cpus));
-	to.cpus = cpus;		/* tracing_cpumask: where hwlat's kthreads sample */
+	to.cpus = cpus;		/* tracing_cpumask: the measured CPUs' events only */
 	p->trace = rtm_trace_create(&to, err);
 	if (!p->trace)
 		goto fail;
-	if (rtm_hwlat_save(p->dir, &p->saved, err))
+	if (configure(p, cpus, err))
 		goto fail;
-	p->applied = true;
-	/* hwlat counts in us: a threshold below 1 us is 1 us */
-	if (rtm_hwlat_apply(p->dir, o->threshold_ns < 1000 ? 1 : (o->threshold_ns + 999) / 1000,
-			    o->width_ns / 1000, o->window_ns / 1000, "per-cpu", err))
-		goto fail;
-	ret = rtm_trace_set_tracer(p->trace, "hwlat");
+	ret = rtm_trace_set_tracer(p->trace, name);
 	if (ret == -EBUSY) {
-		rtm_error_set(err, "the hwlat tracer is in use in another tracing instance or the "
+		rtm_error_set(err, "the %s tracer is in use in another tracing instance or the "
 			      "top level (%s/current_tracer): stop that user first, or use "
-			      "--backend user", p->dir);
+			      "--backend user", name, p->dir);
 		goto fail;
 	}
 	if (ret) {
-		rtm_error_set(err, "cannot start the hwlat tracer: %s", strerror(-ret));
+		rtm_error_set(err, "cannot start the %s tracer: %s", name, strerror(-ret));
 		goto fail;
 	}
 	p->start_ns = rtm_clock_ns(CLOCK_MONOTONIC);
@@ -147,6 +186,18 @@ static void *hwlat_start(const void *opts, uint64_t ts_interval_ns, struct rtm_e
 fail:
 	hwlat_free(p);
 	return NULL;
+}
+
+static void *hwlat_start(const void *opts, uint64_t ts_interval_ns, struct rtm_error *err)
+{
+	(void)ts_interval_ns;
+	return kt_start(opts, false, err);
+}
+
+static void *osnoise_start(const void *opts, uint64_t ts_interval_ns, struct rtm_error *err)
+{
+	(void)ts_interval_ns;
+	return kt_start(opts, true, err);
 }
 
 static void hwlat_snapshot(void *v, bool boundary)
@@ -208,9 +259,12 @@ static int hwlat_finish(void *v, struct rtm_result *r, struct rtm_error *err)
 		hwlat_stop(p);
 	rtm_trace_stop(p->trace);
 	drain(p);
+	/* streaming: what did not fit was refused by the kernel and counted there */
+	p->lost += rtm_trace_dropped(p->trace);
 	r->duration_ns = end_ns(p) - p->start_ns;
 	teardown(p);
-	sec = rtm_hwlat_section(p->acc, &p->opts, p->start_ns, r->duration_ns);
+	sec = p->osnoise ? rtm_osnoise_section(p->oacc, &p->opts, p->start_ns, r->duration_ns) :
+		rtm_hwlat_section(p->acc, &p->opts, p->start_ns, r->duration_ns);
 	if (!sec)
 		return rtm_error_setn(err, -ENOMEM, "out of memory");
 	json_object_set_new(sec, "events_lost", json_integer((json_int_t)p->lost));
@@ -224,6 +278,21 @@ const struct rtm_probe_ops rtm_probe_hwlat_ops = {
 	.name = "noise",
 	.section = "noise",
 	.start = hwlat_start,
+	.snapshot = hwlat_snapshot,
+	.next_tick_ns = hwlat_next_tick_ns,
+	.quiet_ns = NULL,
+	.elapsed_s = hwlat_elapsed_s,
+	.done = hwlat_done,
+	.stop = hwlat_stop,
+	.finish = hwlat_finish,
+	.free = hwlat_free,
+	.live_section = NULL,
+};
+
+const struct rtm_probe_ops rtm_probe_osnoise_ops = {
+	.name = "noise",
+	.section = "noise",
+	.start = osnoise_start,
 	.snapshot = hwlat_snapshot,
 	.next_tick_ns = hwlat_next_tick_ns,
 	.quiet_ns = NULL,

@@ -44,10 +44,10 @@ static void noise_usage(FILE *f, const char *name)
 		"      --report-above LAT  list the gaps longer than this (default 20us)\n"
 		"      --max-gaps N        gaps kept per CPU with time and length (default 200000)\n"
 		"      --backend B         user (this busy loop, any kernel), hwlat (the kernel's\n"
-		"                          hwlat tracer: the largest gap of each window per CPU)\n"
-		"                          or auto (default): for `hwlat` the tracer when the\n"
-		"                          kernel has it and we may use it, else user; for\n"
-		"                          `noise` user\n"
+		"                          hwlat tracer: the largest gap of each window per CPU),\n"
+		"                          osnoise (the kernel's osnoise tracer: noise by cause)\n"
+		"                          or auto (default): the kernel's tracer (osnoise for\n"
+		"                          noise, hwlat for hwlat) when it can run, else user\n"
 		"  -o, --output DIR        results folder (default rtmeasure-HOST-KERNEL-TIME)\n"
 		"      --force             replace an earlier result in -o; allow --width = --window\n"
 		"      --follow            -o and --json=FILE may be symbolic links\n"
@@ -144,10 +144,10 @@ static int check_noise_opts(struct measure_opts *m)
 }
 
 /*
- * Why the hwlat tracer cannot run here, or NULL when it can: no tracefs, no
- * privileges, a kernel built without it. Written into @buf.
+ * Why the kernel tracer @name cannot run here, or NULL when it can: no
+ * tracefs, no privileges, a kernel built without it. Written into @buf.
  */
-static const char *hwlat_missing(char *buf, size_t len)
+static const char *tracer_missing(const char *name, char *buf, size_t len)
 {
 	struct rtm_error err = { "" };
 	const char *dir = rtm_trace_find_tracefs(&err);
@@ -155,65 +155,64 @@ static const char *hwlat_missing(char *buf, size_t len)
 	if (!dir)
 		snprintf(buf, len, "%s", err.msg);
 	else if (geteuid() != 0 && access(dir, W_OK) != 0)
-		snprintf(buf, len, "the hwlat tracer needs root (or write access to %s)", dir);
-	else if (!rtm_ktracer_has(dir, "hwlat"))
-		snprintf(buf, len, "this kernel has no hwlat tracer (CONFIG_HWLAT_TRACER)");
+		snprintf(buf, len, "the %s tracer needs root (or write access to %s)", name, dir);
+	else if (!rtm_ktracer_has(dir, name))
+		snprintf(buf, len, "this kernel has no %s tracer (CONFIG_%s_TRACER)", name,
+			 strcmp(name, "osnoise") ? "HWLAT" : "OSNOISE");
 	else
 		return NULL;
 	return buf;
 }
 
 /*
- * --backend: the probe to run and the reason the summary gives for it; auto
- * takes the kernel's tracer when it can run, else the busy loop. 0 or
- * RTM_EXIT_USAGE.
+ * --backend: the probe to run and the reason the summary gives for it. auto
+ * takes the kernel's counterpart of the command when it can run (osnoise for
+ * noise, hwlat for hwlat), else the busy loop. 0 or RTM_EXIT_USAGE.
  */
 static int pick_backend(struct measure_opts *m, const char *cmd, const char *backend,
 			bool rt_given)
 {
 	static char reason[256];	/* read by the probe until measure_main() returns */
+	const char *tracer = backend;
 	char why[200];
 
 	if (!strcmp(backend, "user")) {
 		m->noise.backend_reason = "asked for with --backend user";
 		return 0;
 	}
-	if (strcmp(backend, "auto") && strcmp(backend, "hwlat"))
-		return rtm_cli_fail("%s: --backend '%s': give auto, user or hwlat", cmd, backend);
-	/*
-	 * noise's own kernel counterpart is osnoise (runtime, total noise and its
-	 * causes), which this rtmeasure does not drive: auto keeps the busy loop,
-	 * whose figures are complete; the hwlat name asks for hwlat's.
-	 */
-	if (!strcmp(backend, "auto") && strcmp(cmd, "hwlat")) {
-		m->noise.backend_reason = "chosen by --backend auto: rtmeasure noise has no "
-					  "osnoise backend (rtmeasure hwlat or --backend hwlat "
-					  "use the kernel's hwlat tracer)";
-		return 0;
-	}
-	/* hwlat's kthreads sample: nothing of ours runs at a priority, nothing to serve live */
-	if (!strcmp(backend, "hwlat") && (rt_given || m->prometheus))
-		return rtm_cli_fail("%s: --backend hwlat: %s apply to the busy loop only (hwlat "
-				    "samples in kernel threads); use --backend user", cmd,
-				    m->prometheus ? "--prometheus and the priority options" :
-				    "--priority, --policy and --no-rt");
-	if (hwlat_missing(why, sizeof(why))) {
-		if (!strcmp(backend, "hwlat"))
-			return rtm_cli_fail("%s: --backend hwlat: %s; use --backend user", cmd, why);
+	if (!strcmp(backend, "auto"))
+		tracer = strcmp(cmd, "hwlat") ? "osnoise" : "hwlat";
+	else if (strcmp(backend, "hwlat") && strcmp(backend, "osnoise"))
+		return rtm_cli_fail("%s: --backend '%s': give auto, user, hwlat or osnoise", cmd,
+				    backend);
+	/* the tracer's threads sample: nothing of ours runs at a priority, nothing live */
+	if (strcmp(backend, "auto") && (rt_given || m->prometheus))
+		return rtm_cli_fail("%s: --backend %s: %s apply to the busy loop only (the %s "
+				    "tracer samples in kernel threads); use --backend user", cmd,
+				    backend, m->prometheus ? "--prometheus and the priority "
+				    "options" : "--priority, --policy and --no-rt", backend);
+	if (tracer_missing(tracer, why, sizeof(why))) {
+		if (strcmp(backend, "auto"))
+			return rtm_cli_fail("%s: --backend %s: %s; use --backend user", cmd,
+					    backend, why);
 		snprintf(reason, sizeof(reason), "chosen by --backend auto: %s", why);
 		m->noise.backend_reason = reason;
 		return 0;
 	}
 	if (rt_given || m->prometheus) {
 		snprintf(reason, sizeof(reason), "chosen by --backend auto: %s asked for, which "
-			 "the hwlat tracer does not have", m->prometheus ? "--prometheus" :
-			 "a priority or policy");
+			 "the %s tracer does not have", m->prometheus ? "--prometheus" :
+			 "a priority or policy", tracer);
 		m->noise.backend_reason = reason;
 		return 0;
 	}
-	m->ops = &rtm_probe_hwlat_ops;
-	m->noise.backend_reason = strcmp(backend, "hwlat") ? "chosen by --backend auto: the "
-				  "kernel has the hwlat tracer" : "asked for with --backend hwlat";
+	m->ops = strcmp(tracer, "hwlat") ? &rtm_probe_osnoise_ops : &rtm_probe_hwlat_ops;
+	if (strcmp(backend, "auto"))
+		snprintf(reason, sizeof(reason), "asked for with --backend %s", tracer);
+	else
+		snprintf(reason, sizeof(reason), "chosen by --backend auto: the kernel has the %s "
+			 "tracer", tracer);
+	m->noise.backend_reason = reason;
 	return 0;
 }
 

@@ -506,6 +506,8 @@ static void print_banner(const struct measure_opts *m, const struct measure_run 
 		rtm_fmt_ns(thr, sizeof(thr), m->noise.threshold_ns);
 		if (m->ops == &rtm_probe_hwlat_ops)	/* the kernel's kthreads, not ours */
 			snprintf(how, sizeof(how), "the kernel's hwlat tracer");
+		else if (m->ops == &rtm_probe_osnoise_ops)
+			snprintf(how, sizeof(how), "the kernel's osnoise tracer");
 		else
 			snprintf(how, sizeof(how), "%s %d", rtm_policy_name(m->probe.sched.policy),
 				 m->probe.sched.priority);

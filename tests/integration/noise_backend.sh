@@ -1,10 +1,10 @@
 #!/bin/bash
-# Integration: rtmeasure noise --backend. On a kernel without the hwlat tracer
-# (CONFIG_HWLAT_TRACER, like this project's development VMs): --backend hwlat
-# is one line naming the option and the fix, exit 2, nothing measured; auto
-# runs the busy loop and the summary and result.json say why. On a kernel with
-# it: --backend hwlat fills sections.noise from the tracer and leaves every
-# setting it changed (current_tracer, tracing_thresh, hwlat_detector/*) and no
+# Integration: rtmeasure noise --backend. On a kernel without the hwlat or
+# osnoise tracer (CONFIG_HWLAT_TRACER, CONFIG_OSNOISE_TRACER, like this
+# project's development VMs): --backend hwlat|osnoise is one line naming the
+# option and the fix, exit 2, nothing measured; auto runs the busy loop and the
+# summary and result.json say why. On a kernel with them: each fills
+# sections.noise from its tracer and leaves every setting it changed and no
 # instance behind. Never asserts timing.
 . "$RTM_SRCDIR/tests/lib.sh"
 need_root
@@ -19,32 +19,50 @@ T=/sys/kernel/tracing
 state() {
 	local f
 	for f in current_tracer tracing_thresh tracing_on hwlat_detector/width \
-		hwlat_detector/window hwlat_detector/mode; do
+		hwlat_detector/window hwlat_detector/mode osnoise/cpus osnoise/period_us \
+		osnoise/runtime_us osnoise/stop_tracing_us osnoise/stop_tracing_total_us; do
 		[ -e "$T/$f" ] && echo "$f=$(cat "$T/$f")"
 	done
 }
 
-if ! grep -qw hwlat "$T/available_tracers"; then
-	"$RTMEASURE" noise --backend hwlat -D 1s -o "$out/hw" >"$out/hw.out" 2>"$out/hw.err"
+# refused: one line naming the kernel option and the fix, nothing measured
+refused() {
+	"$RTMEASURE" noise --backend "$1" -D 1s -o "$out/$1" >"$out/$1.out" 2>"$out/$1.err"
 	rc=$?
-	[ $rc -eq 2 ] || fail "--backend hwlat without the tracer: exit $rc, expected 2"
-	[ "$(grep -c . "$out/hw.err")" -eq 1 ] && [ ! -s "$out/hw.out" ] ||
-		fail "--backend hwlat: not one line: $(cat "$out/hw.err")"
-	grep -q 'CONFIG_HWLAT_TRACER.*--backend user' "$out/hw.err" ||
-		fail "--backend hwlat: the kernel option and the fix are not named: $(cat "$out/hw.err")"
-	[ ! -e "$out/hw" ] || fail "--backend hwlat: a results folder was made"
+	[ $rc -eq 2 ] || fail "--backend $1 without the tracer: exit $rc, expected 2"
+	[ "$(grep -c . "$out/$1.err")" -eq 1 ] && [ ! -s "$out/$1.out" ] ||
+		fail "--backend $1: not one line: $(cat "$out/$1.err")"
+	grep -q "$2.*--backend user" "$out/$1.err" ||
+		fail "--backend $1: the kernel option and the fix are not named: $(cat "$out/$1.err")"
+	[ ! -e "$out/$1" ] || fail "--backend $1: a results folder was made"
+}
 
-	"$RTMEASURE" hwlat -a 0 -D 1s -o "$out/auto" >"$out/auto.out" 2>"$out/auto.err" ||
-		fail "hwlat (auto) without the tracer: exit $? ($(cat "$out/auto.err"))"
-	grep -q '^noise: backend user, chosen by --backend auto: .*CONFIG_HWLAT_TRACER' \
-		"$out/auto.out" || fail "the summary does not say why the busy loop ran"
-	jq -e '.sections.noise.backend == "user" and
-		(.sections.noise.backend_reason | test("CONFIG_HWLAT_TRACER")) and
-		.sections.noise.cpus[0].sampled_ns > 0' "$out/auto/result.json" >/dev/null ||
-		fail "result.json: no user backend with its reason"
+# auto without the tracer: the busy loop, and why
+auto_user() {
+	"$RTMEASURE" "$1" -a 0 -D 1s -o "$out/auto-$1" >"$out/auto.out" 2>"$out/auto.err" ||
+		fail "$1 (auto) without the tracer: exit $? ($(cat "$out/auto.err"))"
+	grep -q "^noise: backend user, chosen by --backend auto: .*$2" "$out/auto.out" ||
+		fail "$1: the summary does not say why the busy loop ran"
+	jq -e --arg c "$2" '.sections.noise.backend == "user" and
+		(.sections.noise.backend_reason | test($c)) and
+		.sections.noise.cpus[0].sampled_ns > 0' "$out/auto-$1/result.json" >/dev/null ||
+		fail "$1: result.json: no user backend with its reason"
+}
+
+tested=0
+if ! grep -qw hwlat "$T/available_tracers"; then
+	refused hwlat CONFIG_HWLAT_TRACER
+	auto_user hwlat CONFIG_HWLAT_TRACER
 	echo "ok: no hwlat tracer: --backend hwlat refused, auto ran the busy loop"
-	exit 0
+	tested=$((tested + 1))
 fi
+if ! grep -qw osnoise "$T/available_tracers"; then
+	refused osnoise CONFIG_OSNOISE_TRACER
+	auto_user noise CONFIG_OSNOISE_TRACER
+	echo "ok: no osnoise tracer: --backend osnoise refused, auto ran the busy loop"
+	tested=$((tested + 1))
+fi
+[ $tested -eq 2 ] && exit 0
 
 [ "$(cat $T/current_tracer)" = nop ] || skip "the top level runs $(cat $T/current_tracer)"
 before=$(state)

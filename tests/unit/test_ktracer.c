@@ -6,6 +6,8 @@
  * into sections.noise, checked against the figures of the kernel's own text
  * listing of the same samples (trace.txt there, copied below by hand); and
  * hwlat's global settings saved, changed and restored on a fake tracefs tree.
+ * The same for osnoise (tests/data/trace-rt-6.1-osnoise: its per-period
+ * summaries and samples above the threshold, against listing.txt there).
  */
 #include <errno.h>
 #include <limits.h>
@@ -341,6 +343,183 @@ static void check_settings(void)
 		diag("could not remove %s", dir);
 }
 
+/*
+ * listing.txt of trace-rt-6.1-osnoise: the kernel's text of the three periods of
+ * each CPU (runtime, noise, max single in us; HW, NMI, IRQ, SIRQ, THREAD) and,
+ * from its osnoise:sample_threshold lines, per CPU: count, longest, above 20 us.
+ */
+static const struct operiod {
+	int cpu;
+	uint64_t runtime_us, noise_us, max_us;
+	unsigned int hw, nmi, irq, sirq, thread;
+} operiods[] = {
+	{ 0, 50000, 35617, 14650, 1822, 0, 10, 0, 17 },
+	{ 1, 50000, 33600, 5905, 2661, 0, 9, 0, 14 },
+	{ 1, 50000, 32825, 5728, 2203, 0, 6, 0, 3 },
+	{ 0, 50000, 31266, 8092, 1494, 0, 7, 0, 1 },
+	{ 0, 50000, 29051, 12103, 117, 0, 5, 0, 3 },
+	{ 1, 50000, 24609, 4852, 67, 0, 7, 0, 1 },
+};
+
+static const struct osamples {
+	uint64_t n, max_ns, above_20us;
+} osamples[2] = { { 3487, 14650470, 45 }, { 5294, 5905053, 54 } };
+
+static int on_any(const struct rtm_event *ev, void *acc)
+{
+	return rtm_osnoise_acc_event(ev, acc);
+}
+
+static void check_osnoise(const char *data)
+{
+	struct rtm_probe_noise_opts o = {
+		.window_ns = 1000000000, .width_ns = 50000000, .threshold_ns = 1000,
+		.report_above_ns = 20000, .max_gaps = 200000,
+	};
+	struct rtm_error err = { "" };
+	struct rtm_osnoise_acc *a = NULL;
+	struct rtm_tracedec *d;
+	char dir[PATH_MAX], path[PATH_MAX + 16];
+	static char page[4096];
+	int cpus[] = { 0, 1 }, cpu;
+	json_t *sec, *cs;
+	size_t i;
+
+	snprintf(dir, sizeof(dir), "%s/trace-rt-6.1-osnoise", data);
+	d = rtm_tracedec_alloc(dir, &err);
+	ok(d != NULL, "osnoise's formats load (%s)", err.msg);
+	a = rtm_osnoise_acc_alloc(2, o.report_above_ns, o.max_gaps);
+	if (!ok(a != NULL, "osnoise accumulator") || !d)
+		goto out;
+	for (cpu = 0; cpu < 2; cpu++) {
+		uint64_t lost = 0;
+		FILE *fp;
+		int bad = 0;
+
+		snprintf(path, sizeof(path), "%s/cpu%d.raw", dir, cpu);
+		fp = fopen(path, "r");
+		while (fp && fread(page, 1, sizeof(page), fp) == sizeof(page))
+			bad += rtm_tracedec_page(d, page, cpu, on_any, a, &lost) < 0;
+		if (fp)
+			fclose(fp);
+		ok(fp && !bad && !lost, "CPU %d: every page decodes, nothing lost", cpu);
+	}
+	o.cpus.n = 2;
+	o.cpus.cpus = cpus;
+	sec = rtm_osnoise_section(a, &o, 0, 3000000000ULL);
+	if (!ok(sec != NULL, "osnoise section built"))
+		goto out;
+	is_str(json_string_value(json_object_get(sec, "backend")), "osnoise", "backend named");
+	cs = json_object_get(sec, "cpus");
+	for (cpu = 0; cpu < 2; cpu++) {
+		const json_t *c = json_array_get(cs, (size_t)cpu), *in;
+		uint64_t n = 0, rt = 0, noise = 0, mx = 0, hw = 0, nmi = 0, irq = 0, sirq = 0;
+		uint64_t thr = 0;
+
+		for (i = 0; i < sizeof(operiods) / sizeof(operiods[0]); i++) {
+			const struct operiod *w = &operiods[i];
+
+			if (w->cpu != cpu)
+				continue;
+			n++;
+			rt += w->runtime_us * 1000;
+			noise += w->noise_us * 1000;
+			mx = w->max_us * 1000 > mx ? w->max_us * 1000 : mx;
+			hw += w->hw;
+			nmi += w->nmi;
+			irq += w->irq;
+			sirq += w->sirq;
+			thr += w->thread;
+		}
+		in = json_object_get(c, "interference");
+		eq(jget(c, "windows"), n, "CPU %d: periods", cpu);
+		eq(jget(c, "sampled_ns"), rt, "CPU %d: runtime summed", cpu);
+		eq(jget(c, "noise_ns"), noise, "CPU %d: noise summed", cpu);
+		eq(jget(c, "max_gap_ns"), mx, "CPU %d: max single noise", cpu);
+		ok(jget(in, "hw") == hw && jget(in, "nmi") == nmi && jget(in, "irq") == irq &&
+		   jget(in, "softirq") == sirq && jget(in, "thread") == thr,
+		   "CPU %d: interference by cause summed (hw %llu irq %llu thread %llu)", cpu,
+		   (unsigned long long)hw, (unsigned long long)irq, (unsigned long long)thr);
+		eq(jget(c, "gaps"), osamples[cpu].n, "CPU %d: samples above the threshold", cpu);
+		eq(jget(c, "max_sample_gap_ns"), osamples[cpu].max_ns, "CPU %d: longest sample",
+		   cpu);
+		eq(jget(c, "above_report"), osamples[cpu].above_20us, "CPU %d: samples above 20 us",
+		   cpu);
+		eq(json_array_size(json_object_get(c, "gap_list")), osamples[cpu].n,
+		   "CPU %d: every sample listed", cpu);
+		ok(json_is_null(json_object_get(c, "sample_period_ns")) &&
+		   json_is_null(json_object_get(c, "loops")), "CPU %d: no loop period: null", cpu);
+	}
+	{
+		char buf[8192] = "";
+		FILE *f = tmpfile();
+		size_t len = 0;
+
+		if (f) {
+			rtm_noise_fprint(sec, f, 3);
+			rewind(f);
+			len = fread(buf, 1, sizeof(buf) - 1, f);
+			fclose(f);
+		}
+		buf[len] = '\0';
+		/* CPU 0: 150000 us runtime, 95934 us noise: 36.04400 % available */
+		ok(strstr(buf, "osnoise tracer") && strstr(buf, "36.04400") &&
+		   strstr(buf, "  0       3433          0         22          0         21"),
+		   "table: osnoise named, %% available, CPU 0's counts by cause");
+	}
+	json_decref(sec);
+out:
+	rtm_osnoise_acc_free(a);
+	rtm_tracedec_free(d);
+}
+
+static void check_osnoise_settings(void)
+{
+	char tmpl[] = "/tmp/rtm-osnoise-XXXXXX", sub[PATH_MAX], cmd[PATH_MAX + 16];
+	struct rtm_osnoise_saved s;
+	struct rtm_error err = { "" };
+	const char *dir = mkdtemp(tmpl);
+
+	if (!ok(dir != NULL, "a fake tracefs tree for osnoise"))
+		return;
+	snprintf(sub, sizeof(sub), "%s/osnoise", dir);
+	mkdir(sub, 0755);
+	snprintf(sub, sizeof(sub), "%s/instances", dir);
+	mkdir(sub, 0755);
+	put(dir, "current_tracer", "nop\n");
+	put(dir, "tracing_thresh", "0\n");
+	put(dir, "osnoise/runtime_us", "1000000\n");
+	put(dir, "osnoise/period_us", "1000000\n");
+	put(dir, "osnoise/stop_tracing_us", "0\n");
+	put(dir, "osnoise/stop_tracing_total_us", "500\n");
+	put(dir, "osnoise/cpus", "0-3\n");
+	is_int(rtm_osnoise_save(dir, &s, &err), 0, "osnoise settings saved");
+	is_int(rtm_osnoise_apply(dir, 5, 50000, 100000, "1", &err), 0, "osnoise settings applied");
+	ok(same(dir, "tracing_thresh", "5") && same(dir, "osnoise/runtime_us", "50000") &&
+	   same(dir, "osnoise/period_us", "100000") && same(dir, "osnoise/cpus", "1") &&
+	   same(dir, "osnoise/stop_tracing_total_us", "0"),
+	   "thresh, runtime, period, cpus written; stop_tracing off");
+	is_int(rtm_osnoise_restore(dir, &s), 0, "osnoise settings restored");
+	ok(same(dir, "tracing_thresh", "0") && same(dir, "osnoise/runtime_us", "1000000") &&
+	   same(dir, "osnoise/period_us", "1000000") && same(dir, "osnoise/cpus", "0-3") &&
+	   same(dir, "osnoise/stop_tracing_total_us", "500"), "every osnoise setting back");
+
+	/* another user: the top level, or another instance (osnoise is shared) */
+	ok(!rtm_ktracer_in_use(dir, "osnoise", sub, sizeof(sub)), "nop everywhere: not in use");
+	snprintf(sub, sizeof(sub), "%s/instances/other", dir);
+	mkdir(sub, 0755);
+	put(dir, "instances/other/current_tracer", "osnoise\n");
+	ok(rtm_ktracer_in_use(dir, "osnoise", sub, sizeof(sub)) &&
+	   strstr(sub, "instances/other/current_tracer"), "an instance runs osnoise: %s", sub);
+	put(dir, "current_tracer", "hwlat\n");
+	ok(rtm_ktracer_in_use(dir, "hwlat", sub, sizeof(sub)) && strstr(sub, "/current_tracer"),
+	   "the top level runs hwlat: %s", sub);
+	ok(!rtm_ktracer_in_use(dir, "timerlat", sub, sizeof(sub)), "nobody runs timerlat");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (system(cmd))
+		diag("could not remove %s", dir);
+}
+
 int main(void)
 {
 	const char *data = getenv("RTM_TESTDATA") ? getenv("RTM_TESTDATA") : "tests/data";
@@ -348,5 +527,7 @@ int main(void)
 	check_recorded(data);
 	check_holes();
 	check_settings();
+	check_osnoise(data);
+	check_osnoise_settings();
 	return tap_done();
 }
