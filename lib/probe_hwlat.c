@@ -172,6 +172,13 @@ static void *kt_start(const void *opts, bool osnoise, struct rtm_error *err)
 			      "--backend user", name, p->dir);
 		goto fail;
 	}
+	if (ret == -ENODEV) {
+		/* listed but refused in an instance: an older kernel without allow_instances */
+		rtm_error_set(err, "this kernel runs the %s tracer only in the top level of "
+			      "tracefs, which rtmeasure does not take over: use --backend user",
+			      name);
+		goto fail;
+	}
 	if (ret) {
 		rtm_error_set(err, "cannot start the %s tracer: %s", name, strerror(-ret));
 		goto fail;

@@ -39,7 +39,7 @@ state > state-after-osterm.txt
 mkdir $T/instances/other && echo hwlat > $T/instances/other/current_tracer
 rtmeasure noise --backend hwlat -D 2s -o "$OUT/busy" 2> busy.err; echo $? > rc-busy
 echo nop > $T/instances/other/current_tracer
-mkdir $T/instances/other && echo osnoise > $T/instances/other/current_tracer
+echo osnoise > $T/instances/other/current_tracer
 rtmeasure noise --backend osnoise -D 2s -o "$OUT/osbusy" 2> osbusy.err; echo $? > rc-osbusy
 echo nop > $T/instances/other/current_tracer
 rmdir $T/instances/other
