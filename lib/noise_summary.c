@@ -78,7 +78,8 @@ int rtm_noise_fprint(const json_t *noise, FILE *f, int max_listed)
 {
 	const json_t *cpus = json_object_get(noise, "cpus"), *c;
 	char win[16], wid[16], thr[16], rep[16];
-	uint64_t above = u64(noise, "report_above_ns"), listed = 0, dropped = 0;
+	uint64_t above = u64(noise, "report_above_ns"), listed = 0, dropped = 0, nmis = 0;
+	const char *backend, *reason;
 	size_t i;
 
 	if (!json_is_array(cpus))
@@ -87,10 +88,24 @@ int rtm_noise_fprint(const json_t *noise, FILE *f, int max_listed)
 	rtm_fmt_ns(wid, sizeof(wid), u64(noise, "width_ns"));
 	rtm_fmt_ns(thr, sizeof(thr), u64(noise, "threshold_ns"));
 	rtm_fmt_ns(rep, sizeof(rep), above);
-	fprintf(f, "noise: busy %s of every %s, gaps above %s; counter %s at %.2f MHz; "
-		"time is in us\n", wid, win, thr,
-		json_string_value(json_object_get(noise, "counter")) ?: "?",
-		json_real_value(json_object_get(noise, "counter_hz")) / 1e6);
+	backend = json_string_value(json_object_get(noise, "backend")) ?: "user";
+	reason = json_string_value(json_object_get(noise, "backend_reason"));
+	if (reason)
+		fprintf(f, "noise: backend %s, %s\n", backend, reason);
+	if (!strcmp(backend, "hwlat"))
+		fprintf(f, "noise: the kernel's hwlat tracer, busy %s of every %s with interrupts "
+			"off, gaps above %s; one gap per window (its largest); runtime, total "
+			"noise and period are not reported by hwlat; time is in us\n",
+			wid, win, thr);
+	else if (!strcmp(backend, "osnoise"))
+		fprintf(f, "noise: the kernel's osnoise tracer, busy %s of every %s, noise above "
+			"%s; Max Single is osnoise's largest noise, Gaps its samples above the "
+			"threshold; no loop period; time is in us\n", wid, win, thr);
+	else
+		fprintf(f, "noise: busy %s of every %s, gaps above %s; counter %s at %.2f MHz; "
+			"time is in us\n", wid, win, thr,
+			json_string_value(json_object_get(noise, "counter")) ?: "?",
+			json_real_value(json_object_get(noise, "counter_hz")) / 1e6);
 	fprintf(f, "CPU       Runtime        Noise  %% CPU Aval   Max Single       Gaps  "
 		"Period(ns)  >%s\n", rep);
 	json_array_foreach(cpus, i, c) {
@@ -98,8 +113,15 @@ int rtm_noise_fprint(const json_t *noise, FILE *f, int max_listed)
 		uint64_t loops = u64(c, "loops");
 
 		fprintf(f, "%3lld", json_integer_value(json_object_get(c, "cpu")));
-		print_ns_us(f, 13, sampled);
-		print_ns_us(f, 12, noise_ns);
+		/* null: the backend does not measure it (hwlat: runtime and total noise) */
+		if (json_is_null(json_object_get(c, "sampled_ns")))
+			fprintf(f, " %13s", "unknown");
+		else
+			print_ns_us(f, 13, sampled);
+		if (json_is_null(json_object_get(c, "noise_ns")))
+			fprintf(f, " %12s", "unknown");
+		else
+			print_ns_us(f, 12, noise_ns);
 		if (sampled)
 			fprintf(f, " %11.5f", 100.0 - 100.0 * (double)noise_ns / (double)sampled);
 		else
@@ -113,6 +135,35 @@ int rtm_noise_fprint(const json_t *noise, FILE *f, int max_listed)
 		fprintf(f, " %6" PRIu64 "\n", u64(c, "above_report"));
 		listed += u64(c, "above_report");
 		dropped += u64(c, "gaps_dropped");
+		nmis += u64(c, "nmi_count");
+	}
+	if (!strcmp(backend, "osnoise")) {
+		fprintf(f, "interference (osnoise's counts by cause):\n"
+			"CPU         HW        NMI        IRQ    SoftIRQ     Thread\n");
+		json_array_foreach(cpus, i, c) {
+			const json_t *in = json_object_get(c, "interference");
+
+			fprintf(f, "%3lld %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
+				" %10" PRIu64 "\n", json_integer_value(json_object_get(c, "cpu")),
+				u64(in, "hw"), u64(in, "nmi"), u64(in, "irq"), u64(in, "softirq"),
+				u64(in, "thread"));
+		}
+		if (u64(noise, "events_lost"))
+			fprintf(f, "osnoise: %" PRIu64 " events lost by the trace buffer: gaps and "
+				"periods are undercounted\n", u64(noise, "events_lost"));
+	}
+	if (!strcmp(backend, "hwlat")) {
+		fprintf(f, "hwlat: NMIs during the samples:%s", nmis ? "" : " none");
+		json_array_foreach(cpus, i, c)
+			if (nmis)
+				fprintf(f, " CPU %lld %" PRIu64 " (%" PRIu64 " us)",
+					json_integer_value(json_object_get(c, "cpu")),
+					u64(c, "nmi_count"), (u64(c, "nmi_total_ns") + 500) / 1000);
+		fputc('\n', f);
+		if (u64(noise, "samples_lost") || u64(noise, "events_lost"))
+			fprintf(f, "hwlat: %" PRIu64 " samples lost (sequence numbers), %" PRIu64
+				" events lost by the trace buffer\n", u64(noise, "samples_lost"),
+				u64(noise, "events_lost"));
 	}
 	if (listed) {
 		fprintf(f, "gaps above %s (seconds after the start, length):\n", rep);

@@ -500,6 +500,9 @@ int rtm_probe_noise_finish(struct rtm_probe_noise *p, struct rtm_result *r,
 		"cpus", cpus);
 	if (!sec)
 		return rtm_error_setn(err, -ENOMEM, "out of memory");
+	json_object_set_new(sec, "backend", json_string("user"));
+	if (o->backend_reason)
+		json_object_set_new(sec, "backend_reason", json_string(o->backend_reason));
 	json_object_set_new(r->sections, "noise", sec);
 	return 0;
 }

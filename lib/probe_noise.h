@@ -45,6 +45,7 @@ struct rtm_probe_noise_opts {
 	uint32_t max_gaps;		/* gaps kept per CPU with time and length */
 	bool lock_memory;
 	int32_t dma_latency_us;		/* held on /dev/cpu_dma_latency, -1: no */
+	const char *backend_reason;	/* why this backend runs (--backend), NULL: unsaid */
 };
 
 /* One gap: the loop lost the CPU from @start_ns (CLOCK_MONOTONIC) for @len_ns. */

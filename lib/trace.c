@@ -32,6 +32,7 @@ struct rtm_trace {
 	char *cpus;			/* the traced CPUs, NULL: all */
 	int lock_fd;			/* instance-<name>.lock, held while it exists */
 	char stale[256];		/* stale instances removed on the way */
+	bool tracer;			/* a kernel tracer runs in current_tracer */
 };
 
 static const char *const presets[] = { "sched", "irq", "timer", "ipi", "nmi", "irq_vectors" };
@@ -600,6 +601,19 @@ uint64_t rtm_trace_dropped(struct rtm_trace *t)
 	return total;
 }
 
+int rtm_trace_set_tracer(struct rtm_trace *t, const char *name)
+{
+	int e;
+
+	errno = 0;
+	if (tracefs_instance_file_write(t->inst, "current_tracer", name) >= 0) {
+		t->tracer = true;
+		return 0;
+	}
+	e = errno ? errno : EIO;
+	return e == EINVAL ? -ENODEV : -e;
+}
+
 void rtm_trace_destroy(struct rtm_trace *t)
 {
 	if (!t)
@@ -609,6 +623,9 @@ void rtm_trace_destroy(struct rtm_trace *t)
 	if (t->inst) {
 		tracefs_print_close(t->inst);	/* an open trace_marker keeps rmdir busy */
 		tracefs_trace_off(t->inst);
+		/* the tracer's reset puts its own global settings back before ours are */
+		if (t->tracer)
+			tracefs_instance_file_write(t->inst, "current_tracer", "nop");
 		tracefs_event_disable(t->inst, NULL, NULL);
 		tracefs_instance_destroy(t->inst);
 		tracefs_instance_free(t->inst);

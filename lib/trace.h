@@ -135,6 +135,14 @@ int rtm_trace_read_pages(struct rtm_trace *t, rtm_page_cb cb, void *ctx, struct 
  */
 int rtm_trace_save_formats(const char *dest, struct rtm_error *err);
 
+/*
+ * Run the kernel tracer @name ("hwlat") in the instance's current_tracer;
+ * -EBUSY when the kernel lets one instance at a time have it and another has
+ * it, -ENODEV when the kernel has no such tracer. rtm_trace_destroy() puts
+ * "nop" back before the instance goes.
+ */
+int rtm_trace_set_tracer(struct rtm_trace *t, const char *name);
+
 /* Disable the events, remove the instance, free. Safe on NULL. */
 void rtm_trace_destroy(struct rtm_trace *t);
 

@@ -52,6 +52,14 @@ static const struct ev_spec {
 	  { "hrtimer", "function", "expires", "softexpires", "mode" } },
 	{ "nmi", "nmi_handler", RTM_EV_NMI, { "handler", "delta_ns" } },
 	{ "ftrace", "print", RTM_EV_PRINT, { "ip", "buf" } },
+	{ "ftrace", "hwlat", RTM_EV_HWLAT,
+	  { "duration", "outer_duration", "nmi_total_ts", "nmi_count", "seqnum", "count",
+	    "tv_sec", "tv_nsec" } },
+	{ "ftrace", "osnoise", RTM_EV_OSNOISE,
+	  { "noise", "runtime", "max_sample", "hw_count", "nmi_count", "irq_count",
+	    "softirq_count", "thread_count" } },
+	{ "osnoise", "sample_threshold", RTM_EV_OSNOISE_SAMPLE,
+	  { "start", "duration", "interference" } },
 	{ "ipi", "ipi_send_cpu", RTM_EV_IPI_SEND, { "cpu" } },
 	{ "ipi", "ipi_send_cpumask", RTM_EV_IPI_SEND, { NULL } },
 	{ "ipi", "ipi_raise", RTM_EV_IPI_SEND, { NULL } },
@@ -80,7 +88,7 @@ struct rtm_tracedec {
 };
 
 static const char *const systems[] = {
-	"sched", "irq", "irq_vectors", "timer", "ipi", "nmi", "ftrace", NULL,
+	"sched", "irq", "irq_vectors", "timer", "ipi", "nmi", "ftrace", "osnoise", NULL,
 };
 
 const char *rtm_ev_type_name(enum rtm_ev_type t)
@@ -89,6 +97,7 @@ const char *rtm_ev_type_name(enum rtm_ev_type t)
 		"other", "sched_switch", "sched_wakeup", "sched_waking", "irq_entry", "irq_exit",
 		"softirq_entry", "softirq_exit", "softirq_raise", "hrtimer_entry", "hrtimer_exit",
 		"vector_entry", "vector_exit", "ipi_send", "nmi", "print", "hrtimer_start",
+		"hwlat", "osnoise", "osnoise_sample",
 	};
 
 	return (unsigned int)t < RTM_EV_NTYPES ? names[t] : "invalid";
@@ -331,6 +340,31 @@ static void decode(const struct ev_slot *s, const char *data, int size, struct r
 		ev->print.ip = num(s->f[0], data);
 		str(s->f[1], data, size, ev->print.buf, sizeof(ev->print.buf));
 		break;
+	case RTM_EV_HWLAT:
+		ev->hwlat.inner_us = num(s->f[0], data);
+		ev->hwlat.outer_us = num(s->f[1], data);
+		ev->hwlat.nmi_total_us = num(s->f[2], data);
+		ev->hwlat.nmi_count = (unsigned int)num(s->f[3], data);
+		ev->hwlat.seqnum = (unsigned int)num(s->f[4], data);
+		ev->hwlat.count = (unsigned int)num(s->f[5], data);
+		ev->hwlat.tv_sec = (int64_t)num(s->f[6], data);
+		ev->hwlat.tv_nsec = (int64_t)num(s->f[7], data);
+		break;
+	case RTM_EV_OSNOISE:
+		ev->osnoise.noise_us = num(s->f[0], data);
+		ev->osnoise.runtime_us = num(s->f[1], data);
+		ev->osnoise.max_sample_us = num(s->f[2], data);
+		ev->osnoise.hw = (unsigned int)num(s->f[3], data);
+		ev->osnoise.nmi = (unsigned int)num(s->f[4], data);
+		ev->osnoise.irq = (unsigned int)num(s->f[5], data);
+		ev->osnoise.softirq = (unsigned int)num(s->f[6], data);
+		ev->osnoise.thread = (unsigned int)num(s->f[7], data);
+		break;
+	case RTM_EV_OSNOISE_SAMPLE:
+		ev->osample.start_ns = num(s->f[0], data);
+		ev->osample.duration_ns = num(s->f[1], data);
+		ev->osample.interference = num(s->f[2], data);
+		break;
 	default:
 		break;
 	}
@@ -526,6 +560,27 @@ int rtm_event_format(const struct rtm_event *ev, char *buf, size_t len)
 		break;
 	case RTM_EV_PRINT:
 		n = snprintf(buf + off, len - off, "%s", ev->print.buf);
+		break;
+	case RTM_EV_HWLAT:
+		n = snprintf(buf + off, len - off, "#%u inner/outer(us): %llu/%llu count:%u "
+			     "nmi-ts:%llu nmi-count:%u", ev->hwlat.seqnum,
+			     (unsigned long long)ev->hwlat.inner_us,
+			     (unsigned long long)ev->hwlat.outer_us, ev->hwlat.count,
+			     (unsigned long long)ev->hwlat.nmi_total_us, ev->hwlat.nmi_count);
+		break;
+	case RTM_EV_OSNOISE:
+		n = snprintf(buf + off, len - off, "runtime:%llu noise:%llu max_sample:%llu hw:%u "
+			     "nmi:%u irq:%u softirq:%u thread:%u",
+			     (unsigned long long)ev->osnoise.runtime_us,
+			     (unsigned long long)ev->osnoise.noise_us,
+			     (unsigned long long)ev->osnoise.max_sample_us, ev->osnoise.hw,
+			     ev->osnoise.nmi, ev->osnoise.irq, ev->osnoise.softirq,
+			     ev->osnoise.thread);
+		break;
+	case RTM_EV_OSNOISE_SAMPLE:
+		n = snprintf(buf + off, len - off, "duration %llu ns interference %llu",
+			     (unsigned long long)ev->osample.duration_ns,
+			     (unsigned long long)ev->osample.interference);
 		break;
 	default:
 		n = snprintf(buf + off, len - off, "(not decoded)");

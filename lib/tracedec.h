@@ -32,7 +32,10 @@ enum rtm_ev_type {
 	RTM_EV_IPI_SEND,		/* ipi:ipi_send_cpu / ipi_send_cpumask / ipi_raise */
 	RTM_EV_NMI,			/* nmi:nmi_handler */
 	RTM_EV_PRINT,			/* ftrace:print (trace_marker) */
-	RTM_EV_HRTIMER_START,		/* timer:hrtimer_start (last: older tables stay in order) */
+	RTM_EV_HRTIMER_START,		/* timer:hrtimer_start (appended: older tables stay in order) */
+	RTM_EV_HWLAT,			/* ftrace:hwlat, one sample of the hwlat tracer */
+	RTM_EV_OSNOISE,			/* ftrace:osnoise, one period of the osnoise tracer */
+	RTM_EV_OSNOISE_SAMPLE,		/* osnoise:sample_threshold, one noise above the threshold */
 	RTM_EV_NTYPES,
 };
 
@@ -96,6 +99,23 @@ struct rtm_event {
 			uint64_t ip;
 			char buf[128];
 		} print;
+		struct {
+			/* the sample's largest gaps inside / between counter reads, us */
+			uint64_t inner_us, outer_us;
+			uint64_t nmi_total_us;	/* time in NMIs during the sample, us */
+			unsigned int nmi_count, seqnum;
+			unsigned int count;	/* gaps above tracing_thresh in the sample */
+			int64_t tv_sec, tv_nsec; /* CLOCK_REALTIME when it was taken */
+		} hwlat;
+		struct {
+			/* one period's figures, us, and the interference counts by cause */
+			uint64_t noise_us, runtime_us, max_sample_us;
+			unsigned int hw, nmi, irq, softirq, thread;
+		} osnoise;
+		struct {
+			/* the osnoise tracer's clock (not mono), length, interferences */
+			uint64_t start_ns, duration_ns, interference;
+		} osample;
 	};
 };
 

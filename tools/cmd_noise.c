@@ -7,8 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "ktracer.h"
 #include "measure.h"
+#include "trace.h"
 #include "rtmeasure.h"
 #include "units.h"
 
@@ -17,6 +20,7 @@
 #define NOISE_OPT_THRESHOLD	3003
 #define NOISE_OPT_REPORT	3004
 #define NOISE_OPT_MAX_GAPS	3005
+#define NOISE_OPT_BACKEND	3006
 
 static void noise_usage(FILE *f, const char *name)
 {
@@ -39,6 +43,11 @@ static void noise_usage(FILE *f, const char *name)
 		"      --threshold LAT     a gap is longer than this (default 1us)\n"
 		"      --report-above LAT  list the gaps longer than this (default 20us)\n"
 		"      --max-gaps N        gaps kept per CPU with time and length (default 200000)\n"
+		"      --backend B         user (this busy loop, any kernel), hwlat (the kernel's\n"
+		"                          hwlat tracer: the largest gap of each window per CPU),\n"
+		"                          osnoise (the kernel's osnoise tracer: noise by cause)\n"
+		"                          or auto (default): the kernel's tracer (osnoise for\n"
+		"                          noise, hwlat for hwlat) when it can run, else user\n"
 		"  -o, --output DIR        results folder (default rtmeasure-HOST-KERNEL-TIME)\n"
 		"      --force             replace an earlier result in -o; allow --width = --window\n"
 		"      --follow            -o and --json=FILE may be symbolic links\n"
@@ -134,6 +143,79 @@ static int check_noise_opts(struct measure_opts *m)
 	return 0;
 }
 
+/*
+ * Why the kernel tracer @name cannot run here, or NULL when it can: no
+ * tracefs, no privileges, a kernel built without it. Written into @buf.
+ */
+static const char *tracer_missing(const char *name, char *buf, size_t len)
+{
+	struct rtm_error err = { "" };
+	const char *dir = rtm_trace_find_tracefs(&err);
+
+	if (!dir)
+		snprintf(buf, len, "%s", err.msg);
+	else if (geteuid() != 0 && access(dir, W_OK) != 0)
+		snprintf(buf, len, "the %s tracer needs root (or write access to %s)", name, dir);
+	else if (!rtm_ktracer_has(dir, name))
+		snprintf(buf, len, "this kernel has no %s tracer (CONFIG_%s_TRACER)", name,
+			 strcmp(name, "osnoise") ? "HWLAT" : "OSNOISE");
+	else
+		return NULL;
+	return buf;
+}
+
+/*
+ * --backend: the probe to run and the reason the summary gives for it. auto
+ * takes the kernel's counterpart of the command when it can run (osnoise for
+ * noise, hwlat for hwlat), else the busy loop. 0 or RTM_EXIT_USAGE.
+ */
+static int pick_backend(struct measure_opts *m, const char *cmd, const char *backend,
+			bool rt_given)
+{
+	static char reason[256];	/* read by the probe until measure_main() returns */
+	const char *tracer = backend;
+	char why[200];
+
+	if (!strcmp(backend, "user")) {
+		m->noise.backend_reason = "asked for with --backend user";
+		return 0;
+	}
+	if (!strcmp(backend, "auto"))
+		tracer = strcmp(cmd, "hwlat") ? "osnoise" : "hwlat";
+	else if (strcmp(backend, "hwlat") && strcmp(backend, "osnoise"))
+		return rtm_cli_fail("%s: --backend '%s': give auto, user, hwlat or osnoise", cmd,
+				    backend);
+	/* the tracer's threads sample: nothing of ours runs at a priority, nothing live */
+	if (strcmp(backend, "auto") && (rt_given || m->prometheus))
+		return rtm_cli_fail("%s: --backend %s: %s apply to the busy loop only (the %s "
+				    "tracer samples in kernel threads); use --backend user", cmd,
+				    backend, m->prometheus ? "--prometheus and the priority "
+				    "options" : "--priority, --policy and --no-rt", backend);
+	if (tracer_missing(tracer, why, sizeof(why))) {
+		if (strcmp(backend, "auto"))
+			return rtm_cli_fail("%s: --backend %s: %s; use --backend user", cmd,
+					    backend, why);
+		snprintf(reason, sizeof(reason), "chosen by --backend auto: %s", why);
+		m->noise.backend_reason = reason;
+		return 0;
+	}
+	if (rt_given || m->prometheus) {
+		snprintf(reason, sizeof(reason), "chosen by --backend auto: %s asked for, which "
+			 "the %s tracer does not have", m->prometheus ? "--prometheus" :
+			 "a priority or policy", tracer);
+		m->noise.backend_reason = reason;
+		return 0;
+	}
+	m->ops = strcmp(tracer, "hwlat") ? &rtm_probe_osnoise_ops : &rtm_probe_hwlat_ops;
+	if (strcmp(backend, "auto"))
+		snprintf(reason, sizeof(reason), "asked for with --backend %s", tracer);
+	else
+		snprintf(reason, sizeof(reason), "chosen by --backend auto: the kernel has the %s "
+			 "tracer", tracer);
+	m->noise.backend_reason = reason;
+	return 0;
+}
+
 int cmd_noise(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -158,13 +240,15 @@ int cmd_noise(int argc, char **argv)
 		{ "threshold", required_argument, NULL, NOISE_OPT_THRESHOLD },
 		{ "report-above", required_argument, NULL, NOISE_OPT_REPORT },
 		{ "max-gaps", required_argument, NULL, NOISE_OPT_MAX_GAPS },
+		{ "backend", required_argument, NULL, NOISE_OPT_BACKEND },
 		{ "help", no_argument, NULL, 2000 },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *name = argv[0];	/* "noise" or "hwlat" */
+	const char *backend = "auto";
 	struct measure_opts m;
 	int c, ret;
-	bool report_given = false;
+	bool report_given = false, rt_given = false;
 
 	measure_opts_init(&m, "noise");	/* result.json says noise for hwlat too */
 	m.ops = &rtm_probe_noise_ops;
@@ -182,6 +266,11 @@ int cmd_noise(int argc, char **argv)
 			return RTM_EXIT_OK;
 		}
 		report_given |= c == NOISE_OPT_REPORT;
+		rt_given |= c == 'p' || c == 1001 || c == 1007;
+		if (c == NOISE_OPT_BACKEND) {
+			backend = optarg;
+			continue;
+		}
 		ret = parse_noise_opt(&m, c);
 		if (!ret && c != '?' && c != ':')
 			ret = measure_parse_opt(&m, c, argc, argv);
@@ -200,6 +289,8 @@ int cmd_noise(int argc, char **argv)
 	if (!report_given && m.noise.report_above_ns < m.noise.threshold_ns)
 		m.noise.report_above_ns = m.noise.threshold_ns;
 	ret = check_noise_opts(&m);
+	if (!ret)
+		ret = pick_backend(&m, name, backend, rt_given);
 	if (!ret)
 		ret = measure_main(&m);
 	measure_opts_release(&m);

@@ -29,6 +29,7 @@
 #include "histfile.h"
 #include "load.h"
 #include "probe.h"
+#include "ktracer.h"
 #include "probe_noise.h"
 #include "report.h"
 #include "resultdir.h"
@@ -484,7 +485,7 @@ static int setup_result(struct measure_opts *m, struct measure_run *mr)
 /* The line that says what is measured, where the results go. */
 static void print_banner(const struct measure_opts *m, const struct measure_run *mr)
 {
-	char cpus[256], iv[16], wid[16], thr[16], loaddesc[300] = "";
+	char cpus[256], iv[16], wid[16], thr[16], loaddesc[300] = "", how[64];
 	size_t k;
 
 	if (m->quiet || m->json)
@@ -503,9 +504,15 @@ static void print_banner(const struct measure_opts *m, const struct measure_run 
 		rtm_fmt_ns(iv, sizeof(iv), m->noise.window_ns);
 		rtm_fmt_ns(wid, sizeof(wid), m->noise.width_ns);
 		rtm_fmt_ns(thr, sizeof(thr), m->noise.threshold_ns);
-		fprintf(stderr, "rtmeasure %s: CPUs %s, %s %d, busy %s of every %s, gaps above %s%s "
-			"-> %s/\n", m->command, cpus, rtm_policy_name(m->probe.sched.policy),
-			m->probe.sched.priority, wid, iv, thr, loaddesc, mr->dir);
+		if (m->ops == &rtm_probe_hwlat_ops)	/* the kernel's kthreads, not ours */
+			snprintf(how, sizeof(how), "the kernel's hwlat tracer");
+		else if (m->ops == &rtm_probe_osnoise_ops)
+			snprintf(how, sizeof(how), "the kernel's osnoise tracer");
+		else
+			snprintf(how, sizeof(how), "%s %d", rtm_policy_name(m->probe.sched.policy),
+				 m->probe.sched.priority);
+		fprintf(stderr, "rtmeasure %s: CPUs %s, %s, busy %s of every %s, gaps above %s%s "
+			"-> %s/\n", m->command, cpus, how, wid, iv, thr, loaddesc, mr->dir);
 		return;
 	}
 	rtm_fmt_ns(iv, sizeof(iv), m->probe.interval_ns);

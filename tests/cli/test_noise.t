@@ -24,6 +24,28 @@ expect_usage_error "-h is not help" noise -h 100
 expect_usage_error "a CPU that does not exist" noise -a 4000
 expect_usage_error "a stray argument" noise extra
 expect_usage_error "hwlat: the same checks" hwlat --window 1s --width 2s
+expect_usage_error "--backend unknown" noise --backend fast
+expect_usage_error "--backend osnoise with --policy" noise --backend osnoise --policy rr -D 1s
+expect_usage_error "--backend empty" hwlat --backend ''
+# hwlat's kthreads run at their own priority: the loop's options do not apply
+# (or the kernel has no hwlat / we are not root: exit 2 just the same, one line)
+expect_usage_error "--backend hwlat with --no-rt" noise --backend hwlat --no-rt -D 1s
+expect_usage_error "--backend hwlat with -p" hwlat --backend hwlat -p 50 -D 1s
+expect_usage_error "--backend hwlat with --prometheus" noise --backend hwlat --prometheus 0 -D 1s
+if ! grep -qsw hwlat /sys/kernel/tracing/available_tracers; then
+	run_cmd noise --backend hwlat -D 1s -o "$tmp/hw"
+	[ "$rc" -eq 2 ] && [ -z "$out" ] && [ "$(printf '%s\n' "$err" | grep -c .)" -eq 1 ] &&
+		echo "$err" | grep -q "^rtmeasure: noise: --backend hwlat: .*; use --backend user$" &&
+		[ ! -e "$tmp/hw" ]
+	ok $? "--backend hwlat where it cannot run: one line with the fix, exit 2 ($err)"
+fi
+if ! grep -qsw osnoise /sys/kernel/tracing/available_tracers; then
+	run_cmd noise --backend osnoise -D 1s -o "$tmp/os"
+	[ "$rc" -eq 2 ] && [ -z "$out" ] && [ "$(printf '%s\n' "$err" | grep -c .)" -eq 1 ] &&
+		echo "$err" | grep -q "^rtmeasure: noise: --backend osnoise: .*; use --backend user$" &&
+		[ ! -e "$tmp/os" ]
+	ok $? "--backend osnoise where it cannot run: one line with the fix, exit 2 ($err)"
+fi
 touch "$tmp/file"
 # (another rtmeasure measuring these CPUs adds a warning line: not counted here)
 run_cmd noise --no-rt --no-dma-latency --no-mlock -D 1s -o "$tmp/file"
@@ -35,6 +57,8 @@ ok $? "-o names a file: exit 2 before measuring ($err)"
 run_cmd noise --help
 [ "$rc" -eq 0 ] && echo "$out" | grep -q -- '--window DUR' && echo "$out" | grep -q -- '--threshold LAT'
 ok $? "noise --help documents --window and --threshold"
+echo "$out" | grep -q -- '--backend B' && echo "$out" | grep -q 'hwlat'
+ok $? "noise --help documents --backend"
 run_cmd hwlat --help
 [ "$rc" -eq 0 ] && echo "$out" | grep -q 'usage: rtmeasure hwlat'
 ok $? "hwlat --help"

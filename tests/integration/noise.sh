@@ -1,5 +1,6 @@
 #!/bin/bash
-# Integration: rtmeasure noise finds injected gaps of known size at known times.
+# Integration: rtmeasure noise (the busy loop: --backend user) finds injected gaps of known
+# size at known times.
 # A FIFO 99 helper spins 2 ms on CPU 0 every 50 ms, 80 times, while the detector
 # (FIFO 95, busy 500 ms of every 1 s) runs on CPU 0 for 6 s. Every injection that
 # falls inside a busy part must be found (at least 95 %), as one gap covering it
@@ -17,7 +18,7 @@ trap 'rm -rf "$out"; kill $inj $wrap 2>/dev/null' EXIT
 inject="$RTM_BUILDDIR/tests/helpers/inject"
 
 # the detector alone in a shell whose `times` gives its CPU time (user + system)
-bash -c '"$0" noise -a 0 -D 6s -q --json -o "$1" >"$2" & echo $! >"$4"; wait $!; rc=$?
+bash -c '"$0" noise --backend user -a 0 -D 6s -q --json -o "$1" >"$2" & echo $! >"$4"; wait $!; rc=$?
 	times >"$3"; exit $rc' "$RTMEASURE" "$out/a" "$out/sum.json" "$out/times" "$out/pid" &
 wrap=$!
 for i in $(seq 3000); do
@@ -97,7 +98,7 @@ echo "detector CPU time ${cpu_ms} ms (expected ~3000)"
 no_instances_of "$(cat "$out/pid")"
 
 # SIGTERM: stopped within a window, what was measured saved, exit 143
-"$RTMEASURE" noise -a 0 -D 60s -q -o "$out/t" >/dev/null 2>"$out/t.err" &
+"$RTMEASURE" noise --backend user -a 0 -D 60s -q -o "$out/t" >/dev/null 2>"$out/t.err" &
 pid=$!
 for i in $(seq 3000); do
 	grep -qs '^rtm-noise/0$' /proc/$pid/task/*/comm && break

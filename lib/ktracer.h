@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ktracer.h - the kernel's hwlat tracer as a backend of `rtmeasure noise`.
+ *
+ * hwlat runs in a private instance (the kernel allows one instance at a time
+ * to have it), but its width, window, thread mode and tracing_thresh are
+ * global files of the top level: they are saved before rtmeasure writes them
+ * and put back on every exit path. The functions here work on a tracefs
+ * directory given by path, so the save/apply/restore rules are tested on a
+ * copied tree. Its samples (ftrace:hwlat, decoded by tracedec) are gathered
+ * per CPU into what sections.noise holds (docs/result-schema.md).
+ */
+#ifndef RTM_KTRACER_H
+#define RTM_KTRACER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "error.h"
+#include "probe.h"
+#include "probe_noise.h"
+#include "tracedec.h"
+
+/* True when @tracer is listed in @tracing_dir/available_tracers. */
+bool rtm_ktracer_has(const char *tracing_dir, const char *tracer);
+
+/*
+ * Whether the top level or an instance runs @tracer in its current_tracer;
+ * @where gets that file's path. osnoise lets several instances share the
+ * tracer (and its global settings): another user's is found here, not by EBUSY.
+ */
+bool rtm_ktracer_in_use(const char *dir, const char *tracer, char *where, size_t len);
+
+/* Write @val to @dir/@rel; 0 or -errno. */
+int rtm_ktracer_write(const char *dir, const char *rel, const char *val);
+/*
+ * A busy part and its period (hwlat's width/window, osnoise's runtime/period):
+ * the kernel keeps width <= window at every write, so the order of the two
+ * writes depends on the current window. 0 or -errno.
+ */
+int rtm_ktracer_write_duty(const char *dir, const char *width_file, const char *width,
+			   const char *window_file, const char *window);
+
+/* The global settings hwlat uses, as their files read. */
+struct rtm_hwlat_saved {
+	char thresh[32];		/* tracing_thresh, us (0: the tracer's default) */
+	char width[32];			/* hwlat_detector/width, us */
+	char window[32];		/* hwlat_detector/window, us */
+	char mode[32];			/* hwlat_detector/mode's selected word, "" if no file */
+};
+
+/* Read the settings; -errno with @err naming the file that could not be read. */
+int rtm_hwlat_save(const char *dir, struct rtm_hwlat_saved *s, struct rtm_error *err);
+
+/**
+ * rtm_hwlat_apply - write hwlat's global settings
+ * @mode: "per-cpu", "round-robin" or "none"; NULL, or a kernel without the
+ *	mode file (before 5.14): left alone
+ *
+ * The kernel keeps width <= window at every write, so the order of the two
+ * writes depends on the current window. -errno with @err set.
+ */
+int rtm_hwlat_apply(const char *dir, uint64_t thresh_us, uint64_t width_us, uint64_t window_us,
+		    const char *mode, struct rtm_error *err);
+
+/* Put back what rtm_hwlat_save() read; 0 or the first -errno (all are tried). */
+int rtm_hwlat_restore(const char *dir, const struct rtm_hwlat_saved *s);
+
+/* hwlat's samples gathered per CPU. */
+struct rtm_hwlat_acc;
+
+struct rtm_hwlat_acc *rtm_hwlat_acc_alloc(int ncpus, uint64_t report_above_ns,
+					  uint32_t max_gaps);
+void rtm_hwlat_acc_free(struct rtm_hwlat_acc *a);
+/* One decoded event (others are ignored); an rtm_event_cb. */
+int rtm_hwlat_acc_event(const struct rtm_event *ev, void *acc);
+
+/**
+ * rtm_hwlat_section - sections.noise from the samples
+ * @cpus: the CPUs hwlat sampled (each gets an entry, samples or not)
+ * @start_ns: CLOCK_MONOTONIC of the start: gap times are relative to it
+ *
+ * What hwlat does not report (time sampled, the loop's period, the sum of
+ * all gaps) is null, never estimated. NULL when out of memory.
+ */
+json_t *rtm_hwlat_section(const struct rtm_hwlat_acc *a, const struct rtm_probe_noise_opts *o,
+			  uint64_t start_ns, uint64_t duration_ns);
+
+/* ---- ktracer_osnoise.c: the osnoise tracer */
+
+/* The global settings osnoise uses, as their files read. */
+struct rtm_osnoise_saved {
+	char thresh[32];		/* tracing_thresh, us (0: the tracer's 1 us) */
+	char runtime[32];		/* osnoise/runtime_us */
+	char period[32];		/* osnoise/period_us */
+	char stop[32], stop_total[32];	/* osnoise/stop_tracing_us, stop_tracing_total_us */
+	char cpus[256];			/* osnoise/cpus: where its threads run */
+};
+
+int rtm_osnoise_save(const char *dir, struct rtm_osnoise_saved *s, struct rtm_error *err);
+/*
+ * Write osnoise's global settings: threshold, busy @runtime_us of every
+ * @period_us on @cpus ("0-3"), and no stop_tracing (a run must not stop the
+ * tracer under another user's feet, nor ours). -errno with @err set.
+ */
+int rtm_osnoise_apply(const char *dir, uint64_t thresh_us, uint64_t runtime_us,
+		      uint64_t period_us, const char *cpus, struct rtm_error *err);
+int rtm_osnoise_restore(const char *dir, const struct rtm_osnoise_saved *s);
+
+/* osnoise's periods and noise samples gathered per CPU. */
+struct rtm_osnoise_acc;
+
+struct rtm_osnoise_acc *rtm_osnoise_acc_alloc(int ncpus, uint64_t report_above_ns,
+					      uint32_t max_gaps);
+void rtm_osnoise_acc_free(struct rtm_osnoise_acc *a);
+int rtm_osnoise_acc_event(const struct rtm_event *ev, void *acc);
+/*
+ * sections.noise from the periods (runtime, noise, largest noise, counts by
+ * cause) and the samples above the threshold (the gaps: histogram and list,
+ * each at the time its event was written, the gap's end). No loop period:
+ * null. NULL when out of memory.
+ */
+json_t *rtm_osnoise_section(const struct rtm_osnoise_acc *a,
+			    const struct rtm_probe_noise_opts *o, uint64_t start_ns,
+			    uint64_t duration_ns);
+
+/* The kernel tracer backends on the probe seam (opts: struct rtm_probe_noise_opts). */
+extern const struct rtm_probe_ops rtm_probe_hwlat_ops;
+extern const struct rtm_probe_ops rtm_probe_osnoise_ops;
+
+#endif
