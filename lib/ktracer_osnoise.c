@@ -107,16 +107,9 @@ struct rtm_osnoise_acc *rtm_osnoise_acc_alloc(int ncpus, uint64_t report_above_n
 	a->cpu = calloc((size_t)ncpus, sizeof(*a->cpu));
 	if (!a->cpu)
 		goto fail;
-	for (i = 0; i < ncpus; i++) {
-		struct rtm_noise_rec *rec = &a->cpu[i].rec;
-
-		rec->report_above_ns = report_above_ns;
-		rec->max_log = max_gaps;
-		rec->hist = rtm_hist_alloc();
-		rec->log = calloc(max_gaps ? max_gaps : 1, sizeof(*rec->log));
-		if (!rec->hist || !rec->log)
+	for (i = 0; i < ncpus; i++)
+		if (rtm_noise_rec_init(&a->cpu[i].rec, report_above_ns, max_gaps))
 			goto fail;
-	}
 	return a;
 fail:
 	rtm_osnoise_acc_free(a);
@@ -129,10 +122,8 @@ void rtm_osnoise_acc_free(struct rtm_osnoise_acc *a)
 
 	if (!a)
 		return;
-	for (i = 0; a->cpu && i < a->ncpus; i++) {
-		rtm_hist_free(a->cpu[i].rec.hist);
-		free(a->cpu[i].rec.log);
-	}
+	for (i = 0; a->cpu && i < a->ncpus; i++)
+		rtm_noise_rec_release(&a->cpu[i].rec);
 	free(a->cpu);
 	free(a);
 }

@@ -62,6 +62,24 @@ struct rtm_probe_noise {
 
 /* ------------------------------------------------------------ recording */
 
+int rtm_noise_rec_init(struct rtm_noise_rec *rec, uint64_t report_above_ns, uint32_t max_gaps)
+{
+	memset(rec, 0, sizeof(*rec));
+	rec->report_above_ns = report_above_ns;
+	rec->max_log = max_gaps;
+	rec->hist = rtm_hist_alloc();
+	rec->log = calloc(max_gaps ? max_gaps : 1, sizeof(*rec->log));
+	return rec->hist && rec->log ? 0 : -ENOMEM;
+}
+
+void rtm_noise_rec_release(struct rtm_noise_rec *rec)
+{
+	rtm_hist_free(rec->hist);
+	free(rec->log);
+	rec->hist = NULL;
+	rec->log = NULL;
+}
+
 void rtm_noise_rec_add(struct rtm_noise_rec *rec, uint64_t start_ns, uint64_t len_ns)
 {
 	rtm_hist_record(rec->hist, len_ns);
@@ -242,8 +260,7 @@ static void destroy_threads(struct rtm_probe_noise *p)
 	int i;
 
 	for (i = 0; p->threads && i < p->n; i++) {
-		rtm_hist_free(p->threads[i].rec.hist);
-		free(p->threads[i].rec.log);
+		rtm_noise_rec_release(&p->threads[i].rec);
 	}
 	free(p->threads);
 	free(p->snaps);
@@ -279,15 +296,10 @@ static int alloc_threads(struct rtm_probe_noise *p, struct rtm_error *err)
 		t->probe = p;
 		t->cpu = o->cpus.cpus[i];
 		p->snaps[i].cpu = t->cpu;
-		t->rec.threshold_cycles = rtm_counter_cycles(&p->counter, o->threshold_ns);
-		t->rec.report_above_ns = o->report_above_ns;
-		t->rec.max_log = o->max_gaps;
-		t->rec.hist = rtm_hist_alloc();
-		t->rec.log = o->max_gaps ? calloc(o->max_gaps, sizeof(*t->rec.log)) : NULL;
-		if (!t->rec.hist || (o->max_gaps && !t->rec.log))
+		if (rtm_noise_rec_init(&t->rec, o->report_above_ns, o->max_gaps))
 			return rtm_error_set(err, "out of memory for %u gaps per CPU (--max-gaps)",
 					     o->max_gaps);
-		memset(t->rec.log, 0, (size_t)o->max_gaps * sizeof(*t->rec.log));
+		t->rec.threshold_cycles = rtm_counter_cycles(&p->counter, o->threshold_ns);
 	}
 	return 0;
 }

@@ -72,6 +72,14 @@ struct rtm_noise_rec {
 	uint64_t dropped;		/* gaps not kept in @log (counted in the rest) */
 };
 
+/*
+ * @rec zeroed with its histogram and a log of @max_gaps gaps allocated (every
+ * backend's recorder: the loop's threads, hwlat's and osnoise's CPUs).
+ * 0 or -ENOMEM (what was allocated is freed by rtm_noise_rec_release()).
+ */
+int rtm_noise_rec_init(struct rtm_noise_rec *rec, uint64_t report_above_ns, uint32_t max_gaps);
+void rtm_noise_rec_release(struct rtm_noise_rec *rec);
+
 /* One gap into @rec: histogram, sums, log. No allocation. */
 void rtm_noise_rec_add(struct rtm_noise_rec *rec, uint64_t start_ns, uint64_t len_ns);
 
