@@ -370,17 +370,24 @@ struct gap_out {
 	uint64_t main_ns, unexplained_ns;
 };
 
-/* Lay one gap over the intervals: its shares (capped at its length) into @sh. */
+/*
+ * Lay one gap over the intervals: its shares (capped at its length) into @sh. The
+ * slack reaches back only to @claimed, the end of what the gap before took: time
+ * is given to one gap (two gaps a few us apart would both claim it otherwise).
+ */
 static int gap_shares(const struct cpu_state *cs, uint64_t gs, uint64_t len, uint64_t tol,
-		      struct share *sh, uint64_t *explained)
+		      uint64_t *claimed, struct share *sh, uint64_t *explained)
 {
 	uint64_t lo = gs > tol ? gs - tol : 0, hi = gs + len + tol, s, e, total = 0;
 	uint32_t k;
 	int n = 0, i;
 
+	if (lo < *claimed)
+		lo = *claimed;
 	for (k = first_after(cs, lo); k < cs->nsegs && cs->segs[k].start_ns < hi; k++) {
 		s = cs->segs[k].start_ns > lo ? cs->segs[k].start_ns : lo;
 		e = cs->segs[k].end_ns < hi ? cs->segs[k].end_ns : hi;
+		*claimed = e;
 		for (i = 0; i < n && sh[i].cause != cs->segs[k].cause; i++)
 			;
 		if (i == n) {
@@ -491,7 +498,7 @@ static int apply_cpu(struct rtm_noiseattr *a, json_t *cpu, uint64_t start_mono,
 	struct gap_out *out = NULL;
 	uint32_t *order = NULL, *pos = NULL, n = 0, i;
 	struct rank *rank = NULL;
-	uint64_t rel, len, tol, explained;
+	uint64_t rel, len, tol, explained, claimed = 0;
 	char reason[160];
 	size_t j, ngaps = json_array_size(list);
 	int k, m, ret = -ENOMEM;
@@ -511,7 +518,7 @@ static int apply_cpu(struct rtm_noiseattr *a, json_t *cpu, uint64_t start_mono,
 		len = (uint64_t)json_integer_value(json_array_get(g, 1));
 		tol = RTM_NOISEATTR_TOL_BASE_NS +
 		      (window ? rel % window : rel) / 1000000ULL * RTM_NOISEATTR_TOL_PPM;
-		m = gap_shares(cs, start_mono + rel, len, tol, sh, &explained);
+		m = gap_shares(cs, start_mono + rel, len, tol, &claimed, sh, &explained);
 		out[j] = (struct gap_out){ NO_CAUSE, 0, len - explained };
 		for (k = 0; k < m; k++) {
 			acc.ns[sh[k].cause] += sh[k].ns;

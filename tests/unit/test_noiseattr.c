@@ -192,6 +192,11 @@ static void test_sequences(void)
 	irq(a, 1, T0 + US(5018), 11, "virtio0", true);
 	irq(a, 1, T0 + US(5020), 11, NULL, false);
 	gap(noise, 0, T0 + US(5000), US(10));
+	/* gaps 8, 9: 0.5 us apart; the IRQ 6000-6004 us is the first's only */
+	irq(a, 1, T0 + US(6000), 11, "virtio0", true);
+	irq(a, 1, T0 + US(6004), 11, NULL, false);
+	gap(noise, 0, T0 + US(6000), US(4));
+	gap(noise, 0, T0 + US(6004) + 500, US(3));
 	/* CPU 0, the same instants: a kworker preempts its probe during 100-130 us */
 	sw(a, 0, T0, 0, 0, "rtm-noise/0", PROBE0, 4);
 	sw(a, 0, T0 + US(100), PROBE0, 0x100, "kworker/0:1", 77, 120);
@@ -214,26 +219,28 @@ static void test_sequences(void)
 	is_str(gap_label(noise, 0, 5), "vector local_timer", "the tick");
 	is_str(gap_label(noise, 0, 6), "unexplained", "nothing kept while the probe slept");
 	is_str(gap_label(noise, 0, 7), "unexplained", "an IRQ beyond the slack is not a cause");
+	is_str(gap_label(noise, 0, 8), "irq 11 virtio0", "the first of two close gaps");
+	is_str(gap_label(noise, 0, 9), "unexplained", "the second: its time not given twice");
 	is_str(gap_label(noise, 1, 0), "thread kworker/0:1 pid 77 (nice 0)", "CPU 0's own cause");
 	is_int(gc(noise, 1, 0, 1), US(30), "CPU 0: 30 us");
 	/* CPU 1's classes: IRQ 5 + 2 us + tick 4 us, softirq 8 + 17, NMI 3, thread 1000 */
-	is_int(causes_int(noise, 0, "irq_ns"), US(11), "irq class (IRQ and vector)");
+	is_int(causes_int(noise, 0, "irq_ns"), US(15), "irq class (IRQ and vector)");
 	is_int(causes_int(noise, 0, "softirq_ns"), US(25), "softirq class");
 	is_int(causes_int(noise, 0, "nmi_ns"), US(3), "nmi class");
 	is_int(causes_int(noise, 0, "thread_ns"), US(1000), "thread class");
-	is_int(causes_int(noise, 0, "unexplained_ns"), US(1 + 30 + 50 + 10), "unexplained");
-	is_int(causes_int(noise, 0, "irq_gaps"), 2, "IRQ and tick were main of 2 gaps");
-	is_int(causes_int(noise, 0, "unexplained_gaps"), 3, "3 gaps unexplained");
+	is_int(causes_int(noise, 0, "unexplained_ns"), US(1 + 30 + 50 + 10 + 3), "unexplained");
+	is_int(causes_int(noise, 0, "irq_gaps"), 3, "IRQs and tick were main of 3 gaps");
+	is_int(causes_int(noise, 0, "unexplained_gaps"), 4, "4 gaps unexplained");
 	is_str(json_string_value(json_object_get(json_object_get(cpu_of(noise, 0), "causes"),
 						 "unexplained")),
 	       "no event; a VM: hypervisor or SMI cannot be told apart",
 	       "steal 0 on a VM: the hypervisor is not claimed");
 	ok(json_is_null(json_object_get(json_object_get(cpu_of(noise, 1), "causes"), "steal_ns")),
 	   "CPU 0's steal unknown: null");
-	is_int(json_integer_value(json_object_get(contrib(noise, 0, "irq 11 virtio0"), "gaps")), 2,
-	       "irq 11 took time in 2 gaps");
+	is_int(json_integer_value(json_object_get(contrib(noise, 0, "irq 11 virtio0"), "gaps")), 3,
+	       "irq 11 took time in 3 gaps");
 	is_int(json_integer_value(json_object_get(contrib(noise, 0, "irq 11 virtio0"), "main_of")),
-	       1, "... and was the main cause of 1");
+	       2, "... and was the main cause of 2");
 	is_str(json_string_value(json_object_get(json_array_get(json_object_get(json_object_get(
 		cpu_of(noise, 0), "causes"), "contributors"), 1), "label")), "softirq RCU",
 	       "contributors by time: RCU's 17 us second");
@@ -245,8 +252,8 @@ static void test_sequences(void)
 			      json_pack("[i, i]", 1, 2));
 	is_int(rtm_noiseattr_check(cpu_of(noise, 0), why, sizeof(why)), -EINVAL,
 	       "check: a gap without its cause");
-	ok(strstr(why, "gap_causes has 8 entries for 9") != NULL, "... named (%s)", why);
-	json_array_remove(json_object_get((json_t *)cpu_of(noise, 0), "gap_list"), 8);
+	ok(strstr(why, "gap_causes has 10 entries for 11") != NULL, "... named (%s)", why);
+	json_array_remove(json_object_get((json_t *)cpu_of(noise, 0), "gap_list"), 10);
 	json_array_set_new(json_array_get(json_object_get((json_t *)cpu_of(noise, 0),
 					  "gap_causes"), 0), 0, json_integer(99));
 	is_int(rtm_noiseattr_check(cpu_of(noise, 0), why, sizeof(why)), -EINVAL,
@@ -259,7 +266,7 @@ static void test_sequences(void)
 	fclose(f);
 	ok(text && strstr(text, "CPU 1: thread rtm-inject pid 4242 (rt 97): 1.00 ms in 1 gaps "
 			  "(main cause of 1)"), "text: the top contributor");
-	ok(text && strstr(text, "CPU 1: unexplained 91.0 us (no event; a VM"), "text: unexplained");
+	ok(text && strstr(text, "CPU 1: unexplained 94.0 us (no event; a VM"), "text: unexplained");
 	if (text && !strstr(text, "rtm-inject"))
 		diag("%s", text);
 	free(text);
@@ -294,9 +301,160 @@ static void test_reasons(void)
 	rtm_noiseattr_free(a);
 }
 
+/* ------------------------------------------------ recorded on this VM */
+
+#define REC "noiseattr-vm-6.18"
+#define MAX_ON 256
+
+static const char *data_dir(void)
+{
+	return getenv("RTM_TESTDATA") ? getenv("RTM_TESTDATA") : "tests/data";
+}
+
+/* The independent reading: when the injector ran, from sched_switch alone. */
+struct on_cpu {
+	int inject_pid;
+	uint64_t start[MAX_ON], end[MAX_ON];
+	int n;
+	bool in;
+	struct rtm_noiseattr *a;
+};
+
+static int rec_event(const struct rtm_event *ev, void *ctx)
+{
+	struct on_cpu *oc = ctx;
+
+	if (ev->type == RTM_EV_SCHED_SWITCH) {
+		if (!strcmp(ev->sw.next_comm, "rtm-inject") && oc->n < MAX_ON) {
+			oc->inject_pid = ev->sw.next_pid;
+			oc->start[oc->n] = ev->ts_ns;
+			oc->in = true;
+		} else if (oc->in && ev->sw.prev_pid == oc->inject_pid) {
+			oc->end[oc->n++] = ev->ts_ns;
+			oc->in = false;
+		}
+	}
+	return rtm_noiseattr_event(ev, oc->a);
+}
+
+static void test_recorded(void)
+{
+	static struct on_cpu oc;
+	struct rtm_error err = { "" };
+	struct rtm_tracedec *d;
+	char path[512], page[4096], label[64], line[128];
+	uint64_t lost = 0, s, e, start, window, width, on_ns = 0, gap_inject_ns = 0;
+	int tid = 0, expected = 0, named = 0, covered = 0, touching = 0, k;
+	const json_t *cpu, *c;
+	json_t *noise;
+	size_t j;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/" REC "/probe", data_dir());
+	f = fopen(path, "r");
+	ok(f && fscanf(f, "tid %d", &tid) == 1 && tid > 0, "recorded: the probe's tid");
+	if (f)
+		fclose(f);
+	snprintf(path, sizeof(path), "%s/" REC, data_dir());
+	d = rtm_tracedec_alloc(path, &err);
+	ok(d != NULL, "recorded: formats load (%s)", err.msg);
+	snprintf(path, sizeof(path), "%s/" REC "/noise.json", data_dir());
+	noise = json_load_file(path, 0, NULL);
+	oc.a = rtm_noiseattr_alloc(2);
+	if (!d || !noise || !oc.a) {
+		ok(0, "recorded data readable");
+		goto out;
+	}
+	rtm_noiseattr_self(oc.a, tid);
+	snprintf(path, sizeof(path), "%s/" REC "/cpu1.raw", data_dir());
+	f = fopen(path, "r");
+	while (f && fread(page, 1, sizeof(page), f) == sizeof(page))
+		rtm_tracedec_page(d, page, 1, rec_event, &oc, &lost);
+	if (f)
+		fclose(f);
+	is_u64(lost, 0, "recorded: nothing lost");
+	is_int(oc.n, 25, "recorded: 25 runs of the injector (24 spins and its start; RECORDED)");
+	is_int(rtm_noiseattr_apply(oc.a, noise, NULL, 0), 0, "recorded: applied");
+	cpu = json_array_get(json_object_get(noise, "cpus"), 0);
+	snprintf(label, sizeof(label), "thread rtm-inject pid %d (rt 97)", oc.inject_pid);
+	start = (uint64_t)json_integer_value(json_object_get(noise, "start_mono_ns"));
+	window = (uint64_t)json_integer_value(json_object_get(noise, "window_ns"));
+	width = (uint64_t)json_integer_value(json_object_get(noise, "width_ns"));
+
+	/* every injection inside a busy part is a gap whose main cause is the injector */
+	snprintf(path, sizeof(path), "%s/" REC "/inject.txt", data_dir());
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		const json_t *g;
+		uint64_t ws;
+
+		if (sscanf(line, "inject %*d %lu %lu", &s, &e) != 2)
+			continue;
+		ws = start + (s - start) / window * window;
+		touching += s < ws + width;
+		if (s < ws + MS(5) || e > ws + width)
+			continue;	/* the probe sleeps then, or only just woke */
+		expected++;
+		json_array_foreach(json_object_get(cpu, "gap_list"), j, g) {
+			uint64_t gs = start + (uint64_t)json_integer_value(json_array_get(g, 0));
+			uint64_t gl = (uint64_t)json_integer_value(json_array_get(g, 1));
+
+			if (gs > s || gs + gl < e)
+				continue;
+			covered++;
+			/*
+			 * its share: the spin less the interrupts it took (the tick every
+			 * 4 ms: their own causes); explained: nearly all of the spin
+			 */
+			if (!strcmp(gap_label(noise, 0, (int)j), label) &&
+			    (uint64_t)gc(noise, 0, (int)j, 1) >= (e - s) * 95 / 100 &&
+			    (uint64_t)gc(noise, 0, (int)j, 1) <= gl &&
+			    gl - (uint64_t)gc(noise, 0, (int)j, 2) >= (e - s) * 98 / 100)
+				named++;
+			else
+				diag("injection at %lu: gap %lu ns, main %s %lld ns", s, gl,
+				     gap_label(noise, 0, (int)j), gc(noise, 0, (int)j, 1));
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	ok(expected >= 14, "recorded: %d injections inside busy parts", expected);
+	is_int(covered, expected, "recorded: each covered by one gap");
+	is_int(named, expected, "recorded: each named rtm-inject (95 % of its spin), 98 % explained");
+
+	/*
+	 * The injector's share against sched_switch alone: its on-CPU time inside the
+	 * gaps, less the interrupts it took meanwhile (their own causes).
+	 */
+	for (k = 0; k < oc.n; k++)
+		json_array_foreach(json_object_get(cpu, "gap_list"), j, c) {
+			uint64_t gs = start + (uint64_t)json_integer_value(json_array_get(c, 0));
+			uint64_t ge = gs + (uint64_t)json_integer_value(json_array_get(c, 1));
+
+			if (gs <= oc.end[k] && ge >= oc.start[k])
+				on_ns += (oc.end[k] < ge ? oc.end[k] : ge) -
+					 (oc.start[k] > gs ? oc.start[k] : gs);
+		}
+	gap_inject_ns = (uint64_t)json_integer_value(json_object_get(contrib(noise, 0, label),
+								      "ns"));
+	ok(gap_inject_ns <= on_ns + US(5) * (uint64_t)expected && gap_inject_ns >= on_ns * 99 / 100,
+	   "recorded: the injector's %lu ns in gaps match its on-CPU time there (%lu ns)",
+	   gap_inject_ns, on_ns);
+	/* and of those at a busy part's edges, nothing else */
+	k = (int)json_integer_value(json_object_get(contrib(noise, 0, label), "main_of"));
+	ok(k >= expected && k <= touching, "recorded: main cause of %d gaps (%d injections "
+	   "inside busy parts, %d touching one)", k, expected, touching);
+out:
+	json_decref(noise);
+	rtm_noiseattr_free(oc.a);
+	rtm_tracedec_free(d);
+}
+
 int main(void)
 {
 	test_sequences();
 	test_reasons();
+	test_recorded();
 	return tap_done();
 }
