@@ -24,6 +24,13 @@ expect_usage_error "-h is not help" noise -h 100
 expect_usage_error "a CPU that does not exist" noise -a 4000
 expect_usage_error "a stray argument" noise extra
 expect_usage_error "hwlat: the same checks" hwlat --window 1s --width 2s
+expect_usage_error "--trace=maybe" noise --trace=maybe
+run_cmd noise --trace 0 extra
+[ "$rc" -eq 2 ] && echo "$err" | grep -q "unexpected argument 'extra'"
+ok $? "--trace 0: the 0 is its value ($err)"
+run_cmd noise --trace maybe
+[ "$rc" -eq 2 ] && echo "$err" | grep -q "unexpected argument 'maybe'"
+ok $? "--trace maybe: not a value, a stray argument ($err)"
 touch "$tmp/file"
 # (another rtmeasure measuring these CPUs adds a warning line: not counted here)
 run_cmd noise --no-rt --no-dma-latency --no-mlock -D 1s -o "$tmp/file"
@@ -35,6 +42,8 @@ ok $? "-o names a file: exit 2 before measuring ($err)"
 run_cmd noise --help
 [ "$rc" -eq 0 ] && echo "$out" | grep -q -- '--window DUR' && echo "$out" | grep -q -- '--threshold LAT'
 ok $? "noise --help documents --window and --threshold"
+echo "$out" | grep -q -- '--trace \[0|1\]' && echo "$out" | grep -q -- '--no-trace: off'
+ok $? "noise --help documents --trace and --no-trace"
 run_cmd hwlat --help
 [ "$rc" -eq 0 ] && echo "$out" | grep -q 'usage: rtmeasure hwlat'
 ok $? "hwlat --help"

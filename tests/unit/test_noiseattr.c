@@ -451,8 +451,44 @@ out:
 	rtm_tracedec_free(d);
 }
 
+/* result.json's load takes a result with causes and refuses a broken one. */
+static void test_load(void)
+{
+	struct rtm_error err = { "" };
+	struct rtm_result *r;
+	struct rtm_noiseattr *a = rtm_noiseattr_alloc(2);
+	char path[512];
+	json_t *root, *cpu;
+
+	snprintf(path, sizeof(path), "%s/results/vm-6.18-noise/result.json", data_dir());
+	root = json_load_file(path, 0, NULL);
+	ok(root && a, "a recorded noise result");
+	if (!root || !a)
+		goto out;
+	rtm_noiseattr_apply(a, json_object_get(json_object_get(root, "sections"), "noise"), NULL, 0);
+	r = rtm_result_from_json(root, "x", &err);
+	ok(r != NULL, "load: causes accepted (%s)", err.msg);
+	rtm_result_free(r);
+	cpu = json_array_get(json_object_get(json_object_get(json_object_get(root, "sections"),
+							     "noise"), "cpus"), 0);
+	json_array_remove(json_object_get(cpu, "gap_causes"), 0);
+	r = rtm_result_from_json(root, "x", &err);
+	ok(!r && strstr(err.msg, "sections.noise.cpus[0]: gap_causes has"),
+	   "load: a gap_causes shorter than gap_list refused (%s)", err.msg);
+	rtm_result_free(r);
+	json_object_del(cpu, "gap_causes");
+	r = rtm_result_from_json(root, "x", &err);
+	ok(!r && strstr(err.msg, "go together"), "load: causes without gap_causes refused (%s)",
+	   err.msg);
+	rtm_result_free(r);
+out:
+	json_decref(root);
+	rtm_noiseattr_free(a);
+}
+
 int main(void)
 {
+	test_load();
 	test_sequences();
 	test_reasons();
 	test_recorded();
