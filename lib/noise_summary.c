@@ -74,8 +74,8 @@ static void print_listed(const json_t *c, uint64_t above, int max, FILE *f)
 			const char *why = json_string_value(json_object_get(
 				json_array_get(contrib, (size_t)k), "label"));
 
-			fprintf(f, "%s %.6f s %s %s", shown ? "\n        " : "", (double)at / 1e9, l,
-				k >= 0 && why ? why : "unexplained");
+			fprintf(f, "%s %.6f s %s %s", shown ? "\n        " : "",
+				(double)at / 1e9, l, k >= 0 && why ? why : "unexplained");
 			shown++;
 			continue;
 		}

@@ -337,7 +337,8 @@ static void cause_label(const struct cause *c, char *buf, size_t len)
 		if (c->prio < 0)
 			snprintf(buf, len, "thread %s pid %d (deadline)", c->name, c->id);
 		else if (c->prio < 100)
-			snprintf(buf, len, "thread %s pid %d (rt %d)", c->name, c->id, 99 - c->prio);
+			snprintf(buf, len, "thread %s pid %d (rt %d)", c->name, c->id,
+				 99 - c->prio);
 		else
 			snprintf(buf, len, "thread %s pid %d (nice %d)", c->name, c->id,
 				 c->prio - 120);
@@ -666,6 +667,7 @@ void rtm_noiseattr_fprint(const json_t *noise, FILE *f, int top)
 	const json_t *cpus = json_object_get(noise, "cpus"), *cpu, *causes, *c;
 	const json_t *at = json_object_get(noise, "attribution");
 	char col[RTM_NOISE_NCLASSES][40], t[16];
+	json_int_t unexplained;
 	size_t i, j;
 	int k;
 
@@ -681,8 +683,9 @@ void rtm_noiseattr_fprint(const json_t *noise, FILE *f, int top)
 			continue;
 		for (k = 0; k < RTM_NOISE_NCLASSES; k++)
 			fmt_count_ns(col[k], sizeof(col[k]), causes, k);
-		fprintf(f, "%3lld  %s %s %s %s %s\n", json_integer_value(json_object_get(cpu, "cpu")),
-			col[0], col[1], col[2], col[3], col[4]);
+		fprintf(f, "%3lld  %s %s %s %s %s\n",
+			json_integer_value(json_object_get(cpu, "cpu")), col[0], col[1], col[2],
+			col[3], col[4]);
 	}
 	json_array_foreach(cpus, i, cpu) {
 		causes = json_object_get(cpu, "causes");
@@ -691,16 +694,17 @@ void rtm_noiseattr_fprint(const json_t *noise, FILE *f, int top)
 		json_array_foreach(json_object_get(causes, "contributors"), j, c) {
 			if ((int)j >= top)
 				break;
-			rtm_fmt_ns(t, sizeof(t), (uint64_t)json_integer_value(json_object_get(c, "ns")));
+			rtm_fmt_ns(t, sizeof(t),
+				   (uint64_t)json_integer_value(json_object_get(c, "ns")));
 			fprintf(f, "  CPU %lld: %s: %s in %lld gaps (main cause of %lld)\n",
 				json_integer_value(json_object_get(cpu, "cpu")),
 				json_string_value(json_object_get(c, "label")), t,
 				json_integer_value(json_object_get(c, "gaps")),
 				json_integer_value(json_object_get(c, "main_of")));
 		}
-		if (json_integer_value(json_object_get(causes, "unexplained_ns")) > 0) {
-			rtm_fmt_ns(t, sizeof(t),
-				   (uint64_t)json_integer_value(json_object_get(causes, "unexplained_ns")));
+		unexplained = json_integer_value(json_object_get(causes, "unexplained_ns"));
+		if (unexplained > 0) {
+			rtm_fmt_ns(t, sizeof(t), (uint64_t)unexplained);
 			fprintf(f, "  CPU %lld: unexplained %s (%s)\n",
 				json_integer_value(json_object_get(cpu, "cpu")), t,
 				json_string_value(json_object_get(causes, "unexplained")) ?: "");

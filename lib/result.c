@@ -368,7 +368,8 @@ struct rtm_result *rtm_result_from_json(const json_t *root, const char *what,
 
 		json_array_foreach(json_object_get(v, "cpus"), k, cpu)
 			if (rtm_noiseattr_check(cpu, why, sizeof(why))) {
-				rtm_error_set(err, "%s: sections.noise.cpus[%zu]: %s", what, k, why);
+				rtm_error_set(err, "%s: sections.noise.cpus[%zu]: %s", what, k,
+					      why);
 				goto fail;
 			}
 	}

@@ -123,7 +123,8 @@ int main(int argc, char **argv)
 
 	helper_name = "noiseattr_record";
 	if (argc < 3 || (strcmp(argv[1], "record") && strcmp(argv[1], "list")))
-		die(2, "usage: noiseattr_record record DIR --cpu C --inject PATH | list DIR --cpu C");
+		die(2, "usage: noiseattr_record record DIR --cpu C --inject PATH | "
+		    "list DIR --cpu C");
 	for (i = 3; i + 1 < argc; i += 2) {
 		if (!strcmp(argv[i], "--cpu"))
 			cpu = (int)parse_int("--cpu", argv[i + 1], 0, 4095);

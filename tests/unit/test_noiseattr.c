@@ -212,7 +212,8 @@ static void test_sequences(void)
 	is_int(gc(noise, 0, 1, 2), 0, "nothing unexplained");
 	is_str(gap_label(noise, 0, 2), "unexplained", "a gap with no event");
 	is_int(gc(noise, 0, 2, 1), US(30), "all of it unexplained");
-	is_str(gap_label(noise, 0, 3), "thread rtm-inject pid 4242 (rt 97)", "the preempting thread");
+	is_str(gap_label(noise, 0, 3), "thread rtm-inject pid 4242 (rt 97)",
+	       "the preempting thread");
 	is_int(gc(noise, 0, 3, 1), US(1000), "for its 1 ms");
 	is_str(gap_label(noise, 0, 4), "softirq RCU", "softirq around an NMI");
 	is_int(gc(noise, 0, 4, 1), US(17), "the NMI's 3 us cut from it");
@@ -421,7 +422,8 @@ static void test_recorded(void)
 		fclose(f);
 	ok(expected >= 14, "recorded: %d injections inside busy parts", expected);
 	is_int(covered, expected, "recorded: each covered by one gap");
-	is_int(named, expected, "recorded: each named rtm-inject (95 % of its spin), 98 % explained");
+	is_int(named, expected,
+	       "recorded: each named rtm-inject (95 % of its spin), 98 % explained");
 
 	/*
 	 * The injector's share against sched_switch alone: its on-CPU time inside the
@@ -465,7 +467,8 @@ static void test_load(void)
 	ok(root && a, "a recorded noise result");
 	if (!root || !a)
 		goto out;
-	rtm_noiseattr_apply(a, json_object_get(json_object_get(root, "sections"), "noise"), NULL, 0);
+	rtm_noiseattr_apply(a, json_object_get(json_object_get(root, "sections"), "noise"),
+			    NULL, 0);
 	r = rtm_result_from_json(root, "x", &err);
 	ok(r != NULL, "load: causes accepted (%s)", err.msg);
 	rtm_result_free(r);
