@@ -15,6 +15,7 @@
 
 #include "irqacct.h"
 #include "noiseattr.h"
+#include "rtholds.h"
 #include "units.h"
 
 #define STACK_MAX	8	/* NMI aside, softirq < IRQ < vector nests at most a few deep */
@@ -34,6 +35,7 @@ struct cause {
 	int id;			/* IRQ number, vector, softirq number, pid */
 	int prio;		/* thread: the kernel's prio from sched_switch */
 	char name[32];		/* IRQ action, vector, softirq name, comm */
+	char policy[12];	/* thread: FIFO, RR, OTHER, ... or unknown (rtholds.h) */
 };
 
 struct seg {
@@ -60,6 +62,7 @@ struct rtm_noiseattr {
 	int *self;
 	int nself, capself;
 	uint64_t lost, dropped;
+	char *proc_root;		/* NULL: no policy look-up */
 };
 
 const char *rtm_noise_class_name(enum rtm_noise_class c)
@@ -67,7 +70,7 @@ const char *rtm_noise_class_name(enum rtm_noise_class c)
 	return c < RTM_NOISE_NCLASSES ? class_names[c] : "?";
 }
 
-struct rtm_noiseattr *rtm_noiseattr_alloc(int ncpus)
+struct rtm_noiseattr *rtm_noiseattr_alloc(int ncpus, const char *proc_root)
 {
 	struct rtm_noiseattr *a = calloc(1, sizeof(*a));
 	int i, k;
@@ -76,7 +79,7 @@ struct rtm_noiseattr *rtm_noiseattr_alloc(int ncpus)
 		goto fail;
 	a->ncpus = ncpus;
 	a->cpu = calloc((size_t)ncpus, sizeof(*a->cpu));
-	if (!a->cpu)
+	if (!a->cpu || (proc_root && !(a->proc_root = strdup(proc_root))))
 		goto fail;
 	for (i = 0; i < ncpus; i++)
 		a->cpu[i].task = NO_CAUSE;
@@ -84,6 +87,8 @@ struct rtm_noiseattr *rtm_noiseattr_alloc(int ncpus)
 		a->last[k] = NO_CAUSE;
 	return a;
 fail:
+	if (a)
+		free(a->cpu);
 	free(a);
 	return NULL;
 }
@@ -99,6 +104,7 @@ void rtm_noiseattr_free(struct rtm_noiseattr *a)
 	free(a->cpu);
 	free(a->causes);
 	free(a->self);
+	free(a->proc_root);
 	free(a);
 }
 
@@ -170,6 +176,9 @@ static uint32_t cause_of(struct rtm_noiseattr *a, enum kind kind, int id, const 
 		c->id = id;
 		c->prio = prio;
 		snprintf(c->name, sizeof(c->name), "%s", name ? name : "");
+		/* while the thread is young: its pid may be reused later */
+		snprintf(c->policy, sizeof(c->policy), "%s", kind == K_THREAD ?
+			 rtm_rthold_policy(a->proc_root, id, c->name) : "");
 	}
 	a->last[kind] = i;
 	return i;
@@ -334,11 +343,18 @@ static void cause_label(const struct cause *c, char *buf, size_t len)
 		snprintf(buf, len, "nmi");
 		break;
 	case K_THREAD:
+		/* the policy as /proc said when first seen; FIFO and RR look alike in the trace */
 		if (c->prio < 0)
 			snprintf(buf, len, "thread %s pid %d (deadline)", c->name, c->id);
+		else if (c->prio < 100 && (!strcmp(c->policy, "FIFO") || !strcmp(c->policy, "RR")))
+			snprintf(buf, len, "thread %s pid %d (%s %d)", c->name, c->id,
+				 !strcmp(c->policy, "FIFO") ? "fifo" : "rr", 99 - c->prio);
 		else if (c->prio < 100)
 			snprintf(buf, len, "thread %s pid %d (rt %d)", c->name, c->id,
 				 99 - c->prio);
+		else if (!strcmp(c->policy, "BATCH") || !strcmp(c->policy, "IDLE"))
+			snprintf(buf, len, "thread %s pid %d (%s, nice %d)", c->name, c->id,
+				 !strcmp(c->policy, "BATCH") ? "batch" : "idle", c->prio - 120);
 		else
 			snprintf(buf, len, "thread %s pid %d (nice %d)", c->name, c->id,
 				 c->prio - 120);
@@ -477,8 +493,10 @@ static json_t *causes_json(const struct rtm_noiseattr *a, const struct cpu_acc *
 			      "label", label, "ns", (json_int_t)acc->ns[order[i]],
 			      "gaps", (json_int_t)acc->gaps[order[i]],
 			      "main_of", (json_int_t)acc->main_of[order[i]]);
-		if (cs->kind == K_THREAD)
+		if (cs->kind == K_THREAD) {
 			json_object_set_new(c, "prio", json_integer(cs->prio));
+			json_object_set_new(c, "policy", json_string(cs->policy));
+		}
 		json_array_append_new(list, c);
 	}
 	json_object_set_new(o, "contributors", list);

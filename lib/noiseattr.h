@@ -55,8 +55,12 @@ const char *rtm_noise_class_name(enum rtm_noise_class c);
 
 struct rtm_noiseattr;
 
-/* For CPUs 0..@ncpus-1. NULL when out of memory. */
-struct rtm_noiseattr *rtm_noiseattr_alloc(int ncpus);
+/*
+ * For CPUs 0..@ncpus-1; @proc_root: where /proc is ("/"), to read a preempting
+ * thread's policy when it is first seen (sched_switch has only its priority), or
+ * NULL (recorded events: the policy stays unknown, "rt N"). NULL when out of memory.
+ */
+struct rtm_noiseattr *rtm_noiseattr_alloc(int ncpus, const char *proc_root);
 void rtm_noiseattr_free(struct rtm_noiseattr *a);
 
 /*

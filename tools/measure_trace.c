@@ -438,7 +438,7 @@ struct measure_hold *measure_hold_start(const struct measure_opts *m, struct rtm
 	}
 	if (measure_noise_trace_wanted(m)) {
 		mh->nsteal = (int)sysconf(_SC_NPROCESSORS_CONF);
-		mh->attr = rtm_noiseattr_alloc(mh->nsteal);
+		mh->attr = rtm_noiseattr_alloc(mh->nsteal, "/");
 		mh->steal0 = calloc((size_t)mh->nsteal, sizeof(*mh->steal0));
 		if (!mh->attr || !mh->steal0) {
 			rtm_error_set(err, "out of memory");

@@ -82,7 +82,7 @@ eval "$(tr ' ' '\n' <"$out/match.txt" | sed 's/^/m_/')"
 	[ $((m_main * 100)) -le $((m_touching * 105 + 100)) ] ||
 	fail "the helper is the main cause of $m_main gaps; $m_touching injections reached" \
 		"busy parts"
-grep -q "CPU 1: thread rtm-inject pid $inj (rt 97): " "$out/sum.txt" ||
+grep -q "CPU 1: thread rtm-inject pid $inj (fifo 97): " "$out/sum.txt" ||
 	fail "the summary does not name the helper: $(cat "$out/sum.txt")"
 grep -q "^Gap causes" "$out/sum.txt" || fail "no gap causes table"
 

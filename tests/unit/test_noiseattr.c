@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "noiseattr.h"
 #include "result.h"
@@ -146,7 +148,7 @@ static const json_t *contrib(const json_t *noise, int idx, const char *label)
 
 static void test_sequences(void)
 {
-	struct rtm_noiseattr *a = rtm_noiseattr_alloc(4);
+	struct rtm_noiseattr *a = rtm_noiseattr_alloc(4, NULL);
 	struct rtm_noiseattr_env env[4] = { { -1, true }, { 0, true }, { -1, true }, { -1, true } };
 	json_t *noise = section();
 	char why[160], *text = NULL;
@@ -278,7 +280,7 @@ static void test_sequences(void)
 /* Steal reported: said, with its figure; a bare metal box names firmware. */
 static void test_reasons(void)
 {
-	struct rtm_noiseattr *a = rtm_noiseattr_alloc(2);
+	struct rtm_noiseattr *a = rtm_noiseattr_alloc(2, NULL);
 	struct rtm_noiseattr_env env[2] = { { -1, false }, { MS(3), true } };
 	json_t *noise = section();
 
@@ -361,7 +363,7 @@ static void test_recorded(void)
 	ok(d != NULL, "recorded: formats load (%s)", err.msg);
 	snprintf(path, sizeof(path), "%s/" REC "/noise.json", data_dir());
 	noise = json_load_file(path, 0, NULL);
-	oc.a = rtm_noiseattr_alloc(2);
+	oc.a = rtm_noiseattr_alloc(2, NULL);
 	if (!d || !noise || !oc.a) {
 		ok(0, "recorded data readable");
 		goto out;
@@ -453,12 +455,85 @@ out:
 	rtm_tracedec_free(d);
 }
 
+/* A /proc/PID/stat with @policy (field 41) for the thread look-up. */
+static void write_stat(const char *root, int pid, const char *comm, int policy)
+{
+	char path[512];
+	FILE *f;
+	int i;
+
+	snprintf(path, sizeof(path), "%s/proc/%d", root, pid);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/proc/%d/stat", root, pid);
+	f = fopen(path, "w");
+	if (!f)
+		return;
+	fprintf(f, "%d (%s) R", pid, comm);
+	for (i = 4; i <= 39; i++)
+		fprintf(f, " 0");
+	fprintf(f, " %d %d 0 0 0\n", policy == 1 || policy == 2 ? 90 : 0, policy);
+	fclose(f);
+}
+
+/* The preempting threads' policies, read from /proc when first seen. */
+static void test_policies(void)
+{
+	char root[] = "/tmp/test_noiseattr.XXXXXX", path[600];
+	static const int pids[] = { 11, 12, 13, 14 };
+	struct rtm_noiseattr *a;
+	json_t *noise = section();
+	size_t i;
+
+	if (!mkdtemp(root)) {
+		ok(0, "a temporary /proc");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/proc", root);
+	mkdir(path, 0755);
+	write_stat(root, 11, "fifo-thr", 1);
+	write_stat(root, 12, "rr-thr", 2);
+	write_stat(root, 13, "batch-thr", 3);
+	write_stat(root, 14, "now-another", 1);	/* pid reused: not the traced comm */
+	a = rtm_noiseattr_alloc(2, root);
+	rtm_noiseattr_self(a, PROBE);
+	sw(a, 1, T0, 0, 0, "rtm-noise/1", PROBE, 4);
+	sw(a, 1, T0 + US(10), PROBE, 0, "fifo-thr", 11, 9);
+	sw(a, 1, T0 + US(20), 11, 1, "rtm-noise/1", PROBE, 4);
+	sw(a, 1, T0 + US(110), PROBE, 0, "rr-thr", 12, 49);
+	sw(a, 1, T0 + US(120), 12, 1, "rtm-noise/1", PROBE, 4);
+	sw(a, 1, T0 + US(210), PROBE, 0, "batch-thr", 13, 125);
+	sw(a, 1, T0 + US(220), 13, 1, "rtm-noise/1", PROBE, 4);
+	sw(a, 1, T0 + US(310), PROBE, 0, "gone-thr", 14, 9);
+	sw(a, 1, T0 + US(320), 14, 1, "rtm-noise/1", PROBE, 4);
+	for (i = 0; i < 4; i++)
+		gap(noise, 0, T0 + US(10 + 100 * i), US(10));
+	rtm_noiseattr_apply(a, noise, NULL, 0);
+	is_str(gap_label(noise, 0, 0), "thread fifo-thr pid 11 (fifo 90)", "policy: FIFO");
+	is_str(gap_label(noise, 0, 1), "thread rr-thr pid 12 (rr 50)", "policy: RR");
+	is_str(gap_label(noise, 0, 2), "thread batch-thr pid 13 (batch, nice 5)", "policy: BATCH");
+	is_str(gap_label(noise, 0, 3), "thread gone-thr pid 14 (rt 90)",
+	       "a reused pid: the policy unknown, the priority kept");
+	is_str(json_string_value(json_object_get(contrib(noise, 0, "thread rr-thr pid 12 (rr 50)"),
+						 "policy")), "RR", "the policy in the JSON");
+	for (i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "%s/proc/%d/stat", root, pids[i]);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/proc/%d", root, pids[i]);
+		rmdir(path);
+	}
+	snprintf(path, sizeof(path), "%s/proc", root);
+	rmdir(path);
+	rmdir(root);
+	json_decref(noise);
+	rtm_noiseattr_free(a);
+}
+
 /* result.json's load takes a result with causes and refuses a broken one. */
 static void test_load(void)
 {
 	struct rtm_error err = { "" };
 	struct rtm_result *r;
-	struct rtm_noiseattr *a = rtm_noiseattr_alloc(2);
+	struct rtm_noiseattr *a = rtm_noiseattr_alloc(2, NULL);
 	char path[512];
 	json_t *root, *cpu;
 
@@ -494,6 +569,7 @@ int main(void)
 	test_load();
 	test_sequences();
 	test_reasons();
+	test_policies();
 	test_recorded();
 	return tap_done();
 }
