@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "noiseattr.h"
 #include "probe_noise.h"
 
 static uint64_t u64(const json_t *o, const char *key)
@@ -30,6 +31,7 @@ json_t *rtm_noise_summary_json(const json_t *noise)
 
 		json_object_del(c, "hist");
 		json_object_del(c, "gap_list");
+		json_object_del(c, "gap_causes");
 		/* % of sampled time, unknown when nothing was sampled */
 		json_object_set_new(c, "noise_pct", sampled ?
 				    json_real(100.0 * (double)noise_ns / (double)sampled) :
@@ -47,6 +49,8 @@ static void print_ns_us(FILE *f, int width, uint64_t ns)
 static void print_listed(const json_t *c, uint64_t above, int max, FILE *f)
 {
 	const json_t *list = json_object_get(c, "gap_list"), *g;
+	const json_t *causes = json_object_get(c, "gap_causes");
+	const json_t *contrib = json_object_get(json_object_get(c, "causes"), "contributors");
 	int shown = 0, more = 0;
 	size_t i;
 
@@ -64,6 +68,17 @@ static void print_listed(const json_t *c, uint64_t above, int max, FILE *f)
 		if (!shown)
 			fprintf(f, "  CPU %lld:", json_integer_value(json_object_get(c, "cpu")));
 		rtm_fmt_ns(l, sizeof(l), len);
+		if (causes) {	/* noise --trace: one gap a line, with its main cause */
+			json_int_t k = json_integer_value(json_array_get(json_array_get(causes, i),
+									 0));
+			const char *why = json_string_value(json_object_get(
+				json_array_get(contrib, (size_t)k), "label"));
+
+			fprintf(f, "%s %.6f s %s %s", shown ? "\n        " : "",
+				(double)at / 1e9, l, k >= 0 && why ? why : "unexplained");
+			shown++;
+			continue;
+		}
 		fprintf(f, "%s %.6f s %s", shown % 4 ? "," : (shown ? "\n        " : ""),
 			(double)at / 1e9, l);
 		shown++;
@@ -170,6 +185,7 @@ int rtm_noise_fprint(const json_t *noise, FILE *f, int max_listed)
 		json_array_foreach(cpus, i, c)
 			print_listed(c, above, max_listed, f);
 	}
+	rtm_noiseattr_fprint(noise, f, 3);
 	if (dropped)
 		fprintf(f, "note: %" PRIu64 " gaps were counted but not kept with their time "
 			"(--max-gaps); the list above may miss some\n", dropped);

@@ -428,8 +428,44 @@ static void json_histograms(struct page *p, const json_t *cpus, const char *name
 }
 
 /*
+ * noise --trace: the gaps' time per CPU by cause class (irq, softirq, nmi, thread,
+ * unexplained; lib/noiseattr.c). Only in a finished result: the causes are laid
+ * over the gaps when the run ends, so a live page has none.
+ */
+static void noise_causes(struct page *p, const json_t *cpus)
+{
+	static const char name[] = "rtmeasure_noise_cause_seconds";
+	static const char *const classes[] = { "irq", "softirq", "nmi", "thread", "unexplained" };
+	const json_t *c, *causes;
+	char buf[40], key[32];
+	bool any = false;
+	uint64_t v;
+	size_t i, k;
+
+	json_array_foreach(cpus, i, c)
+		any |= json_is_object(json_object_get(c, "causes"));
+	if (!any)
+		return;
+	family(p, name, "counter", "seconds",
+	       "Time of the gaps by cause (noise --trace): the innermost interrupt, softirq, "
+	       "NMI or other thread in each gap, and what no event explains.");
+	json_array_foreach(cpus, i, c) {
+		int cpu = (int)json_integer_value(json_object_get(c, "cpu"));
+
+		causes = json_object_get(c, "causes");
+		for (k = 0; causes && k < sizeof(classes) / sizeof(classes[0]); k++) {
+			const char *kv[] = { "cause", classes[k], NULL };
+
+			snprintf(key, sizeof(key), "%s_ns", classes[k]);
+			if (json_u64(causes, key, &v))
+				counter(p, name, cpu, kv, secs(buf, sizeof(buf), v));
+		}
+	}
+}
+
+/*
  * sections.noise: noise, sampled time, gaps, largest gap and the gap histogram
- * per CPU, labelled probe="noise". No series by cause: gaps are not attributed yet.
+ * per CPU, labelled probe="noise"; with noise --trace the time by cause.
  */
 static void noise_metrics(struct page *p, const json_t *noise)
 {
@@ -452,6 +488,7 @@ static void noise_metrics(struct page *p, const json_t *noise)
 	json_histograms(&np, cpus, "rtmeasure_noise_gap_seconds", "hist",
 			"Length of the gaps the noise loop saw (time taken from it above the "
 			"threshold).");
+	noise_causes(&np, cpus);
 }
 
 /*

@@ -14,6 +14,7 @@
 #include "fileio.h"
 #include "jsonutil.h"
 #include "result.h"
+#include "noiseattr.h"
 #include "rtholds.h"
 #include "timerirq.h"
 
@@ -358,6 +359,20 @@ struct rtm_result *rtm_result_from_json(const json_t *root, const char *what,
 	v = json_object_get(r->sections, "timer_irq");
 	if (v && rtm_timerirq_check(v, what, err))
 		goto fail;
+	/* sections.noise's gap causes (noise --trace, lib/noiseattr.c), read by the summary */
+	v = json_object_get(r->sections, "noise");
+	if (v) {
+		json_t *cpu;
+		char why[160];
+		size_t k;
+
+		json_array_foreach(json_object_get(v, "cpus"), k, cpu)
+			if (rtm_noiseattr_check(cpu, why, sizeof(why))) {
+				rtm_error_set(err, "%s: sections.noise.cpus[%zu]: %s", what, k,
+					      why);
+				goto fail;
+			}
+	}
 	/* run --throughput's scores, read by report and compare (lib/cost.c) */
 	v = json_object_get(r->sections, "throughput");
 	if (v) {

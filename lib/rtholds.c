@@ -147,28 +147,21 @@ static const char *policy_name(long p)
 	return "unknown";
 }
 
-/*
- * The policy of thread @pid from @root/proc/PID/stat (field 41), "unknown" when
- * it is gone, unreadable, or now another command (the pid was reused).
- */
-static void look_up_policy(const struct rtm_rtholds *h, struct cpu_state *s)
+const char *rtm_rthold_policy(const char *root, int pid, const char *comm)
 {
 	char buf[1024], *open, *close, *p, *end;
 	long v = -1;
 	int field;
 
-	snprintf(s->policy, sizeof(s->policy), "unknown");
-	s->looked_up = true;
-	if (!h->root || s->pid <= 0 ||
-	    rtm_read_smallf(h->root, buf, sizeof(buf), "/proc/%d/stat", s->pid) < 0)
-		return;
+	if (!root || pid <= 0 || rtm_read_smallf(root, buf, sizeof(buf), "/proc/%d/stat", pid) < 0)
+		return "unknown";
 	open = strchr(buf, '(');
 	close = strrchr(buf, ')');
 	if (!open || !close || close < open || close[1] != ' ')
-		return;
+		return "unknown";
 	*close = '\0';
-	if (strncmp(open + 1, s->comm, RTM_COMM_LEN - 1))
-		return;
+	if (strncmp(open + 1, comm, RTM_COMM_LEN - 1))
+		return "unknown";
 	/* field 3 (state) follows ") "; the policy is field 41 */
 	p = close + 2;
 	for (field = 3; field <= 41 && *p; field++) {
@@ -182,9 +175,15 @@ static void look_up_policy(const struct rtm_rtholds *h, struct cpu_state *s)
 		}
 		p = strchr(p, ' ');
 		if (!p)
-			return;
+			return "unknown";
 	}
-	snprintf(s->policy, sizeof(s->policy), "%s", policy_name(v));
+	return policy_name(v);
+}
+
+static void look_up_policy(const struct rtm_rtholds *h, struct cpu_state *s)
+{
+	snprintf(s->policy, sizeof(s->policy), "%s", rtm_rthold_policy(h->root, s->pid, s->comm));
+	s->looked_up = true;
 }
 
 static struct rtm_rthold_task *task_of(struct rtm_rtholds *h, const struct cpu_state *s, int cpu)

@@ -115,6 +115,13 @@ uint64_t rtm_rtholds_uncertain(const struct rtm_rtholds *h);
 int rtm_rthold_user_prio(int kernel_prio);
 
 /*
+ * The policy of thread @pid from @root/proc/PID/stat (field 41): "FIFO", "RR",
+ * "OTHER", "BATCH", "IDLE", "DEADLINE", or "unknown" when @root is NULL, the
+ * thread is gone or unreadable, or now another command than @comm (pid reused).
+ */
+const char *rtm_rthold_policy(const char *root, int pid, const char *comm);
+
+/*
  * One line for a live display: the tasks so far and those on a CPU beyond the
  * bound at @now_ns ("rtm-inject 4321 FIFO 90 CPU 1 running 2.31 s"), or "none".
  */

@@ -4,6 +4,8 @@
  * latency detector (lib/probe_noise.c), driven by the shared runner.
  */
 #include <getopt.h>
+#include <strings.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +23,8 @@
 #define NOISE_OPT_REPORT	3004
 #define NOISE_OPT_MAX_GAPS	3005
 #define NOISE_OPT_BACKEND	3006
+#define NOISE_OPT_TRACE		3007
+#define NOISE_OPT_NO_TRACE	3008
 
 static void noise_usage(FILE *f, const char *name)
 {
@@ -48,6 +52,10 @@ static void noise_usage(FILE *f, const char *name)
 		"                          osnoise (the kernel's osnoise tracer: noise by cause)\n"
 		"                          or auto (default): the kernel's tracer (osnoise for\n"
 		"                          noise, hwlat for hwlat) when it can run, else user\n"
+		"      --trace [0|1]       a cause for every gap from the measured CPUs'\n"
+		"                          tracepoints (IRQ, softirq, NMI, another thread, or\n"
+		"                          unexplained); on by default as root when tracefs\n"
+		"                          works; 0/off or --no-trace: off\n"
 		"  -o, --output DIR        results folder (default rtmeasure-HOST-KERNEL-TIME)\n"
 		"      --force             replace an earlier result in -o; allow --width = --window\n"
 		"      --follow            -o and --json=FILE may be symbolic links\n"
@@ -64,8 +72,35 @@ static void noise_usage(FILE *f, const char *name)
 		"\nCtrl-C or SIGTERM saves what was measured. See rtmeasure-noise(1).\n", name);
 }
 
+static bool is_onoff(const char *s)
+{
+	return !strcmp(s, "0") || !strcmp(s, "1") || !strcasecmp(s, "on") ||
+	       !strcasecmp(s, "off");
+}
+
+/*
+ * --trace, --trace=0 or --trace 0 (as cyclic's --timer-irq: a following 0/1/on/off
+ * is its value), --no-trace. 1 taken, or RTM_EXIT_USAGE.
+ */
+static int parse_trace_opt(struct measure_opts *m, int c, int argc, char **argv)
+{
+	const char *arg = optarg;
+
+	if (c == NOISE_OPT_NO_TRACE) {
+		m->noise_trace = 0;
+		return 1;
+	}
+	if (!arg && optind < argc && is_onoff(argv[optind]))
+		arg = argv[optind++];
+	if (arg && !is_onoff(arg))
+		return rtm_cli_fail("%s: --trace=%s: give 1/on or 0/off (alone: on)", m->command,
+				    arg);
+	m->noise_trace = !arg || !strcmp(arg, "1") || !strcasecmp(arg, "on");
+	return 1;
+}
+
 /* --window, --width, --threshold, --report-above, --max-gaps; 1 taken, 0 not ours. */
-static int parse_noise_opt(struct measure_opts *m, int c)
+static int parse_noise_opt(struct measure_opts *m, int c, int argc, char **argv)
 {
 	struct rtm_error err = { "" };
 	const char *cmd = m->command;
@@ -73,6 +108,9 @@ static int parse_noise_opt(struct measure_opts *m, int c)
 	unsigned long long v;
 
 	switch (c) {
+	case NOISE_OPT_TRACE:
+	case NOISE_OPT_NO_TRACE:
+		return parse_trace_opt(m, c, argc, argv);
 	case NOISE_OPT_WINDOW:
 		if (rtm_parse_duration_ns(optarg, &m->noise.window_ns, &err))
 			return rtm_cli_fail("%s: --window: %s", cmd, err.msg);
@@ -185,7 +223,14 @@ static int pick_backend(struct measure_opts *m, const char *cmd, const char *bac
 	else if (strcmp(backend, "hwlat") && strcmp(backend, "osnoise"))
 		return rtm_cli_fail("%s: --backend '%s': give auto, user, hwlat or osnoise", cmd,
 				    backend);
-	/* the tracer's threads sample: nothing of ours runs at a priority, nothing live */
+	/*
+	 * The tracer's threads sample: nothing of ours runs at a priority, nothing
+	 * live, and no gap of ours to give a cause (--trace; osnoise counts causes).
+	 */
+	if (strcmp(backend, "auto") && m->noise_trace == 1)
+		return rtm_cli_fail("%s: --backend %s: --trace gives the busy loop's gaps their "
+				    "causes (the %s tracer samples in kernel threads); use "
+				    "--backend user, or drop --trace", cmd, backend, backend);
 	if (strcmp(backend, "auto") && (rt_given || m->prometheus))
 		return rtm_cli_fail("%s: --backend %s: %s apply to the busy loop only (the %s "
 				    "tracer samples in kernel threads); use --backend user", cmd,
@@ -199,9 +244,10 @@ static int pick_backend(struct measure_opts *m, const char *cmd, const char *bac
 		m->noise.backend_reason = reason;
 		return 0;
 	}
-	if (rt_given || m->prometheus) {
+	if (rt_given || m->prometheus || m->noise_trace == 1) {
 		snprintf(reason, sizeof(reason), "chosen by --backend auto: %s asked for, which "
 			 "the %s tracer does not have", m->prometheus ? "--prometheus" :
+			 m->noise_trace == 1 ? "--trace (a cause for each gap)" :
 			 "a priority or policy", tracer);
 		m->noise.backend_reason = reason;
 		return 0;
@@ -241,6 +287,8 @@ int cmd_noise(int argc, char **argv)
 		{ "report-above", required_argument, NULL, NOISE_OPT_REPORT },
 		{ "max-gaps", required_argument, NULL, NOISE_OPT_MAX_GAPS },
 		{ "backend", required_argument, NULL, NOISE_OPT_BACKEND },
+		{ "trace", optional_argument, NULL, NOISE_OPT_TRACE },
+		{ "no-trace", no_argument, NULL, NOISE_OPT_NO_TRACE },
 		{ "help", no_argument, NULL, 2000 },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -257,6 +305,7 @@ int cmd_noise(int argc, char **argv)
 	m.noise.threshold_ns = RTM_NOISE_THRESHOLD_NS;
 	m.noise.report_above_ns = RTM_NOISE_REPORT_NS;
 	m.noise.max_gaps = RTM_NOISE_MAX_GAPS;
+	m.noise_trace = -1;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "a:p:D:o:qe:", longopts, NULL)) != -1) {
@@ -271,7 +320,7 @@ int cmd_noise(int argc, char **argv)
 			backend = optarg;
 			continue;
 		}
-		ret = parse_noise_opt(&m, c);
+		ret = parse_noise_opt(&m, c, argc, argv);
 		if (!ret && c != '?' && c != ':')
 			ret = measure_parse_opt(&m, c, argc, argv);
 		if (ret == 1)
@@ -288,6 +337,9 @@ int cmd_noise(int argc, char **argv)
 	}
 	if (!report_given && m.noise.report_above_ns < m.noise.threshold_ns)
 		m.noise.report_above_ns = m.noise.threshold_ns;
+	/* the gap causes by default only where they can work: root (tracefs) */
+	if (m.noise_trace < 0 && geteuid() != 0)
+		m.noise_trace = 0;
 	ret = check_noise_opts(&m);
 	if (!ret)
 		ret = pick_backend(&m, name, backend, rt_given);

@@ -201,7 +201,7 @@ int measure_save_results(const struct measure_opts *m, const struct rtm_result *
 /* The noise probe's options as result.json records them. */
 static json_t *noise_options_json(const struct measure_opts *m, const char *cpus)
 {
-	return json_pack("{s:s, s:s, s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:b, s:i, s:b}",
+	return json_pack("{s:s, s:s, s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:b, s:i, s:b, s:b}",
 		"probe", m->ops->name,
 		"cpus", cpus,
 		"sched", rtm_sched_to_json(&m->probe.sched),
@@ -213,7 +213,8 @@ static json_t *noise_options_json(const struct measure_opts *m, const char *cpus
 		"max_gaps", (json_int_t)m->noise.max_gaps,
 		"mlockall", m->probe.lock_memory,
 		"dma_latency_us", m->probe.dma_latency_us,
-		"rt", !m->no_rt);
+		"rt", !m->no_rt,
+		"trace", measure_noise_trace_wanted(m));
 }
 
 json_t *measure_options_json(const struct measure_opts *m)
@@ -548,7 +549,8 @@ static int setup_start(struct measure_opts *m, struct measure_run *mr)
 	mr->irq = measure_irq_start(m, &mr->err);
 	if (!mr->irq)
 		return -1;
-	if (measure_hold_wanted(m) && !(mr->hold = measure_hold_start(m, &mr->err)))
+	if (measure_hold_wanted(m) && !(mr->hold = measure_hold_start(m, &mr->err)) &&
+	    !measure_hold_optional(m, &mr->err))
 		return -1;
 	mr->run = rtm_probe_run_start(m->ops, probe_opts(m), m->ts_interval_ns, &mr->err);
 	if (!mr->run)

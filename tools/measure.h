@@ -64,6 +64,8 @@ struct measure_opts {
 	/* --timer-irq: the timer IRQ part of each wake-up (on unless 0/off) */
 	bool timer_irq;
 	bool timer_irq_given;			/* given: traced even without --trace */
+	/* noise --trace: a cause for each gap (issue 16); -1: on as root, unless it fails */
+	int noise_trace;
 	void *throughput;			/* run --throughput (cmd_run.c), NULL: none */
 };
 
@@ -392,6 +394,13 @@ bool measure_timer_irq_wanted(const struct measure_opts *m);
  * NULL with @err set.
  */
 struct measure_hold *measure_hold_start(const struct measure_opts *m, struct rtm_error *err);
+/* noise --trace: each gap's cause (lib/noiseattr.h), given or on by default as root. */
+bool measure_noise_trace_wanted(const struct measure_opts *m);
+/*
+ * measure_hold_start() failed: true (after a note naming why) when the run goes
+ * on without it, which only noise's default gap causes do.
+ */
+bool measure_hold_optional(struct measure_opts *m, const struct rtm_error *err);
 /* Drain it (the drive loop); rtmeasure's own threads (the probes) are excluded. */
 void measure_hold_poll(struct measure_hold *mh);
 /* Stop and resume tracing (the monitor's key t); the holds so far are kept. */
@@ -403,7 +412,10 @@ void measure_hold_line(struct measure_hold *mh, char *buf, size_t len);
 void measure_timer_irq_line(struct measure_hold *mh, char *buf, size_t len);
 /* sections.timer_irq as it stands (a new reference), for the scrapes; NULL when not traced. */
 json_t *measure_timer_irq_live(struct measure_hold *mh);
-/* Stop, drain, close what is open, and write r->sections.rt_holds and .timer_irq. */
+/*
+ * Stop, drain, close what is open, and write r->sections.rt_holds and .timer_irq,
+ * and the gap causes into r->sections.noise (call after the probe's finish).
+ */
 void measure_hold_finish(struct measure_hold *mh, struct rtm_result *r);
 void measure_hold_free(struct measure_hold *mh);
 

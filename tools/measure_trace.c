@@ -24,7 +24,9 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "irq.h"
 #include "measure.h"
+#include "noiseattr.h"
 #include "rtholds.h"
 #include "rtmeasure.h"
 #include "timerirq.h"
@@ -263,6 +265,9 @@ struct measure_hold {
 	struct rtm_trace *trace;
 	struct rtm_rtholds *holds;	/* --rt-hold, or NULL */
 	struct rtm_timerirq *tirq;	/* --timer-irq, or NULL */
+	struct rtm_noiseattr *attr;	/* noise --trace, or NULL */
+	int64_t *steal0;		/* /proc/stat steal per CPU at the start (ns), -1: none */
+	int nsteal;
 	char cpus[1024];
 	int *tids;
 	int ntids, cap;
@@ -291,9 +296,83 @@ bool measure_timer_irq_wanted(const struct measure_opts *m)
 	       m->ops == &rtm_probe_timer_ops && m->probe.mode == RTM_TIMER_NANOSLEEP;
 }
 
+bool measure_noise_trace_wanted(const struct measure_opts *m)
+{
+	return m->ops == &rtm_probe_noise_ops && m->noise_trace != 0;
+}
+
 bool measure_hold_wanted(const struct measure_opts *m)
 {
-	return rt_hold_wanted(m) || measure_timer_irq_wanted(m);
+	return rt_hold_wanted(m) || measure_timer_irq_wanted(m) || measure_noise_trace_wanted(m);
+}
+
+bool measure_hold_optional(struct measure_opts *m, const struct rtm_error *err)
+{
+	if (m->ops != &rtm_probe_noise_ops || m->noise_trace >= 0)
+		return false;
+	fprintf(stderr, "rtmeasure: note: no gap causes: %s (give --trace to make this an error, "
+		"--trace 0 to go without)\n", err->msg);
+	m->noise_trace = 0;
+	return true;
+}
+
+/* Steal time per CPU from /proc/stat in ns (-1: not listed); @n entries. */
+static void read_steal(int64_t *steal, int n)
+{
+	struct rtm_error err = { "" };
+	struct rtm_irq_snap snap;
+	long hz = sysconf(_SC_CLK_TCK);
+	int i;
+
+	for (i = 0; i < n; i++)
+		steal[i] = -1;
+	memset(&snap, 0, sizeof(snap));
+	if (rtm_irq_snap_read("/", &snap, &err) || hz <= 0) {
+		rtm_irq_snap_release(&snap);
+		return;
+	}
+	for (i = 0; i < snap.nstat_cpus; i++)
+		if (snap.stat_cpus[i].cpu >= 0 && snap.stat_cpus[i].cpu < n)
+			steal[snap.stat_cpus[i].cpu] = (int64_t)(snap.stat_cpus[i].steal *
+							 (1000000000ULL / (uint64_t)hz));
+	rtm_irq_snap_release(&snap);
+}
+
+/* A virtual machine: the CPU says it runs under a hypervisor (cpuinfo's flag). */
+static bool on_vm(void)
+{
+	char line[4096];
+	bool vm = false;
+	FILE *f = fopen("/proc/cpuinfo", "re");
+
+	if (!f)
+		return false;
+	while (!vm && fgets(line, sizeof(line), f))
+		vm = !strncmp(line, "flags", 5) && strstr(line, " hypervisor");
+	fclose(f);
+	return vm;
+}
+
+/*
+ * The events the gap causes need, into @buf: irq_vectors (x86) and nmi where this
+ * kernel has them (without tracefs the instance's creation names the problem).
+ */
+static void noise_events(char *buf, size_t len)
+{
+	struct rtm_error err = { "" };
+	const char *dir = rtm_trace_find_tracefs(&err);
+	char path[512];
+
+	snprintf(buf, len, "sched:sched_switch,irq:irq_handler_entry,irq:irq_handler_exit,"
+		 "irq:softirq_entry,irq:softirq_exit");
+	if (!dir)
+		return;
+	snprintf(path, sizeof(path), "%s/events/irq_vectors", dir);
+	if (!access(path, F_OK))
+		snprintf(buf + strlen(buf), len - strlen(buf), ",irq_vectors");
+	snprintf(path, sizeof(path), "%s/events/nmi/nmi_handler", dir);
+	if (!access(path, F_OK))
+		snprintf(buf + strlen(buf), len - strlen(buf), ",nmi:nmi_handler");
 }
 
 /* The timer IRQ split: hrtimer_wakeup's address and the measured CPUs watched. */
@@ -331,7 +410,7 @@ struct measure_hold *measure_hold_start(const struct measure_opts *m, struct rtm
 	 */
 	struct rtm_trace_opts to = { .buffer_kb = 4096, .overwrite = false, .suffix = "stream" };
 	struct measure_hold *mh = calloc(1, sizeof(*mh));
-	char events[128] = "", fstart[96], fexpire[96];
+	char events[512] = "", fstart[96], fexpire[96];
 
 	if (!mh) {
 		rtm_error_set(err, "out of memory");
@@ -356,6 +435,27 @@ struct measure_hold *measure_hold_start(const struct measure_opts *m, struct rtm
 		}
 		snprintf(events + strlen(events), sizeof(events) - strlen(events), "%s%s",
 			 *events ? "," : "", "timer:hrtimer_start,timer:hrtimer_expire_entry");
+	}
+	if (measure_noise_trace_wanted(m)) {
+		mh->nsteal = (int)sysconf(_SC_NPROCESSORS_CONF);
+		mh->attr = rtm_noiseattr_alloc(mh->nsteal, "/");
+		mh->steal0 = calloc((size_t)mh->nsteal, sizeof(*mh->steal0));
+		if (!mh->attr || !mh->steal0) {
+			rtm_error_set(err, "out of memory");
+			measure_hold_free(mh);
+			return NULL;
+		}
+		read_steal(mh->steal0, mh->nsteal);
+		/* sched_switch may already be there (--rt-hold): the rest after it */
+		if (!*events)
+			noise_events(events, sizeof(events));
+		else {
+			char more[sizeof(events)];
+
+			noise_events(more, sizeof(more));
+			snprintf(events + strlen(events), sizeof(events) - strlen(events), ",%s",
+				 more + strlen("sched:sched_switch,"));
+		}
 	}
 	to.events = events;
 	if (mh->tirq) {
@@ -395,8 +495,8 @@ struct measure_hold *measure_hold_start(const struct measure_opts *m, struct rtm
 	return mh;
 }
 
-/* A probe thread of this process: its name is rtm-probe/CPU (lib/probe_timer.c). */
-static bool is_probe(int tid)
+/* A thread of this process named @prefix... (rtm-probe/CPU, rtm-noise/CPU). */
+static bool is_named(int tid, const char *prefix)
 {
 	char path[64], comm[32] = "";
 	FILE *f;
@@ -408,7 +508,7 @@ static bool is_probe(int tid)
 	if (!fgets(comm, sizeof(comm), f))
 		comm[0] = '\0';
 	fclose(f);
-	return !strncmp(comm, "rtm-probe/", 10);
+	return !strncmp(comm, prefix, strlen(prefix));
 }
 
 /*
@@ -434,7 +534,11 @@ static void exclude_self(struct measure_hold *mh)
 			;
 		if (i < mh->ntids)
 			continue;
-		if (mh->tirq && is_probe(tid) && rtm_timerirq_follow(mh->tirq, tid)) {
+		if (mh->attr && is_named(tid, "rtm-noise/") && rtm_noiseattr_self(mh->attr, tid)) {
+			mh->failed = true;
+			break;
+		}
+		if (mh->tirq && is_named(tid, "rtm-probe/") && rtm_timerirq_follow(mh->tirq, tid)) {
 			mh->failed = true;
 			break;
 		}
@@ -463,6 +567,8 @@ static int stream_event(const struct rtm_event *ev, void *ctx)
 	if (!ret && mh->tirq && (ev->type == RTM_EV_HRTIMER_START ||
 				 ev->type == RTM_EV_HRTIMER_ENTRY))
 		ret = rtm_timerirq_event(ev, mh->tirq);
+	if (!ret && mh->attr)
+		ret = rtm_noiseattr_event(ev, mh->attr);
 	return ret;
 }
 
@@ -534,6 +640,37 @@ json_t *measure_timer_irq_live(struct measure_hold *mh)
 	return mh && mh->tirq ? rtm_timerirq_to_json(mh->tirq) : NULL;
 }
 
+/* The gap causes into sections.noise, the steal time of the run beside them. */
+static void noise_causes(struct measure_hold *mh, struct rtm_result *r)
+{
+	json_t *noise = json_object_get(r->sections, "noise");
+	struct rtm_noiseattr_env *env = calloc((size_t)mh->nsteal, sizeof(*env));
+	int64_t *steal1 = calloc((size_t)mh->nsteal, sizeof(*steal1));
+	bool vm = on_vm();
+	int i;
+
+	if (!noise || !env || !steal1) {
+		free(env);
+		free(steal1);
+		return;
+	}
+	read_steal(steal1, mh->nsteal);
+	for (i = 0; i < mh->nsteal; i++) {
+		env[i].vm = vm;
+		env[i].steal_ns = mh->steal0[i] >= 0 && steal1[i] >= mh->steal0[i] ?
+				  steal1[i] - mh->steal0[i] : -1;
+	}
+	rtm_noiseattr_lost(mh->attr, mh->lost);
+	if (rtm_noiseattr_apply(mh->attr, noise, env, mh->nsteal) || mh->failed)
+		fprintf(stderr, "rtmeasure: warning: the gap causes are %s\n", mh->failed ?
+			"incomplete (a drain of the trace failed)" : "missing (out of memory)");
+	if (mh->failed)
+		json_object_set_new(json_object_get(noise, "attribution"), "complete",
+				    json_false());
+	free(env);
+	free(steal1);
+}
+
 void measure_hold_finish(struct measure_hold *mh, struct rtm_result *r)
 {
 	json_t *sec;
@@ -558,6 +695,8 @@ void measure_hold_finish(struct measure_hold *mh, struct rtm_result *r)
 		json_object_set_new(sec, "complete", json_boolean(!mh->failed && !mh->lost));
 		json_object_set_new(r->sections, "timer_irq", sec);
 	}
+	if (mh->attr)
+		noise_causes(mh, r);
 }
 
 void measure_hold_free(struct measure_hold *mh)
@@ -567,6 +706,8 @@ void measure_hold_free(struct measure_hold *mh)
 	rtm_trace_destroy(mh->trace);
 	rtm_rtholds_free(mh->holds);
 	rtm_timerirq_free(mh->tirq);
+	rtm_noiseattr_free(mh->attr);
+	free(mh->steal0);
 	free(mh->tids);
 	free(mh);
 }

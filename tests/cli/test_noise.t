@@ -46,6 +46,16 @@ if ! grep -qsw osnoise /sys/kernel/tracing/available_tracers; then
 		[ ! -e "$tmp/os" ]
 	ok $? "--backend osnoise where it cannot run: one line with the fix, exit 2 ($err)"
 fi
+expect_usage_error "--trace=maybe" noise --trace=maybe
+run_cmd noise --backend osnoise --trace -D 1s
+[ "$rc" -eq 2 ] && echo "$err" | grep -q -- "--backend osnoise: --trace gives the busy loop's gaps"
+ok $? "--trace with --backend osnoise: refused before the tracer is looked for ($err)"
+run_cmd noise --trace 0 extra
+[ "$rc" -eq 2 ] && echo "$err" | grep -q "unexpected argument 'extra'"
+ok $? "--trace 0: the 0 is its value ($err)"
+run_cmd noise --trace maybe
+[ "$rc" -eq 2 ] && echo "$err" | grep -q "unexpected argument 'maybe'"
+ok $? "--trace maybe: not a value, a stray argument ($err)"
 touch "$tmp/file"
 # (another rtmeasure measuring these CPUs adds a warning line: not counted here)
 run_cmd noise --no-rt --no-dma-latency --no-mlock -D 1s -o "$tmp/file"
@@ -59,6 +69,8 @@ run_cmd noise --help
 ok $? "noise --help documents --window and --threshold"
 echo "$out" | grep -q -- '--backend B' && echo "$out" | grep -q 'hwlat'
 ok $? "noise --help documents --backend"
+echo "$out" | grep -q -- '--trace \[0|1\]' && echo "$out" | grep -q -- '--no-trace: off'
+ok $? "noise --help documents --trace and --no-trace"
 run_cmd hwlat --help
 [ "$rc" -eq 0 ] && echo "$out" | grep -q 'usage: rtmeasure hwlat'
 ok $? "hwlat --help"

@@ -317,8 +317,24 @@ static void test_noise(void)
 	   "noise: an empty histogram is still a histogram (all zero)");
 	ok(!strstr(txt, "rtmeasure_wakeup_latency") && !strstr(txt, "rtmeasure_overruns"),
 	   "noise: no wake-up series on a noise page");
-	ok(!strstr(txt, "cause"), "noise: no series by cause (not attributed yet)");
+	ok(!strstr(txt, "cause"), "noise: no series by cause without noise --trace");
 	free(txt);
+	/* noise --trace: CPU 3's gaps by cause class */
+	json_object_set_new(json_array_get(json_object_get(sec, "cpus"), 0), "causes",
+			    json_pack("{s:I, s:I, s:I, s:I, s:I}", "irq_ns", (json_int_t)1500,
+				      "softirq_ns", (json_int_t)0, "nmi_ns", (json_int_t)0,
+				      "thread_ns", (json_int_t)2000000, "unexplained_ns",
+				      (json_int_t)1000000007));
+	txt = page(RTM_PROM_TEXT, &t, NULL, 0, &run);
+	ok(strstr(txt, "# TYPE rtmeasure_noise_cause_seconds_total counter\n") &&
+	   strstr(txt, "rtmeasure_noise_cause_seconds_total{cpu=\"3\",probe=\"noise\","
+		  "host=\"lab\\\"1\\\\a\",kernel=\"6.1.0-rt\",preempt_model=\"rt\","
+		  "cause=\"unexplained\"} 1.000000007\n") &&
+	   value_of(txt, "rtmeasure_noise_cause_seconds_total{cpu=\"3\"") == 0.0000015 &&
+	   !strstr(txt, "rtmeasure_noise_cause_seconds_total{cpu=\"5\""),
+	   "noise --trace: per-CPU time by cause, exact; none for a CPU without causes");
+	free(txt);
+	json_object_del(json_array_get(json_object_get(sec, "cpus"), 0), "causes");
 	txt = page(RTM_PROM_OPENMETRICS, &t, NULL, 0, &run);
 	ok(strstr(txt, "# TYPE rtmeasure_noise_seconds counter\n# UNIT rtmeasure_noise_seconds "
 		  "seconds\n") && strstr(txt, "rtmeasure_noise_gaps_created{cpu=\"3\"") &&

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * noiseattr.h - a cause for every noise gap (`rtmeasure noise --trace`, issue 16).
+ *
+ * Fed each measured CPU's events in time order (an rtm_event_cb on the streaming
+ * instance: irq_handler_entry/exit, softirq_entry/exit, irq_vectors *_entry/exit,
+ * nmi_handler, sched_switch), it cuts the CPU's time into intervals, each owned by
+ * the innermost thing running: an NMI, a hard IRQ (by number and name), a vector
+ * (local_timer, reschedule, ...), a softirq (by name), or a thread other than the
+ * noise probe's (by comm, pid and priority) while the probe was switched out. Nested
+ * handlers count once, to the innermost. Only the time while the probe thread wants
+ * the CPU is kept (from its switch-in to its switch-out asleep), so memory follows
+ * the gaps, not the run.
+ *
+ * rtm_noiseattr_apply() then lays each gap of sections.noise over those intervals:
+ * the time each cause took inside the gap (widened by the clock tolerance, the sum
+ * capped at the gap), the rest "unexplained", the main cause (largest share), and
+ * per CPU the noise by cause class and the contributors.
+ */
+#ifndef RTM_NOISEATTR_H
+#define RTM_NOISEATTR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "tracedec.h"
+
+/*
+ * A gap's start is the window's CLOCK_MONOTONIC read plus TSC cycles converted at
+ * the rate calibrated over 50 ms against CLOCK_MONOTONIC_RAW (lib/probe_noise.c):
+ * off by the calibration error and by NTP's slew of CLOCK_MONOTONIC, both growing
+ * with the time since the window began. A gap is matched with this much slack on
+ * each side: a base plus parts per million of its offset into the window.
+ */
+#define RTM_NOISEATTR_TOL_BASE_NS	5000ULL
+#define RTM_NOISEATTR_TOL_PPM		100ULL
+
+/* Intervals kept per CPU before further ones are dropped (and counted). */
+#define RTM_NOISEATTR_MAX_SEGS		(1U << 21)
+
+enum rtm_noise_class {
+	RTM_NOISE_IRQ,		/* hard IRQs and x86 vectors, as rtla osnoise counts them */
+	RTM_NOISE_SOFTIRQ,
+	RTM_NOISE_NMI,
+	RTM_NOISE_THREAD,
+	RTM_NOISE_UNEXPLAINED,
+	RTM_NOISE_NCLASSES,
+};
+
+/* "irq", "softirq", "nmi", "thread", "unexplained" */
+const char *rtm_noise_class_name(enum rtm_noise_class c);
+
+struct rtm_noiseattr;
+
+/*
+ * For CPUs 0..@ncpus-1; @proc_root: where /proc is ("/"), to read a preempting
+ * thread's policy when it is first seen (sched_switch has only its priority), or
+ * NULL (recorded events: the policy stays unknown, "rt N"). NULL when out of memory.
+ */
+struct rtm_noiseattr *rtm_noiseattr_alloc(int ncpus, const char *proc_root);
+void rtm_noiseattr_free(struct rtm_noiseattr *a);
+
+/*
+ * @tid is a noise probe thread: its running time is the measured time, never a
+ * cause. Call before the events of its first switch-in are fed. 0 or -ENOMEM.
+ */
+int rtm_noiseattr_self(struct rtm_noiseattr *a, int tid);
+
+/* The rtm_event_cb: one event (@ctx the rtm_noiseattr); events of a CPU in time order. */
+int rtm_noiseattr_event(const struct rtm_event *ev, void *ctx);
+
+/* Events were lost (the trace buffer was full): the attribution is incomplete. */
+void rtm_noiseattr_lost(struct rtm_noiseattr *a, uint64_t events);
+
+/* Intervals dropped at RTM_NOISEATTR_MAX_SEGS, over all CPUs. */
+uint64_t rtm_noiseattr_dropped(const struct rtm_noiseattr *a);
+
+/*
+ * What the run's /proc/stat said of a CPU besides the events: the steal time the
+ * hypervisor reported (-1: unknown) and whether the box is a virtual machine; they
+ * only word the unexplained part.
+ */
+struct rtm_noiseattr_env {
+	int64_t steal_ns;
+	bool vm;
+};
+
+/*
+ * rtm_noiseattr_apply - the causes into sections.noise (docs/result-schema.md)
+ * @noise: sections.noise as rtm_probe_noise_finish() wrote it
+ * @env: per CPU number (index: the CPU), or NULL
+ * @nenv: entries of @env
+ *
+ * Adds to each CPU "causes" (class totals, the gaps each class was the main cause
+ * of, the contributors by time) and "gap_causes" (one entry per gap_list entry),
+ * and to the section "attribution" (tolerance, lost events, completeness).
+ * 0, -EINVAL when @noise is not a noise section, -ENOMEM.
+ */
+int rtm_noiseattr_apply(struct rtm_noiseattr *a, json_t *noise,
+			const struct rtm_noiseattr_env *env, int nenv);
+
+/*
+ * Check a noise CPU's "causes" and "gap_causes" (result.json load): absent is
+ * fine (older results, --trace 0); present they must be well formed. 0 or -EINVAL
+ * with the reason in @why.
+ */
+int rtm_noiseattr_check(const json_t *cpu, char *why, size_t len);
+
+/* The causes per CPU like rtla osnoise top's columns, and the top @top contributors. */
+void rtm_noiseattr_fprint(const json_t *noise, FILE *f, int top);
+
+#endif
