@@ -18,6 +18,7 @@
 #include "noiseattr.h"
 #include "result.h"
 #include "tracedec.h"
+#include "../fakeproc.h"
 #include "../tap.h"
 
 #define US(x) ((uint64_t)(x) * 1000ULL)
@@ -455,26 +456,6 @@ out:
 	rtm_tracedec_free(d);
 }
 
-/* A /proc/PID/stat with @policy (field 41) for the thread look-up. */
-static void write_stat(const char *root, int pid, const char *comm, int policy)
-{
-	char path[512];
-	FILE *f;
-	int i;
-
-	snprintf(path, sizeof(path), "%s/proc/%d", root, pid);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/proc/%d/stat", root, pid);
-	f = fopen(path, "w");
-	if (!f)
-		return;
-	fprintf(f, "%d (%s) R", pid, comm);
-	for (i = 4; i <= 39; i++)
-		fprintf(f, " 0");
-	fprintf(f, " %d %d 0 0 0\n", policy == 1 || policy == 2 ? 90 : 0, policy);
-	fclose(f);
-}
-
 /* The preempting threads' policies, read from /proc when first seen. */
 static void test_policies(void)
 {
@@ -490,10 +471,10 @@ static void test_policies(void)
 	}
 	snprintf(path, sizeof(path), "%s/proc", root);
 	mkdir(path, 0755);
-	write_stat(root, 11, "fifo-thr", 1);
-	write_stat(root, 12, "rr-thr", 2);
-	write_stat(root, 13, "batch-thr", 3);
-	write_stat(root, 14, "now-another", 1);	/* pid reused: not the traced comm */
+	fake_proc_stat(root, 11, "fifo-thr", 1);
+	fake_proc_stat(root, 12, "rr-thr", 2);
+	fake_proc_stat(root, 13, "batch-thr", 3);
+	fake_proc_stat(root, 14, "now-another", 1);	/* pid reused: not the traced comm */
 	a = rtm_noiseattr_alloc(2, root);
 	rtm_noiseattr_self(a, PROBE);
 	sw(a, 1, T0, 0, 0, "rtm-noise/1", PROBE, 4);

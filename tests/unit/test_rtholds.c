@@ -19,6 +19,7 @@
 #include "result.h"
 #include "rtholds.h"
 #include "tracedec.h"
+#include "../fakeproc.h"
 #include "../tap.h"
 
 #define MS(x) ((uint64_t)(x) * 1000000ULL)
@@ -264,25 +265,6 @@ static void test_migration_prio_lost(void)
 	rtm_rtholds_free(h);
 }
 
-static void write_stat(const char *root, int pid, const char *comm, int policy)
-{
-	char path[512];
-	FILE *f;
-	int i;
-
-	snprintf(path, sizeof(path), "%s/proc/%d", root, pid);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/proc/%d/stat", root, pid);
-	f = fopen(path, "w");
-	if (!f)
-		return;
-	fprintf(f, "%d (%s) R", pid, comm);
-	for (i = 4; i <= 39; i++)		/* ppid .. processor */
-		fprintf(f, " %d", i == 39 ? 1 : 0);
-	fprintf(f, " %d %d 0 0 0\n", policy ? 90 : 0, policy);	/* rt_priority, policy */
-	fclose(f);
-}
-
 static void test_policy(void)
 {
 	char root[] = "/tmp/test_rtholds.XXXXXX", path[512];
@@ -296,9 +278,9 @@ static void test_policy(void)
 	}
 	snprintf(path, sizeof(path), "%s/proc", root);
 	mkdir(path, 0755);
-	write_stat(root, 4321, "spin", 1);
-	write_stat(root, 77, "someone-else", 1);	/* the pid of a gone "rr" reused */
-	write_stat(root, 78, "bee", 2);
+	fake_proc_stat(root, 4321, "spin", 1);
+	fake_proc_stat(root, 77, "someone-else", 1);	/* the pid of a gone "rr" reused */
+	fake_proc_stat(root, 78, "bee", 2);
 
 	h = rtm_rtholds_alloc(2, BOUND, root);
 	rtm_rtholds_exclude(h, PROBE);
@@ -320,7 +302,7 @@ static void test_policy(void)
 	rtm_rtholds_free(h);
 
 	/* without the tick while it held the CPU: gone at its end, unknown */
-	write_stat(root, 78, "bee", 2);
+	fake_proc_stat(root, 78, "bee", 2);
 	h = rtm_rtholds_alloc(1, BOUND, root);
 	sw(h, 0, 0, "swapper/0", 0, 120, "bee", 78, 89);
 	unlink(path);
@@ -330,7 +312,7 @@ static void test_policy(void)
 	rtm_rtholds_free(h);
 
 	/* SCHED_OTHER in /proc, FIFO 90 in the trace (demoted first, or boosted) */
-	write_stat(root, 79, "dem", 0);
+	fake_proc_stat(root, 79, "dem", 0);
 	h = rtm_rtholds_alloc(1, BOUND, root);
 	sw(h, 0, 0, "swapper/0", 0, 120, "dem", 79, 9);
 	sw(h, 0, MS(300), "dem", 79, 9, "swapper/0", 0, 120);
