@@ -62,16 +62,6 @@ static uint64_t copy_task(const char *dir, const char *which, int pid, int tid)
 	return t;
 }
 
-static int print_event(const struct rtm_event *ev, void *arg)
-{
-	char line[512];
-
-	(void)arg;
-	rtm_event_format(ev, line, sizeof(line));
-	printf("%s\n", line);
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	struct rtm_error err = { "" };
@@ -103,7 +93,7 @@ int main(int argc, char **argv)
 	if (i != argc || cpu < 0)
 		die(2, "--cpu C is needed (and every option takes a value)");
 	if (!strcmp(argv[1], "list"))
-		return helper_list_pages(argv[2], cpu, print_event);
+		return helper_list_pages(argv[2], cpu);
 	if (pid < 0 || tid < 0)
 		die(2, "record needs --pid and --tid");
 	snprintf(cpus, sizeof(cpus), "%d", cpu);

@@ -33,16 +33,6 @@
 #define EVENTS "sched:sched_switch,irq:irq_handler_entry,irq:irq_handler_exit," \
 	       "irq:softirq_entry,irq:softirq_exit,irq_vectors,nmi:nmi_handler"
 
-static int print_event(const struct rtm_event *ev, void *arg)
-{
-	char line[512];
-
-	(void)arg;
-	rtm_event_format(ev, line, sizeof(line));
-	printf("%s  [pid %d]\n", line, ev->pid);
-	return 0;
-}
-
 /* The tid of this process's thread named @comm, 0 when none. */
 static int find_thread(const char *comm)
 {
@@ -115,7 +105,7 @@ int main(int argc, char **argv)
 	if (i != argc || cpu < 0)
 		die(2, "--cpu C is needed (and every option takes a value)");
 	if (!strcmp(argv[1], "list"))
-		return helper_list_pages(argv[2], cpu, print_event);
+		return helper_list_pages(argv[2], cpu);
 	if (!inject)
 		die(2, "record needs --inject PATH (tests/helpers/inject)");
 	snprintf(cpus, sizeof(cpus), "%d", cpu);

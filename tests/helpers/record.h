@@ -33,11 +33,22 @@ static inline int helper_write_page(void *page, int size, int cpu, void *arg)
 	return fclose(f) ? -EIO : 0;
 }
 
+/* One event as the listing shows it: the decoder's line and the writer's pid. */
+static inline int helper_print_event(const struct rtm_event *ev, void *arg)
+{
+	char line[512];
+
+	(void)arg;
+	rtm_event_format(ev, line, sizeof(line));
+	printf("%s  [pid %d]\n", line, ev->pid);
+	return 0;
+}
+
 /*
- * Print the events of @dir/cpu@cpu.raw (with @dir's formats) one per line, as
- * @print formats them, then "lost N". Dies on an unreadable window.
+ * Print the events of @dir/cpu@cpu.raw (with @dir's formats) one per line
+ * (helper_print_event), then "lost N". Dies on an unreadable window.
  */
-static inline int helper_list_pages(const char *dir, int cpu, rtm_event_cb print)
+static inline int helper_list_pages(const char *dir, int cpu)
 {
 	struct rtm_error err = { "" };
 	struct rtm_tracedec *d = rtm_tracedec_alloc(dir, &err);
@@ -52,7 +63,7 @@ static inline int helper_list_pages(const char *dir, int cpu, rtm_event_cb print
 	if (!f)
 		die(1, "cannot open %s", path);
 	while (fread(page, 1, sizeof(page), f) == sizeof(page))
-		rtm_tracedec_page(d, page, cpu, print, NULL, &lost);
+		rtm_tracedec_page(d, page, cpu, helper_print_event, NULL, &lost);
 	fclose(f);
 	rtm_tracedec_free(d);
 	printf("lost %llu\n", (unsigned long long)lost);

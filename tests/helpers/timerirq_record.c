@@ -67,16 +67,6 @@ static void *sleeper_main(void *arg)
 	return NULL;
 }
 
-static int print_event(const struct rtm_event *ev, void *arg)
-{
-	char line[512];
-
-	(void)arg;
-	rtm_event_format(ev, line, sizeof(line));
-	printf("%s  [pid %d]\n", line, ev->pid);
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	struct rtm_error err = { "" };
@@ -104,7 +94,7 @@ int main(int argc, char **argv)
 	if (i != argc || s.cpu < 0)
 		die(2, "--cpu C is needed (and every option takes a value)");
 	if (!strcmp(argv[1], "list"))
-		return helper_list_pages(argv[2], s.cpu, print_event);
+		return helper_list_pages(argv[2], s.cpu);
 	if (rtm_timerirq_kallsyms("/", "hrtimer_wakeup", &wakeup_fn))
 		die(1, "hrtimer_wakeup is not in /proc/kallsyms (root, kernel.kptr_restrict <= 1)");
 	snprintf(cpus, sizeof(cpus), "%d", s.cpu);
