@@ -170,6 +170,10 @@ done
 ok $? "report.html embeds the gap-length histogram"
 grep -q 'Gaps above 20.0 us' "$tmp/noise/report.md" && grep -q '| 0 | 0.000711 | 41.3 |' "$tmp/noise/report.md"
 ok $? "report.md lists the gaps above --report-above (CPU 0's 41.3 us at 0.000711 s)"
+run_cmd report "$N" -o "$tmp/noisesvg" --format svg
+[ "$rc" = 0 ] && [ -s "$tmp/noisesvg/plots/noise_hist.svg" ] && grep -q '<svg' "$tmp/noisesvg/report.html" &&
+	grep -q '](plots/noise_hist.svg)' "$tmp/noisesvg/report.md"
+ok $? "noise report --format svg: the SVG inline in report.html, linked in report.md ($err)"
 jq '.sections.noise.cpus[0].hist.buckets = "x"' "$N/result.json" >"$tmp/badnoise.json"
 expect_usage_error "report: a damaged noise section" report "$tmp/badnoise.json" -o "$tmp/bn"
 [ ! -e "$tmp/bn" ]; ok $? "nothing written for a damaged noise section"

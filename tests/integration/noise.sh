@@ -120,4 +120,11 @@ if command -v gnuplot >/dev/null; then
 		grep -q 'interrupted: what was measured until then' "$out/t/report.md" ||
 		fail "SIGTERM: no report.html/report.md of the interrupted run ($(cat "$out/t.err"))"
 fi
+
+# no gnuplot: the report is said to be missing, the run is not failed, its result kept
+PATH=/nonexistent "$RTMEASURE" noise --backend user -a 0 -D 1s -q --trace 0 -o "$out/np" \
+	>/dev/null 2>"$out/np.err" || fail "no gnuplot: noise exited $? ($(cat "$out/np.err"))"
+grep -q '^rtmeasure: no report: gnuplot is not installed' "$out/np.err" &&
+	[ -s "$out/np/result.json" ] && [ ! -e "$out/np/report.html" ] ||
+	fail "no gnuplot: not said, or the result not kept ($(cat "$out/np.err"))"
 exit 0
