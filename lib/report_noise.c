@@ -480,8 +480,9 @@ void rtm_report_noise_page(FILE *f, const struct rtm_result *r, bool html, const
 		para(&p, NULL, "No CPU had a gap: nothing to plot.");
 	else if (html)
 		rtm_html_image(f, img, HIST_CAPTION);
-	else
-		fprintf(f, "![%s](plots/%s)\n\n", HIST_CAPTION, strrchr(img, '/') + 1);
+	else	/* linked beside the page: plots/NAME */
+		fprintf(f, "![%s](plots/%s)\n\n", HIST_CAPTION,
+			strrchr(img, '/') ? strrchr(img, '/') + 1 : img);
 	if (html)
 		rtm_html_end(f);
 }

@@ -161,17 +161,20 @@ for i in 0 1; do
 	row="<td class=\"l\">$cpu</td><td>$(us $i sampled_ns)</td><td>$(us $i noise_ns)</td>"
 	row="$row<td>$avail</td><td>$(us $i max_gap_ns)</td><td>$gaps</td>"
 	grep -qF "$row" "$tmp/noise/report.html"
-	ok $? "report.html: CPU $cpu noise $(us $i noise_ns) us, $avail % available, max gap $(us $i max_gap_ns) us, $gaps gaps"
-	grep -qF "| $cpu | $(us $i sampled_ns) | $(us $i noise_ns) | $avail | $(us $i max_gap_ns) | $gaps |" \
-		"$tmp/noise/report.md"
+	ok $? "report.html: CPU $cpu noise $(us $i noise_ns) us, $avail % available, max gap \
+$(us $i max_gap_ns) us, $gaps gaps"
+	md="| $cpu | $(us $i sampled_ns) | $(us $i noise_ns) | $avail | $(us $i max_gap_ns) | $gaps |"
+	grep -qF "$md" "$tmp/noise/report.md"
 	ok $? "report.md: the same row for CPU $cpu"
 done
 [ "$(grep -c 'src="data:image/png;base64,' "$tmp/noise/report.html")" = 1 ]
 ok $? "report.html embeds the gap-length histogram"
-grep -q 'Gaps above 20.0 us' "$tmp/noise/report.md" && grep -q '| 0 | 0.000711 | 41.3 |' "$tmp/noise/report.md"
+grep -q 'Gaps above 20.0 us' "$tmp/noise/report.md" &&
+	grep -q '| 0 | 0.000711 | 41.3 |' "$tmp/noise/report.md"
 ok $? "report.md lists the gaps above --report-above (CPU 0's 41.3 us at 0.000711 s)"
 run_cmd report "$N" -o "$tmp/noisesvg" --format svg
-[ "$rc" = 0 ] && [ -s "$tmp/noisesvg/plots/noise_hist.svg" ] && grep -q '<svg' "$tmp/noisesvg/report.html" &&
+[ "$rc" = 0 ] && [ -s "$tmp/noisesvg/plots/noise_hist.svg" ] &&
+	grep -q '<svg' "$tmp/noisesvg/report.html" &&
 	grep -q '](plots/noise_hist.svg)' "$tmp/noisesvg/report.md"
 ok $? "noise report --format svg: the SVG inline in report.html, linked in report.md ($err)"
 jq '.sections.noise.cpus[0].hist.buckets = "x"' "$N/result.json" >"$tmp/badnoise.json"

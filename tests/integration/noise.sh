@@ -19,7 +19,8 @@ trap 'rm -rf "$out"; kill $inj $wrap 2>/dev/null' EXIT
 inject="$RTM_BUILDDIR/tests/helpers/inject"
 
 # the detector alone in a shell whose `times` gives its CPU time (user + system)
-bash -c '"$0" noise --backend user -a 0 -D 6s -q --json --no-report -o "$1" >"$2" & echo $! >"$4"; wait $!; rc=$?
+bash -c '"$0" noise --backend user -a 0 -D 6s -q --json --no-report -o "$1" >"$2" &
+	echo $! >"$4"; wait $!; rc=$?
 	times >"$3"; exit $rc' "$RTMEASURE" "$out/a" "$out/sum.json" "$out/times" "$out/pid" &
 wrap=$!
 for i in $(seq 3000); do
