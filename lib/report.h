@@ -123,10 +123,11 @@ int rtm_report_noise_check(const json_t *noise, struct rtm_error *err);
  * report.html (@html) or report.md of a noise result: the run, the per-CPU table,
  * osnoise's interference and the gap causes when present, the gaps above
  * report_above_ns (at most @max_gaps per CPU), and @img (the gap-length plot,
- * embedded in HTML, linked as plots/NAME in Markdown; NULL: none drawn).
+ * embedded in HTML, linked as plots/NAME in Markdown; NULL: none drawn), with a
+ * link to plots/noise_hist.pdf when @pdf.
  */
 void rtm_report_noise_page(FILE *f, const struct rtm_result *r, bool html, const char *img,
-			   int max_gaps);
+			   bool pdf, int max_gaps);
 /* The plot and both pages of a noise result, as rtm_report_write(). */
 int rtm_report_noise_write(const struct rtm_result *r, const struct rtm_report_opts *o,
 			   struct rtm_error *err);

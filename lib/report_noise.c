@@ -448,7 +448,7 @@ static void gaps_table(struct page *p, const json_t *noise, int max)
 	"CPU; triangles mark each CPU's longest gap"
 
 void rtm_report_noise_page(FILE *f, const struct rtm_result *r, bool html, const char *img,
-			   int max_gaps)
+			   bool pdf, int max_gaps)
 {
 	const json_t *noise = json_object_get(r->sections, "noise");
 	struct page p = { f, html, "" };
@@ -483,6 +483,11 @@ void rtm_report_noise_page(FILE *f, const struct rtm_result *r, bool html, const
 	else	/* linked beside the page: plots/NAME */
 		fprintf(f, "![%s](plots/%s)\n\n", HIST_CAPTION,
 			strrchr(img, '/') ? strrchr(img, '/') + 1 : img);
+	/* the PDF is an extra file beside the page, linked, never embedded */
+	if (img && pdf && html)
+		fputs("<p class=\"sub\"><a href=\"plots/noise_hist.pdf\">noise_hist.pdf</a></p>\n", f);
+	else if (img && pdf)
+		fputs("[noise_hist.pdf](plots/noise_hist.pdf)\n\n", f);
 	if (html)
 		rtm_html_end(f);
 }
@@ -598,8 +603,8 @@ out:
 	return ret;
 }
 
-static int write_page(const struct rtm_result *r, const char *dir, const char *name,
-		      bool html, const char *img, struct rtm_error *err)
+static int write_page(const struct rtm_result *r, const struct rtm_report_opts *o,
+		      const char *name, bool html, const char *img, struct rtm_error *err)
 {
 	char path[PATH_MAX + 32], *buf = NULL;
 	size_t len = 0;
@@ -608,9 +613,10 @@ static int write_page(const struct rtm_result *r, const char *dir, const char *n
 
 	if (!f)
 		return rtm_error_setn(err, -ENOMEM, "out of memory");
-	rtm_report_noise_page(f, r, html, img, RTM_REPORT_NOISE_GAPS);
+	rtm_report_noise_page(f, r, html, img, o->formats & (1u << RTM_PLOT_PDF),
+			      RTM_REPORT_NOISE_GAPS);
 	fclose(f);
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(path, sizeof(path), "%s/%s", o->out_dir, name);
 	ret = buf ? rtm_write_atomic(path, buf, len) : -ENOMEM;
 	free(buf);
 	if (ret)
@@ -641,8 +647,8 @@ int rtm_report_noise_write(const struct rtm_result *r, const struct rtm_report_o
 		return ret;
 	snprintf(img, sizeof(img), "%s/noise_hist.%s", plots,
 		 rtm_report_draw_formats(o->formats) & (1u << RTM_PLOT_PNG) ? "png" : "svg");
-	ret = write_page(r, o->out_dir, "report.html", true, drawn ? img : NULL, err);
+	ret = write_page(r, o, "report.html", true, drawn ? img : NULL, err);
 	if (!ret)
-		ret = write_page(r, o->out_dir, "report.md", false, drawn ? img : NULL, err);
+		ret = write_page(r, o, "report.md", false, drawn ? img : NULL, err);
 	return ret;
 }

@@ -177,6 +177,12 @@ run_cmd report "$N" -o "$tmp/noisesvg" --format svg
 	grep -q '<svg' "$tmp/noisesvg/report.html" &&
 	grep -q '](plots/noise_hist.svg)' "$tmp/noisesvg/report.md"
 ok $? "noise report --format svg: the SVG inline in report.html, linked in report.md ($err)"
+if gnuplot -e 'set terminal' 2>&1 | grep -qw pdfcairo; then
+	run_cmd report "$N" -o "$tmp/noisepdf" --format png,pdf
+	[ "$rc" = 0 ] && [ -s "$tmp/noisepdf/plots/noise_hist.pdf" ] &&
+		grep -q 'href="plots/noise_hist.pdf"' "$tmp/noisepdf/report.html"
+	ok $? "noise report --format png,pdf: the PDF beside the page, linked ($err)"
+fi
 jq '.sections.noise.cpus[0].hist.buckets = "x"' "$N/result.json" >"$tmp/badnoise.json"
 expect_usage_error "report: a damaged noise section" report "$tmp/badnoise.json" -o "$tmp/bn"
 [ ! -e "$tmp/bn" ]; ok $? "nothing written for a damaged noise section"

@@ -18,13 +18,13 @@
 
 #define NOISE_RESULT RTM_SRCDIR "/tests/data/results/vm-6.18-noise/result.json"
 
-static char *page(const struct rtm_result *r, bool html, const char *img)
+static char *page(const struct rtm_result *r, bool html, const char *img, bool pdf)
 {
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 
-	rtm_report_noise_page(f, r, html, img, RTM_REPORT_NOISE_GAPS);
+	rtm_report_noise_page(f, r, html, img, pdf, RTM_REPORT_NOISE_GAPS);
 	fclose(f);
 	return text;
 }
@@ -98,7 +98,7 @@ static void nulls(void)
 
 static void recorded_page(const struct rtm_result *r)
 {
-	char *md = page(r, false, "/x/plots/noise_hist.png"), *html = page(r, true, NULL);
+	char *md = page(r, false, "/x/plots/noise_hist.png", false), *html = page(r, true, NULL, true);
 
 	ok(strstr(md, "| 0 | 999822.7 | 27676.9 | 97.23182 | 680.0 | 1307 | 11.4 | 830 |\n") &&
 	   strstr(md, "| 1 | 999858.0 | 27134.1 | 97.28621 | 686.0 | 1311 | 11.2 | 631 |\n"),
@@ -117,12 +117,13 @@ static void recorded_page(const struct rtm_result *r)
 	ok(!strstr(md, "| 0 | 0.002145 |"), "its 18.8 us gap (below 20 us) is not");
 	ok(strstr(md, "2578 gaps were counted but not kept") != NULL,
 	   "the gaps --max-gaps dropped (1287 + 1291) are said");
-	ok(strstr(md, "](plots/noise_hist.png)") != NULL, "report.md links the plot");
+	ok(strstr(md, "](plots/noise_hist.png)") && !strstr(md, ".pdf"),
+	   "report.md links the plot, and no PDF when none was asked for");
 	ok(strstr(html, "<td class=\"l\">0</td><td>999822.7</td><td>27676.9</td>"
 		  "<td>97.23182</td><td>680.0</td><td>1307</td>") != NULL,
 	   "report.html: the same row");
-	ok(strstr(html, "No CPU had a gap: nothing to plot.") && strstr(html, "</html>"),
-	   "report.html without a plot says so and is whole");
+	ok(strstr(html, "No CPU had a gap: nothing to plot.") && strstr(html, "</html>") &&
+	   !strstr(html, ".pdf"), "report.html without a plot says so (no PDF link) and is whole");
 	free(md);
 	free(html);
 }
@@ -160,8 +161,8 @@ static void traced(struct rtm_result *r)
 	json_object_set_new(cpu_of(r, 1), "interference",
 			    json_pack("{s:i, s:i, s:i, s:i, s:i}", "hw", 0, "nmi", 2, "irq", 1040,
 				      "softirq", 3, "thread", 17));
-	md = page(r, false, NULL);
-	html = page(r, true, NULL);
+	md = page(r, false, NULL, false);
+	html = page(r, true, NULL, false);
 	ok(strstr(md, "## Gap causes (tracepoints)") != NULL, "traced: the causes table");
 	ok(strstr(md, "| 0 | 1250 gaps, 18500.0 us | 0 gaps, 0.0 us | 0 gaps, 0.0 us | "
 		  "1 gaps, 41.0 us | 56 gaps, 900.0 us |\n") != NULL,
@@ -182,7 +183,9 @@ static void traced(struct rtm_result *r)
 	ok(strstr(html, "thread kworker&lt;1&gt; pid 77") != NULL, "HTML escapes the labels");
 	json_object_set(json_object_get(noise, "attribution"), "complete", json_false());
 	free(md);
-	md = page(r, false, NULL);
+	md = page(r, false, "plots/noise_hist.svg", true);
+	ok(strstr(md, "[noise_hist.pdf](plots/noise_hist.pdf)") != NULL,
+	   "--format pdf: report.md links the PDF");
 	ok(strstr(md, "Incomplete: 0 events lost") != NULL, "incomplete attribution is said");
 	free(md);
 	free(html);
