@@ -375,6 +375,8 @@ int rtm_report_write(const struct rtm_result *r, const struct rtm_report_opts *o
 	memset(&c, 0, sizeof(c));
 	c.r = r;
 	c.o = o;
+	if (!r->ncpus && json_object_get(r->sections, "noise"))	/* rtmeasure noise */
+		return rtm_report_noise_write(r, o, err);
 	if (!r->ncpus)
 		return rtm_error_setn(err, -EINVAL, "the result holds no CPU: nothing to report");
 	ret = rtm_plot_check(err);

@@ -104,13 +104,42 @@ unsigned int rtm_report_draw_formats(unsigned int formats);
 /* A gnuplot string for a header line: "text" with quotes and backslashes escaped. */
 void rtm_report_gp_quoted(FILE *f, const char *s);
 
+/* ---- a noise result (report_noise.c): sections.noise, no wake-up latency */
+
+#define RTM_REPORT_NOISE_LINES 16	/* CPUs in the gap-length plot (the longest gaps) */
+#define RTM_REPORT_NOISE_GAPS 20	/* gaps listed per CPU */
+
+/* One row of the per-CPU table, the cells as shown; "unknown" where the section has null. */
+struct rtm_report_noise_row {
+	long long cpu;
+	char runtime[24], noise[24], avail[24], max_gap[24], gaps[24], period[24], above[24];
+};
+
+/* The row of one sections.noise.cpus[] object; -EINVAL when it has no cpu number. */
+int rtm_report_noise_row(const json_t *cpu, struct rtm_report_noise_row *row);
+/* sections.noise can be shown: -EINVAL with a one-line message naming the bad member. */
+int rtm_report_noise_check(const json_t *noise, struct rtm_error *err);
+/*
+ * report.html (@html) or report.md of a noise result: the run, the per-CPU table,
+ * osnoise's interference and the gap causes when present, the gaps above
+ * report_above_ns (at most @max_gaps per CPU), and @img (the gap-length plot,
+ * embedded in HTML, linked as plots/NAME in Markdown; NULL: none drawn), with a
+ * link to plots/noise_hist.pdf when @pdf.
+ */
+void rtm_report_noise_page(FILE *f, const struct rtm_result *r, bool html, const char *img,
+			   bool pdf, int max_gaps);
+/* The plot and both pages of a noise result, as rtm_report_write(). */
+int rtm_report_noise_write(const struct rtm_result *r, const struct rtm_report_opts *o,
+			   struct rtm_error *err);
+
 /* ---- the report (report.c) */
 
 /**
  * rtm_report_write - plots, report.html and report.md of one result
  *
  * Creates @o->out_dir/plots/ (data files and images in every format asked for)
- * and the two reports. Returns 0 or -errno with a one-line message (gnuplot
+ * and the two reports; a noise result (no CPU, sections.noise) gets its own
+ * pages (rtm_report_noise_write()). Returns 0 or -errno with a one-line message (gnuplot
  * missing or failing included).
  */
 int rtm_report_write(const struct rtm_result *r, const struct rtm_report_opts *o,

@@ -8,12 +8,15 @@
 # block, a comment line and one row per line "max_us samples overflow_us
 # overflows"), ncpus, title_text, subtitle_text, logx, xmin, xmax, split (> 0:
 # a body panel [xmin:split] and a tail panel [split:xmax], tailtic its tic step), ymax,
-# has_overflow (1: some line has overflowed samples).
-set xlabel 'latency (us)'
-set ylabel 'samples'
+# has_overflow (1: some line has overflowed samples); optional: what (the axis's
+# quantity, default 'latency'; a noise report's 'gap length') and ylabel_text.
+if (!exists("what")) what = 'latency'
+if (!exists("ylabel_text")) ylabel_text = 'samples'
+set xlabel what . ' (us)'
+set ylabel ylabel_text
 set logscale y
 set yrange [0.8:ymax * 4]
-if (logx) { set logscale x 10; set xlabel 'latency (us, log scale)' }
+if (logx) { set logscale x 10; set xlabel what . ' (us, log scale)' }
 set grid xtics ytics mytics lc rgb '#dddddd'
 set key inside right top box opaque Left reverse samplen 2 spacing 1.1
 set border 3
@@ -46,7 +49,7 @@ if (split > 0) {
 	set lmargin at screen 0.08
 	set rmargin at screen 0.69
 	set xrange [xmin:split]
-	set xlabel 'latency (us): body'
+	set xlabel what . ' (us): body'
 	eval lines
 	set lmargin at screen 0.715
 	set rmargin at screen 0.97

@@ -25,6 +25,7 @@
 #define NOISE_OPT_BACKEND	3006
 #define NOISE_OPT_TRACE		3007
 #define NOISE_OPT_NO_TRACE	3008
+#define NOISE_OPT_NO_REPORT	3009
 
 static void noise_usage(FILE *f, const char *name)
 {
@@ -57,6 +58,7 @@ static void noise_usage(FILE *f, const char *name)
 		"                          unexplained); on by default as root when tracefs\n"
 		"                          works; 0/off or --no-trace: off\n"
 		"  -o, --output DIR        results folder (default rtmeasure-HOST-KERNEL-TIME)\n"
+		"      --no-report         no report.html, report.md and plots at the end\n"
 		"      --force             replace an earlier result in -o; allow --width = --window\n"
 		"      --follow            -o and --json=FILE may be symbolic links\n"
 		"  -q, --quiet             only the table at the end\n"
@@ -289,6 +291,7 @@ int cmd_noise(int argc, char **argv)
 		{ "backend", required_argument, NULL, NOISE_OPT_BACKEND },
 		{ "trace", optional_argument, NULL, NOISE_OPT_TRACE },
 		{ "no-trace", no_argument, NULL, NOISE_OPT_NO_TRACE },
+		{ "no-report", no_argument, NULL, NOISE_OPT_NO_REPORT },
 		{ "help", no_argument, NULL, 2000 },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -306,6 +309,7 @@ int cmd_noise(int argc, char **argv)
 	m.noise.report_above_ns = RTM_NOISE_REPORT_NS;
 	m.noise.max_gaps = RTM_NOISE_MAX_GAPS;
 	m.noise_trace = -1;
+	m.report = true;	/* report.html of the gaps at the end, as run */
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "a:p:D:o:qe:", longopts, NULL)) != -1) {
@@ -318,6 +322,10 @@ int cmd_noise(int argc, char **argv)
 		rt_given |= c == 'p' || c == 1001 || c == 1007;
 		if (c == NOISE_OPT_BACKEND) {
 			backend = optarg;
+			continue;
+		}
+		if (c == NOISE_OPT_NO_REPORT) {
+			m.report = false;
 			continue;
 		}
 		ret = parse_noise_opt(&m, c, argc, argv);

@@ -22,7 +22,9 @@ static void report_usage(FILE *f)
 		"[--log-x]\n\n"
 		"Draws the latency histogram (OSADL style), the percentile distribution, the\n"
 		"time series of per-interval maxima and the interrupt rates with gnuplot, and\n"
-		"writes OUT/report.html (self-contained: images embedded) and OUT/report.md.\n\n"
+		"writes OUT/report.html (self-contained: images embedded) and OUT/report.md.\n"
+		"Of a noise result (rtmeasure noise): the per-CPU noise table, the gap causes\n"
+		"when traced, the long gaps and a gap-length histogram.\n\n"
 		"  -o, --output OUT     where to write (default: the results folder)\n"
 		"      --follow         let OUT be a symbolic link\n"
 		"  -f, --format LIST    plot formats, comma separated (default png)\n"
@@ -129,13 +131,6 @@ int cmd_report(int argc, char **argv)
 	r = rtm_result_load(file, &err);
 	if (!r)
 		return rtm_cli_fail("report: %s", err.msg);
-	if (!r->ncpus && json_object_get(r->sections, "noise")) {	/* not "holds no CPU" */
-		rtm_result_free(r);
-		return rtm_cli_fail("report: %s holds a noise result (rtmeasure noise): report shows "
-				    "wake-up latency and does not read noise yet; use rtmeasure "
-				    "export --prometheus %s or result.json's sections.noise",
-				    argv[optind], argv[optind]);
-	}
 	o.results_dir = dir;
 	o.out_dir = out ? out : dir;
 	ret = rtm_report_write(r, &o, &err);

@@ -665,7 +665,7 @@ static int outcome_save(struct measure_opts *m, struct measure_run *mr)
 		}
 		return ret;
 	}
-	if (m->report && is_timer(m)) {
+	if (m->report) {	/* a noise result gets its own pages (report_noise.c) */
 		struct rtm_report_opts ro = { .results_dir = mr->dir, .out_dir = mr->dir,
 					      .formats = 1u << RTM_PLOT_PNG, .width = 1000,
 					      .height = 560 };

@@ -69,6 +69,8 @@ run_cmd noise --help
 ok $? "noise --help documents --window and --threshold"
 echo "$out" | grep -q -- '--backend B' && echo "$out" | grep -q 'hwlat'
 ok $? "noise --help documents --backend"
+echo "$out" | grep -q -- '--no-report  *no report.html'
+ok $? "noise --help documents --no-report"
 echo "$out" | grep -q -- '--trace \[0|1\]' && echo "$out" | grep -q -- '--no-trace: off'
 ok $? "noise --help documents --trace and --no-trace"
 run_cmd hwlat --help

@@ -144,4 +144,46 @@ err=$(PATH=/nonexistent "$RTMEASURE" report "$data/golden-v1" -o "$tmp/n" 2>&1 >
 rc=$?
 [ "$rc" = 2 ] && echo "$err" | grep -q 'gnuplot-nox' && [ ! -e "$tmp/n" ]
 ok $? "gnuplot missing: exit 2 naming gnuplot-nox, nothing written ($err)"
+
+# a noise result (rtmeasure noise): its own pages with result.json's figures
+N="$data/vm-6.18-noise"
+run_cmd report "$N" -o "$tmp/noise"
+ok $rc "report of a noise result exits 0 ($err)"
+for f in report.html report.md plots/noise_hist.png plots/data/noise_hist.dat; do
+	[ -s "$tmp/noise/$f" ]; ok $? "noise: $f written"
+done
+us() { jq ".sections.noise.cpus[$1].$2" "$N/result.json" | awk '{ printf "%.1f", $1 / 1000 }'; }
+for i in 0 1; do
+	cpu=$(jq ".sections.noise.cpus[$i].cpu" "$N/result.json")
+	gaps=$(jq ".sections.noise.cpus[$i].gaps" "$N/result.json")
+	avail=$(jq ".sections.noise.cpus[$i] | 100 - 100 * .noise_ns / .sampled_ns" "$N/result.json" |
+		awk '{ printf "%.5f", $1 }')
+	row="<td class=\"l\">$cpu</td><td>$(us $i sampled_ns)</td><td>$(us $i noise_ns)</td>"
+	row="$row<td>$avail</td><td>$(us $i max_gap_ns)</td><td>$gaps</td>"
+	grep -qF "$row" "$tmp/noise/report.html"
+	ok $? "report.html: CPU $cpu noise $(us $i noise_ns) us, $avail % available, max gap \
+$(us $i max_gap_ns) us, $gaps gaps"
+	md="| $cpu | $(us $i sampled_ns) | $(us $i noise_ns) | $avail | $(us $i max_gap_ns) | $gaps |"
+	grep -qF "$md" "$tmp/noise/report.md"
+	ok $? "report.md: the same row for CPU $cpu"
+done
+[ "$(grep -c 'src="data:image/png;base64,' "$tmp/noise/report.html")" = 1 ]
+ok $? "report.html embeds the gap-length histogram"
+grep -q 'Gaps above 20.0 us' "$tmp/noise/report.md" &&
+	grep -q '| 0 | 0.000711 | 41.3 |' "$tmp/noise/report.md"
+ok $? "report.md lists the gaps above --report-above (CPU 0's 41.3 us at 0.000711 s)"
+run_cmd report "$N" -o "$tmp/noisesvg" --format svg
+[ "$rc" = 0 ] && [ -s "$tmp/noisesvg/plots/noise_hist.svg" ] &&
+	grep -q '<svg' "$tmp/noisesvg/report.html" &&
+	grep -q '](plots/noise_hist.svg)' "$tmp/noisesvg/report.md"
+ok $? "noise report --format svg: the SVG inline in report.html, linked in report.md ($err)"
+if gnuplot -e 'set terminal' 2>&1 | grep -qw pdfcairo; then
+	run_cmd report "$N" -o "$tmp/noisepdf" --format png,pdf
+	[ "$rc" = 0 ] && [ -s "$tmp/noisepdf/plots/noise_hist.pdf" ] &&
+		grep -q 'href="plots/noise_hist.pdf"' "$tmp/noisepdf/report.html"
+	ok $? "noise report --format png,pdf: the PDF beside the page, linked ($err)"
+fi
+jq '.sections.noise.cpus[0].hist.buckets = "x"' "$N/result.json" >"$tmp/badnoise.json"
+expect_usage_error "report: a damaged noise section" report "$tmp/badnoise.json" -o "$tmp/bn"
+[ ! -e "$tmp/bn" ]; ok $? "nothing written for a damaged noise section"
 done_testing

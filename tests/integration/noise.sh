@@ -6,7 +6,8 @@
 # falls inside a busy part must be found (at least 95 %), as one gap covering it
 # whose length is within 10 % of the spin the helper measured; the detector's own
 # CPU time must be width/window of the run within 10 % (the duty cycle is
-# honoured); no tracefs instance is left. Then SIGTERM saves what was measured.
+# honoured); no tracefs instance is left (--no-report: no gnuplot in its CPU time, and no
+# report.html). Then SIGTERM saves what was measured, with its report.html.
 . "$RTM_SRCDIR/tests/lib.sh"
 need_root
 need_jq
@@ -18,7 +19,8 @@ trap 'rm -rf "$out"; kill $inj $wrap 2>/dev/null' EXIT
 inject="$RTM_BUILDDIR/tests/helpers/inject"
 
 # the detector alone in a shell whose `times` gives its CPU time (user + system)
-bash -c '"$0" noise --backend user -a 0 -D 6s -q --json -o "$1" >"$2" & echo $! >"$4"; wait $!; rc=$?
+bash -c '"$0" noise --backend user -a 0 -D 6s -q --json --no-report -o "$1" >"$2" &
+	echo $! >"$4"; wait $!; rc=$?
 	times >"$3"; exit $rc' "$RTMEASURE" "$out/a" "$out/sum.json" "$out/times" "$out/pid" &
 wrap=$!
 for i in $(seq 3000); do
@@ -33,6 +35,7 @@ wait $inj || fail "inject exited $?"
 jq -e '.noise.cpus[0].sampled_ns' "$out/sum.json" >/dev/null || fail "no --json summary"
 res="$out/a/result.json"
 [ -s "$res" ] || fail "no result.json"
+[ ! -e "$out/a/report.html" ] || fail "--no-report: report.html written"
 
 # busy parts, gaps (absolute CLOCK_MONOTONIC ns) and the injections
 jq -r '.sections.noise as $n | "noise \($n.start_mono_ns) \($n.window_ns) \($n.width_ns)",
@@ -113,4 +116,16 @@ rc=$?
 jq -e '.interrupted == true and .sections.noise.cpus[0].sampled_ns > 0 and
 	.sections.noise.cpus[0].windows >= 1' "$out/t/result.json" >/dev/null ||
 	fail "SIGTERM: result.json not saved as interrupted with the sampled time"
+if command -v gnuplot >/dev/null; then
+	grep -q '<td class="l">0</td>' "$out/t/report.html" &&
+		grep -q 'interrupted: what was measured until then' "$out/t/report.md" ||
+		fail "SIGTERM: no report.html/report.md of the interrupted run ($(cat "$out/t.err"))"
+fi
+
+# no gnuplot: the report is said to be missing, the run is not failed, its result kept
+PATH=/nonexistent "$RTMEASURE" noise --backend user -a 0 -D 1s -q --trace 0 -o "$out/np" \
+	>/dev/null 2>"$out/np.err" || fail "no gnuplot: noise exited $? ($(cat "$out/np.err"))"
+grep -q '^rtmeasure: no report: gnuplot is not installed' "$out/np.err" &&
+	[ -s "$out/np/result.json" ] && [ ! -e "$out/np/report.html" ] ||
+	fail "no gnuplot: not said, or the result not kept ($(cat "$out/np.err"))"
 exit 0
