@@ -91,8 +91,8 @@ static void cpu_title(char *buf, size_t len, int cpu, const struct rtm_hist *h)
 static int plot_histogram(struct rtm_report_ctx *c, const char *title, const char *sub,
 			  struct rtm_error *err)
 {
-	char path[PATH_MAX + 32], t[64], n[16], logx[4], xmin[32], xmax[32], split[32];
-	char ymax[32], tt[32];
+	char path[PATH_MAX + 32], t[64];
+	struct rtm_report_hist_vars hv;
 	bool ovf = false;
 	const struct rtm_hist *lines[RTM_REPORT_MAX_LINES + 1];
 	struct rtm_report_mark marks[RTM_REPORT_MAX_LINES + 1];
@@ -133,23 +133,9 @@ static int plot_histogram(struct rtm_report_ctx *c, const char *title, const cha
 		if (marks[i].overflows && at_us > ax.xmax_us)
 			ax.xmax_us = rtm_report_nice_up(at_us * 1.05);
 	}
-	snprintf(logx, sizeof(logx), "%d", ax.logx);
-	snprintf(n, sizeof(n), "%d", blocks);
-	snprintf(xmin, sizeof(xmin), "%.6g", ax.xmin_us);
-	snprintf(xmax, sizeof(xmax), "%.6g", ax.xmax_us);
-	snprintf(split, sizeof(split), "%.6g", ax.split_us);
-	snprintf(ymax, sizeof(ymax), "%.6g", ax.ymax);
-	snprintf(tt, sizeof(tt), "%.6g", ax.tail_tic_us ? ax.tail_tic_us : 1);
-	v[0] = (struct rtm_plot_var){ "ncpus", n, true };
-	v[1] = (struct rtm_plot_var){ "title_text", title, false };
-	v[2] = (struct rtm_plot_var){ "subtitle_text", sub, false };
-	v[3] = (struct rtm_plot_var){ "logx", logx, true };
-	v[4] = (struct rtm_plot_var){ "xmin", xmin, true };
-	v[5] = (struct rtm_plot_var){ "xmax", xmax, true };
-	v[6] = (struct rtm_plot_var){ "split", split, true };
-	v[7] = (struct rtm_plot_var){ "ymax", ymax, true };
-	v[8] = (struct rtm_plot_var){ "has_overflow", ovf ? "1" : "0", true };
-	v[9] = (struct rtm_plot_var){ "tailtic", tt, true };
+	rtm_report_hist_vars(&ax, blocks, ovf, &hv, v);
+	v[8] = (struct rtm_plot_var){ "title_text", title, false };
+	v[9] = (struct rtm_plot_var){ "subtitle_text", sub, false };
 	return draw(c, "histogram", ax.split_us > 0 ?
 		    "Latency histogram: samples per microsecond, one line per CPU (OSADL style); "
 		    "left the body, right the tail on its own scale; triangles mark each CPU's "

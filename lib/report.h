@@ -83,6 +83,18 @@ struct rtm_hist_axis {
 void rtm_report_hist_axis(const struct rtm_hist *const *h, int n, bool logx,
 			  struct rtm_hist_axis *ax);
 
+/*
+ * The histogram template's variables from @ax, @nlines and @overflow
+ * (histogram.gp: ncpus, logx, xmin, xmax, split, ymax, has_overflow, tailtic)
+ * into @v[0..7], their text kept in @buf; the caller adds the titles.
+ */
+#define RTM_REPORT_HIST_NVARS 8
+struct rtm_report_hist_vars {
+	char n[16], logx[4], xmin[32], xmax[32], split[32], ymax[32], tt[32];
+};
+void rtm_report_hist_vars(const struct rtm_hist_axis *ax, int nlines, bool overflow,
+			  struct rtm_report_hist_vars *buf, struct rtm_plot_var *v);
+
 /* What a plot's title says about a run; NULL fields print as unknown ("?"). */
 struct rtm_report_desc_in {
 	const char *interval, *sched, *duration, *load, *kernel;

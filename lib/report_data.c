@@ -165,6 +165,26 @@ double rtm_report_nice_up(double x)
 	return 10 * p;
 }
 
+void rtm_report_hist_vars(const struct rtm_hist_axis *ax, int nlines, bool overflow,
+			  struct rtm_report_hist_vars *b, struct rtm_plot_var *v)
+{
+	snprintf(b->n, sizeof(b->n), "%d", nlines);
+	snprintf(b->logx, sizeof(b->logx), "%d", ax->logx);
+	snprintf(b->xmin, sizeof(b->xmin), "%.6g", ax->xmin_us);
+	snprintf(b->xmax, sizeof(b->xmax), "%.6g", ax->xmax_us);
+	snprintf(b->split, sizeof(b->split), "%.6g", ax->split_us);
+	snprintf(b->ymax, sizeof(b->ymax), "%.6g", ax->ymax);
+	snprintf(b->tt, sizeof(b->tt), "%.6g", ax->tail_tic_us ? ax->tail_tic_us : 1);
+	v[0] = (struct rtm_plot_var){ "ncpus", b->n, true };
+	v[1] = (struct rtm_plot_var){ "logx", b->logx, true };
+	v[2] = (struct rtm_plot_var){ "xmin", b->xmin, true };
+	v[3] = (struct rtm_plot_var){ "xmax", b->xmax, true };
+	v[4] = (struct rtm_plot_var){ "split", b->split, true };
+	v[5] = (struct rtm_plot_var){ "ymax", b->ymax, true };
+	v[6] = (struct rtm_plot_var){ "has_overflow", overflow ? "1" : "0", true };
+	v[7] = (struct rtm_plot_var){ "tailtic", b->tt, true };
+}
+
 void rtm_report_hist_axis(const struct rtm_hist *const *h, int n, bool logx,
 			  struct rtm_hist_axis *ax)
 {

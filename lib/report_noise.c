@@ -502,8 +502,8 @@ static int plot_gaps(const struct rtm_result *r, const struct rtm_report_opts *o
 	struct rtm_report_mark marks[RTM_REPORT_NOISE_LINES];
 	struct rtm_hist *h[RTM_REPORT_NOISE_LINES] = { NULL };
 	long long cpu[RTM_REPORT_NOISE_LINES];
-	char path[PATH_MAX + 32], t[64], mx[16], n[16], logx[4], xmin[32], xmax[32];
-	char split[32], ymax[32], tt[32], sub[256], win[16], wid[16];
+	char path[PATH_MAX + 32], t[64], mx[16], sub[256], win[16], wid[16];
+	struct rtm_report_hist_vars hv;
 	struct rtm_error herr = { "" };
 	struct rtm_plot_var v[13];
 	struct rtm_hist_axis ax;
@@ -565,13 +565,7 @@ static int plot_gaps(const struct rtm_result *r, const struct rtm_report_opts *o
 		goto out;
 	}
 	rtm_report_hist_axis(lines, nl, o->log_x, &ax);
-	snprintf(logx, sizeof(logx), "%d", ax.logx);
-	snprintf(n, sizeof(n), "%d", nl);
-	snprintf(xmin, sizeof(xmin), "%.6g", ax.xmin_us);
-	snprintf(xmax, sizeof(xmax), "%.6g", ax.xmax_us);
-	snprintf(split, sizeof(split), "%.6g", ax.split_us);
-	snprintf(ymax, sizeof(ymax), "%.6g", ax.ymax);
-	snprintf(tt, sizeof(tt), "%.6g", ax.tail_tic_us ? ax.tail_tic_us : 1);
+	rtm_report_hist_vars(&ax, nl, false, &hv, v);
 	snprintf(t, sizeof(t), "%s, noise, started %s",
 		 str(r->sysinfo, "hostname") ?: "?", r->created);
 	rtm_fmt_ns(wid, sizeof(wid), (uint64_t)json_integer_value(json_object_get(noise,
@@ -581,16 +575,8 @@ static int plot_gaps(const struct rtm_result *r, const struct rtm_report_opts *o
 	snprintf(sub, sizeof(sub), "backend %s, busy %s of every %s, kernel %s",
 		 str(noise, "backend") ?: "user", wid, win,
 		 str(r->sysinfo, "kernel.release") ?: "?");
-	v[0] = (struct rtm_plot_var){ "ncpus", n, true };
-	v[1] = (struct rtm_plot_var){ "title_text", t, false };
-	v[2] = (struct rtm_plot_var){ "subtitle_text", sub, false };
-	v[3] = (struct rtm_plot_var){ "logx", logx, true };
-	v[4] = (struct rtm_plot_var){ "xmin", xmin, true };
-	v[5] = (struct rtm_plot_var){ "xmax", xmax, true };
-	v[6] = (struct rtm_plot_var){ "split", split, true };
-	v[7] = (struct rtm_plot_var){ "ymax", ymax, true };
-	v[8] = (struct rtm_plot_var){ "has_overflow", "0", true };
-	v[9] = (struct rtm_plot_var){ "tailtic", tt, true };
+	v[8] = (struct rtm_plot_var){ "title_text", t, false };
+	v[9] = (struct rtm_plot_var){ "subtitle_text", sub, false };
 	v[10] = (struct rtm_plot_var){ "what", "gap length", false };
 	v[11] = (struct rtm_plot_var){ "ylabel_text", "gaps", false };
 	v[12] = (struct rtm_plot_var){ "datafile", path, false };
