@@ -116,8 +116,14 @@ static void *kt_start(const void *opts, bool osnoise, struct rtm_error *err)
 {
 	const struct rtm_probe_noise_opts *o = opts;
 	const char *name = osnoise ? "osnoise" : "hwlat";
+	/*
+	 * 4 MB a CPU: with a low threshold on a noisy box osnoise writes a sample
+	 * event per noise (280 k in 3 s under emulation), and a full buffer would
+	 * drop the period summaries the figures come from (they count as lost).
+	 */
 	struct rtm_trace_opts to = {
 		.events = osnoise ? "osnoise:sample_threshold" : "", .overwrite = false,
+		.buffer_kb = osnoise ? 4096 : 0,
 	};
 	struct probe_hwlat *p = calloc(1, sizeof(*p));
 	char cpus[4096], where[4200];
