@@ -37,6 +37,17 @@ static const char *find_line(const char *text, size_t len, const char *prefix)
 	return NULL;
 }
 
+/* hwlatdetect's stdout starts "hwlatdetect:", its --report file "ts: " */
+static bool hwlatdetect_text(const char *text, size_t len)
+{
+	const char *p = text, *end = text + len;
+
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	return ((size_t)(end - p) >= 12 && !memcmp(p, "hwlatdetect:", 12)) ||
+	       ((size_t)(end - p) >= 4 && !memcmp(p, "ts: ", 4));
+}
+
 enum rtm_import_format rtm_import_detect(const char *text, size_t len)
 {
 	const char *p = text, *end = text + len;
@@ -48,6 +59,11 @@ enum rtm_import_format rtm_import_detect(const char *text, size_t len)
 	if (p < end && *p == '{')
 		return memmem(p, (size_t)(end - p), "\"thread\"", 8) ? RTM_IMPORT_RTTESTS_JSON :
 								      RTM_IMPORT_UNKNOWN;
+	if (hwlatdetect_text(text, len))
+		return RTM_IMPORT_HWLATDETECT;
+	if (memmem(text, len, "Operating System Noise", 22) &&
+	    memmem(text, len, "CPU Period", 10) && memmem(text, len, "duration:", 9))
+		return RTM_IMPORT_RTLA_OSNOISE_TOP;
 	if (find_line(text, len, "# RTLA timerlat histogram") ||
 	    find_line(text, len, "# RTLA osnoise histogram"))
 		return RTM_IMPORT_RTLA_HIST;
@@ -190,6 +206,15 @@ static struct rtm_result *build(struct imp_set *s, const struct rtm_import_opts 
 	}
 	r->duration_ns = s->duration_ns;
 	r->sysinfo = s->sysinfo;
+	if (!strcmp(s->format, "rtla-osnoise-hist")) {	/* noise lengths: a noise result */
+		json_t *sec = imp_osnoise_hist_section(s);
+
+		if (!sec) {
+			rtm_error_setn(err, -ENOMEM, "out of memory");
+			goto fail;
+		}
+		json_object_set_new(r->sections, "noise", sec);
+	}
 	s->sysinfo = NULL;
 	json_decref(r->events);
 	r->events = s->events;
@@ -197,14 +222,22 @@ static struct rtm_result *build(struct imp_set *s, const struct rtm_import_opts 
 
 	for (i = 0; i < s->ncols; i++) {
 		const struct imp_col *col = &s->cols[i];
-		struct rtm_result_cpu *c = rtm_result_add_cpu(r, col->cpu, false, 0);
+		struct rtm_result_cpu *c = NULL;
 		uint64_t placed;
 
-		if (!c) {
-			rtm_error_setn(err, -ENOMEM, "out of memory");
-			goto fail;
+		if (json_object_get(r->sections, "noise")) {	/* the section has the histograms */
+			struct rtm_hist *h = rtm_hist_alloc();
+
+			placed = h ? imp_col_hist(s, col, h) : 0;
+			rtm_hist_free(h);
+		} else {
+			c = rtm_result_add_cpu(r, col->cpu, false, 0);
+			if (!c) {
+				rtm_error_setn(err, -ENOMEM, "out of memory");
+				goto fail;
+			}
+			placed = imp_col_hist(s, col, c->raw);
 		}
-		placed = imp_col_hist(s, col, c->raw);
 		json_array_append_new(pcpus, imp_col_json(s, col, placed));
 		if (col->overflows)
 			overflow_note(s, col, placed);
@@ -331,7 +364,8 @@ struct rtm_result *rtm_import_buffer(const char *text, size_t len, const char *n
 	}
 	if (all_blank(text, len)) {
 		rtm_error_set(err, "%s is empty (give the output file of cyclictest -h, cyclictest "
-			      "or oslat --json, or rtla timerlat/osnoise hist)", name);
+			      "or oslat --json, rtla timerlat/osnoise hist, rtla osnoise top or "
+			      "hwlatdetect)", name);
 		goto out;
 	}
 	if (rtmeasure_result(text, len, name, err))
@@ -355,10 +389,24 @@ struct rtm_result *rtm_import_buffer(const char *text, size_t len, const char *n
 	case RTM_IMPORT_RTTESTS_JSON:
 		ret = imp_parse_rttests_json(&s, text, len, err);
 		break;
+	case RTM_IMPORT_RTLA_OSNOISE_TOP:
+	case RTM_IMPORT_HWLATDETECT:
+		copy = malloc(len + 1);
+		if (!copy) {
+			ret = rtm_error_setn(err, -ENOMEM, "out of memory");
+			goto out;
+		}
+		memcpy(copy, text, len);
+		copy[len] = '\0';
+		r = fmt == RTM_IMPORT_HWLATDETECT ? imp_hwlatdetect(&s, copy, len, err) :
+						    imp_osnoise_top(&s, copy, len, err);
+		ret = r ? 0 : -EINVAL;	/* an out-of-memory failure says so in @err */
+		goto out;
 	default:
 		rtm_error_set(err, "%s: unknown format (rtmeasure import reads cyclictest "
 			      "-h/--histfile text, cyclictest or oslat --json, rtla "
-			      "timerlat/osnoise hist text)", name);
+			      "timerlat/osnoise hist and osnoise top text, hwlatdetect output)",
+			      name);
 		goto out;
 	}
 	if (ret)

@@ -9,7 +9,10 @@
  *   - rt-tests --json of cyclictest and oslat ("cmdline:" and
  *     "rt_test_version:" keys with their stray colon)
  *   - rtla timerlat hist and rtla osnoise hist text (us or --nano ns; IRQ,
- *     Thr and Usr columns)
+ *     Thr and Usr columns); osnoise hist gives a noise result (sections.noise)
+ *   - rtla osnoise top text and rt-tests' hwlatdetect output (stdout or its
+ *     --report file): noise results (sections.noise, backend "osnoise-imported"
+ *     or "hwlat-imported")
  *
  * What a source cannot tell is stated in sections.provenance, not guessed:
  * samples beyond a histogram's last row have no known value and stay out of
@@ -31,6 +34,8 @@ enum rtm_import_format {
 	RTM_IMPORT_CYCLICTEST_HIST,	/* cyclictest -h / --histfile text */
 	RTM_IMPORT_RTTESTS_JSON,	/* cyclictest / oslat --json */
 	RTM_IMPORT_RTLA_HIST,		/* rtla timerlat hist / osnoise hist text */
+	RTM_IMPORT_RTLA_OSNOISE_TOP,	/* rtla osnoise top text (-q or the screen) */
+	RTM_IMPORT_HWLATDETECT,		/* rt-tests hwlatdetect stdout or --report file */
 };
 
 struct rtm_import_opts {

@@ -120,4 +120,16 @@ int imp_parse_rttests_json(struct imp_set *s, const char *text, size_t len,
 int imp_parse_rtla(struct imp_set *s, char *text, size_t len,
 		   const struct rtm_import_opts *o, struct rtm_error *err);
 
+/*
+ * Noise formats (lib/import_noise.c): a result with sections.noise and
+ * sections.provenance, or NULL with a one-line message naming s->name.
+ * imp_osnoise_hist_section() turns rtla osnoise hist's parsed columns into
+ * sections.noise (NULL: out of memory).
+ */
+struct rtm_result *imp_osnoise_top(struct imp_set *s, char *text, size_t len,
+				   struct rtm_error *err);
+struct rtm_result *imp_hwlatdetect(struct imp_set *s, char *text, size_t len,
+				   struct rtm_error *err);
+json_t *imp_osnoise_hist_section(const struct imp_set *s);
+
 #endif

@@ -40,6 +40,23 @@ json_t *rtm_noise_summary_json(const json_t *noise)
 	return s;
 }
 
+/* @key of @o is a number (null or absent: the backend or source does not give it) */
+static bool known(const json_t *o, const char *key)
+{
+	return json_is_number(json_object_get(o, key));
+}
+
+static bool interference(const json_t *cpus)
+{
+	const json_t *c;
+	size_t i;
+
+	json_array_foreach(cpus, i, c)
+		if (json_is_object(json_object_get(c, "interference")))
+			return true;
+	return false;
+}
+
 static void print_ns_us(FILE *f, int width, uint64_t ns)
 {
 	fprintf(f, " %*" PRIu64, width, (ns + 500) / 1000);
@@ -102,12 +119,21 @@ int rtm_noise_fprint(const json_t *noise, FILE *f, int max_listed)
 	rtm_fmt_ns(win, sizeof(win), u64(noise, "window_ns"));
 	rtm_fmt_ns(wid, sizeof(wid), u64(noise, "width_ns"));
 	rtm_fmt_ns(thr, sizeof(thr), u64(noise, "threshold_ns"));
-	rtm_fmt_ns(rep, sizeof(rep), above);
+	if (known(noise, "report_above_ns"))
+		rtm_fmt_ns(rep, sizeof(rep), above);
+	else
+		snprintf(rep, sizeof(rep), "unknown");
 	backend = json_string_value(json_object_get(noise, "backend")) ?: "user";
 	reason = json_string_value(json_object_get(noise, "backend_reason"));
 	if (reason)
 		fprintf(f, "noise: backend %s, %s\n", backend, reason);
-	if (!strcmp(backend, "hwlat"))
+	if (!strcmp(backend, "osnoise-imported") || !strcmp(backend, "hwlat-imported"))
+		fprintf(f, "noise: imported; busy %s of every %s, threshold %s as the source "
+			"states them; unknown: the source does not give it; time is in us\n",
+			known(noise, "width_ns") ? wid : "unknown",
+			known(noise, "window_ns") ? win : "unknown",
+			known(noise, "threshold_ns") ? thr : "unknown");
+	else if (!strcmp(backend, "hwlat"))
 		fprintf(f, "noise: the kernel's hwlat tracer, busy %s of every %s with interrupts "
 			"off, gaps above %s; one gap per window (its largest); runtime, total "
 			"noise and period are not reported by hwlat; time is in us\n",
@@ -127,7 +153,10 @@ int rtm_noise_fprint(const json_t *noise, FILE *f, int max_listed)
 		uint64_t sampled = u64(c, "sampled_ns"), noise_ns = u64(c, "noise_ns");
 		uint64_t loops = u64(c, "loops");
 
-		fprintf(f, "%3lld", json_integer_value(json_object_get(c, "cpu")));
+		if (json_integer_value(json_object_get(c, "cpu")) < 0)
+			fprintf(f, "%3s", "?");	/* hwlatdetect: the CPU is not named */
+		else
+			fprintf(f, "%3lld", json_integer_value(json_object_get(c, "cpu")));
 		/* null: the backend does not measure it (hwlat: runtime and total noise) */
 		if (json_is_null(json_object_get(c, "sampled_ns")))
 			fprintf(f, " %13s", "unknown");
@@ -137,22 +166,35 @@ int rtm_noise_fprint(const json_t *noise, FILE *f, int max_listed)
 			fprintf(f, " %12s", "unknown");
 		else
 			print_ns_us(f, 12, noise_ns);
-		if (sampled)
+		if (known(c, "cpu_available_pct"))	/* imported: as the source printed it */
+			fprintf(f, " %11.5f", json_number_value(json_object_get(c,
+							"cpu_available_pct")));
+		else if (sampled)
 			fprintf(f, " %11.5f", 100.0 - 100.0 * (double)noise_ns / (double)sampled);
 		else
 			fprintf(f, " %11s", "unknown");
-		print_ns_us(f, 12, u64(c, "max_gap_ns"));
-		fprintf(f, " %10" PRIu64, u64(c, "gaps"));
+		if (known(c, "max_gap_ns"))
+			print_ns_us(f, 12, u64(c, "max_gap_ns"));
+		else
+			fprintf(f, " %12s", "unknown");
+		if (known(c, "gaps"))
+			fprintf(f, " %10" PRIu64, u64(c, "gaps"));
+		else
+			fprintf(f, " %10s", "unknown");
 		if (loops)
 			fprintf(f, " %11.1f", (double)sampled / (double)loops);
 		else
 			fprintf(f, " %11s", "unknown");
-		fprintf(f, " %6" PRIu64 "\n", u64(c, "above_report"));
+		if (known(c, "above_report"))
+			fprintf(f, " %6" PRIu64 "\n", u64(c, "above_report"));
+		else
+			fprintf(f, " %6s\n", "unknown");
 		listed += u64(c, "above_report");
 		dropped += u64(c, "gaps_dropped");
 		nmis += u64(c, "nmi_count");
 	}
-	if (!strcmp(backend, "osnoise")) {
+	if (!strcmp(backend, "osnoise") || (!strcmp(backend, "osnoise-imported") &&
+					    interference(cpus))) {
 		fprintf(f, "interference (osnoise's counts by cause):\n"
 			"CPU         HW        NMI        IRQ    SoftIRQ     Thread\n");
 		json_array_foreach(cpus, i, c) {
@@ -166,6 +208,17 @@ int rtm_noise_fprint(const json_t *noise, FILE *f, int max_listed)
 		if (u64(noise, "events_lost"))
 			fprintf(f, "osnoise: %" PRIu64 " events lost by the trace buffer: gaps and "
 				"periods are undercounted\n", u64(noise, "events_lost"));
+	}
+	if (!strcmp(backend, "hwlat-imported")) {
+		json_array_foreach(cpus, i, c) {
+			char in[16], out[16];
+
+			rtm_fmt_ns(in, sizeof(in), u64(c, "inner_max_ns"));
+			rtm_fmt_ns(out, sizeof(out), u64(c, "outer_max_ns"));
+			fprintf(f, "hwlat: %" PRIu64 " samples, inner max %s, outer max %s; "
+				"NMIs unknown (not in hwlatdetect's output)\n", u64(c, "samples"),
+				in, out);
+		}
 	}
 	if (!strcmp(backend, "hwlat")) {
 		fprintf(f, "hwlat: NMIs during the samples:%s", nmis ? "" : " none");

@@ -92,6 +92,17 @@ static void cell_us(char *buf, size_t len, const json_t *o, const char *key)
 		snprintf(buf, len, UNKNOWN);
 }
 
+/* a duration setting, "unknown" when null (an imported source does not state it) */
+static void cell_ns(char *buf, size_t len, const json_t *o, const char *key)
+{
+	double v;
+
+	if (num(o, key, &v) && v >= 0)
+		rtm_fmt_ns(buf, len, (uint64_t)v);
+	else
+		snprintf(buf, len, UNKNOWN);
+}
+
 static void cell_count(char *buf, size_t len, const json_t *o, const char *key)
 {
 	double v;
@@ -111,8 +122,11 @@ int rtm_report_noise_row(const json_t *cpu, struct rtm_report_noise_row *row)
 	row->cpu = json_integer_value(json_object_get(cpu, "cpu"));
 	cell_us(row->runtime, sizeof(row->runtime), cpu, "sampled_ns");
 	cell_us(row->noise, sizeof(row->noise), cpu, "noise_ns");
-	/* 100 - 100 * noise / sampled, as the summary and noise --json reckon it */
-	if (num(cpu, "sampled_ns", &sampled) && num(cpu, "noise_ns", &noise) && sampled > 0)
+	/* imported: as the source printed it; else 100 - 100 * noise / sampled, as the
+	 * summary and noise --json reckon it */
+	if (num(cpu, "cpu_available_pct", &period))
+		snprintf(row->avail, sizeof(row->avail), "%.5f", period);
+	else if (num(cpu, "sampled_ns", &sampled) && num(cpu, "noise_ns", &noise) && sampled > 0)
 		snprintf(row->avail, sizeof(row->avail), "%.5f", 100.0 - 100.0 * noise / sampled);
 	else
 		snprintf(row->avail, sizeof(row->avail), UNKNOWN);
@@ -124,6 +138,27 @@ int rtm_report_noise_row(const json_t *cpu, struct rtm_report_noise_row *row)
 	else
 		snprintf(row->period, sizeof(row->period), UNKNOWN);
 	return 0;
+}
+
+/* some CPU has @key, not null */
+static bool any_member(const json_t *noise, const char *key)
+{
+	const json_t *c;
+	size_t i;
+
+	json_array_foreach(json_object_get(noise, "cpus"), i, c)
+		if (json_object_get(c, key) && !json_is_null(json_object_get(c, key)))
+			return true;
+	return false;
+}
+
+/* "3", or "unknown" for -1: the source does not name the CPU (hwlatdetect) */
+static void cpu_label(char *buf, size_t len, long long cpu)
+{
+	if (cpu < 0)
+		snprintf(buf, len, UNKNOWN);
+	else
+		snprintf(buf, len, "%lld", cpu);
 }
 
 /* ---- the page: one writer for HTML and Markdown, so both say the same */
@@ -224,13 +259,10 @@ static void run_table(struct page *p, const struct rtm_result *r, const json_t *
 		 str(noise, "backend_reason") ?: "no reason recorded (a result written before "
 		 "the backends existed: the busy loop)");
 	KV("backend");
-	rtm_fmt_ns(a, sizeof(a), (uint64_t)json_integer_value(json_object_get(noise, "width_ns")));
-	rtm_fmt_ns(b, sizeof(b), (uint64_t)json_integer_value(json_object_get(noise,
-											"window_ns")));
-	rtm_fmt_ns(t, sizeof(t), (uint64_t)json_integer_value(json_object_get(noise,
-											"threshold_ns")));
-	rtm_fmt_ns(rep, sizeof(rep), (uint64_t)json_integer_value(json_object_get(noise,
-								"report_above_ns")));
+	cell_ns(a, sizeof(a), noise, "width_ns");
+	cell_ns(b, sizeof(b), noise, "window_ns");
+	cell_ns(t, sizeof(t), noise, "threshold_ns");
+	cell_ns(rep, sizeof(rep), noise, "report_above_ns");
 	snprintf(v, sizeof(v), "busy %s of every %s; a gap is longer than %s; gaps above %s "
 		 "listed", a, b, t, rep);
 	KV("window, width, threshold");
@@ -257,8 +289,7 @@ static void cpu_table(struct page *p, const json_t *noise)
 	char rep[16], above[32], cpu[16];
 	size_t i;
 
-	rtm_fmt_ns(rep, sizeof(rep), (uint64_t)json_integer_value(json_object_get(noise,
-								"report_above_ns")));
+	cell_ns(rep, sizeof(rep), noise, "report_above_ns");
 	snprintf(above, sizeof(above), "gaps above %s", rep);
 	heading(p, "Noise per CPU");
 	table_begin(p, "lrrrrrrr", (const char *const[]){ "CPU", "runtime (us)", "noise (us)",
@@ -269,7 +300,7 @@ static void cpu_table(struct page *p, const json_t *noise)
 
 		if (rtm_report_noise_row(c, &rw))
 			continue;
-		snprintf(cpu, sizeof(cpu), "%lld", rw.cpu);
+		cpu_label(cpu, sizeof(cpu), rw.cpu);
 		row(p, (const char *const[]){ cpu, rw.runtime, rw.noise, rw.avail, rw.max_gap,
 		    rw.gaps, rw.period, rw.above }, 8, false);
 	}
@@ -277,6 +308,52 @@ static void cpu_table(struct page *p, const json_t *noise)
 	para(p, "sub", "Runtime is the time in the loop (gaps included), noise the sum of the "
 	     "gaps, % CPU available 100 - 100 x noise / runtime, the loop period the time "
 	     "between two reads of the counter; unknown: the backend does not measure it.");
+}
+
+/* hwlat's own figures (--backend hwlat, hwlatdetect imported), unknown where null */
+static void hwlat_table(struct page *p, const json_t *noise)
+{
+	static const char *const keys[] = { "samples", "inner_max_ns", "outer_max_ns",
+					    "nmi_count", "nmi_total_ns", "gaps_above_threshold" };
+	const json_t *c;
+	char cell[6][24], cpu[16], line[160];
+	bool any = false;
+	size_t i;
+	int k;
+
+	json_array_foreach(json_object_get(noise, "cpus"), i, c)
+		any |= json_object_get(c, "inner_max_ns") != NULL;
+	if (!any)
+		return;
+	heading(p, "hwlat samples");
+	table_begin(p, "lrrrrrr", (const char *const[]){ "CPU", "samples", "inner max (us)",
+		    "outer max (us)", "NMIs", "NMI time (us)", "gaps above threshold" }, 7);
+	json_array_foreach(json_object_get(noise, "cpus"), i, c) {
+		cpu_label(cpu, sizeof(cpu), json_integer_value(json_object_get(c, "cpu")));
+		for (k = 0; k < 6; k++) {
+			if (strstr(keys[k], "_ns"))
+				cell_us(cell[k], sizeof(cell[k]), c, keys[k]);
+			else
+				cell_count(cell[k], sizeof(cell[k]), c, keys[k]);
+		}
+		row(p, (const char *const[]){ cpu, cell[0], cell[1], cell[2], cell[3], cell[4],
+		    cell[5] }, 7, false);
+	}
+	table_end(p);
+	para(p, "sub", "Inner: the largest gap between two reads of the clock inside hwlat's "
+	     "loop; outer: between two loop rounds; NMIs: those that came during the samples "
+	     "and their time; gaps above threshold: hwlat's count; unknown: the source does "
+	     "not give it (hwlatdetect prints only inner and outer).");
+	if (json_object_get(noise, "smi_count")) {
+		if (json_is_integer(json_object_get(noise, "smi_count")))
+			snprintf(line, sizeof(line), "SMIs during the run: %lld (hwlatdetect's "
+				 "count through rdmsr).",
+				 json_integer_value(json_object_get(noise, "smi_count")));
+		else
+			snprintf(line, sizeof(line), "SMIs during the run: " UNKNOWN " (hwlatdetect "
+				 "counts them only where rdmsr is installed).");
+		para(p, NULL, line);
+	}
 }
 
 static void interference_table(struct page *p, const json_t *noise)
@@ -299,7 +376,7 @@ static void interference_table(struct page *p, const json_t *noise)
 		in = json_object_get(c, "interference");
 		if (!json_is_object(in))
 			continue;
-		snprintf(cpu, sizeof(cpu), "%lld", json_integer_value(json_object_get(c, "cpu")));
+		cpu_label(cpu, sizeof(cpu), json_integer_value(json_object_get(c, "cpu")));
 		for (k = 0; k < 5; k++)
 			cell_count(cell[k], sizeof(cell[k]), in, keys[k]);
 		row(p, (const char *const[]){ cpu, cell[0], cell[1], cell[2], cell[3], cell[4] },
@@ -339,7 +416,7 @@ static void causes_tables(struct page *p, const json_t *noise)
 		causes = json_object_get(c, "causes");
 		if (!json_is_object(causes))
 			continue;
-		snprintf(cpu, sizeof(cpu), "%lld", json_integer_value(json_object_get(c, "cpu")));
+		cpu_label(cpu, sizeof(cpu), json_integer_value(json_object_get(c, "cpu")));
 		for (k = 0; k < 5; k++)
 			class_cell(cell[k], sizeof(cell[k]), causes, cls[k]);
 		row(p, (const char *const[]){ cpu, cell[0], cell[1], cell[2], cell[3], cell[4] },
@@ -351,7 +428,7 @@ static void causes_tables(struct page *p, const json_t *noise)
 		    "main cause of" }, 5);
 	json_array_foreach(json_object_get(noise, "cpus"), i, c) {
 		causes = json_object_get(c, "causes");
-		snprintf(cpu, sizeof(cpu), "%lld", json_integer_value(json_object_get(c, "cpu")));
+		cpu_label(cpu, sizeof(cpu), json_integer_value(json_object_get(c, "cpu")));
 		json_array_foreach(json_object_get(causes, "contributors"), j, e) {
 			if (j >= TOP_CAUSES)
 				break;
@@ -391,8 +468,11 @@ static void gaps_table(struct page *p, const json_t *noise, int max)
 	bool any = false;
 	size_t i, j;
 
-	rtm_fmt_ns(rep, sizeof(rep), above);
-	snprintf(head, sizeof(head), "Gaps above %s", rep);
+	cell_ns(rep, sizeof(rep), noise, "report_above_ns");
+	if (json_is_number(json_object_get(noise, "report_above_ns")))
+		snprintf(head, sizeof(head), "Gaps above %s", rep);
+	else	/* imported: every gap the source lists */
+		snprintf(head, sizeof(head), "Gaps");
 	heading(p, head);
 	json_array_foreach(json_object_get(noise, "cpus"), i, c) {
 		int shown = 0, more = 0;
@@ -400,7 +480,7 @@ static void gaps_table(struct page *p, const json_t *noise, int max)
 		contrib = rtm_json_path(c, "causes.contributors");
 		gc = json_object_get(c, "gap_causes");
 		dropped += (uint64_t)json_integer_value(json_object_get(c, "gaps_dropped"));
-		snprintf(cpu, sizeof(cpu), "%lld", json_integer_value(json_object_get(c, "cpu")));
+		cpu_label(cpu, sizeof(cpu), json_integer_value(json_object_get(c, "cpu")));
 		json_array_foreach(json_object_get(c, "gap_list"), j, g) {
 			json_int_t l = json_integer_value(json_array_get(g, 1)), k;
 			const char *why = "not traced (noise --trace)";
@@ -435,6 +515,8 @@ static void gaps_table(struct page *p, const json_t *noise, int max)
 	}
 	if (any)
 		table_end(p);
+	else if (!any_member(noise, "gap_list"))
+		para(p, NULL, "Unknown: the source lists no gaps.");
 	else
 		para(p, NULL, "None in the gap list.");
 	if (dropped) {
@@ -472,11 +554,14 @@ void rtm_report_noise_page(FILE *f, const struct rtm_result *r, bool html, const
 		     "of the vCPUs.");
 	run_table(&p, r, noise);
 	cpu_table(&p, noise);
+	hwlat_table(&p, noise);
 	interference_table(&p, noise);
 	causes_tables(&p, noise);
 	gaps_table(&p, noise, max_gaps);
 	heading(&p, "Gap lengths");
-	if (!img)
+	if (!img && !any_member(noise, "hist"))	/* rtla osnoise top imported */
+		para(&p, NULL, "Gap lengths unknown: the source does not give them.");
+	else if (!img)
 		para(&p, NULL, "No CPU had a gap: nothing to plot.");
 	else if (html)
 		rtm_html_image(f, img, HIST_CAPTION);
@@ -552,7 +637,10 @@ static int plot_gaps(const struct rtm_result *r, const struct rtm_report_opts *o
 	}
 	for (i = 0; i < nl; i++) {
 		rtm_fmt_us(mx, sizeof(mx), h[i]->max_ns);
-		snprintf(t, sizeof(t), "CPU%lld (longest %s us)", cpu[i], mx);
+		if (cpu[i] < 0)	/* hwlatdetect does not name the CPU */
+			snprintf(t, sizeof(t), "CPU unknown (longest %s us)", mx);
+		else
+			snprintf(t, sizeof(t), "CPU%lld (longest %s us)", cpu[i], mx);
 		rtm_report_hist_block(f, h[i], t);
 		lines[i] = h[i];
 	}
@@ -568,10 +656,8 @@ static int plot_gaps(const struct rtm_result *r, const struct rtm_report_opts *o
 	rtm_report_hist_vars(&ax, nl, false, &hv, v);
 	snprintf(t, sizeof(t), "%s, noise, started %s",
 		 str(r->sysinfo, "hostname") ?: "?", r->created);
-	rtm_fmt_ns(wid, sizeof(wid), (uint64_t)json_integer_value(json_object_get(noise,
-									"width_ns")));
-	rtm_fmt_ns(win, sizeof(win), (uint64_t)json_integer_value(json_object_get(noise,
-									"window_ns")));
+	cell_ns(wid, sizeof(wid), noise, "width_ns");
+	cell_ns(win, sizeof(win), noise, "window_ns");
 	snprintf(sub, sizeof(sub), "backend %s, busy %s of every %s, kernel %s",
 		 str(noise, "backend") ?: "user", wid, win,
 		 str(r->sysinfo, "kernel.release") ?: "?");

@@ -19,6 +19,7 @@
 
 #include "fileio.h"
 #include "import.h"
+#include "probe_noise.h"
 #include "rtmeasure.h"
 #include "summary.h"
 #include "units.h"
@@ -188,7 +189,10 @@ static void print_human(const struct input *in, const char *dir, int n)
 	printf("%s: %s (%s, %s) -> %s%s%s/\n", "import", in->file,
 	       json_string_value(json_object_get(prov, "format")), in->r->tool, dir,
 	       n > 1 ? "/" : "", n > 1 ? in->name : "");
-	rtm_summary_fprint(in->r, stdout);
+	if (!in->r->ncpus && json_object_get(in->r->sections, "noise"))
+		rtm_noise_fprint(json_object_get(in->r->sections, "noise"), stdout, 10);
+	else
+		rtm_summary_fprint(in->r, stdout);
 	json_array_foreach(json_object_get(prov, "notes"), k, note)
 		printf("note: %s\n", json_string_value(note));
 }
@@ -201,7 +205,9 @@ static json_t *to_json(const struct input *in, const char *dir, int n)
 	return json_pack("{s:s, s:s, s:s, s:O, s:o}", "file", in->file, "dir", path,
 			 "tool", in->r->tool,
 			 "provenance", json_object_get(in->r->sections, "provenance"),
-			 "summary", rtm_summary_to_json(in->r));
+			 "summary", !in->r->ncpus && json_object_get(in->r->sections, "noise") ?
+			 rtm_noise_summary_json(json_object_get(in->r->sections, "noise")) :
+			 rtm_summary_to_json(in->r));
 }
 
 int cmd_import(int argc, char **argv)
