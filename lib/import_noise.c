@@ -159,6 +159,7 @@ static int top_row(const char *line, struct top_row *t)
 		return -1;
 	memcpy(t->avail_text, q, n);
 	t->avail_text[n] = '\0';
+	t->avail = strtod(t->avail_text, NULL);	/* the double nearest the printed text */
 	for (i = 0; i < sizeof(after) / sizeof(after[0]); i++)
 		if (imp_parse_u64(&p, after[i]) || *after[i] > MAX_COUNT)
 			return -1;
@@ -678,8 +679,9 @@ json_t *imp_osnoise_hist_section(const struct imp_set *s)
 			"cpu", c->cpu, "sampled_ns", "loops", "windows",
 			"gaps", (json_int_t)(c->in_rows + c->overflows),
 			"noise_ns",
-			"max_gap_ns", c->has_max ? json_integer((json_int_t)c->max_ns) :
-						   json_null(),
+			/* rtla's max stands for [v, v + unit): its midpoint, as the rows */
+			"max_gap_ns", c->has_max ? json_integer((json_int_t)(c->max_ns +
+							s->val_width_ns / 2)) : json_null(),
 			"above_report",
 			"hist", rtm_hist_to_json(h),
 			"gaps_dropped", "sample_period_ns");

@@ -246,14 +246,22 @@ static int close_to(uint64_t got, uint64_t want)
 static void check_against(const char *what, const struct rtm_result *res, const struct ref *r)
 {
 	const json_t *pc = json_object_get(json_object_get(res->sections, "provenance"), "cpus");
-	int c;
+	/* rtla osnoise hist: a noise result, the histograms in sections.noise */
+	const json_t *noise = json_object_get(json_object_get(res->sections, "noise"), "cpus");
+	int c, n = noise ? (int)json_array_size(noise) : res->ncpus;
+	struct rtm_hist *nh = rtm_hist_alloc();
+	struct rtm_error herr = { "" };
 
-	ok(res->ncpus == r->ncols, "%s: one entry per CPU/thread (%d)", what, res->ncpus);
-	for (c = 0; c < r->ncols && c < res->ncpus; c++) {
-		const struct rtm_hist *h = res->cpus[c].raw;
+	ok(n == r->ncols, "%s: one entry per CPU/thread (%d)", what, n);
+	for (c = 0; c < r->ncols && c < n; c++) {
+		const struct rtm_hist *h = noise ? nh : res->cpus[c].raw;
 		const double ps[] = { 50, 99 };
 		char name[160];
 		int k;
+
+		if (noise && rtm_hist_from_json(nh, json_object_get(json_array_get(noise,
+							(size_t)c), "hist"), &herr))
+			diag("%s", herr.msg);
 
 		snprintf(name, sizeof(name), "%s: CPU %d count %llu = rows + known max", what, c,
 			 (unsigned long long)ref_count(r, c));
@@ -271,6 +279,7 @@ static void check_against(const char *what, const struct rtm_result *res, const 
 		is_u64(json_integer_value(json_object_get(json_array_get(pc, (size_t)c),
 							  "overflows")), r->overflow[c], name);
 	}
+	rtm_hist_free(nh);
 }
 
 static struct rtm_result *imp(const char *name, const struct rtm_import_opts *o)
@@ -522,6 +531,9 @@ static void test_rtla(void)
 		ref_rtla(text, 2, 0, 1, 1000, 1, &ref);
 		check_against("osnoise", r, &ref);
 		is_str(pstr(r, "format"), "rtla-osnoise-hist", "osnoise: format");
+		is_int(r->ncpus, 0, "osnoise hist: a noise result, no wake-up latency entries");
+		is_str(json_string_value(json_object_get(json_object_get(r->sections, "noise"),
+			"backend")), "osnoise-imported", "osnoise hist: backend osnoise-imported");
 	}
 	rtm_result_free(r);
 	free(text);
