@@ -9,7 +9,7 @@ O := $(top_builddir)/tests/fuzz
 SRC := $(top_srcdir)/tests/fuzz
 
 TARGETS := fuzz_result fuzz_import_cyclictest fuzz_import_rttests_json fuzz_import_rtla \
-	fuzz_proc_interrupts fuzz_proc_softirqs fuzz_proc_stat fuzz_sysinfo fuzz_units \
+	fuzz_import_noise fuzz_proc_interrupts fuzz_proc_softirqs fuzz_proc_stat fuzz_sysinfo fuzz_units \
 	fuzz_tracedec fuzz_analysis fuzz_task_stat
 
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
