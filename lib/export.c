@@ -266,7 +266,9 @@ static int noise_cpu_csv(const json_t *c, int cpu, FILE *f, bool gaps, struct rt
 
 	if (gaps) {
 		if (!json_is_array(list))
-			return rtm_error_set(err, "sections.noise: CPU %d has no gap_list", cpu);
+			return rtm_error_set(err, "sections.noise: CPU %d has no gap_list (an "
+					     "imported source that lists no gaps, e.g. rtla osnoise "
+					     "top or hist: nothing to export)", cpu);
 		json_array_foreach(list, i, g) {
 			const json_t *s = json_array_get(g, 0), *l = json_array_get(g, 1);
 
@@ -279,6 +281,9 @@ static int noise_cpu_csv(const json_t *c, int cpu, FILE *f, bool gaps, struct rt
 		}
 		return 0;
 	}
+	if (json_is_null(json_object_get(c, "hist")))	/* imported rtla osnoise top */
+		return rtm_error_set(err, "sections.noise: CPU %d's gap lengths are unknown (the "
+				     "imported source gives none): no histogram to export", cpu);
 	h = rtm_hist_alloc();
 	if (!h)
 		return rtm_error_setn(err, -ENOMEM, "out of memory");

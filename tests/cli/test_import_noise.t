@@ -76,6 +76,13 @@ else
 	echo "ok - # SKIP report: gnuplot not installed"
 fi
 
+# ---------------------------------------------------------------- export
+run_cmd export --csv-gaps "$t/hw"
+[ "$rc" -eq 0 ] && [ "$(echo "$out" | sed -n 2p)" = "-1,0,500731000" ] &&
+	[ "$(echo "$out" | grep -c .)" -eq 10 ]
+ok $? "export --csv-gaps of hwlatdetect: the 9 samples"
+expect_usage_error "export --csv of rtla osnoise top: no gap lengths" export --csv "$t/top"
+
 # ---------------------------------------------------------------- refused
 head -c 700 "$D/hwlatdetect.txt" > "$t/hw-cut.txt"
 run_cmd import -o "$t/e1" "$t/hw-cut.txt"
