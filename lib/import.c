@@ -44,8 +44,10 @@ static bool hwlatdetect_text(const char *text, size_t len)
 
 	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
 		p++;
+	/* with --quiet and --report its stdout starts "report saved to FILE (N samples)" */
 	return ((size_t)(end - p) >= 12 && !memcmp(p, "hwlatdetect:", 12)) ||
-	       ((size_t)(end - p) >= 4 && !memcmp(p, "ts: ", 4));
+	       ((size_t)(end - p) >= 4 && !memcmp(p, "ts: ", 4)) ||
+	       ((size_t)(end - p) >= 16 && !memcmp(p, "report saved to ", 16));
 }
 
 enum rtm_import_format rtm_import_detect(const char *text, size_t len)
@@ -70,6 +72,31 @@ enum rtm_import_format rtm_import_detect(const char *text, size_t len)
 	p = find_line(text, len, "# Histogram");
 	if (p && (p + 11 == end || p[11] == '\n' || p[11] == '\r'))
 		return RTM_IMPORT_CYCLICTEST_HIST;
+	return RTM_IMPORT_UNKNOWN;
+}
+
+static const char *const format_names[] = {
+	[RTM_IMPORT_CYCLICTEST_HIST] = "cyclictest-hist",
+	[RTM_IMPORT_RTTESTS_JSON] = "rt-tests-json",
+	[RTM_IMPORT_RTLA_HIST] = "rtla-hist",
+	[RTM_IMPORT_RTLA_OSNOISE_TOP] = "rtla-osnoise-top",
+	[RTM_IMPORT_HWLATDETECT] = "hwlatdetect",
+};
+
+const char *rtm_import_format_name(enum rtm_import_format f)
+{
+	if ((size_t)f >= sizeof(format_names) / sizeof(format_names[0]) || !format_names[f])
+		return "unknown";
+	return format_names[f];
+}
+
+enum rtm_import_format rtm_import_format_parse(const char *name)
+{
+	size_t i;
+
+	for (i = 1; name && i < sizeof(format_names) / sizeof(format_names[0]); i++)
+		if (format_names[i] && !strcmp(name, format_names[i]))
+			return (enum rtm_import_format)i;
 	return RTM_IMPORT_UNKNOWN;
 }
 
@@ -371,6 +398,13 @@ struct rtm_result *rtm_import_buffer(const char *text, size_t len, const char *n
 	if (rtmeasure_result(text, len, name, err))
 		goto out;
 	fmt = rtm_import_detect(text, len);
+	if (o->format && fmt != o->format) {
+		rtm_error_set(err, "%s is not %s output (its content is %s%s; leave -F out to "
+			      "import it by its content)", name, rtm_import_format_name(o->format),
+			      fmt ? "of the format " : "of no known format",
+			      fmt ? rtm_import_format_name(fmt) : "");
+		goto out;
+	}
 	switch (fmt) {
 	case RTM_IMPORT_CYCLICTEST_HIST:
 	case RTM_IMPORT_RTLA_HIST:

@@ -47,7 +47,15 @@ struct rtm_import_opts {
 	/* the run's command line for a source that does not name it (cyclictest
 	 * text): its options are taken as from rt-tests JSON's "cmdline:" */
 	const char *command_line;
+	/* the format the caller names (-F); RTM_IMPORT_UNKNOWN: by the content. The
+	 * content must still be of that format: a mismatch is refused, not forced */
+	enum rtm_import_format format;
 };
+
+/* The name of a format ("cyclictest-hist", "rt-tests-json", "rtla-hist",
+ * "rtla-osnoise-top", "hwlatdetect"), and back (RTM_IMPORT_UNKNOWN: no such). */
+const char *rtm_import_format_name(enum rtm_import_format f);
+enum rtm_import_format rtm_import_format_parse(const char *name);
 
 /* The format of @text by its content; RTM_IMPORT_UNKNOWN when none fits. */
 enum rtm_import_format rtm_import_detect(const char *text, size_t len);

@@ -572,9 +572,10 @@ struct rtm_result *imp_hwlatdetect(struct imp_set *s, char *text, size_t len,
 			x = grown;
 			if (hw_sample(p, &x[n]))
 				goto bad_line;
-			cpu_named |= x[n].cpu >= 0;
+			/* all name their CPU or none does: a mix is not one run's */
 			if (n && cpu_named != (x[n].cpu >= 0))
 				goto bad_line;
+			cpu_named = x[n].cpu >= 0;
 			n++;
 			continue;
 		}

@@ -45,6 +45,9 @@ static void import_usage(FILE *f)
 		"  -C, --command-line CMD cyclictest text: the run's command line (as rt-tests\n"
 		"                         JSON names it): interval, priority, CPUs, duration\n"
 		"                         and -h are taken from it\n"
+		"  -F, --format NAME      the files' format, checked against the content:\n"
+		"                         cyclictest-hist, rt-tests-json, rtla-hist (timerlat\n"
+		"                         and osnoise hist), rtla-osnoise-top, hwlatdetect\n"
 		"  -j, --json             print what was imported as JSON\n"
 		"  -q, --quiet            print nothing but errors\n"
 		"      --help             this help\n");
@@ -221,12 +224,13 @@ int cmd_import(int argc, char **argv)
 		{ "nsecs", no_argument, NULL, 'N' },
 		{ "bucket-size", required_argument, NULL, 'b' },
 		{ "command-line", required_argument, NULL, 'C' },
+		{ "format", required_argument, NULL, 'F' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 2000 },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct rtm_import_opts o = { NULL, false, 0, NULL };
+	struct rtm_import_opts o = { NULL, false, 0, NULL, RTM_IMPORT_UNKNOWN };
 	struct rtm_error err = { "" };
 	const char *dir = NULL;
 	bool json = false, quiet = false;
@@ -236,7 +240,7 @@ int cmd_import(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:a:Nb:C:jq", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:a:Nb:C:F:jq", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			dir = optarg;
@@ -266,6 +270,14 @@ int cmd_import(int argc, char **argv)
 						    "integer (rtla's -b)", optarg);
 			break;
 		}
+		case 'F':
+			o.format = rtm_import_format_parse(optarg);
+			if (!o.format)
+				return rtm_cli_fail("import: --format '%s': give cyclictest-hist, "
+						    "rt-tests-json, rtla-hist, rtla-osnoise-top or "
+						    "hwlatdetect (or leave it out: the content tells)",
+						    optarg);
+			break;
 		case 'C':
 			if (strncmp(optarg, "cyclictest", 10) && !strstr(optarg, "/cyclictest") &&
 			    strncmp(optarg, "oslat", 5) && !strstr(optarg, "/oslat"))

@@ -94,4 +94,12 @@ run_cmd import -o "$t/e2" "$t/top-bad.txt"
 [ "$rc" -eq 2 ] && [ "$(printf '%s\n' "$err" | grep -c .)" -eq 1 ] &&
 	echo "$err" | grep -q 'inconsistent'
 ok $? "rtla osnoise top with a wrong % CPU available: one line, exit 2 ($err)"
+run_cmd import -F rtla-osnoise-top -q -o "$t/f1" "$D/rtla-osnoise-top.txt"
+[ "$rc" -eq 0 ] && [ -f "$t/f1/result.json" ]
+ok $? "-F rtla-osnoise-top on its format imports ($err)"
+run_cmd import -F hwlatdetect -o "$t/e3" "$D/rtla-osnoise-hist-default.txt"
+[ "$rc" -eq 2 ] && [ "$(printf '%s\n' "$err" | grep -c .)" -eq 1 ] &&
+	echo "$err" | grep -q 'is not hwlatdetect output (its content is of the format rtla-hist'
+ok $? "-F on another format: one line naming both, exit 2 ($err)"
+expect_usage_error "-F with an unknown name" import -F osnoise -o "$t/e4" "$D/hwlatdetect.txt"
 done_testing

@@ -322,7 +322,7 @@ static void test_cyclictest_text(void)
 		{ "cyclictest-break-h200.txt", 2 },
 		{ "cyclictest-h100.txt", 2 },
 	};
-	struct rtm_import_opts aff = { "0-1", false, 0, NULL };
+	struct rtm_import_opts aff = { "0-1", false, 0, NULL, RTM_IMPORT_UNKNOWN };
 	size_t i;
 
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {

@@ -383,6 +383,53 @@ out:
 	free(hw);
 }
 
+/* ------------------------------------------------------------ -F and detection */
+
+static void formats(void)
+{
+	static const char quiet[] = "report saved to /out/r.txt (2 samples)\n"
+		"ts: 1796469547.965896220, inner:42, outer:500731\n"
+		"ts: 1796469549.627226780, inner:505383, outer:678, cpu:1\n";
+	struct rtm_import_opts o = { NULL, false, 0, NULL, RTM_IMPORT_HWLATDETECT };
+	struct rtm_error err = { "" };
+	struct rtm_result *r;
+	char *top = slurp("rtla-osnoise-top-q.txt", NULL);
+	enum rtm_import_format f;
+	bool names = true;
+
+	for (f = RTM_IMPORT_CYCLICTEST_HIST; f <= RTM_IMPORT_HWLATDETECT; f++)
+		names &= rtm_import_format_parse(rtm_import_format_name(f)) == f;
+	ok(names && !rtm_import_format_parse("rtla"), "format names and back");
+	ok(rtm_import_detect(quiet, strlen(quiet)) == RTM_IMPORT_HWLATDETECT,
+	   "hwlatdetect --quiet --report's stdout ('report saved to') detected");
+	/* a mix of lines with and without the CPU is refused, not guessed */
+	expect_fail("hwlatdetect: cpu on some samples only", quiet, strlen(quiet),
+		    "not hwlatdetect");
+	r = rtm_import_buffer(top, top ? strlen(top) : 0, "top.txt", &o, &err);
+	ok(!r && strstr(err.msg, "top.txt is not hwlatdetect output") &&
+	   strstr(err.msg, "rtla-osnoise-top"), "-F hwlatdetect on rtla osnoise top: refused, "
+	   "naming both (%s)", err.msg);
+	rtm_result_free(r);
+	o.format = RTM_IMPORT_RTLA_OSNOISE_TOP;
+	r = rtm_import_buffer(top, top ? strlen(top) : 0, "top.txt", &o, &err);
+	ok(r != NULL, "-F rtla-osnoise-top on its own format imports");
+	rtm_result_free(r);
+	free(top);
+	{
+		static const char cpus[] = "ts: 10.5, inner:3, outer:4, cpu:1\n"
+			"ts: 11.5, inner:30, outer:4, cpu:0\nts: 12.5, inner:7, outer:40, cpu:1\n";
+
+		r = rtm_import_buffer(cpus, strlen(cpus), "cpus.txt", NULL, &err);
+		ok(r && json_array_size(json_object_get(noise(r), "cpus")) == 2 &&
+		   ival(ncpu(r, 0), "cpu") == 0 && ival(ncpu(r, 1), "samples") == 2 &&
+		   ival(ncpu(r, 1), "outer_max_ns") == 40000 &&
+		   json_is_true(json_object_get(json_object_get(r->sections, "provenance"),
+						"cpus_known")),
+		   "sample lines with ', cpu:N': one entry per CPU");
+		rtm_result_free(r);
+	}
+}
+
 int main(void)
 {
 	datadir = getenv("RTM_TESTDATA");
@@ -394,5 +441,6 @@ int main(void)
 	check_hwlat("hwlatdetect.txt", true);
 	check_hwlat("hwlatdetect-report.txt", false);
 	bad_inputs();
+	formats();
 	return tap_done();
 }
