@@ -398,7 +398,7 @@ static int labelled_u64(const char *p, const char *suffix, uint64_t *v)
 
 struct hw_summary {
 	bool has_params, has_recorded, has_max, has_smis, below;
-	bool has_thr, has_win, has_wid;
+	bool has_thr, has_win, has_wid, has_exceeding;
 	uint64_t duration_s, threshold, window, width, max, recorded, exceeding, smis;
 	char cpulist[64];
 };
@@ -444,7 +444,7 @@ static int hw_line(struct hw_summary *h, const char *p)
 	if (has_prefix(p, "Samples recorded:"))
 		return (h->has_recorded = true), labelled_u64(p + 17, "", &h->recorded);
 	if (has_prefix(p, "Samples exceeding threshold:"))
-		return labelled_u64(p + 28, "", &h->exceeding);
+		return (h->has_exceeding = true), labelled_u64(p + 28, "", &h->exceeding);
 	if (has_prefix(p, "SMIs during run:"))
 		return (h->has_smis = true), labelled_u64(p + 16, "", &h->smis);
 	if (strstr(p, " SMIs occured on cpu "))
@@ -527,6 +527,10 @@ static int hw_check(struct imp_set *s, const struct hw_summary *h, const struct 
 		return rtm_error_set(err, "%s: hwlatdetect says %" PRIu64 " samples recorded, the "
 				     "file has %zu sample lines: truncated or corrupt", s->name,
 				     h->recorded, n);
+	if (h->has_exceeding && h->exceeding != n)	/* hwlatdetect: len(samples) */
+		return rtm_error_set(err, "%s: inconsistent: hwlatdetect says %" PRIu64 " samples "
+				     "exceeding the threshold, the file has %zu sample lines "
+				     "(corrupt file?)", s->name, h->exceeding, n);
 	if (h->has_max && h->max != max)
 		return rtm_error_set(err, "%s: inconsistent: hwlatdetect's Max Latency %" PRIu64
 				     " us is not the largest sample (%" PRIu64 " us; corrupt "
@@ -632,6 +636,8 @@ struct rtm_result *imp_hwlatdetect(struct imp_set *s, char *text, size_t len,
 				    json_integer((json_int_t)h.smis) : json_null());
 		json_object_set_new(sec, "cpu_list", h.has_params && strcmp(h.cpulist, "None") &&
 				    h.cpulist[0] ? rtm_json_text(h.cpulist) : json_null());
+	} else {
+		json_decref(arr);
 	}
 	if (!h.has_params)
 		imp_note(s, "sample lines only (hwlatdetect's --report file): threshold, window, "

@@ -370,6 +370,10 @@ static void bad_inputs(void)
 	e = edit(hw, "inner:1082,", "inner:1x82,");
 	expect_fail("hwlatdetect: corrupt sample", e, e ? strlen(e) : 0, "not hwlatdetect");
 	free(e);
+	e = edit(hw, "Samples exceeding threshold: 9", "Samples exceeding threshold: 8");
+	expect_fail("hwlatdetect: samples exceeding not the sample lines", e, e ? strlen(e) : 0,
+		    "inconsistent");
+	free(e);
 	e = edit(hw, "Samples recorded: 9", "Samples recorded: nine");
 	expect_fail("hwlatdetect: corrupt summary", e, e ? strlen(e) : 0, "not hwlatdetect");
 	free(e);
