@@ -15,71 +15,19 @@
 
 #include "irqacct.h"
 #include "noiseattr.h"
+#include "noiseattr_priv.h"
 #include "rtholds.h"
 #include "units.h"
-
-#define STACK_MAX	8	/* NMI aside, softirq < IRQ < vector nests at most a few deep */
-#define GAP_SHARES	32	/* distinct causes kept per gap (more: the rest is unexplained) */
-#define NO_CAUSE	UINT32_MAX
-
-enum kind { K_IRQ, K_VECTOR, K_SOFTIRQ, K_NMI, K_THREAD, K_THROTTLE, K_NKINDS };
-
-/* K_THROTTLE's ids: what had the CPU while the probe was throttled */
-#define THROTTLE_IDLE	0	/* the idle task: the RT bandwidth limit (rt_rq throttled) */
-#define THROTTLE_FAIR	1	/* a lower task: the fair server (6.12+) or the limit */
 
 static const char *const kind_names[] = {
 	"irq", "vector", "softirq", "nmi", "thread", "rt_throttling",
 };
-static const enum rtm_noise_class kind_class[] = {
+const enum rtm_noise_class rtm_noiseattr_kind_class[] = {
 	RTM_NOISE_IRQ, RTM_NOISE_IRQ, RTM_NOISE_SOFTIRQ, RTM_NOISE_NMI, RTM_NOISE_THREAD,
 	RTM_NOISE_RT_THROTTLING,
 };
 static const char *const class_names[] = {
 	"irq", "softirq", "nmi", "thread", "rt_throttling", "unexplained",
-};
-
-struct cause {
-	enum kind kind;
-	int id;			/* IRQ number, vector, softirq number, pid */
-	int prio;		/* thread: the kernel's prio from sched_switch */
-	char name[32];		/* IRQ action, vector, softirq name, comm */
-	char policy[12];	/* thread: FIFO, RR, OTHER, ... or unknown (rtholds.h) */
-};
-
-struct seg {
-	uint64_t start_ns, end_ns;
-	uint32_t cause;
-};
-
-struct cpu_state {
-	uint32_t stack[STACK_MAX];
-	int depth;
-	uint32_t task;		/* the thread's cause, NO_CAUSE: a probe, idle or unknown */
-	bool active;		/* the probe wants the CPU (running or preempted) */
-	bool running;		/* ... and has it */
-	int probe_prio;		/* the probe's prio at its last preemption */
-	uint64_t seg_start_ns;
-	uint64_t last_ts;	/* the last event's time: the live horizon */
-	uint32_t live_taken;	/* gaps laid live */
-	uint64_t live_claimed;
-	uint64_t live_ns[RTM_NOISE_NCLASSES];
-	struct seg *segs;
-	uint32_t nsegs, cap;
-};
-
-struct rtm_noiseattr {
-	int ncpus;
-	struct cpu_state *cpu;
-	struct cause *causes;
-	uint32_t ncauses, capc;
-	uint32_t last[K_NKINDS];	/* the cause each kind found last (a cache) */
-	int64_t rt_runtime_us, rt_period_us;	/* RT throttling, period <= 0: unknown */
-	uint64_t tick_ns;			/* its accounting step */
-	int *self;
-	int nself, capself;
-	uint64_t lost, dropped;
-	char *proc_root;		/* NULL: no policy look-up */
 };
 
 const char *rtm_noise_class_name(enum rtm_noise_class c)
@@ -435,10 +383,6 @@ static uint32_t first_after(const struct cpu_state *cs, uint64_t t)
 	return lo;
 }
 
-struct share {
-	uint32_t cause;
-	uint64_t ns;
-};
 
 struct gap_out {
 	uint32_t main;		/* cause, NO_CAUSE: unexplained */
@@ -450,7 +394,7 @@ struct gap_out {
  * slack reaches back only to @claimed, the end of what the gap before took: time
  * is given to one gap (two gaps a few us apart would both claim it otherwise).
  */
-static int gap_shares(const struct cpu_state *cs, uint64_t gs, uint64_t len, uint64_t tol,
+int rtm_noiseattr_gap_shares(const struct cpu_state *cs, uint64_t gs, uint64_t len, uint64_t tol,
 		      uint64_t *claimed, struct share *sh, uint64_t *explained)
 {
 	uint64_t lo = gs > tol ? gs - tol : 0, hi = gs + len + tol, s, e, total = 0;
@@ -489,67 +433,12 @@ static int gap_shares(const struct cpu_state *cs, uint64_t gs, uint64_t len, uin
 }
 
 /* The slack of a gap @rel_ns after the run's start (lib/noiseattr.h). */
-static uint64_t tolerance(uint64_t rel, uint64_t window)
+uint64_t rtm_noiseattr_tolerance(uint64_t rel, uint64_t window)
 {
 	return RTM_NOISEATTR_TOL_BASE_NS + (window ? rel % window : rel) / 1000000ULL *
 	       RTM_NOISEATTR_TOL_PPM;
 }
 
-uint32_t rtm_noiseattr_live_taken(const struct rtm_noiseattr *a, int cpu)
-{
-	return cpu >= 0 && cpu < a->ncpus ? a->cpu[cpu].live_taken : 0;
-}
-
-uint32_t rtm_noiseattr_live_add(struct rtm_noiseattr *a, int cpu, uint64_t start_ns,
-				uint64_t window_ns, const struct rtm_noiseattr_gap *g, uint32_t n)
-{
-	struct share sh[GAP_SHARES];
-	struct cpu_state *cs;
-	uint64_t rel, tol, explained;
-	uint32_t i;
-	int k, m;
-
-	if (cpu < 0 || cpu >= a->ncpus)
-		return 0;
-	cs = &a->cpu[cpu];
-	for (i = 0; i < n; i++) {
-		rel = g[i].start_ns > start_ns ? g[i].start_ns - start_ns : 0;
-		tol = tolerance(rel, window_ns);
-		if (g[i].start_ns + g[i].len_ns + tol >= cs->last_ts)
-			break;	/* its events may still come */
-		m = gap_shares(cs, g[i].start_ns, g[i].len_ns, tol, &cs->live_claimed, sh,
-			       &explained);
-		for (k = 0; k < m; k++)
-			cs->live_ns[kind_class[a->causes[sh[k].cause].kind]] += sh[k].ns;
-		cs->live_ns[RTM_NOISE_UNEXPLAINED] += g[i].len_ns - explained;
-	}
-	cs->live_taken += i;
-	return i;
-}
-
-void rtm_noiseattr_live_get(const struct rtm_noiseattr *a, int cpu,
-			    uint64_t class_ns[RTM_NOISE_NCLASSES])
-{
-	int k;
-
-	for (k = 0; k < RTM_NOISE_NCLASSES; k++)
-		class_ns[k] = cpu >= 0 && cpu < a->ncpus ? a->cpu[cpu].live_ns[k] : 0;
-}
-
-json_t *rtm_noiseattr_live_json(const struct rtm_noiseattr *a, int cpu)
-{
-	uint64_t ns[RTM_NOISE_NCLASSES];
-	json_t *o = json_object();
-	char key[32];
-	int k;
-
-	rtm_noiseattr_live_get(a, cpu, ns);
-	for (k = 0; o && k < RTM_NOISE_NCLASSES; k++) {
-		snprintf(key, sizeof(key), "%s_ns", class_names[k]);
-		json_object_set_new(o, key, json_integer((json_int_t)ns[k]));
-	}
-	return o;
-}
 
 /* What the hypervisor's steal time and the SMI counter say of the unexplained part. */
 static const char *unexplained_reason(const struct rtm_noiseattr_env *env, char *buf,
@@ -609,6 +498,7 @@ static int by_ns(const void *x, const void *y)
 		return a->ns < b->ns ? 1 : -1;
 	return a->cause < b->cause ? -1 : a->cause > b->cause;
 }
+
 
 /*
  * The most RT throttling of @cs in any one period (from a throttled interval's
@@ -703,7 +593,7 @@ static json_t *causes_json(const struct rtm_noiseattr *a, const struct cpu_acc *
 
 		cause_label(cs, label, sizeof(label));
 		c = json_pack("{s:s, s:s, s:s, s:i, s:s, s:I, s:I, s:I}",
-			      "class", class_names[kind_class[cs->kind]],
+			      "class", class_names[rtm_noiseattr_kind_class[cs->kind]],
 			      "kind", kind_names[cs->kind], "name", cs->name, "id", cs->id,
 			      "label", label, "ns", (json_int_t)acc->ns[order[i]],
 			      "gaps", (json_int_t)acc->gaps[order[i]],
@@ -754,13 +644,13 @@ static int apply_cpu(struct rtm_noiseattr *a, json_t *cpu, uint64_t start_mono,
 	json_array_foreach(list, j, g) {
 		rel = (uint64_t)json_integer_value(json_array_get(g, 0));
 		len = (uint64_t)json_integer_value(json_array_get(g, 1));
-		tol = tolerance(rel, window);
-		m = gap_shares(cs, start_mono + rel, len, tol, &claimed, sh, &explained);
+		tol = rtm_noiseattr_tolerance(rel, window);
+		m = rtm_noiseattr_gap_shares(cs, start_mono + rel, len, tol, &claimed, sh, &explained);
 		out[j] = (struct gap_out){ NO_CAUSE, 0, len - explained };
 		for (k = 0; k < m; k++) {
 			acc.ns[sh[k].cause] += sh[k].ns;
 			acc.gaps[sh[k].cause]++;
-			acc.class_ns[kind_class[a->causes[sh[k].cause].kind]] += sh[k].ns;
+			acc.class_ns[rtm_noiseattr_kind_class[a->causes[sh[k].cause].kind]] += sh[k].ns;
 			if (sh[k].ns > out[j].main_ns) {
 				out[j].main = sh[k].cause;
 				out[j].main_ns = sh[k].ns;
@@ -773,7 +663,7 @@ static int apply_cpu(struct rtm_noiseattr *a, json_t *cpu, uint64_t start_mono,
 			acc.class_gaps[RTM_NOISE_UNEXPLAINED]++;
 		} else {
 			acc.main_of[out[j].main]++;
-			acc.class_gaps[kind_class[a->causes[out[j].main].kind]]++;
+			acc.class_gaps[rtm_noiseattr_kind_class[a->causes[out[j].main].kind]]++;
 		}
 	}
 	for (i = 0; i < a->ncauses; i++)
