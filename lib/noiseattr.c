@@ -302,10 +302,13 @@ int rtm_noiseattr_event(const struct rtm_event *ev, void *ctx)
 		cut(a, cs, ev->ts_ns);
 		cs->depth = 0;	/* a switch happens in task context: handlers lost their exits */
 		if (is_self(a, ev->sw.prev_pid)) {
+			/*
+			 * Preempted, it still wants the CPU: active even when its switch-in
+			 * came before it was known as a probe (named after its first run).
+			 */
 			cs->running = false;
 			cs->probe_prio = ev->sw.prev_prio;
-			if (asleep(ev->sw.prev_state))
-				cs->active = false;
+			cs->active = !asleep(ev->sw.prev_state);
 		}
 		if (is_self(a, ev->sw.next_pid))
 			cs->active = cs->running = true;

@@ -421,6 +421,19 @@ static void test_throttling(void)
 	ok(json_is_false(json_object_get(rt, "within_limit")), "... over 50 ms + a tick");
 	json_decref(noise);
 	rtm_noiseattr_free(a);
+
+	/* the probe's switch-in not seen (it ran before it was known), then throttled */
+	a = rtm_noiseattr_alloc(2, NULL);
+	noise = section();
+	rtm_noiseattr_self(a, PROBE);
+	sw_prio(a, 1, T0 + MS(950), PROBE, 4, "kworker/1:2", 89, 120);
+	sw(a, 1, T0 + MS(1000), 89, 0, "rtm-noise/1", PROBE, 4);
+	gap(noise, 0, T0 + MS(950), MS(50));
+	rtm_noiseattr_apply(a, noise, NULL, 0);
+	is_str(gap_label(noise, 0, 0), "RT throttling (SCHED_OTHER tasks ran: the fair server)",
+	       "switch-in missed: the preemption alone makes the probe active");
+	json_decref(noise);
+	rtm_noiseattr_free(a);
 }
 
 /* The causes so far: gaps laid as their events arrive, each once, never ahead of them. */
