@@ -19,7 +19,7 @@
 #include "smi.h"
 #include "units.h"
 
-#define LIVE_BATCH	4096	/* gaps fetched from a probe thread at a time */
+#define LIVE_BATCH	1024	/* gaps fetched from a probe thread at a time */
 
 /* The noise probe of @run, or NULL (another probe, or none). */
 static struct rtm_probe_noise *noise_probe(struct rtm_probe_run *run)
@@ -33,7 +33,7 @@ void measure_noise_live(struct measure_hold *mh, struct rtm_probe_run *run)
 {
 	struct rtm_noiseattr *a = measure_hold_noiseattr(mh);
 	struct rtm_probe_noise *p = noise_probe(run);
-	static struct rtm_noise_gap buf[LIVE_BATCH];	/* the drive loop's thread only */
+	struct rtm_noise_gap buf[LIVE_BATCH];
 	struct rtm_noiseattr_gap g[LIVE_BATCH];
 	uint64_t start;
 	uint32_t n, laid, k;
