@@ -15,54 +15,19 @@
 
 #include "irqacct.h"
 #include "noiseattr.h"
+#include "noiseattr_priv.h"
 #include "rtholds.h"
 #include "units.h"
 
-#define STACK_MAX	8	/* NMI aside, softirq < IRQ < vector nests at most a few deep */
-#define GAP_SHARES	32	/* distinct causes kept per gap (more: the rest is unexplained) */
-#define NO_CAUSE	UINT32_MAX
-
-enum kind { K_IRQ, K_VECTOR, K_SOFTIRQ, K_NMI, K_THREAD };
-
-static const char *const kind_names[] = { "irq", "vector", "softirq", "nmi", "thread" };
-static const enum rtm_noise_class kind_class[] = {
+static const char *const kind_names[] = {
+	"irq", "vector", "softirq", "nmi", "thread", "rt_throttling",
+};
+const enum rtm_noise_class rtm_noiseattr_kind_class[] = {
 	RTM_NOISE_IRQ, RTM_NOISE_IRQ, RTM_NOISE_SOFTIRQ, RTM_NOISE_NMI, RTM_NOISE_THREAD,
+	RTM_NOISE_RT_THROTTLING,
 };
-static const char *const class_names[] = { "irq", "softirq", "nmi", "thread", "unexplained" };
-
-struct cause {
-	enum kind kind;
-	int id;			/* IRQ number, vector, softirq number, pid */
-	int prio;		/* thread: the kernel's prio from sched_switch */
-	char name[32];		/* IRQ action, vector, softirq name, comm */
-	char policy[12];	/* thread: FIFO, RR, OTHER, ... or unknown (rtholds.h) */
-};
-
-struct seg {
-	uint64_t start_ns, end_ns;
-	uint32_t cause;
-};
-
-struct cpu_state {
-	uint32_t stack[STACK_MAX];
-	int depth;
-	uint32_t task;		/* the thread's cause, NO_CAUSE: a probe, idle or unknown */
-	bool active;		/* the probe wants the CPU (running or preempted) */
-	uint64_t seg_start_ns;
-	struct seg *segs;
-	uint32_t nsegs, cap;
-};
-
-struct rtm_noiseattr {
-	int ncpus;
-	struct cpu_state *cpu;
-	struct cause *causes;
-	uint32_t ncauses, capc;
-	uint32_t last[K_THREAD + 1];	/* the cause each kind found last (a cache) */
-	int *self;
-	int nself, capself;
-	uint64_t lost, dropped;
-	char *proc_root;		/* NULL: no policy look-up */
+static const char *const class_names[] = {
+	"irq", "softirq", "nmi", "thread", "rt_throttling", "unexplained",
 };
 
 const char *rtm_noise_class_name(enum rtm_noise_class c)
@@ -81,10 +46,14 @@ struct rtm_noiseattr *rtm_noiseattr_alloc(int ncpus, const char *proc_root)
 	a->cpu = calloc((size_t)ncpus, sizeof(*a->cpu));
 	if (!a->cpu || (proc_root && !(a->proc_root = strdup(proc_root))))
 		goto fail;
-	for (i = 0; i < ncpus; i++)
+	for (i = 0; i < ncpus; i++) {
 		a->cpu[i].task = NO_CAUSE;
-	for (k = 0; k <= K_THREAD; k++)
+		a->cpu[i].probe_prio = -1;
+	}
+	for (k = 0; k < K_NKINDS; k++)
 		a->last[k] = NO_CAUSE;
+	a->rt_runtime_us = -1;
+	a->tick_ns = 10000000ULL;
 	return a;
 fail:
 	if (a)
@@ -144,6 +113,14 @@ void rtm_noiseattr_lost(struct rtm_noiseattr *a, uint64_t events)
 uint64_t rtm_noiseattr_dropped(const struct rtm_noiseattr *a)
 {
 	return a->dropped;
+}
+
+void rtm_noiseattr_rt_limit(struct rtm_noiseattr *a, int64_t runtime_us, int64_t period_us,
+			    uint64_t tick_ns)
+{
+	a->rt_runtime_us = runtime_us;
+	a->rt_period_us = period_us;
+	a->tick_ns = tick_ns ? tick_ns : 10000000ULL;
 }
 
 /* The cause of (@kind, @id, @name), added when new; NO_CAUSE when out of memory. */
@@ -257,6 +234,19 @@ static bool asleep(int64_t prev_state)
 	return (prev_state & 0xff) != 0;
 }
 
+/*
+ * The real-time probe, preempted but runnable, gave the CPU to the idle task or a
+ * task of lower priority (larger prio): only RT throttling does that (the rt_rq
+ * throttled at kernel.sched_rt_runtime_us, or the fair server of 6.12+ running
+ * SCHED_OTHER tasks in the RT tasks' stead).
+ */
+static bool throttled(const struct cpu_state *cs, int next_pid, int next_prio)
+{
+	if (!cs->active || cs->running || cs->probe_prio < 0 || cs->probe_prio >= 100)
+		return false;
+	return next_pid == 0 || next_prio > cs->probe_prio;
+}
+
 int rtm_noiseattr_event(const struct rtm_event *ev, void *ctx)
 {
 	struct rtm_noiseattr *a = ctx;
@@ -268,6 +258,8 @@ int rtm_noiseattr_event(const struct rtm_event *ev, void *ctx)
 	if (ev->cpu < 0 || ev->cpu >= a->ncpus)
 		return 0;
 	cs = &a->cpu[ev->cpu];
+	if (ev->ts_ns > cs->last_ts)
+		cs->last_ts = ev->ts_ns;
 	switch (ev->type) {
 	case RTM_EV_IRQ_ENTRY:
 		cut(a, cs, ev->ts_ns);
@@ -309,12 +301,22 @@ int rtm_noiseattr_event(const struct rtm_event *ev, void *ctx)
 	case RTM_EV_SCHED_SWITCH:
 		cut(a, cs, ev->ts_ns);
 		cs->depth = 0;	/* a switch happens in task context: handlers lost their exits */
-		if (is_self(a, ev->sw.prev_pid) && asleep(ev->sw.prev_state))
-			cs->active = false;
+		if (is_self(a, ev->sw.prev_pid)) {
+			/*
+			 * Preempted, it still wants the CPU: active even when its switch-in
+			 * came before it was known as a probe (named after its first run).
+			 */
+			cs->running = false;
+			cs->probe_prio = ev->sw.prev_prio;
+			cs->active = !asleep(ev->sw.prev_state);
+		}
 		if (is_self(a, ev->sw.next_pid))
-			cs->active = true;
+			cs->active = cs->running = true;
 		c = NO_CAUSE;
-		if (ev->sw.next_pid > 0 && !is_self(a, ev->sw.next_pid))
+		if (throttled(cs, ev->sw.next_pid, ev->sw.next_prio))
+			c = ev->sw.next_pid ? cause_of(a, K_THROTTLE, THROTTLE_FAIR, "fair", 0) :
+					      cause_of(a, K_THROTTLE, THROTTLE_IDLE, "idle", 0);
+		else if (ev->sw.next_pid > 0 && !is_self(a, ev->sw.next_pid))
 			c = cause_of(a, K_THREAD, ev->sw.next_pid, ev->sw.next_comm,
 				     ev->sw.next_prio);
 		cs->task = c;
@@ -341,6 +343,13 @@ static void cause_label(const struct cause *c, char *buf, size_t len)
 		break;
 	case K_NMI:
 		snprintf(buf, len, "nmi");
+		break;
+	case K_THROTTLE:
+		snprintf(buf, len, "%s", c->id == THROTTLE_IDLE ? "RT throttling (the CPU idle)" :
+			 "RT throttling (SCHED_OTHER tasks ran: the fair server)");
+		break;
+	case K_NKINDS:
+		buf[0] = '\0';
 		break;
 	case K_THREAD:
 		/* the policy as /proc said when first seen; FIFO and RR look alike in the trace */
@@ -377,10 +386,6 @@ static uint32_t first_after(const struct cpu_state *cs, uint64_t t)
 	return lo;
 }
 
-struct share {
-	uint32_t cause;
-	uint64_t ns;
-};
 
 struct gap_out {
 	uint32_t main;		/* cause, NO_CAUSE: unexplained */
@@ -392,7 +397,7 @@ struct gap_out {
  * slack reaches back only to @claimed, the end of what the gap before took: time
  * is given to one gap (two gaps a few us apart would both claim it otherwise).
  */
-static int gap_shares(const struct cpu_state *cs, uint64_t gs, uint64_t len, uint64_t tol,
+int rtm_noiseattr_gap_shares(const struct cpu_state *cs, uint64_t gs, uint64_t len, uint64_t tol,
 		      uint64_t *claimed, struct share *sh, uint64_t *explained)
 {
 	uint64_t lo = gs > tol ? gs - tol : 0, hi = gs + len + tol, s, e, total = 0;
@@ -430,11 +435,37 @@ static int gap_shares(const struct cpu_state *cs, uint64_t gs, uint64_t len, uin
 	return n;
 }
 
+/* The slack of a gap @rel_ns after the run's start (lib/noiseattr.h). */
+uint64_t rtm_noiseattr_tolerance(uint64_t rel, uint64_t window)
+{
+	return RTM_NOISEATTR_TOL_BASE_NS + (window ? rel % window : rel) / 1000000ULL *
+	       RTM_NOISEATTR_TOL_PPM;
+}
+
+
+/* What the hypervisor's steal time and the SMI counter say of the unexplained part. */
 static const char *unexplained_reason(const struct rtm_noiseattr_env *env, char *buf,
 				      size_t len)
 {
 	char s[16];
 
+	if (env && env->steal_ns > 0)
+		rtm_fmt_ns(s, sizeof(s), (uint64_t)env->steal_ns);
+	if (env && env->smi_read && env->smis) {
+		snprintf(buf, len, "no event; firmware: %llu SMIs on this CPU during the run "
+			 "(MSR_SMI_COUNT)%s%s%s", (unsigned long long)env->smis,
+			 env->steal_ns > 0 ? ", and the hypervisor reported " : "",
+			 env->steal_ns > 0 ? s : "", env->steal_ns > 0 ? " of steal time" : "");
+		return buf;
+	}
+	if (env && env->smi_read) {
+		snprintf(buf, len, "no event; not firmware: no SMI on this CPU during the run "
+			 "(MSR_SMI_COUNT); %s%s%s", env->steal_ns > 0 ?
+			 "the hypervisor reported " : env->vm ? "the hypervisor (a VM)" :
+			 "a cause not traced", env->steal_ns > 0 ? s : "",
+			 env->steal_ns > 0 ? " of steal time" : "");
+		return buf;
+	}
 	if (env && env->steal_ns > 0) {
 		rtm_fmt_ns(s, sizeof(s), (uint64_t)env->steal_ns);
 		snprintf(buf, len, "no event; the hypervisor reported %s of steal time on this "
@@ -444,6 +475,8 @@ static const char *unexplained_reason(const struct rtm_noiseattr_env *env, char 
 	} else {
 		snprintf(buf, len, "no event: firmware (SMI) or a cause not traced");
 	}
+	if (env && env->smi_why)
+		snprintf(buf + strlen(buf), len - strlen(buf), "; SMIs unknown: %s", env->smi_why);
 	return buf;
 }
 
@@ -469,9 +502,84 @@ static int by_ns(const void *x, const void *y)
 	return a->cause < b->cause ? -1 : a->cause > b->cause;
 }
 
-static json_t *causes_json(const struct rtm_noiseattr *a, const struct cpu_acc *acc,
-			   const uint32_t *order, uint32_t n, const char *reason, int64_t steal)
+
+/*
+ * The most RT throttling of @cs in any one period (from a throttled interval's
+ * start, sliding over the later ones). UINT64_MAX when out of memory.
+ */
+static uint64_t throttle_max(const struct rtm_noiseattr *a, const struct cpu_state *cs,
+			     uint64_t period)
 {
+	uint64_t *pre, best = 0, sum, end;
+	uint32_t *idx, n = 0, i, lo, hi, mid;
+
+	pre = calloc((size_t)cs->nsegs + 1, sizeof(*pre));
+	idx = calloc((size_t)cs->nsegs + 1, sizeof(*idx));
+	if (!pre || !idx) {
+		free(pre);
+		free(idx);
+		return UINT64_MAX;
+	}
+	for (i = 0; i < cs->nsegs; i++)
+		if (a->causes[cs->segs[i].cause].kind == K_THROTTLE) {
+			idx[n] = i;
+			pre[n + 1] = pre[n] + cs->segs[i].end_ns - cs->segs[i].start_ns;
+			n++;
+		}
+	for (i = 0; i < n; i++) {
+		end = cs->segs[idx[i]].start_ns + period;
+		/* the last throttled interval starting before @end */
+		for (lo = i, hi = n; hi - lo > 1;) {
+			mid = lo + (hi - lo) / 2;
+			if (cs->segs[idx[mid]].start_ns < end)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		sum = pre[lo] - pre[i] + (cs->segs[idx[lo]].end_ns < end ?
+			cs->segs[idx[lo]].end_ns : end) - cs->segs[idx[lo]].start_ns;
+		if (sum > best)
+			best = sum;
+	}
+	free(pre);
+	free(idx);
+	return best;
+}
+
+/* causes.rt_throttling: the throttled time against the kernel's setting. */
+static json_t *throttle_json(const struct rtm_noiseattr *a, const struct cpu_state *cs)
+{
+	uint64_t period = a->rt_period_us > 0 ? (uint64_t)a->rt_period_us * 1000ULL : 0;
+	uint64_t limit = 0, max;
+	bool limited = period && a->rt_runtime_us >= 0 &&
+		       (uint64_t)a->rt_runtime_us * 1000ULL < period;
+	json_t *o;
+
+	if (!period)
+		return json_pack("{s:n, s:n, s:n, s:n, s:n, s:n}", "period_ns", "runtime_ns",
+				 "limit_per_period_ns", "tick_ns", "max_per_period_ns",
+				 "within_limit");
+	if (limited)
+		limit = period - (uint64_t)a->rt_runtime_us * 1000ULL;
+	max = throttle_max(a, cs, period);
+	o = json_pack("{s:I}", "period_ns", (json_int_t)period);
+	json_object_set_new(o, "runtime_ns", a->rt_runtime_us >= 0 ?
+			    json_integer(a->rt_runtime_us * 1000) : json_null());
+	json_object_set_new(o, "limit_per_period_ns", limited ? json_integer((json_int_t)limit) :
+			    json_null());
+	json_object_set_new(o, "tick_ns", json_integer((json_int_t)a->tick_ns));
+	json_object_set_new(o, "max_per_period_ns", max != UINT64_MAX ?
+			    json_integer((json_int_t)max) : json_null());
+	json_object_set_new(o, "within_limit", limited && max != UINT64_MAX ?
+			    json_boolean(max <= limit + a->tick_ns) : json_null());
+	return o;
+}
+
+static json_t *causes_json(const struct rtm_noiseattr *a, const struct cpu_acc *acc,
+			   const uint32_t *order, uint32_t n, const char *reason,
+			   const struct rtm_noiseattr_env *env)
+{
+	int64_t steal = env ? env->steal_ns : -1;
 	json_t *o = json_object(), *list = json_array(), *c;
 	char label[96], key[32];
 	uint32_t i;
@@ -488,7 +596,7 @@ static json_t *causes_json(const struct rtm_noiseattr *a, const struct cpu_acc *
 
 		cause_label(cs, label, sizeof(label));
 		c = json_pack("{s:s, s:s, s:s, s:i, s:s, s:I, s:I, s:I}",
-			      "class", class_names[kind_class[cs->kind]],
+			      "class", class_names[rtm_noiseattr_kind_class[cs->kind]],
 			      "kind", kind_names[cs->kind], "name", cs->name, "id", cs->id,
 			      "label", label, "ns", (json_int_t)acc->ns[order[i]],
 			      "gaps", (json_int_t)acc->gaps[order[i]],
@@ -501,6 +609,10 @@ static json_t *causes_json(const struct rtm_noiseattr *a, const struct cpu_acc *
 	}
 	json_object_set_new(o, "contributors", list);
 	json_object_set_new(o, "steal_ns", steal >= 0 ? json_integer(steal) : json_null());
+	json_object_set_new(o, "smis", env && env->smi_read ?
+			    json_integer((json_int_t)env->smis) : json_null());
+	if (env && !env->smi_read && env->smi_why)
+		json_object_set_new(o, "smis_unknown", json_string(env->smi_why));
 	json_object_set_new(o, "unexplained", json_string(reason));
 	return o;
 }
@@ -518,7 +630,7 @@ static int apply_cpu(struct rtm_noiseattr *a, json_t *cpu, uint64_t start_mono,
 	uint32_t *order = NULL, *pos = NULL, n = 0, i;
 	struct rank *rank = NULL;
 	uint64_t rel, len, tol, explained, claimed = 0;
-	char reason[160];
+	char reason[384];
 	size_t j, ngaps = json_array_size(list);
 	int k, m, ret = -ENOMEM;
 
@@ -535,14 +647,13 @@ static int apply_cpu(struct rtm_noiseattr *a, json_t *cpu, uint64_t start_mono,
 	json_array_foreach(list, j, g) {
 		rel = (uint64_t)json_integer_value(json_array_get(g, 0));
 		len = (uint64_t)json_integer_value(json_array_get(g, 1));
-		tol = RTM_NOISEATTR_TOL_BASE_NS +
-		      (window ? rel % window : rel) / 1000000ULL * RTM_NOISEATTR_TOL_PPM;
-		m = gap_shares(cs, start_mono + rel, len, tol, &claimed, sh, &explained);
+		tol = rtm_noiseattr_tolerance(rel, window);
+		m = rtm_noiseattr_gap_shares(cs, start_mono + rel, len, tol, &claimed, sh, &explained);
 		out[j] = (struct gap_out){ NO_CAUSE, 0, len - explained };
 		for (k = 0; k < m; k++) {
 			acc.ns[sh[k].cause] += sh[k].ns;
 			acc.gaps[sh[k].cause]++;
-			acc.class_ns[kind_class[a->causes[sh[k].cause].kind]] += sh[k].ns;
+			acc.class_ns[rtm_noiseattr_kind_class[a->causes[sh[k].cause].kind]] += sh[k].ns;
 			if (sh[k].ns > out[j].main_ns) {
 				out[j].main = sh[k].cause;
 				out[j].main_ns = sh[k].ns;
@@ -555,7 +666,7 @@ static int apply_cpu(struct rtm_noiseattr *a, json_t *cpu, uint64_t start_mono,
 			acc.class_gaps[RTM_NOISE_UNEXPLAINED]++;
 		} else {
 			acc.main_of[out[j].main]++;
-			acc.class_gaps[kind_class[a->causes[out[j].main].kind]]++;
+			acc.class_gaps[rtm_noiseattr_kind_class[a->causes[out[j].main].kind]]++;
 		}
 	}
 	for (i = 0; i < a->ncauses; i++)
@@ -572,9 +683,10 @@ static int apply_cpu(struct rtm_noiseattr *a, json_t *cpu, uint64_t start_mono,
 			out[j].main == NO_CAUSE ? -1 : (int)pos[out[j].main],
 			(json_int_t)out[j].main_ns, (json_int_t)out[j].unexplained_ns));
 	json_object_set_new(cpu, "gap_causes", gc);
-	json_object_set_new(cpu, "causes", causes_json(a, &acc, order, n,
-			    unexplained_reason(env, reason, sizeof(reason)),
-			    env ? env->steal_ns : -1));
+	gc = causes_json(a, &acc, order, n, unexplained_reason(env, reason, sizeof(reason)),
+			 env);
+	json_object_set_new(gc, "rt_throttling", throttle_json(a, cs));
+	json_object_set_new(cpu, "causes", gc);
 	ret = 0;
 done:
 	free(acc.ns);
@@ -614,123 +726,3 @@ int rtm_noiseattr_apply(struct rtm_noiseattr *a, json_t *noise,
 	return 0;
 }
 
-/* ------------------------------------------------------------ check, print */
-
-int rtm_noiseattr_check(const json_t *cpu, char *why, size_t len)
-{
-	const json_t *causes = json_object_get(cpu, "causes");
-	const json_t *gc = json_object_get(cpu, "gap_causes"), *list, *e, *c;
-	size_t i, ncontrib;
-	char key[32];
-	int k;
-
-	if (!causes && !gc)
-		return 0;
-	if (!json_is_object(causes) || !json_is_array(gc)) {
-		snprintf(why, len, "causes and gap_causes go together (an object and an array)");
-		return -EINVAL;
-	}
-	for (k = 0; k < RTM_NOISE_NCLASSES; k++) {
-		snprintf(key, sizeof(key), "%s_ns", class_names[k]);
-		e = json_object_get(causes, key);
-		if (!json_is_integer(e) || json_integer_value(e) < 0) {
-			snprintf(why, len, "causes.%s is not a count of ns", key);
-			return -EINVAL;
-		}
-	}
-	list = json_object_get(causes, "contributors");
-	if (!json_is_array(list)) {
-		snprintf(why, len, "causes.contributors is not an array");
-		return -EINVAL;
-	}
-	json_array_foreach(list, i, c)
-		if (!json_is_string(json_object_get(c, "label")) ||
-		    !json_is_integer(json_object_get(c, "ns"))) {
-			snprintf(why, len, "causes.contributors[%zu] has no label or ns", i);
-			return -EINVAL;
-		}
-	ncontrib = json_array_size(list);
-	if (json_array_size(gc) != json_array_size(json_object_get(cpu, "gap_list"))) {
-		snprintf(why, len, "gap_causes has %zu entries for %zu in gap_list",
-			 json_array_size(gc), json_array_size(json_object_get(cpu, "gap_list")));
-		return -EINVAL;
-	}
-	json_array_foreach(gc, i, e) {
-		json_int_t idx = json_integer_value(json_array_get(e, 0));
-
-		if (json_array_size(e) != 3 || !json_is_integer(json_array_get(e, 0)) ||
-		    idx < -1 || idx >= (json_int_t)ncontrib ||
-		    !json_is_integer(json_array_get(e, 1)) ||
-		    !json_is_integer(json_array_get(e, 2))) {
-			snprintf(why, len, "gap_causes[%zu] is not [contributor or -1, main_ns, "
-				 "unexplained_ns]", i);
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
-
-static void fmt_count_ns(char *buf, size_t len, const json_t *causes, int k)
-{
-	char key[32], t[16];
-
-	snprintf(key, sizeof(key), "%s_ns", class_names[k]);
-	rtm_fmt_ns(t, sizeof(t), (uint64_t)json_integer_value(json_object_get(causes, key)));
-	snprintf(key, sizeof(key), "%s_gaps", class_names[k]);
-	snprintf(buf, len, "%6lld %9s", json_integer_value(json_object_get(causes, key)), t);
-}
-
-void rtm_noiseattr_fprint(const json_t *noise, FILE *f, int top)
-{
-	const json_t *cpus = json_object_get(noise, "cpus"), *cpu, *causes, *c;
-	const json_t *at = json_object_get(noise, "attribution");
-	char col[RTM_NOISE_NCLASSES][40], t[16];
-	json_int_t unexplained;
-	size_t i, j;
-	int k;
-
-	if (!json_is_object(at))
-		return;
-	fprintf(f, "\nGap causes (tracepoints; per class: gaps it was the main cause of, its "
-		"time in all gaps)\n");
-	fprintf(f, "CPU  %16s %16s %16s %16s %16s\n", "IRQ", "SoftIRQ", "NMI", "Thread",
-		"Unexplained");
-	json_array_foreach(cpus, i, cpu) {
-		causes = json_object_get(cpu, "causes");
-		if (!causes)
-			continue;
-		for (k = 0; k < RTM_NOISE_NCLASSES; k++)
-			fmt_count_ns(col[k], sizeof(col[k]), causes, k);
-		fprintf(f, "%3lld  %s %s %s %s %s\n",
-			json_integer_value(json_object_get(cpu, "cpu")), col[0], col[1], col[2],
-			col[3], col[4]);
-	}
-	json_array_foreach(cpus, i, cpu) {
-		causes = json_object_get(cpu, "causes");
-		if (!causes)
-			continue;
-		json_array_foreach(json_object_get(causes, "contributors"), j, c) {
-			if ((int)j >= top)
-				break;
-			rtm_fmt_ns(t, sizeof(t),
-				   (uint64_t)json_integer_value(json_object_get(c, "ns")));
-			fprintf(f, "  CPU %lld: %s: %s in %lld gaps (main cause of %lld)\n",
-				json_integer_value(json_object_get(cpu, "cpu")),
-				json_string_value(json_object_get(c, "label")), t,
-				json_integer_value(json_object_get(c, "gaps")),
-				json_integer_value(json_object_get(c, "main_of")));
-		}
-		unexplained = json_integer_value(json_object_get(causes, "unexplained_ns"));
-		if (unexplained > 0) {
-			rtm_fmt_ns(t, sizeof(t), (uint64_t)unexplained);
-			fprintf(f, "  CPU %lld: unexplained %s (%s)\n",
-				json_integer_value(json_object_get(cpu, "cpu")), t,
-				json_string_value(json_object_get(causes, "unexplained")) ?: "");
-		}
-	}
-	if (!json_is_true(json_object_get(at, "complete")))
-		fprintf(f, "  incomplete: %lld events lost, %lld intervals dropped (raise the "
-			"trace buffer or shorten the run)\n",
-			json_integer_value(json_object_get(at, "events_lost")),
-			json_integer_value(json_object_get(at, "intervals_dropped")));
-}

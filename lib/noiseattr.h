@@ -7,7 +7,11 @@
  * nmi_handler, sched_switch), it cuts the CPU's time into intervals, each owned by
  * the innermost thing running: an NMI, a hard IRQ (by number and name), a vector
  * (local_timer, reschedule, ...), a softirq (by name), or a thread other than the
- * noise probe's (by comm, pid and priority) while the probe was switched out. Nested
+ * noise probe's (by comm, pid and priority) while the probe was switched out, or RT
+ * throttling: the real-time probe switched out still runnable and the CPU given to
+ * the idle task or to a task of lower priority (the kernel's RT bandwidth limit, or
+ * since 6.12 its fair server running SCHED_OTHER tasks; no lower task can take the
+ * CPU from a runnable real-time one otherwise). Nested
  * handlers count once, to the innermost. Only the time while the probe thread wants
  * the CPU is kept (from its switch-in to its switch-out asleep), so memory follows
  * the gaps, not the run.
@@ -46,11 +50,12 @@ enum rtm_noise_class {
 	RTM_NOISE_SOFTIRQ,
 	RTM_NOISE_NMI,
 	RTM_NOISE_THREAD,
+	RTM_NOISE_RT_THROTTLING,	/* the probe throttled (kernel.sched_rt_runtime_us) */
 	RTM_NOISE_UNEXPLAINED,
 	RTM_NOISE_NCLASSES,
 };
 
-/* "irq", "softirq", "nmi", "thread", "unexplained" */
+/* "irq", "softirq", "nmi", "thread", "rt_throttling", "unexplained" */
 const char *rtm_noise_class_name(enum rtm_noise_class c);
 
 struct rtm_noiseattr;
@@ -79,14 +84,59 @@ void rtm_noiseattr_lost(struct rtm_noiseattr *a, uint64_t events);
 uint64_t rtm_noiseattr_dropped(const struct rtm_noiseattr *a);
 
 /*
+ * The kernel's RT throttling setting (kernel.sched_rt_runtime_us of every
+ * sched_rt_period_us; runtime -1: no limit, period <= 0: unknown) and its tick
+ * (@tick_ns, 0: unknown, taken as 10 ms: HZ=100): each CPU's throttled time in
+ * any one period is checked against period - runtime, give or take a tick (the
+ * scheduler charges the runtime at the tick).
+ */
+void rtm_noiseattr_rt_limit(struct rtm_noiseattr *a, int64_t runtime_us, int64_t period_us,
+			    uint64_t tick_ns);
+
+/*
  * What the run's /proc/stat said of a CPU besides the events: the steal time the
- * hypervisor reported (-1: unknown) and whether the box is a virtual machine; they
- * only word the unexplained part.
+ * hypervisor reported (-1: unknown) and whether the box is a virtual machine; and
+ * the SMIs the CPU's counter (MSR_SMI_COUNT, lib/smi.h) saw during the run when
+ * @smi_read, else why it could not be read (@smi_why, NULL: not tried). They only
+ * word the unexplained part.
  */
 struct rtm_noiseattr_env {
 	int64_t steal_ns;
 	bool vm;
+	bool smi_read;
+	uint64_t smis;
+	const char *smi_why;
 };
+
+/* ---- live: the causes so far, while the probe runs (the prose: docs/architecture.md) */
+
+/* A gap as the probe logs it: CLOCK_MONOTONIC start and length. */
+struct rtm_noiseattr_gap {
+	uint64_t start_ns;
+	uint64_t len_ns;
+};
+
+/* Gaps of @cpu laid so far by rtm_noiseattr_live_add(): the next one to give it. */
+uint32_t rtm_noiseattr_live_taken(const struct rtm_noiseattr *a, int cpu);
+
+/*
+ * rtm_noiseattr_live_add - lay the next gaps of @cpu over the intervals fed so far
+ * @start_ns, @window_ns: the run's start and duty-cycle window (the tolerance)
+ * @g: the gaps after the rtm_noiseattr_live_taken() first ones, in time order
+ *
+ * Only gaps ending (with the tolerance) before the last event fed for @cpu are
+ * laid: later ones may still get events. Returns how many were laid (the caller
+ * passes the rest again next time).
+ */
+uint32_t rtm_noiseattr_live_add(struct rtm_noiseattr *a, int cpu, uint64_t start_ns,
+				uint64_t window_ns, const struct rtm_noiseattr_gap *g, uint32_t n);
+
+/* The time per class laid so far on @cpu into @class_ns (zeros for an unknown CPU). */
+void rtm_noiseattr_live_get(const struct rtm_noiseattr *a, int cpu,
+			    uint64_t class_ns[RTM_NOISE_NCLASSES]);
+
+/* {"irq_ns": ..., ..., "unexplained_ns": ...}: @cpu's classes so far (a "causes" object). */
+json_t *rtm_noiseattr_live_json(const struct rtm_noiseattr *a, int cpu);
 
 /*
  * rtm_noiseattr_apply - the causes into sections.noise (docs/result-schema.md)

@@ -115,6 +115,19 @@ struct rtm_probe_noise *rtm_probe_noise_start(const struct rtm_probe_noise_opts 
 					      struct rtm_error *err);
 void rtm_probe_noise_snapshot(const struct rtm_probe_noise *p, int i,
 			      struct rtm_noise_cpu_snap *snap, struct rtm_hist *hist);
+/*
+ * The gaps CPU index @i logged from the @from-th on (at most @max, into @out),
+ * while the thread runs: the log only grows, so entries below the count read
+ * under the sequence counter stay as they are. Returns how many were copied.
+ */
+uint32_t rtm_probe_noise_gaps(const struct rtm_probe_noise *p, int i, uint32_t from,
+			      struct rtm_noise_gap *out, uint32_t max);
+/* CLOCK_MONOTONIC of the first window (the gaps' times are relative to it in the result). */
+uint64_t rtm_probe_noise_start_ns(const struct rtm_probe_noise *p);
+/* The CPU index @i measures. */
+int rtm_probe_noise_cpu(const struct rtm_probe_noise *p, int i);
+/* CPUs measured (thread indexes 0..n-1). */
+int rtm_probe_noise_ncpus(const struct rtm_probe_noise *p);
 void rtm_probe_noise_stop(struct rtm_probe_noise *p);
 bool rtm_probe_noise_done(const struct rtm_probe_noise *p);
 /* Join and fill r->sections.noise (schema: docs/result-schema.md). */

@@ -429,13 +429,16 @@ static void json_histograms(struct page *p, const json_t *cpus, const char *name
 
 /*
  * noise --trace: the gaps' time per CPU by cause class (irq, softirq, nmi, thread,
- * unexplained; lib/noiseattr.c). Only in a finished result: the causes are laid
- * over the gaps when the run ends, so a live page has none.
+ * rt_throttling, unexplained; lib/noiseattr.c). A finished result has the causes
+ * laid over every gap; a live page those laid so far (each gap once its CPU's
+ * events are drained, within a second), so the counters only grow.
  */
 static void noise_causes(struct page *p, const json_t *cpus)
 {
 	static const char name[] = "rtmeasure_noise_cause_seconds";
-	static const char *const classes[] = { "irq", "softirq", "nmi", "thread", "unexplained" };
+	static const char *const classes[] = {
+		"irq", "softirq", "nmi", "thread", "rt_throttling", "unexplained",
+	};
 	const json_t *c, *causes;
 	char buf[40], key[32];
 	bool any = false;
@@ -448,7 +451,7 @@ static void noise_causes(struct page *p, const json_t *cpus)
 		return;
 	family(p, name, "counter", "seconds",
 	       "Time of the gaps by cause (noise --trace): the innermost interrupt, softirq, "
-	       "NMI or other thread in each gap, and what no event explains.");
+	       "NMI or other thread in each gap, RT throttling, and what no event explains.");
 	json_array_foreach(cpus, i, c) {
 		int cpu = (int)json_integer_value(json_object_get(c, "cpu"));
 

@@ -399,9 +399,11 @@ static void class_cell(char *buf, size_t len, const json_t *causes, const char *
 
 static void causes_tables(struct page *p, const json_t *noise)
 {
-	static const char *const cls[] = { "irq", "softirq", "nmi", "thread", "unexplained" };
+	static const char *const cls[] = {
+		"irq", "softirq", "nmi", "thread", "rt_throttling", "unexplained",
+	};
 	const json_t *c, *causes, *e, *at = json_object_get(noise, "attribution");
-	char cell[5][64], cpu[16], t[16], g[24], m[24], line[512];
+	char cell[6][64], cpu[16], t[16], g[24], m[24], line[512];
 	size_t i, j;
 	int k;
 
@@ -410,17 +412,18 @@ static void causes_tables(struct page *p, const json_t *noise)
 	heading(p, "Gap causes (tracepoints)");
 	para(p, NULL, "Per class: the gaps it was the main cause of, and its time in all gaps "
 	     "of the gap list (IRQ holds hard IRQs and x86 vectors, as rtla osnoise counts them).");
-	table_begin(p, "lrrrrr", (const char *const[]){ "CPU", "IRQ", "SoftIRQ", "NMI", "Thread",
-		    "Unexplained" }, 6);
+	table_begin(p, "lrrrrrr", (const char *const[]){ "CPU", "IRQ", "SoftIRQ", "NMI", "Thread",
+		    "RT throttling", "Unexplained" }, 7);
 	json_array_foreach(json_object_get(noise, "cpus"), i, c) {
 		causes = json_object_get(c, "causes");
 		if (!json_is_object(causes))
 			continue;
 		cpu_label(cpu, sizeof(cpu), json_integer_value(json_object_get(c, "cpu")));
-		for (k = 0; k < 5; k++)
+		for (k = 0; k < 6; k++)
 			class_cell(cell[k], sizeof(cell[k]), causes, cls[k]);
-		row(p, (const char *const[]){ cpu, cell[0], cell[1], cell[2], cell[3], cell[4] },
-		    6, false);
+		row(p, (const char *const[]){ cpu, cell[0], cell[1], cell[2], cell[3], cell[4],
+					      cell[5] },
+		    7, false);
 	}
 	table_end(p);
 	heading(p, "Top contributors");

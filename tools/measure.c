@@ -105,6 +105,29 @@ static void live_show(struct live *l, struct rtm_cyclic *c, double elapsed, uint
 	fflush(stdout);
 }
 
+/* The noise probe's lines (measure_noise.c): figures, and the causes so far with --trace. */
+static void live_show_noise(struct live *l, struct measure_hold *hold, struct rtm_probe_run *run,
+			    double elapsed, uint64_t dur_ns)
+{
+	char text[64][MEASURE_NOISE_LINE];
+	int n = measure_noise_lines(hold, run, text, 64), i;
+
+	for (i = 0; i < l->nlines; i++)
+		tputs(l->cap_up, 1, put_char);
+	if (dur_ns)
+		printf("\r%.0f / %.0f s", elapsed, (double)dur_ns / 1e9);
+	else
+		printf("\r%.0f s", elapsed);
+	for (i = -1; i < n; i++) {
+		if (i >= 0)
+			fputs(text[i], stdout);
+		tputs(l->cap_el, 1, put_char);
+		putchar('\n');
+	}
+	l->nlines = n + 1;
+	fflush(stdout);
+}
+
 /*
  * Progress when stdout is not a terminal (CI, nohup): one line on stderr per
  * period (a minute) with the elapsed time and the worst wake-up so far. The
@@ -127,10 +150,11 @@ static void progress_init(struct progress *p, const struct measure_opts *m)
 }
 
 static void progress_show(struct progress *p, const struct measure_opts *m,
-			  struct rtm_cyclic *c, double elapsed)
+			  struct rtm_cyclic *c, double elapsed, struct measure_hold *hold,
+			  struct rtm_probe_run *run)
 {
 	struct rtm_cyclic_stats st[64];
-	char worst[16], when[48];
+	char worst[16], when[48], text[64][MEASURE_NOISE_LINE];
 	uint64_t max_ns = 0;
 	int n, i, cpu = -1;
 
@@ -138,6 +162,17 @@ static void progress_show(struct progress *p, const struct measure_opts *m,
 		return;
 	while (p->next_s <= elapsed)
 		p->next_s += p->period_s;
+	if (m->probe.duration_ns)
+		snprintf(when, sizeof(when), "%.0f / %.0f s", elapsed,
+			 (double)m->probe.duration_ns / 1e9);
+	else
+		snprintf(when, sizeof(when), "%.0f s", elapsed);
+	if (!c) {	/* noise: a line per CPU */
+		n = measure_noise_lines(hold, run, text, 64);
+		for (i = 0; i < n; i++)
+			fprintf(stderr, "rtmeasure %s: %s, %s\n", m->command, when, text[i]);
+		return;
+	}
 	rtm_cyclic_refresh(c);
 	n = rtm_cyclic_stats(c, st, 64);
 	for (i = 0; i < n && i < 64; i++) {
@@ -147,11 +182,6 @@ static void progress_show(struct progress *p, const struct measure_opts *m,
 		}
 	}
 	rtm_fmt_ns(worst, sizeof(worst), max_ns);
-	if (m->probe.duration_ns)
-		snprintf(when, sizeof(when), "%.0f / %.0f s", elapsed,
-			 (double)m->probe.duration_ns / 1e9);
-	else
-		snprintf(when, sizeof(when), "%.0f s", elapsed);
 	fprintf(stderr, "rtmeasure %s: %s, worst %s (CPU %d)\n", m->command, when, worst, cpu);
 }
 
@@ -570,28 +600,34 @@ static void measure_loop(struct measure_opts *m, struct measure_run *mr)
 
 	live_init(&live, m);
 	progress_init(&progress, m);
-	live.on = live.on && mr->c;		/* the timer's figures only, so far */
-	progress.on = progress.on && mr->c;
+	/* the timer's figures, or the noise probe's (with the causes so far) */
+	live.on = live.on && (mr->c || m->ops == &rtm_probe_noise_ops);
+	progress.on = progress.on && (mr->c || m->ops == &rtm_probe_noise_ops);
 	while (!rtm_probe_run_done(mr->run) && !rtm_cli_stopping()) {
 		/* a pending capture is noticed within 100 ms */
 		rtm_probe_run_wait(mr->run, m->probe.capture_ns ? 100000000ULL : 250000000ULL);
 		rtm_probe_run_tick(mr->run);
+		measure_hold_poll(mr->hold);
+		measure_noise_live(mr->hold, mr->run);	/* noise --trace: causes so far */
 		if (mr->c)
 			measure_prom_publish(mr->prom, mr->c, mr->irq, mr->r, mr->hold);
 		else	/* noise: its section through the probe seam */
-			measure_prom_publish_probe(mr->prom, mr->run, mr->irq);
+			measure_prom_publish_probe(mr->prom, mr->run, mr->irq, mr->hold);
 		if (mr->trace)
 			measure_trace_poll(m, mr->trace, mr->c, mr->r, mr->dir, true);
 		measure_irq_poll(mr->irq);
-		measure_hold_poll(mr->hold);
 		el = rtm_probe_run_elapsed_s(mr->run);
 		if (live.on && (int)el != (int)last_shown) {
 			rtm_probe_run_refresh(mr->run);
-			live_show(&live, mr->c, el, m->probe.duration_ns);
+			if (mr->c)
+				live_show(&live, mr->c, el, m->probe.duration_ns);
+			else
+				live_show_noise(&live, mr->hold, mr->run, el,
+						m->probe.duration_ns);
 			last_shown = el;
 		}
 		if (progress.on)
-			progress_show(&progress, m, mr->c, el);
+			progress_show(&progress, m, mr->c, el, mr->hold, mr->run);
 		if (measure_cpus_poll(mr->locks, m, el, mr->note, sizeof(mr->note)))
 			fprintf(stderr, "rtmeasure: warning: %s\n", mr->note);
 	}

@@ -288,7 +288,7 @@ void measure_prom_publish(struct measure_prom *mp, struct rtm_cyclic *c,
  */
 struct rtm_probe_run;
 void measure_prom_publish_probe(struct measure_prom *mp, struct rtm_probe_run *pr,
-				struct measure_irq *irq);
+				struct measure_irq *irq, struct measure_hold *hold);
 void measure_prom_stop(struct measure_prom *mp);
 struct rtm_cpulock;
 
@@ -418,5 +418,28 @@ json_t *measure_timer_irq_live(struct measure_hold *mh);
  */
 void measure_hold_finish(struct measure_hold *mh, struct rtm_result *r);
 void measure_hold_free(struct measure_hold *mh);
+
+/* ---- noise --trace while it runs (tools/measure_noise.c) */
+
+/* The gap causes being fed (noise --trace), or NULL. */
+struct rtm_noiseattr *measure_hold_noiseattr(struct measure_hold *mh);
+/* The noise probe's duty-cycle window (the gaps' tolerance), 0 when unknown. */
+uint64_t measure_hold_window_ns(const struct measure_hold *mh);
+/* After a drain: the gaps logged since the last call laid over the events. */
+void measure_noise_live(struct measure_hold *mh, struct rtm_probe_run *run);
+#define MEASURE_NOISE_LINE	320
+/*
+ * One line per measured CPU into @out (at most @max): noise, largest gap, gaps,
+ * and with --trace the time per cause so far. How many; 0 when @run is not noise.
+ */
+int measure_noise_lines(struct measure_hold *mh, struct rtm_probe_run *run,
+			char (*out)[MEASURE_NOISE_LINE], int max);
+/* The causes so far into each CPU of a live sections.noise (--prometheus). */
+void measure_noise_live_causes(struct measure_hold *mh, json_t *sec);
+struct rtm_smi_count;
+/* MSR_SMI_COUNT of CPUs 0..@n-1 (modprobe msr first where it helps). */
+void measure_smi_read(struct rtm_smi_count *c, int n);
+/* The RT throttling setting and the tick (r->sysinfo's HZ) into @a, at the end. */
+void measure_noise_rt_limit(struct rtm_noiseattr *a, const struct rtm_result *r);
 
 #endif

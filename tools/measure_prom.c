@@ -125,7 +125,7 @@ void measure_prom_publish(struct measure_prom *mp, struct rtm_cyclic *c,
 }
 
 void measure_prom_publish_probe(struct measure_prom *mp, struct rtm_probe_run *pr,
-				struct measure_irq *irq)
+				struct measure_irq *irq, struct measure_hold *hold)
 {
 	struct rtm_prom_run run = { .trace_lost = -1, .spikes_captured = -1 };
 	uint64_t next;
@@ -140,6 +140,7 @@ void measure_prom_publish_probe(struct measure_prom *mp, struct rtm_probe_run *p
 	if (!sec)
 		return;	/* the scrapes keep the previous figures */
 	mp->boundary = next;
+	measure_noise_live_causes(hold, sec);	/* noise --trace: the causes so far */
 	run.noise = sec;
 	run.irq = measure_irq_live(irq, &run.trace_lost);
 	rtm_promhttp_publish(mp->srv, NULL, 0, &run);

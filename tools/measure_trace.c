@@ -29,6 +29,7 @@
 #include "noiseattr.h"
 #include "rtholds.h"
 #include "rtmeasure.h"
+#include "smi.h"
 #include "timerirq.h"
 #include "units.h"
 
@@ -267,7 +268,9 @@ struct measure_hold {
 	struct rtm_timerirq *tirq;	/* --timer-irq, or NULL */
 	struct rtm_noiseattr *attr;	/* noise --trace, or NULL */
 	int64_t *steal0;		/* /proc/stat steal per CPU at the start (ns), -1: none */
+	struct rtm_smi_count *smi0;	/* MSR_SMI_COUNT per CPU at the start */
 	int nsteal;
+	uint64_t window_ns;		/* the noise probe's duty cycle */
 	char cpus[1024];
 	int *tids;
 	int ntids, cap;
@@ -440,12 +443,15 @@ struct measure_hold *measure_hold_start(const struct measure_opts *m, struct rtm
 		mh->nsteal = (int)sysconf(_SC_NPROCESSORS_CONF);
 		mh->attr = rtm_noiseattr_alloc(mh->nsteal, "/");
 		mh->steal0 = calloc((size_t)mh->nsteal, sizeof(*mh->steal0));
-		if (!mh->attr || !mh->steal0) {
+		mh->smi0 = calloc((size_t)mh->nsteal, sizeof(*mh->smi0));
+		if (!mh->attr || !mh->steal0 || !mh->smi0) {
 			rtm_error_set(err, "out of memory");
 			measure_hold_free(mh);
 			return NULL;
 		}
 		read_steal(mh->steal0, mh->nsteal);
+		measure_smi_read(mh->smi0, mh->nsteal);
+		mh->window_ns = m->noise.window_ns;
 		/* sched_switch may already be there (--rt-hold): the rest after it */
 		if (!*events)
 			noise_events(events, sizeof(events));
@@ -646,20 +652,26 @@ static void noise_causes(struct measure_hold *mh, struct rtm_result *r)
 	json_t *noise = json_object_get(r->sections, "noise");
 	struct rtm_noiseattr_env *env = calloc((size_t)mh->nsteal, sizeof(*env));
 	int64_t *steal1 = calloc((size_t)mh->nsteal, sizeof(*steal1));
+	struct rtm_smi_count *smi1 = calloc((size_t)mh->nsteal, sizeof(*smi1));
 	bool vm = on_vm();
 	int i;
 
-	if (!noise || !env || !steal1) {
+	if (!noise || !env || !steal1 || !smi1) {
 		free(env);
 		free(steal1);
+		free(smi1);
 		return;
 	}
 	read_steal(steal1, mh->nsteal);
+	measure_smi_read(smi1, mh->nsteal);
 	for (i = 0; i < mh->nsteal; i++) {
 		env[i].vm = vm;
 		env[i].steal_ns = mh->steal0[i] >= 0 && steal1[i] >= mh->steal0[i] ?
 				  steal1[i] - mh->steal0[i] : -1;
+		env[i].smi_read = !rtm_smi_delta(&mh->smi0[i], &smi1[i], &env[i].smis,
+						 &env[i].smi_why);
 	}
+	measure_noise_rt_limit(mh->attr, r);
 	rtm_noiseattr_lost(mh->attr, mh->lost);
 	if (rtm_noiseattr_apply(mh->attr, noise, env, mh->nsteal) || mh->failed)
 		fprintf(stderr, "rtmeasure: warning: the gap causes are %s\n", mh->failed ?
@@ -669,6 +681,7 @@ static void noise_causes(struct measure_hold *mh, struct rtm_result *r)
 				    json_false());
 	free(env);
 	free(steal1);
+	free(smi1);	/* after the causes are written: env's smi_why points into it */
 }
 
 void measure_hold_finish(struct measure_hold *mh, struct rtm_result *r)
@@ -699,6 +712,16 @@ void measure_hold_finish(struct measure_hold *mh, struct rtm_result *r)
 		noise_causes(mh, r);
 }
 
+struct rtm_noiseattr *measure_hold_noiseattr(struct measure_hold *mh)
+{
+	return mh ? mh->attr : NULL;
+}
+
+uint64_t measure_hold_window_ns(const struct measure_hold *mh)
+{
+	return mh ? mh->window_ns : 0;
+}
+
 void measure_hold_free(struct measure_hold *mh)
 {
 	if (!mh)
@@ -708,6 +731,7 @@ void measure_hold_free(struct measure_hold *mh)
 	rtm_timerirq_free(mh->tirq);
 	rtm_noiseattr_free(mh->attr);
 	free(mh->steal0);
+	free(mh->smi0);
 	free(mh->tids);
 	free(mh);
 }

@@ -8,7 +8,10 @@
 # gap_list, as largest gap their maximum, and in each bucket the number of
 # them at or below its bound. The exported page of the saved result gives the
 # final gap counts exactly. promtool checks a live page; the OpenMetrics one
-# ends with # EOF.
+# ends with # EOF. With the gap causes (noise --trace, on by default as root
+# where tracefs works) a live page has the time per cause laid so far: never
+# more than the page's noise, never less than an earlier page's; the export of
+# the result has them summing to the noise exactly.
 . "$RTM_SRCDIR/tests/lib.sh"
 need_root
 need_jq
@@ -111,6 +114,46 @@ done
 ok $? "every page is a prefix of result.json's gap list: noise, largest gap, bucket counts"
 [ $nonzero -ge 1 ]
 ok $? "pages with gaps checked: $nonzero"
+
+# the causes so far (noise --trace): on every live page with the series, their sum
+# at most the page's noise (the gaps are laid once their events are drained), and
+# each cause's counter never going down from one page to the next
+traced=$(jq '.sections.noise.attribution != null' "$res")
+if [ "$traced" = true ]; then
+	cpages=$(grep -l '^rtmeasure_noise_cause_seconds_total{cpu="1",.*cause="rt_throttling"' \
+		"$t"/page.* | sort -V)	# page.N in the order scraped
+	[ -n "$cpages" ]
+	ok $? "live pages with the causes so far: $(echo $cpages | wc -w)"
+	bad=0 prev=
+	for p in $cpages; do
+		awk -v prev="$prev" '
+			function ns(s,   a, f) {
+				split(s, a, ".")
+				f = substr(a[2] "000000000", 1, 9)
+				return a[1] * 1000000000 + f
+			}
+			FNR == NR && prev != "" { if (/^rtmeasure_noise_cause_seconds_total\{cpu="1"/) {
+				match($0, /cause="[a-z_]+"/); was[substr($0, RSTART, RLENGTH)] = ns($NF) }
+				next }
+			/^rtmeasure_noise_cause_seconds_total\{cpu="1"/ {
+				match($0, /cause="[a-z_]+"/); k = substr($0, RSTART, RLENGTH)
+				sum += ns($NF)
+				if ((k in was) && ns($NF) < was[k]) print "bad: " k " went down"
+			}
+			/^rtmeasure_noise_seconds_total\{cpu="1"/ { noise = ns($NF) }
+			END { if (sum > noise) print "bad: causes " sum " > noise " noise }
+		' ${prev:-/dev/null} "$p" >"$t/verdict"
+		grep -q '^bad' "$t/verdict" && { bad=$((bad + 1)); echo "# $p: $(cat "$t/verdict")"; }
+		prev=$p
+	done
+	[ $bad -eq 0 ]
+	ok $? "the causes so far: within the page's noise, never going down"
+	"$RTMEASURE" export --prometheus "$t/r" >"$t/final.c" || fail "export exited $?"
+	csum=$(awk '/^rtmeasure_noise_cause_seconds_total\{cpu="1"/ { split($NF, a, ".");
+		s += a[1] * 1000000000 + substr(a[2] "000000000", 1, 9) } END { print s }' "$t/final.c")
+	[ "$csum" = "$(jq '.sections.noise.cpus[0].noise_ns' "$res")" ]
+	ok $? "export: the causes sum to the noise ($csum ns)"
+fi
 
 # the saved result's page: the final counts, exactly
 "$RTMEASURE" export --prometheus "$t/r" >"$t/final" || fail "export --prometheus exited $?"

@@ -44,7 +44,24 @@ static void sw(struct rtm_noiseattr *a, int cpu, uint64_t t, int prev, int64_t p
 
 	memset(&e, 0, sizeof(e));
 	e.sw.prev_pid = prev;
+	e.sw.prev_prio = prev == PROBE || prev == PROBE0 ? 4 : 120;	/* the probe: FIFO 95 */
 	e.sw.prev_state = prev_state;
+	e.sw.next_pid = next;
+	e.sw.next_prio = next_prio;
+	snprintf(e.sw.next_comm, sizeof(e.sw.next_comm), "%s", next_comm);
+	ev_put(a, &e, cpu, t, RTM_EV_SCHED_SWITCH, "sched_switch");
+}
+
+/* A switch from @prev at kernel prio @prev_prio, still runnable. */
+static void sw_prio(struct rtm_noiseattr *a, int cpu, uint64_t t, int prev, int prev_prio,
+		    const char *next_comm, int next, int next_prio)
+{
+	struct rtm_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.sw.prev_pid = prev;
+	e.sw.prev_prio = prev_prio;
+	e.sw.prev_state = 0x100;
 	e.sw.next_pid = next;
 	e.sw.next_prio = next_prio;
 	snprintf(e.sw.next_comm, sizeof(e.sw.next_comm), "%s", next_comm);
@@ -150,7 +167,8 @@ static const json_t *contrib(const json_t *noise, int idx, const char *label)
 static void test_sequences(void)
 {
 	struct rtm_noiseattr *a = rtm_noiseattr_alloc(4, NULL);
-	struct rtm_noiseattr_env env[4] = { { -1, true }, { 0, true }, { -1, true }, { -1, true } };
+	struct rtm_noiseattr_env env[4] = { { .steal_ns = -1, .vm = true }, { .steal_ns = 0, .vm = true },
+					    { .steal_ns = -1, .vm = true }, { .steal_ns = -1, .vm = true } };
 	json_t *noise = section();
 	char why[160], *text = NULL;
 	size_t tlen = 0;
@@ -200,9 +218,9 @@ static void test_sequences(void)
 	irq(a, 1, T0 + US(6004), 11, NULL, false);
 	gap(noise, 0, T0 + US(6000), US(4));
 	gap(noise, 0, T0 + US(6004) + 500, US(3));
-	/* CPU 0, the same instants: a kworker preempts its probe during 100-130 us */
+	/* CPU 0, the same instants: a FIFO 98 kthread preempts its probe during 100-130 us */
 	sw(a, 0, T0, 0, 0, "rtm-noise/0", PROBE0, 4);
-	sw(a, 0, T0 + US(100), PROBE0, 0x100, "kworker/0:1", 77, 120);
+	sw(a, 0, T0 + US(100), PROBE0, 0x100, "ktimers/0", 77, 1);
 	sw(a, 0, T0 + US(130), 77, 1, "rtm-noise/0", PROBE0, 4);
 	gap(noise, 1, T0 + US(100), US(30));
 
@@ -225,7 +243,7 @@ static void test_sequences(void)
 	is_str(gap_label(noise, 0, 7), "unexplained", "an IRQ beyond the slack is not a cause");
 	is_str(gap_label(noise, 0, 8), "irq 11 virtio0", "the first of two close gaps");
 	is_str(gap_label(noise, 0, 9), "unexplained", "the second: its time not given twice");
-	is_str(gap_label(noise, 1, 0), "thread kworker/0:1 pid 77 (nice 0)", "CPU 0's own cause");
+	is_str(gap_label(noise, 1, 0), "thread ktimers/0 pid 77 (rt 98)", "CPU 0's own cause");
 	is_int(gc(noise, 1, 0, 1), US(30), "CPU 0: 30 us");
 	/* CPU 1's classes: IRQ 5 + 2 us + tick 4 us, softirq 8 + 17, NMI 3, thread 1000 */
 	is_int(causes_int(noise, 0, "irq_ns"), US(15), "irq class (IRQ and vector)");
@@ -282,7 +300,7 @@ static void test_sequences(void)
 static void test_reasons(void)
 {
 	struct rtm_noiseattr *a = rtm_noiseattr_alloc(2, NULL);
-	struct rtm_noiseattr_env env[2] = { { -1, false }, { MS(3), true } };
+	struct rtm_noiseattr_env env[2] = { { .steal_ns = -1 }, { .steal_ns = MS(3), .vm = true } };
 	json_t *noise = section();
 
 	gap(noise, 0, T0 + US(5), US(5));
@@ -301,6 +319,215 @@ static void test_reasons(void)
 	   "lost events: incomplete");
 	is_int(rtm_noiseattr_apply(a, json_object_get(noise, "nothing"), env, 2), -EINVAL,
 	       "not a noise section");
+	json_decref(noise);
+	rtm_noiseattr_free(a);
+}
+
+/*
+ * RT throttling: the FIFO 95 probe (prio 4) switched out still runnable (R+) to a
+ * SCHED_OTHER task (the fair server, 6.12+) or to the idle task (the rt_rq
+ * throttled), both against kernel.sched_rt_runtime_us 950000 of 1000000 at HZ=250.
+ */
+static void test_throttling(void)
+{
+	struct rtm_noiseattr *a = rtm_noiseattr_alloc(2, NULL);
+	json_t *noise = section(), *rt;
+	char *text = NULL, why[160];
+	size_t tlen = 0;
+	FILE *f;
+	int p;
+
+	rtm_noiseattr_self(a, PROBE);
+	rtm_noiseattr_self(a, PROBE0);
+	rtm_noiseattr_rt_limit(a, 950000, 1000000, MS(4));
+	sw(a, 1, T0, 0, 0, "rtm-noise/1", PROBE, 4);
+	/* period 1: 50 ms of a fair task, the tick cutting it at 20 ms */
+	sw(a, 1, T0 + MS(950), PROBE, 0x100, "cc1", 555, 120);
+	vec(a, 1, T0 + MS(970), "local_timer_entry", true);
+	vec(a, 1, T0 + MS(970) + US(4), "local_timer_exit", false);
+	sw(a, 1, T0 + MS(1000), 555, 0, "rtm-noise/1", PROBE, 4);
+	gap(noise, 0, T0 + MS(950), MS(50));
+	/* period 2: 53 ms (one tick late), idle: the rt_rq throttled, nothing else to run */
+	sw(a, 1, T0 + MS(1950), PROBE, 0, "swapper/1", 0, 120);
+	sw(a, 1, T0 + MS(2003), 0, 0, "rtm-noise/1", PROBE, 4);
+	gap(noise, 0, T0 + MS(1950), MS(53));
+	/* a FIFO 97 task preempting the probe is a thread, not throttling */
+	sw(a, 1, T0 + MS(2500), PROBE, 0x100, "rtm-inject", 4242, 2);
+	sw(a, 1, T0 + MS(2501), 4242, 1, "rtm-noise/1", PROBE, 4);
+	gap(noise, 0, T0 + MS(2500), MS(1));
+	/* CPU 0: a probe at SCHED_OTHER (prio 120) preempted by another: a thread */
+	sw(a, 0, T0, 0, 0, "rtm-noise/0", PROBE0, 120);
+	sw_prio(a, 0, T0 + MS(10), PROBE0, 120, "make", 88, 120);
+	sw(a, 0, T0 + MS(14), 88, 0, "rtm-noise/0", PROBE0, 120);
+	gap(noise, 1, T0 + MS(10), MS(4));
+
+	is_int(rtm_noiseattr_apply(a, noise, NULL, 0), 0, "applied");
+	is_str(gap_label(noise, 0, 0), "RT throttling (SCHED_OTHER tasks ran: the fair server)",
+	       "a fair task in the probe's stead: RT throttling, not the task");
+	is_int(gc(noise, 0, 0, 1), MS(50) - US(4), "its 50 ms but the tick's 4 us");
+	is_str(gap_label(noise, 0, 1), "RT throttling (the CPU idle)",
+	       "the idle task in the probe's stead: RT throttling, not unexplained");
+	is_int(gc(noise, 0, 1, 2), 0, "nothing unexplained");
+	is_str(gap_label(noise, 0, 2), "thread rtm-inject pid 4242 (rt 97)",
+	       "a higher task: the thread");
+	is_str(gap_label(noise, 1, 0), "thread make pid 88 (nice 0)",
+	       "a SCHED_OTHER probe preempted: the thread");
+	is_int(causes_int(noise, 0, "rt_throttling_ns"), MS(103) - US(4), "rt_throttling class");
+	is_int(causes_int(noise, 0, "rt_throttling_gaps"), 2, "... main cause of 2 gaps");
+	rt = json_object_get(json_object_get(cpu_of(noise, 0), "causes"), "rt_throttling");
+	is_int(json_integer_value(json_object_get(rt, "limit_per_period_ns")), MS(50),
+	       "limit: period - runtime");
+	is_int(json_integer_value(json_object_get(rt, "max_per_period_ns")), MS(53),
+	       "the most in one period: period 2's 53 ms");
+	ok(json_is_true(json_object_get(rt, "within_limit")), "53 ms: within a 4 ms tick");
+	rtm_noiseattr_rt_limit(a, 950000, 1000000, MS(1));
+	rtm_noiseattr_apply(a, noise, NULL, 0);
+	rt = json_object_get(json_object_get(cpu_of(noise, 0), "causes"), "rt_throttling");
+	ok(json_is_false(json_object_get(rt, "within_limit")), "53 ms: over at a 1 ms tick");
+	/* a sliding period: 30 ms at 0.95 s and 30 ms at 1.9 s fall in one period */
+	is_int(rtm_noiseattr_check(cpu_of(noise, 0), why, sizeof(why)), 0, "check accepts it");
+	f = open_memstream(&text, &tlen);
+	rtm_noiseattr_fprint(noise, f, 3);
+	fclose(f);
+	ok(text && strstr(text, "CPU 1: RT throttling took 103 ms, at most 53.0 ms in one period "
+			  "of 1.00 s"), "text: the throttling against the setting");
+	ok(text && strstr(text, "RT throttling"), "text: the class column");
+	if (text && !strstr(text, "RT throttling took"))
+		diag("%s", text);
+	free(text);
+	rtm_noiseattr_rt_limit(a, -1, 1000000, MS(4));
+	rtm_noiseattr_apply(a, noise, NULL, 0);
+	rt = json_object_get(json_object_get(cpu_of(noise, 0), "causes"), "rt_throttling");
+	ok(json_is_null(json_object_get(rt, "within_limit")) &&
+	   json_is_null(json_object_get(rt, "limit_per_period_ns")), "runtime -1: no limit");
+	json_decref(noise);
+	rtm_noiseattr_free(a);
+
+	/* the sliding period: 30 + 30 ms inside one second, though in two aligned ones */
+	a = rtm_noiseattr_alloc(2, NULL);
+	noise = section();
+	rtm_noiseattr_self(a, PROBE);
+	rtm_noiseattr_rt_limit(a, 950000, 1000000, MS(4));
+	sw(a, 1, T0, 0, 0, "rtm-noise/1", PROBE, 4);
+	for (p = 0; p < 2; p++) {
+		sw(a, 1, T0 + MS(900 + 200 * p), PROBE, 0x100, "cc1", 555, 120);
+		sw(a, 1, T0 + MS(930 + 200 * p), 555, 0, "rtm-noise/1", PROBE, 4);
+		gap(noise, 0, T0 + MS(900 + 200 * p), MS(30));
+	}
+	rtm_noiseattr_apply(a, noise, NULL, 0);
+	rt = json_object_get(json_object_get(cpu_of(noise, 0), "causes"), "rt_throttling");
+	is_int(json_integer_value(json_object_get(rt, "max_per_period_ns")), MS(60),
+	       "sliding: 60 ms within one period");
+	ok(json_is_false(json_object_get(rt, "within_limit")), "... over 50 ms + a tick");
+	json_decref(noise);
+	rtm_noiseattr_free(a);
+
+	/* the probe's switch-in not seen (it ran before it was known), then throttled */
+	a = rtm_noiseattr_alloc(2, NULL);
+	noise = section();
+	rtm_noiseattr_self(a, PROBE);
+	sw_prio(a, 1, T0 + MS(950), PROBE, 4, "kworker/1:2", 89, 120);
+	sw(a, 1, T0 + MS(1000), 89, 0, "rtm-noise/1", PROBE, 4);
+	gap(noise, 0, T0 + MS(950), MS(50));
+	rtm_noiseattr_apply(a, noise, NULL, 0);
+	is_str(gap_label(noise, 0, 0), "RT throttling (SCHED_OTHER tasks ran: the fair server)",
+	       "switch-in missed: the preemption alone makes the probe active");
+	json_decref(noise);
+	rtm_noiseattr_free(a);
+}
+
+/* The causes so far: gaps laid as their events arrive, each once, never ahead of them. */
+static void test_live(void)
+{
+	struct rtm_noiseattr *a = rtm_noiseattr_alloc(2, NULL);
+	struct rtm_noiseattr_gap g[3] = {
+		{ T0 + US(100), US(10) }, { T0 + MS(950), MS(50) }, { T0 + MS(1500), US(20) },
+	};
+	uint64_t ns[RTM_NOISE_NCLASSES];
+	json_t *o;
+
+	rtm_noiseattr_self(a, PROBE);
+	sw(a, 1, T0, 0, 0, "rtm-noise/1", PROBE, 4);
+	irq(a, 1, T0 + US(100), 11, "virtio0", true);
+	irq(a, 1, T0 + US(108), 11, NULL, false);
+	sw(a, 1, T0 + MS(950), PROBE, 0x100, "cc1", 555, 120);
+	/* drained so far: up to 950 ms. Gap 0 can be laid, gap 1 not yet */
+	is_int(rtm_noiseattr_live_add(a, 1, T0, MS(1000), g, 3), 1, "one gap before the horizon");
+	is_int(rtm_noiseattr_live_taken(a, 1), 1, "taken: 1");
+	rtm_noiseattr_live_get(a, 1, ns);
+	is_int(ns[RTM_NOISE_IRQ], US(8), "irq so far: 8 us");
+	is_int(ns[RTM_NOISE_UNEXPLAINED], US(2), "unexplained so far: 2 us");
+	is_int(ns[RTM_NOISE_RT_THROTTLING], 0, "no throttling yet");
+	/* the next drain: the throttle ends, the probe runs on to 1.6 s */
+	sw(a, 1, T0 + MS(1000), 555, 0, "rtm-noise/1", PROBE, 4);
+	vec(a, 1, T0 + MS(1500), "local_timer_entry", true);
+	vec(a, 1, T0 + MS(1500) + US(20), "local_timer_exit", false);
+	vec(a, 1, T0 + MS(1600), "local_timer_entry", true);
+	is_int(rtm_noiseattr_live_add(a, 1, T0, MS(1000), g + 1, 2), 2, "the other two laid");
+	rtm_noiseattr_live_get(a, 1, ns);
+	is_int(ns[RTM_NOISE_RT_THROTTLING], MS(50), "throttling so far: 50 ms");
+	is_int(ns[RTM_NOISE_IRQ], US(28), "irq so far: 8 + 20 us");
+	is_int(rtm_noiseattr_live_add(a, 1, T0, MS(1000), g + 3, 0), 0, "nothing new: none laid");
+	o = rtm_noiseattr_live_json(a, 1);
+	is_int(json_integer_value(json_object_get(o, "rt_throttling_ns")), MS(50),
+	       "JSON: rt_throttling_ns");
+	is_int(json_integer_value(json_object_get(o, "unexplained_ns")), US(2),
+	       "JSON: unexplained_ns");
+	json_decref(o);
+	rtm_noiseattr_live_get(a, 7, ns);
+	is_int(ns[RTM_NOISE_IRQ], 0, "an unknown CPU: zeros");
+	is_int(rtm_noiseattr_live_add(a, 0, T0, MS(1000), g, 3), 0,
+	       "a CPU without events: nothing laid (no horizon)");
+	rtm_noiseattr_free(a);
+}
+
+/* What the SMI counter says words the unexplained part. */
+static void test_smi_reasons(void)
+{
+	struct rtm_noiseattr *a = rtm_noiseattr_alloc(2, NULL);
+	struct rtm_noiseattr_env env[2] = {
+		{ .steal_ns = -1, .vm = false, .smi_read = true, .smis = 3 },
+		{ .steal_ns = -1, .vm = true, .smi_why = "no /dev/cpu/1/msr (the msr module: "
+			"modprobe msr)" },
+	};
+	json_t *noise = section();
+	const json_t *c0, *c1;
+
+	gap(noise, 0, T0 + US(5), US(5));
+	gap(noise, 1, T0 + US(5), US(5));
+	rtm_noiseattr_apply(a, noise, env, 2);
+	c1 = json_object_get(cpu_of(noise, 0), "causes");
+	c0 = json_object_get(cpu_of(noise, 1), "causes");
+	is_str(json_string_value(json_object_get(c1, "unexplained")),
+	       "no event; a VM: hypervisor or SMI cannot be told apart; SMIs unknown: no "
+	       "/dev/cpu/1/msr (the msr module: modprobe msr)", "unreadable: unknown and why");
+	ok(json_is_null(json_object_get(c1, "smis")), "... smis null");
+	is_str(json_string_value(json_object_get(c1, "smis_unknown")),
+	       "no /dev/cpu/1/msr (the msr module: modprobe msr)", "... smis_unknown");
+	is_str(json_string_value(json_object_get(c0, "unexplained")),
+	       "no event; firmware: 3 SMIs on this CPU during the run (MSR_SMI_COUNT)",
+	       "the counter grew: firmware, with the count");
+	is_int(json_integer_value(json_object_get(c0, "smis")), 3, "... smis 3");
+	env[0].smis = 0;
+	env[0].steal_ns = MS(2);
+	rtm_noiseattr_apply(a, noise, env, 2);
+	c0 = json_object_get(cpu_of(noise, 1), "causes");
+	is_str(json_string_value(json_object_get(c0, "unexplained")),
+	       "no event; not firmware: no SMI on this CPU during the run (MSR_SMI_COUNT); the "
+	       "hypervisor reported 2.00 ms of steal time", "no SMI, steal: the hypervisor");
+	env[0].steal_ns = 0;
+	rtm_noiseattr_apply(a, noise, env, 2);
+	c0 = json_object_get(cpu_of(noise, 1), "causes");
+	is_str(json_string_value(json_object_get(c0, "unexplained")),
+	       "no event; not firmware: no SMI on this CPU during the run (MSR_SMI_COUNT); a "
+	       "cause not traced", "no SMI on bare metal: a cause not traced");
+	env[0].smis = 2;
+	env[0].steal_ns = MS(2);
+	rtm_noiseattr_apply(a, noise, env, 2);
+	c0 = json_object_get(cpu_of(noise, 1), "causes");
+	is_str(json_string_value(json_object_get(c0, "unexplained")),
+	       "no event; firmware: 2 SMIs on this CPU during the run (MSR_SMI_COUNT), and the "
+	       "hypervisor reported 2.00 ms of steal time", "SMIs and steal: both said");
 	json_decref(noise);
 	rtm_noiseattr_free(a);
 }
@@ -477,14 +704,15 @@ static void test_policies(void)
 	fake_proc_stat(root, 14, "now-another", 1);	/* pid reused: not the traced comm */
 	a = rtm_noiseattr_alloc(2, root);
 	rtm_noiseattr_self(a, PROBE);
+	/* a probe at --policy other (prio 120): any of them may preempt it */
 	sw(a, 1, T0, 0, 0, "rtm-noise/1", PROBE, 4);
-	sw(a, 1, T0 + US(10), PROBE, 0, "fifo-thr", 11, 9);
+	sw_prio(a, 1, T0 + US(10), PROBE, 120, "fifo-thr", 11, 9);
 	sw(a, 1, T0 + US(20), 11, 1, "rtm-noise/1", PROBE, 4);
-	sw(a, 1, T0 + US(110), PROBE, 0, "rr-thr", 12, 49);
+	sw_prio(a, 1, T0 + US(110), PROBE, 120, "rr-thr", 12, 49);
 	sw(a, 1, T0 + US(120), 12, 1, "rtm-noise/1", PROBE, 4);
-	sw(a, 1, T0 + US(210), PROBE, 0, "batch-thr", 13, 125);
+	sw_prio(a, 1, T0 + US(210), PROBE, 120, "batch-thr", 13, 125);
 	sw(a, 1, T0 + US(220), 13, 1, "rtm-noise/1", PROBE, 4);
-	sw(a, 1, T0 + US(310), PROBE, 0, "gone-thr", 14, 9);
+	sw_prio(a, 1, T0 + US(310), PROBE, 120, "gone-thr", 14, 9);
 	sw(a, 1, T0 + US(320), 14, 1, "rtm-noise/1", PROBE, 4);
 	for (i = 0; i < 4; i++)
 		gap(noise, 0, T0 + US(10 + 100 * i), US(10));
@@ -551,6 +779,9 @@ int main(void)
 	test_sequences();
 	test_reasons();
 	test_policies();
+	test_throttling();
+	test_live();
+	test_smi_reasons();
 	test_recorded();
 	return tap_done();
 }

@@ -158,6 +158,10 @@ static void traced(struct rtm_result *r)
 		json_array_append_new(gc, json_pack("[i, i, i]", i == 1 ? 1 : i == 4 ? -1 : 0,
 						     1000, 0));
 	json_object_set_new(c0, "gap_causes", gc);
+	/* RT throttling: a class since issue 16's throttling part; before it, unknown */
+	json_object_set_new(json_object_get(c0, "causes"), "rt_throttling_ns",
+			    json_integer(53000000));
+	json_object_set_new(json_object_get(c0, "causes"), "rt_throttling_gaps", json_integer(1));
 	json_object_set_new(cpu_of(r, 1), "interference",
 			    json_pack("{s:i, s:i, s:i, s:i, s:i}", "hw", 0, "nmi", 2, "irq", 1040,
 				      "softirq", 3, "thread", 17));
@@ -165,7 +169,7 @@ static void traced(struct rtm_result *r)
 	html = page(r, true, NULL, false);
 	ok(strstr(md, "## Gap causes (tracepoints)") != NULL, "traced: the causes table");
 	ok(strstr(md, "| 0 | 1250 gaps, 18500.0 us | 0 gaps, 0.0 us | 0 gaps, 0.0 us | "
-		  "1 gaps, 41.0 us | 56 gaps, 900.0 us |\n") != NULL,
+		  "1 gaps, 41.0 us | 1 gaps, 53000.0 us | 56 gaps, 900.0 us |\n") != NULL,
 	   "CPU 0's classes: main-cause gaps and time, as in causes");
 	ok(strstr(md, "| 0 | vector local\\_timer | 18500.0 | 1300 | 1250 |\n") &&
 	   strstr(md, "| 0 | thread kworker\\<1\\> pid 77 (other 120) | 41.0 | 1 | 1 |\n"),

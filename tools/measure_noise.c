@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * measure_noise.c - `noise --trace` while it runs: each gap the probe logged is
+ * laid over the events drained so far (lib/noiseattr.h, live part), so the live
+ * lines, the progress lines and the --prometheus page show the time per cause so
+ * far; and the SMI counters read around the run (lib/smi.h).
+ */
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "measure.h"
+#include "noiseattr.h"
+#include "probe.h"
+#include "probe_noise.h"
+#include "smi.h"
+#include "units.h"
+
+#define LIVE_BATCH	1024	/* gaps fetched from a probe thread at a time */
+
+/* The noise probe of @run, or NULL (another probe, or none). */
+static struct rtm_probe_noise *noise_probe(struct rtm_probe_run *run)
+{
+	if (!run || rtm_probe_run_ops(run) != &rtm_probe_noise_ops)
+		return NULL;
+	return rtm_probe_run_probe(run);
+}
+
+void measure_noise_live(struct measure_hold *mh, struct rtm_probe_run *run)
+{
+	struct rtm_noiseattr *a = measure_hold_noiseattr(mh);
+	struct rtm_probe_noise *p = noise_probe(run);
+	struct rtm_noise_gap buf[LIVE_BATCH];
+	struct rtm_noiseattr_gap g[LIVE_BATCH];
+	uint64_t start;
+	uint32_t n, laid, k;
+	int i, cpu;
+
+	if (!a || !p)
+		return;
+	start = rtm_probe_noise_start_ns(p);
+	for (i = 0; i < rtm_probe_noise_ncpus(p); i++) {
+		cpu = rtm_probe_noise_cpu(p, i);
+		do {
+			n = rtm_probe_noise_gaps(p, i, rtm_noiseattr_live_taken(a, cpu), buf,
+						 LIVE_BATCH);
+			for (k = 0; k < n; k++)
+				g[k] = (struct rtm_noiseattr_gap){ buf[k].start_ns, buf[k].len_ns };
+			laid = rtm_noiseattr_live_add(a, cpu, start, measure_hold_window_ns(mh), g,
+						      n);
+		} while (n == LIVE_BATCH && laid == n);
+	}
+}
+
+/* "rt_throttling" -> "rt throttling" */
+static void class_label(int k, char *buf, size_t len)
+{
+	char *u;
+
+	snprintf(buf, len, "%s", rtm_noise_class_name(k));
+	while ((u = strchr(buf, '_')))
+		*u = ' ';
+}
+
+int measure_noise_lines(struct measure_hold *mh, struct rtm_probe_run *run,
+			char (*out)[MEASURE_NOISE_LINE], int max)
+{
+	struct rtm_noiseattr *a = measure_hold_noiseattr(mh);
+	struct rtm_probe_noise *p = noise_probe(run);
+	uint64_t ns[RTM_NOISE_NCLASSES];
+	struct rtm_noise_cpu_snap snap;
+	char noise[16], gap[16], t[16], name[32];
+	size_t used;
+	int i, k, n = 0;
+
+	if (!p)
+		return 0;
+	for (i = 0; i < rtm_probe_noise_ncpus(p) && n < max; i++, n++) {
+		rtm_probe_noise_snapshot(p, i, &snap, NULL);
+		rtm_fmt_ns(noise, sizeof(noise), snap.noise_ns);
+		rtm_fmt_ns(gap, sizeof(gap), snap.max_gap_ns);
+		used = (size_t)snprintf(out[n], MEASURE_NOISE_LINE,
+					"CPU%-3d noise %9s  max %9s  gaps %9llu", snap.cpu, noise,
+					gap, (unsigned long long)snap.gaps);
+		if (!a || used >= MEASURE_NOISE_LINE)
+			continue;
+		rtm_noiseattr_live_get(a, snap.cpu, ns);
+		for (k = 0; k < RTM_NOISE_NCLASSES && used < MEASURE_NOISE_LINE; k++) {
+			rtm_fmt_ns(t, sizeof(t), ns[k]);
+			class_label(k, name, sizeof(name));
+			used += (size_t)snprintf(out[n] + used, MEASURE_NOISE_LINE - used,
+						 "%s%s %s", k ? ", " : "  causes so far: ", name, t);
+		}
+	}
+	return n;
+}
+
+void measure_noise_live_causes(struct measure_hold *mh, json_t *sec)
+{
+	struct rtm_noiseattr *a = measure_hold_noiseattr(mh);
+	json_t *cpu;
+	size_t i;
+
+	if (!a)
+		return;
+	json_array_foreach(json_object_get(sec, "cpus"), i, cpu)
+		json_object_set_new(cpu, "causes", rtm_noiseattr_live_json(a,
+				    (int)json_integer_value(json_object_get(cpu, "cpu"))));
+}
+
+/* modprobe msr (an Intel CPU without /dev/cpu/N/msr, as root); quietly, best effort. */
+static void load_msr(void)
+{
+	char *argv[] = { "modprobe", "-q", "msr", NULL };
+	extern char **environ;
+	int status;
+	pid_t pid;
+
+	if (geteuid() != 0 || !rtm_smi_needs_module("/"))
+		return;
+	if (!posix_spawnp(&pid, "modprobe", NULL, NULL, argv, environ))
+		waitpid(pid, &status, 0);
+}
+
+void measure_smi_read(struct rtm_smi_count *c, int n)
+{
+	int i;
+
+	load_msr();
+	for (i = 0; i < n; i++)
+		rtm_smi_read("/", i, &c[i]);
+}
+
+void measure_noise_rt_limit(struct rtm_noiseattr *a, const struct rtm_result *r)
+{
+	json_t *hz = json_object_get(json_object_get(r->sysinfo, "kernel"), "hz");
+	int64_t run = -1, per = -1;
+
+	if (rtm_rt_throttling("/", &run, &per))
+		per = -1;
+	rtm_noiseattr_rt_limit(a, run, per, json_integer_value(hz) > 0 ?
+			       1000000000ULL / (uint64_t)json_integer_value(hz) : 0);
+}
