@@ -402,9 +402,13 @@ static void name_task(struct rtm_census_verdict *v, const struct seg *g)
 		v->priority = g->prio - 120;
 	else
 		v->priority = up;
-	if (g->prio >= 100)
+	/* the policy as /proc said when first seen; unknown: "rt" or just the nice */
+	if (g->prio >= 100 && strcmp(v->policy, "unknown"))
 		snprintf(v->culprit, sizeof(v->culprit), "%s pid %d %s nice %d", g->name, g->id,
-			 strcmp(v->policy, "unknown") ? v->policy : "OTHER", v->priority);
+			 v->policy, v->priority);
+	else if (g->prio >= 100)
+		snprintf(v->culprit, sizeof(v->culprit), "%s pid %d nice %d", g->name, g->id,
+			 v->priority);
 	else
 		snprintf(v->culprit, sizeof(v->culprit), "%s pid %d %s %d", g->name, g->id,
 			 strcmp(v->policy, "unknown") ? v->policy : "rt", v->priority);
