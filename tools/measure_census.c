@@ -33,9 +33,15 @@ void measure_census_poll(struct measure_hold *mh, struct rtm_cyclic *c)
 	int64_t *steal;
 	uint32_t k, got;
 
-	if (!cs || !c)
+	if (!c)
 		return;
 	p = rtm_cyclic_probe(c);
+	if (!cs) {	/* not tracing (the monitor before its key t): not the census's */
+		for (i = 0; i < rtm_probe_timer_ncpus(p); i++)
+			while (rtm_probe_timer_late_take(p, i, late, 256, NULL) == 256)
+				;
+		return;
+	}
 	for (i = 0; i < rtm_probe_timer_ncpus(p); i++) {
 		rtm_probe_timer_snapshot(p, i, &snap, NULL, NULL);
 		do {
