@@ -90,11 +90,13 @@ json_t *rtm_census_to_json(const struct rtm_census *c)
 	json_object_set_new(sec, "wakeups", json_integer((json_int_t)c->count));
 	for (cpu = 0; cpu < c->ncpus; cpu++) {
 		const struct cpu_state *s = &c->cpu[cpu];
-		json_t *o, *bc = json_object(), *cl = json_array();
+		json_t *o, *bc, *cl;
 		uint64_t n = 0;
 
 		if (!s->watched)
 			continue;
+		bc = json_object();
+		cl = json_array();
 		for (k = 0; k < RTM_CENSUS_NCAUSES; k++) {
 			json_object_set_new(bc, rtm_census_cause_name(k),
 					    json_integer((json_int_t)s->by_cause[k]));

@@ -445,7 +445,9 @@ static void output(struct rtm_census *c)
 	ok(rtm_census_check(bad, "t", &err) && strstr(err.msg, "cpus[0]"), "by_cause not adding "
 	   "up: refused (%s)", err.msg);
 	json_decref(bad);
-	ok(rtm_census_check(json_integer(1), "t", &err) != 0, "not an object: refused");
+	bad = json_integer(1);
+	ok(rtm_census_check(bad, "t", &err) != 0, "not an object: refused");
+	json_decref(bad);
 	m = open_memstream(&text, &len);
 	rtm_census_fprint(sec, m);
 	rtm_census_html(sec, m);
