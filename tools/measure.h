@@ -238,9 +238,11 @@ const char *measure_opt_name(int c, char *buf, size_t len);
 "                          spike's events and their analysis in\n"		\
 "                          spikes/spike-NNN.txt and .json (root, tracefs)\n" \
 "      --capture-above LAT save the events of wake-ups later than LAT and keep\n" \
-"                          measuring (implies --trace)\n"			\
-"      --max-captures N    at most N such captures (default 10)\n"		\
-"      --capture-holdoff D no capture sooner than D after the last (default 1s)\n" \
+"                          measuring (implies --trace); every one of them gets\n" \
+"                          a cause in the spike census\n"			\
+"      --max-captures N    at most N such captures per CPU (default 10)\n"	\
+"      --capture-holdoff D no capture on a CPU sooner than D after its last\n" \
+"                          (default 1s)\n"					\
 "      --help              this help\n"					\
 "\nOther cyclictest options are taken or refused as rtmeasure-cyclic(1),\n"	\
 "COMPATIBILITY, lists.\n"
