@@ -58,10 +58,10 @@ static void timer_irq_default(struct measure_opts *m)
 	if (!ret)
 		return;
 	if (!monitor)
-		fprintf(stderr, "rtmeasure: note: no timer IRQ split: %s (give --timer-irq to "
-			"make this an error)\n", ret == -EPERM ? "/proc/kallsyms hides kernel "
-			"addresses (kernel.kptr_restrict)" : "hrtimer_wakeup is not in "
-			"/proc/kallsyms");
+		fprintf(stderr, "rtmeasure: note: no timer IRQ split%s: %s (give --timer-irq to "
+			"make this an error)\n", m->probe.capture_ns ? " and no spike census" : "",
+			ret == -EPERM ? "/proc/kallsyms hides kernel addresses "
+			"(kernel.kptr_restrict)" : "hrtimer_wakeup is not in /proc/kallsyms");
 	m->timer_irq = false;
 }
 
