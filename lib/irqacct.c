@@ -143,7 +143,8 @@ static void add(struct rtm_irqacct *a, int src, int cpu, uint64_t ns)
 static void add_span(struct rtm_irqacct *a, int src, int cpu, uint64_t start_ns,
 		     uint64_t end_ns, uint64_t ns)
 {
-	struct rtm_irqspan sp = { cpu, a->src[src].kind, start_ns, end_ns, ns };
+	struct rtm_irqspan sp = { cpu, a->src[src].kind, start_ns, end_ns, ns, a->src[src].id,
+				  a->src[src].name };
 
 	add(a, src, cpu, ns);
 	if (a->span_cb)

@@ -99,6 +99,8 @@ struct rtm_irqspan {
 	int cpu;
 	enum rtm_irqsrc_kind kind;
 	uint64_t start_ns, end_ns, own_ns;
+	int id;				/* the source's (rtm_irqsrc) */
+	const char *name;		/* the source's; valid during the callback */
 };
 typedef void (*rtm_irqspan_cb)(const struct rtm_irqspan *span, void *ctx);
 void rtm_irqacct_set_span_cb(struct rtm_irqacct *a, rtm_irqspan_cb cb, void *ctx);

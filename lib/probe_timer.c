@@ -40,6 +40,14 @@ struct probe_thread {
 	struct rtm_probe_spike *log;	/* --log-above entries, read after join */
 	uint32_t nlog;
 	uint64_t log_dropped;
+	/* the census's late wake-ups: a ring the probe fills and the reader empties */
+	struct rtm_probe_spike *late;
+	_Atomic uint32_t late_head;	/* written by the probe */
+	_Atomic uint32_t late_tail;	/* written by the reader */
+	_Atomic uint64_t late_dropped;	/* the ring was full */
+	/* --capture-above, per CPU: written by the reader, read by the probe */
+	_Atomic uint64_t capture_armed_at;	/* CLOCK_MONOTONIC; this CPU's hold-off end */
+	_Atomic uint32_t ncaptures;
 
 	/* set up before the start, read-only afterwards */
 	struct rtm_probe_timer *probe;
@@ -71,8 +79,8 @@ struct rtm_probe_timer {
 	/* --capture-above: ARMED -> CLAIMING -> PENDING (a probe), then ARMED or
 	 * OVER again (the reader, once the capture is saved) */
 	_Atomic int capture_state;
-	_Atomic uint64_t capture_armed_at;	/* CLOCK_MONOTONIC; hold-off end */
 	struct rtm_probe_hit cap;	/* written by the claiming probe only */
+	int cap_index;			/* the claiming thread, likewise */
 	_Atomic uint64_t capture_ns;	/* opts.capture_ns, changeable while running */
 	_Atomic int capture_fd;		/* opts.trace_off_fd for captures, likewise */
 	uint32_t ncaptures;
@@ -164,6 +172,23 @@ static inline void log_spike(struct probe_thread *t, uint64_t planned, uint64_t 
 	}
 }
 
+/*
+ * A wake-up over the census bound, for the reader (rtm_probe_timer_late_take()):
+ * two stores and a release, no call; a full ring counts the wake-up as dropped.
+ */
+static inline void late_push(struct probe_thread *t, uint64_t planned, uint64_t lat)
+{
+	uint32_t head = atomic_load_explicit(&t->late_head, memory_order_relaxed);
+
+	if (head - atomic_load_explicit(&t->late_tail, memory_order_acquire) >=
+	    RTM_PROBE_LATE_RING) {
+		atomic_fetch_add_explicit(&t->late_dropped, 1, memory_order_relaxed);
+		return;
+	}
+	t->late[head % RTM_PROBE_LATE_RING] = (struct rtm_probe_spike){ planned, lat };
+	atomic_store_explicit(&t->late_head, head + 1, memory_order_release);
+}
+
 enum { CAPTURE_ARMED, CAPTURE_CLAIMING, CAPTURE_PENDING, CAPTURE_OVER };
 
 /* Freeze the flight recorder with the spike in it (one write) and note the wake-up. */
@@ -190,11 +215,15 @@ static void claim_capture(struct probe_thread *t, uint64_t planned, uint64_t now
 	struct rtm_probe_timer *p = t->probe;
 	int expected = CAPTURE_ARMED;
 
+	/* this CPU's hold-off and budget: another CPU's spike does not blind it */
 	if (atomic_load_explicit(&p->capture_state, memory_order_relaxed) != CAPTURE_ARMED ||
-	    now < atomic_load_explicit(&p->capture_armed_at, memory_order_relaxed))
+	    now < atomic_load_explicit(&t->capture_armed_at, memory_order_relaxed) ||
+	    (p->opts.capture_max &&
+	     atomic_load_explicit(&t->ncaptures, memory_order_relaxed) >= p->opts.capture_max))
 		return;
 	if (!atomic_compare_exchange_strong(&p->capture_state, &expected, CAPTURE_CLAIMING))
 		return;
+	p->cap_index = t->index;
 	note_hit(t, atomic_load_explicit(&p->capture_fd, memory_order_relaxed), planned, now,
 		 &p->cap);
 	/* publish: the reader acquires the state, then reads p->cap */
@@ -234,6 +263,8 @@ after_wake(struct probe_thread *t, uint64_t planned, uint64_t now, uint64_t miss
 
 	record(t, lat, missed);
 	log_spike(t, planned, lat);
+	if (unlikely(t->late && lat > t->probe->opts.late_ns))
+		late_push(t, planned, lat);
 	cap = atomic_load_explicit(&t->probe->capture_ns, memory_order_relaxed);
 	if (unlikely(cap && lat > cap))
 		claim_capture(t, planned, now);
@@ -393,6 +424,7 @@ static void destroy_threads(struct rtm_probe_timer *p)
 		rtm_hist_free(p->threads[i].raw);
 		rtm_hist_free(p->threads[i].implied);
 		free(p->threads[i].log);
+		free(p->threads[i].late);
 	}
 	free(p->threads);
 	p->threads = NULL;
@@ -430,6 +462,11 @@ static struct rtm_probe_timer *probe_alloc(const struct rtm_probe_timer_opts *o)
 			/* calloc, then touched, so the loop never faults on it */
 			t->log = calloc(o->log_max, sizeof(*t->log));
 			if (!t->log)
+				return p;
+		}
+		if (o->late_ns) {
+			t->late = calloc(RTM_PROBE_LATE_RING, sizeof(*t->late));
+			if (!t->late)
 				return p;
 		}
 	}
@@ -621,12 +658,20 @@ bool rtm_probe_timer_capture_pending(const struct rtm_probe_timer *p,
 
 uint32_t rtm_probe_timer_capture_done(struct rtm_probe_timer *p)
 {
+	struct probe_thread *t;
+	bool over;
+	int i;
+
 	if (atomic_load(&p->capture_state) != CAPTURE_PENDING)
 		return p->ncaptures;
+	t = &p->threads[p->cap_index];
+	over = p->opts.capture_max != 0;
 	p->ncaptures++;
-	atomic_store(&p->capture_armed_at, mono_ns() + p->opts.capture_holdoff_ns);
-	atomic_store(&p->capture_state, p->opts.capture_max && p->ncaptures >= p->opts.capture_max ?
-		     CAPTURE_OVER : CAPTURE_ARMED);
+	atomic_fetch_add(&t->ncaptures, 1);
+	atomic_store(&t->capture_armed_at, mono_ns() + p->opts.capture_holdoff_ns);
+	for (i = 0; i < p->n && over; i++)
+		over = atomic_load(&p->threads[i].ncaptures) >= p->opts.capture_max;
+	atomic_store(&p->capture_state, over ? CAPTURE_OVER : CAPTURE_ARMED);
 	return p->ncaptures;
 }
 
@@ -634,6 +679,23 @@ void rtm_probe_timer_set_capture(struct rtm_probe_timer *p, uint64_t capture_ns,
 {
 	atomic_store(&p->capture_fd, trace_off_fd);
 	atomic_store(&p->capture_ns, capture_ns);
+}
+
+uint32_t rtm_probe_timer_late_take(struct rtm_probe_timer *p, int i, struct rtm_probe_spike *out,
+				   uint32_t max, uint64_t *dropped)
+{
+	struct probe_thread *t = &p->threads[i];
+	uint32_t tail = atomic_load_explicit(&t->late_tail, memory_order_relaxed);
+	uint32_t head = atomic_load_explicit(&t->late_head, memory_order_acquire), n = 0;
+
+	if (dropped)
+		*dropped = atomic_load_explicit(&t->late_dropped, memory_order_relaxed);
+	if (!t->late)
+		return 0;
+	while (tail != head && n < max)
+		out[n++] = t->late[tail++ % RTM_PROBE_LATE_RING];
+	atomic_store_explicit(&t->late_tail, tail, memory_order_release);
+	return n;
 }
 
 uint32_t rtm_probe_timer_spikes(const struct rtm_probe_timer *p, int i,

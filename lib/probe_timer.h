@@ -51,10 +51,16 @@ struct rtm_probe_timer_opts {
 	uint64_t capture_ns;		/* --capture-above: stop the flight recorder (one
 					 * write to @trace_off_fd) at a sample above this and
 					 * keep measuring, 0: no */
-	uint32_t capture_max;		/* at most this many captures */
-	uint64_t capture_holdoff_ns;	/* no capture sooner than this after the last one
-					 * was saved (lets the recorder fill up again) */
+	uint32_t capture_max;		/* at most this many captures per CPU */
+	uint64_t capture_holdoff_ns;	/* no capture on a CPU sooner than this after its
+					 * last one was saved (lets the recorder fill up
+					 * again); other CPUs stay armed */
+	uint64_t late_ns;		/* the census: each wake-up above this is handed to
+					 * the reader (rtm_probe_timer_late_take()), 0: no */
 };
+
+/* Late wake-ups a CPU's ring holds for the reader (a power of two). */
+#define RTM_PROBE_LATE_RING	4096
 
 /* One logged wake-up (--log-above). */
 struct rtm_probe_spike {
@@ -129,8 +135,8 @@ bool rtm_probe_timer_capture_pending(const struct rtm_probe_timer *p,
 /**
  * rtm_probe_timer_capture_done - the pending capture is saved
  *
- * Call after tracing is on again. Re-arms the captures after the hold-off,
- * unless @capture_max captures were taken. Returns the number taken so far.
+ * Call after tracing is on again. Re-arms the captures, the capturing CPU's
+ * after its hold-off, unless every CPU took @capture_max captures. Returns the number taken so far.
  */
 uint32_t rtm_probe_timer_capture_done(struct rtm_probe_timer *p);
 
@@ -141,6 +147,16 @@ uint32_t rtm_probe_timer_capture_done(struct rtm_probe_timer *p);
  */
 void rtm_probe_timer_set_capture(struct rtm_probe_timer *p, uint64_t capture_ns,
 				 int trace_off_fd);
+
+/**
+ * rtm_probe_timer_late_take - the wake-ups of thread @i above @late_ns since the last take
+ * @out: room for @max entries, oldest first
+ * @dropped: set to the wake-ups the thread could not keep so far (its ring was full)
+ *
+ * One reader at a time; the probes go on meanwhile. Returns the number taken.
+ */
+uint32_t rtm_probe_timer_late_take(struct rtm_probe_timer *p, int i, struct rtm_probe_spike *out,
+				   uint32_t max, uint64_t *dropped);
 
 /**
  * rtm_probe_timer_spikes - the logged wake-ups of thread @i (after join only)

@@ -13,6 +13,7 @@
 #include "irqacct.h"
 #include "report_priv.h"
 #include "rtholds.h"
+#include "census.h"
 #include "timerirq.h"
 #include "summary.h"
 #include "units.h"
@@ -357,6 +358,8 @@ static void html_spikes(struct rtm_report_ctx *c, FILE *f)
 	rtm_rtholds_html(json_object_get(c->r->sections, "rt_holds"), f);
 	/* the timer IRQ part of the wake-ups (--timer-irq, lib/timerirq.c), when traced */
 	rtm_timerirq_html(c->r, f);
+	/* every wake-up over --capture-above with its cause (lib/census.c), when traced */
+	rtm_census_html(json_object_get(c->r->sections, "spike_census"), f);
 
 	fputs("<h2>Spikes</h2>\n", f);
 	json_array_foreach(c->r->events, k, e) {
@@ -500,6 +503,7 @@ static void write_md(struct rtm_report_ctx *c, FILE *f, const struct rtm_summary
 	fputs("\n", f);
 	rtm_rtholds_md(json_object_get(r->sections, "rt_holds"), f);	/* --rt-hold */
 	rtm_timerirq_md(r, f);						/* --timer-irq */
+	rtm_census_md(json_object_get(r->sections, "spike_census"), f);	/* the census */
 	rtm_cost_md(json_object_get(r->sections, "throughput"), f);	/* run --throughput */
 	fputs("\n| | |\n|---|---|\n", f);
 	n = fingerprint(r, fp);

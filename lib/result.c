@@ -16,6 +16,7 @@
 #include "result.h"
 #include "noiseattr.h"
 #include "rtholds.h"
+#include "census.h"
 #include "timerirq.h"
 
 struct rtm_result *rtm_result_alloc(const char *command)
@@ -358,6 +359,10 @@ struct rtm_result *rtm_result_from_json(const json_t *root, const char *what,
 	/* sections.timer_irq too (--timer-irq, lib/timerirq.c) */
 	v = json_object_get(r->sections, "timer_irq");
 	if (v && rtm_timerirq_check(v, what, err))
+		goto fail;
+	/* sections.spike_census (--trace --capture-above, lib/census.c) */
+	v = json_object_get(r->sections, "spike_census");
+	if (v && rtm_census_check(v, what, err))
 		goto fail;
 	/* sections.noise's gap causes (noise --trace, lib/noiseattr.c), read by the summary */
 	v = json_object_get(r->sections, "noise");

@@ -8,6 +8,7 @@
 
 #include "jsonutil.h"
 #include "rtholds.h"
+#include "census.h"
 #include "timerirq.h"
 #include "summary.h"
 #include "units.h"
@@ -280,6 +281,8 @@ void rtm_summary_fprint_unit(const struct rtm_result *r, FILE *f, bool nsecs)
 	rtm_rtholds_fprint(json_object_get(r->sections, "rt_holds"), f);
 	/* the timer IRQ part of the wake-ups (--timer-irq, lib/timerirq.c), when traced */
 	rtm_timerirq_fprint(r, f);
+	/* every wake-up over --capture-above with its cause (lib/census.c), when traced */
+	rtm_census_fprint(json_object_get(r->sections, "spike_census"), f);
 }
 
 static json_t *row_json(const struct rtm_summary_row *row)

@@ -24,6 +24,7 @@
 struct pend {
 	uint64_t hrtimer;
 	int64_t expires;
+	int pid;
 };
 
 struct cpu_state {
@@ -42,6 +43,8 @@ struct rtm_timerirq {
 	struct cpu_state *cpu;
 	int *tids;
 	size_t ntids, tcap;
+	rtm_timerirq_expiry_cb expiry_cb;
+	void *expiry_ctx;
 };
 
 struct rtm_timerirq *rtm_timerirq_alloc(int ncpus, uint64_t function)
@@ -103,6 +106,12 @@ int rtm_timerirq_kallsyms(const char *root, const char *name, uint64_t *addr)
 	}
 	fclose(f);
 	return ret;
+}
+
+void rtm_timerirq_set_expiry_cb(struct rtm_timerirq *t, rtm_timerirq_expiry_cb cb, void *ctx)
+{
+	t->expiry_cb = cb;
+	t->expiry_ctx = ctx;
 }
 
 int rtm_timerirq_watch(struct rtm_timerirq *t, int cpu)
@@ -199,13 +208,14 @@ static int on_start(struct rtm_timerirq *t, struct cpu_state *c, const struct rt
 		/* re-armed before it expired: the earlier start never will */
 		c->unmatched_starts++;
 		c->pend[i].expires = ev->hrstart.expires;
+		c->pend[i].pid = ev->pid;
 		return 0;
 	}
 	if (c->npend == PEND_MAX) {
 		c->unmatched_starts++;
 		drop_pend(c, 0);
 	}
-	c->pend[c->npend++] = (struct pend){ ev->hrstart.hrtimer, ev->hrstart.expires };
+	c->pend[c->npend++] = (struct pend){ ev->hrstart.hrtimer, ev->hrstart.expires, ev->pid };
 	return 0;
 }
 
@@ -227,6 +237,12 @@ static void on_expire(struct rtm_timerirq *t, struct cpu_state *c, const struct 
 	} else {
 		rtm_hist_record(c->delay, (uint64_t)(now - c->pend[i].expires));
 		c->matched++;
+		if (t->expiry_cb) {
+			struct rtm_timerirq_expiry e = { ev->cpu, c->pend[i].pid,
+							 c->pend[i].expires, now };
+
+			t->expiry_cb(&e, t->expiry_ctx);
+		}
 	}
 	drop_pend(c, i);
 }

@@ -71,6 +71,18 @@ int rtm_timerirq_watch(struct rtm_timerirq *t, int cpu);
 /* Follow the hrtimers thread @tid starts (a probe). 0 or -ENOMEM; twice is once. */
 int rtm_timerirq_follow(struct rtm_timerirq *t, int tid);
 
+/* One matched expiry of a followed thread's sleep, as it is recorded. */
+struct rtm_timerirq_expiry {
+	int cpu;
+	int pid;			/* the thread that started the hrtimer */
+	int64_t expires_ns;		/* hrtimer_start's expires (the planned wake-up) */
+	int64_t now_ns;			/* hrtimer_expire_entry's now (the interrupt) */
+};
+typedef void (*rtm_timerirq_expiry_cb)(const struct rtm_timerirq_expiry *e, void *ctx);
+
+/* Tell @cb each matched expiry as it is recorded (the spike census, census.h). */
+void rtm_timerirq_set_expiry_cb(struct rtm_timerirq *t, rtm_timerirq_expiry_cb cb, void *ctx);
+
 /* Account one event (an rtm_event_cb; @ctx is the rtm_timerirq). Returns 0 or -ENOMEM. */
 int rtm_timerirq_event(const struct rtm_event *ev, void *ctx);
 

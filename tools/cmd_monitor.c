@@ -600,6 +600,8 @@ static int monitor_start(struct mon *mo, bool *start_tracing, struct measure_pro
 	mo->plain = mo->once || !isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO);
 	/* every wake-up over the threshold is claimed (unlimited, 200 ms apart) for the log */
 	mo->m.probe.capture_ns = mo->threshold_ns;
+	/* the census (once tracing): every wake-up over the starting threshold */
+	mo->m.probe.late_ns = mo->threshold_ns;
 	mo->m.probe.capture_max = 0;
 	mo->m.probe.capture_holdoff_ns = mo->m.probe.interval_ns > 200000000ULL ?
 					 mo->m.probe.interval_ns : 200000000ULL;
@@ -664,6 +666,7 @@ static void monitor_loop(struct mon *mo, struct measure_prom *prom)
 		}
 		drain_irq_trace(mo);
 		measure_hold_poll(mo->hold);
+		measure_census_poll(mo->hold, mo->c);
 		take_spike(mo);
 		now = mono_ns();
 		if (now >= next) {
@@ -674,6 +677,8 @@ static void monitor_loop(struct mon *mo, struct measure_prom *prom)
 				measure_hold_line(mo->hold, mo->holdline, sizeof(mo->holdline));
 				measure_timer_irq_line(mo->hold, mo->tirqline,
 						       sizeof(mo->tirqline));
+				measure_census_line(mo->hold, mo->censusline,
+						    sizeof(mo->censusline));
 			}
 			if (mo->plain)
 				mon_print_plain(mo);

@@ -582,6 +582,9 @@ static int setup_start(struct measure_opts *m, struct measure_run *mr)
 	if (measure_hold_wanted(m) && !(mr->hold = measure_hold_start(m, &mr->err)) &&
 	    !measure_hold_optional(m, &mr->err))
 		return -1;
+	/* the census takes every wake-up over --capture-above from the probe */
+	if (mr->hold && measure_census_wanted(m))
+		m->probe.late_ns = m->probe.capture_ns;
 	mr->run = rtm_probe_run_start(m->ops, probe_opts(m), m->ts_interval_ns, &mr->err);
 	if (!mr->run)
 		return -1;
@@ -616,6 +619,7 @@ static void measure_loop(struct measure_opts *m, struct measure_run *mr)
 		if (mr->trace)
 			measure_trace_poll(m, mr->trace, mr->c, mr->r, mr->dir, true);
 		measure_irq_poll(mr->irq);
+		measure_census_poll(mr->hold, mr->c);
 		el = rtm_probe_run_elapsed_s(mr->run);
 		if (live.on && (int)el != (int)last_shown) {
 			rtm_probe_run_refresh(mr->run);
@@ -648,6 +652,7 @@ static int outcome_finish(struct measure_opts *m, struct measure_run *mr)
 	measure_cpus_record(mr->locks, mr->r);
 	if (!ret)
 		measure_irq_finish(mr->irq, m, mr->r);
+	measure_census_poll(mr->hold, mr->c);	/* the probe's last late wake-ups */
 	if (!ret)
 		measure_hold_finish(mr->hold, mr->r);	/* sections.rt_holds */
 	measure_hold_free(mr->hold);

@@ -238,9 +238,11 @@ const char *measure_opt_name(int c, char *buf, size_t len);
 "                          spike's events and their analysis in\n"		\
 "                          spikes/spike-NNN.txt and .json (root, tracefs)\n" \
 "      --capture-above LAT save the events of wake-ups later than LAT and keep\n" \
-"                          measuring (implies --trace)\n"			\
-"      --max-captures N    at most N such captures (default 10)\n"		\
-"      --capture-holdoff D no capture sooner than D after the last (default 1s)\n" \
+"                          measuring (implies --trace); every one of them gets\n" \
+"                          a cause in the spike census\n"			\
+"      --max-captures N    at most N such captures per CPU (default 10)\n"	\
+"      --capture-holdoff D no capture on a CPU sooner than D after its last\n" \
+"                          (default 1s)\n"					\
 "      --help              this help\n"					\
 "\nOther cyclictest options are taken or refused as rtmeasure-cyclic(1),\n"	\
 "COMPATIBILITY, lists.\n"
@@ -412,9 +414,36 @@ void measure_hold_line(struct measure_hold *mh, char *buf, size_t len);
 void measure_timer_irq_line(struct measure_hold *mh, char *buf, size_t len);
 /* sections.timer_irq as it stands (a new reference), for the scrapes; NULL when not traced. */
 json_t *measure_timer_irq_live(struct measure_hold *mh);
+/* Steal time per CPU from /proc/stat in ns (-1: not listed); @n entries. */
+void measure_read_steal(int64_t *steal, int n);
 /*
- * Stop, drain, close what is open, and write r->sections.rt_holds and .timer_irq,
- * and the gap causes into r->sections.noise (call after the probe's finish).
+ * The spike census (lib/census.h): with --trace, --capture-above and the timer
+ * IRQ split, every wake-up over --capture-above gets a cause and a culprit.
+ */
+bool measure_census_wanted(const struct measure_opts *m);
+struct rtm_census;
+/* The hold's census and when its latest drain began; NULL when none (or paused). */
+struct rtm_census *measure_hold_census(struct measure_hold *mh, uint64_t *drained_at);
+
+/* ---- measure_census.c */
+
+/*
+ * The probe's late wake-ups so far into the census, the steal time beside them,
+ * and the verdicts on those the stream has caught up with (the drive loop, after
+ * measure_hold_poll(); once more after the probe stopped, before measure_hold_finish()).
+ */
+struct rtm_cyclic;
+void measure_census_poll(struct measure_hold *mh, struct rtm_cyclic *c);
+/* All verdicts, and r->sections.spike_census (from measure_hold_finish()). */
+void measure_census_section(struct rtm_census *cs, struct rtm_result *r, bool failed,
+			    uint64_t lost);
+/* The census so far, one line (the monitor); "" when there is none. */
+void measure_census_line(struct measure_hold *mh, char *buf, size_t len);
+
+/*
+ * Stop, drain, close what is open, and write r->sections.rt_holds, .timer_irq and
+ * .spike_census, and the gap causes into r->sections.noise (call after the probe's
+ * finish).
  */
 void measure_hold_finish(struct measure_hold *mh, struct rtm_result *r);
 void measure_hold_free(struct measure_hold *mh);

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "census.h"
 #include "irq.h"
 #include "measure.h"
 #include "noiseattr.h"
@@ -58,10 +59,10 @@ static void timer_irq_default(struct measure_opts *m)
 	if (!ret)
 		return;
 	if (!monitor)
-		fprintf(stderr, "rtmeasure: note: no timer IRQ split: %s (give --timer-irq to "
-			"make this an error)\n", ret == -EPERM ? "/proc/kallsyms hides kernel "
-			"addresses (kernel.kptr_restrict)" : "hrtimer_wakeup is not in "
-			"/proc/kallsyms");
+		fprintf(stderr, "rtmeasure: note: no timer IRQ split%s: %s (give --timer-irq to "
+			"make this an error)\n", m->probe.capture_ns ? " and no spike census" : "",
+			ret == -EPERM ? "/proc/kallsyms hides kernel addresses "
+			"(kernel.kptr_restrict)" : "hrtimer_wakeup is not in /proc/kallsyms");
 	m->timer_irq = false;
 }
 
@@ -184,10 +185,10 @@ void measure_trace_poll(const struct measure_opts *m, struct rtm_trace *t,
 	rtm_probe_timer_break_info(p, &brk);
 	/*
 	 * Tracing stays off once -b has hit (its window is being kept) or when
-	 * nothing will be captured any more.
+	 * nothing will be captured any more (every CPU took --max-captures).
 	 */
-	if (resume && !brk.hit &&
-	    (m->probe.break_ns || count_captures(r) < (int)m->probe.capture_max))
+	if (resume && !brk.hit && (m->probe.break_ns ||
+				   count_captures(r) < (int)m->probe.capture_max * m->probe.cpus.n))
 		rtm_trace_start(t);
 	rtm_probe_timer_capture_done(p);
 }
@@ -267,6 +268,8 @@ struct measure_hold {
 	struct rtm_rtholds *holds;	/* --rt-hold, or NULL */
 	struct rtm_timerirq *tirq;	/* --timer-irq, or NULL */
 	struct rtm_noiseattr *attr;	/* noise --trace, or NULL */
+	struct rtm_census *census;	/* the spike census (--trace --capture-above), or NULL */
+	uint64_t drained_at;		/* CLOCK_MONOTONIC when the latest drain began */
 	int64_t *steal0;		/* /proc/stat steal per CPU at the start (ns), -1: none */
 	struct rtm_smi_count *smi0;	/* MSR_SMI_COUNT per CPU at the start */
 	int nsteal;
@@ -304,9 +307,16 @@ bool measure_noise_trace_wanted(const struct measure_opts *m)
 	return m->ops == &rtm_probe_noise_ops && m->noise_trace != 0;
 }
 
+/* The census matches the late wake-ups with the probe's timer expiries (--timer-irq). */
+bool measure_census_wanted(const struct measure_opts *m)
+{
+	return m->trace && m->probe.capture_ns && measure_timer_irq_wanted(m);
+}
+
 bool measure_hold_wanted(const struct measure_opts *m)
 {
-	return rt_hold_wanted(m) || measure_timer_irq_wanted(m) || measure_noise_trace_wanted(m);
+	return rt_hold_wanted(m) || measure_timer_irq_wanted(m) || measure_noise_trace_wanted(m) ||
+	       measure_census_wanted(m);
 }
 
 bool measure_hold_optional(struct measure_opts *m, const struct rtm_error *err)
@@ -319,8 +329,7 @@ bool measure_hold_optional(struct measure_opts *m, const struct rtm_error *err)
 	return true;
 }
 
-/* Steal time per CPU from /proc/stat in ns (-1: not listed); @n entries. */
-static void read_steal(int64_t *steal, int n)
+void measure_read_steal(int64_t *steal, int n)
 {
 	struct rtm_error err = { "" };
 	struct rtm_irq_snap snap;
@@ -378,6 +387,34 @@ static void noise_events(char *buf, size_t len)
 		snprintf(buf + strlen(buf), len - strlen(buf), ",nmi:nmi_handler");
 }
 
+/* Append to @buf the events of the comma-separated @list it does not hold yet. */
+static void add_events(char *buf, size_t len, const char *list)
+{
+	char copy[512], *tok, *save = NULL;
+
+	snprintf(copy, sizeof(copy), "%s", list);
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		if (!strstr(buf, tok))
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", *buf ? "," : "",
+				 tok);
+}
+
+/* The census: the measured CPUs watched, the probe's expiries from the split. */
+static int census_alloc(struct measure_hold *mh, const struct measure_opts *m)
+{
+	int i, ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+
+	mh->census = rtm_census_alloc(ncpus, m->probe.capture_ns, "/");
+	if (!mh->census)
+		return -ENOMEM;
+	for (i = 0; i < m->probe.cpus.n; i++)
+		if (rtm_census_watch(mh->census, m->probe.cpus.cpus[i]))
+			return -EINVAL;
+	rtm_census_set_vm(mh->census, on_vm());
+	rtm_timerirq_set_expiry_cb(mh->tirq, rtm_census_expiry, mh->census);
+	return 0;
+}
+
 /* The timer IRQ split: hrtimer_wakeup's address and the measured CPUs watched. */
 static int timer_irq_alloc(struct measure_hold *mh, const struct measure_opts *m,
 			   struct rtm_error *err)
@@ -429,15 +466,25 @@ struct measure_hold *measure_hold_start(const struct measure_opts *m, struct rtm
 			measure_hold_free(mh);
 			return NULL;
 		}
-		snprintf(events, sizeof(events), "sched:sched_switch");
+		add_events(events, sizeof(events), "sched:sched_switch");
 	}
 	if (measure_timer_irq_wanted(m)) {
 		if (timer_irq_alloc(mh, m, err)) {
 			measure_hold_free(mh);
 			return NULL;
 		}
-		snprintf(events + strlen(events), sizeof(events) - strlen(events), "%s%s",
-			 *events ? "," : "", "timer:hrtimer_start,timer:hrtimer_expire_entry");
+		add_events(events, sizeof(events), "timer:hrtimer_start,timer:hrtimer_expire_entry");
+	}
+	if (measure_census_wanted(m)) {
+		char more[sizeof(events)];
+
+		if (census_alloc(mh, m)) {
+			rtm_error_set(err, "out of memory");
+			measure_hold_free(mh);
+			return NULL;
+		}
+		noise_events(more, sizeof(more));
+		add_events(events, sizeof(events), more);
 	}
 	if (measure_noise_trace_wanted(m)) {
 		mh->nsteal = (int)sysconf(_SC_NPROCESSORS_CONF);
@@ -449,18 +496,14 @@ struct measure_hold *measure_hold_start(const struct measure_opts *m, struct rtm
 			measure_hold_free(mh);
 			return NULL;
 		}
-		read_steal(mh->steal0, mh->nsteal);
+		measure_read_steal(mh->steal0, mh->nsteal);
 		measure_smi_read(mh->smi0, mh->nsteal);
 		mh->window_ns = m->noise.window_ns;
-		/* sched_switch may already be there (--rt-hold): the rest after it */
-		if (!*events)
-			noise_events(events, sizeof(events));
-		else {
+		{
 			char more[sizeof(events)];
 
 			noise_events(more, sizeof(more));
-			snprintf(events + strlen(events), sizeof(events) - strlen(events), ",%s",
-				 more + strlen("sched:sched_switch,"));
+			add_events(events, sizeof(events), more);
 		}
 	}
 	to.events = events;
@@ -548,6 +591,10 @@ static void exclude_self(struct measure_hold *mh)
 			mh->failed = true;
 			break;
 		}
+		if (mh->census && is_named(tid, "rtm-probe/") && rtm_census_follow(mh->census, tid)) {
+			mh->failed = true;
+			break;
+		}
 		if (mh->ntids == mh->cap) {
 			n = realloc(mh->tids, (size_t)(mh->cap ? 2 * mh->cap : 32) * sizeof(*n));
 			if (!n)
@@ -575,6 +622,8 @@ static int stream_event(const struct rtm_event *ev, void *ctx)
 		ret = rtm_timerirq_event(ev, mh->tirq);
 	if (!ret && mh->attr)
 		ret = rtm_noiseattr_event(ev, mh->attr);
+	if (!ret && mh->census)
+		ret = rtm_census_event(ev, mh->census);
 	return ret;
 }
 
@@ -583,9 +632,12 @@ static void hold_drain(struct measure_hold *mh)
 	uint64_t lost = 0;
 
 	exclude_self(mh);
+	mh->drained_at = hold_now_ns();
 	if (rtm_trace_read(mh->trace, stream_event, mh, &lost, NULL) < 0)
 		mh->failed = true;
 	mh->lost += lost;
+	if (mh->census)
+		rtm_census_lost(mh->census, mh->lost);
 }
 
 void measure_hold_poll(struct measure_hold *mh)
@@ -641,6 +693,14 @@ void measure_timer_irq_line(struct measure_hold *mh, char *buf, size_t len)
 	rtm_timerirq_line(mh->tirq, buf, len);
 }
 
+struct rtm_census *measure_hold_census(struct measure_hold *mh, uint64_t *drained_at)
+{
+	if (!mh || mh->paused || mh->failed)
+		return NULL;
+	*drained_at = mh->drained_at;
+	return mh->census;
+}
+
 json_t *measure_timer_irq_live(struct measure_hold *mh)
 {
 	return mh && mh->tirq ? rtm_timerirq_to_json(mh->tirq) : NULL;
@@ -662,7 +722,7 @@ static void noise_causes(struct measure_hold *mh, struct rtm_result *r)
 		free(smi1);
 		return;
 	}
-	read_steal(steal1, mh->nsteal);
+	measure_read_steal(steal1, mh->nsteal);
 	measure_smi_read(smi1, mh->nsteal);
 	for (i = 0; i < mh->nsteal; i++) {
 		env[i].vm = vm;
@@ -710,6 +770,8 @@ void measure_hold_finish(struct measure_hold *mh, struct rtm_result *r)
 	}
 	if (mh->attr)
 		noise_causes(mh, r);
+	if (mh->census)
+		measure_census_section(mh->census, r, mh->failed, mh->lost);
 }
 
 struct rtm_noiseattr *measure_hold_noiseattr(struct measure_hold *mh)
@@ -730,6 +792,7 @@ void measure_hold_free(struct measure_hold *mh)
 	rtm_rtholds_free(mh->holds);
 	rtm_timerirq_free(mh->tirq);
 	rtm_noiseattr_free(mh->attr);
+	rtm_census_free(mh->census);
 	free(mh->steal0);
 	free(mh->smi0);
 	free(mh->tids);

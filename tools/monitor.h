@@ -76,6 +76,7 @@ struct mon {
 	struct measure_hold *hold;	/* --rt-hold: RT tasks holding a CPU (with tracing) */
 	char holdline[256];		/* its line, "" when not tracing them */
 	char tirqline[256];		/* --timer-irq: its line, "" when not tracing it */
+	char censusline[512];		/* the spike census: its line, "" when not tracing */
 	/* display */
 	bool colours, utf8;		/* the terminal's, set by mon_draw_init() */
 	bool paused, help;

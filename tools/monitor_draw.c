@@ -307,6 +307,10 @@ void mon_draw(struct mon *mo)
 		mvprintw(y++, 0, "%.*s", COLS, mo->tirqline);
 		l.spike_rows--;
 	}
+	if (l.spike_rows > 1 && mo->censusline[0]) {	/* the spike census: one line */
+		mvprintw(y++, 0, "%.*s", COLS, mo->censusline);
+		l.spike_rows--;
+	}
 	if (l.spike_rows)
 		draw_spikes(mo, y, l.spike_rows);
 	attron(mo->colours ? COLOR_PAIR(PAIR_STATUS) : A_REVERSE);
@@ -352,6 +356,8 @@ void mon_print_plain(const struct mon *mo)
 		printf("%s\n", mo->holdline);
 	if (mo->tirqline[0])
 		printf("%s\n", mo->tirqline);
+	if (mo->censusline[0])
+		printf("%s\n", mo->censusline);
 	for (; spikes_printed < mo->nspikes; spikes_printed++) {
 		const struct mon_spike *s = &mo->spikes[spikes_printed % MON_SPIKES];
 

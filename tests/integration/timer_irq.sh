@@ -143,10 +143,13 @@ $(cat "$t/e.err")"
 	rpid=$!
 	wait "$rpid" || fail "hidden kallsyms, --trace: exit $?: $(cat "$t/g.err")"
 	no_instances_of "$rpid"
-	grep -q "^rtmeasure: note: no timer IRQ split: .*kptr_restrict" "$t/g.err" ||
+	grep -q "^rtmeasure: note: no timer IRQ split and no spike census: .*kptr_restrict" \
+		"$t/g.err" ||
 		fail "hidden kallsyms, --trace: no note: $(cat "$t/g.err")"
 	jq -e '.sections | has("timer_irq") | not' "$t/g/result.json" >/dev/null ||
 		fail "hidden kallsyms, --trace: a timer_irq section anyway"
+	jq -e '.sections | has("spike_census") | not' "$t/g/result.json" >/dev/null ||
+		fail "hidden kallsyms, --trace: a spike census without the split"
 	echo "ok: hidden kernel addresses, implied by --trace: a note, measured without it"
 fi
 
