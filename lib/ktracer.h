@@ -158,6 +158,8 @@ struct rtm_timerlat_acc *rtm_timerlat_acc_alloc(int ncpus, uint64_t period_ns);
 void rtm_timerlat_acc_free(struct rtm_timerlat_acc *a);
 /* One decoded event (others are ignored), each CPU's in order; an rtm_event_cb. */
 int rtm_timerlat_acc_event(const struct rtm_event *ev, void *acc);
+/* Thread samples of CPU @cpu so far (0 for a CPU out of range). */
+uint64_t rtm_timerlat_acc_thread_samples(const struct rtm_timerlat_acc *a, int cpu);
 
 /**
  * rtm_timerlat_fill - the samples into a result

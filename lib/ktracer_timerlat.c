@@ -182,6 +182,11 @@ int rtm_timerlat_acc_event(const struct rtm_event *ev, void *arg)
 	return 0;
 }
 
+uint64_t rtm_timerlat_acc_thread_samples(const struct rtm_timerlat_acc *a, int cpu)
+{
+	return cpu >= 0 && cpu < a->ncpus ? a->cpu[cpu].thread.samples : 0;
+}
+
 static json_t *irq_cpu_json(const struct tl_cpu *c, int cpu)
 {
 	/* nothing is paired here: the kernel measured each IRQ itself */

@@ -24,6 +24,7 @@
 #include "trace.h"
 
 #define TICK_NS 1000000000ULL
+#define WARMUP_MAX_NS 5000000000ULL
 
 struct probe_timerlat {
 	struct rtm_probe_timerlat_opts opts;
@@ -34,6 +35,7 @@ struct probe_timerlat {
 	int dma_fd;			/* /dev/cpu_dma_latency held, -1: not */
 	struct rtm_trace *trace;
 	struct rtm_timerlat_acc *acc;
+	int ncpus;			/* the accumulator's: the highest measured CPU + 1 */
 	uint64_t start_ns, stop_ns, next_tick_ns;
 	uint64_t lost;			/* events the ring buffer lost */
 	bool stopped;
@@ -125,6 +127,33 @@ static int set_kthreads(const struct probe_timerlat *p, struct rtm_error *err)
 	return ret;
 }
 
+/*
+ * Each timerlat/N thread makes itself FIFO 95 when it first runs: a priority
+ * given before that is lost. Wait for every measured CPU's first thread sample
+ * (it has run), at most WARMUP_MAX_NS (emulated kernels are slow to start).
+ */
+static int wait_threads(struct probe_timerlat *p, struct rtm_error *err)
+{
+	uint64_t t0 = rtm_clock_ns(CLOCK_MONOTONIC);
+	struct timespec ts = { 0, 10000000 };
+	int i;
+
+	for (;;) {
+		drain(p);
+		for (i = 0; i < p->cpus.n; i++)
+			if (!rtm_timerlat_acc_thread_samples(p->acc, p->cpus.cpus[i]))
+				break;
+		if (i == p->cpus.n)
+			return 0;
+		if (rtm_clock_ns(CLOCK_MONOTONIC) - t0 > WARMUP_MAX_NS)
+			return rtm_error_setn(err, -ETIMEDOUT, "the timerlat thread of CPU %d gave "
+					      "no sample within %llu s of the tracer's start",
+					      p->cpus.cpus[i],
+					      (unsigned long long)(WARMUP_MAX_NS / 1000000000ULL));
+		nanosleep(&ts, NULL);
+	}
+}
+
 static int start_tracer(struct probe_timerlat *p, const char *cpus, struct rtm_error *err)
 {
 	int ret;
@@ -145,11 +174,19 @@ static int start_tracer(struct probe_timerlat *p, const char *cpus, struct rtm_e
 				     "--backend timer");
 	if (ret)
 		return rtm_error_set(err, "cannot start the timerlat tracer: %s", strerror(-ret));
-	p->start_ns = rtm_clock_ns(CLOCK_MONOTONIC);
-	p->next_tick_ns = p->start_ns + TICK_NS;
 	if (rtm_trace_start(p->trace))
 		return rtm_error_set(err, "cannot turn tracing on in %s", rtm_trace_name(p->trace));
-	return set_kthreads(p, err) ? -1 : 0;
+	if (wait_threads(p, err) || set_kthreads(p, err))
+		return -1;
+	/* the warm-up ran at the kernel's FIFO 95: measuring starts now, at ours */
+	rtm_timerlat_acc_free(p->acc);
+	p->acc = rtm_timerlat_acc_alloc(p->ncpus, p->opts.interval_ns / 1000 * 1000);
+	if (!p->acc)
+		return rtm_error_setn(err, -ENOMEM, "out of memory");
+	p->lost = 0;
+	p->start_ns = rtm_clock_ns(CLOCK_MONOTONIC);
+	p->next_tick_ns = p->start_ns + TICK_NS;
+	return 0;
 }
 
 static void *tl_start(const void *opts, uint64_t ts_interval_ns, struct rtm_error *err)
@@ -192,7 +229,8 @@ static void *tl_start(const void *opts, uint64_t ts_interval_ns, struct rtm_erro
 	for (i = 0; i < p->cpus.n; i++)
 		if (p->cpus.cpus[i] > max)
 			max = p->cpus.cpus[i];
-	p->acc = rtm_timerlat_acc_alloc(max + 1, o->interval_ns / 1000 * 1000);
+	p->ncpus = max + 1;
+	p->acc = rtm_timerlat_acc_alloc(p->ncpus, o->interval_ns / 1000 * 1000);
 	if (!p->acc) {
 		rtm_error_set(err, "out of memory");
 		goto fail;
