@@ -14,6 +14,8 @@
 # when not root or when the Debian packages or qemu cannot be had.
 # VM_TIMEOUT (seconds, default 240) bounds the boot: ~45 s with the cache filled.
 . "$RTM_SRCDIR/tests/lib.sh"
+# qemu keeps both CPUs busy, and the guest's figures suffer from others' load too
+measure_lock "$@"
 
 lab=$RTM_SRCDIR/scripts/kernel-lab
 [ "$(id -u)" -eq 0 ] || skip "not root (the lab builds initramfs device nodes and installs qemu)"
