@@ -5,8 +5,8 @@
  * userspace probe; timerlat is the kernel's timerlat tracer (lib/probe_timerlat.c),
  * whose kthreads measure the same thing from inside the kernel and split each
  * wake-up into its IRQ and thread part. auto takes timerlat where the kernel
- * has it and can run it here (tracefs, root) and nothing asked for needs the
- * userspace probe; else timer. The reason goes into result.json.
+ * has it and can run it here (tracefs, root, nobody else running timerlat or
+ * osnoise) and nothing asked for needs the userspace probe; else timer. The reason goes into result.json.
  */
 #include <stdio.h>
 #include <string.h>
@@ -61,6 +61,16 @@ static const char *timerlat_missing(char *buf, size_t len)
 	return buf;
 }
 
+/* Another user of timerlat or osnoise (they share threads and settings): @where names it. */
+static bool in_use(char *where, size_t len)
+{
+	struct rtm_error err = { "" };
+	const char *dir = rtm_trace_find_tracefs(&err);
+
+	return dir && (rtm_ktracer_in_use(dir, "timerlat", where, len) ||
+		       rtm_ktracer_in_use(dir, "osnoise", where, len));
+}
+
 int measure_pick_backend(struct measure_opts *m)
 {
 	static char reason[320];	/* read by the probe until measure_main() returns */
@@ -83,16 +93,23 @@ int measure_pick_backend(struct measure_opts *m)
 		m->timerlat.backend_reason = "asked for with --backend timerlat";
 		return 0;
 	}
-	/* auto */
-	if (only)
-		snprintf(reason, sizeof(reason), "chosen by --backend auto: %s asked for", only);
-	else if (timerlat_missing(why, sizeof(why)))
-		snprintf(reason, sizeof(reason), "chosen by --backend auto: %s", why);
-	else
-		snprintf(reason, sizeof(reason), "chosen by --backend auto: the kernel has the "
-			 "timerlat tracer");
-	if (!only && !timerlat_missing(why, sizeof(why)))
-		m->ops = &rtm_probe_timerlat_ops;
+	/* auto: the userspace probe unless timerlat can run now, untouched by anyone */
 	m->timerlat.backend_reason = reason;
+	if (only) {
+		snprintf(reason, sizeof(reason), "chosen by --backend auto: %s asked for", only);
+		return 0;
+	}
+	if (timerlat_missing(why, sizeof(why))) {
+		snprintf(reason, sizeof(reason), "chosen by --backend auto: %s", why);
+		return 0;
+	}
+	if (in_use(why, sizeof(why))) {
+		snprintf(reason, sizeof(reason), "chosen by --backend auto: the timerlat/osnoise "
+			 "tracer is in use (%s)", why);
+		return 0;
+	}
+	snprintf(reason, sizeof(reason), "chosen by --backend auto: the kernel has the timerlat "
+		 "tracer");
+	m->ops = &rtm_probe_timerlat_ops;
 	return 0;
 }

@@ -8,7 +8,8 @@
 # tracing_on, tracing_cpumask) and the instances as found after the run, after
 # SIGTERM (which saves the result as interrupted) and after the refusals when
 # another instance holds timerlat or osnoise (one line, exit 2); no timerlat
-# thread left. On the same boot rtmeasure's own probe (and rtla timerlat hist,
+# thread left; --backend auto beside that other user measures with the
+# userspace probe and says why. On the same boot rtmeasure's own probe (and rtla timerlat hist,
 # when rtla is installed) ran: their medians are printed beside timerlat's
 # thread latency, never asserted (emulation noise). Skips (77) with the reason
 # when not root or when the Debian packages or qemu cannot be had.
@@ -71,6 +72,9 @@ for b in busy osbusy; do
 		grep -q 'tracer is in use' "$o/$b.err" ||
 		fail "$b: timerlat/osnoise held by another instance: rc $(cat "$o/rc-$b"): $(cat "$o/$b.err")"
 done
+[ "$(cat "$o/rc-auto")" = 0 ] && jq -e '.options.backend == "timer" and
+	(.options.backend_reason | test("in use"))' "$o/auto/result.json" >/dev/null ||
+	fail "--backend auto beside another timerlat user: rc $(cat "$o/rc-auto"): $(jq -c .options "$o/auto/result.json" 2>&1)"
 
 # the medians on the same boot: reported, not asserted
 p50() { jq -r "[.cpus[] | \"CPU \(.cpu) \(.p50_ns / 100 | round / 10) us\"] | join(\", \")"; }

@@ -61,6 +61,8 @@ wait $p; echo $? > rc-term
 state > state-after-term.txt
 mkdir $T/instances/other && echo timerlat > $T/instances/other/current_tracer
 rtmeasure cyclic --backend timerlat -D 2s -o "$OUT/busy" 2> busy.err; echo $? > rc-busy
+# auto leaves timerlat to its user and measures with the userspace probe
+rtmeasure cyclic --backend auto -D 2s -q -o "$OUT/auto" > auto.out 2>&1; echo $? > rc-auto
 echo nop > $T/instances/other/current_tracer
 echo osnoise > $T/instances/other/current_tracer
 rtmeasure cyclic --backend timerlat -D 2s -o "$OUT/osbusy" 2> osbusy.err; echo $? > rc-osbusy
