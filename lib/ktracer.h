@@ -21,6 +21,9 @@
 #include "error.h"
 #include "probe.h"
 #include "probe_noise.h"
+#include "result.h"
+#include "rt.h"
+#include "units.h"
 #include "tracedec.h"
 
 /* True when @tracer is listed in @tracing_dir/available_tracers. */
@@ -125,6 +128,63 @@ int rtm_osnoise_acc_event(const struct rtm_event *ev, void *acc);
 json_t *rtm_osnoise_section(const struct rtm_osnoise_acc *a,
 			    const struct rtm_probe_noise_opts *o, uint64_t start_ns,
 			    uint64_t duration_ns);
+
+/* ---- ktracer_timerlat.c: the timerlat tracer (`cyclic --backend timerlat`) */
+
+/* The global settings timerlat uses (osnoise/ files shared with osnoise), as read. */
+struct rtm_timerlat_saved {
+	char period[32];		/* osnoise/timerlat_period_us */
+	char stop[32], stop_total[32];	/* osnoise/stop_tracing_us, stop_tracing_total_us */
+	char print_stack[32];		/* osnoise/print_stack, "" when the kernel has none */
+	char cpus[256];			/* osnoise/cpus: where the timerlat/N threads run */
+};
+
+int rtm_timerlat_save(const char *dir, struct rtm_timerlat_saved *s, struct rtm_error *err);
+/*
+ * Write timerlat's settings: the period, @cpus ("0-3"), no stop_tracing (a
+ * run must not stop the tracer under another user's feet, nor ours) and no
+ * stack printing. -errno with @err set.
+ */
+int rtm_timerlat_apply(const char *dir, uint64_t period_us, const char *cpus,
+		       struct rtm_error *err);
+/* Put back what rtm_timerlat_save() read; 0 or the first -errno (all are tried). */
+int rtm_timerlat_restore(const char *dir, const struct rtm_timerlat_saved *s);
+
+/* timerlat's samples gathered per CPU. */
+struct rtm_timerlat_acc;
+
+/* CPUs 0 .. @ncpus-1; @period_ns: the timerlat period (the overrun count needs it). */
+struct rtm_timerlat_acc *rtm_timerlat_acc_alloc(int ncpus, uint64_t period_ns);
+void rtm_timerlat_acc_free(struct rtm_timerlat_acc *a);
+/* One decoded event (others are ignored), each CPU's in order; an rtm_event_cb. */
+int rtm_timerlat_acc_event(const struct rtm_event *ev, void *acc);
+/* Thread samples of CPU @cpu so far (0 for a CPU out of range). */
+uint64_t rtm_timerlat_acc_thread_samples(const struct rtm_timerlat_acc *a, int cpu);
+
+/**
+ * rtm_timerlat_fill - the samples into a result
+ * @cpus: the measured CPUs (each gets an entry, samples or not)
+ * @events_lost: what the ring buffer lost (the kernel's count)
+ *
+ * The thread latency (timer expiry to the timerlat thread running: what the
+ * userspace probe's wake-up latency is) goes into r->cpus[] raw histograms,
+ * the IRQ latency into sections.timer_irq, the counts (samples, seqnum gaps
+ * per context) into sections.timerlat. 0 or -ENOMEM.
+ */
+int rtm_timerlat_fill(const struct rtm_timerlat_acc *a, const struct rtm_cpulist *cpus,
+		      uint64_t events_lost, struct rtm_result *r);
+
+/* The options of the timerlat backend (rtm_probe_timerlat_ops). */
+struct rtm_probe_timerlat_opts {
+	struct rtm_cpulist cpus;	/* the measured CPUs; none: every online one */
+	uint64_t interval_ns;		/* timerlat_period_us, whole us */
+	struct rtm_sched sched;		/* given to the timerlat/N kthreads */
+	uint64_t duration_ns;		/* 0: until stopped */
+	int32_t dma_latency_us;		/* held on /dev/cpu_dma_latency, -1: no */
+	const char *backend_reason;	/* why this backend: into sections.timerlat */
+};
+
+extern const struct rtm_probe_ops rtm_probe_timerlat_ops;
 
 /* The kernel tracer backends on the probe seam (opts: struct rtm_probe_noise_opts). */
 extern const struct rtm_probe_ops rtm_probe_hwlat_ops;

@@ -612,9 +612,14 @@ int rtm_prom_write_result(FILE *f, enum rtm_prom_format fmt, const struct rtm_re
 
 	if (!cpus)
 		return rtm_error_setn(err, -ENOMEM, "out of memory");
-	/* a noise run's page (rtmeasure_build_info too) says probe="noise" */
+	/*
+	 * a noise run's page (rtmeasure_build_info too) says probe="noise", a run of
+	 * the kernel's timerlat tracer (cyclic --backend timerlat) probe="timerlat"
+	 */
 	rtm_prom_target_from_sysinfo(&t, r->sysinfo, !r->ncpus && json_object_get(r->sections,
-				     "noise") ? "noise" : "timer", unix_time(r->created));
+				     "noise") ? "noise" : !strcmp(json_string_value(
+				     json_object_get(r->options, "backend")) ?: "", "timerlat") ?
+				     "timerlat" : "timer", unix_time(r->created));
 	for (i = 0; i < (size_t)r->ncpus; i++) {
 		const struct rtm_result_cpu *c = &r->cpus[i];
 

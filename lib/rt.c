@@ -344,6 +344,17 @@ static int apply_error(const struct rtm_sched *s, int e, struct rtm_error *err)
  */
 int rtm_sched_apply(const struct rtm_sched *s, struct rtm_error *err)
 {
+	return rtm_sched_apply_tid(0, s, err);
+}
+
+/**
+ * rtm_sched_apply_tid - apply a scheduling setting to thread @tid
+ * @tid: a thread id (a kernel thread's pid too, as rtla sets timerlat's), 0: the caller
+ *
+ * Returns 0 or -errno with the same messages as rtm_sched_apply().
+ */
+int rtm_sched_apply_tid(pid_t tid, const struct rtm_sched *s, struct rtm_error *err)
+{
 	struct rtm_sched_attr a;
 	int ret;
 
@@ -351,7 +362,7 @@ int rtm_sched_apply(const struct rtm_sched *s, struct rtm_error *err)
 	if (ret)
 		return ret;
 	to_attr(s, &a);
-	if (syscall(SYS_sched_setattr, 0, &a, 0) != 0)
+	if (syscall(SYS_sched_setattr, tid, &a, 0) != 0)
 		return apply_error(s, errno, err);
 	return 0;
 }

@@ -51,6 +51,8 @@ int rtm_sched_validate(const struct rtm_sched *s, struct rtm_error *err);
 
 /* Apply to the calling thread (sched_setattr). EPERM names CAP_SYS_NICE. */
 int rtm_sched_apply(const struct rtm_sched *s, struct rtm_error *err);
+/* The same for thread @tid (0: the calling thread), e.g. the timerlat/N kthreads. */
+int rtm_sched_apply_tid(pid_t tid, const struct rtm_sched *s, struct rtm_error *err);
 
 /*
  * Read the scheduling of thread @tid (0: the calling thread) with sched_getattr;

@@ -60,6 +60,7 @@ static const struct ev_spec {
 	    "softirq_count", "thread_count" } },
 	{ "osnoise", "sample_threshold", RTM_EV_OSNOISE_SAMPLE,
 	  { "start", "duration", "interference" } },
+	{ "ftrace", "timerlat", RTM_EV_TIMERLAT, { "seqnum", "context", "timer_latency" } },
 	{ "ipi", "ipi_send_cpu", RTM_EV_IPI_SEND, { "cpu" } },
 	{ "ipi", "ipi_send_cpumask", RTM_EV_IPI_SEND, { NULL } },
 	{ "ipi", "ipi_raise", RTM_EV_IPI_SEND, { NULL } },
@@ -97,7 +98,7 @@ const char *rtm_ev_type_name(enum rtm_ev_type t)
 		"other", "sched_switch", "sched_wakeup", "sched_waking", "irq_entry", "irq_exit",
 		"softirq_entry", "softirq_exit", "softirq_raise", "hrtimer_entry", "hrtimer_exit",
 		"vector_entry", "vector_exit", "ipi_send", "nmi", "print", "hrtimer_start",
-		"hwlat", "osnoise", "osnoise_sample",
+		"hwlat", "osnoise", "osnoise_sample", "timerlat",
 	};
 
 	return (unsigned int)t < RTM_EV_NTYPES ? names[t] : "invalid";
@@ -365,6 +366,11 @@ static void decode(const struct ev_slot *s, const char *data, int size, struct r
 		ev->osample.duration_ns = num(s->f[1], data);
 		ev->osample.interference = num(s->f[2], data);
 		break;
+	case RTM_EV_TIMERLAT:
+		ev->timerlat.seqnum = (unsigned int)num(s->f[0], data);
+		ev->timerlat.context = (int)num(s->f[1], data);
+		ev->timerlat.latency_ns = num(s->f[2], data);
+		break;
 	default:
 		break;
 	}
@@ -581,6 +587,12 @@ int rtm_event_format(const struct rtm_event *ev, char *buf, size_t len)
 		n = snprintf(buf + off, len - off, "duration %llu ns interference %llu",
 			     (unsigned long long)ev->osample.duration_ns,
 			     (unsigned long long)ev->osample.interference);
+		break;
+	case RTM_EV_TIMERLAT:
+		n = snprintf(buf + off, len - off, "#%u context %s timer_latency %llu ns",
+			     ev->timerlat.seqnum, ev->timerlat.context == 0 ? "irq" :
+			     ev->timerlat.context == 1 ? "thread" : "user",
+			     (unsigned long long)ev->timerlat.latency_ns);
 		break;
 	default:
 		n = snprintf(buf + off, len - off, "(not decoded)");

@@ -36,6 +36,7 @@ enum rtm_ev_type {
 	RTM_EV_HWLAT,			/* ftrace:hwlat, one sample of the hwlat tracer */
 	RTM_EV_OSNOISE,			/* ftrace:osnoise, one period of the osnoise tracer */
 	RTM_EV_OSNOISE_SAMPLE,		/* osnoise:sample_threshold, one noise above the threshold */
+	RTM_EV_TIMERLAT,		/* ftrace:timerlat, one sample of the timerlat tracer */
 	RTM_EV_NTYPES,
 };
 
@@ -116,6 +117,12 @@ struct rtm_event {
 			/* the osnoise tracer's clock (not mono), length, interferences */
 			uint64_t start_ns, duration_ns, interference;
 		} osample;
+		struct {
+			/* expiry to the IRQ (context 0) or to the thread running (1), ns */
+			uint64_t latency_ns;
+			unsigned int seqnum;	/* the CPU's period number (IRQ and thread alike) */
+			int context;		/* 0 irq, 1 thread, 2 user (later kernels) */
+		} timerlat;
 	};
 };
 

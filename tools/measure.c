@@ -187,6 +187,12 @@ static void progress_show(struct progress *p, const struct measure_opts *m,
 
 /* ------------------------------------------------------------ results folder */
 
+/* A wake-up latency probe (the timer probe or the timerlat tracer): r->cpus, the summary. */
+static bool latency_probe(const struct measure_opts *m)
+{
+	return !strcmp(m->ops->section, "cpus");
+}
+
 static void default_outdir(char *buf, size_t len, const struct rtm_sysinfo *si)
 {
 	char stamp[32];
@@ -211,7 +217,7 @@ int measure_save_results(const struct measure_opts *m, const struct rtm_result *
 
 	if (rtm_result_save(r, dir, &err))
 		return rtm_cli_fail("%s", err.msg);
-	if (m->ops != &rtm_probe_timer_ops)
+	if (!latency_probe(m))
 		return 0;	/* histogram.txt is wake-up latency in cyclictest's layout */
 	f = open_memstream(&text, &len);
 	if (!f)
@@ -253,14 +259,15 @@ json_t *measure_options_json(const struct measure_opts *m)
 	json_t *o;
 
 	rtm_cpulist_format(&m->probe.cpus, cpus, sizeof(cpus));
-	if (m->ops != &rtm_probe_timer_ops)
+	if (!latency_probe(m))
 		return noise_options_json(m, cpus);
 	o = json_pack("{s:s, s:I, s:I, s:o, s:s, s:I, s:I, s:I, s:b, s:i, s:b, s:I, s:I}",
 		"cpus", cpus,
 		"interval_ns", (json_int_t)m->probe.interval_ns,
 		"distance_ns", (json_int_t)m->probe.distance_ns,
 		"sched", rtm_sched_to_json(&m->probe.sched),
-		"mode", rtm_timer_mode_name(m->probe.mode),
+		"mode", m->ops == &rtm_probe_timerlat_ops ? "timerlat" :
+			rtm_timer_mode_name(m->probe.mode),
 		"duration_ns", (json_int_t)m->probe.duration_ns,
 		"loops", (json_int_t)m->probe.loops,
 		"break_ns", (json_int_t)m->probe.break_ns,
@@ -272,6 +279,12 @@ json_t *measure_options_json(const struct measure_opts *m)
 	if (o && m->housekeeping.n) {
 		rtm_cpulist_format(&m->housekeeping, cpus, sizeof(cpus));
 		json_object_set_new(o, "housekeeping", json_string(cpus));
+	}
+	if (o) {	/* the probe that measured: timer (rtmeasure's) or timerlat (the kernel's) */
+		json_object_set_new(o, "backend", json_string(m->ops->name));
+		if (m->timerlat.backend_reason)
+			json_object_set_new(o, "backend_reason",
+					    json_string(m->timerlat.backend_reason));
 	}
 	if (o && m->deepest_idle >= -1)
 		json_object_set_new(o, "deepest_idle_state", json_integer(m->deepest_idle));
@@ -287,7 +300,7 @@ static json_t *summary_json(const struct measure_opts *m, const struct rtm_resul
 {
 	json_t *j;
 
-	if (m->ops == &rtm_probe_timer_ops) {
+	if (latency_probe(m)) {
 		j = rtm_summary_to_json(r);
 	} else {
 		j = json_object();
@@ -459,6 +472,14 @@ static const void *probe_opts(struct measure_opts *m)
 {
 	if (is_timer(m))
 		return &m->probe;
+	if (m->ops == &rtm_probe_timerlat_ops) {
+		m->timerlat.cpus = m->probe.cpus;	/* borrowed, as the noise probe's */
+		m->timerlat.interval_ns = m->probe.interval_ns;
+		m->timerlat.sched = m->probe.sched;
+		m->timerlat.duration_ns = m->probe.duration_ns;
+		m->timerlat.dma_latency_us = m->probe.dma_latency_us;
+		return &m->timerlat;
+	}
 	m->noise.cpus = m->probe.cpus;		/* borrowed: released with m->probe */
 	m->noise.sched = m->probe.sched;
 	m->noise.duration_ns = m->probe.duration_ns;
@@ -472,7 +493,7 @@ static int setup_checks(struct measure_opts *m, struct measure_run *mr)
 {
 	int ret;
 
-	if ((ret = measure_prepare(m)))
+	if ((ret = measure_pick_backend(m)) || (ret = measure_prepare(m)))
 		return ret;
 	if ((m->histfile && (ret = check_out_file(m, m->histfile, "--histfile"))) ||
 	    (m->json_file && (ret = check_out_file(m, m->json_file, "--json"))))
@@ -531,7 +552,7 @@ static void print_banner(const struct measure_opts *m, const struct measure_run 
 				 json_string_value(json_array_get(cmds, k)) ?: "");
 		json_decref(lj);
 	}
-	if (!is_timer(m)) {
+	if (!latency_probe(m)) {
 		rtm_fmt_ns(iv, sizeof(iv), m->noise.window_ns);
 		rtm_fmt_ns(wid, sizeof(wid), m->noise.width_ns);
 		rtm_fmt_ns(thr, sizeof(thr), m->noise.threshold_ns);
@@ -549,7 +570,8 @@ static void print_banner(const struct measure_opts *m, const struct measure_run 
 	rtm_fmt_ns(iv, sizeof(iv), m->probe.interval_ns);
 	fprintf(stderr, "rtmeasure %s: CPUs %s, interval %s, %s %d, %s%s -> %s/\n",
 		m->command, cpus, iv, rtm_policy_name(m->probe.sched.policy),
-		m->probe.sched.priority, rtm_timer_mode_name(m->probe.mode), loaddesc, mr->dir);
+		m->probe.sched.priority, is_timer(m) ? rtm_timer_mode_name(m->probe.mode) :
+		"the kernel's timerlat tracer", loaddesc, mr->dir);
 }
 
 /* Set-up 3: the server, the load, the placement, tracing, IRQ counts, the probe. */
@@ -687,7 +709,7 @@ static int outcome_finish(struct measure_opts *m, struct measure_run *mr)
 /* The summary table (or the noise table) on stdout. */
 static void print_summary(const struct measure_opts *m, const struct rtm_result *r, FILE *f)
 {
-	if (is_timer(m))
+	if (latency_probe(m))
 		rtm_summary_fprint_unit(r, f, m->nsecs);
 	else
 		rtm_noise_fprint(json_object_get(r->sections, "noise"), f, 10);

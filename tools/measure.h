@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "cyclic.h"
+#include "ktracer.h"
 #include "probe.h"
 #include "probe_noise.h"
 #include "probe_timer.h"
@@ -30,6 +31,9 @@ struct measure_opts {
 	 */
 	struct rtm_probe_timer_opts probe;
 	struct rtm_probe_noise_opts noise;	/* noise: its own options */
+	/* --backend timerlat: filled from @probe when it starts (measure.c) */
+	struct rtm_probe_timerlat_opts timerlat;
+	const char *backend;			/* --backend auto|timer|timerlat, NULL: timer */
 	bool cpus_given;
 	unsigned int threads;			/* -t N: the first N measured CPUs, 0: all */
 	struct rtm_cpulist housekeeping;	/* --housekeeping: the other threads' CPUs */
@@ -98,6 +102,7 @@ const char *measure_opt_name(int c, char *buf, size_t len);
 #define MEASURE_OPT_FOLLOW	1041
 #define MEASURE_OPT_RT_HOLD	1060	/* --rt-hold (issue 18) */
 #define MEASURE_OPT_TIMER_IRQ	1061	/* --timer-irq (issue 16) */
+#define MEASURE_OPT_BACKEND	1062	/* --backend (issue 16) */
 
 /*
  * getopt_long tables of the shared options (cyclic, run and monitor), declared
@@ -160,6 +165,7 @@ const char *measure_opt_name(int c, char *buf, size_t len);
 	{ "trace-filter", required_argument, NULL, 1017 },			\
 	{ "rt-hold", required_argument, NULL, MEASURE_OPT_RT_HOLD },		\
 	{ "timer-irq", optional_argument, NULL, MEASURE_OPT_TIMER_IRQ },	\
+	{ "backend", required_argument, NULL, MEASURE_OPT_BACKEND },		\
 	{ "aligned", required_argument, NULL, 'A' },				\
 	{ "fifo", required_argument, NULL, 'F' },				\
 	{ "refresh_on_max", no_argument, NULL, 'M' },				\
@@ -233,6 +239,10 @@ const char *measure_opt_name(int c, char *buf, size_t len);
 "                          result.json, histogram.txt, report, plots, spikes)\n" \
 "      --follow            -o, --histfile and --json=FILE may be symbolic links\n" \
 "  -N, --nsecs             the summary table in ns\n"			\
+"      --backend B         timer (rtmeasure's own probe, the default), timerlat\n" \
+"                          (the kernel's timerlat tracer: thread latency as the\n" \
+"                          wake-up, its IRQ latency split off; root) or auto\n" \
+"                          (timerlat where the kernel has it, else timer)\n" \
 "      --trace             with -b or --capture-above: record sched, irq, timer,\n" \
 "                          ipi and nmi events (flight recorder) and save each\n" \
 "                          spike's events and their analysis in\n"		\
@@ -315,6 +325,12 @@ void measure_cpus_record(struct rtm_cpulock *l, struct rtm_result *r);
  * section into @r; -1 after a warning when it failed (the latency is kept).
  */
 int measure_throughput(struct measure_opts *m, struct rtm_result *r);
+
+/*
+ * --backend (measure_backend.c): the latency probe, checked against the other
+ * options and the kernel; RTM_EXIT_USAGE after the one-line message.
+ */
+int measure_pick_backend(struct measure_opts *m);
 
 /* Run the measurement; returns the exit status. */
 int measure_main(struct measure_opts *m);

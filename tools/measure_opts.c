@@ -459,6 +459,15 @@ static int parse_log_opt(struct measure_opts *m, int c, int argc, char **argv)
 					    arg);
 		m->rt_hold_given = m->rt_hold_ns != 0;
 		return 1;
+	case MEASURE_OPT_BACKEND:	/* the latency probe (measure_backend.c) */
+		if (!strcmp(cmd, "monitor"))
+			return rtm_cli_fail("monitor: --backend: the monitor runs rtmeasure's own "
+					    "probe only (rtmeasure cyclic --backend timerlat)");
+		if (strcmp(arg, "auto") && strcmp(arg, "timer") && strcmp(arg, "timerlat"))
+			return rtm_cli_fail("%s: --backend '%s': give timer, timerlat or auto", cmd,
+					    arg);
+		m->backend = arg;
+		return 1;
 	case MEASURE_OPT_TIMER_IRQ:	/* the timer IRQ part of each wake-up (issue 16) */
 		arg = optional_value(argc, argv, is_onoff);
 		if (arg && !is_onoff(arg))

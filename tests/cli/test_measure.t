@@ -28,6 +28,16 @@ for cmd in cyclic run; do
 	expect_usage_error "$cmd: --trace without a threshold" $cmd --trace -D 1s
 	expect_usage_error "$cmd: zero capture threshold" $cmd --capture-above 0
 	expect_usage_error "$cmd: bad capture threshold" $cmd --capture-above soon
+	expect_usage_error "$cmd: bad backend" $cmd --backend kernel
+	# refused before the kernel is asked: the same on every kernel
+	expect_usage_error "$cmd: timerlat with --mode" $cmd --backend timerlat --mode timerfd -D 1s
+	expect_usage_error "$cmd: timerlat with -b" $cmd --backend timerlat -b 1ms -D 1s
+	if ! grep -qw timerlat /sys/kernel/tracing/available_tracers 2>/dev/null &&
+	   [ "$(id -u)" -eq 0 ] && [ -w /sys/kernel/tracing ]; then
+		expect_usage_error "$cmd: no timerlat tracer" $cmd --backend timerlat -D 1s
+		echo "$err" | grep -q 'CONFIG_TIMERLAT_TRACER.*--backend timer'
+		ok $? "$cmd: the kernel option and --backend timer named"
+	fi
 	expect_usage_error "$cmd: zero max captures" $cmd --capture-above 1ms --max-captures 0
 	expect_usage_error "$cmd: bad capture hold-off" $cmd --capture-above 1ms --capture-holdoff x
 	expect_usage_error "$cmd: hold-off shorter than the window" \
@@ -203,4 +213,5 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 	ok $(( $? == 0 )) "and no trace instance of its own left"
 	rm -rf "$d"
 fi
+expect_usage_error "monitor: --backend refused" monitor --backend timerlat
 done_testing
