@@ -422,6 +422,16 @@ static void html_box(const struct rtm_result *r, FILE *f)
 	fputs("</table>\n", f);
 }
 
+/* run --noise: the noise phase's tables and gap plot (report_noise.c). */
+static void noise_section(struct rtm_report_ctx *c, FILE *f, bool html)
+{
+	char img[PATH_MAX + 64];
+
+	snprintf(img, sizeof(img), "%s/noise_hist.%s", c->plots, page_ext(c->o->formats));
+	rtm_report_noise_section(f, c->r, html, c->noise_drawn ? img : NULL,
+				 c->o->formats & (1u << RTM_PLOT_PDF), 5);
+}
+
 static void write_html(struct rtm_report_ctx *c, FILE *f, const struct rtm_summary_row *rows,
 		       int nrows)
 {
@@ -430,6 +440,7 @@ static void write_html(struct rtm_report_ctx *c, FILE *f, const struct rtm_summa
 	html_plots(c, f);
 	html_irqs(c->r, f);
 	html_spikes(c, f);
+	noise_section(c, f, true);	/* run --noise */
 	html_box(c->r, f);
 	rtm_html_end(f);
 }
@@ -501,6 +512,7 @@ static void write_md(struct rtm_report_ctx *c, FILE *f, const struct rtm_summary
 	rtm_rtholds_md(json_object_get(r->sections, "rt_holds"), f);	/* --rt-hold */
 	rtm_timerirq_md(r, f);						/* --timer-irq */
 	rtm_cost_md(json_object_get(r->sections, "throughput"), f);	/* run --throughput */
+	noise_section(c, f, false);					/* run --noise */
 	fputs("\n| | |\n|---|---|\n", f);
 	n = fingerprint(r, fp);
 	for (i = 0; i < n; i++)

@@ -259,6 +259,9 @@ static json_t *summary_json(const struct measure_opts *m, const struct rtm_resul
 
 	if (m->ops == &rtm_probe_timer_ops) {
 		j = rtm_summary_to_json(r);
+		if (json_object_get(r->sections, "noise"))	/* run --noise */
+			json_object_set_new(j, "noise", rtm_noise_summary_json(
+						json_object_get(r->sections, "noise")));
 	} else {
 		j = json_object();
 		json_object_set_new(j, "noise", rtm_noise_summary_json(
@@ -600,6 +603,7 @@ static void measure_loop(struct measure_opts *m, struct measure_run *mr)
 /* Outcome 1: the probe's figures into the result; tracing and the load stopped. */
 static int outcome_finish(struct measure_opts *m, struct measure_run *mr)
 {
+	uint64_t latency_end_ns;
 	int ret;
 
 	if (rtm_cli_stopping()) {
@@ -618,11 +622,10 @@ static int outcome_finish(struct measure_opts *m, struct measure_run *mr)
 	mr->hold = NULL;
 	if (mr->trace && !ret)
 		measure_trace_poll(m, mr->trace, mr->c, mr->r, mr->dir, false);	/* at the end */
-	rtm_probe_run_free(mr->run);
+	rtm_probe_run_free(mr->run);	/* the timer threads are joined */
 	mr->run = NULL;
 	mr->c = NULL;
-	rtm_cpulock_release(mr->locks);	/* the probes are gone */
-	mr->locks = NULL;
+	latency_end_ns = measure_noise_now_ns();
 	if (mr->trace) {
 		rtm_trace_stop(mr->trace);
 		if (!ret)
@@ -630,6 +633,11 @@ static int outcome_finish(struct measure_opts *m, struct measure_run *mr)
 		rtm_trace_destroy(mr->trace);
 		mr->trace = NULL;
 	}
+	/* run --noise: the noise phase on the same CPUs, under the same load */
+	if (m->noise_phase && !ret && !mr->r->interrupted && !rtm_cli_stopping())
+		measure_noise_phase(m, mr->r, latency_end_ns);
+	rtm_cpulock_release(mr->locks);	/* the probes are gone */
+	mr->locks = NULL;
 	if (mr->load) {
 		rtm_load_stop(mr->load);
 		json_object_set_new(mr->r->sections, "load", rtm_load_to_json(mr->load));
@@ -646,9 +654,13 @@ static int outcome_finish(struct measure_opts *m, struct measure_run *mr)
 /* The summary table (or the noise table) on stdout. */
 static void print_summary(const struct measure_opts *m, const struct rtm_result *r, FILE *f)
 {
-	if (is_timer(m))
+	if (is_timer(m)) {
 		rtm_summary_fprint_unit(r, f, m->nsecs);
-	else
+		if (json_object_get(r->sections, "noise")) {	/* run --noise */
+			fprintf(f, "\nnoise phase (after the latency phase, same CPUs):\n");
+			rtm_noise_fprint(json_object_get(r->sections, "noise"), f, 5);
+		}
+	} else
 		rtm_noise_fprint(json_object_get(r->sections, "noise"), f, 10);
 }
 
