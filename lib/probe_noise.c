@@ -424,6 +424,39 @@ void rtm_probe_noise_snapshot(const struct rtm_probe_noise *p, int i,
 	snap->running = atomic_load(&t->running);
 }
 
+uint32_t rtm_probe_noise_gaps(const struct rtm_probe_noise *p, int i, uint32_t from,
+			      struct rtm_noise_gap *out, uint32_t max)
+{
+	struct noise_thread *t = &p->threads[i];
+	uint32_t s1, s2, n;
+
+	for (;;) {
+		s1 = atomic_load_explicit(&t->seq, memory_order_acquire);
+		if (s1 & 1) {
+			sched_yield();
+			continue;
+		}
+		n = t->rec.nlog;
+		atomic_thread_fence(memory_order_acquire);
+		s2 = atomic_load_explicit(&t->seq, memory_order_relaxed);
+		if (s1 == s2)
+			break;
+	}
+	if (from >= n)
+		return 0;
+	n -= from;
+	if (n > max)
+		n = max;
+	/* entries below the published count are written once, never again */
+	memcpy(out, t->rec.log + from, (size_t)n * sizeof(*out));
+	return n;
+}
+
+uint64_t rtm_probe_noise_start_ns(const struct rtm_probe_noise *p)
+{
+	return p->start_ns;
+}
+
 void rtm_probe_noise_stop(struct rtm_probe_noise *p)
 {
 	atomic_store(&p->stop, 1);

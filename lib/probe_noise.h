@@ -115,6 +115,15 @@ struct rtm_probe_noise *rtm_probe_noise_start(const struct rtm_probe_noise_opts 
 					      struct rtm_error *err);
 void rtm_probe_noise_snapshot(const struct rtm_probe_noise *p, int i,
 			      struct rtm_noise_cpu_snap *snap, struct rtm_hist *hist);
+/*
+ * The gaps CPU @i's thread kept with their time (the log, in time order) from
+ * index @from on, at most @max into @out, while it runs (the monitor's live
+ * causes). Returns how many were copied.
+ */
+uint32_t rtm_probe_noise_gaps(const struct rtm_probe_noise *p, int i, uint32_t from,
+			      struct rtm_noise_gap *out, uint32_t max);
+/* CLOCK_MONOTONIC of the first window (sections.noise start_mono_ns). */
+uint64_t rtm_probe_noise_start_ns(const struct rtm_probe_noise *p);
 void rtm_probe_noise_stop(struct rtm_probe_noise *p);
 bool rtm_probe_noise_done(const struct rtm_probe_noise *p);
 /* Join and fill r->sections.noise (schema: docs/result-schema.md). */

@@ -454,5 +454,11 @@ json_t *measure_timer_irq_live(struct measure_hold *mh);
  */
 void measure_hold_finish(struct measure_hold *mh, struct rtm_result *r);
 void measure_hold_free(struct measure_hold *mh);
+/*
+ * The monitor's live gap causes: drain, then lay the gaps of @noise (a section
+ * with start_mono_ns, window_ns and per CPU gap_list) over the events so far
+ * (rtm_noiseattr_apply). -ENOENT when the hold traces no gap causes.
+ */
+int measure_hold_noise_apply(struct measure_hold *mh, json_t *noise);
 
 #endif

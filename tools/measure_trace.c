@@ -699,6 +699,14 @@ void measure_hold_finish(struct measure_hold *mh, struct rtm_result *r)
 		noise_causes(mh, r);
 }
 
+int measure_hold_noise_apply(struct measure_hold *mh, json_t *noise)
+{
+	if (!mh || !mh->attr)
+		return -ENOENT;
+	hold_drain(mh);
+	return rtm_noiseattr_apply(mh->attr, noise, NULL, 0);
+}
+
 void measure_hold_free(struct measure_hold *mh)
 {
 	if (!mh)
