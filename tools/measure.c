@@ -402,6 +402,7 @@ struct measure_run {
 	char note[512];
 	bool reported;
 	bool throughput_failed;		/* run --throughput's phase failed: exit 2, latency kept */
+	bool noise_failed;		/* run --noise's phase could not run: the same */
 };
 
 /* Nothing is left running: no trace instance, no load, no probe, no server. */
@@ -634,8 +635,9 @@ static int outcome_finish(struct measure_opts *m, struct measure_run *mr)
 		mr->trace = NULL;
 	}
 	/* run --noise: the noise phase on the same CPUs, under the same load */
-	if (m->noise_phase && !ret && !mr->r->interrupted && !rtm_cli_stopping())
-		measure_noise_phase(m, mr->r, latency_end_ns);
+	if (m->noise_phase && !ret && !mr->r->interrupted && !rtm_cli_stopping() &&
+	    measure_noise_phase(m, mr->r, latency_end_ns))
+		mr->noise_failed = true;
 	rtm_cpulock_release(mr->locks);	/* the probes are gone */
 	mr->locks = NULL;
 	if (mr->load) {
@@ -739,7 +741,7 @@ static int outcome_print(struct measure_opts *m, struct measure_run *mr)
 			(double)r->duration_ns / 1e9, mr->dir);
 	print_break(m, r);
 	measure_trace_print(r, mr->dir, stderr);
-	if (save_extra_files(m, r, mr->dir) || mr->throughput_failed)
+	if (save_extra_files(m, r, mr->dir) || mr->throughput_failed || mr->noise_failed)
 		status = RTM_EXIT_USAGE;
 	if (m->json) {
 		json_t *j = summary_json(m, r, mr->dir);
