@@ -328,6 +328,22 @@ json_t *rtm_compare_noise_warnings_json(const struct rtm_compare *c);
 /* The Noise section of compare.html (@html) or compare.md. */
 void rtm_compare_noise_page(const struct rtm_compare *c, FILE *f, bool html);
 
+/*
+ * Noise results alone (rtmeasure noise: sections.noise, no CPU with latency):
+ * a side per call (@round false), or another run of the last side (@round).
+ * Such a comparison has only noise: print, JSON and pages through the
+ * functions below, not rtm_compare_finish/fprint/to_json/write. 0 or -errno
+ * with @err set (no sections.noise, too many runs).
+ */
+int rtm_compare_noise_add(struct rtm_compare *c, const struct rtm_result *r, const char *label,
+			  const char *path, bool round, struct rtm_error *err);
+void rtm_compare_noise_only_fprint(const struct rtm_compare *c, FILE *f);
+/* schema rtmeasure-compare/1 with "kind": "noise": runs (noise), comparisons, warnings. */
+json_t *rtm_compare_noise_only_json(const struct rtm_compare *c);
+/* @out_dir/compare.html and compare.md (the folder checked by the caller). */
+int rtm_compare_noise_only_write(const struct rtm_compare *c, const char *out_dir,
+				 struct rtm_error *err);
+
 struct rtm_compare_opts {
 	const char *out_dir;		/* compare.html, compare.md and plots/ go here */
 	unsigned int formats;		/* 1 << enum rtm_plot_format */

@@ -5,7 +5,9 @@
 # one run a side with different thresholds (figures only, and a warning); its
 # figures equal those computed here from the inputs; --json carries them, the
 # verdict and the warning; compare.html and compare.md have the section; a
-# side without noise has no verdict.
+# side without noise has no verdict. Results of rtmeasure noise alone are
+# compared the same way (golden output, --json kind "noise", pages); mixing
+# them with latency results is refused.
 . "$RTM_SRCDIR/tests/lib.sh"
 command -v jq >/dev/null || { echo "1..0 # SKIP jq not installed"; exit 0; }
 d="$RTM_TESTDATA/compare"
@@ -59,6 +61,35 @@ ok $? "a side without sections.noise: 'no noise', no verdict"
 run_cmd compare --labels idle,other "$d/vm-idle" "$d/vm-cpuload"
 ! echo "$out" | grep -q '^noise ('
 ok $? "no noise section at all without sections.noise"
+
+# results of rtmeasure noise alone (no latency): their noise side by side
+run_cmd compare --labels old,new "$RTM_TESTDATA/results/vm-6.18-noise" \
+	"$d/noise-only-1,$d/noise-only-2"
+ok $rc "compare of rtmeasure noise results exits 0 ($err)"
+echo "$out" >"$tmp/only.txt"
+diff -u "$d/noise-golden-only.txt" "$tmp/only.txt"
+ok $? "noise results alone: the output equals noise-golden-only.txt"
+run_cmd compare --json --labels old,new "$RTM_TESTDATA/results/vm-6.18-noise" \
+	"$d/noise-only-1,$d/noise-only-2"
+want=$(jq -s '[.[].sections.noise.cpus[]] | (map(.noise_ns) | add) / (map(.sampled_ns) | add) * 100' \
+	"$d/noise-only-1/result.json" "$d/noise-only-2/result.json")
+echo "$out" | jq -e --argjson w "$want" '.kind == "noise" and (.runs | length) == 2 and
+	.runs[1].rounds == 2 and ((.runs[1].noise.noise_pct - $w) | fabs) < 1e-9 and
+	.comparisons[0].noise.interval == "pooled-t" and
+	(.warnings | map(.id)) == ["noise_threshold"]' >/dev/null
+ok $? "--json of noise results: kind noise, the sides' noise % ($want), verdict, warning"
+expect_usage_error "a latency result beside noise results" compare \
+	"$RTM_TESTDATA/results/vm-6.18-noise" "$d/vm-idle"
+expect_usage_error "a noise result beside latency results" compare "$d/vm-idle" \
+	"$d/noise-only-1"
+run_cmd compare -o "$tmp/only" --labels old,new "$RTM_TESTDATA/results/vm-6.18-noise" \
+	"$d/noise-only-1"
+grep -q '<h1>Noise comparison</h1>' "$tmp/only/compare.html" &&
+	grep -q '<h2>Noise</h2>' "$tmp/only/compare.html" &&
+	grep -q '</html>' "$tmp/only/compare.html" &&
+	grep -q '^# Noise comparison$' "$tmp/only/compare.md" &&
+	grep -q '^| new | ' "$tmp/only/compare.md"
+ok $? "noise results: compare.html and compare.md with the Noise part ($rc $err)"
 
 # compare.html and compare.md
 if command -v gnuplot >/dev/null; then
