@@ -63,6 +63,7 @@ void rtm_compare_free(struct rtm_compare *c)
 		rtm_hist_free(c->runs[i].all);
 		rtm_result_free(c->runs[i].pool);
 		rtm_hist_free(c->runs[i].tirq);
+		rtm_compare_noise_free(&c->runs[i]);
 	}
 	free(c);
 }
@@ -400,7 +401,8 @@ static int add_cost(struct rtm_compare_run *run, const struct rtm_result *r, con
 	struct rtm_error e = { "" };
 
 	if (!rtm_compare_cost_digest(run, r, &e) &&
-	    !rtm_compare_tirq_digest(run, r, &e))	/* the timer IRQ part (compare_tirq.c) */
+	    !rtm_compare_tirq_digest(run, r, &e) &&	/* the timer IRQ part (compare_tirq.c) */
+	    !rtm_compare_noise_digest(run, r, &e))	/* run --noise (compare_noise.c) */
 		return 0;
 	return rtm_error_set(err, "%s: %s", what, e.msg);
 }
@@ -1049,6 +1051,7 @@ void rtm_compare_fprint(const struct rtm_compare *c, FILE *f)
 	for (i = 0; i < c->nverdicts; i++)
 		fprintf(f, "  %s\n", c->verdicts[i].text);
 	rtm_compare_tirq_fprint(c, f);	/* the timer IRQ part, figures only */
+	rtm_compare_noise_fprint(c, f);	/* run --noise (compare_noise.c) */
 	rtm_compare_cost_fprint(c, f);	/* throughput beside latency */
 }
 
@@ -1186,6 +1189,7 @@ static json_t *run_json(const struct rtm_compare_run *run, bool baseline)
 	json_object_set_new(o, "emulated", json_boolean(run->emulated));
 	json_object_set_new(o, "throughput", rtm_compare_cost_run_json(run));
 	json_object_set_new(o, "timer_irq", rtm_compare_tirq_run_json(run));
+	json_object_set_new(o, "noise", rtm_compare_noise_run_json(run));
 	return o;
 }
 
@@ -1220,14 +1224,15 @@ static json_t *comparison_json(const struct rtm_compare *c, int i, const int *cp
 			"n_run", v->method ? json_integer(v->ci.nb) : json_null(),
 			"df", v->method ? json_num(v->ci.df) : json_null(), "text", v->text));
 	}
-	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o}", "run", b->label, "baseline", a->label,
-			 "all", diff_json(&b->rows[b->nrows - 1], &a->rows[a->nrows - 1]),
-			 "cpus", jc, "verdicts", jv, "throughput", rtm_compare_cost_json(c, i));
+	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o}", "run", b->label, "baseline",
+			 a->label, "all", diff_json(&b->rows[b->nrows - 1], &a->rows[a->nrows - 1]),
+			 "cpus", jc, "verdicts", jv, "throughput", rtm_compare_cost_json(c, i),
+			 "noise", rtm_compare_noise_json(c, i));
 }
 
 json_t *rtm_compare_to_json(const struct rtm_compare *c)
 {
-	json_t *runs = json_array(), *warns = json_array(), *cmps = json_array();
+	json_t *runs = json_array(), *warns = json_array(), *cmps = json_array(), *nw;
 	int i, n, *cpus = NULL;
 
 	n = rtm_compare_cpus(c, &cpus);
@@ -1239,6 +1244,9 @@ json_t *rtm_compare_to_json(const struct rtm_compare *c)
 		json_array_append_new(warns, json_pack("{s:s, s:s}", "id",
 				      c->warnings[i].id, "message",
 				      c->warnings[i].text));
+	nw = rtm_compare_noise_warnings_json(c);	/* run --noise (compare_noise.c) */
+	json_array_extend(warns, nw);
+	json_decref(nw);
 	for (i = 1; i < c->nruns; i++)
 		json_array_append_new(cmps, comparison_json(c, i, cpus, n));
 	free(cpus);

@@ -131,6 +131,28 @@ struct rtm_compare_cost_row {
 
 #define RTM_COMPARE_MAX_COST_ROWS ((RTM_COMPARE_MAX_RUNS - 1) * (RTM_COST_MAX_STRESSORS + 1))
 
+/*
+ * ---- noise (compare_noise.c): the sections.noise of a side's rounds, summed.
+ */
+#define RTM_COMPARE_NOISE_NPCT	3	/* gap-length p50, p99, p99.9 */
+#define RTM_COMPARE_NOISE_NCLS	5	/* irq, softirq, nmi, thread, unexplained */
+#define RTM_COMPARE_NOISE_NCELLS (4 + RTM_COMPARE_NOISE_NPCT)
+struct rtm_compare_noise {
+	int nrounds;			/* rounds with sections.noise */
+	struct rtm_hist *gaps;		/* gap lengths, all CPUs and rounds */
+	uint64_t sampled_ns, noise_ns;	/* sums over the rounds (unless sums_unknown) */
+	bool sums_unknown;		/* a backend that leaves them null (hwlat) */
+	uint64_t max_gap_ns, gaps_n;
+	double pct[RTM_COMPARE_MAX_ROUNDS];	/* per-round noise %, NAN when unknown */
+	int ncauses;			/* rounds with gap causes (--trace) */
+	uint64_t cause_ns[RTM_COMPARE_NOISE_NCLS];
+	bool causes_incomplete;		/* a round lost trace events */
+	char backend[16];		/* of the first round */
+	uint64_t threshold_ns, window_ns, width_ns;
+	bool backend_mixed, threshold_mixed, duty_mixed;	/* the side's rounds differ */
+	bool interrupted;		/* a round's noise phase was interrupted */
+};
+
 struct rtm_compare_run {
 	char label[64];
 	char path[1024];		/* the rounds' paths, comma separated */
@@ -159,6 +181,7 @@ struct rtm_compare_run {
 	int tirq_rounds;		/* rounds that had sections.timer_irq */
 	uint64_t tirq_unmatched;	/* their starts and expiries left unpaired */
 	bool tirq_incomplete;		/* a round lost trace events */
+	struct rtm_compare_noise *noise;	/* NULL: no round measured noise */
 };
 
 struct rtm_compare_warning {
@@ -276,6 +299,50 @@ json_t *rtm_compare_tirq_run_json(const struct rtm_compare_run *run);
 void rtm_compare_tirq_html(const struct rtm_compare *c, FILE *f);
 void rtm_compare_tirq_md(const struct rtm_compare *c, FILE *f);
 void rtm_compare_cost_md(const struct rtm_compare *c, FILE *f);
+
+/* Noise (compare_noise.c): figures per side, a verdict on noise % over runs. */
+struct rtm_compare_noise_verdict {
+	bool verdict;			/* an interval over runs exists: kind is meaningful */
+	enum rtm_verdict kind;		/* LOWER, HIGHER or SAME */
+	double ratio, lo, hi;		/* noise % run / baseline; lo, hi: NAN without verdict */
+	struct rtm_ratio_ci ci;
+	char text[512];
+};
+/* A round's sections.noise into @run (nothing without one); -errno with @err set. */
+int rtm_compare_noise_digest(struct rtm_compare_run *run, const struct rtm_result *r,
+			     struct rtm_error *err);
+void rtm_compare_noise_free(struct rtm_compare_run *run);
+bool rtm_compare_noise_any(const struct rtm_compare *c);
+/* The row of a side: noise %, noise, max gap, gaps, gap p50, p99, p99.9 (us), or why not. */
+void rtm_compare_noise_cells(const struct rtm_compare_run *run,
+			     char cells[RTM_COMPARE_NOISE_NCELLS][32]);
+/* Run @i against the baseline; -ENOENT when a side has no noise. */
+int rtm_compare_noise_verdict(const struct rtm_compare *c, int i,
+			      struct rtm_compare_noise_verdict *v);
+void rtm_compare_noise_fprint(const struct rtm_compare *c, FILE *f);
+json_t *rtm_compare_noise_run_json(const struct rtm_compare_run *run);
+/* comparisons[i - 1].noise: the verdict of run @i (null without noise on both sides). */
+json_t *rtm_compare_noise_json(const struct rtm_compare *c, int i);
+/* The backend, threshold and duty-cycle differences, as "warnings" entries. */
+json_t *rtm_compare_noise_warnings_json(const struct rtm_compare *c);
+/* The Noise section of compare.html (@html) or compare.md. */
+void rtm_compare_noise_page(const struct rtm_compare *c, FILE *f, bool html);
+
+/*
+ * Noise results alone (rtmeasure noise: sections.noise, no CPU with latency):
+ * a side per call (@round false), or another run of the last side (@round).
+ * Such a comparison has only noise: print, JSON and pages through the
+ * functions below, not rtm_compare_finish/fprint/to_json/write. 0 or -errno
+ * with @err set (no sections.noise, too many runs).
+ */
+int rtm_compare_noise_add(struct rtm_compare *c, const struct rtm_result *r, const char *label,
+			  const char *path, bool round, struct rtm_error *err);
+void rtm_compare_noise_only_fprint(const struct rtm_compare *c, FILE *f);
+/* schema rtmeasure-compare/1 with "kind": "noise": runs (noise), comparisons, warnings. */
+json_t *rtm_compare_noise_only_json(const struct rtm_compare *c);
+/* @out_dir/compare.html and compare.md (the folder checked by the caller). */
+int rtm_compare_noise_only_write(const struct rtm_compare *c, const char *out_dir,
+				 struct rtm_error *err);
 
 struct rtm_compare_opts {
 	const char *out_dir;		/* compare.html, compare.md and plots/ go here */

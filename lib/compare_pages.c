@@ -325,6 +325,7 @@ static void write_html(const struct pages *p, FILE *f)
 		RTM_COMPARE_BATCH_MARGIN);
 	html_intervals(f, c);
 	rtm_compare_tirq_html(c, f);	/* the timer IRQ part (compare_tirq.c) */
+	rtm_compare_noise_page(c, f, true);	/* run --noise (compare_noise.c) */
 	rtm_compare_cost_html(c, f);	/* throughput beside latency (compare_cost.c) */
 
 	fputs("<h2>Fingerprints</h2>\n", f);
@@ -394,6 +395,7 @@ static void write_md(const struct pages *p, FILE *f)
 		"run's time series (see rtmeasure-compare(1)).\n\n",
 		RTM_COMPARE_CONF * 100);
 	rtm_compare_tirq_md(c, f);	/* the timer IRQ part (compare_tirq.c) */
+	rtm_compare_noise_page(c, f, false);	/* run --noise (compare_noise.c) */
 	rtm_compare_cost_md(c, f);	/* throughput beside latency (compare_cost.c) */
 	fputs("## Fingerprints\n\n|", f);
 	for (i = 0; i < c->nruns; i++) {

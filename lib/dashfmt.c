@@ -106,3 +106,35 @@ void rtm_dash_layout(int nlines, int ncols, int ncpus, enum rtm_dash_panel focus
 		l->irq_rows = other;
 	}
 }
+
+/* Take up to @want rows from *@rows, leaving it @keep (or 0 when it had no more). */
+static int take_rows(int *rows, int want, int keep)
+{
+	int n = *rows > keep ? *rows - keep : 0;
+
+	if (n > want)
+		n = want;
+	*rows -= n;
+	return n;
+}
+
+void rtm_dash_layout_noise(struct rtm_dash_layout *l, int nnoise)
+{
+	int want = nnoise + 1, got;
+
+	l->noise_rows = 0;
+	if (l->too_small || nnoise <= 0)
+		return;
+	got = take_rows(&l->spike_rows, want, 3);
+	got += take_rows(&l->irq_rows, want - got, 3);
+	/* still short of the heading and a row: the smaller panels give way */
+	if (got < 2)
+		got += take_rows(&l->spike_rows, want - got, 0);
+	if (got < 2)
+		got += take_rows(&l->irq_rows, want - got, 0);
+	if (got < 2) {		/* not even that: give the rows back */
+		l->spike_rows += got;
+		got = 0;
+	}
+	l->noise_rows = got;
+}

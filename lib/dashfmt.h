@@ -38,6 +38,7 @@ struct rtm_dash_layout {
 	int header;			/* header lines at the top */
 	int cpu_rows;			/* CPU table rows shown (a scrolled window) */
 	int irq_rows, spike_rows;	/* 0: the panel is not shown */
+	int noise_rows;			/* the noise panel (monitor --noise-cpus), 0: none */
 	bool sparkline;			/* the CPU table has room for the sparkline column */
 };
 
@@ -47,5 +48,13 @@ struct rtm_dash_layout {
  */
 void rtm_dash_layout(int nlines, int ncols, int ncpus, enum rtm_dash_panel focus,
 		     struct rtm_dash_layout *l);
+
+/*
+ * The noise panel (monitor --noise-cpus): its heading and a row per noise CPU
+ * (@nnoise), taken from the spike log and then the IRQ panel, each keeping 3
+ * rows (heading and 2) while it can, and the CPU table never shrunk. At least
+ * the heading and one row, or nothing when even that does not fit.
+ */
+void rtm_dash_layout_noise(struct rtm_dash_layout *l, int nnoise);
 
 #endif

@@ -404,6 +404,8 @@ int rtm_report_write(const struct rtm_result *r, const struct rtm_report_opts *o
 		ret = plot_irq(&c, sub, err);
 	if (!ret)
 		ret = plot_timer_irq(&c, title, sub, err);
+	if (!ret && json_object_get(r->sections, "noise"))	/* run --noise */
+		ret = rtm_report_noise_plot(r, o, c.plots, &c.noise_drawn, err);
 	if (!ret)
 		ret = rtm_report_pages(&c, err);
 	rtm_hist_free(c.all_raw);

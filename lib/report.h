@@ -140,6 +140,18 @@ int rtm_report_noise_check(const json_t *noise, struct rtm_error *err);
  */
 void rtm_report_noise_page(FILE *f, const struct rtm_result *r, bool html, const char *img,
 			   bool pdf, int max_gaps);
+/*
+ * The same tables and plot as a section of a latency report (run --noise: the
+ * noise phase after the latency phase), headed "Noise"; nothing without sections.noise.
+ */
+void rtm_report_noise_section(FILE *f, const struct rtm_result *r, bool html, const char *img,
+			      bool pdf, int max_gaps);
+/*
+ * The gap-length plot (plots/noise_hist.*, its data in @plots/data, which must
+ * exist); *@drawn false when no CPU had a gap. 0 or -errno with @err set.
+ */
+int rtm_report_noise_plot(const struct rtm_result *r, const struct rtm_report_opts *o,
+			  const char *plots, bool *drawn, struct rtm_error *err);
 /* The plot and both pages of a noise result, as rtm_report_write(). */
 int rtm_report_noise_write(const struct rtm_result *r, const struct rtm_report_opts *o,
 			   struct rtm_error *err);

@@ -167,6 +167,7 @@ struct page {
 	FILE *f;
 	bool html;
 	const char *align;	/* the table's columns: 'l' text, 'r' figures */
+	bool sub;		/* a section of a latency report (run --noise): h3 */
 };
 
 static void text(struct page *p, const char *s)
@@ -179,9 +180,9 @@ static void text(struct page *p, const char *s)
 
 static void heading(struct page *p, const char *s)
 {
-	fputs(p->html ? "<h2>" : "## ", p->f);
+	fputs(p->html ? (p->sub ? "<h3>" : "<h2>") : (p->sub ? "### " : "## "), p->f);
 	text(p, s);
-	fputs(p->html ? "</h2>\n" : "\n\n", p->f);
+	fputs(p->html ? (p->sub ? "</h3>\n" : "</h2>\n") : "\n\n", p->f);
 }
 
 static void para(struct page *p, const char *cls, const char *s)
@@ -272,8 +273,10 @@ static void run_table(struct page *p, const struct rtm_result *r, const json_t *
 		KV("counter");
 	}
 	if (num(noise, "duration_ns", &d))
-		snprintf(v, sizeof(v), "%.3f s%s", d / 1e9,
-			 r->interrupted ? " (interrupted: what was measured until then)" : "");
+		snprintf(v, sizeof(v), "%.3f s%s%s", d / 1e9, (p->sub ? json_is_true(
+			 rtm_json_path(noise, "phase.interrupted")) : r->interrupted) ?
+			 " (interrupted: what was measured until then)" : "",
+			 p->sub ? ", after the latency phase, on the same CPUs" : "");
 	else
 		snprintf(v, sizeof(v), UNKNOWN);
 	KV("duration");
@@ -532,11 +535,58 @@ static void gaps_table(struct page *p, const json_t *noise, int max)
 #define HIST_CAPTION "Gap-length histogram: gaps per microsecond of length, one line per " \
 	"CPU; triangles mark each CPU's longest gap"
 
+/* The tables and the plot: the page's body, or a latency report's noise section (@p->sub). */
+static void noise_body(struct page *p, const struct rtm_result *r, const char *img, bool pdf,
+		       int max_gaps)
+{
+	const json_t *noise = json_object_get(r->sections, "noise");
+	FILE *f = p->f;
+	bool html = p->html;
+
+	if (json_is_true(rtm_json_path(r->sysinfo, "virtualization.vm")))
+		para(p, "warn", "Virtual machine: the gaps include the hypervisor's scheduling "
+		     "of the vCPUs.");
+	run_table(p, r, noise);
+	cpu_table(p, noise);
+	hwlat_table(p, noise);
+	interference_table(p, noise);
+	causes_tables(p, noise);
+	gaps_table(p, noise, max_gaps);
+	heading(p, "Gap lengths");
+	if (!img && !any_member(noise, "hist"))	/* rtla osnoise top imported */
+		para(p, NULL, "Gap lengths unknown: the source does not give them.");
+	else if (!img)
+		para(p, NULL, "No CPU had a gap: nothing to plot.");
+	else if (html)
+		rtm_html_image(f, img, HIST_CAPTION);
+	else	/* linked beside the page: plots/NAME */
+		fprintf(f, "![%s](plots/%s)\n\n", HIST_CAPTION,
+			strrchr(img, '/') ? strrchr(img, '/') + 1 : img);
+	/* the PDF is an extra file beside the page, linked, never embedded */
+	if (img && pdf && html)
+		fputs("<p class=\"sub\"><a href=\"plots/noise_hist.pdf\">noise_hist.pdf</a></p>\n", f);
+	else if (img && pdf)
+		fputs("[noise_hist.pdf](plots/noise_hist.pdf)\n\n", f);
+}
+
+void rtm_report_noise_section(FILE *f, const struct rtm_result *r, bool html, const char *img,
+			      bool pdf, int max_gaps)
+{
+	struct page p = { f, html, "", true };
+
+	if (!json_object_get(r->sections, "noise"))
+		return;
+	fputs(html ? "<h2>Noise</h2>\n" : "## Noise\n\n", f);
+	para(&p, NULL, "The busy-loop detector of rtmeasure noise measured the same CPUs after "
+	     "the latency phase, under the same load (run --noise): time stolen from a CPU that "
+	     "no scheduler gives back. The two probes never ran at once.");
+	noise_body(&p, r, img, pdf, max_gaps);
+}
+
 void rtm_report_noise_page(FILE *f, const struct rtm_result *r, bool html, const char *img,
 			   bool pdf, int max_gaps)
 {
-	const json_t *noise = json_object_get(r->sections, "noise");
-	struct page p = { f, html, "" };
+	struct page p = { f, html, "", false };
 	char title[256];
 
 	snprintf(title, sizeof(title), "Noise report: %s, %s",
@@ -552,38 +602,15 @@ void rtm_report_noise_page(FILE *f, const struct rtm_result *r, bool html, const
 		rtm_md_text(f, title);
 		fputs("\n\n", f);
 	}
-	if (json_is_true(rtm_json_path(r->sysinfo, "virtualization.vm")))
-		para(&p, "warn", "Virtual machine: the gaps include the hypervisor's scheduling "
-		     "of the vCPUs.");
-	run_table(&p, r, noise);
-	cpu_table(&p, noise);
-	hwlat_table(&p, noise);
-	interference_table(&p, noise);
-	causes_tables(&p, noise);
-	gaps_table(&p, noise, max_gaps);
-	heading(&p, "Gap lengths");
-	if (!img && !any_member(noise, "hist"))	/* rtla osnoise top imported */
-		para(&p, NULL, "Gap lengths unknown: the source does not give them.");
-	else if (!img)
-		para(&p, NULL, "No CPU had a gap: nothing to plot.");
-	else if (html)
-		rtm_html_image(f, img, HIST_CAPTION);
-	else	/* linked beside the page: plots/NAME */
-		fprintf(f, "![%s](plots/%s)\n\n", HIST_CAPTION,
-			strrchr(img, '/') ? strrchr(img, '/') + 1 : img);
-	/* the PDF is an extra file beside the page, linked, never embedded */
-	if (img && pdf && html)
-		fputs("<p class=\"sub\"><a href=\"plots/noise_hist.pdf\">noise_hist.pdf</a></p>\n", f);
-	else if (img && pdf)
-		fputs("[noise_hist.pdf](plots/noise_hist.pdf)\n\n", f);
+	noise_body(&p, r, img, pdf, max_gaps);
 	if (html)
 		rtm_html_end(f);
 }
 
 /* ---- the plot and the files */
 
-static int plot_gaps(const struct rtm_result *r, const struct rtm_report_opts *o,
-		     const char *plots, bool *drawn, struct rtm_error *err)
+int rtm_report_noise_plot(const struct rtm_result *r, const struct rtm_report_opts *o,
+			  const char *plots, bool *drawn, struct rtm_error *err)
 {
 	const json_t *noise = json_object_get(r->sections, "noise"), *c;
 	const struct rtm_hist *lines[RTM_REPORT_NOISE_LINES];
@@ -717,7 +744,7 @@ int rtm_report_noise_write(const struct rtm_result *r, const struct rtm_report_o
 	if (ret)
 		return rtm_error_setn(err, ret, "cannot create %s/data: %s", plots,
 				      rtm_write_strerror(ret));
-	ret = plot_gaps(r, o, plots, &drawn, err);
+	ret = rtm_report_noise_plot(r, o, plots, &drawn, err);
 	if (ret)
 		return ret;
 	snprintf(img, sizeof(img), "%s/noise_hist.%s", plots,

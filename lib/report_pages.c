@@ -425,6 +425,16 @@ static void html_box(const struct rtm_result *r, FILE *f)
 	fputs("</table>\n", f);
 }
 
+/* run --noise: the noise phase's tables and gap plot (report_noise.c). */
+static void noise_section(struct rtm_report_ctx *c, FILE *f, bool html)
+{
+	char img[PATH_MAX + 64];
+
+	snprintf(img, sizeof(img), "%s/noise_hist.%s", c->plots, page_ext(c->o->formats));
+	rtm_report_noise_section(f, c->r, html, c->noise_drawn ? img : NULL,
+				 c->o->formats & (1u << RTM_PLOT_PDF), 5);
+}
+
 static void write_html(struct rtm_report_ctx *c, FILE *f, const struct rtm_summary_row *rows,
 		       int nrows)
 {
@@ -433,6 +443,7 @@ static void write_html(struct rtm_report_ctx *c, FILE *f, const struct rtm_summa
 	html_plots(c, f);
 	html_irqs(c->r, f);
 	html_spikes(c, f);
+	noise_section(c, f, true);	/* run --noise */
 	html_box(c->r, f);
 	rtm_html_end(f);
 }
@@ -505,6 +516,7 @@ static void write_md(struct rtm_report_ctx *c, FILE *f, const struct rtm_summary
 	rtm_timerirq_md(r, f);						/* --timer-irq */
 	rtm_census_md(json_object_get(r->sections, "spike_census"), f);	/* the census */
 	rtm_cost_md(json_object_get(r->sections, "throughput"), f);	/* run --throughput */
+	noise_section(c, f, false);					/* run --noise */
 	fputs("\n| | |\n|---|---|\n", f);
 	n = fingerprint(r, fp);
 	for (i = 0; i < n; i++)

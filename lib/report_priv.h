@@ -29,6 +29,7 @@ struct rtm_report_ctx {
 	struct rtm_hist *all_raw, *all_corr;
 	struct rtm_report_plot pf[5];
 	int npf;
+	bool noise_drawn;		/* run --noise: plots/noise_hist.* drawn */
 };
 
 struct rtm_report_irq {

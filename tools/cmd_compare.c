@@ -31,6 +31,9 @@ static void compare_usage(FILE *f)
 		"(A1,A2,A3), and the interval is taken over those runs (t interval on their\n"
 		"percentiles' logarithms). With one run per side it comes from batches of the\n"
 		"runs' time series, for p99 only, and names a difference only beyond 1.5x.\n\n"
+		"Runs with a noise section (run --noise) also get their noise side by side\n"
+		"(noise %%, largest gap, gap percentiles, causes; a verdict over runs only);\n"
+		"results of rtmeasure noise alone are compared by their noise only.\n\n"
 		"  -l, --labels LIST    names of the runs, comma separated (default: the\n"
 		"                       folder names)\n"
 		"  -o, --output OUT     write plots, compare.html and compare.md into OUT\n"
@@ -218,6 +221,27 @@ static int make_labels(char ***rounds, const int *nr, int n, const char *list,
 	return 0;
 }
 
+/* Noise results alone (rtmeasure noise): their noise side by side; the exit status. */
+static int compare_noise_only(struct rtm_compare *cmp, const char *out_dir, bool json)
+{
+	struct rtm_error err = { "" };
+
+	if (out_dir && rtm_compare_noise_only_write(cmp, out_dir, &err))
+		return rtm_cli_fail("compare: %s", err.msg);
+	if (json) {
+		json_t *doc = rtm_compare_noise_only_json(cmp);
+
+		json_dumpf(doc, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+		putchar('\n');
+		json_decref(doc);
+	} else {
+		rtm_compare_noise_only_fprint(cmp, stdout);
+		if (out_dir)
+			printf("\ncompare: %s/compare.html, %s/compare.md\n", out_dir, out_dir);
+	}
+	return RTM_EXIT_OK;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -238,7 +262,7 @@ int cmd_compare(int argc, char **argv)
 	char **rounds[RTM_COMPARE_MAX_RUNS] = { NULL };
 	int nr[RTM_COMPARE_MAX_RUNS] = { 0 };
 	struct rtm_compare *cmp = NULL;
-	bool json = false, follow = false;
+	bool json = false, follow = false, noise_only = false;
 	int c, i, j, n, ret;
 
 	optind = 1;
@@ -307,21 +331,36 @@ int cmd_compare(int argc, char **argv)
 		for (j = 0; j < nr[i]; j++) {
 			struct rtm_result *r = rtm_result_load(rounds[i][j], &err);
 
-			if (r && !r->ncpus && json_object_get(r->sections, "noise")) {
+			bool noise = r && !r->ncpus && json_object_get(r->sections, "noise");
+
+			if (r && !i && !j)	/* the baseline says which: noise or latency */
+				noise_only = noise;
+			if (r && noise != noise_only) {
 				rtm_result_free(r);
-				ret = rtm_cli_fail("compare: %s holds a noise result (rtmeasure "
-						   "noise): compare reads wake-up latency and does "
-						   "not compare noise yet", rounds[i][j]);
+				ret = rtm_cli_fail("compare: %s is a %s result and %s a %s one: "
+						   "compare latency results (run, cyclic) or noise "
+						   "results (rtmeasure noise), not both",
+						   rounds[i][j], noise ? "noise" : "latency",
+						   rounds[0][0], noise_only ? "noise" : "latency");
 				goto out;
 			}
-			ret = !r ? -1 : j ? rtm_compare_add_round(cmp, r, rounds[i][j], &err) :
-			      rtm_compare_add(cmp, r, labels[i], rounds[i][j], &err);
+			if (noise_only)	/* rtmeasure noise: sections.noise only */
+				ret = !r ? -1 : rtm_compare_noise_add(cmp, r, labels[i],
+								      rounds[i][j], j > 0, &err);
+			else
+				ret = !r ? -1 : j ? rtm_compare_add_round(cmp, r, rounds[i][j],
+									 &err) :
+				      rtm_compare_add(cmp, r, labels[i], rounds[i][j], &err);
 			rtm_result_free(r);
 			if (ret) {
 				ret = rtm_cli_fail("compare: %s", err.msg);
 				goto out;
 			}
 		}
+	}
+	if (noise_only) {
+		ret = compare_noise_only(cmp, o.out_dir, json);
+		goto out;
 	}
 	rtm_compare_finish(cmp);
 	if (o.out_dir && rtm_compare_write(cmp, &o, &err)) {

@@ -45,6 +45,13 @@ static void monitor_usage(FILE *f)
 		"      --threshold LAT     alert threshold (default 100us)\n"
 		"      --trace             start with tracing on (key t toggles it)\n"
 		"      --once              one refresh interval, one plain table, exit\n"
+		"      --noise-cpus LIST   the noise detector of rtmeasure noise on these CPUs,\n"
+		"                          beside the timer probe on the others (never both\n"
+		"                          on one CPU): the noise panel, noise %%, largest gap\n"
+		"                          and its cause, the main cause class\n"
+		"      --noise-window DUR, --noise-width DUR, --noise-threshold LAT\n"
+		"                          its duty cycle (1s, 500ms) and gap threshold (1us)\n"
+		"      --noise-trace [0|1] its gap causes (default: on as root with tracefs)\n"
 		MEASURE_PROBE_HELP
 		"      --force             -o names an earlier result: replace it\n"
 		"      --follow            -o may be a symbolic link\n"
@@ -401,6 +408,7 @@ static void mon_free(struct mon *mo)
 		nftw(mo->spike_dir, remove_one, 8, FTW_DEPTH | FTW_PHYS);
 	rtm_sysinfo_free(mo->si);
 	rtm_cpulock_release(mo->locks);
+	mon_noise_free(mo);
 }
 
 static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *f)
@@ -469,6 +477,8 @@ static int mon_save_final(struct mon *mo)
 	if (!r)
 		return rtm_cli_fail("out of memory");
 	ret = rtm_probe_run_finish(mo->run, r, &err);
+	if (!ret)	/* --noise-cpus: sections.noise */
+		ret = mon_noise_finish(mo, r, &err);
 	measure_cpus_record(mo->locks, r);
 	measure_hold_finish(mo->hold, r);	/* sections.rt_holds, when traced */
 	for (i = 0; !ret && i < mo->nspikes && i < MON_SPIKES; i++) {
@@ -523,6 +533,8 @@ static int monitor_parse(struct mon *mo, int argc, char **argv, bool *start_trac
 		{ "refresh", required_argument, NULL, 3001 },
 		{ "threshold", required_argument, NULL, 3002 },
 		{ "once", no_argument, NULL, 3003 },
+		{ "noise-cpus", required_argument, NULL, MON_OPT_NOISE_CPUS },
+		MEASURE_NOISE_LONGOPTS,
 		{ "help", no_argument, NULL, 2000 },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -557,6 +569,8 @@ static int monitor_parse(struct mon *mo, int argc, char **argv, bool *start_trac
 		}
 		ret = refuse_in_monitor(c);
 		if (!ret)
+			ret = mon_noise_parse(mo, c, argc, argv);
+		if (!ret)
 			ret = measure_parse_opt(&mo->m, c, argc, argv);
 		if (ret == 1)
 			continue;
@@ -581,12 +595,15 @@ static int monitor_start(struct mon *mo, bool *start_tracing, struct measure_pro
 	int ret;
 
 	ret = measure_prepare(&mo->m);
+	if (!ret)	/* --noise-cpus: the two probes' CPUs apart */
+		ret = mon_noise_prepare(mo);
 	if (!ret && mo->m.outdir)	/* -o checked before the dashboard starts */
 		ret = measure_check_outdir(&mo->m, mo->m.outdir);
 	if (!ret && (ret = measure_housekeeping_apply(&mo->m)))
 		ret = rtm_cli_fail("monitor: --housekeeping: cannot move rtmeasure's threads "
 				   "there: %s", strerror(-ret));
 	if (ret) {
+		mon_noise_free(mo);
 		measure_opts_release(&mo->m);
 		return ret;
 	}
@@ -624,7 +641,7 @@ static int monitor_start(struct mon *mo, bool *start_tracing, struct measure_pro
 		ret = measure_prom_start(&mo->m, sj, prom, &err);
 		json_decref(sj);
 	}
-	if (ret || mon_setup(mo, &err)) {
+	if (ret || mon_setup(mo, &err) || mon_noise_start(mo, &err)) {
 		measure_prom_stop(*prom);
 		mon_free(mo);
 		rtm_probe_run_free(mo->run);
@@ -667,12 +684,14 @@ static void monitor_loop(struct mon *mo, struct measure_prom *prom)
 		drain_irq_trace(mo);
 		measure_hold_poll(mo->hold);
 		measure_census_poll(mo->hold, mo->c);
+		mon_noise_poll(mo);
 		take_spike(mo);
 		now = mono_ns();
 		if (now >= next) {
 			mo->refreshes++;
 			refresh_cpus(mo);
 			refresh_irqs(mo);
+			mon_noise_refresh(mo);
 			if (mo->hold) {
 				measure_hold_line(mo->hold, mo->holdline, sizeof(mo->holdline));
 				measure_timer_irq_line(mo->hold, mo->tirqline,
@@ -705,9 +724,13 @@ int cmd_monitor(int argc, char **argv)
 	measure_opts_init(&mo.m, "monitor");
 	mo.refresh_ns = 1000000000ULL;
 	mo.threshold_ns = 100000;
+	measure_noise_init(&mo.m);	/* --noise-cpus: the noise probe's defaults */
 	ret = monitor_parse(&mo, argc, argv, &start_tracing);
-	if (ret >= 0)
+	if (ret >= 0) {
+		rtm_cpulist_release(&mo.noise_cpus);
+		measure_opts_release(&mo.m);
 		return ret;
+	}
 	ret = monitor_start(&mo, &start_tracing, &prom);
 	if (ret)
 		return ret;

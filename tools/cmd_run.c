@@ -35,6 +35,15 @@ static void run_usage(FILE *f)
 		"                          result.json (compare shows them beside latency)\n"
 		"      --throughput-time D each stressor's time, whole seconds (default 10s)\n"
 		"      --throughput-reps N run the stressors N times (default 1)\n"
+		"      --noise[=DUR]       after the latency phase, the noise phase: the busy-loop\n"
+		"                          detector of rtmeasure noise on the same CPUs, under the\n"
+		"                          same load, for DUR (default a quarter of --duration);\n"
+		"                          never beside the timer probe (sections.noise)\n"
+		"      --noise-window DUR  its duty cycle period (default 1s)\n"
+		"      --noise-width DUR   its busy part of each window (default 500ms)\n"
+		"      --noise-threshold LAT  a gap is longer than this (default 1us)\n"
+		"      --noise-trace [0|1] a cause for every gap from tracepoints (default: on\n"
+		"                          as root when tracefs works)\n"
 		MEASURE_PROBE_HELP MEASURE_RESULT_HELP);
 }
 
@@ -118,6 +127,7 @@ int cmd_run(int argc, char **argv)
 		{ "throughput", optional_argument, NULL, 2003 },
 		{ "throughput-time", required_argument, NULL, 2004 },
 		{ "throughput-reps", required_argument, NULL, 2005 },
+		MEASURE_NOISE_LONGOPTS,
 		{ "help", no_argument, NULL, 2000 },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -125,12 +135,13 @@ int cmd_run(int argc, char **argv)
 	struct measure_opts m;
 	struct run_cost rc = { .o = { .stressors = (1u << RTM_COST_NSTRESSORS) - 1,
 				      .time_ns = RTM_COST_DEFAULT_TIME_NS, .reps = 1 } };
-	bool cost = false;
+	bool cost = false, noise_given = false;
 	int c, ret;
 
 	measure_opts_init(&m, "run");
 	m.probe.duration_ns = RUN_DEFAULT_DURATION_NS;
 	m.report = true;
+	measure_noise_init(&m);
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, MEASURE_SHORTOPTS, longopts, NULL)) != -1) {
@@ -152,6 +163,12 @@ int cmd_run(int argc, char **argv)
 			continue;
 		if (ret)
 			return ret;
+		ret = measure_noise_parse(&m, c, argc, argv);
+		noise_given |= ret == 1 && c != MEASURE_OPT_NOISE;
+		if (ret == 1)
+			continue;
+		if (ret)
+			return ret;
 		ret = measure_parse_opt(&m, c, argc, argv);
 		if (ret == 1)
 			continue;
@@ -165,6 +182,9 @@ int cmd_run(int argc, char **argv)
 	if (!cost && (rc.o.time_ns != RTM_COST_DEFAULT_TIME_NS || rc.o.reps != 1))
 		return rtm_cli_fail("run: --throughput-time and --throughput-reps go with "
 				    "--throughput");
+	ret = measure_noise_check(&m, noise_given);
+	if (ret)
+		return ret;
 	if (cost) {
 		/* stress-ng is there, before anything is measured */
 		rc.o.workers = 1;

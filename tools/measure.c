@@ -302,6 +302,9 @@ static json_t *summary_json(const struct measure_opts *m, const struct rtm_resul
 
 	if (latency_probe(m)) {
 		j = rtm_summary_to_json(r);
+		if (json_object_get(r->sections, "noise"))	/* run --noise */
+			json_object_set_new(j, "noise", rtm_noise_summary_json(
+						json_object_get(r->sections, "noise")));
 	} else {
 		j = json_object();
 		json_object_set_new(j, "noise", rtm_noise_summary_json(
@@ -442,6 +445,7 @@ struct measure_run {
 	char note[512];
 	bool reported;
 	bool throughput_failed;		/* run --throughput's phase failed: exit 2, latency kept */
+	bool noise_failed;		/* run --noise's phase could not run: the same */
 };
 
 /* Nothing is left running: no trace instance, no load, no probe, no server. */
@@ -662,6 +666,7 @@ static void measure_loop(struct measure_opts *m, struct measure_run *mr)
 /* Outcome 1: the probe's figures into the result; tracing and the load stopped. */
 static int outcome_finish(struct measure_opts *m, struct measure_run *mr)
 {
+	uint64_t latency_end_ns;
 	int ret;
 
 	if (rtm_cli_stopping()) {
@@ -681,11 +686,10 @@ static int outcome_finish(struct measure_opts *m, struct measure_run *mr)
 	mr->hold = NULL;
 	if (mr->trace && !ret)
 		measure_trace_poll(m, mr->trace, mr->c, mr->r, mr->dir, false);	/* at the end */
-	rtm_probe_run_free(mr->run);
+	rtm_probe_run_free(mr->run);	/* the timer threads are joined */
 	mr->run = NULL;
 	mr->c = NULL;
-	rtm_cpulock_release(mr->locks);	/* the probes are gone */
-	mr->locks = NULL;
+	latency_end_ns = measure_noise_now_ns();
 	if (mr->trace) {
 		rtm_trace_stop(mr->trace);
 		if (!ret)
@@ -693,6 +697,12 @@ static int outcome_finish(struct measure_opts *m, struct measure_run *mr)
 		rtm_trace_destroy(mr->trace);
 		mr->trace = NULL;
 	}
+	/* run --noise: the noise phase on the same CPUs, under the same load */
+	if (m->noise_phase && !ret && !mr->r->interrupted && !rtm_cli_stopping() &&
+	    measure_noise_phase(m, mr->r, latency_end_ns))
+		mr->noise_failed = true;
+	rtm_cpulock_release(mr->locks);	/* the probes are gone */
+	mr->locks = NULL;
 	if (mr->load) {
 		rtm_load_stop(mr->load);
 		json_object_set_new(mr->r->sections, "load", rtm_load_to_json(mr->load));
@@ -709,9 +719,13 @@ static int outcome_finish(struct measure_opts *m, struct measure_run *mr)
 /* The summary table (or the noise table) on stdout. */
 static void print_summary(const struct measure_opts *m, const struct rtm_result *r, FILE *f)
 {
-	if (latency_probe(m))
+	if (latency_probe(m)) {
 		rtm_summary_fprint_unit(r, f, m->nsecs);
-	else
+		if (json_object_get(r->sections, "noise")) {	/* run --noise */
+			fprintf(f, "\nnoise phase (after the latency phase, same CPUs):\n");
+			rtm_noise_fprint(json_object_get(r->sections, "noise"), f, 5);
+		}
+	} else
 		rtm_noise_fprint(json_object_get(r->sections, "noise"), f, 10);
 }
 
@@ -790,7 +804,7 @@ static int outcome_print(struct measure_opts *m, struct measure_run *mr)
 			(double)r->duration_ns / 1e9, mr->dir);
 	print_break(m, r);
 	measure_trace_print(r, mr->dir, stderr);
-	if (save_extra_files(m, r, mr->dir) || mr->throughput_failed)
+	if (save_extra_files(m, r, mr->dir) || mr->throughput_failed || mr->noise_failed)
 		status = RTM_EXIT_USAGE;
 	if (m->json) {
 		json_t *j = summary_json(m, r, mr->dir);

@@ -71,6 +71,9 @@ struct measure_opts {
 	/* noise --trace: a cause for each gap (issue 16); -1: on as root, unless it fails */
 	int noise_trace;
 	void *throughput;			/* run --throughput (cmd_run.c), NULL: none */
+	/* run --noise: the noise phase after the latency phase (measure_noisephase.c) */
+	bool noise_phase;
+	uint64_t noise_duration_ns;		/* 0: a quarter of --duration */
 };
 
 /* Defaults: all allowed CPUs, 1000 us, FIFO 95, nanosleep, mlockall, dma latency 0. */
@@ -103,6 +106,11 @@ const char *measure_opt_name(int c, char *buf, size_t len);
 #define MEASURE_OPT_RT_HOLD	1060	/* --rt-hold (issue 18) */
 #define MEASURE_OPT_TIMER_IRQ	1061	/* --timer-irq (issue 16) */
 #define MEASURE_OPT_BACKEND	1062	/* --backend (issue 16) */
+#define MEASURE_OPT_NOISE		2010	/* run --noise and its options (issue 16) */
+#define MEASURE_OPT_NOISE_WINDOW	2011
+#define MEASURE_OPT_NOISE_WIDTH		2012
+#define MEASURE_OPT_NOISE_THRESHOLD	2013
+#define MEASURE_OPT_NOISE_TRACE		2014
 
 /*
  * getopt_long tables of the shared options (cyclic, run and monitor), declared
@@ -331,6 +339,33 @@ int measure_throughput(struct measure_opts *m, struct rtm_result *r);
  * options and the kernel; RTM_EXIT_USAGE after the one-line message.
  */
 int measure_pick_backend(struct measure_opts *m);
+/*
+ * ---- measure_noisephase.c: run --noise, the noise phase after the latency phase
+ */
+#define MEASURE_NOISE_LONGOPTS							\
+	{ "noise", optional_argument, NULL, MEASURE_OPT_NOISE },		\
+	{ "noise-window", required_argument, NULL, MEASURE_OPT_NOISE_WINDOW },	\
+	{ "noise-width", required_argument, NULL, MEASURE_OPT_NOISE_WIDTH },	\
+	{ "noise-threshold", required_argument, NULL, MEASURE_OPT_NOISE_THRESHOLD }, \
+	{ "noise-trace", optional_argument, NULL, MEASURE_OPT_NOISE_TRACE }
+
+/* The noise probe's defaults into @m (its options stay unused without --noise). */
+void measure_noise_init(struct measure_opts *m);
+/* One of MEASURE_NOISE_LONGOPTS: 1 taken, 0 not ours, RTM_EXIT_USAGE after the message. */
+int measure_noise_parse(struct measure_opts *m, int c, int argc, char **argv);
+/*
+ * The noise options against each other and the run's (@given: one of them was
+ * given); the default duration; RTM_EXIT_USAGE after the message.
+ */
+int measure_noise_check(struct measure_opts *m, bool given);
+/*
+ * The noise phase on the latency phase's CPUs, after its threads are joined
+ * (@latency_end_ns, CLOCK_MONOTONIC, recorded in sections.noise.phase):
+ * sections.noise into @r. Ctrl-C ends it with what was measured. -1 after a
+ * warning when it could not run (the latency results are kept).
+ */
+int measure_noise_phase(struct measure_opts *m, struct rtm_result *r, uint64_t latency_end_ns);
+uint64_t measure_noise_now_ns(void);
 
 /* Run the measurement; returns the exit status. */
 int measure_main(struct measure_opts *m);
@@ -463,6 +498,12 @@ void measure_census_line(struct measure_hold *mh, char *buf, size_t len);
  */
 void measure_hold_finish(struct measure_hold *mh, struct rtm_result *r);
 void measure_hold_free(struct measure_hold *mh);
+/*
+ * The monitor's live gap causes: drain, then lay the gaps of @noise (a section
+ * with start_mono_ns, window_ns and per CPU gap_list) over the events so far
+ * (rtm_noiseattr_apply). -ENOENT when the hold traces no gap causes.
+ */
+int measure_hold_noise_apply(struct measure_hold *mh, json_t *noise);
 
 /* ---- noise --trace while it runs (tools/measure_noise.c) */
 

@@ -784,6 +784,14 @@ uint64_t measure_hold_window_ns(const struct measure_hold *mh)
 	return mh ? mh->window_ns : 0;
 }
 
+int measure_hold_noise_apply(struct measure_hold *mh, json_t *noise)
+{
+	if (!mh || !mh->attr)
+		return -ENOENT;
+	hold_drain(mh);
+	return rtm_noiseattr_apply(mh->attr, noise, NULL, 0);
+}
+
 void measure_hold_free(struct measure_hold *mh)
 {
 	if (!mh)

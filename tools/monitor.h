@@ -47,6 +47,20 @@ struct mon_irq {
 	uint64_t count, total_ns, max_ns;	/* handler time when tracing */
 };
 
+/* --noise-cpus: one noise CPU's panel row (monitor_noise.c) */
+struct mon_noise {
+	int cpu;
+	uint64_t sampled_ns, noise_ns, max_gap_ns, gaps;	/* since the start */
+	uint32_t attributed;		/* gaps given a cause so far (the log's first ones) */
+	uint64_t class_ns[5];		/* their time by class: irq, softirq, nmi, thread, unexpl. */
+	uint64_t caused_max_ns;		/* the largest of them, and its main cause */
+	char max_cause[96];
+	bool traced;
+};
+
+#define MON_NOISE_CELLS 6		/* CPU, noise %, max gap, gaps, its cause, main class */
+#define MON_OPT_NOISE_CPUS 3004
+
 struct mon {
 	struct measure_opts m;
 	uint64_t refresh_ns;
@@ -85,7 +99,32 @@ struct mon {
 	char message[160];
 	int nsaved;
 	struct rtm_cpulock *locks;	/* the measured CPUs, announced to other runs */
+	/* --noise-cpus: the noise probe beside the timer probe, on other CPUs */
+	struct rtm_cpulist noise_cpus;
+	bool noise_opt_given;
+	int nn;
+	struct mon_noise *noise;
+	struct rtm_probe_run *nrun;
+	struct rtm_probe_noise *np;
+	struct measure_hold *nhold;	/* its gap causes (root, tracefs), or NULL */
+	struct rtm_noise_gap *gapbuf;
+	char noise_note[256];
 };
+
+/* monitor_noise.c: --noise-cpus and its panel's figures */
+/* --noise-cpus and the --noise-* options: 1 taken, 0 not ours, RTM_EXIT_USAGE. */
+int mon_noise_parse(struct mon *mo, int c, int argc, char **argv);
+/* After measure_prepare(): the two probes' CPUs apart, the options checked. */
+int mon_noise_prepare(struct mon *mo);
+/* The noise probe (and its gap causes) started; -1 with @err set. */
+int mon_noise_start(struct mon *mo, struct rtm_error *err);
+void mon_noise_poll(struct mon *mo);
+/* Fresh figures, and causes for the gaps whose events are in. */
+void mon_noise_refresh(struct mon *mo);
+void mon_noise_cells(const struct mon *mo, int i, char cells[MON_NOISE_CELLS][64]);
+/* -o at the end: sections.noise (with causes) into @r. */
+int mon_noise_finish(struct mon *mo, struct rtm_result *r, struct rtm_error *err);
+void mon_noise_free(struct mon *mo);
 
 /* monitor_draw.c */
 void mon_draw_init(struct mon *mo);

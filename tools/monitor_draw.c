@@ -13,6 +13,7 @@
 #include <curses.h>
 
 #include "monitor.h"
+#include "noiseattr.h"
 #include "units.h"
 
 enum { PAIR_OK = 1, PAIR_WARN, PAIR_ALERT, PAIR_HEAD, PAIR_STATUS };
@@ -231,6 +232,62 @@ static void draw_spikes(const struct mon *mo, int y, int rows)
 	}
 }
 
+/* --noise-cpus: a noise CPU's cells from its figures (monitor_noise.c collects them). */
+void mon_noise_cells(const struct mon *mo, int i, char cells[MON_NOISE_CELLS][64])
+{
+	const struct mon_noise *mn = &mo->noise[i];
+	int k, top = -1;
+
+	snprintf(cells[0], sizeof(cells[0]), "%d", mn->cpu);
+	if (mn->sampled_ns)
+		snprintf(cells[1], sizeof(cells[1]), "%.3f%%",
+			 100.0 * (double)mn->noise_ns / (double)mn->sampled_ns);
+	else
+		snprintf(cells[1], sizeof(cells[1]), "-");
+	rtm_fmt_ns(cells[2], sizeof(cells[2]), mn->max_gap_ns);
+	snprintf(cells[3], sizeof(cells[3]), "%llu", (unsigned long long)mn->gaps);
+	for (k = 0; k < RTM_NOISE_NCLASSES; k++)
+		if (mn->class_ns[k] && (top < 0 || mn->class_ns[k] > mn->class_ns[top]))
+			top = k;
+	if (!mo->nhold) {
+		snprintf(cells[4], sizeof(cells[4]), "(not traced)");
+		snprintf(cells[5], sizeof(cells[5]), "-");
+		return;
+	}
+	if (mn->caused_max_ns) {
+		char l[16];
+
+		rtm_fmt_ns(l, sizeof(l), mn->caused_max_ns);
+		snprintf(cells[4], sizeof(cells[4]), "%.44s (%s)", mn->max_cause, l);
+	} else {
+		snprintf(cells[4], sizeof(cells[4]), "-");
+	}
+	if (top >= 0)
+		snprintf(cells[5], sizeof(cells[5]), "%s %.0f%%",
+			 rtm_noise_class_name((enum rtm_noise_class)top),
+			 100.0 * (double)mn->class_ns[top] / (double)(mn->noise_ns ? mn->noise_ns :
+			 1));
+	else
+		snprintf(cells[5], sizeof(cells[5]), "-");
+}
+
+/* --noise-cpus: the noise panel, a row per noise CPU. */
+static void draw_noise(const struct mon *mo, int y, int rows)
+{
+	char cells[MON_NOISE_CELLS][64];
+	int i;
+
+	attron(A_BOLD | (mo->colours ? COLOR_PAIR(PAIR_HEAD) : 0));
+	mvprintw(y, 0, "%-5s %9s %9s %9s  %-40s %s", "noise", "noise %", "max gap", "gaps",
+		 "largest gap's cause", mo->noise_note[0] ? mo->noise_note : "main cause");
+	attroff(A_BOLD | (mo->colours ? COLOR_PAIR(PAIR_HEAD) : 0));
+	for (i = 0; i < rows - 1 && i < mo->nn; i++) {
+		mon_noise_cells(mo, i, cells);
+		mvprintw(y + 1 + i, 0, "%-5s %9s %9s %9s  %-40.40s %.*s", cells[0], cells[1],
+			 cells[2], cells[3], cells[4], COLS > 78 ? COLS - 78 : 0, cells[5]);
+	}
+}
+
 static void draw_help(void)
 {
 	static const char *const lines[] = {
@@ -286,6 +343,7 @@ void mon_draw(struct mon *mo)
 
 	erase();	/* redrawn in a buffer; refresh() sends only the changes: no flicker */
 	rtm_dash_layout(LINES, COLS, mo->n, mo->focus, &l);
+	rtm_dash_layout_noise(&l, mo->nn);	/* --noise-cpus */
 	if (l.too_small) {
 		mvprintw(0, 0, "window too small (%dx%d): 40x8 at least", COLS, LINES);
 		refresh();
@@ -295,6 +353,10 @@ void mon_draw(struct mon *mo)
 	y = l.header;
 	draw_cpus(mo, y, l.cpu_rows, &l);
 	y += l.cpu_rows;
+	if (l.noise_rows) {
+		draw_noise(mo, y, l.noise_rows);
+		y += l.noise_rows;
+	}
 	if (l.irq_rows) {
 		draw_irqs(mo, y, l.irq_rows);
 		y += l.irq_rows;
@@ -352,6 +414,15 @@ void mon_print_plain(const struct mon *mo)
 			printf(" %s %.0f", mo->irqs[i].name, mo->irqs[i].rate);
 		putchar('\n');
 	}
+	for (i = 0; i < mo->nn; i++) {	/* --noise-cpus */
+		char cells[MON_NOISE_CELLS][64];
+
+		mon_noise_cells(mo, i, cells);
+		printf("noise CPU%s: %s noise, max gap %s, %s gaps, largest gap's cause %s, main "
+		       "cause %s\n", cells[0], cells[1], cells[2], cells[3], cells[4], cells[5]);
+	}
+	if (mo->noise_note[0] && mo->nn)
+		printf("noise: %s\n", mo->noise_note);
 	if (mo->holdline[0])
 		printf("%s\n", mo->holdline);
 	if (mo->tirqline[0])

@@ -41,6 +41,29 @@ echo "$out" | grep -q '^0  '; ok $? "a row for CPU 0"
 [ "$(echo "$out" | grep -c '^-- ')" = 1 ]; ok $? "--once: one table"
 echo "$out" | grep -q $'\e'; ok $(( $? == 0 )) "no escape codes"
 
+# --noise-cpus: the noise probe beside the timer probe, never on the same CPU
+expect_usage_error "monitor: --noise-cpus overlapping -a" monitor -a 0 --noise-cpus 0
+expect_usage_error "monitor: --noise-cpus taking every CPU" monitor \
+	--noise-cpus "0-$(($(nproc) - 1))"
+expect_usage_error "monitor: --noise-cpus not a list" monitor --noise-cpus many
+expect_usage_error "monitor: --noise-cpus of no CPU" monitor --noise-cpus 4000
+expect_usage_error "monitor: --noise-threshold without --noise-cpus" monitor \
+	--noise-threshold 5us
+expect_usage_error "monitor: --noise-width of the whole window" monitor --noise-cpus 0 -a 1 \
+	--noise-window 1s --noise-width 1s
+expect_usage_error "monitor: run's --noise is not taken" monitor --noise
+if [ "$(nproc)" -ge 2 ]; then
+	run_cmd monitor --no-rt --once -a 0 --noise-cpus 1 --noise-window 100ms \
+		--noise-width 50ms --noise-trace 0 --refresh 500ms
+	ok $rc "monitor --noise-cpus --once --no-rt exits 0 ($err)"
+	echo "$out" | grep -q '^0  ' && ! echo "$out" | grep -q '^1  '
+	ok $? "the timer probe on CPU 0 only"
+	echo "$out" | grep -Eq '^noise CPU1: [0-9.]+% noise, max gap .*, [0-9]+ gaps, largest '"gap's cause \(not traced\), main cause -$"
+	ok $? "a noise line for CPU 1, its causes not traced ($(echo "$out" | grep noise))"
+else
+	for i in 1 2 3; do echo "ok $((tap_n += 1)) # SKIP one CPU"; done
+fi
+
 run_cmd monitor --no-rt -a 0 --refresh 200ms -D 1s
 ok $rc "monitor -D 1s through a pipe exits 0"
 n=$(echo "$out" | grep -c '^-- ')

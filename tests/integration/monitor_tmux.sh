@@ -3,7 +3,9 @@
 # In a detached tmux session of fixed size: a row per CPU, numbers that change
 # between captures, r resets the statistics, a resize redraws (80x24 fully, a
 # tiny window degrades to a notice), ? shows the help, q exits with status 0 and
-# writes the results folder (-o). Then once more on a monochrome vt100.
+# writes the results folder (-o). Then once more on a monochrome vt100. Then
+# with --noise-cpus: the noise panel's row for its CPU, the cause of the
+# largest gap (as root with tracefs), sections.noise on that CPU only.
 . "$RTM_SRCDIR/tests/lib.sh"
 need_root
 command -v tmux >/dev/null || skip "tmux not installed (scripts/setup installs it)"
@@ -14,7 +16,7 @@ tmp=$(mktemp -d)
 sock="$tmp/tmux.sock"
 T() { tmux -S "$sock" "$@"; }
 trap 'tmux -S "$tmp/tmux.sock" kill-server 2>/dev/null; tmux -S "$tmp/tmux2.sock" kill-server \
-	2>/dev/null; rm -rf "$tmp"' EXIT
+	2>/dev/null; tmux -S "$tmp/tmux3.sock" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 screen() { T capture-pane -p -t mon >"$tmp/screen" 2>/dev/null; cat "$tmp/screen"; }
 # the samples column: 10 characters from column 67 (the table is fixed-width)
 samples() { screen | awk -v c="$1" '$1 == c { s = substr($0, 67, 10) + 0; print s; exit }'; }
@@ -87,5 +89,32 @@ screen | grep -q '^1  ' || fail "vt100: not a row per CPU"
 T send-keys -t mon q
 for ((i = 0; i < 100; i++)); do [ -s "$tmp/rc-vt100" ] && break; sleep 0.1; done
 [ "$(cat "$tmp/rc-vt100" 2>/dev/null)" = 0 ] || fail "vt100: q exit status"
+T kill-server
+
+# --noise-cpus: the timer probe on CPU 0, the noise probe on CPU 1 with its panel
+sock="$tmp/tmux3.sock"
+T new-session -d -s mon -x 120 -y 30 \
+	"TERM=xterm-256color LANG=C.UTF-8 '$RTMEASURE' monitor -a 0 --noise-cpus 1 \
+	--refresh 500ms -o '$tmp/m-noise'; echo \$? >'$tmp/rc-noise'; sleep 60"
+wait_for '^noise  *noise %  *max gap  *gaps  *largest gap' || fail "no noise panel"
+pids="$pids $(mon_pid)"
+wait_for '^1  *[0-9.]*%  *[0-9.]* [mun]*s  *[0-9][0-9]* ' 10 || fail "no noise row for CPU 1"
+screen | grep -q '^0  ' || fail "no timer row for CPU 0"
+# as root the gaps get causes once their events are in (half a second later)
+if screen | grep -q 'no gap causes'; then
+	echo "gap causes not traced here: $(grep 'no gap causes' "$tmp/screen")"
+else
+	wait_for '^1  *[0-9.]*% .*(.*[0-9] [mun]*s) ' 10 || fail "no cause for the largest gap"
+fi
+T send-keys -t mon q
+for ((i = 0; i < 100; i++)); do [ -s "$tmp/rc-noise" ] && break; sleep 0.1; done
+[ "$(cat "$tmp/rc-noise" 2>/dev/null)" = 0 ] || fail "noise: q exit status"
+"$RTM_BUILDDIR/tests/helpers/result_check" "$tmp/m-noise" >/dev/null ||
+	fail "noise: no valid results folder"
+if command -v jq >/dev/null; then
+	jq -e '([.cpus[].cpu] == [0]) and ([.sections.noise.cpus[].cpu] == [1]) and
+		.sections.noise.cpus[0].sampled_ns > 0' "$tmp/m-noise/result.json" >/dev/null ||
+		fail "noise: result.json should have the timer on CPU 0 and noise on CPU 1"
+fi
 for p in $pids; do no_instances_of "$p"; done
-echo "PASS: rows per CPU, live numbers, reset, resize, help, q with results, vt100"
+echo "PASS: rows per CPU, live numbers, reset, resize, help, q with results, vt100, noise panel"

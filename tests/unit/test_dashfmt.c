@@ -72,10 +72,46 @@ static void layouts(void)
 	ok(l.too_small, "39 columns is too small");
 }
 
+/* The noise panel (monitor --noise-cpus): carved from the spike log, then the IRQ panel. */
+static void noise_layouts(void)
+{
+	struct rtm_dash_layout l, b;
+	int total;
+
+	rtm_dash_layout(24, 80, 2, RTM_PANEL_CPUS, &b);
+	l = b;
+	rtm_dash_layout_noise(&l, 2);
+	total = l.header + l.cpu_rows + l.irq_rows + l.spike_rows + l.noise_rows + 1;
+	ok(l.noise_rows == 3 && l.cpu_rows == b.cpu_rows && total == 24,
+	   "80x24: heading and 2 noise rows, the CPU table kept, every line used (%d)",
+	   l.noise_rows);
+	ok(l.spike_rows == b.spike_rows - 3 && l.irq_rows == b.irq_rows,
+	   "taken from the spike log first");
+	l = b;
+	rtm_dash_layout_noise(&l, 64);
+	ok(l.spike_rows == 3 && l.irq_rows == 3 && l.cpu_rows == b.cpu_rows,
+	   "64 noise CPUs: both panels keep their heading and 2 rows");
+	ok(l.noise_rows == b.spike_rows + b.irq_rows - 6, "and the noise panel takes the rest");
+	rtm_dash_layout(12, 60, 4, RTM_PANEL_CPUS, &b);
+	l = b;
+	rtm_dash_layout_noise(&l, 1);
+	total = l.header + l.cpu_rows + l.irq_rows + l.spike_rows + l.noise_rows + 1;
+	ok(total == 12 && (l.noise_rows == 2 || l.noise_rows == 0),
+	   "60x12: the noise panel whole (2 rows) or not at all, every line used (%d)",
+	   l.noise_rows);
+	l = b;
+	rtm_dash_layout_noise(&l, 0);
+	ok(!l.noise_rows && l.spike_rows == b.spike_rows, "no noise CPU: no panel");
+	rtm_dash_layout(7, 80, 2, RTM_PANEL_CPUS, &l);
+	rtm_dash_layout_noise(&l, 2);
+	ok(!l.noise_rows, "too small a screen: no panel");
+}
+
 int main(void)
 {
 	levels();
 	sparklines();
 	layouts();
+	noise_layouts();
 	return tap_done();
 }

@@ -17,6 +17,8 @@
 #include "../tap.h"
 
 #define NOISE_RESULT RTM_SRCDIR "/tests/data/results/vm-6.18-noise/result.json"
+/* a run --noise result: latency CPUs and sections.noise with its phase */
+#define RUN_NOISE_RESULT RTM_SRCDIR "/tests/data/compare/noise-a1/result.json"
 
 static char *page(const struct rtm_result *r, bool html, const char *img, bool pdf)
 {
@@ -220,6 +222,46 @@ static void check(struct rtm_result *r)
 	json_decref(bad);
 }
 
+/* run --noise: the same tables as a section of the latency report, not a page. */
+static void run_section(void)
+{
+	struct rtm_error err = { "" };
+	struct rtm_result *r = rtm_result_load(RUN_NOISE_RESULT, &err);
+	char *md = NULL, *html = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	ok(r && r->ncpus == 2 && json_object_get(r->sections, "noise"),
+	   "the recorded run --noise result loads, with latency CPUs and noise (%s)", err.msg);
+	if (!r)
+		return;
+	f = open_memstream(&md, &len);
+	rtm_report_noise_section(f, r, false, "/x/plots/noise_hist.png", false, 5);
+	fclose(f);
+	f = open_memstream(&html, &len);
+	rtm_report_noise_section(f, r, true, NULL, false, 5);
+	fclose(f);
+	ok(!strncmp(md, "## Noise\n\n", 10) && strstr(md, "\n### Noise per CPU\n") &&
+	   strstr(md, "\n### Gap causes (tracepoints)\n") && !strstr(md, "\n# "),
+	   "report.md's section: one ## heading, its parts ### below it, no page title");
+	ok(strstr(md, "after the latency phase, on the same CPUs |") &&
+	   strstr(md, "| backend | user: run --noise: the busy loop"),
+	   "the duration says it came after the latency phase; the backend why");
+	ok(!strncmp(html, "<h2>Noise</h2>", 14) && strstr(html, "<h3>Noise per CPU</h3>") &&
+	   !strstr(html, "<html") && !strstr(html, "</html>"),
+	   "report.html's section: h2 then h3 parts, inside the latency page (no html element)");
+	free(md);
+	free(html);
+	md = NULL;
+	f = open_memstream(&md, &len);
+	json_object_del(r->sections, "noise");
+	rtm_report_noise_section(f, r, false, NULL, false, 5);
+	fclose(f);
+	ok(md && !*md, "without sections.noise: nothing");
+	free(md);
+	rtm_result_free(r);
+}
+
 int main(void)
 {
 	struct rtm_error err = { "" };
@@ -234,5 +276,6 @@ int main(void)
 	check(r);
 	traced(r);
 	rtm_result_free(r);
+	run_section();
 	return tap_done();
 }
