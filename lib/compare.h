@@ -135,7 +135,7 @@ struct rtm_compare_cost_row {
  * ---- noise (compare_noise.c): the sections.noise of a side's rounds, summed.
  */
 #define RTM_COMPARE_NOISE_NPCT	3	/* gap-length p50, p99, p99.9 */
-#define RTM_COMPARE_NOISE_NCLS	5	/* irq, softirq, nmi, thread, unexplained */
+#define RTM_COMPARE_NOISE_NCLS	6	/* irq, softirq, nmi, thread, rt_throttling, unexplained */
 #define RTM_COMPARE_NOISE_NCELLS (4 + RTM_COMPARE_NOISE_NPCT)
 struct rtm_compare_noise {
 	int nrounds;			/* rounds with sections.noise */

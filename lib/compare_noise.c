@@ -31,7 +31,8 @@
 static const double gap_pcts[RTM_COMPARE_NOISE_NPCT] = { 50, 99, 99.9 };
 static const char *const gap_names[RTM_COMPARE_NOISE_NPCT] = { "p50", "p99", "p99.9" };
 static const char *const cause_names[RTM_COMPARE_NOISE_NCLS] = { "irq", "softirq", "nmi",
-								 "thread", "unexplained" };
+								 "thread", "rt_throttling",
+								 "unexplained" };
 
 /* ---------------------------------------------------------------- digest */
 
@@ -375,6 +376,9 @@ static void causes_line(const struct rtm_compare_run *run, char *buf, size_t len
 	for (k = 0; k < RTM_COMPARE_NOISE_NCLS && off < len; k++) {
 		char t[16];
 
+		/* results from before RT throttling was a class have none: not listed */
+		if (!strcmp(cause_names[k], "rt_throttling") && !n->cause_ns[k])
+			continue;
 		rtm_fmt_ns(t, sizeof(t), n->cause_ns[k]);
 		off += (size_t)snprintf(buf + off, len - off, "%s %s %s", k ? "," : "",
 					cause_names[k], t);

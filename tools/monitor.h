@@ -16,6 +16,7 @@
 #include "irq.h"
 #include "irqacct.h"
 #include "measure.h"
+#include "noiseattr.h"
 #include "sysinfo.h"
 #include "trace.h"
 
@@ -52,7 +53,7 @@ struct mon_noise {
 	int cpu;
 	uint64_t sampled_ns, noise_ns, max_gap_ns, gaps;	/* since the start */
 	uint32_t attributed;		/* gaps given a cause so far (the log's first ones) */
-	uint64_t class_ns[5];		/* their time by class: irq, softirq, nmi, thread, unexpl. */
+	uint64_t class_ns[RTM_NOISE_NCLASSES];	/* their time by class (enum rtm_noise_class) */
 	uint64_t caused_max_ns;		/* the largest of them, and its main cause */
 	char max_cause[96];
 	bool traced;

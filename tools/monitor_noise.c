@@ -193,7 +193,8 @@ static json_t *new_gaps(struct mon *mo, int i, uint64_t until, uint32_t *taken)
 static void fold_causes(struct mon_noise *mn, const json_t *cpu)
 {
 	static const char *const cls[RTM_NOISE_NCLASSES] = { "irq_ns", "softirq_ns", "nmi_ns",
-							     "thread_ns", "unexplained_ns" };
+							     "thread_ns", "rt_throttling_ns",
+							     "unexplained_ns" };
 	const json_t *causes = json_object_get(cpu, "causes"), *g, *gc;
 	const json_t *contrib = json_object_get(causes, "contributors");
 	size_t j;
