@@ -100,8 +100,8 @@ if command -v gnuplot >/dev/null; then	# no longer refused: its own pages (test_
 	ok $? "report of a noise result: report.html, not a refusal ($err)"
 fi
 expect_usage_error "compare of a noise result" compare "$N" "$R"
-echo "$err" | grep -q "vm-6.18-noise holds a noise result"
-ok $? "compare says which input is a noise result"
+echo "$err" | grep -q "vm-6.18-noise a noise one"
+ok $? "compare says which input is a noise result (mixed kinds are refused)"
 
 # monitor serves the same page while its dashboard runs (--no-rt: no root needed)
 "$RTMEASURE" monitor --no-rt --once --refresh 2s --prometheus 0 >"$t/mon.out" 2>"$t/mon.err" &
