@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "fileio.h"
 #include "hist.h"
 #include "ktracer.h"
@@ -322,4 +323,55 @@ json_t *rtm_hwlat_section(const struct rtm_hwlat_acc *a, const struct rtm_probe_
 		"samples_lost", (json_int_t)(span > a->seen ? span - a->seen : 0),
 		"cpus", cpus);
 	return sec;
+}
+
+/* ------------------------------------------------ the tracer probes' clock */
+
+#define KTCLOCK_TICK_NS	1000000000ULL
+
+void rtm_ktclock_start(struct rtm_ktclock *c, uint64_t duration_ns)
+{
+	c->start_ns = rtm_clock_ns(CLOCK_MONOTONIC);
+	c->next_tick_ns = c->start_ns + KTCLOCK_TICK_NS;
+	c->duration_ns = duration_ns;
+}
+
+bool rtm_ktclock_due(struct rtm_ktclock *c, bool boundary)
+{
+	uint64_t now = rtm_clock_ns(CLOCK_MONOTONIC);
+
+	if (!boundary)
+		return true;
+	if (now < c->next_tick_ns)
+		return false;
+	while (c->next_tick_ns <= now)
+		c->next_tick_ns += KTCLOCK_TICK_NS;
+	return true;
+}
+
+uint64_t rtm_ktclock_end_ns(const struct rtm_ktclock *c)
+{
+	uint64_t now = c->stopped ? c->stop_ns : rtm_clock_ns(CLOCK_MONOTONIC);
+
+	if (c->duration_ns && now > c->start_ns + c->duration_ns)
+		now = c->start_ns + c->duration_ns;
+	return now;
+}
+
+double rtm_ktclock_elapsed_s(const struct rtm_ktclock *c)
+{
+	return (double)(rtm_ktclock_end_ns(c) - c->start_ns) / 1e9;
+}
+
+bool rtm_ktclock_done(const struct rtm_ktclock *c)
+{
+	return c->stopped || (c->duration_ns &&
+			      rtm_clock_ns(CLOCK_MONOTONIC) >= c->start_ns + c->duration_ns);
+}
+
+void rtm_ktclock_stop(struct rtm_ktclock *c)
+{
+	if (!c->stopped)
+		c->stop_ns = rtm_clock_ns(CLOCK_MONOTONIC);
+	c->stopped = true;
 }

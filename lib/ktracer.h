@@ -47,6 +47,30 @@ int rtm_ktracer_write_duty(const char *dir, const char *width_file, const char *
 			   const char *window_file, const char *window);
 
 /* The global settings hwlat uses, as their files read. */
+/*
+ * The clock of a kernel tracer probe (hwlat, osnoise, timerlat): when it
+ * started and stopped, CLOCK_MONOTONIC, its duration bound and the next 1 s
+ * snapshot boundary. The probe seam's elapsed/done/stop/next_tick answers.
+ */
+struct rtm_ktclock {
+	uint64_t start_ns, stop_ns, next_tick_ns;
+	uint64_t duration_ns;		/* 0: until stopped */
+	bool stopped;
+};
+
+/* Measuring starts now, for @duration_ns (0: until stopped); a stop already asked for stays. */
+void rtm_ktclock_start(struct rtm_ktclock *c, uint64_t duration_ns);
+/*
+ * A snapshot's turn: true when the probe should drain its buffer now (always
+ * when not @boundary; at a boundary only once a second, moving to the next).
+ */
+bool rtm_ktclock_due(struct rtm_ktclock *c, bool boundary);
+/* The end of what was measured: now, the stop, or start + duration, the earliest. */
+uint64_t rtm_ktclock_end_ns(const struct rtm_ktclock *c);
+double rtm_ktclock_elapsed_s(const struct rtm_ktclock *c);
+bool rtm_ktclock_done(const struct rtm_ktclock *c);
+void rtm_ktclock_stop(struct rtm_ktclock *c);
+
 struct rtm_hwlat_saved {
 	char thresh[32];		/* tracing_thresh, us (0: the tracer's default) */
 	char width[32];			/* hwlat_detector/width, us */

@@ -20,7 +20,6 @@
 #include "probe.h"
 #include "trace.h"
 
-#define TICK_NS 1000000000ULL
 
 struct probe_hwlat {
 	bool osnoise;			/* the osnoise tracer, else hwlat */
@@ -33,9 +32,8 @@ struct probe_hwlat {
 	struct rtm_trace *trace;
 	struct rtm_hwlat_acc *acc;
 	struct rtm_osnoise_acc *oacc;
-	uint64_t start_ns, stop_ns, next_tick_ns;
+	struct rtm_ktclock clk;
 	uint64_t lost;			/* events the ring buffer lost */
-	bool stopped;
 };
 
 /* Put back what was changed; safe to call twice. */
@@ -189,8 +187,7 @@ static void *kt_start(const void *opts, bool osnoise, struct rtm_error *err)
 		rtm_error_set(err, "cannot start the %s tracer: %s", name, strerror(-ret));
 		goto fail;
 	}
-	p->start_ns = rtm_clock_ns(CLOCK_MONOTONIC);
-	p->next_tick_ns = p->start_ns + TICK_NS;
+	rtm_ktclock_start(&p->clk, p->opts.duration_ns);
 	if (rtm_trace_start(p->trace)) {
 		rtm_error_set(err, "cannot turn tracing on in %s", rtm_trace_name(p->trace));
 		goto fail;
@@ -216,51 +213,29 @@ static void *osnoise_start(const void *opts, uint64_t ts_interval_ns, struct rtm
 static void hwlat_snapshot(void *v, bool boundary)
 {
 	struct probe_hwlat *p = v;
-	uint64_t now = rtm_clock_ns(CLOCK_MONOTONIC);
 
-	if (boundary && now < p->next_tick_ns)
-		return;
-	drain(p);
-	while (boundary && p->next_tick_ns <= now)
-		p->next_tick_ns += TICK_NS;
+	if (rtm_ktclock_due(&p->clk, boundary))
+		drain(p);
 }
 
 static uint64_t hwlat_next_tick_ns(const void *v)
 {
-	return ((const struct probe_hwlat *)v)->next_tick_ns;
-}
-
-static uint64_t end_ns(const struct probe_hwlat *p)
-{
-	uint64_t now = p->stopped ? p->stop_ns : rtm_clock_ns(CLOCK_MONOTONIC);
-
-	if (p->opts.duration_ns && now > p->start_ns + p->opts.duration_ns)
-		now = p->start_ns + p->opts.duration_ns;
-	return now;
+	return ((const struct probe_hwlat *)v)->clk.next_tick_ns;
 }
 
 static double hwlat_elapsed_s(const void *v)
 {
-	const struct probe_hwlat *p = v;
-
-	return (double)(end_ns(p) - p->start_ns) / 1e9;
+	return rtm_ktclock_elapsed_s(&((const struct probe_hwlat *)v)->clk);
 }
 
 static bool hwlat_done(const void *v)
 {
-	const struct probe_hwlat *p = v;
-
-	return p->stopped || (p->opts.duration_ns &&
-			      rtm_clock_ns(CLOCK_MONOTONIC) >= p->start_ns + p->opts.duration_ns);
+	return rtm_ktclock_done(&((const struct probe_hwlat *)v)->clk);
 }
 
 static void hwlat_stop(void *v)
 {
-	struct probe_hwlat *p = v;
-
-	if (!p->stopped)
-		p->stop_ns = rtm_clock_ns(CLOCK_MONOTONIC);
-	p->stopped = true;
+	rtm_ktclock_stop(&((struct probe_hwlat *)v)->clk);
 }
 
 static int hwlat_finish(void *v, struct rtm_result *r, struct rtm_error *err)
@@ -268,16 +243,15 @@ static int hwlat_finish(void *v, struct rtm_result *r, struct rtm_error *err)
 	struct probe_hwlat *p = v;
 	json_t *sec;
 
-	if (!p->stopped)
-		hwlat_stop(p);
+	rtm_ktclock_stop(&p->clk);
 	rtm_trace_stop(p->trace);
 	drain(p);
 	/* streaming: what did not fit was refused by the kernel and counted there */
 	p->lost += rtm_trace_dropped(p->trace);
-	r->duration_ns = end_ns(p) - p->start_ns;
+	r->duration_ns = rtm_ktclock_end_ns(&p->clk) - p->clk.start_ns;
 	teardown(p);
-	sec = p->osnoise ? rtm_osnoise_section(p->oacc, &p->opts, p->start_ns, r->duration_ns) :
-		rtm_hwlat_section(p->acc, &p->opts, p->start_ns, r->duration_ns);
+	sec = p->osnoise ? rtm_osnoise_section(p->oacc, &p->opts, p->clk.start_ns, r->duration_ns) :
+		rtm_hwlat_section(p->acc, &p->opts, p->clk.start_ns, r->duration_ns);
 	if (!sec)
 		return rtm_error_setn(err, -ENOMEM, "out of memory");
 	json_object_set_new(sec, "events_lost", json_integer((json_int_t)p->lost));

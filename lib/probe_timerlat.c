@@ -23,7 +23,6 @@
 #include "probe.h"
 #include "trace.h"
 
-#define TICK_NS 1000000000ULL
 #define WARMUP_MAX_NS 5000000000ULL
 
 struct probe_timerlat {
@@ -36,9 +35,8 @@ struct probe_timerlat {
 	struct rtm_trace *trace;
 	struct rtm_timerlat_acc *acc;
 	int ncpus;			/* the accumulator's: the highest measured CPU + 1 */
-	uint64_t start_ns, stop_ns, next_tick_ns;
+	struct rtm_ktclock clk;
 	uint64_t lost;			/* events the ring buffer lost */
-	bool stopped;
 };
 
 /* Put back what was changed; safe to call twice. */
@@ -184,8 +182,7 @@ static int start_tracer(struct probe_timerlat *p, const char *cpus, struct rtm_e
 	if (!p->acc)
 		return rtm_error_setn(err, -ENOMEM, "out of memory");
 	p->lost = 0;
-	p->start_ns = rtm_clock_ns(CLOCK_MONOTONIC);
-	p->next_tick_ns = p->start_ns + TICK_NS;
+	rtm_ktclock_start(&p->clk, p->opts.duration_ns);
 	return 0;
 }
 
@@ -254,51 +251,29 @@ fail:
 static void tl_snapshot(void *v, bool boundary)
 {
 	struct probe_timerlat *p = v;
-	uint64_t now = rtm_clock_ns(CLOCK_MONOTONIC);
 
-	if (boundary && now < p->next_tick_ns)
-		return;
-	drain(p);
-	while (boundary && p->next_tick_ns <= now)
-		p->next_tick_ns += TICK_NS;
+	if (rtm_ktclock_due(&p->clk, boundary))
+		drain(p);
 }
 
 static uint64_t tl_next_tick_ns(const void *v)
 {
-	return ((const struct probe_timerlat *)v)->next_tick_ns;
-}
-
-static uint64_t end_ns(const struct probe_timerlat *p)
-{
-	uint64_t now = p->stopped ? p->stop_ns : rtm_clock_ns(CLOCK_MONOTONIC);
-
-	if (p->opts.duration_ns && now > p->start_ns + p->opts.duration_ns)
-		now = p->start_ns + p->opts.duration_ns;
-	return now;
+	return ((const struct probe_timerlat *)v)->clk.next_tick_ns;
 }
 
 static double tl_elapsed_s(const void *v)
 {
-	const struct probe_timerlat *p = v;
-
-	return (double)(end_ns(p) - p->start_ns) / 1e9;
+	return rtm_ktclock_elapsed_s(&((const struct probe_timerlat *)v)->clk);
 }
 
 static bool tl_done(const void *v)
 {
-	const struct probe_timerlat *p = v;
-
-	return p->stopped || (p->opts.duration_ns &&
-			      rtm_clock_ns(CLOCK_MONOTONIC) >= p->start_ns + p->opts.duration_ns);
+	return rtm_ktclock_done(&((const struct probe_timerlat *)v)->clk);
 }
 
 static void tl_stop(void *v)
 {
-	struct probe_timerlat *p = v;
-
-	if (!p->stopped)
-		p->stop_ns = rtm_clock_ns(CLOCK_MONOTONIC);
-	p->stopped = true;
+	rtm_ktclock_stop(&((struct probe_timerlat *)v)->clk);
 }
 
 static int tl_finish(void *v, struct rtm_result *r, struct rtm_error *err)
@@ -306,13 +281,12 @@ static int tl_finish(void *v, struct rtm_result *r, struct rtm_error *err)
 	struct probe_timerlat *p = v;
 	json_t *tl;
 
-	if (!p->stopped)
-		tl_stop(p);
+	rtm_ktclock_stop(&p->clk);
 	rtm_trace_stop(p->trace);
 	drain(p);
 	/* streaming: what did not fit was refused by the kernel and counted there */
 	p->lost += rtm_trace_dropped(p->trace);
-	r->duration_ns = end_ns(p) - p->start_ns;
+	r->duration_ns = rtm_ktclock_end_ns(&p->clk) - p->clk.start_ns;
 	teardown(p);
 	if (rtm_timerlat_fill(p->acc, &p->cpus, p->lost, r))
 		return rtm_error_setn(err, -ENOMEM, "out of memory");
