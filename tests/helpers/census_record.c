@@ -79,23 +79,6 @@ static void *sleeper_main(void *arg)
 	return NULL;
 }
 
-static pid_t start_inject(const char *path, int cpu, const char *out)
-{
-	char c[16];
-	pid_t pid = fork();
-	int fd;
-
-	if (pid)
-		return pid;
-	snprintf(c, sizeof(c), "%d", cpu);
-	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0 || dup2(fd, 1) < 0)
-		_exit(1);
-	execl(path, path, "--cpu", c, "--spin", "1500us", "--every", "100ms", "--count", "6",
-	      "--priority", "99", "--delay", "100ms", (char *)NULL);
-	_exit(127);
-}
-
 int main(int argc, char **argv)
 {
 	struct rtm_error err = { "" };
@@ -151,7 +134,7 @@ int main(int argc, char **argv)
 		die(1, "cannot start the sleeper");
 	}
 	snprintf(path, sizeof(path), "%s/inject.txt", argv[2]);
-	inj = start_inject(inject, s.cpu, path);
+	inj = helper_start_inject(inject, s.cpu, path, "1500us", "100ms", "6", "99", "100ms");
 	pthread_join(th, NULL);
 	rtm_trace_stop(t);
 	if (inj < 0 || waitpid(inj, &status, 0) != inj || !WIFEXITED(status) ||

@@ -56,23 +56,6 @@ static int find_thread(const char *comm)
 	return tid;
 }
 
-static pid_t start_inject(const char *path, int cpu, const char *out)
-{
-	char c[16];
-	pid_t pid = fork();
-	int fd;
-
-	if (pid)
-		return pid;
-	snprintf(c, sizeof(c), "%d", cpu);
-	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0 || dup2(fd, 1) < 0)
-		_exit(1);
-	execl(path, path, "--cpu", c, "--spin", "2ms", "--every", "70ms", "--count", "24",
-	      "--priority", "97", "--delay", "200ms", (char *)NULL);
-	_exit(127);
-}
-
 int main(int argc, char **argv)
 {
 	struct rtm_error err = { "" };
@@ -124,7 +107,7 @@ int main(int argc, char **argv)
 		die(1, "noise probe: %s", err.msg);
 	}
 	snprintf(path, sizeof(path), "%s/inject.txt", argv[2]);
-	inj = start_inject(inject, cpu, path);
+	inj = helper_start_inject(inject, cpu, path, "2ms", "70ms", "24", "97", "200ms");
 	while (!rtm_probe_noise_done(p)) {
 		if (!tid)
 			tid = find_thread("rtm-noise/");

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * record.h - what the helpers that record trace windows for the unit tests
- * share (trace_check, cpuacct_record, timerirq_record): raw pages written as
+ * share (trace_check, cpuacct_record, timerirq_record, noiseattr_record,
+ * census_record): raw pages written as
  * tests/data keeps them, and read back as one event per line for working out
  * a test's expected figures by hand. Include after helper.h.
  */
@@ -9,7 +10,9 @@
 #define RTM_TEST_RECORD_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "tracedec.h"
 
@@ -68,6 +71,30 @@ static inline int helper_list_pages(const char *dir, int cpu)
 	rtm_tracedec_free(d);
 	printf("lost %llu\n", (unsigned long long)lost);
 	return 0;
+}
+
+/*
+ * tests/helpers/inject at @path (PATH) on @cpu with the given --spin, --every,
+ * --count, --priority and --delay, its stdout (one line per injection) into
+ * the file @out; returns its pid (the caller waits for it).
+ */
+static inline pid_t helper_start_inject(const char *path, int cpu, const char *out,
+					const char *spin, const char *every, const char *count,
+					const char *prio, const char *delay)
+{
+	char c[16];
+	pid_t pid = fork();
+	int fd;
+
+	if (pid)
+		return pid;
+	snprintf(c, sizeof(c), "%d", cpu);
+	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || dup2(fd, 1) < 0)
+		_exit(1);
+	execl(path, path, "--cpu", c, "--spin", spin, "--every", every, "--count", count,
+	      "--priority", prio, "--delay", delay, (char *)NULL);
+	_exit(127);
 }
 
 #endif
