@@ -38,7 +38,7 @@ jq -e '.sections.noise.attribution.complete == true' "$res" >/dev/null ||
 
 # gaps with their main cause's label, and the busy parts
 jq -r '.sections.noise as $n | $n.cpus[0] as $c |
-	"noise \($n.start_mono_ns) \($n.window_ns) \($n.width_ns)",
+	"noise \($n.start_mono_ns) \($n.window_ns) \($n.width_ns) \($c.windows)",
 	(range(0; $c.gap_list | length) as $i |
 	 ($c.gap_causes[$i][0]) as $k |
 	 "gap \($c.gap_list[$i][0] + $n.start_mono_ns) \($c.gap_list[$i][1]) " +
@@ -46,12 +46,14 @@ jq -r '.sections.noise as $n | $n.cpus[0] as $c |
 	"$res" | tr -d '\r' >"$out/gaps.txt" || fail "result.json has no gap_causes"
 want="thread rtm-inject pid $inj "
 awk -v want="$want" '
-	$1 == "noise" { start = $2; win = $3; wid = $4; next }
+	$1 == "noise" { start = $2; win = $3; wid = $4; nwin = $5; next }
 	$1 == "gap" { gs[++ng] = $2; gl[ng] = $3; $1 = $2 = $3 = ""; lab[ng] = substr($0, 4)
 		      if (index(lab[ng], want) == 1) main++; next }
 	$1 == "inject" {
 		s = $3; e = $4
 		k = int((s - start) / win); ws = start + k * win
+		# the injector outlives the detector by up to a window: only windows it ran
+		if (k >= nwin) next
 		if (s < ws + wid) touching++
 		if (s < ws + 20000000 || e > ws + wid - 2000000) next
 		expected++
