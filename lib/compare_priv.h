@@ -26,6 +26,8 @@ extern const struct rtm_compare_metric rtm_compare_metrics[RTM_CM_N];
 extern const int rtm_compare_table[RTM_CM_NTABLE];
 
 double rtm_compare_metric(const struct rtm_summary_row *r, int m);
+/* An imported run's figure that depends on samples with no known value. */
+bool rtm_compare_metric_unknown(const struct rtm_summary_row *r, int m);
 /* The row of CPU @cpu (-1: all CPUs) of a run, or NULL when it was not measured. */
 const struct rtm_summary_row *rtm_compare_row(const struct rtm_compare_run *run, int cpu);
 /* The CPU numbers of every run, ascending, once each: count (malloc()ed) or -ENOMEM. */
