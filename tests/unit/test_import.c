@@ -18,6 +18,7 @@
 #include <jansson.h>
 
 #include "export.h"
+#include "fileio.h"
 #include "import.h"
 #include "summary.h"
 #include "../tap.h"
@@ -38,28 +39,13 @@ struct ref {
 	uint64_t overflow[REF_COLS], max_ns[REF_COLS];
 };
 
+/* A recorded file under tests/data/import, whole (NULL when it cannot be read). */
 static char *slurp(const char *name, size_t *len)
 {
 	char path[4096];
-	FILE *f;
-	char *buf;
-	long n;
 
-	snprintf(path, sizeof(path), "%s/import/%s", datadir, name);
-	f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	if (fread(buf, 1, (size_t)n, f) != (size_t)n)
-		n = 0;
-	buf[n] = '\0';
-	fclose(f);
-	if (len)
-		*len = (size_t)n;
-	return buf;
+	snprintf(path, sizeof(path), "import/%s", name);
+	return rtm_read_all(datadir, path, len);
 }
 
 static void ref_add(struct ref *r, int c, uint64_t v, uint64_t n)

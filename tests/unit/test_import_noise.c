@@ -14,6 +14,7 @@
 
 #include <jansson.h>
 
+#include "fileio.h"
 #include "hist.h"
 #include "import.h"
 #include "../tap.h"
@@ -28,28 +29,13 @@ static const char *datadir;
 #define IS_STR(got, want, ...) do { char _n[256]; snprintf(_n, sizeof(_n), __VA_ARGS__); \
 	is_str(got, want, _n); } while (0)
 
+/* A recorded file under tests/data/import, whole (NULL when it cannot be read). */
 static char *slurp(const char *name, size_t *len)
 {
 	char path[4096];
-	FILE *f;
-	char *buf;
-	long n;
 
-	snprintf(path, sizeof(path), "%s/import/%s", datadir, name);
-	f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	if (fread(buf, 1, (size_t)n, f) != (size_t)n)
-		n = 0;
-	buf[n] = '\0';
-	fclose(f);
-	if (len)
-		*len = (size_t)n;
-	return buf;
+	snprintf(path, sizeof(path), "import/%s", name);
+	return rtm_read_all(datadir, path, len);
 }
 
 static struct rtm_result *imp_text(const char *text, size_t len, const char *name)

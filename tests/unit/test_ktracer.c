@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "ktracer.h"
 #include "tracedec.h"
 #include "../tap.h"
@@ -271,22 +272,12 @@ static int put(const char *dir, const char *rel, const char *text)
 	return fclose(f);
 }
 
+/* @rel under @dir holds @text (trailing newlines aside). */
 static int same(const char *dir, const char *rel, const char *text)
 {
-	char path[PATH_MAX], buf[256] = "";
-	size_t n;
-	FILE *f;
+	char buf[256];
 
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	while (n && buf[n - 1] == '\n')
-		buf[--n] = '\0';
-	return !strcmp(buf, text);
+	return rtm_read_small(dir, rel, buf, sizeof(buf)) >= 0 && !strcmp(buf, text);
 }
 
 /* Save, apply and restore on a fake tracefs tree. */

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "hist.h"
 #include "ktracer.h"
 #include "result.h"
@@ -289,22 +290,12 @@ static void put(const char *dir, const char *rel, const char *text)
 	}
 }
 
+/* @rel under @dir holds @text (trailing newlines aside). */
 static int same(const char *dir, const char *rel, const char *text)
 {
-	char path[PATH_MAX], buf[256];
-	size_t n;
-	FILE *f;
+	char buf[256];
 
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	while (n && buf[n - 1] == '\n')
-		buf[--n] = '\0';
-	return !strcmp(buf, text);
+	return rtm_read_small(dir, rel, buf, sizeof(buf)) >= 0 && !strcmp(buf, text);
 }
 
 static void check_settings(void)
