@@ -36,54 +36,16 @@
 #include "timerirq.h"
 #include "trace.h"
 
-#define MAX_LOOPS	4000
 #define EVENTS		"sched:sched_switch,irq:irq_handler_entry,irq:irq_handler_exit," \
 			"irq:softirq_entry,irq:softirq_exit,irq_vectors,nmi:nmi_handler," \
 			"timer:hrtimer_start,timer:hrtimer_expire_entry"
-
-struct sleeper {
-	int cpu, loops, tid, err;
-	uint64_t planned[MAX_LOOPS], lat[MAX_LOOPS];
-};
-
-static void *sleeper_main(void *arg)
-{
-	struct sleeper *s = arg;
-	struct sched_param sp = { .sched_priority = 95 };
-	struct timespec ts;
-	uint64_t next;
-	cpu_set_t one;
-	int i;
-
-	s->tid = (int)syscall(SYS_gettid);
-	CPU_ZERO(&one);
-	CPU_SET(s->cpu, &one);
-	if (sched_setaffinity(0, sizeof(one), &one) || sched_setscheduler(0, SCHED_FIFO, &sp)) {
-		s->err = errno;
-		return NULL;
-	}
-	next = (now_ns() / 500000ULL + 2) * 500000ULL;
-	for (i = 0; i < s->loops; i++, next += 500000ULL) {
-		ts.tv_sec = (time_t)(next / 1000000000ULL);
-		ts.tv_nsec = (long)(next % 1000000000ULL);
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-			;
-		s->lat[i] = now_ns() - next;
-		s->planned[i] = next;
-		/* a wake-up past the next boundary skips it, as the probe does */
-		while (next + 500000ULL < now_ns() && i + 1 < s->loops) {
-			next += 500000ULL;
-			s->planned[++i] = 0;
-		}
-	}
-	return NULL;
-}
 
 int main(int argc, char **argv)
 {
 	struct rtm_error err = { "" };
 	struct rtm_trace_opts o = { .events = EVENTS, .buffer_kb = 4096, .overwrite = false };
-	static struct sleeper s = { .cpu = -1, .loops = 1600 };
+	static struct helper_sleeper s = { .cpu = -1, .loops = 1600, .period_ns = 500000,
+					     .skip_late = true };
 	char cpus[16], path[PATH_MAX], f1[96], f2[96];
 	const char *inject = NULL;
 	struct rtm_trace *t;
@@ -101,7 +63,7 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[i], "--cpu"))
 			s.cpu = (int)parse_int("--cpu", argv[i + 1], 0, 4095);
 		else if (!strcmp(argv[i], "--loops"))
-			s.loops = (int)parse_int("--loops", argv[i + 1], 1, MAX_LOOPS);
+			s.loops = (int)parse_int("--loops", argv[i + 1], 1, HELPER_SLEEPER_MAX);
 		else if (!strcmp(argv[i], "--inject"))
 			inject = argv[i + 1];
 		else
@@ -129,7 +91,7 @@ int main(int argc, char **argv)
 	if (!t)
 		die(1, "%s", err.msg);
 	rtm_trace_start(t);
-	if (pthread_create(&th, NULL, sleeper_main, &s)) {
+	if (pthread_create(&th, NULL, helper_sleeper_main, &s)) {
 		rtm_trace_destroy(t);
 		die(1, "cannot start the sleeper");
 	}

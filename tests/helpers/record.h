@@ -2,16 +2,21 @@
 /*
  * record.h - what the helpers that record trace windows for the unit tests
  * share (trace_check, cpuacct_record, timerirq_record, noiseattr_record,
- * census_record): raw pages written as
- * tests/data keeps them, and read back as one event per line for working out
- * a test's expected figures by hand. Include after helper.h.
+ * census_record): raw pages written as tests/data keeps them, and read back as
+ * one event per line for working out a test's expected figures by hand; the
+ * injector started; a cyclictest-like sleeper. Include after helper.h.
  */
 #ifndef RTM_TEST_RECORD_H
 #define RTM_TEST_RECORD_H
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tracedec.h"
@@ -95,6 +100,54 @@ static inline pid_t helper_start_inject(const char *path, int cpu, const char *o
 	execl(path, path, "--cpu", c, "--spin", spin, "--every", every, "--count", count,
 	      "--priority", prio, "--delay", delay, (char *)NULL);
 	_exit(127);
+}
+
+#define HELPER_SLEEPER_MAX	4000	/* wake-ups a sleeper records */
+
+/*
+ * A cyclictest-like sleeper thread (start with pthread_create on
+ * helper_sleeper_main): pinned to @cpu at FIFO 95, @loops absolute sleeps of
+ * @period_ns on CLOCK_MONOTONIC, each wake-up's planned time and latency kept.
+ * With @skip_late a wake-up past the next boundary skips it, as the probe does
+ * (the skipped ones keep planned 0). @tid and @err (errno) are filled in.
+ */
+struct helper_sleeper {
+	int cpu, loops, tid, err;
+	uint64_t period_ns;
+	bool skip_late;
+	uint64_t planned[HELPER_SLEEPER_MAX], lat[HELPER_SLEEPER_MAX];
+};
+
+static inline void *helper_sleeper_main(void *arg)
+{
+	struct helper_sleeper *s = arg;
+	struct sched_param sp = { .sched_priority = 95 };
+	uint64_t next, per = s->period_ns;
+	struct timespec ts;
+	cpu_set_t one;
+	int i;
+
+	s->tid = (int)syscall(SYS_gettid);
+	CPU_ZERO(&one);
+	CPU_SET(s->cpu, &one);
+	if (sched_setaffinity(0, sizeof(one), &one) || sched_setscheduler(0, SCHED_FIFO, &sp)) {
+		s->err = errno;
+		return NULL;
+	}
+	next = (now_ns() / per + 2) * per;
+	for (i = 0; i < s->loops; i++, next += per) {
+		ts.tv_sec = (time_t)(next / 1000000000ULL);
+		ts.tv_nsec = (long)(next % 1000000000ULL);
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+			;
+		s->lat[i] = now_ns() - next;
+		s->planned[i] = next;
+		while (s->skip_late && next + per < now_ns() && i + 1 < s->loops) {
+			next += per;
+			s->planned[++i] = 0;
+		}
+	}
+	return NULL;
 }
 
 #endif

@@ -32,47 +32,14 @@
 #include "timerirq.h"
 #include "trace.h"
 
-#define MAX_LOOPS 1000
-
-struct sleeper {
-	int cpu, loops, tid, err;
-	uint64_t planned[MAX_LOOPS], lat[MAX_LOOPS];
-};
-
-static void *sleeper_main(void *arg)
-{
-	struct sleeper *s = arg;
-	struct sched_param sp = { .sched_priority = 95 };
-	struct timespec ts;
-	uint64_t next;
-	cpu_set_t one;
-	int i;
-
-	s->tid = (int)syscall(SYS_gettid);
-	CPU_ZERO(&one);
-	CPU_SET(s->cpu, &one);
-	if (sched_setaffinity(0, sizeof(one), &one) || sched_setscheduler(0, SCHED_FIFO, &sp)) {
-		s->err = errno;
-		return NULL;
-	}
-	next = (now_ns() / 1000000ULL + 2) * 1000000ULL;
-	for (i = 0; i < s->loops; i++, next += 1000000ULL) {
-		ts.tv_sec = (time_t)(next / 1000000000ULL);
-		ts.tv_nsec = (long)(next % 1000000000ULL);
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-			;
-		s->lat[i] = now_ns() - next;
-		s->planned[i] = next;
-	}
-	return NULL;
-}
 
 int main(int argc, char **argv)
 {
 	struct rtm_error err = { "" };
 	struct rtm_trace_opts o = { .events = "timer:hrtimer_start,timer:hrtimer_expire_entry",
 				    .buffer_kb = 4096, .overwrite = false };
-	static struct sleeper s = { .cpu = -1, .loops = 20 };
+	static struct helper_sleeper s = { .cpu = -1, .loops = 20, .period_ns = 1000000,
+					     .skip_late = false };
 	struct rtm_trace *t;
 	char cpus[16], path[PATH_MAX];
 	uint64_t wakeup_fn = 0;
@@ -87,7 +54,7 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[i], "--cpu"))
 			s.cpu = (int)parse_int("--cpu", argv[i + 1], 0, 4095);
 		else if (!strcmp(argv[i], "--loops"))
-			s.loops = (int)parse_int("--loops", argv[i + 1], 1, MAX_LOOPS);
+			s.loops = (int)parse_int("--loops", argv[i + 1], 1, HELPER_SLEEPER_MAX);
 		else
 			die(2, "unknown option %s", argv[i]);
 	}
@@ -105,7 +72,7 @@ int main(int argc, char **argv)
 	if (!t)
 		die(1, "%s", err.msg);
 	rtm_trace_start(t);
-	if (pthread_create(&th, NULL, sleeper_main, &s)) {
+	if (pthread_create(&th, NULL, helper_sleeper_main, &s)) {
 		rtm_trace_destroy(t);
 		die(1, "cannot start the sleeper");
 	}
