@@ -10,9 +10,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "analysis.h"
-#include "capture.h"
-#include "jsonutil.h"
+#include "trace/analysis.h"
+#include "trace/capture.h"
+#include "core/jsonutil.h"
 #include "rtmeasure.h"
 
 static void analyze_usage(FILE *f)

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "compare.h"
+#include "present/compare.h"
 #include "rtmeasure.h"
 
 static void compare_usage(FILE *f)

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export.h"
-#include "fileio.h"
-#include "jsonutil.h"
-#include "prom.h"
+#include "result/export.h"
+#include "core/fileio.h"
+#include "core/jsonutil.h"
+#include "present/prom.h"
 #include "rtmeasure.h"
 
 static void export_usage(FILE *f)

@@ -28,11 +28,11 @@
 
 #include <jansson.h>
 
-#include "fileio.h"
-#include "guard.h"
-#include "rt.h"
+#include "core/fileio.h"
+#include "box/guard.h"
+#include "box/rt.h"
 #include "rtmeasure.h"
-#include "units.h"
+#include "core/units.h"
 
 enum action { ACT_REPORT, ACT_DEMOTE, ACT_STOP, ACT_SIGNAL };
 

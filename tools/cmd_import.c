@@ -17,12 +17,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fileio.h"
-#include "import.h"
-#include "probe_noise.h"
+#include "core/fileio.h"
+#include "result/import.h"
+#include "probe/probe_noise.h"
 #include "rtmeasure.h"
-#include "summary.h"
-#include "units.h"
+#include "result/summary.h"
+#include "core/units.h"
 
 static void import_usage(FILE *f)
 {

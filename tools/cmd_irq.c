@@ -18,14 +18,14 @@
 #include <curses.h>
 #include <term.h>
 
-#include "fileio.h"
-#include "irq.h"
+#include "core/fileio.h"
+#include "irq/irq.h"
 #include "irq_accounting.h"
-#include "irqacct.h"
+#include "irq/handlers.h"
 #include "rtmeasure.h"
-#include "sysinfo.h"
-#include "trace.h"
-#include "units.h"
+#include "box/sysinfo.h"
+#include "tracefs/instance.h"
+#include "core/units.h"
 
 struct irq_opts {
 	uint64_t interval_ns;

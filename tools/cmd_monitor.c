@@ -17,12 +17,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "capture.h"
-#include "fileio.h"
+#include "trace/capture.h"
+#include "core/fileio.h"
 #include "monitor.h"
 #include "rtmeasure.h"
-#include "runlock.h"
-#include "units.h"
+#include "core/runlock.h"
+#include "core/units.h"
 
 static uint64_t mono_ns(void)
 {

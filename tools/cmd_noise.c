@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * cmd_noise.c - rtmeasure noise (alias hwlat): the userspace noise / hardware
- * latency detector (lib/probe_noise.c), driven by the shared runner.
+ * latency detector (lib/probe/probe_noise.c), driven by the shared runner.
  */
 #include <getopt.h>
 #include <strings.h>
@@ -11,11 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ktracer.h"
+#include "probe/ktracer.h"
 #include "measure.h"
-#include "trace.h"
+#include "tracefs/instance.h"
 #include "rtmeasure.h"
-#include "units.h"
+#include "core/units.h"
 
 #define NOISE_OPT_WINDOW	3001
 #define NOISE_OPT_WIDTH		3002

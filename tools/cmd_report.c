@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fileio.h"
-#include "report.h"
+#include "core/fileio.h"
+#include "present/report.h"
 #include "rtmeasure.h"
 
 static void report_usage(FILE *f)

@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cost.h"
-#include "load.h"
+#include "box/cost.h"
+#include "box/load.h"
 #include "measure.h"
 #include "rtmeasure.h"
-#include "units.h"
+#include "core/units.h"
 
 #define RUN_DEFAULT_DURATION_NS (60ULL * 1000000000ULL)
 
@@ -47,7 +47,7 @@ static void run_usage(FILE *f)
 		MEASURE_PROBE_HELP MEASURE_RESULT_HELP);
 }
 
-/* ---- --throughput: the cost phase (lib/cost.c), after the latency phase */
+/* ---- --throughput: the cost phase (lib/box/cost.c), after the latency phase */
 
 struct run_cost {
 	struct rtm_cost_opts o;

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "rtmeasure.h"
-#include "sysinfo.h"
+#include "box/sysinfo.h"
 
 static void sysinfo_usage(FILE *f)
 {

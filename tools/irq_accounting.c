@@ -16,13 +16,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cpuacct.h"
-#include "irq.h"
+#include "irq/charged.h"
+#include "irq/irq.h"
 #include "irq_accounting.h"
 #include "rtmeasure.h"
-#include "sysinfo.h"
-#include "trace.h"
-#include "units.h"
+#include "box/sysinfo.h"
+#include "tracefs/instance.h"
+#include "core/units.h"
 
 #define DRAIN_NS 100000000ULL	/* drain the buffers every 100 ms */
 

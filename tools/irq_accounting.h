@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "units.h"
+#include "core/units.h"
 
 struct irq_acct_opts {
 	uint64_t duration_ns;		/* 0: until interrupted */

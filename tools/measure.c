@@ -22,22 +22,22 @@
 #include <curses.h>
 #include <term.h>
 
-#include "capture.h"
-#include "cost.h"
-#include "cyclic.h"
-#include "fileio.h"
-#include "histfile.h"
-#include "load.h"
-#include "probe.h"
-#include "ktracer.h"
-#include "probe_noise.h"
-#include "report.h"
-#include "resultdir.h"
-#include "runlock.h"
+#include "trace/capture.h"
+#include "box/cost.h"
+#include "probe/cyclic.h"
+#include "core/fileio.h"
+#include "result/histfile.h"
+#include "box/load.h"
+#include "probe/probe.h"
+#include "probe/ktracer.h"
+#include "probe/probe_noise.h"
+#include "present/report.h"
+#include "result/resultdir.h"
+#include "core/runlock.h"
 #include "measure.h"
 #include "rtmeasure.h"
-#include "sysinfo.h"
-#include "units.h"
+#include "box/sysinfo.h"
+#include "core/units.h"
 
 /* ------------------------------------------------------------ live lines */
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * measure.h - what `rtmeasure cyclic`, `run` and `noise` share: their options,
- * and the drive loop that starts a probe through the runner (lib/probe.h),
+ * and the drive loop that starts a probe through the runner (lib/probe/probe.h),
  * shows progress, handles signals and writes the results folder.
  */
 #ifndef RTM_TOOL_MEASURE_H
@@ -11,14 +11,14 @@
 #include <stdio.h>
 #include <stdint.h>
 
-#include "cyclic.h"
-#include "ktracer.h"
-#include "probe.h"
-#include "probe_noise.h"
-#include "probe_timer.h"
-#include "result.h"
-#include "summary.h"
-#include "trace.h"
+#include "probe/cyclic.h"
+#include "probe/ktracer.h"
+#include "probe/probe.h"
+#include "probe/probe_noise.h"
+#include "probe/probe_timer.h"
+#include "result/result.h"
+#include "result/summary.h"
+#include "tracefs/instance.h"
 
 #define MEASURE_MAX_BOUNDS 16
 
@@ -430,8 +430,8 @@ json_t *measure_irq_live(struct measure_irq *mi, int64_t *lost);
 
 /*
  * ---- measure_trace.c: the streaming instance: RT tasks holding a CPU (--rt-hold,
- * issue 18, lib/rtholds.h) and the timer IRQ part of the wake-ups (--timer-irq,
- * issue 16, lib/timerirq.h)
+ * issue 18, lib/trace/rtholds.h) and the timer IRQ part of the wake-ups (--timer-irq,
+ * issue 16, lib/trace/timerirq.h)
  */
 
 struct measure_hold;
@@ -447,7 +447,7 @@ bool measure_timer_irq_wanted(const struct measure_opts *m);
  * NULL with @err set.
  */
 struct measure_hold *measure_hold_start(const struct measure_opts *m, struct rtm_error *err);
-/* noise --trace: each gap's cause (lib/noiseattr.h), given or on by default as root. */
+/* noise --trace: each gap's cause (lib/trace/noiseattr.h), given or on by default as root. */
 bool measure_noise_trace_wanted(const struct measure_opts *m);
 /*
  * measure_hold_start() failed: true (after a note naming why) when the run goes
@@ -468,7 +468,7 @@ json_t *measure_timer_irq_live(struct measure_hold *mh);
 /* Steal time per CPU from /proc/stat in ns (-1: not listed); @n entries. */
 void measure_read_steal(int64_t *steal, int n);
 /*
- * The spike census (lib/census.h): with --trace, --capture-above and the timer
+ * The spike census (lib/trace/census.h): with --trace, --capture-above and the timer
  * IRQ split, every wake-up over --capture-above gets a cause and a culprit.
  */
 bool measure_census_wanted(const struct measure_opts *m);

@@ -2,7 +2,7 @@
 /*
  * measure_backend.c - `cyclic`/`run --backend auto|timer|timerlat`: which
  * probe measures the wake-up latency. timer (the default) is rtmeasure's own
- * userspace probe; timerlat is the kernel's timerlat tracer (lib/probe_timerlat.c),
+ * userspace probe; timerlat is the kernel's timerlat tracer (lib/probe/probe_timerlat.c),
  * whose kthreads measure the same thing from inside the kernel and split each
  * wake-up into its IRQ and thread part. auto takes timerlat where the kernel
  * has it and can run it here (tracefs, root, nobody else running timerlat or
@@ -12,10 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ktracer.h"
+#include "probe/ktracer.h"
 #include "measure.h"
 #include "rtmeasure.h"
-#include "trace.h"
+#include "tracefs/instance.h"
 
 /* The first option given that only the userspace probe has, or NULL. */
 static const char *timer_only_option(const struct measure_opts *m)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * measure_census.c - the spike census's wiring (lib/census.h): the timer probe's
+ * measure_census.c - the spike census's wiring (lib/trace/census.h): the timer probe's
  * late wake-ups and the CPUs' steal time handed to the census between drains of
  * the streaming instance, and its section at the end.
  */
@@ -9,10 +9,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "census.h"
-#include "cyclic.h"
+#include "trace/census.h"
+#include "probe/cyclic.h"
 #include "measure.h"
-#include "probe_timer.h"
+#include "probe/probe_timer.h"
 
 static uint64_t now_ns(void)
 {

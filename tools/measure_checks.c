@@ -12,11 +12,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fileio.h"
-#include "runlock.h"
+#include "core/fileio.h"
+#include "core/runlock.h"
 #include "measure.h"
 #include "rtmeasure.h"
-#include "units.h"
+#include "core/units.h"
 
 /* ------------------------------------------------------------ checks */
 

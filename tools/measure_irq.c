@@ -10,11 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "irq.h"
-#include "irqacct.h"
+#include "irq/irq.h"
+#include "irq/handlers.h"
 #include "measure.h"
 #include "rtmeasure.h"
-#include "units.h"
+#include "core/units.h"
 
 struct measure_irq {
 	struct rtm_irq_snap start;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * measure_noise.c - `noise --trace` while it runs: each gap the probe logged is
- * laid over the events drained so far (lib/noiseattr.h, live part), so the live
+ * laid over the events drained so far (lib/trace/noiseattr.h, live part), so the live
  * lines, the progress lines and the --prometheus page show the time per cause so
- * far; and the SMI counters read around the run (lib/smi.h).
+ * far; and the SMI counters read around the run (lib/box/smi.h).
  */
 #include <spawn.h>
 #include <stdio.h>
@@ -13,11 +13,11 @@
 #include <unistd.h>
 
 #include "measure.h"
-#include "noiseattr.h"
-#include "probe.h"
-#include "probe_noise.h"
-#include "smi.h"
-#include "units.h"
+#include "trace/noiseattr.h"
+#include "probe/probe.h"
+#include "probe/probe_noise.h"
+#include "box/smi.h"
+#include "core/units.h"
 
 #define LIVE_BATCH	1024	/* gaps fetched from a probe thread at a time */
 

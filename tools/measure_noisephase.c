@@ -2,7 +2,7 @@
 /*
  * measure_noisephase.c - run --noise: the noise phase after the latency phase.
  *
- * The busy-loop detector (lib/probe_noise.c) measures the same CPUs once the
+ * The busy-loop detector (lib/probe/probe_noise.c) measures the same CPUs once the
  * timer probe's threads are joined, under the same load, for its own duration.
  * It never runs beside the timer probe: a FIFO busy loop on a CPU would delay
  * the timer thread there (or be delayed by it), and on the other CPUs it would
@@ -21,9 +21,9 @@
 #include <unistd.h>
 
 #include "measure.h"
-#include "probe_noise.h"
+#include "probe/probe_noise.h"
 #include "rtmeasure.h"
-#include "units.h"
+#include "core/units.h"
 
 static uint64_t mono_ns(void)
 {

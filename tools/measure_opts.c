@@ -13,11 +13,11 @@
 #include <string.h>
 #include <strings.h>
 
-#include "promhttp.h"
-#include "rtholds.h"
+#include "present/promhttp.h"
+#include "trace/rtholds.h"
 #include "measure.h"
 #include "rtmeasure.h"
-#include "units.h"
+#include "core/units.h"
 
 static const struct option measure_longopts[] = {
 	MEASURE_LONGOPTS,

@@ -14,8 +14,8 @@
 #include <time.h>
 
 #include "measure.h"
-#include "probe.h"
-#include "promhttp.h"
+#include "probe/probe.h"
+#include "present/promhttp.h"
 #include "rtmeasure.h"
 
 struct measure_prom {

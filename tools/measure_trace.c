@@ -11,8 +11,8 @@
  *
  * --rt-hold and --timer-irq (at the end): one second, streaming instance with
  * the events of the features wanted, drained by the drive loop and dispatched
- * to lib/rtholds.c (sched_switch: the real-time tasks that held a measured CPU
- * longer than the bound) and lib/timerirq.c (hrtimer_start and
+ * to lib/trace/rtholds.c (sched_switch: the real-time tasks that held a measured CPU
+ * longer than the bound) and lib/trace/timerirq.c (hrtimer_start and
  * hrtimer_expire_entry: the timer IRQ part of each probe wake-up).
  */
 #include <dirent.h>
@@ -23,16 +23,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "capture.h"
-#include "census.h"
-#include "irq.h"
+#include "trace/capture.h"
+#include "trace/census.h"
+#include "irq/irq.h"
 #include "measure.h"
-#include "noiseattr.h"
-#include "rtholds.h"
+#include "trace/noiseattr.h"
+#include "trace/rtholds.h"
 #include "rtmeasure.h"
-#include "smi.h"
-#include "timerirq.h"
-#include "units.h"
+#include "box/smi.h"
+#include "trace/timerirq.h"
+#include "core/units.h"
 
 /* From a period (at least 1 ms) before the planned wake-up to just after it. */
 static uint64_t window_before_ns(const struct measure_opts *m)

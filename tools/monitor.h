@@ -10,15 +10,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cyclic.h"
-#include "dashfmt.h"
-#include "hist.h"
-#include "irq.h"
-#include "irqacct.h"
+#include "probe/cyclic.h"
+#include "present/dashfmt.h"
+#include "core/hist.h"
+#include "irq/irq.h"
+#include "irq/handlers.h"
 #include "measure.h"
-#include "noiseattr.h"
-#include "sysinfo.h"
-#include "trace.h"
+#include "trace/noiseattr.h"
+#include "box/sysinfo.h"
+#include "tracefs/instance.h"
 
 #define MON_SPARK 60			/* sparkline: the last 60 refreshes' maxima */
 #define MON_SPIKES 64			/* spike log entries kept */
@@ -68,7 +68,7 @@ struct mon {
 	uint64_t threshold_ns;
 	bool once, plain, quiet_keys;
 	struct rtm_sysinfo *si;
-	struct rtm_probe_run *run;	/* the runner (lib/probe.h) driving the timer probe */
+	struct rtm_probe_run *run;	/* the runner (lib/probe/probe.h) driving the timer probe */
 	struct rtm_cyclic *c;		/* its session, for the figures */
 	struct rtm_probe_timer *p;
 	int n;

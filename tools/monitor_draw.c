@@ -13,8 +13,8 @@
 #include <curses.h>
 
 #include "monitor.h"
-#include "noiseattr.h"
-#include "units.h"
+#include "trace/noiseattr.h"
+#include "core/units.h"
 
 enum { PAIR_OK = 1, PAIR_WARN, PAIR_ALERT, PAIR_HEAD, PAIR_STATUS };
 

@@ -2,12 +2,12 @@
 /*
  * monitor_noise.c - rtmeasure monitor --noise-cpus: the noise panel's data.
  *
- * The busy-loop noise detector (lib/probe_noise.c) runs on CPUs the timer
+ * The busy-loop noise detector (lib/probe/probe_noise.c) runs on CPUs the timer
  * probe does not measure, at the same time: the two probes never share a CPU
  * (a FIFO busy loop would delay the timer thread on its CPU or be delayed by
  * it). The dashboard shows per noise CPU the noise %, the largest gap and its
  * cause, and the cause class with the most time. Causes come from the same
- * tracepoints and attribution as `noise --trace` (lib/noiseattr.c, on as root
+ * tracepoints and attribution as `noise --trace` (lib/trace/noiseattr.c, on as root
  * when tracefs works): at each refresh the gaps that ended at least
  * CAUSE_LAG_NS ago (their events have been drained) are laid over the events,
  * once each, and their class totals added up.
@@ -21,9 +21,9 @@
 #include <unistd.h>
 
 #include "monitor.h"
-#include "noiseattr.h"
+#include "trace/noiseattr.h"
 #include "rtmeasure.h"
-#include "units.h"
+#include "core/units.h"
 
 #define CAUSE_LAG_NS	500000000ULL	/* a gap's events are drained by then */
 #define CAUSE_BATCH	65536		/* gaps attributed per CPU and refresh at most */

@@ -15,7 +15,7 @@
 
 #include "config.h"
 #include "rtmeasure.h"
-#include "trace.h"
+#include "tracefs/instance.h"
 
 static const struct rtm_command commands[] = {
 	{ "run", cmd_run, "the main job: check the box, measure latency on every CPU, save", true },

@@ -24,7 +24,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "hist.h"
+#include "core/hist.h"
 
 #define ARRAY_SIZE	10000		/* 10 ms in us, as cyclictest -h 10000 */
 #define CG_VALUES	65536

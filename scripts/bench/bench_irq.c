@@ -18,10 +18,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "fileio.h"
-#include "irq.h"
-#include "irqacct.h"
-#include "tracedec.h"
+#include "core/fileio.h"
+#include "irq/irq.h"
+#include "irq/handlers.h"
+#include "tracefs/tracedec.h"
 
 static double now_s(void)
 {

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "result.h"
+#include "result/result.h"
 
 #define INTERVAL_NS	1000000ULL
 #define TAIL_MASS	0.002

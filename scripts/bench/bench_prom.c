@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "promhttp.h"
+#include "present/promhttp.h"
 
 static double cpu_s(void)
 {

@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "trace.h"
+#include "tracefs/instance.h"
 
 static double now_s(void)
 {

@@ -19,12 +19,12 @@ CPPFLAGS_F := -include $(top_builddir)/config.h -I$(top_srcdir)/lib -I$(top_buil
 	-DRTM_SRCDIR='"$(top_srcdir)"'
 CFLAGS_F := -g -O1 $(SAN) $(WARN) $(DEP_CFLAGS) -pthread
 
-LIB_SRCS := $(wildcard $(top_srcdir)/lib/*.c)
+LIB_SRCS := $(wildcard $(top_srcdir)/lib/*/*.c)
 LIB_OBJS := $(patsubst $(top_srcdir)/lib/%.c,$(O)/obj/%.o,$(LIB_SRCS))
 
 all: $(addprefix $(O)/,$(TARGETS))
 
-$(O)/obj/%.o: $(top_srcdir)/lib/%.c $(wildcard $(top_srcdir)/lib/*.h)
+$(O)/obj/%.o: $(top_srcdir)/lib/%.c $(wildcard $(top_srcdir)/lib/*/*.h)
 	@mkdir -p $(dir $@)
 	$(CLANG) $(CPPFLAGS_F) $(CFLAGS_F) -fsanitize=fuzzer-no-link -c -o $@ $<
 

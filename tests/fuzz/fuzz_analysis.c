@@ -7,8 +7,8 @@
  */
 #include <jansson.h>
 
-#include "analysis.h"
-#include "capture.h"
+#include "trace/analysis.h"
+#include "trace/capture.h"
 #include "fuzz.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)

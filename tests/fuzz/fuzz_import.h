@@ -8,8 +8,8 @@
 #ifndef RTM_FUZZ_IMPORT_H
 #define RTM_FUZZ_IMPORT_H
 
-#include "import.h"
-#include "result.h"
+#include "result/import.h"
+#include "result/result.h"
 #include "fuzz.h"
 
 static void import_once(const uint8_t *data, size_t size, const struct rtm_import_opts *o)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * fuzz_import_noise - the importers of rtla osnoise top text and hwlatdetect
- * output (lib/import_noise.c). Seeds: tests/data/import/rtla-osnoise-top*.txt,
+ * output (lib/result/import_noise.c). Seeds: tests/data/import/rtla-osnoise-top*.txt,
  * hwlatdetect*.txt.
  */
 #include "fuzz_import.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * fuzz_proc.h - the /proc parsers of lib/irq_proc.c. An input is one file, or
+ * fuzz_proc.h - the /proc parsers of lib/irq/proc.c. An input is one file, or
  * two snapshots of it separated by a line holding a form feed ("\f"); every
  * snapshot that parses is compared with itself (no events in between: every
  * count 0) and with the other one, then ranked and written as JSON, as
@@ -11,7 +11,7 @@
 
 #include <jansson.h>
 
-#include "irq.h"
+#include "irq/irq.h"
 #include "fuzz.h"
 
 typedef int (*proc_parser)(struct rtm_irq_snap *snap, const char *buf, size_t len,

@@ -6,7 +6,7 @@
  */
 #include <jansson.h>
 
-#include "result.h"
+#include "result/result.h"
 #include "fuzz.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * fuzz_sysinfo - the /proc and /sys readers of lib/sysinfo.c (boot command
+ * fuzz_sysinfo - the /proc and /sys readers of lib/box/sysinfo.c (boot command
  * line, kernel config, cpuinfo, CPU lists, idle states, clocksource, kernel
  * log, tracing features): rtm_sysinfo_collect() on a recorded tree whose files
  * the input replaces, then the verdicts, the JSON form and the text form.
@@ -18,8 +18,8 @@
 
 #include <jansson.h>
 
-#include "fileio.h"
-#include "sysinfo.h"
+#include "core/fileio.h"
+#include "box/sysinfo.h"
 #include "fuzz.h"
 
 static char top[PATH_MAX];

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * fuzz_task_stat - the /proc/PID/task/TID/stat and schedstat parsers of
- * irq --accounting (lib/cpuacct_proc.c). Seeds: the stat and schedstat files
+ * irq --accounting (lib/irq/charged_proc.c). Seeds: the stat and schedstat files
  * recorded under tests/data (cpuacct-vm-6.18, the sysroots).
  */
-#include "cpuacct.h"
+#include "irq/charged.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * fuzz_tracedec - the raw ring-buffer page decoder (lib/tracedec.c over
+ * fuzz_tracedec - the raw ring-buffer page decoder (lib/tracefs/tracedec.c over
  * libtraceevent's kbuffer), with the event formats recorded on this VM's 6.18
  * kernel and on Debian's 6.1 PREEMPT_RT kernel, loaded once in
  * LLVMFuzzerInitialize (loading them takes far longer than decoding a page).
@@ -12,7 +12,7 @@
 #include <errno.h>
 #include <limits.h>
 
-#include "tracedec.h"
+#include "tracefs/tracedec.h"
 #include "fuzz.h"
 
 static struct rtm_tracedec *dec[2];

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * fuzz_units - the duration, latency and CPU-list parsers of lib/units.c, each
+ * fuzz_units - the duration, latency and CPU-list parsers of lib/core/units.c, each
  * fed the whole input as a string. A CPU list that parses is sorted, without
  * duplicates, within RTM_MAX_CPUS, and reads back the same from its canonical
  * form; every number prints in human form. Seeds: the boot command lines and
  * CPU lists of tests/data/sysroot-*, and option values of the man pages.
  */
-#include "units.h"
+#include "core/units.h"
 #include "fuzz.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)

@@ -9,7 +9,7 @@
 #include <dirent.h>
 #include <limits.h>
 
-#include "fileio.h"
+#include "core/fileio.h"
 #include "fuzz.h"
 #include "../tap.h"
 

@@ -33,8 +33,8 @@
 
 #include "helper.h"
 #include "record.h"
-#include "timerirq.h"
-#include "trace.h"
+#include "trace/timerirq.h"
+#include "tracefs/instance.h"
 
 #define EVENTS		"sched:sched_switch,irq:irq_handler_entry,irq:irq_handler_exit," \
 			"irq:softirq_entry,irq:softirq_exit,irq_vectors,nmi:nmi_handler," \

@@ -25,7 +25,7 @@
 
 #include "helper.h"
 #include "record.h"
-#include "trace.h"
+#include "tracefs/instance.h"
 
 /* Copy /proc/PID/task/TID/{stat,schedstat} below DIR/WHICH; returns the clock before. */
 static uint64_t copy_task(const char *dir, const char *which, int pid, int tid)

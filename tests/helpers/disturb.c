@@ -45,8 +45,8 @@
 #include <unistd.h>
 
 #include "helper.h"
-#include "rt.h"
-#include "units.h"
+#include "box/rt.h"
+#include "core/units.h"
 
 #define MAX_THREADS 1000
 

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "units.h"
+#include "core/units.h"
 
 static const char *helper_name = "helper";
 

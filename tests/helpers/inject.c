@@ -24,8 +24,8 @@
 #include <time.h>
 
 #include "helper.h"
-#include "rt.h"
-#include "units.h"
+#include "box/rt.h"
+#include "core/units.h"
 
 static volatile sig_atomic_t stop;
 

@@ -3,7 +3,7 @@
  * noiseattr_record - record what `noise --trace` reads, for tests/unit/test_noiseattr.
  *
  *   noiseattr_record record DIR --cpu C --inject PATH
- *       run rtmeasure's noise probe (lib/probe_noise.c: FIFO 95, busy 150 ms of
+ *       run rtmeasure's noise probe (lib/probe/probe_noise.c: FIFO 95, busy 150 ms of
  *       every 200 ms, gaps above 1 us) on CPU C for 2 s while the streaming events
  *       noise --trace enables are traced on C (raw pages in DIR/cpuC.raw, formats in
  *       DIR/events), and PATH (tests/helpers/inject) spins 2 ms every 70 ms at FIFO
@@ -27,8 +27,8 @@
 
 #include "helper.h"
 #include "record.h"
-#include "probe_noise.h"
-#include "trace.h"
+#include "probe/probe_noise.h"
+#include "tracefs/instance.h"
 
 #define EVENTS "sched:sched_switch,irq:irq_handler_entry,irq:irq_handler_exit," \
 	       "irq:softirq_entry,irq:softirq_exit,irq_vectors,nmi:nmi_handler"

@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "tracedec.h"
+#include "tracefs/tracedec.h"
 
 /*
  * An rtm_trace_read_pages() callback: the raw page appended to @arg (a folder)

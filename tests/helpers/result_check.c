@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "result.h"
+#include "result/result.h"
 
 int main(int argc, char **argv)
 {

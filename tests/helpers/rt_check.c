@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * rt_check - live checks of lib/rt.c and lib/load.c for tests/integration/rt_load.sh.
+ * rt_check - live checks of lib/box/rt.c and lib/box/load.c for tests/integration/rt_load.sh.
  *
  *   rt_check [--cpu N]	(N defaults to 1)
  *
@@ -23,9 +23,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fileio.h"
-#include "load.h"
-#include "rt.h"
+#include "core/fileio.h"
+#include "box/load.h"
+#include "box/rt.h"
 
 #define MAX_GROUPS 16
 

@@ -29,8 +29,8 @@
 
 #include "helper.h"
 #include "record.h"
-#include "timerirq.h"
-#include "trace.h"
+#include "trace/timerirq.h"
+#include "tracefs/instance.h"
 
 
 int main(int argc, char **argv)

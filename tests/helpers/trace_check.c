@@ -29,7 +29,7 @@
 
 #include "helper.h"
 #include "record.h"
-#include "trace.h"
+#include "tracefs/instance.h"
 
 static uint64_t mono_ns(void)
 {

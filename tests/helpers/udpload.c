@@ -32,7 +32,7 @@
 #include <unistd.h>
 
 #include "helper.h"
-#include "rt.h"
+#include "box/rt.h"
 
 static volatile sig_atomic_t stop;
 static atomic_long sent, received;

@@ -6,7 +6,7 @@
  * threaded and a hard device IRQ, the TIMER softirq in irq exit/ksoftirqd and
  * in ktimers, a SCHED_OTHER task in a non-preemptible section, interrupts off,
  * a vCPU stall). Each window is loaded back from its spike JSON and analysed
- * again and its verdict is checked against values known without lib/analysis.c:
+ * again and its verdict is checked against values known without lib/trace/analysis.c:
  * the scenario each window was recorded in (the injector, the device IRQ, the
  * task that held the CPU, its priority, the kernel's preemption model) and the
  * time stamps of the events that mark each phase, read from the files with jq
@@ -19,9 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "capture.h"
-#include "units.h"
+#include "trace/analysis.h"
+#include "trace/capture.h"
+#include "core/units.h"
 #include "../tap.h"
 
 struct spike_case {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests: the spike census (lib/census.c). Hand-made event sequences on one
+ * Unit tests: the spike census (lib/trace/census.c). Hand-made event sequences on one
  * CPU, one per cause class, whose answer is known by construction (a timer
  * interrupt late on an idle CPU, on a VM, with the steal time growing, while a
  * task ran; an IRQ, a vector, a softirq, an NMI, a task holding the CPU; the
@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "census.h"
-#include "timerirq.h"
-#include "tracedec.h"
+#include "trace/census.h"
+#include "trace/timerirq.h"
+#include "tracefs/tracedec.h"
 #include "../tap.h"
 
 #define WAKEUP	0xffffffff8142de30ULL	/* hrtimer_wakeup */

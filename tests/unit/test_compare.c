@@ -22,9 +22,9 @@
 
 #include <jansson.h>
 
-#include "compare.h"
-#include "stats.h"
-#include "units.h"
+#include "present/compare.h"
+#include "core/stats.h"
+#include "core/units.h"
 #include "../tap.h"
 
 /* ---------------------------------------------------------------- random samples */

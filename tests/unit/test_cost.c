@@ -15,9 +15,9 @@
 
 #include <jansson.h>
 
-#include "compare.h"
-#include "cost.h"
-#include "fileio.h"
+#include "present/compare.h"
+#include "box/cost.h"
+#include "core/fileio.h"
 #include "../tap.h"
 
 static const char *data_dir(void)

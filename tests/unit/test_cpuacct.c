@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpuacct.h"
+#include "irq/charged.h"
 #include "../tap.h"
 
 static const char *data(void)

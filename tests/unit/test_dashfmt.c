@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "dashfmt.h"
+#include "present/dashfmt.h"
 #include "../tap.h"
 
 static void levels(void)

@@ -18,8 +18,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "fileio.h"
-#include "plot.h"
+#include "core/fileio.h"
+#include "present/plot.h"
 #include "../tap.h"
 
 static char top[PATH_MAX];

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "guard.h"
+#include "box/guard.h"
 #include "../tap.h"
 
 static char root[PATH_MAX];

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "hist.h"
+#include "core/hist.h"
 #include "../tap.h"
 
 typedef unsigned __int128 u128;

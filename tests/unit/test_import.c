@@ -17,10 +17,10 @@
 
 #include <jansson.h>
 
-#include "export.h"
-#include "fileio.h"
-#include "import.h"
-#include "summary.h"
+#include "result/export.h"
+#include "core/fileio.h"
+#include "result/import.h"
+#include "result/summary.h"
 #include "../tap.h"
 
 static const char *datadir;

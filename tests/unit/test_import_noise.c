@@ -14,9 +14,9 @@
 
 #include <jansson.h>
 
-#include "fileio.h"
-#include "hist.h"
-#include "import.h"
+#include "core/fileio.h"
+#include "core/hist.h"
+#include "result/import.h"
 #include "../tap.h"
 
 static const char *datadir;

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "irq.h"
+#include "irq/irq.h"
 #include "../tap.h"
 
 static const char *datadir;

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "irqacct.h"
+#include "irq/handlers.h"
 #include "../tap.h"
 
 static struct rtm_event ev(uint64_t ts, int cpu, enum rtm_ev_type type, const char *name)

@@ -8,13 +8,13 @@
  */
 #include <string.h>
 
-#include "analysis.h"
-#include "capture.h"
-#include "fileio.h"
-#include "import.h"
-#include "irq.h"
-#include "jsonutil.h"
-#include "result.h"
+#include "trace/analysis.h"
+#include "trace/capture.h"
+#include "core/fileio.h"
+#include "result/import.h"
+#include "irq/irq.h"
+#include "core/jsonutil.h"
+#include "result/result.h"
 #include "../tap.h"
 
 static void text(const char *in, size_t len, const char *want, const char *name)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests of the hwlat backend (lib/ktracer.c) without root or tracefs:
+ * Unit tests of the hwlat backend (lib/probe/ktracer.c) without root or tracefs:
  * the hwlat samples recorded on Debian's 6.1 PREEMPT_RT kernel in the kernel
  * lab (tests/data/trace-rt-6.1-hwlat: raw pages + formats) decoded and turned
  * into sections.noise, checked against the figures of the kernel's own text
@@ -17,9 +17,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fileio.h"
-#include "ktracer.h"
-#include "tracedec.h"
+#include "core/fileio.h"
+#include "probe/ktracer.h"
+#include "tracefs/tracedec.h"
 #include "../tap.h"
 
 /*

@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "load.h"
+#include "box/load.h"
 #include "../tap.h"
 
 struct parse_case {

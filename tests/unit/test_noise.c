@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clock.h"
-#include "probe_noise.h"
+#include "core/clock.h"
+#include "probe/probe_noise.h"
 #include "../tap.h"
 
 static struct rtm_counter counter_at(double hz)

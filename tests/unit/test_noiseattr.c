@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests: a cause for every noise gap (lib/noiseattr.c), from event sequences
+ * Unit tests: a cause for every noise gap (lib/trace/noiseattr.c), from event sequences
  * whose answers are known by construction: a hard IRQ, a vector, a softirq with an
  * IRQ nested in it (counted once, to the innermost), an NMI inside a softirq, a gap
  * with no event, another thread preempting the probe, the probe asleep (nothing
@@ -15,9 +15,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "noiseattr.h"
-#include "result.h"
-#include "tracedec.h"
+#include "trace/noiseattr.h"
+#include "result/result.h"
+#include "tracefs/tracedec.h"
 #include "../fakeproc.h"
 #include "../tap.h"
 

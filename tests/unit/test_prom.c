@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "prom.h"
+#include "present/prom.h"
 #include "../tap.h"
 
 static char *page(enum rtm_prom_format fmt, const struct rtm_prom_target *t,

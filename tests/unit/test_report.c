@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fileio.h"
-#include "report.h"
+#include "core/fileio.h"
+#include "present/report.h"
 #include "../tap.h"
 
 static char *block_text(const struct rtm_hist *h, double *xmax, bool pct)

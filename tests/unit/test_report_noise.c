@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests: the report of a noise result (lib/report_noise.c) on the noise
+ * Unit tests: the report of a noise result (lib/present/report_noise.c) on the noise
  * run recorded here (tests/data/results/vm-6.18-noise): the per-CPU table's
  * cells are result.json's figures, a null in the section shows as unknown, the
  * gap causes (built onto the recorded section as noise --trace writes them) and
@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
-#include "units.h"
+#include "present/report.h"
+#include "core/units.h"
 #include "../tap.h"
 
 #define NOISE_RESULT RTM_SRCDIR "/tests/data/results/vm-6.18-noise/result.json"

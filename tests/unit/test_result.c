@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "result.h"
+#include "result/result.h"
 #include "../tap.h"
 
 static char tmpdir[PATH_MAX];

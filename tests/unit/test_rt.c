@@ -10,8 +10,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "rt.h"
-#include "units.h"
+#include "box/rt.h"
+#include "core/units.h"
 #include "../tap.h"
 
 #define KEEP_PRIO 42

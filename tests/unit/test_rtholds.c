@@ -16,9 +16,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "result.h"
-#include "rtholds.h"
-#include "tracedec.h"
+#include "result/result.h"
+#include "trace/rtholds.h"
+#include "tracefs/tracedec.h"
 #include "../fakeproc.h"
 #include "../tap.h"
 

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "runlock.h"
+#include "core/runlock.h"
 #include "../tap.h"
 
 static char dir[] = "/tmp/rtm-test-runlock.XXXXXX";

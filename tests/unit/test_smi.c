@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests: the SMI counter (lib/smi.c) on fake roots: an Intel CPU whose
+ * Unit tests: the SMI counter (lib/box/smi.c) on fake roots: an Intel CPU whose
  * /dev/cpu/N/msr is a file holding MSR_SMI_COUNT at offset 0x34, one whose device
  * is missing (no msr module), one whose read comes up short (a VM refusing it),
  * an AMD CPU; and the decision from two readings (growth, the 32-bit wrap, either
@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "smi.h"
+#include "box/smi.h"
 #include "../tap.h"
 
 static void put_file(const char *root, const char *path, const void *data, size_t len)

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "histfile.h"
-#include "summary.h"
+#include "result/histfile.h"
+#include "result/summary.h"
 #include "../tap.h"
 
 /*

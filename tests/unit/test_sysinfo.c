@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sysinfo.h"
+#include "box/sysinfo.h"
 #include "../tap.h"
 
 static const char *datadir;

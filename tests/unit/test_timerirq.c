@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests: the timer IRQ delay of the probes' own hrtimers (lib/timerirq.c),
+ * Unit tests: the timer IRQ delay of the probes' own hrtimers (lib/trace/timerirq.c),
  * from hrtimer_start / hrtimer_expire_entry sequences whose answers are known by
  * construction (matched, a start without its expiry, an expiry without its start,
  * a re-arm before expiry, other tasks' and other handlers' hrtimers, two CPUs
@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "result.h"
-#include "timerirq.h"
-#include "tracedec.h"
+#include "result/result.h"
+#include "trace/timerirq.h"
+#include "tracefs/tracedec.h"
 #include "../tap.h"
 
 #define WAKEUP	0xffffffff8142de30ULL	/* hrtimer_wakeup */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests of the timerlat backend (lib/ktracer_timerlat.c) without root or
+ * Unit tests of the timerlat backend (lib/probe/ktracer_timerlat.c) without root or
  * tracefs: the ftrace:timerlat samples recorded on Debian's 6.1 PREEMPT_RT
  * kernel in the kernel lab (tests/data/trace-rt-6.1-timerlat: raw pages +
  * formats) decoded and put into a result, checked against the kernel's own
@@ -16,12 +16,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fileio.h"
-#include "hist.h"
-#include "ktracer.h"
-#include "result.h"
-#include "timerirq.h"
-#include "tracedec.h"
+#include "core/fileio.h"
+#include "core/hist.h"
+#include "probe/ktracer.h"
+#include "result/result.h"
+#include "trace/timerirq.h"
+#include "tracefs/tracedec.h"
 #include "../tap.h"
 
 #define eq(got, want, ...) do {							\

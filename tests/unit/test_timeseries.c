@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "timeseries.h"
+#include "core/timeseries.h"
 #include "../tap.h"
 
 #define SEC	UINT64_C(1000000000)

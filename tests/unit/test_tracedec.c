@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tracedec.h"
+#include "tracefs/tracedec.h"
 #include "../tap.h"
 
 struct facts {

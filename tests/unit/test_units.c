@@ -2,7 +2,7 @@
 /* Unit tests: duration, latency and CPU-list parsers and printers. */
 #include <stdint.h>
 
-#include "units.h"
+#include "core/units.h"
 #include "../tap.h"
 
 struct parse_case {

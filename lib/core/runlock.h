@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * runlock.h - what a running rtmeasure holds, as flock(2) locks on files in
+ * one directory (/run/lock/rtmeasure, or $RTMEASURE_LOCK_DIR).
+ *
+ * A lock lives exactly as long as its process (the kernel drops it on any
+ * exit, SIGKILL included), so "is the owner still there?" is "can the lock be
+ * taken?", which neither PID reuse nor another PID namespace can fool.
+ *
+ *   instance-<name>.lock  held for the life of tracefs instance <name>; a
+ *                         rtmeasure-* instance whose lock file exists and can
+ *                         be taken is stale. Without a lock file its owner is
+ *                         unknown (an older rtmeasure, another lock
+ *                         directory) and the instance is left alone.
+ *   cpu<N>.lock           held by the run whose probe measures CPU N (the
+ *                         holder; it writes "PID [exclusive]" into the file)
+ *   cpu<N>.guests         shared-locked by later runs that measure CPU N too;
+ *                         the holder notices them by trying to take it.
+ */
+#ifndef RTM_RUNLOCK_H
+#define RTM_RUNLOCK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/error.h"
+#include "core/units.h"
+
+#define RTM_LOCK_DIR "/run/lock/rtmeasure"
+
+/* The lock directory: $RTMEASURE_LOCK_DIR, or RTM_LOCK_DIR. */
+const char *rtm_runlock_dir(void);
+
+/* --------------------------------------------------------- trace instances */
+
+/**
+ * rtm_runlock_instance_take - lock tracefs instance @name for this process
+ * @existed: set when the lock file was there already (a killed owner's)
+ *
+ * Returns the locked descriptor, -EBUSY when another live process holds the
+ * name, or -errno (with a message) when the lock directory is unusable.
+ */
+int rtm_runlock_instance_take(const char *name, bool *existed, struct rtm_error *err);
+
+/* Remove the lock file of @name, then drop the lock (@fd < 0: nothing). */
+void rtm_runlock_instance_release(const char *name, int fd);
+
+/**
+ * rtm_runlock_instance_stale - is instance @name's owner gone?
+ *
+ * Returns a locked descriptor when the lock file exists and nobody holds it:
+ * the caller removes the instance, then rtm_runlock_instance_release().
+ * -ENOENT: no lock file (owner unknown: leave the instance alone);
+ * -EBUSY: its owner runs.
+ */
+int rtm_runlock_instance_stale(const char *name);
+
+/* --------------------------------------------------------- measured CPUs */
+
+struct rtm_cpulock;
+
+/**
+ * rtm_cpulock_take - announce that this process measures @cpus
+ * @exclusive: refuse (-EBUSY, message naming the CPUs and the other
+ *             process) when another rtmeasure measures one of them; an
+ *             exclusive holder makes later runs refuse too
+ *
+ * Without @exclusive, CPUs another run measures are shared: listed by
+ * rtm_cpulock_shared() and the run goes on. -errno with a message when the
+ * lock directory is unusable.
+ */
+struct rtm_cpulock *rtm_cpulock_take(const struct rtm_cpulist *cpus, bool exclusive,
+				     struct rtm_error *err);
+
+/*
+ * CPUs that another rtmeasure measured at the same time as this one: the ones
+ * it held when we started, and (after rtm_cpulock_poll()) the ones whose
+ * lock we hold that a later run joined. @pid: the other process as its lock
+ * file names it (in its PID namespace), 0 when unknown. Returns how many.
+ */
+int rtm_cpulock_shared(const struct rtm_cpulock *l, struct rtm_cpulist *out, long *pid);
+
+/* Look for later runs on the CPUs we hold (one flock() per CPU); true when new ones. */
+bool rtm_cpulock_poll(struct rtm_cpulock *l);
+
+/* Drop every lock. Safe on NULL. */
+void rtm_cpulock_release(struct rtm_cpulock *l);
+
+#endif

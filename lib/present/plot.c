@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * plot.c - gnuplot as a child process, fed a template on its standard input.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/grow.h"
+#include "core/fileio.h"
+#include "present/plot.h"
+
+#ifndef RTM_PKGDATADIR
+#define RTM_PKGDATADIR "/usr/local/share/rtmeasure"
+#endif
+#ifndef RTM_SRCDIR
+#define RTM_SRCDIR "."
+#endif
+
+extern char **environ;
+
+const char *rtm_plot_format_ext(enum rtm_plot_format f)
+{
+	switch (f) {
+	case RTM_PLOT_PNG:	return "png";
+	case RTM_PLOT_SVG:	return "svg";
+	case RTM_PLOT_PDF:	return "pdf";
+	}
+	return "?";
+}
+
+int rtm_plot_formats_parse(const char *list, unsigned int *mask, struct rtm_error *err)
+{
+	char *copy = strdup(list), *tok, *save = NULL;
+	int ret = 0;
+
+	if (!copy)
+		return rtm_error_setn(err, -ENOMEM, "out of memory");
+	*mask = 0;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "png"))
+			*mask |= 1u << RTM_PLOT_PNG;
+		else if (!strcmp(tok, "svg"))
+			*mask |= 1u << RTM_PLOT_SVG;
+		else if (!strcmp(tok, "pdf"))
+			*mask |= 1u << RTM_PLOT_PDF;
+		else {
+			ret = rtm_error_set(err, "unknown plot format '%s' (use png, svg or pdf, "
+					    "comma separated)", tok);
+			break;
+		}
+	}
+	free(copy);
+	if (!ret && !*mask)
+		ret = rtm_error_set(err, "no plot format given (use png, svg or pdf)");
+	return ret;
+}
+
+const char *rtm_plot_template_dir(struct rtm_error *err)
+{
+	static const char *const dirs[] = { RTM_PKGDATADIR "/plots", RTM_SRCDIR "/plots" };
+	const char *env = getenv("RTMEASURE_PLOTS");
+	char probe[PATH_MAX];
+	size_t i;
+
+	if (env && *env)
+		return env;
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(probe, sizeof(probe), "%s/histogram.gp", dirs[i]);
+		if (access(probe, R_OK) == 0)
+			return dirs[i];
+	}
+	rtm_error_set(err, "the plot templates are not installed (%s/plots); set RTMEASURE_PLOTS "
+		      "to the source tree's plots/ folder", RTM_PKGDATADIR);
+	return NULL;
+}
+
+/*
+ * A gnuplot string literal: single quotes, '' for a quote; text of several
+ * lines (a title) in double quotes, where \\, \" and \n are the only escapes
+ * written. A carriage return is refused.
+ */
+static int put_string(FILE *f, const char *s)
+{
+	if (strchr(s, '\r'))
+		return -EINVAL;
+	if (strchr(s, '\n')) {
+		fputc('"', f);
+		for (; *s; s++) {
+			if (*s == '\n') {
+				fputs("\\n", f);
+				continue;
+			}
+			if (*s == '"' || *s == '\\')
+				fputc('\\', f);
+			fputc(*s, f);
+		}
+		fputc('"', f);
+		return 0;
+	}
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\n' || *s == '\r')
+			return -EINVAL;
+		if (*s == '\'')
+			fputc('\'', f);
+		fputc(*s, f);
+	}
+	fputc('\'', f);
+	return 0;
+}
+
+static bool is_number(const char *s)
+{
+	char *end;
+
+	if (!*s)
+		return false;
+	strtod(s, &end);
+	return !*end;
+}
+
+static bool is_ident(const char *s)
+{
+	if (!*s || !((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_'))
+		return false;
+	return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
+	       strlen(s);
+}
+
+/* The whole script: terminal, output, variables, then the template. */
+static char *build_script(const char *tmpl, enum rtm_plot_format fmt, int w, int h,
+			  const struct rtm_plot_var *vars, int nvars,
+			  size_t *len, struct rtm_error *err)
+{
+	char *text = NULL;
+	FILE *f = open_memstream(&text, len);
+	int i, bad = 0;
+
+	if (!f) {
+		rtm_error_set(err, "out of memory");
+		return NULL;
+	}
+	switch (fmt) {
+	case RTM_PLOT_PNG:
+		fprintf(f, "set terminal pngcairo size %d,%d font 'DejaVu Sans,10' noenhanced\n",
+			w, h);
+		break;
+	case RTM_PLOT_SVG:
+		fprintf(f, "set terminal svg size %d,%d font 'DejaVu Sans,10' noenhanced "
+			"background rgb 'white'\n", w, h);
+		break;
+	case RTM_PLOT_PDF:
+		fprintf(f, "set terminal pdfcairo size %.2fin,%.2fin font 'DejaVu Sans,8' "
+			"noenhanced\n", w / 100.0, h / 100.0);
+		break;
+	}
+	/* gnuplot writes the image to its stdout, a pipe: it never opens a file by name */
+	fputs("set output\n", f);
+	for (i = 0; i < nvars && !bad; i++) {
+		if (!is_ident(vars[i].name) || (vars[i].number && !is_number(vars[i].value))) {
+			bad = 1;
+			break;
+		}
+		fprintf(f, "%s = ", vars[i].name);
+		if (vars[i].number)
+			fputs(vars[i].value, f);
+		else
+			bad |= put_string(f, vars[i].value);
+		fputc('\n', f);
+	}
+	fputs(tmpl, f);
+	fputs("\nset output\n", f);
+	fclose(f);
+	if (bad) {
+		free(text);
+		rtm_error_set(err, "plot parameter %d is not valid for gnuplot", i);
+		return NULL;
+	}
+	return text;
+}
+
+/* Append what @fd has to *@buf; 0 at EOF, 1 for more, -errno. */
+static int drain(int fd, char **buf, size_t *len, size_t *cap, size_t max)
+{
+	char *nb;
+	ssize_t n;
+
+	if (*cap - *len < 65536 && *cap >= max)
+		return -EFBIG;
+	nb = rtm_grow(*buf, cap, *len + 65535, 1, 131072);	/* 64 KiB free */
+	if (!nb)
+		return -ENOMEM;
+	*buf = nb;
+	n = read(fd, *buf + *len, *cap - *len - 1);
+	if (n < 0)
+		return errno == EINTR || errno == EAGAIN ? 1 : -errno;
+	*len += (size_t)n;
+	(*buf)[*len] = '\0';
+	return n > 0;
+}
+
+/*
+ * Feed @script to gnuplot; its last line on stderr becomes the message. The
+ * image gnuplot writes to its stdout is returned in @img (NULL: discarded).
+ * stdin, stdout and stderr are served together, so a large image or script
+ * never blocks either side.
+ */
+static int run_gnuplot(const char *script, size_t len, const char *name, char **img,
+		       size_t *img_len, struct rtm_error *err)
+{
+	char *argv[] = { "gnuplot", NULL };
+	posix_spawn_file_actions_t fa;
+	int in[2], out[2], errp[2], status, ret, rc = 0;
+	char *obuf = NULL, *ebuf = NULL;
+	size_t olen = 0, ocap = 0, elen = 0, ecap = 0, off = 0;
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+	bool in_open = true, out_open = true, err_open = true;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe2(in, O_CLOEXEC) < 0)
+		return rtm_error_setn(err, -errno, "cannot make a pipe: %s", strerror(errno));
+	if (pipe2(out, O_CLOEXEC) < 0) {
+		ret = -errno;
+		close(in[0]);
+		close(in[1]);
+		return rtm_error_setn(err, ret, "cannot make a pipe: %s", strerror(-ret));
+	}
+	if (pipe2(errp, O_CLOEXEC) < 0) {
+		ret = -errno;
+		close(in[0]);
+		close(in[1]);
+		close(out[0]);
+		close(out[1]);
+		return rtm_error_setn(err, ret, "cannot make a pipe: %s", strerror(-ret));
+	}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, in[0], STDIN_FILENO);
+	posix_spawn_file_actions_adddup2(&fa, out[1], STDOUT_FILENO);
+	posix_spawn_file_actions_adddup2(&fa, errp[1], STDERR_FILENO);
+	ret = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(in[0]);
+	close(out[1]);
+	close(errp[1]);
+	if (ret) {
+		close(in[1]);
+		close(out[0]);
+		close(errp[0]);
+		if (ret == ENOENT)
+			return rtm_error_setn(err, -ENOENT, "gnuplot is not installed (apt-get install "
+					      "gnuplot-nox)");
+		return rtm_error_setn(err, -ret, "cannot run gnuplot: %s", strerror(ret));
+	}
+	fcntl(in[1], F_SETFL, O_NONBLOCK);
+	if (!len) {
+		close(in[1]);
+		in_open = false;
+	}
+	/* a gnuplot that dies early must not kill us with SIGPIPE */
+	sigaction(SIGPIPE, &ign, &old);
+	while ((in_open || out_open || err_open) && !rc) {
+		struct pollfd pf[3] = { { in_open ? in[1] : -1, POLLOUT, 0 },
+					{ out_open ? out[0] : -1, POLLIN, 0 },
+					{ err_open ? errp[0] : -1, POLLIN, 0 } };
+
+		if (poll(pf, 3, -1) < 0) {
+			if (errno != EINTR)
+				rc = -errno;
+			continue;
+		}
+		if (in_open && pf[0].revents) {
+			n = write(in[1], script + off, len - off);
+			if (n > 0)
+				off += (size_t)n;
+			if ((n < 0 && errno != EINTR && errno != EAGAIN) || off == len) {
+				close(in[1]);
+				in_open = false;
+			}
+		}
+		if (out_open && pf[1].revents) {
+			ret = drain(out[0], &obuf, &olen, &ocap, (size_t)1 << 30);
+			if (ret < 0)
+				rc = ret;
+			else if (!ret) {
+				close(out[0]);
+				out_open = false;
+			}
+		}
+		if (err_open && pf[2].revents) {
+			ret = drain(errp[0], &ebuf, &elen, &ecap, (size_t)1 << 24);
+			if (ret < 0)
+				rc = ret;
+			else if (!ret) {
+				close(errp[0]);
+				err_open = false;
+			}
+		}
+	}
+	sigaction(SIGPIPE, &old, NULL);
+	if (in_open)
+		close(in[1]);
+	if (out_open)
+		close(out[0]);
+	if (err_open)
+		close(errp[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (rc) {
+		free(obuf);
+		free(ebuf);
+		return rtm_error_setn(err, rc, "cannot read gnuplot's output drawing %s: %s", name,
+				      strerror(-rc));
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && off == len) {
+		free(ebuf);
+		if (img) {
+			*img = obuf;
+			*img_len = olen;
+		} else {
+			free(obuf);
+		}
+		return 0;
+	}
+	free(obuf);
+	{
+		/* gnuplot's error is the last non-empty line it printed */
+		char *line = NULL, *p, *last = NULL;
+
+		for (p = ebuf ? strtok_r(ebuf, "\n", &line) : NULL; p;
+		     p = strtok_r(NULL, "\n", &line))
+			if (*rtm_strstrip(p))
+				last = rtm_strstrip(p);
+		ret = rtm_error_setn(err, -EIO, "gnuplot failed drawing %s: %s", name,
+				     last ? last : "no message");
+		free(ebuf);
+		return ret;
+	}
+}
+
+/*
+ * Is @buf a whole image of format @fmt? gnuplot exits 0 even when its output
+ * was cut short, so the end is checked: PNG's IEND chunk, SVG's </svg>, PDF's
+ * %%EOF.
+ */
+bool rtm_plot_image_whole(enum rtm_plot_format fmt, const char *buf, size_t len)
+{
+	static const unsigned char png_sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+	static const unsigned char png_end[12] = { 0, 0, 0, 0, 'I', 'E', 'N', 'D',
+						   0xae, 0x42, 0x60, 0x82 };
+	size_t n = len, from;
+
+	switch (fmt) {
+	case RTM_PLOT_PNG:
+		return len >= 20 && !memcmp(buf, png_sig, 8) &&
+		       !memcmp(buf + len - 12, png_end, 12);
+	case RTM_PLOT_SVG:
+		while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r' || buf[n - 1] == ' ' ||
+			     buf[n - 1] == '\t'))
+			n--;
+		return n >= 6 && !memcmp(buf + n - 6, "</svg>", 6) && memmem(buf, n, "<svg", 4);
+	case RTM_PLOT_PDF:
+		from = len > 1024 ? len - 1024 : 0;
+		return len > 5 && !memcmp(buf, "%PDF-", 5) &&
+		       memmem(buf + from, len - from, "%%EOF", 5) != NULL;
+	}
+	return false;
+}
+
+int rtm_plot_check(struct rtm_error *err)
+{
+	/* an empty script: gnuplot starts, reads nothing and exits 0 */
+	if (!rtm_plot_template_dir(err))
+		return -ENOENT;
+	return run_gnuplot("", 0, "nothing", NULL, NULL, err);
+}
+
+int rtm_plot_draw(const char *template_dir, const char *name, enum rtm_plot_format fmt,
+		  int width, int height, const char *out, const struct rtm_plot_var *vars,
+		  int nvars, struct rtm_error *err)
+{
+	char path[PATH_MAX];
+	char *tmpl, *script, *img = NULL;
+	size_t len, img_len = 0;
+	int ret;
+
+	if (snprintf(path, sizeof(path), "%s/%s.gp", template_dir, name) >= (int)sizeof(path))
+		return rtm_error_setn(err, -ENAMETOOLONG, "template path too long");
+	tmpl = rtm_read_all("/", path, NULL);
+	if (!tmpl)
+		return rtm_error_setn(err, -ENOENT, "cannot read plot template %s: %s", path,
+				      strerror(errno));
+	script = build_script(tmpl, fmt, width, height, vars, nvars, &len, err);
+	free(tmpl);
+	if (!script)
+		return -EINVAL;
+	ret = run_gnuplot(script, len, name, &img, &img_len, err);
+	free(script);
+	if (ret)
+		return ret;
+	/* nothing partial is ever written: the image is whole or not saved */
+	if (!rtm_plot_image_whole(fmt, img, img_len))
+		ret = rtm_error_setn(err, -EIO, "gnuplot's %s image of %s is incomplete (%zu "
+				     "bytes): not saved", rtm_plot_format_ext(fmt), name, img_len);
+	else if ((ret = rtm_write_atomic(out, img, img_len)))
+		rtm_error_setn(err, ret, "cannot write %s: %s", out, rtm_write_strerror(ret));
+	free(img);
+	return ret;
+}
+
+int rtm_plot_draw_formats(const char *tmpl, unsigned int formats, int width, int height,
+			  const char *dir, const char *name, const struct rtm_plot_var *vars,
+			  int nvars, struct rtm_error *err)
+{
+	const char *tdir = rtm_plot_template_dir(err);
+	char out[PATH_MAX];
+	int f, ret;
+
+	if (!tdir)
+		return -ENOENT;
+	for (f = RTM_PLOT_PNG; f <= RTM_PLOT_PDF; f++) {
+		if (!(formats & (1u << f)))
+			continue;
+		if (snprintf(out, sizeof(out), "%s/%s.%s", dir, name,
+			     rtm_plot_format_ext((enum rtm_plot_format)f)) >= (int)sizeof(out))
+			return rtm_error_setn(err, -ENAMETOOLONG, "plot path too long");
+		ret = rtm_plot_draw(tdir, tmpl, (enum rtm_plot_format)f, width, height, out, vars,
+				    nvars, err);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * report_priv.h - what report.c (plots), report_pages.c (HTML, Markdown) and
+ * report_data.c (their data) share; not for other modules. report.c calls
+ * report_pages.c, both call report_data.c, which calls neither.
+ */
+#ifndef RTM_REPORT_PRIV_H
+#define RTM_REPORT_PRIV_H
+
+#include <limits.h>
+#include <stdbool.h>
+
+#include "present/report.h"
+
+#define RTM_REPORT_MAX_LINES 16	/* CPUs drawn one by one; above that, the worst ones */
+
+struct rtm_report_plot {
+	const char *name;	/* template and file name */
+	const char *caption;
+};
+
+struct rtm_report_ctx {
+	const struct rtm_result *r;
+	const struct rtm_report_opts *o;
+	char plots[PATH_MAX];
+	int sel[RTM_REPORT_MAX_LINES];		/* result CPU indexes drawn as lines */
+	int nsel;
+	bool lines_all;			/* an "all CPUs" line too */
+	struct rtm_hist *all_raw, *all_corr;
+	struct rtm_report_plot pf[5];
+	int npf;
+	bool noise_drawn;		/* run --noise: plots/noise_hist.* drawn */
+};
+
+struct rtm_report_irq {
+	const char *name, *desc;	/* point into the result's JSON */
+	int irq;			/* -1 for named rows */
+	double rate;			/* per second on the measured CPUs */
+};
+
+/* The busiest IRQ sources of the measured CPUs (sections.irq), at most @max
+ * (report_data.c). */
+int rtm_report_irq_rows(const struct rtm_result *r, struct rtm_report_irq *rows, int max);
+/* report.html and report.md from the drawn plots. */
+int rtm_report_pages(struct rtm_report_ctx *c, struct rtm_error *err);
+
+#endif

@@ -1,0 +1,689 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * probe_noise.c - userspace noise / hardware-latency detector (probe_noise.h).
+ *
+ * The loop is sacred: between the window's first and last counter read there
+ * is no system call, no lock, no allocation and no printing. A gap is written
+ * under the thread's own sequence counter (a seqlock with one writer), like
+ * the timer probe's samples. The clock is read only outside the busy part: at
+ * a window's start (the anchor that turns counts into CLOCK_MONOTONIC times)
+ * and for the sleep to the next window.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "box/gate.h"
+#include "probe/probe.h"
+#include "probe/probe_noise.h"
+
+#define NSEC_PER_SEC	1000000000ULL
+#define START_DELAY_NS	(100 * 1000 * 1000ULL)
+#define CALIBRATE_NS	(50 * 1000 * 1000ULL)
+#define STACK_PREFAULT	(64 * 1024)
+#define HEAP_PREFAULT	(1024 * 1024)
+#define STOP_EVERY	255		/* the stop flag is read every 256 loops */
+#define TICK_NS		NSEC_PER_SEC	/* the runner's snapshots */
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+
+struct noise_thread {
+	_Atomic uint32_t seq;		/* odd while the thread writes @rec */
+	struct rtm_noise_rec rec;
+
+	struct rtm_probe_noise *probe;
+	pthread_t tid;
+	bool created;
+	int cpu;
+	int error;
+	struct rtm_error err;
+	_Atomic bool running;
+} __attribute__((aligned(64)));
+
+struct rtm_probe_noise {
+	struct rtm_probe_noise_opts opts;
+	struct rtm_counter counter;
+	int n;
+	struct noise_thread *threads;
+	struct rtm_noise_cpu_snap *snaps;	/* the runner's latest snapshot */
+	struct rtm_gate gate;	/* threads report set-up, then wait for go (or abort) */
+	uint64_t start_ns;
+	uint64_t next_tick_ns;
+	_Atomic int stop;
+	_Atomic int nrunning;
+	int dma_fd;
+	bool locked;
+	bool joined;
+};
+
+/* ------------------------------------------------------------ recording */
+
+int rtm_noise_rec_init(struct rtm_noise_rec *rec, uint64_t report_above_ns, uint32_t max_gaps)
+{
+	memset(rec, 0, sizeof(*rec));
+	rec->report_above_ns = report_above_ns;
+	rec->max_log = max_gaps;
+	rec->hist = rtm_hist_alloc();
+	rec->log = calloc(max_gaps ? max_gaps : 1, sizeof(*rec->log));
+	return rec->hist && rec->log ? 0 : -ENOMEM;
+}
+
+void rtm_noise_rec_release(struct rtm_noise_rec *rec)
+{
+	rtm_hist_free(rec->hist);
+	free(rec->log);
+	rec->hist = NULL;
+	rec->log = NULL;
+}
+
+void rtm_noise_rec_add(struct rtm_noise_rec *rec, uint64_t start_ns, uint64_t len_ns)
+{
+	rtm_hist_record(rec->hist, len_ns);
+	rec->gaps++;
+	rec->noise_ns += len_ns;
+	if (len_ns > rec->max_gap_ns)
+		rec->max_gap_ns = len_ns;
+	if (len_ns > rec->report_above_ns)
+		rec->above_report++;
+	if (rec->nlog < rec->max_log) {
+		rec->log[rec->nlog].start_ns = start_ns;
+		rec->log[rec->nlog].len_ns = len_ns;
+		rec->nlog++;
+	} else {
+		rec->dropped++;
+	}
+}
+
+/*
+ * One read of the loop: a gap when it lies more than the threshold after the
+ * previous one. The gap starts at the previous read (@last), anchored at the
+ * window's first read @c0 taken at CLOCK_MONOTONIC @mono0.
+ */
+static inline __attribute__((always_inline)) void
+step(struct rtm_noise_rec *rec, const struct rtm_counter *c, uint64_t c0, uint64_t mono0,
+     uint64_t last, uint64_t now, _Atomic uint32_t *seq)
+{
+	uint32_t s;
+
+	if (__builtin_expect(now - last <= rec->threshold_cycles, 1))
+		return;
+	s = seq ? atomic_load_explicit(seq, memory_order_relaxed) : 0;
+	if (seq) {
+		atomic_store_explicit(seq, s + 1, memory_order_relaxed);
+		atomic_thread_fence(memory_order_release);
+	}
+	rtm_noise_rec_add(rec, mono0 + rtm_counter_ns(c, last - c0), rtm_counter_ns(c, now - last));
+	if (seq)
+		atomic_store_explicit(seq, s + 2, memory_order_release);
+}
+
+void rtm_noise_rec_scan(struct rtm_noise_rec *rec, const struct rtm_counter *c,
+			uint64_t mono0_ns, const uint64_t *reads, uint64_t n)
+{
+	uint64_t i;
+
+	if (!n)
+		return;
+	for (i = 1; i < n; i++)
+		step(rec, c, reads[0], mono0_ns, reads[i - 1], reads[i], NULL);
+	rec->loops += n - 1;
+	rec->sampled_ns += rtm_counter_ns(c, reads[n - 1] - reads[0]);
+	rec->windows++;
+}
+
+/* ------------------------------------------------------------ the loop */
+
+/*
+ * The busy part of one window: read the counter until @end_c. Returns the last
+ * read; *@loops the number of reads. @kind is a constant in each caller, so
+ * the read is one instruction.
+ */
+static inline __attribute__((always_inline)) uint64_t
+busy(struct noise_thread *t, enum rtm_counter_kind kind, uint64_t c0, uint64_t mono0,
+     uint64_t end_c, uint64_t *loops)
+{
+	const struct rtm_counter *c = &t->probe->counter;
+	_Atomic int *stop = &t->probe->stop;
+	uint64_t last = c0, now, n = 0;
+
+	for (;;) {
+		now = rtm_counter_read(kind);
+		n++;
+		step(&t->rec, c, c0, mono0, last, now, &t->seq);
+		last = now;
+		if (unlikely(now >= end_c))
+			break;
+		if (unlikely(!(n & STOP_EVERY)) && atomic_load_explicit(stop, memory_order_relaxed))
+			break;
+	}
+	*loops = n;
+	return last;
+}
+
+static uint64_t busy_rdtscp(struct noise_thread *t, uint64_t c0, uint64_t mono0, uint64_t end_c,
+			    uint64_t *loops)
+{
+	return busy(t, RTM_COUNTER_RDTSCP, c0, mono0, end_c, loops);
+}
+
+static uint64_t busy_rdtsc(struct noise_thread *t, uint64_t c0, uint64_t mono0, uint64_t end_c,
+			   uint64_t *loops)
+{
+	return busy(t, RTM_COUNTER_RDTSC, c0, mono0, end_c, loops);
+}
+
+static uint64_t busy_clock(struct noise_thread *t, uint64_t c0, uint64_t mono0, uint64_t end_c,
+			   uint64_t *loops)
+{
+	return busy(t, RTM_COUNTER_CLOCK, c0, mono0, end_c, loops);
+}
+
+/* Sleep to @t_ns in steps of at most 100 ms, so a stop is seen soon in long windows. */
+static void sleep_until(const struct rtm_probe_noise *p, uint64_t t_ns)
+{
+	struct timespec ts;
+	uint64_t now, until;
+
+	while ((now = rtm_clock_ns(CLOCK_MONOTONIC)) < t_ns) {
+		if (atomic_load_explicit(&((struct rtm_probe_noise *)p)->stop,
+					 memory_order_relaxed))
+			return;
+		until = t_ns - now > 100000000ULL ? now + 100000000ULL : t_ns;
+		ts.tv_sec = (time_t)(until / NSEC_PER_SEC);
+		ts.tv_nsec = (long)(until % NSEC_PER_SEC);
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	}
+}
+
+static void run_windows(struct noise_thread *t)
+{
+	struct rtm_probe_noise *p = t->probe;
+	const struct rtm_probe_noise_opts *o = &p->opts;
+	const enum rtm_counter_kind kind = p->counter.kind;
+	uint64_t end = o->duration_ns ? p->start_ns + o->duration_ns : UINT64_MAX;
+	uint64_t win, k;
+
+	for (k = 0;; k++) {
+		uint64_t busy_end, c0, mono0, end_c, last, loops;
+		uint32_t s;
+
+		win = p->start_ns + k * o->window_ns;
+		if (win >= end || atomic_load_explicit(&p->stop, memory_order_relaxed))
+			break;
+		sleep_until(p, win);
+		if (atomic_load_explicit(&p->stop, memory_order_relaxed))
+			break;
+		mono0 = rtm_clock_ns(CLOCK_MONOTONIC);
+		c0 = rtm_counter_read(kind);
+		busy_end = win + o->width_ns < end ? win + o->width_ns : end;
+		if (busy_end <= mono0)
+			continue;	/* woke after the window's busy part (a long stall) */
+		end_c = c0 + rtm_counter_cycles(&p->counter, busy_end - mono0);
+		if (kind == RTM_COUNTER_RDTSCP)
+			last = busy_rdtscp(t, c0, mono0, end_c, &loops);
+		else if (kind == RTM_COUNTER_RDTSC)
+			last = busy_rdtsc(t, c0, mono0, end_c, &loops);
+		else
+			last = busy_clock(t, c0, mono0, end_c, &loops);
+		s = atomic_load_explicit(&t->seq, memory_order_relaxed);
+		atomic_store_explicit(&t->seq, s + 1, memory_order_relaxed);
+		atomic_thread_fence(memory_order_release);
+		t->rec.sampled_ns += rtm_counter_ns(&p->counter, last - c0);
+		t->rec.loops += loops;
+		t->rec.windows++;
+		atomic_store_explicit(&t->seq, s + 2, memory_order_release);
+	}
+}
+
+static void *noise_main(void *arg)
+{
+	struct noise_thread *t = arg;
+	struct rtm_probe_noise *p = t->probe;
+
+	t->error = rtm_gate_enter(&p->gate, "rtm-noise", t->cpu, &p->opts.sched, STACK_PREFAULT,
+				  &t->err);
+	if (!p->gate.abort && !t->error)
+		run_windows(t);
+	atomic_store(&t->running, false);
+	atomic_fetch_sub(&p->nrunning, 1);
+	return NULL;
+}
+
+/* ------------------------------------------------------------ life cycle */
+
+static void destroy_threads(struct rtm_probe_noise *p)
+{
+	int i;
+
+	for (i = 0; p->threads && i < p->n; i++) {
+		rtm_noise_rec_release(&p->threads[i].rec);
+	}
+	free(p->threads);
+	free(p->snaps);
+	p->threads = NULL;
+	p->snaps = NULL;
+}
+
+static int check_opts(const struct rtm_probe_noise_opts *o, struct rtm_error *err)
+{
+	if (!o->cpus.n)
+		return rtm_error_set(err, "no CPU to measure");
+	if (!o->window_ns || !o->width_ns || o->width_ns > o->window_ns)
+		return rtm_error_set(err, "the busy width must be above 0 and at most the window");
+	if (!o->threshold_ns)
+		return rtm_error_set(err, "the gap threshold must be above 0");
+	return 0;
+}
+
+/* Allocate the threads' records (touched now: the loop never faults on them). */
+static int alloc_threads(struct rtm_probe_noise *p, struct rtm_error *err)
+{
+	const struct rtm_probe_noise_opts *o = &p->opts;
+	int i;
+
+	p->threads = aligned_alloc(64, sizeof(*p->threads) * (size_t)p->n);
+	p->snaps = calloc((size_t)p->n, sizeof(*p->snaps));
+	if (!p->threads || !p->snaps)
+		return rtm_error_set(err, "out of memory");
+	memset(p->threads, 0, sizeof(*p->threads) * (size_t)p->n);
+	for (i = 0; i < p->n; i++) {
+		struct noise_thread *t = &p->threads[i];
+
+		t->probe = p;
+		t->cpu = o->cpus.cpus[i];
+		p->snaps[i].cpu = t->cpu;
+		if (rtm_noise_rec_init(&t->rec, o->report_above_ns, o->max_gaps))
+			return rtm_error_set(err, "out of memory for %u gaps per CPU (--max-gaps)",
+					     o->max_gaps);
+		t->rec.threshold_cycles = rtm_counter_cycles(&p->counter, o->threshold_ns);
+	}
+	return 0;
+}
+
+/* Create the threads; wait until each is pinned and scheduled, then open the gate. */
+static int start_threads(struct rtm_probe_noise *p, struct rtm_error *err)
+{
+	sigset_t block, old;
+	int i, ret, created = 0;
+	bool abort;
+
+	rtm_gate_init(&p->gate);
+	atomic_store(&p->nrunning, p->n);
+	sigfillset(&block);	/* the threads never take the command's signals */
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	for (i = 0; i < p->n; i++) {
+		struct noise_thread *t = &p->threads[i];
+
+		atomic_store(&t->running, true);
+		ret = pthread_create(&t->tid, NULL, noise_main, t);
+		if (ret) {
+			rtm_error_set(err, "cannot create the noise thread for CPU %d: %s", t->cpu,
+				      strerror(ret));
+			p->gate.abort = true;
+			break;
+		}
+		t->created = true;
+		created++;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	for (i = created; i < p->n; i++) {
+		atomic_store(&p->threads[i].running, false);
+		atomic_fetch_sub(&p->nrunning, 1);
+	}
+	abort = p->gate.abort;
+	rtm_gate_wait_ready(&p->gate, created);
+	for (i = 0; i < created && !abort; i++) {
+		if (p->threads[i].error) {
+			if (err)
+				*err = p->threads[i].err;
+			abort = true;
+		}
+	}
+	p->start_ns = rtm_clock_ns(CLOCK_MONOTONIC) + START_DELAY_NS;
+	p->next_tick_ns = p->start_ns + TICK_NS;
+	rtm_gate_open(&p->gate, abort);
+	if (!abort)
+		return 0;
+	for (i = 0; i < created; i++)
+		pthread_join(p->threads[i].tid, NULL);
+	rtm_gate_destroy(&p->gate);
+	return -EINVAL;
+}
+
+struct rtm_probe_noise *rtm_probe_noise_start(const struct rtm_probe_noise_opts *o,
+					      struct rtm_error *err)
+{
+	struct rtm_probe_noise *p;
+
+	if (check_opts(o, err))
+		return NULL;
+	p = calloc(1, sizeof(*p));
+	if (!p) {
+		rtm_error_set(err, "out of memory");
+		return NULL;
+	}
+	p->opts = *o;
+	p->n = o->cpus.n;
+	p->dma_fd = -1;
+	if (rtm_counter_calibrate(&p->counter, CALIBRATE_NS, err) || alloc_threads(p, err))
+		goto fail;
+	if (o->lock_memory) {
+		if (rtm_memory_lock(HEAP_PREFAULT, err))
+			goto fail;
+		p->locked = true;
+	}
+	if (o->dma_latency_us >= 0) {
+		p->dma_fd = rtm_dma_latency_hold(o->dma_latency_us, err);
+		if (p->dma_fd < 0)
+			goto fail;
+	}
+	if (start_threads(p, err))
+		goto fail;
+	return p;
+fail:
+	if (p->dma_fd >= 0)
+		rtm_dma_latency_release(p->dma_fd);
+	if (p->locked)
+		rtm_memory_unlock();
+	destroy_threads(p);
+	free(p);
+	return NULL;
+}
+
+void rtm_probe_noise_snapshot(const struct rtm_probe_noise *p, int i,
+			      struct rtm_noise_cpu_snap *snap, struct rtm_hist *hist)
+{
+	struct noise_thread *t = &p->threads[i];
+	uint32_t s1, s2;
+
+	for (;;) {
+		s1 = atomic_load_explicit(&t->seq, memory_order_acquire);
+		if (s1 & 1) {
+			sched_yield();
+			continue;
+		}
+		snap->sampled_ns = t->rec.sampled_ns;
+		snap->loops = t->rec.loops;
+		snap->windows = t->rec.windows;
+		snap->gaps = t->rec.gaps;
+		snap->noise_ns = t->rec.noise_ns;
+		snap->max_gap_ns = t->rec.max_gap_ns;
+		snap->above_report = t->rec.above_report;
+		if (hist)
+			rtm_hist_copy(hist, t->rec.hist);
+		atomic_thread_fence(memory_order_acquire);
+		s2 = atomic_load_explicit(&t->seq, memory_order_relaxed);
+		if (s1 == s2)
+			break;
+	}
+	snap->cpu = t->cpu;
+	snap->running = atomic_load(&t->running);
+}
+
+uint32_t rtm_probe_noise_gaps(const struct rtm_probe_noise *p, int i, uint32_t from,
+			      struct rtm_noise_gap *out, uint32_t max)
+{
+	struct noise_thread *t = &p->threads[i];
+	uint32_t s1, s2, n;
+
+	for (;;) {
+		s1 = atomic_load_explicit(&t->seq, memory_order_acquire);
+		if (s1 & 1) {
+			sched_yield();
+			continue;
+		}
+		n = t->rec.nlog;
+		atomic_thread_fence(memory_order_acquire);
+		s2 = atomic_load_explicit(&t->seq, memory_order_relaxed);
+		if (s1 == s2)
+			break;
+	}
+	if (from >= n)
+		return 0;
+	if (n - from > max)
+		n = from + max;
+	memcpy(out, &t->rec.log[from], (size_t)(n - from) * sizeof(*out));
+	return n - from;
+}
+
+uint64_t rtm_probe_noise_start_ns(const struct rtm_probe_noise *p)
+{
+	return p->start_ns;
+}
+
+int rtm_probe_noise_cpu(const struct rtm_probe_noise *p, int i)
+{
+	return p->threads[i].cpu;
+}
+
+int rtm_probe_noise_ncpus(const struct rtm_probe_noise *p)
+{
+	return p->n;
+}
+
+void rtm_probe_noise_stop(struct rtm_probe_noise *p)
+{
+	atomic_store(&p->stop, 1);
+}
+
+bool rtm_probe_noise_done(const struct rtm_probe_noise *p)
+{
+	return atomic_load(&((struct rtm_probe_noise *)p)->nrunning) == 0;
+}
+
+static void join(struct rtm_probe_noise *p)
+{
+	int i;
+
+	if (p->joined)
+		return;
+	atomic_store(&p->stop, 1);
+	for (i = 0; i < p->n; i++)
+		if (p->threads[i].created)
+			pthread_join(p->threads[i].tid, NULL);
+	rtm_gate_destroy(&p->gate);
+	if (p->dma_fd >= 0)
+		rtm_dma_latency_release(p->dma_fd);
+	p->dma_fd = -1;
+	if (p->locked)
+		rtm_memory_unlock();
+	p->locked = false;
+	p->joined = true;
+}
+
+/* One CPU of sections.noise (docs/result-schema.md). */
+static json_t *cpu_json(const struct rtm_probe_noise *p, const struct noise_thread *t)
+{
+	const struct rtm_noise_rec *rec = &t->rec;
+	json_t *gaps = json_array(), *o;
+	uint32_t k;
+
+	for (k = 0; k < rec->nlog; k++)
+		json_array_append_new(gaps, json_pack("[I, I]",
+			(json_int_t)(rec->log[k].start_ns - p->start_ns),
+			(json_int_t)rec->log[k].len_ns));
+	o = json_pack("{s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:I, s:o}",
+		"cpu", t->cpu,
+		"sampled_ns", (json_int_t)rec->sampled_ns,
+		"loops", (json_int_t)rec->loops,
+		"windows", (json_int_t)rec->windows,
+		"gaps", (json_int_t)rec->gaps,
+		"noise_ns", (json_int_t)rec->noise_ns,
+		"max_gap_ns", (json_int_t)rec->max_gap_ns,
+		"above_report", (json_int_t)rec->above_report,
+		"hist", rtm_hist_to_json(rec->hist),
+		"gaps_dropped", (json_int_t)rec->dropped,
+		"gap_list", gaps);
+	/* the loop's own sample period: its resolution; unknown without a read */
+	json_object_set_new(o, "sample_period_ns", rec->loops ?
+			    json_real((double)rec->sampled_ns / (double)rec->loops) : json_null());
+	return o;
+}
+
+int rtm_probe_noise_finish(struct rtm_probe_noise *p, struct rtm_result *r,
+			   struct rtm_error *err)
+{
+	const struct rtm_probe_noise_opts *o = &p->opts;
+	uint64_t end;
+	json_t *sec, *cpus;
+	int i;
+
+	join(p);
+	end = rtm_clock_ns(CLOCK_MONOTONIC);
+	if (o->duration_ns && end > p->start_ns + o->duration_ns)
+		end = p->start_ns + o->duration_ns;
+	r->duration_ns = end > p->start_ns ? end - p->start_ns : 0;
+	cpus = json_array();
+	for (i = 0; i < p->n; i++)
+		json_array_append_new(cpus, cpu_json(p, &p->threads[i]));
+	sec = json_pack("{s:s, s:s, s:f, s:I, s:I, s:I, s:I, s:I, s:I, s:o}",
+		"probe", "user",
+		"counter", rtm_counter_name(p->counter.kind),
+		"counter_hz", p->counter.hz,
+		"window_ns", (json_int_t)o->window_ns,
+		"width_ns", (json_int_t)o->width_ns,
+		"threshold_ns", (json_int_t)o->threshold_ns,
+		"report_above_ns", (json_int_t)o->report_above_ns,
+		"start_mono_ns", (json_int_t)p->start_ns,
+		"duration_ns", (json_int_t)r->duration_ns,
+		"cpus", cpus);
+	if (!sec)
+		return rtm_error_setn(err, -ENOMEM, "out of memory");
+	json_object_set_new(sec, "backend", json_string("user"));
+	if (o->backend_reason)
+		json_object_set_new(sec, "backend_reason", json_string(o->backend_reason));
+	json_object_set_new(r->sections, "noise", sec);
+	return 0;
+}
+
+void rtm_probe_noise_free(struct rtm_probe_noise *p)
+{
+	if (!p)
+		return;
+	join(p);
+	destroy_threads(p);
+	free(p);
+}
+
+/* ------------------------------------------------------------ the probe seam */
+
+static void *noise_start(const void *opts, uint64_t ts_interval_ns, struct rtm_error *err)
+{
+	(void)ts_interval_ns;
+	return rtm_probe_noise_start(opts, err);
+}
+
+static void noise_snapshot(void *v, bool boundary)
+{
+	struct rtm_probe_noise *p = v;
+	uint64_t now = rtm_clock_ns(CLOCK_MONOTONIC);
+	int i;
+
+	if (boundary && now < p->next_tick_ns)
+		return;
+	for (i = 0; i < p->n; i++)
+		rtm_probe_noise_snapshot(p, i, &p->snaps[i], NULL);
+	while (boundary && p->next_tick_ns <= now)
+		p->next_tick_ns += TICK_NS;
+}
+
+static uint64_t noise_next_tick_ns(const void *v)
+{
+	return ((const struct rtm_probe_noise *)v)->next_tick_ns;
+}
+
+static double noise_elapsed_s(const void *v)
+{
+	const struct rtm_probe_noise *p = v;
+	uint64_t now = rtm_clock_ns(CLOCK_MONOTONIC);
+
+	if (now <= p->start_ns)
+		return 0;
+	now -= p->start_ns;
+	if (p->opts.duration_ns && now > p->opts.duration_ns)
+		now = p->opts.duration_ns;
+	return (double)now / 1e9;
+}
+
+static bool noise_done(const void *v)
+{
+	return rtm_probe_noise_done(v);
+}
+
+static void noise_stop(void *v)
+{
+	rtm_probe_noise_stop(v);
+}
+
+static int noise_finish(void *v, struct rtm_result *r, struct rtm_error *err)
+{
+	return rtm_probe_noise_finish(v, r, err);
+}
+
+static void noise_free(void *v)
+{
+	rtm_probe_noise_free(v);
+}
+
+/*
+ * sections.noise from fresh snapshots while the threads run, for --prometheus:
+ * the per-CPU counts and gap histograms, no gap list. Each CPU's figures are
+ * one consistent copy (the thread's sequence counter); sampled_ns grows when a
+ * window ends, the gaps as they happen.
+ */
+static json_t *noise_live_section(void *v)
+{
+	struct rtm_probe_noise *p = v;
+	const struct rtm_probe_noise_opts *o = &p->opts;
+	struct rtm_hist *h = rtm_hist_alloc();
+	struct rtm_noise_cpu_snap snap;
+	json_t *cpus = json_array(), *sec = NULL;
+	int i;
+
+	if (!h || !cpus)
+		goto out;
+	for (i = 0; i < p->n; i++) {
+		rtm_probe_noise_snapshot(p, i, &snap, h);
+		if (json_array_append_new(cpus, json_pack(
+			"{s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o}",
+			"cpu", snap.cpu,
+			"sampled_ns", (json_int_t)snap.sampled_ns,
+			"loops", (json_int_t)snap.loops,
+			"windows", (json_int_t)snap.windows,
+			"gaps", (json_int_t)snap.gaps,
+			"noise_ns", (json_int_t)snap.noise_ns,
+			"max_gap_ns", (json_int_t)snap.max_gap_ns,
+			"above_report", (json_int_t)snap.above_report,
+			"hist", rtm_hist_to_json(h))))
+			goto out;
+	}
+	sec = json_pack("{s:s, s:I, s:I, s:I, s:O}",
+		"probe", "user",
+		"window_ns", (json_int_t)o->window_ns,
+		"width_ns", (json_int_t)o->width_ns,
+		"threshold_ns", (json_int_t)o->threshold_ns,
+		"cpus", cpus);
+out:
+	json_decref(cpus);
+	rtm_hist_free(h);
+	return sec;
+}
+
+const struct rtm_probe_ops rtm_probe_noise_ops = {
+	.name = "noise",
+	.section = "noise",
+	.start = noise_start,
+	.snapshot = noise_snapshot,
+	.next_tick_ns = noise_next_tick_ns,
+	.quiet_ns = NULL,
+	.elapsed_s = noise_elapsed_s,
+	.done = noise_done,
+	.stop = noise_stop,
+	.finish = noise_finish,
+	.free = noise_free,
+	.live_section = noise_live_section,
+};

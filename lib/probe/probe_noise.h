@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * probe_noise.h - userspace noise / hardware-latency detector, one thread per CPU.
+ *
+ * Each thread, pinned and real-time, reads a cycle counter (clock.h) in a busy
+ * loop for --width of every --window (a duty cycle like the kernel's hwlat, so
+ * the CPU is never starved and RT throttling is not relied on). Two reads
+ * further apart than --threshold are a gap: time the CPU was taken from the
+ * thread (an interrupt, another task, the hypervisor, firmware). Every gap is
+ * recorded with its CLOCK_MONOTONIC start and length into a preallocated log
+ * and the gap histogram; the loop makes no system call, takes no lock and
+ * allocates nothing. Readers copy the figures through a per-thread sequence
+ * counter, as for the timer probe.
+ */
+#ifndef RTM_PROBE_NOISE_H
+#define RTM_PROBE_NOISE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "core/clock.h"
+#include "core/error.h"
+#include "core/hist.h"
+#include "result/result.h"
+#include "box/rt.h"
+#include "core/units.h"
+
+#define RTM_NOISE_WINDOW_NS	1000000000ULL	/* --window default */
+#define RTM_NOISE_WIDTH_NS	500000000ULL	/* --width default */
+#define RTM_NOISE_THRESHOLD_NS	1000ULL		/* --threshold default */
+#define RTM_NOISE_REPORT_NS	20000ULL	/* --report-above default */
+#define RTM_NOISE_MAX_GAPS	200000		/* gaps kept per CPU with their time */
+
+struct rtm_probe_noise_opts {
+	struct rtm_cpulist cpus;	/* one thread each */
+	struct rtm_sched sched;		/* of the threads (default FIFO 95) */
+	uint64_t duration_ns;		/* 0: until stopped */
+	uint64_t window_ns;		/* duty cycle: busy @width_ns of every @window_ns */
+	uint64_t width_ns;
+	uint64_t threshold_ns;		/* a gap is two reads further apart than this */
+	uint64_t report_above_ns;	/* gaps listed in the summary */
+	uint32_t max_gaps;		/* gaps kept per CPU with time and length */
+	bool lock_memory;
+	int32_t dma_latency_us;		/* held on /dev/cpu_dma_latency, -1: no */
+	const char *backend_reason;	/* why this backend runs (--backend), NULL: unsaid */
+};
+
+/* One gap: the loop lost the CPU from @start_ns (CLOCK_MONOTONIC) for @len_ns. */
+struct rtm_noise_gap {
+	uint64_t start_ns;
+	uint64_t len_ns;
+};
+
+/* What one CPU's loop recorded; the thread is its only writer. */
+struct rtm_noise_rec {
+	uint64_t threshold_cycles;
+	uint64_t report_above_ns;
+	uint64_t sampled_ns;		/* time spent in the loop (gaps included) */
+	uint64_t loops;			/* counter reads */
+	uint64_t windows;
+	uint64_t gaps;
+	uint64_t noise_ns;		/* sum of the gaps' lengths */
+	uint64_t max_gap_ns;
+	uint64_t above_report;		/* gaps longer than report_above_ns */
+	struct rtm_hist *hist;		/* gap lengths */
+	struct rtm_noise_gap *log;	/* the first @max_log gaps */
+	uint32_t nlog;
+	uint32_t max_log;
+	uint64_t dropped;		/* gaps not kept in @log (counted in the rest) */
+};
+
+/*
+ * @rec zeroed with its histogram and a log of @max_gaps gaps allocated (every
+ * backend's recorder: the loop's threads, hwlat's and osnoise's CPUs).
+ * 0 or -ENOMEM (what was allocated is freed by rtm_noise_rec_release()).
+ */
+int rtm_noise_rec_init(struct rtm_noise_rec *rec, uint64_t report_above_ns, uint32_t max_gaps);
+void rtm_noise_rec_release(struct rtm_noise_rec *rec);
+
+/* One gap into @rec: histogram, sums, log. No allocation. */
+void rtm_noise_rec_add(struct rtm_noise_rec *rec, uint64_t start_ns, uint64_t len_ns);
+
+/**
+ * rtm_noise_rec_scan - run the loop's gap rule over recorded counter reads
+ * @reads: @n counter values, as the loop reads them (@reads[0] is the
+ *	window's first read, taken at CLOCK_MONOTONIC @mono0_ns)
+ *
+ * What the busy loop does per read, on data: the unit tests check the gap
+ * rule, the conversion and the sums without a real loop. Adds @n - 1 loops and
+ * the window's span to the sampled time.
+ */
+void rtm_noise_rec_scan(struct rtm_noise_rec *rec, const struct rtm_counter *c,
+			uint64_t mono0_ns, const uint64_t *reads, uint64_t n);
+
+/* Figures of one CPU as a snapshot holds them. */
+struct rtm_noise_cpu_snap {
+	int cpu;
+	uint64_t sampled_ns;
+	uint64_t loops;
+	uint64_t windows;
+	uint64_t gaps;
+	uint64_t noise_ns;
+	uint64_t max_gap_ns;
+	uint64_t above_report;
+	bool running;
+};
+
+struct rtm_probe_noise;
+
+/* Calibrate the counter, start the threads (aligned ~100 ms later). */
+struct rtm_probe_noise *rtm_probe_noise_start(const struct rtm_probe_noise_opts *o,
+					      struct rtm_error *err);
+void rtm_probe_noise_snapshot(const struct rtm_probe_noise *p, int i,
+			      struct rtm_noise_cpu_snap *snap, struct rtm_hist *hist);
+/*
+ * The gaps CPU index @i logged from the @from-th on (at most @max, into @out),
+ * while the thread runs: the log only grows, so entries below the count read
+ * under the sequence counter stay as they are. Returns how many were copied.
+ */
+uint32_t rtm_probe_noise_gaps(const struct rtm_probe_noise *p, int i, uint32_t from,
+			      struct rtm_noise_gap *out, uint32_t max);
+/* CLOCK_MONOTONIC of the first window (the gaps' times are relative to it in the result). */
+uint64_t rtm_probe_noise_start_ns(const struct rtm_probe_noise *p);
+/* The CPU index @i measures. */
+int rtm_probe_noise_cpu(const struct rtm_probe_noise *p, int i);
+/* CPUs measured (thread indexes 0..n-1). */
+int rtm_probe_noise_ncpus(const struct rtm_probe_noise *p);
+void rtm_probe_noise_stop(struct rtm_probe_noise *p);
+bool rtm_probe_noise_done(const struct rtm_probe_noise *p);
+/* Join and fill r->sections.noise (schema: docs/result-schema.md). */
+int rtm_probe_noise_finish(struct rtm_probe_noise *p, struct rtm_result *r,
+			   struct rtm_error *err);
+void rtm_probe_noise_free(struct rtm_probe_noise *p);
+
+/* ---- noise_summary.c: presenting sections.noise (from a run or a loaded result) */
+
+/* The section without histograms and gap lists: --json's "noise". */
+json_t *rtm_noise_summary_json(const json_t *noise);
+/*
+ * The table rtla osnoise top users know (runtime, noise, % CPU available, max
+ * single gap, gaps, the loop's sample period) and the gaps above report_above,
+ * at most @max_listed per CPU. -EINVAL when @noise is not a noise section.
+ */
+int rtm_noise_fprint(const json_t *noise, FILE *f, int max_listed);
+
+#endif

@@ -1,0 +1,638 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * trace.c - the private tracefs instance: life cycle, events, raw reading.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include "core/fileio.h"
+#include "core/runlock.h"
+#include "tracefs/instance.h"
+
+#define DEFAULT_TRACEFS "/sys/kernel/tracing"
+
+struct rtm_trace {
+	struct tracefs_instance *inst;
+	char name[64];
+	struct rtm_tracedec *dec;
+	int ncpus;
+	int on_fd;			/* tracing_on, for rtm_trace_off_fd() */
+	char *cpus;			/* the traced CPUs, NULL: all */
+	int lock_fd;			/* instance-<name>.lock, held while it exists */
+	char stale[256];		/* stale instances removed on the way */
+	bool tracer;			/* a kernel tracer runs in current_tracer */
+};
+
+static const char *const presets[] = { "sched", "irq", "timer", "ipi", "nmi", "irq_vectors" };
+
+const char *rtm_trace_find_tracefs(struct rtm_error *err)
+{
+	struct stat st;
+
+	if (stat(DEFAULT_TRACEFS "/trace", &st) == 0)
+		return DEFAULT_TRACEFS;
+	if (errno == EACCES) {
+		rtm_error_set(err, "tracefs at %s is readable by root only: run as root",
+			      DEFAULT_TRACEFS);
+		return NULL;
+	}
+	if (stat("/sys/kernel/debug/tracing/trace", &st) == 0)
+		return "/sys/kernel/debug/tracing";
+	if (geteuid() == 0 && mount("nodev", DEFAULT_TRACEFS, "tracefs", 0, NULL) == 0)
+		return DEFAULT_TRACEFS;
+	rtm_error_set(err, "tracefs is not mounted at %s (mount -t tracefs nodev %s, as root)",
+		      DEFAULT_TRACEFS, DEFAULT_TRACEFS);
+	return NULL;
+}
+
+/* Disable everything in instance @name and remove it; 0 when it is gone. */
+static int remove_instance(const char *name)
+{
+	struct tracefs_instance *inst = tracefs_instance_alloc(NULL, name);
+	int ret;
+
+	if (!inst)
+		return -errno;
+	tracefs_trace_off(inst);
+	tracefs_event_disable(inst, NULL, NULL);
+	ret = tracefs_instance_destroy(inst);
+	tracefs_instance_free(inst);
+	return ret;
+}
+
+/* Append @name to the comma-separated list @buf (truncated with "..."). */
+static void list_add(char *buf, size_t len, const char *name)
+{
+	size_t used = strlen(buf);
+
+	if (!len || used + 4 >= len)
+		return;
+	if (snprintf(buf + used, len - used, "%s%s", used ? ", " : "", name) >=
+	    (int)(len - used))
+		snprintf(buf + len - 4, 4, "...");
+}
+
+/*
+ * The instances directory is read directly: libtracefs 1.6's tracefs_instances()
+ * leaks the regex it compiles (LSan reports it on every call).
+ */
+int rtm_trace_remove_stale(char *removed, size_t len)
+{
+	char dir[PATH_MAX];
+	const char *top = rtm_trace_find_tracefs(NULL);
+	struct dirent *de;
+	int n = 0, fd;
+	DIR *d;
+
+	if (removed && len)
+		removed[0] = '\0';
+	if (!top)
+		return 0;
+	snprintf(dir, sizeof(dir), "%s/instances", top);
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		if (strncmp(de->d_name, "rtmeasure-", strlen("rtmeasure-")) != 0)
+			continue;
+		/* no lock file: an older rtmeasure or another lock directory, left alone */
+		fd = rtm_runlock_instance_stale(de->d_name);
+		if (fd < 0)
+			continue;
+		if (remove_instance(de->d_name) == 0) {
+			n++;
+			if (removed)
+				list_add(removed, len, de->d_name);
+			rtm_runlock_instance_release(de->d_name, fd);
+		} else {
+			close(fd);	/* still there: stale again for the next run */
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+/* Enable "sched", "irq:irq_handler_entry" or "irq_vectors"; ENOENT if absent. */
+static int enable_one(struct rtm_trace *t, const char *spec, struct rtm_error *err)
+{
+	char sys[64], *colon;
+	const char *event = NULL;
+
+	snprintf(sys, sizeof(sys), "%s", spec);
+	colon = strchr(sys, ':');
+	if (colon) {
+		*colon = '\0';
+		event = colon + 1;
+	}
+	if (tracefs_event_enable(t->inst, sys, event) < 0)
+		return rtm_error_setn(err, -ENOENT, "this kernel has no trace event %s (see "
+				      "%s/available_events)", spec, DEFAULT_TRACEFS);
+	return 0;
+}
+
+/* Groups the default set asks for that older kernels lack (ipi: 6.4 and later). */
+static bool optional_group(const char *name)
+{
+	return !strcmp(name, "ipi") || !strcmp(name, "nmi");
+}
+
+static int enable_events(struct rtm_trace *t, const char *list, struct rtm_error *err)
+{
+	char *copy = strdup(list ? list : RTM_TRACE_PRESETS), *tok, *save = NULL;
+	int ret = 0;
+
+	if (!copy)
+		return rtm_error_setn(err, -ENOMEM, "out of memory");
+	for (tok = strtok_r(copy, ", ", &save); tok && !ret; tok = strtok_r(NULL, ", ", &save)) {
+		bool preset = false;
+		size_t i;
+
+		for (i = 0; i < sizeof(presets) / sizeof(presets[0]); i++)
+			preset |= !strcmp(tok, presets[i]);
+		if (!preset && !strchr(tok, ':')) {
+			ret = rtm_error_set(err, "unknown event set '%s' (use sched, irq, timer, ipi, "
+					    "nmi, irq_vectors or system:event)", tok);
+			break;
+		}
+		/* the default set goes without the groups a kernel lacks; named ones must exist */
+		if (!list && optional_group(tok)) {
+			char dir[64];
+
+			snprintf(dir, sizeof(dir), "events/%s", tok);
+			if (!tracefs_dir_exists(t->inst, dir))
+				continue;
+		}
+		/* on x86 most interrupts show up as irq_vectors: irq brings them along */
+		ret = enable_one(t, tok, err);
+		if (!ret && !strcmp(tok, "irq") && tracefs_event_enable(t->inst, "irq_vectors",
+									 NULL) < 0)
+			ret = 0;	/* not every architecture has them */
+	}
+	free(copy);
+	return ret;
+}
+
+/* "sched:sched_switch:prev_prio < 100" -> the event's filter file */
+static int apply_filter(struct rtm_trace *t, const char *spec, struct rtm_error *err)
+{
+	char sys[64], event[128];
+	const char *expr;
+	char *text;
+	int n;
+
+	if (sscanf(spec, "%63[^:]:%127[^:]:%n", sys, event, &n) != 2 || !spec[n])
+		return rtm_error_set(err, "trace filter '%s': write it as system:event:expression, "
+				     "e.g. irq:irq_handler_entry:irq==24", spec);
+	expr = spec + n;
+	if (!tracefs_event_file_exists(t->inst, sys, event, "filter"))
+		return rtm_error_set(err, "trace filter '%s': this kernel has no event %s:%s",
+				     spec, sys, event);
+	if (tracefs_event_file_write(t->inst, sys, event, "filter", expr) >= 0)
+		return 0;
+	/* the kernel explains a rejected filter in the file itself */
+	text = tracefs_event_file_read(t->inst, sys, event, "filter", NULL);
+	if (text) {
+		char *p = strstr(text, "parse_error:"), *nl;
+
+		p = rtm_strstrip(p ? p : text);
+		nl = strchr(p, '\n');
+		if (nl)
+			*nl = '\0';
+		n = rtm_error_set(err, "trace filter '%s' rejected by the kernel: %s", spec, p);
+		free(text);
+		return n;
+	}
+	return rtm_error_set(err, "trace filter '%s' rejected by the kernel (see "
+			     "Documentation/trace/events.rst for the syntax)", spec);
+}
+
+/*
+ * rtmeasure-PID[-SUFFIX], locked for this process. A directory of that name
+ * whose lock file was left unlocked is a killed owner's (PID reuse): removed
+ * and noted. A name held by a live process (the same PID in another PID
+ * namespace) or a directory without a lock file (an older rtmeasure) is not
+ * ours: then rtmeasure-PID.K[-SUFFIX], K = 1, 2, ...
+ */
+static int take_name(struct rtm_trace *t, const char *suffix, const char *top,
+		     struct rtm_error *err)
+{
+	char dir[PATH_MAX], seq[16] = "";
+	bool existed = false;
+	struct stat st;
+	int k, fd;
+
+	for (k = 0; k < 100; k++) {
+		if (k)
+			snprintf(seq, sizeof(seq), ".%d", k);
+		snprintf(t->name, sizeof(t->name), "rtmeasure-%d%s%s%s", (int)getpid(), seq,
+			 suffix ? "-" : "", suffix ? suffix : "");
+		fd = rtm_runlock_instance_take(t->name, &existed, err);
+		if (fd == -EBUSY)
+			continue;
+		if (fd < 0)
+			return fd;
+		snprintf(dir, sizeof(dir), "%s/instances/%s", top, t->name);
+		if (stat(dir, &st) == 0) {
+			if (!existed) {		/* not ours to judge */
+				rtm_runlock_instance_release(t->name, fd);
+				continue;
+			}
+			if (remove_instance(t->name)) {
+				close(fd);
+				return rtm_error_setn(err, -EBUSY, "cannot remove the stale tracing "
+						      "instance %s (rmdir %s)", t->name, dir);
+			}
+			list_add(t->stale, sizeof(t->stale), t->name);
+		}
+		t->lock_fd = fd;
+		return 0;
+	}
+	return rtm_error_setn(err, -EBUSY, "no free tracing instance name rtmeasure-%d.K (see "
+			      "%s/instances)", (int)getpid(), top);
+}
+
+const char *rtm_trace_stale_removed(const struct rtm_trace *t)
+{
+	return t->stale;
+}
+
+struct rtm_trace *rtm_trace_create(const struct rtm_trace_opts *o, struct rtm_error *err)
+{
+	struct rtm_trace *t;
+	const char *top;
+	int i;
+
+	top = rtm_trace_find_tracefs(err);
+	if (!top)
+		return NULL;
+	if (geteuid() != 0 && access(top, W_OK) != 0) {
+		rtm_error_set(err, "tracing needs root (or write access to %s): run as root", top);
+		return NULL;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t) {
+		rtm_error_set(err, "out of memory");
+		return NULL;
+	}
+	t->ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+	t->on_fd = -1;
+	t->lock_fd = -1;
+	rtm_trace_remove_stale(t->stale, sizeof(t->stale));
+	if (o->suffix && (!*o->suffix || strspn(o->suffix, "abcdefghijklmnopqrstuvwxyz") !=
+			  strlen(o->suffix) || strlen(o->suffix) > 32)) {
+		rtm_error_set(err, "bad trace instance suffix '%s'", o->suffix);
+		free(t);
+		return NULL;
+	}
+	if (take_name(t, o->suffix, top, err)) {
+		free(t);
+		return NULL;
+	}
+	t->inst = tracefs_instance_create(t->name);
+	if (!t->inst) {
+		rtm_error_set(err, "cannot create tracing instance %s under %s/instances: %s",
+			      t->name, top, strerror(errno));
+		rtm_runlock_instance_release(t->name, t->lock_fd);
+		free(t);
+		return NULL;
+	}
+	tracefs_trace_off(t->inst);
+	if (tracefs_instance_file_write(t->inst, "trace_clock", "mono") < 0) {
+		rtm_error_set(err, "this kernel has no 'mono' trace clock: event times would not "
+			      "match CLOCK_MONOTONIC");
+		goto fail;
+	}
+	tracefs_instance_file_write(t->inst, "options/overwrite", o->overwrite ? "1" : "0");
+	if (o->buffer_kb && tracefs_instance_set_buffer_size(t->inst, o->buffer_kb, -1) < 0) {
+		rtm_error_set(err, "cannot set a %zu KB trace buffer per CPU", o->buffer_kb);
+		goto fail;
+	}
+	if (o->cpus && (!(t->cpus = strdup(o->cpus)) ||
+			tracefs_instance_set_affinity(t->inst, o->cpus) < 0)) {
+		rtm_error_set(err, "cannot limit tracing to CPUs %s", o->cpus);
+		goto fail;
+	}
+	if (enable_events(t, o->events, err))
+		goto fail;
+	for (i = 0; i < o->nfilters && i < RTM_TRACE_MAX_FILTERS; i++)
+		if (apply_filter(t, o->filters[i], err))
+			goto fail;
+	{
+		/* the systems of events named as system:event, so every one can be printed */
+		const char *extra[16];
+		char *copy = strdup(o->events ? o->events : ""), *tok, *save = NULL, *c;
+		size_t k = 0;
+
+		for (tok = copy ? strtok_r(copy, ", ", &save) : NULL; tok && k < 15;
+		     tok = strtok_r(NULL, ", ", &save))
+			if ((c = strchr(tok, ':'))) {
+				*c = '\0';
+				extra[k++] = tok;
+			}
+		extra[k] = NULL;
+		t->dec = rtm_tracedec_alloc_systems(top, extra, err);
+		free(copy);
+	}
+	if (!t->dec)
+		goto fail;
+	return t;
+fail:
+	rtm_trace_destroy(t);
+	return NULL;
+}
+
+int rtm_trace_print_event(struct rtm_trace *t, const struct rtm_event *ev, char *buf,
+			  size_t len)
+{
+	return rtm_tracedec_print(t->dec, ev, buf, len);
+}
+
+int rtm_trace_off_fd(struct rtm_trace *t)
+{
+	if (t->on_fd < 0)
+		t->on_fd = tracefs_trace_on_get_fd(t->inst);
+	return t->on_fd;
+}
+
+const char *rtm_trace_name(const struct rtm_trace *t)
+{
+	return t->name;
+}
+
+int rtm_trace_start(struct rtm_trace *t)
+{
+	return tracefs_trace_on(t->inst) < 0 ? -errno : 0;
+}
+
+int rtm_trace_stop(struct rtm_trace *t)
+{
+	return tracefs_trace_off(t->inst) < 0 ? -errno : 0;
+}
+
+int rtm_trace_marker(struct rtm_trace *t, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -EINVAL;
+	return tracefs_printf(t->inst, "%s", buf) < 0 ? -EIO : 0;
+}
+
+int rtm_trace_read_pages(struct rtm_trace *t, rtm_page_cb cb, void *ctx, struct rtm_error *err)
+{
+	int psize = rtm_tracedec_page_size(t->dec), cpu, ret = 0;
+	void *page;
+
+	page = malloc((size_t)psize);
+	if (!page)
+		return rtm_error_setn(err, -ENOMEM, "out of memory");
+	for (cpu = 0; cpu < t->ncpus && !ret; cpu++) {
+		struct tracefs_cpu *tcpu = tracefs_cpu_open(t->inst, cpu, true);
+		int n;
+
+		if (!tcpu)
+			continue;	/* offline CPU */
+		while (!ret) {
+			n = tracefs_cpu_read(tcpu, page, true);
+			if (n <= 0)
+				n = tracefs_cpu_flush(tcpu, page);
+			if (n <= 0)
+				break;
+			ret = cb(page, psize, cpu, ctx);
+		}
+		tracefs_cpu_close(tcpu);
+	}
+	free(page);
+	if (ret < 0)
+		return rtm_error_setn(err, ret, "reading the trace buffers failed: %s",
+				      strerror(-ret));
+	return 0;
+}
+
+struct read_ctx {
+	struct rtm_tracedec *dec;
+	rtm_event_cb cb;
+	void *ctx;
+	uint64_t lost;
+	long total;
+};
+
+static int decode_page(void *page, int size, int cpu, void *arg)
+{
+	struct read_ctx *rc = arg;
+	int n = rtm_tracedec_page(rc->dec, page, cpu, rc->cb, rc->ctx, &rc->lost);
+
+	(void)size;
+	if (n < 0)
+		return n;
+	rc->total += n;
+	return 0;
+}
+
+long rtm_trace_read(struct rtm_trace *t, rtm_event_cb cb, void *ctx, uint64_t *lost,
+		    struct rtm_error *err)
+{
+	struct read_ctx rc = { .dec = t->dec, .cb = cb, .ctx = ctx };
+	int ret = rtm_trace_read_pages(t, decode_page, &rc, err);
+
+	if (lost)
+		*lost = rc.lost;
+	return ret ? ret : rc.total;
+}
+
+/* Copy one tracefs file (read in full, as tracefs wants) to @dest. */
+static int copy_file(const char *top, const char *rel, const char *dest)
+{
+	char path[PATH_MAX];
+	size_t len;
+	char *text;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/%s", top, rel);
+	text = rtm_read_all("/", path, &len);
+	if (!text)
+		return -errno;
+	snprintf(path, sizeof(path), "%s/%s", dest, rel);
+	ret = rtm_write_atomic(path, text, len);
+	free(text);
+	return ret;
+}
+
+int rtm_trace_save_formats(const char *dest, struct rtm_error *err)
+{
+	static const char *const groups[] = { "sched", "irq", "irq_vectors", "timer", "ipi",
+					      "nmi", "ftrace" };
+	const char *top = rtm_trace_find_tracefs(err);
+	char path[PATH_MAX], rel[PATH_MAX];
+	size_t g;
+	int ret;
+
+	if (!top)
+		return -ENOENT;
+	snprintf(path, sizeof(path), "%s/events", dest);
+	ret = rtm_mkdir_p(path);
+	if (!ret)
+		ret = copy_file(top, "events/header_page", dest);
+	if (!ret)
+		ret = copy_file(top, "events/header_event", dest);
+	for (g = 0; !ret && g < sizeof(groups) / sizeof(groups[0]); g++) {
+		struct dirent *de;
+		DIR *d;
+
+		snprintf(path, sizeof(path), "%s/events/%s", top, groups[g]);
+		d = opendir(path);
+		if (!d)
+			continue;	/* not on this kernel */
+		snprintf(path, sizeof(path), "%s/events/%s", dest, groups[g]);
+		ret = rtm_mkdir_p(path);
+		/* libtracefs recognises a group by its "enable" file */
+		snprintf(rel, sizeof(rel), "%s/enable", path);
+		if (!ret)
+			ret = rtm_write_atomic(rel, "", 0);
+		while (!ret && (de = readdir(d)) != NULL) {
+			if (de->d_name[0] == '.' || !strcmp(de->d_name, "enable") ||
+			    !strcmp(de->d_name, "filter"))
+				continue;
+			snprintf(path, sizeof(path), "%s/events/%s/%s", dest, groups[g], de->d_name);
+			ret = rtm_mkdir_p(path);
+			snprintf(rel, sizeof(rel), "events/%s/%s/format", groups[g], de->d_name);
+			if (!ret)
+				ret = copy_file(top, rel, dest);
+		}
+		closedir(d);
+	}
+	if (ret)
+		return rtm_error_setn(err, ret, "cannot copy the event formats to %s: %s", dest,
+				      strerror(-ret));
+	return 0;
+}
+
+struct clock_ctx {
+	int64_t min_delta;
+	int found;
+};
+
+static int clock_marker(const struct rtm_event *ev, void *arg)
+{
+	struct clock_ctx *c = arg;
+	unsigned long long v;
+
+	if (ev->type == RTM_EV_PRINT && sscanf(ev->print.buf, "rtm-clock %llu", &v) == 1) {
+		int64_t d = (int64_t)(ev->ts_ns - v);
+
+		if (!c->found || d < c->min_delta)
+			c->min_delta = d;
+		c->found++;
+	}
+	return 0;
+}
+
+int rtm_trace_check_clock(struct rtm_trace *t, int64_t *delta_ns, struct rtm_error *err)
+{
+	struct clock_ctx c = { 0, 0 };
+	struct timespec ts;
+	int i;
+
+	/* the markers come from this thread's CPU, which may not be a traced one */
+	if (t->cpus)
+		tracefs_instance_set_affinity(t->inst, NULL);
+	if (rtm_trace_start(t))
+		return rtm_error_setn(err, -EIO, "cannot switch tracing on in %s", t->name);
+	for (i = 0; i < 5; i++) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		rtm_trace_marker(t, "rtm-clock %llu", (unsigned long long)ts.tv_sec * 1000000000ULL +
+				 (unsigned long long)ts.tv_nsec);
+	}
+	rtm_trace_stop(t);
+	if (t->cpus && tracefs_instance_set_affinity(t->inst, t->cpus) < 0)
+		return rtm_error_setn(err, -EIO, "cannot limit tracing to CPUs %s", t->cpus);
+	if (rtm_trace_read(t, clock_marker, &c, NULL, err) < 0)
+		return -EIO;
+	if (!c.found)
+		return rtm_error_setn(err, -EIO, "no trace_marker event came back from %s: the "
+				      "trace cannot be matched to the measurement", t->name);
+	/* the event is written after the clock read: a little later, never before */
+	if (c.min_delta < 0 || c.min_delta > 1000000)
+		return rtm_error_setn(err, -EINVAL, "trace clock and CLOCK_MONOTONIC differ by "
+				      "%lld ns: event times cannot be matched to wake-up times",
+				      (long long)c.min_delta);
+	*delta_ns = c.min_delta;
+	return 0;
+}
+
+uint64_t rtm_trace_dropped(struct rtm_trace *t)
+{
+	static const char *const keys[] = { "\noverrun:", "\ncommit overrun:",
+					     "\ndropped events:" };
+	uint64_t total = 0;
+	int cpu;
+
+	for (cpu = 0; cpu < t->ncpus; cpu++) {
+		char file[64], *text;
+		size_t k;
+
+		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
+		text = tracefs_instance_file_read(t->inst, file, NULL);
+		for (k = 0; text && k < sizeof(keys) / sizeof(keys[0]); k++) {
+			char *p = strstr(text, keys[k]);
+
+			if (p)
+				total += strtoull(p + strlen(keys[k]), NULL, 10);
+		}
+		free(text);
+	}
+	return total;
+}
+
+int rtm_trace_set_tracer(struct rtm_trace *t, const char *name)
+{
+	int e;
+
+	errno = 0;
+	if (tracefs_instance_file_write(t->inst, "current_tracer", name) >= 0) {
+		t->tracer = true;
+		return 0;
+	}
+	e = errno ? errno : EIO;
+	return e == EINVAL ? -ENODEV : -e;
+}
+
+void rtm_trace_destroy(struct rtm_trace *t)
+{
+	if (!t)
+		return;
+	if (t->on_fd >= 0)
+		close(t->on_fd);
+	if (t->inst) {
+		tracefs_print_close(t->inst);	/* an open trace_marker keeps rmdir busy */
+		tracefs_trace_off(t->inst);
+		/* the tracer's reset puts its own global settings back before ours are */
+		if (t->tracer)
+			tracefs_instance_file_write(t->inst, "current_tracer", "nop");
+		tracefs_event_disable(t->inst, NULL, NULL);
+		tracefs_instance_destroy(t->inst);
+		tracefs_instance_free(t->inst);
+	}
+	/* the lock outlives the instance by an instant, never the other way round */
+	rtm_runlock_instance_release(t->name, t->lock_fd);
+	rtm_tracedec_free(t->dec);
+	free(t->cpus);
+	free(t);
+}

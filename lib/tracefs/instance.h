@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * trace.h - a private tracefs instance through libtracefs.
+ *
+ * The instance is named rtmeasure-<pid> (or rtmeasure-<pid>-<suffix>), never
+ * the top level one, and locked for its life (runlock.h); rtmeasure-<pid>.<k>
+ * when that name is another live process's (another PID namespace). Stale
+ * rtmeasure-* instances, whose lock is free, are removed when a new one is made.
+ * Its trace clock is "mono", so event timestamps are CLOCK_MONOTONIC
+ * nanoseconds and compare directly with the probes'. rtm_trace_destroy()
+ * disables everything and removes the instance.
+ */
+#ifndef RTM_TRACE_H
+#define RTM_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/error.h"
+#include "tracefs/tracedec.h"
+
+#define RTM_TRACE_PRESETS "sched,irq,timer,ipi,nmi"
+
+#define RTM_TRACE_MAX_FILTERS 8
+
+/*
+ * Two ways to run the instance:
+ *   flight recorder  @overwrite: the buffers always hold the latest events;
+ *                    stop tracing (rtm_trace_stop() or one write to
+ *                    rtm_trace_off_fd()) and rtm_trace_read() the snapshot.
+ *   streaming        !@overwrite: tracing stays on and the caller drains the
+ *                    buffers with rtm_trace_read() often enough; what did not
+ *                    fit is counted (rtm_trace_read()'s @lost,
+ *                    rtm_trace_dropped()), never silently overwritten.
+ */
+struct rtm_trace_opts {
+	const char *events;		/* presets and system:event, comma separated */
+	size_t buffer_kb;		/* per CPU, 0: leave the kernel's default */
+	bool overwrite;			/* flight recorder (true) or streaming */
+	const char *cpus;		/* trace only these CPUs ("0-3,6"), NULL: all */
+	const char *suffix;		/* a second instance of the process: rtmeasure-PID-SUFFIX
+					 * (lower-case letters), NULL: rtmeasure-PID */
+	/* event filters, "system:event:expression" (the kernel's filter syntax) */
+	const char *filters[RTM_TRACE_MAX_FILTERS];
+	int nfilters;
+};
+
+struct rtm_trace;
+
+/**
+ * rtm_trace_find_tracefs - where tracefs is; mounts it at /sys/kernel/tracing
+ * when it is not mounted and we may. NULL with a message naming the fix.
+ */
+const char *rtm_trace_find_tracefs(struct rtm_error *err);
+
+/**
+ * rtm_trace_remove_stale - remove rtmeasure-* instances whose owner is gone
+ * @removed: their names, comma separated (may be NULL)
+ *
+ * Staleness is decided by the instance's lock (runlock.h), not by its PID:
+ * an instance whose lock file exists and can be taken is removed; one without
+ * a lock file is left alone. Returns how many were removed.
+ */
+int rtm_trace_remove_stale(char *removed, size_t len);
+
+/**
+ * rtm_trace_create - make and configure the instance (tracing stays off)
+ *
+ * Unknown presets or events, a kernel without an event group, or missing
+ * privileges give -errno with a one-line message; nothing is left behind.
+ */
+struct rtm_trace *rtm_trace_create(const struct rtm_trace_opts *o, struct rtm_error *err);
+const char *rtm_trace_name(const struct rtm_trace *t);
+/*
+ * Stale instances rtm_trace_create() removed on its way (killed rtmeasure
+ * runs'), comma separated, "" when none: the caller says so in one line.
+ */
+const char *rtm_trace_stale_removed(const struct rtm_trace *t);
+/*
+ * An open descriptor of the instance's tracing_on (owned by @t): writing "0"
+ * stops the flight recorder at once, from any thread, with one write().
+ */
+int rtm_trace_off_fd(struct rtm_trace *t);
+int rtm_trace_start(struct rtm_trace *t);
+int rtm_trace_stop(struct rtm_trace *t);
+/**
+ * rtm_trace_check_clock - prove event times are CLOCK_MONOTONIC
+ * @delta_ns: the smallest (event time - clock read before the marker write)
+ *
+ * Writes trace_marker events carrying CLOCK_MONOTONIC and reads them back
+ * (consuming the buffer; tracing is left off). An event earlier than its
+ * clock read, or over 1 ms later, is an error: the trace could not be matched
+ * to the probes' wake-up times.
+ */
+int rtm_trace_check_clock(struct rtm_trace *t, int64_t *delta_ns, struct rtm_error *err);
+
+/* Write to the instance's trace_marker (an ftrace:print event). */
+int rtm_trace_marker(struct rtm_trace *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/**
+ * rtm_trace_read - consume what the buffers hold, all CPUs, decoded
+ * @lost: set to the events the kernel reports lost (overruns); never hidden
+ *
+ * Events come per CPU in time order (CPU after CPU). Returns the number of
+ * events or -errno.
+ */
+long rtm_trace_read(struct rtm_trace *t, rtm_event_cb cb, void *ctx, uint64_t *lost,
+		    struct rtm_error *err);
+
+/*
+ * Events the kernel could not keep, from per_cpu/cpuN/stats: overwritten
+ * (overrun, commit overrun) or refused when full (dropped events). Read it
+ * before rtm_trace_destroy(); report it, never hide it.
+ */
+uint64_t rtm_trace_dropped(struct rtm_trace *t);
+
+/*
+ * The text libtraceevent prints for @ev (inside an rtm_trace_read() callback):
+ * rtm_tracedec_print() with the instance's formats.
+ */
+int rtm_trace_print_event(struct rtm_trace *t, const struct rtm_event *ev, char *buf,
+			  size_t len);
+
+typedef int (*rtm_page_cb)(void *page, int size, int cpu, void *ctx);
+
+/* Consume the raw pages of every CPU without decoding (recording, benchmarks). */
+int rtm_trace_read_pages(struct rtm_trace *t, rtm_page_cb cb, void *ctx, struct rtm_error *err);
+
+/*
+ * Copy this kernel's event formats (header_page, header_event and the formats
+ * of the groups the decoder reads, each group with an empty "enable" file) to
+ * @dest/events, so rtm_tracedec_alloc(@dest) decodes raw pages recorded here.
+ */
+int rtm_trace_save_formats(const char *dest, struct rtm_error *err);
+
+/*
+ * Run the kernel tracer @name ("hwlat") in the instance's current_tracer;
+ * -EBUSY when the kernel lets one instance at a time have it and another has
+ * it, -ENODEV when the kernel has no such tracer. rtm_trace_destroy() puts
+ * "nop" back before the instance goes.
+ */
+int rtm_trace_set_tracer(struct rtm_trace *t, const char *name);
+
+/* Disable the events, remove the instance, free. Safe on NULL. */
+void rtm_trace_destroy(struct rtm_trace *t);
+
+#endif

@@ -1,0 +1,602 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * tracedec.c - raw ftrace pages to rtmeasure events, through libtraceevent.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+#include <kbuffer.h>
+#include <tracefs.h>
+
+#include "tracefs/tracedec.h"
+
+#define MAX_FIELDS 8
+
+/*
+ * The page header as the kernel writes it (kernel/trace/ring_buffer.c) and
+ * kbuffer reads it: a u64 time stamp, then a long "commit" whose low 27 bits
+ * are the bytes of records after the header and whose top bits flag events
+ * missed before the page (bit 31) and their count stored after the records
+ * (bit 30, a long at data + commit).
+ */
+#define PAGE_COMMIT_MASK	((1u << 27) - 1)
+#define PAGE_MISSED_EVENTS	(1ull << 31)
+#define PAGE_MISSED_STORED	(1ull << 30)
+/* kbuffer reads a record header (up to 8 bytes) at any offset below commit */
+#define PAGE_SLACK		16
+
+/* What we interpret: system, event, our type, the fields we read (in order). */
+static const struct ev_spec {
+	const char *system, *name;
+	enum rtm_ev_type type;
+	const char *fields[MAX_FIELDS];
+} specs[] = {
+	{ "sched", "sched_switch", RTM_EV_SCHED_SWITCH,
+	  { "prev_comm", "prev_pid", "prev_prio", "prev_state", "next_comm", "next_pid",
+	    "next_prio" } },
+	{ "sched", "sched_wakeup", RTM_EV_SCHED_WAKEUP, { "comm", "pid", "prio", "target_cpu" } },
+	{ "sched", "sched_wakeup_new", RTM_EV_SCHED_WAKEUP,
+	  { "comm", "pid", "prio", "target_cpu" } },
+	{ "sched", "sched_waking", RTM_EV_SCHED_WAKING, { "comm", "pid", "prio", "target_cpu" } },
+	{ "irq", "irq_handler_entry", RTM_EV_IRQ_ENTRY, { "irq", "name" } },
+	{ "irq", "irq_handler_exit", RTM_EV_IRQ_EXIT, { "irq", "ret" } },
+	{ "irq", "softirq_entry", RTM_EV_SOFTIRQ_ENTRY, { "vec" } },
+	{ "irq", "softirq_exit", RTM_EV_SOFTIRQ_EXIT, { "vec" } },
+	{ "irq", "softirq_raise", RTM_EV_SOFTIRQ_RAISE, { "vec" } },
+	{ "timer", "hrtimer_expire_entry", RTM_EV_HRTIMER_ENTRY, { "hrtimer", "function", "now" } },
+	{ "timer", "hrtimer_expire_exit", RTM_EV_HRTIMER_EXIT, { "hrtimer" } },
+	{ "timer", "hrtimer_start", RTM_EV_HRTIMER_START,
+	  { "hrtimer", "function", "expires", "softexpires", "mode" } },
+	{ "nmi", "nmi_handler", RTM_EV_NMI, { "handler", "delta_ns" } },
+	{ "ftrace", "print", RTM_EV_PRINT, { "ip", "buf" } },
+	{ "ftrace", "hwlat", RTM_EV_HWLAT,
+	  { "duration", "outer_duration", "nmi_total_ts", "nmi_count", "seqnum", "count",
+	    "tv_sec", "tv_nsec" } },
+	{ "ftrace", "osnoise", RTM_EV_OSNOISE,
+	  { "noise", "runtime", "max_sample", "hw_count", "nmi_count", "irq_count",
+	    "softirq_count", "thread_count" } },
+	{ "osnoise", "sample_threshold", RTM_EV_OSNOISE_SAMPLE,
+	  { "start", "duration", "interference" } },
+	{ "ftrace", "timerlat", RTM_EV_TIMERLAT, { "seqnum", "context", "timer_latency" } },
+	{ "ipi", "ipi_send_cpu", RTM_EV_IPI_SEND, { "cpu" } },
+	{ "ipi", "ipi_send_cpumask", RTM_EV_IPI_SEND, { NULL } },
+	{ "ipi", "ipi_raise", RTM_EV_IPI_SEND, { NULL } },
+};
+
+/* Decoding state of one event id. */
+struct ev_slot {
+	enum rtm_ev_type type;
+	const char *system, *name;
+	struct tep_format_field *f[MAX_FIELDS];
+	struct tep_format_field *pid;	/* common_pid */
+	bool vector;			/* irq_vectors: entry/exit with "vector" */
+	int min_size;			/* bytes the fixed fields need: shorter is corrupt */
+};
+
+struct rtm_tracedec {
+	struct tep_handle *tep;
+	struct kbuffer *kbuf;
+	int page_size;
+	int data_offset;		/* header bytes before the records: 16, or 12 (4-byte long) */
+	int long_size;
+	int common_size;		/* bytes of the common fields every record starts with */
+	char *copy;			/* page_size + PAGE_SLACK: the page being decoded */
+	int max_id;
+	struct ev_slot *slots;		/* indexed by event id */
+};
+
+static const char *const systems[] = {
+	"sched", "irq", "irq_vectors", "timer", "ipi", "nmi", "ftrace", "osnoise", NULL,
+};
+
+const char *rtm_ev_type_name(enum rtm_ev_type t)
+{
+	static const char *const names[RTM_EV_NTYPES] = {
+		"other", "sched_switch", "sched_wakeup", "sched_waking", "irq_entry", "irq_exit",
+		"softirq_entry", "softirq_exit", "softirq_raise", "hrtimer_entry", "hrtimer_exit",
+		"vector_entry", "vector_exit", "ipi_send", "nmi", "print", "hrtimer_start",
+		"hwlat", "osnoise", "osnoise_sample", "timerlat",
+	};
+
+	return (unsigned int)t < RTM_EV_NTYPES ? names[t] : "invalid";
+}
+
+enum rtm_ev_type rtm_ev_type_of(const char *system, const char *name)
+{
+	size_t i, n;
+
+	for (i = 0; i < sizeof(specs) / sizeof(specs[0]); i++)
+		if (!strcmp(specs[i].system, system) && !strcmp(specs[i].name, name))
+			return specs[i].type;
+	if (!strcmp(system, "irq_vectors")) {
+		n = strlen(name);
+		if (n > 6 && !strcmp(name + n - 6, "_entry"))
+			return RTM_EV_VECTOR_ENTRY;
+		if (n > 5 && !strcmp(name + n - 5, "_exit"))
+			return RTM_EV_VECTOR_EXIT;
+	}
+	return RTM_EV_OTHER;
+}
+
+/* End of the last fixed-size field (a dynamic field's fixed part is its offset word). */
+static int fixed_size(const struct tep_format_field *f)
+{
+	int end = 0;
+
+	for (; f; f = f->next)
+		if (f->offset >= 0 && f->size >= 0 && f->offset + f->size > end)
+			end = f->offset + f->size;
+	return end;
+}
+
+static void setup_slot(struct rtm_tracedec *d, struct tep_event *ev)
+{
+	struct ev_slot *s;
+	size_t i, j;
+
+	if (ev->id < 0 || ev->id > d->max_id)
+		return;
+	s = &d->slots[ev->id];
+	s->type = RTM_EV_OTHER;
+	s->system = ev->system;
+	s->name = ev->name;
+	s->pid = tep_find_common_field(ev, "common_pid");
+	s->min_size = fixed_size(ev->format.common_fields);
+	if (fixed_size(ev->format.fields) > s->min_size)
+		s->min_size = fixed_size(ev->format.fields);
+	for (i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		if (strcmp(specs[i].system, ev->system) || strcmp(specs[i].name, ev->name))
+			continue;
+		s->type = specs[i].type;
+		for (j = 0; j < MAX_FIELDS && specs[i].fields[j]; j++)
+			s->f[j] = tep_find_field(ev, specs[i].fields[j]);
+		return;
+	}
+	if (!strcmp(ev->system, "irq_vectors")) {
+		size_t n = strlen(ev->name);
+
+		s->f[0] = tep_find_field(ev, "vector");
+		if (n > 6 && !strcmp(ev->name + n - 6, "_entry"))
+			s->type = RTM_EV_VECTOR_ENTRY, s->vector = true;
+		else if (n > 5 && !strcmp(ev->name + n - 5, "_exit"))
+			s->type = RTM_EV_VECTOR_EXIT, s->vector = true;
+	}
+}
+
+struct rtm_tracedec *rtm_tracedec_alloc(const char *tracing_dir, struct rtm_error *err)
+{
+	return rtm_tracedec_alloc_systems(tracing_dir, NULL, err);
+}
+
+struct rtm_tracedec *rtm_tracedec_alloc_systems(const char *tracing_dir,
+						const char *const *extra,
+						struct rtm_error *err)
+{
+	const char *all[64];
+	struct rtm_tracedec *d = calloc(1, sizeof(*d));
+	struct tep_event **events;
+	size_t k = 0, j;
+	int i;
+
+	if (!d) {
+		rtm_error_set(err, "out of memory");
+		return NULL;
+	}
+	for (j = 0; systems[j]; j++)
+		all[k++] = systems[j];
+	for (j = 0; extra && extra[j] && k < sizeof(all) / sizeof(all[0]) - 1; j++) {
+		size_t m;
+
+		for (m = 0; m < k && strcmp(all[m], extra[j]); m++)
+			;
+		if (m == k)
+			all[k++] = extra[j];
+	}
+	all[k] = NULL;
+	d->tep = tracefs_local_events_system(tracing_dir, all);
+	if (!d->tep) {
+		rtm_error_set(err, "cannot load event formats from %s/events (is tracefs there?)",
+			      tracing_dir);
+		free(d);
+		return NULL;
+	}
+	d->page_size = tep_get_sub_buffer_size(d->tep);
+	if (d->page_size <= 0)
+		d->page_size = tep_get_page_size(d->tep);
+	events = tep_list_events(d->tep, TEP_EVENT_SORT_ID);
+	for (i = 0; events && events[i]; i++)
+		if (events[i]->id > d->max_id)
+			d->max_id = events[i]->id;
+	d->slots = calloc((size_t)d->max_id + 1, sizeof(*d->slots));
+	d->long_size = tep_get_long_size(d->tep) == 4 ? 4 : 8;
+	d->data_offset = 8 + d->long_size;	/* where kbuffer takes the records to start */
+	d->kbuf = kbuffer_alloc(d->long_size == 4 ? KBUFFER_LSIZE_4 : KBUFFER_LSIZE_8,
+				tep_is_file_bigendian(d->tep) ? KBUFFER_ENDIAN_BIG :
+								KBUFFER_ENDIAN_LITTLE);
+	if (d->page_size > d->data_offset)
+		d->copy = calloc(1, (size_t)d->page_size + PAGE_SLACK);
+	if (events && events[0])
+		d->common_size = fixed_size(events[0]->format.common_fields);
+	if (!events || !d->slots || !d->kbuf || !d->copy) {
+		rtm_error_set(err, "no event formats under %s/events", tracing_dir);
+		rtm_tracedec_free(d);
+		return NULL;
+	}
+	for (i = 0; events[i]; i++)
+		setup_slot(d, events[i]);
+	return d;
+}
+
+void rtm_tracedec_free(struct rtm_tracedec *d)
+{
+	if (!d)
+		return;
+	if (d->kbuf)
+		kbuffer_free(d->kbuf);
+	tep_free(d->tep);
+	free(d->slots);
+	free(d->copy);
+	free(d);
+}
+
+int rtm_tracedec_page_size(const struct rtm_tracedec *d)
+{
+	return d->page_size;
+}
+
+static uint64_t num(struct tep_format_field *f, const void *data)
+{
+	unsigned long long v = 0;
+
+	if (f)
+		tep_read_number_field(f, data, &v);
+	return v;
+}
+
+/* Fixed char[N], __data_loc / __rel_loc char[], or a trailing char buf[]. */
+static void str(struct tep_format_field *f, const char *data, int size, char *out, size_t len)
+{
+	int off, n;
+
+	out[0] = '\0';
+	if (!f)
+		return;
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		unsigned long long loc = num(f, data);
+
+		off = (int)(loc & 0xffff);
+		n = (int)(loc >> 16);
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			off += f->offset + f->size;
+	} else {
+		off = f->offset;
+		n = f->size ? f->size : size - f->offset;
+	}
+	if (off < 0 || n < 0 || off + n > size)
+		return;
+	if ((size_t)n >= len)
+		n = (int)len - 1;
+	memcpy(out, data + off, (size_t)n);
+	out[n] = '\0';
+	out[strcspn(out, "\n")] = '\0';
+}
+
+static void decode(const struct ev_slot *s, const char *data, int size, struct rtm_event *ev)
+{
+	switch (s->type) {
+	case RTM_EV_SCHED_SWITCH:
+		str(s->f[0], data, size, ev->sw.prev_comm, sizeof(ev->sw.prev_comm));
+		ev->sw.prev_pid = (int)num(s->f[1], data);
+		ev->sw.prev_prio = (int)num(s->f[2], data);
+		ev->sw.prev_state = (int64_t)num(s->f[3], data);
+		str(s->f[4], data, size, ev->sw.next_comm, sizeof(ev->sw.next_comm));
+		ev->sw.next_pid = (int)num(s->f[5], data);
+		ev->sw.next_prio = (int)num(s->f[6], data);
+		break;
+	case RTM_EV_SCHED_WAKEUP:
+	case RTM_EV_SCHED_WAKING:
+		str(s->f[0], data, size, ev->wakeup.comm, sizeof(ev->wakeup.comm));
+		ev->wakeup.pid = (int)num(s->f[1], data);
+		ev->wakeup.prio = (int)num(s->f[2], data);
+		ev->wakeup.target_cpu = (int)num(s->f[3], data);
+		break;
+	case RTM_EV_IRQ_ENTRY:
+		ev->irq.irq = (int)num(s->f[0], data);
+		str(s->f[1], data, size, ev->irq.name, sizeof(ev->irq.name));
+		break;
+	case RTM_EV_IRQ_EXIT:
+		ev->irq.irq = (int)num(s->f[0], data);
+		ev->irq.ret = (int)num(s->f[1], data);
+		break;
+	case RTM_EV_SOFTIRQ_ENTRY:
+	case RTM_EV_SOFTIRQ_EXIT:
+	case RTM_EV_SOFTIRQ_RAISE:
+		ev->softirq.vec = (unsigned int)num(s->f[0], data);
+		break;
+	case RTM_EV_HRTIMER_ENTRY:
+	case RTM_EV_HRTIMER_EXIT:
+		ev->hrtimer.hrtimer = num(s->f[0], data);
+		ev->hrtimer.function = num(s->f[1], data);
+		ev->hrtimer.now = num(s->f[2], data);
+		break;
+	case RTM_EV_HRTIMER_START:
+		ev->hrstart.hrtimer = num(s->f[0], data);
+		ev->hrstart.function = num(s->f[1], data);
+		ev->hrstart.expires = (int64_t)num(s->f[2], data);
+		ev->hrstart.softexpires = (int64_t)num(s->f[3], data);
+		ev->hrstart.mode = (unsigned int)num(s->f[4], data);
+		break;
+	case RTM_EV_VECTOR_ENTRY:
+	case RTM_EV_VECTOR_EXIT:
+		ev->vector.vector = (int)num(s->f[0], data);
+		break;
+	case RTM_EV_NMI:
+		ev->nmi.handler = num(s->f[0], data);
+		ev->nmi.delta_ns = num(s->f[1], data);
+		break;
+	case RTM_EV_PRINT:
+		ev->print.ip = num(s->f[0], data);
+		str(s->f[1], data, size, ev->print.buf, sizeof(ev->print.buf));
+		break;
+	case RTM_EV_HWLAT:
+		ev->hwlat.inner_us = num(s->f[0], data);
+		ev->hwlat.outer_us = num(s->f[1], data);
+		ev->hwlat.nmi_total_us = num(s->f[2], data);
+		ev->hwlat.nmi_count = (unsigned int)num(s->f[3], data);
+		ev->hwlat.seqnum = (unsigned int)num(s->f[4], data);
+		ev->hwlat.count = (unsigned int)num(s->f[5], data);
+		ev->hwlat.tv_sec = (int64_t)num(s->f[6], data);
+		ev->hwlat.tv_nsec = (int64_t)num(s->f[7], data);
+		break;
+	case RTM_EV_OSNOISE:
+		ev->osnoise.noise_us = num(s->f[0], data);
+		ev->osnoise.runtime_us = num(s->f[1], data);
+		ev->osnoise.max_sample_us = num(s->f[2], data);
+		ev->osnoise.hw = (unsigned int)num(s->f[3], data);
+		ev->osnoise.nmi = (unsigned int)num(s->f[4], data);
+		ev->osnoise.irq = (unsigned int)num(s->f[5], data);
+		ev->osnoise.softirq = (unsigned int)num(s->f[6], data);
+		ev->osnoise.thread = (unsigned int)num(s->f[7], data);
+		break;
+	case RTM_EV_OSNOISE_SAMPLE:
+		ev->osample.start_ns = num(s->f[0], data);
+		ev->osample.duration_ns = num(s->f[1], data);
+		ev->osample.interference = num(s->f[2], data);
+		break;
+	case RTM_EV_TIMERLAT:
+		ev->timerlat.seqnum = (unsigned int)num(s->f[0], data);
+		ev->timerlat.context = (int)num(s->f[1], data);
+		ev->timerlat.latency_ns = num(s->f[2], data);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * The bytes of records on @page, from its header, or -EINVAL when they do not
+ * fit in the page: kbuffer trusts the header and would read past the buffer
+ * (a page claiming commit 0x0fe40028 ends in a SEGV in kbuffer_next_event).
+ */
+static int page_commit(const struct rtm_tracedec *d, const void *page, bool *stored)
+{
+	unsigned long long flags = tep_read_number(d->tep, (const char *)page + 8, d->long_size);
+	unsigned int room = (unsigned int)(d->page_size - d->data_offset);
+	unsigned int commit = (unsigned int)flags & PAGE_COMMIT_MASK;
+
+	*stored = (flags & PAGE_MISSED_EVENTS) && (flags & PAGE_MISSED_STORED);
+	if (commit > room || (*stored && commit + (unsigned int)d->long_size > room))
+		return -EINVAL;
+	return (int)commit;
+}
+
+int rtm_tracedec_page(struct rtm_tracedec *d, void *page, int cpu, rtm_event_cb cb, void *ctx,
+		      uint64_t *lost)
+{
+	unsigned long long ts;
+	int n = 0, commit, used;
+	const char *records;
+	bool stored;
+	void *data;
+
+	commit = page_commit(d, page, &stored);
+	if (commit < 0)
+		return commit;
+	/*
+	 * Decode a copy with zeroed slack after the records: kbuffer reads a
+	 * record's header before it knows the record's length, so a corrupt
+	 * record near the end of a full page would have it read past the page.
+	 */
+	used = d->data_offset + commit + (stored ? d->long_size : 0);
+	memcpy(d->copy, page, (size_t)used);
+	memset(d->copy + used, 0, PAGE_SLACK);
+	records = d->copy + d->data_offset;
+	if (kbuffer_load_subbuffer(d->kbuf, d->copy) < 0)
+		return -EINVAL;
+	/*
+	 * The count of events missed before the page, from its header: kbuffer
+	 * reports it only when the first record sits at offset 0, not after a
+	 * leading time extend or padding. Without the count stored (no room on
+	 * the page) the number is not known and nothing is added.
+	 */
+	if (stored && lost)
+		*lost += tep_read_number(d->tep, records + commit, d->long_size);
+	for (data = kbuffer_read_event(d->kbuf, &ts); data;
+	     data = kbuffer_next_event(d->kbuf, &ts)) {
+		struct tep_record rec = { .ts = ts, .data = data, .cpu = cpu };
+		const struct ev_slot *s = NULL;
+		long off = (const char *)data - records;
+		struct rtm_event ev;
+		int id, ret;
+
+		rec.size = kbuffer_event_size(d->kbuf);
+		/* a record outside the commit, or too short for the common fields */
+		if (rec.size < d->common_size || rec.size < 2 || off < 0 ||
+		    off + rec.size > commit)
+			return -EINVAL;
+		id = tep_data_type(d->tep, &rec);
+		if (id >= 0 && id <= d->max_id && d->slots[id].name) {
+			s = &d->slots[id];
+			if (rec.size < s->min_size)
+				return -EINVAL;	/* shorter than its own fields */
+		}
+		memset(&ev, 0, sizeof(ev));
+		ev.ts_ns = ts;
+		ev.cpu = cpu;
+		ev.raw = data;
+		ev.raw_size = rec.size;
+		if (s) {
+			ev.type = s->type;
+			ev.system = s->system;
+			ev.name = s->name;
+			ev.pid = (int)num(s->pid, data);
+			decode(s, data, rec.size, &ev);
+		} else {
+			ev.type = RTM_EV_OTHER;
+			ev.system = "";
+			ev.name = "unknown";
+		}
+		n++;
+		if (cb) {
+			ret = cb(&ev, ctx);
+			if (ret)
+				return ret;
+		}
+	}
+	return n;
+}
+
+int rtm_tracedec_print(struct rtm_tracedec *d, const struct rtm_event *ev, char *buf,
+		       size_t len)
+{
+	struct tep_record rec = { .ts = ev->ts_ns, .cpu = ev->cpu, .data = (void *)ev->raw,
+				  .size = ev->raw_size };
+	struct trace_seq seq;
+	int id, n;
+
+	if (!ev->raw || ev->raw_size <= 0 || !len)
+		return -EINVAL;
+	if (ev->raw_size < 2)
+		return -EINVAL;
+	id = tep_data_type(d->tep, &rec);
+	if (id < 0 || id > d->max_id || !d->slots[id].name ||
+	    ev->raw_size < d->slots[id].min_size)
+		return -EINVAL;
+	trace_seq_init(&seq);
+	tep_print_event(d->tep, &seq, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&seq);
+	if (seq.state != TRACE_SEQ__GOOD) {
+		trace_seq_destroy(&seq);
+		return -ENOMEM;
+	}
+	n = snprintf(buf, len, "%s", seq.buffer);
+	trace_seq_destroy(&seq);
+	/* one event, one line: a print fmt may carry a trailing newline (ftrace:print) */
+	buf[strcspn(buf, "\n")] = '\0';
+	return n < 0 ? -EINVAL : (int)strlen(buf);
+}
+
+int rtm_event_format(const struct rtm_event *ev, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "  cpu %d  %llu.%09llu  %s: ", ev->cpu,
+			 (unsigned long long)(ev->ts_ns / 1000000000ULL),
+			 (unsigned long long)(ev->ts_ns % 1000000000ULL), ev->name);
+	size_t off = n > 0 && (size_t)n < len ? (size_t)n : len;
+
+	if (off >= len)
+		return -1;
+	if (ev->info) {
+		n = snprintf(buf + off, len - off, "%s", ev->info);
+		return n < 0 ? -1 : 0;
+	}
+	switch (ev->type) {
+	case RTM_EV_SCHED_SWITCH:
+		n = snprintf(buf + off, len - off, "prev_comm=%s prev_pid=%d prev_prio=%d "
+			     "prev_state=%lld ==> next_comm=%s next_pid=%d next_prio=%d",
+			     ev->sw.prev_comm, ev->sw.prev_pid, ev->sw.prev_prio,
+			     (long long)ev->sw.prev_state, ev->sw.next_comm, ev->sw.next_pid,
+			     ev->sw.next_prio);
+		break;
+	case RTM_EV_SCHED_WAKEUP:
+	case RTM_EV_SCHED_WAKING:
+		n = snprintf(buf + off, len - off, "comm=%s pid=%d prio=%d target_cpu=%d",
+			     ev->wakeup.comm, ev->wakeup.pid, ev->wakeup.prio,
+			     ev->wakeup.target_cpu);
+		break;
+	case RTM_EV_IRQ_ENTRY:
+		n = snprintf(buf + off, len - off, "irq=%d name=%s", ev->irq.irq, ev->irq.name);
+		break;
+	case RTM_EV_IRQ_EXIT:
+		n = snprintf(buf + off, len - off, "irq=%d ret=%s", ev->irq.irq,
+			     ev->irq.ret ? "handled" : "unhandled");
+		break;
+	case RTM_EV_SOFTIRQ_ENTRY:
+	case RTM_EV_SOFTIRQ_EXIT:
+	case RTM_EV_SOFTIRQ_RAISE:
+		n = snprintf(buf + off, len - off, "vec=%u", ev->softirq.vec);
+		break;
+	case RTM_EV_HRTIMER_ENTRY:
+		n = snprintf(buf + off, len - off, "hrtimer=0x%llx function=0x%llx now=%llu",
+			     (unsigned long long)ev->hrtimer.hrtimer,
+			     (unsigned long long)ev->hrtimer.function,
+			     (unsigned long long)ev->hrtimer.now);
+		break;
+	case RTM_EV_HRTIMER_EXIT:
+		n = snprintf(buf + off, len - off, "hrtimer=0x%llx",
+			     (unsigned long long)ev->hrtimer.hrtimer);
+		break;
+	case RTM_EV_HRTIMER_START:
+		n = snprintf(buf + off, len - off, "hrtimer=0x%llx function=0x%llx expires=%lld "
+			     "softexpires=%lld mode=%u", (unsigned long long)ev->hrstart.hrtimer,
+			     (unsigned long long)ev->hrstart.function,
+			     (long long)ev->hrstart.expires, (long long)ev->hrstart.softexpires,
+			     ev->hrstart.mode);
+		break;
+	case RTM_EV_VECTOR_ENTRY:
+	case RTM_EV_VECTOR_EXIT:
+		n = snprintf(buf + off, len - off, "vector=%d", ev->vector.vector);
+		break;
+	case RTM_EV_NMI:
+		n = snprintf(buf + off, len - off, "handler=0x%llx delta_ns=%llu",
+			     (unsigned long long)ev->nmi.handler,
+			     (unsigned long long)ev->nmi.delta_ns);
+		break;
+	case RTM_EV_PRINT:
+		n = snprintf(buf + off, len - off, "%s", ev->print.buf);
+		break;
+	case RTM_EV_HWLAT:
+		n = snprintf(buf + off, len - off, "#%u inner/outer(us): %llu/%llu count:%u "
+			     "nmi-ts:%llu nmi-count:%u", ev->hwlat.seqnum,
+			     (unsigned long long)ev->hwlat.inner_us,
+			     (unsigned long long)ev->hwlat.outer_us, ev->hwlat.count,
+			     (unsigned long long)ev->hwlat.nmi_total_us, ev->hwlat.nmi_count);
+		break;
+	case RTM_EV_OSNOISE:
+		n = snprintf(buf + off, len - off, "runtime:%llu noise:%llu max_sample:%llu hw:%u "
+			     "nmi:%u irq:%u softirq:%u thread:%u",
+			     (unsigned long long)ev->osnoise.runtime_us,
+			     (unsigned long long)ev->osnoise.noise_us,
+			     (unsigned long long)ev->osnoise.max_sample_us, ev->osnoise.hw,
+			     ev->osnoise.nmi, ev->osnoise.irq, ev->osnoise.softirq,
+			     ev->osnoise.thread);
+		break;
+	case RTM_EV_OSNOISE_SAMPLE:
+		n = snprintf(buf + off, len - off, "duration %llu ns interference %llu",
+			     (unsigned long long)ev->osample.duration_ns,
+			     (unsigned long long)ev->osample.interference);
+		break;
+	case RTM_EV_TIMERLAT:
+		n = snprintf(buf + off, len - off, "#%u context %s timer_latency %llu ns",
+			     ev->timerlat.seqnum, ev->timerlat.context == 0 ? "irq" :
+			     ev->timerlat.context == 1 ? "thread" : "user",
+			     (unsigned long long)ev->timerlat.latency_ns);
+		break;
+	default:
+		n = snprintf(buf + off, len - off, "(not decoded)");
+		break;
+	}
+	return n < 0 ? -1 : 0;
+}
