@@ -188,8 +188,8 @@ static int check_cols(const struct imp_set *s, struct rtm_error *err)
 			return -EINVAL;
 		for (j = 0; j < i; j++)
 			if (s->cols[j].cpu == s->cols[i].cpu)
-				return rtm_error_set(err, "%s: CPU %d appears twice (corrupt file?)",
-						     s->name, s->cols[i].cpu);
+				return rtm_error_set(err, "%s: CPU %d appears twice (corrupt "
+						     "file?)", s->name, s->cols[i].cpu);
 	}
 	for (i = 0; i < s->nextra; i++)
 		if (check_col(s, &s->extra[i], err))
