@@ -279,8 +279,8 @@ static int top_add_row(struct imp_set *s, struct top_read *t, const char *p, int
 		if (t->rows[j].cpu == row.cpu)
 			return rtm_error_set(err, "%s:%d: CPU %" PRIu64 " appears twice in one "
 					     "screen (corrupt file?)", s->name, lineno, row.cpu);
-	grown = t->nrows < MAX_CPUS ? realloc(t->rows, (size_t)(t->nrows + 1) * sizeof(*t->rows)) :
-				      NULL;
+	grown = t->nrows < MAX_CPUS ? realloc(t->rows, (size_t)(t->nrows + 1) *
+					      sizeof(*t->rows)) : NULL;
 	if (!grown)
 		return rtm_error_setn(err, -ENOMEM, "out of memory");
 	t->rows = grown;
