@@ -178,14 +178,101 @@ static int yaml_item_done(const struct rtm_cost_metrics *m, unsigned int have,
 			     "bogo-ops-per-second-real-time" : "wall-clock-time");
 }
 
+/* Where the reader of stress-ng's YAML is, and what it has read. */
+struct yaml_doc {
+	enum { SECT_NONE, SECT_SYSINFO, SECT_METRICS, SECT_OTHER } sect;
+	struct rtm_cost_metrics *m;
+	int max;
+	int n;				/* the stressor being read, -1 before the first */
+	unsigned int have;		/* HAVE_*: what it stated */
+	char *version;
+	size_t vlen;
+};
+
+/* "- stressor: NAME" begins the metrics of the next stressor. */
+static int yaml_item(struct yaml_doc *d, const char *key, const char *val, int lineno,
+		     struct rtm_error *err)
+{
+	int ret;
+
+	if (strcmp(key, "stressor"))
+		return rtm_error_set(err, "stress-ng's YAML: line %d: a metrics entry starts with "
+				     "'%.40s', not 'stressor'", lineno, key);
+	if (d->n >= 0 && (ret = yaml_item_done(&d->m[d->n], d->have, err)))
+		return ret;
+	if (d->n + 1 >= d->max)
+		return rtm_error_set(err, "stress-ng's YAML lists more than %d stressors", d->max);
+	d->n++;
+	memset(&d->m[d->n], 0, sizeof(d->m[d->n]));
+	d->m[d->n].rate_usr_sys = NAN;
+	snprintf(d->m[d->n].stressor, sizeof(d->m[d->n].stressor), "%s", val);
+	d->have = 0;
+	return 0;
+}
+
+/* A metric of the current stressor; others are left alone. 0, or -EINVAL: not a number. */
+static int yaml_metric(struct yaml_doc *d, const char *key, const char *val)
+{
+	struct rtm_cost_metrics *m = &d->m[d->n];
+
+	if (!strcmp(key, "bogo-ops")) {
+		if (yaml_u64(val, &m->bogo_ops))
+			return -EINVAL;
+		d->have |= HAVE_OPS;
+	} else if (!strcmp(key, "bogo-ops-per-second-real-time")) {
+		if (yaml_number(val, &m->rate_real))
+			return -EINVAL;
+		d->have |= HAVE_REAL;
+	} else if (!strcmp(key, "wall-clock-time")) {
+		if (yaml_number(val, &m->wall_clock_s))
+			return -EINVAL;
+		d->have |= HAVE_WALL;
+	} else if (!strcmp(key, "bogo-ops-per-second-usr-sys-time")) {
+		if (yaml_number(val, &m->rate_usr_sys))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* A line of the document (after its "---"); 0 or -errno with the message. */
+static int yaml_line(struct yaml_doc *d, char *line, int lineno, struct rtm_error *err)
+{
+	int indent;
+	bool item;
+	char *key, *val;
+
+	if (!yaml_kv(line, &indent, &item, &key, &val))
+		return 0;	/* blank lines, comments, list values of other keys */
+	if (!indent && !item) {
+		d->sect = !strcmp(key, "system-info") ? SECT_SYSINFO :
+			  !strcmp(key, "metrics") ? SECT_METRICS : SECT_OTHER;
+		return 0;
+	}
+	if (d->sect == SECT_SYSINFO && !strcmp(key, "stress-ng-version") && d->version &&
+	    d->vlen) {
+		snprintf(d->version, d->vlen, "%.*s", (int)strcspn(val, " \t'\""), val);
+		return 0;
+	}
+	if (d->sect != SECT_METRICS)
+		return 0;
+	if (item)
+		return yaml_item(d, key, val, lineno, err);
+	if (d->n < 0)
+		return 0;
+	if (yaml_metric(d, key, val))
+		return rtm_error_set(err, "stress-ng's YAML: line %d: %s '%.40s' is not a "
+				     "non-negative number", lineno, key, val);
+	return 0;
+}
+
 int rtm_cost_parse_yaml(const char *text, size_t len, struct rtm_cost_metrics *m, int max,
 			char *version, size_t vlen, struct rtm_error *err)
 {
-	enum { NONE, SYSINFO, METRICS, OTHER } sect = NONE;
+	struct yaml_doc d = { .sect = SECT_NONE, .m = m, .max = max, .n = -1,
+			      .version = version, .vlen = vlen };
 	char *buf, *line, *next;
 	bool started = false, ended = false;
-	unsigned int have = 0;
-	int n = -1, ret = 0, lineno = 0;
+	int ret = 0, lineno = 0;
 
 	if (version && vlen)
 		version[0] = '\0';
@@ -195,10 +282,6 @@ int rtm_cost_parse_yaml(const char *text, size_t len, struct rtm_cost_metrics *m
 	if (!buf)
 		return rtm_error_setn(err, -ENOMEM, "out of memory");
 	for (line = buf; line && !ret && !ended; line = next) {
-		int indent;
-		bool item;
-		char *key, *val;
-
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
@@ -211,81 +294,25 @@ int rtm_cost_parse_yaml(const char *text, size_t len, struct rtm_cost_metrics *m
 						    "a YAML document ('---')", lineno);
 			continue;
 		}
-		if (!strcmp(line, "...")) {
+		if (!strcmp(line, "..."))
 			ended = true;
-			break;
-		}
-		if (!yaml_kv(line, &indent, &item, &key, &val))
-			continue;	/* blank lines, comments, list values of other keys */
-		if (!indent && !item) {
-			sect = !strcmp(key, "system-info") ? SYSINFO :
-			       !strcmp(key, "metrics") ? METRICS : OTHER;
-			continue;
-		}
-		if (sect == SYSINFO && !strcmp(key, "stress-ng-version") && version && vlen) {
-			snprintf(version, vlen, "%.*s", (int)strcspn(val, " \t'\""), val);
-			continue;
-		}
-		if (sect != METRICS)
-			continue;
-		if (item) {
-			if (strcmp(key, "stressor")) {
-				ret = rtm_error_set(err, "stress-ng's YAML: line %d: a metrics entry "
-						    "starts with '%.40s', not 'stressor'", lineno,
-						    key);
-				break;
-			}
-			if (n >= 0 && (ret = yaml_item_done(&m[n], have, err)))
-				break;
-			if (n + 1 >= max) {
-				ret = rtm_error_set(err, "stress-ng's YAML lists more than %d "
-						    "stressors", max);
-				break;
-			}
-			n++;
-			memset(&m[n], 0, sizeof(m[n]));
-			m[n].rate_usr_sys = NAN;
-			snprintf(m[n].stressor, sizeof(m[n].stressor), "%s", val);
-			have = 0;
-			continue;
-		}
-		if (n < 0)
-			continue;
-		if (!strcmp(key, "bogo-ops")) {
-			if (yaml_u64(val, &m[n].bogo_ops))
-				goto bad;
-			have |= HAVE_OPS;
-		} else if (!strcmp(key, "bogo-ops-per-second-real-time")) {
-			if (yaml_number(val, &m[n].rate_real))
-				goto bad;
-			have |= HAVE_REAL;
-		} else if (!strcmp(key, "wall-clock-time")) {
-			if (yaml_number(val, &m[n].wall_clock_s))
-				goto bad;
-			have |= HAVE_WALL;
-		} else if (!strcmp(key, "bogo-ops-per-second-usr-sys-time")) {
-			if (yaml_number(val, &m[n].rate_usr_sys))
-				goto bad;
-		}
-		continue;
-bad:
-		ret = rtm_error_set(err, "stress-ng's YAML: line %d: %s '%.40s' is not a "
-				    "non-negative number", lineno, key, val);
+		else
+			ret = yaml_line(&d, line, lineno, err);
 	}
 	free(buf);
 	if (ret)
 		return ret;
 	if (!started)
 		return rtm_error_set(err, "stress-ng's YAML is empty (stress-ng wrote no metrics)");
-	if (n >= 0 && (ret = yaml_item_done(&m[n], have, err)))
+	if (d.n >= 0 && (ret = yaml_item_done(&m[d.n], d.have, err)))
 		return ret;
 	if (!ended)
 		return rtm_error_set(err, "stress-ng's YAML stops before its end ('...'): "
 				     "truncated (stress-ng was stopped or its disk is full)");
-	if (n < 0)
+	if (d.n < 0)
 		return rtm_error_set(err, "stress-ng's YAML has no metrics (was --metrics "
 				     "given?)");
-	return n + 1;
+	return d.n + 1;
 }
 
 /* ---------------------------------------------------------------- running */
@@ -407,35 +434,18 @@ static void stop_group(pid_t pgid, bool reaped)
 }
 
 /*
- * Run one stressor once; 1 when stopped by the caller, 0 with the metrics,
- * or -errno with the message.
+ * Start stress-ng with @a in its own process group, at SCHED_OTHER, its
+ * output in @log; 0 or the error number of posix_spawn().
  */
-static int run_one(struct cost_run *cr, int s, int rep, struct rtm_cost_metrics *m,
-		   char **cmdline, struct rtm_error *err)
+static int spawn_stress(const struct cost_run *cr, struct argv_buf *a, const char *log,
+			pid_t *pid)
 {
-	const char *name = rtm_cost_stressor_names[s];
-	char yaml[PATH_MAX], log[PATH_MAX], tail[COST_TAIL_MAX + 8], version[32];
-	struct argv_buf *a;
+	struct sched_param sp = { .sched_priority = 0 };
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
-	struct sched_param sp = { .sched_priority = 0 };
 	sigset_t none, all;
-	uint64_t deadline;
-	char *text;
-	size_t len = 0;
-	int ret, status = 0, nm, i;
-	pid_t pid;
+	int ret;
 
-	snprintf(yaml, sizeof(yaml), "%s/%s-%d.yaml", cr->dir, name, rep);
-	snprintf(log, sizeof(log), "%s/%s-%d.log", cr->dir, name, rep);
-	a = calloc(1, sizeof(*a));
-	if (!a)
-		return rtm_error_setn(err, -ENOMEM, "out of memory");
-	build_argv(cr, s, yaml, a);
-	if (!*cmdline && !(*cmdline = rtm_shell_join(a->argv))) {
-		free(a);
-		return rtm_error_setn(err, -ENOMEM, "out of memory");
-	}
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, log,
@@ -452,16 +462,23 @@ static int run_one(struct cost_run *cr, int s, int rep, struct rtm_cost_metrics 
 	posix_spawnattr_setschedparam(&at, &sp);
 	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF |
 				 POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSCHEDULER);
-	ret = posix_spawn(&pid, cr->exe, &fa, &at, a->argv, environ);
+	ret = posix_spawn(pid, cr->exe, &fa, &at, a->argv, environ);
 	posix_spawnattr_destroy(&at);
 	posix_spawn_file_actions_destroy(&fa);
-	free(a);
-	if (ret)
-		return rtm_error_setn(err, -ret, "cannot start %s: %s", *cmdline, strerror(ret));
+	return ret;
+}
 
-	deadline = now_ms() + cr->o->time_ns / 1000000ULL + COST_GRACE_S * 1000ULL;
+/*
+ * Wait for stress-ng @pid to end: 0 when it did (its status in @status), 1
+ * when the caller stops the run, -errno with the message.
+ */
+static int wait_stress(const struct cost_run *cr, pid_t pid, int *status, const char *cmdline,
+		       struct rtm_error *err)
+{
+	uint64_t deadline = now_ms() + cr->o->time_ns / 1000000ULL + COST_GRACE_S * 1000ULL;
+
 	for (;;) {
-		pid_t w = waitpid(pid, &status, WNOHANG);
+		pid_t w = waitpid(pid, status, WNOHANG);
 
 		if (w == pid)
 			break;
@@ -475,13 +492,75 @@ static int run_one(struct cost_run *cr, int s, int rep, struct rtm_cost_metrics 
 		if (now_ms() > deadline) {
 			stop_group(pid, false);
 			return rtm_error_setn(err, -ETIMEDOUT, "%s did not end %d s after its "
-					      "--timeout; it was killed", *cmdline, COST_GRACE_S);
+					      "--timeout; it was killed", cmdline, COST_GRACE_S);
 		}
 		sleep_ms(COST_POLL_MS);
 	}
 	/* its workers are gone with it: stress-ng waits for them before it exits */
 	if (group_alive(pid))
 		stop_group(pid, true);
+	return 0;
+}
+
+/* The metrics of stressor @name from stress-ng's YAML file @yaml, its version in @version. */
+static int read_metrics(const char *yaml, const char *name, const char *cmdline,
+			struct rtm_cost_metrics *m, char *version, size_t vlen,
+			struct rtm_error *err)
+{
+	struct rtm_cost_metrics all_m[RTM_COST_NSTRESSORS + 1];
+	size_t len = 0;
+	char *text;
+	int nm, i;
+
+	text = rtm_read_all(NULL, yaml, &len);
+	if (!text)
+		return rtm_error_setn(err, -errno, "stress-ng wrote no %s: %s", yaml,
+				      strerror(errno));
+	nm = rtm_cost_parse_yaml(text, len, all_m, RTM_COST_NSTRESSORS + 1, version, vlen, err);
+	free(text);
+	if (nm < 0)
+		return nm;
+	for (i = 0; i < nm; i++)
+		if (!strcmp(all_m[i].stressor, name))
+			break;
+	if (i == nm)
+		return rtm_error_set(err, "stress-ng's YAML (%s) has no metrics of the %s "
+				     "stressor", cmdline, name);
+	*m = all_m[i];
+	return 0;
+}
+
+/*
+ * Run one stressor once; 1 when stopped by the caller, 0 with the metrics,
+ * or -errno with the message.
+ */
+static int run_one(struct cost_run *cr, int s, int rep, struct rtm_cost_metrics *m,
+		   char **cmdline, struct rtm_error *err)
+{
+	const char *name = rtm_cost_stressor_names[s];
+	char yaml[PATH_MAX], log[PATH_MAX], tail[COST_TAIL_MAX + 8], version[32];
+	struct argv_buf *a;
+	int ret, status = 0;
+	pid_t pid;
+
+	snprintf(yaml, sizeof(yaml), "%s/%s-%d.yaml", cr->dir, name, rep);
+	snprintf(log, sizeof(log), "%s/%s-%d.log", cr->dir, name, rep);
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return rtm_error_setn(err, -ENOMEM, "out of memory");
+	build_argv(cr, s, yaml, a);
+	if (!*cmdline && !(*cmdline = rtm_shell_join(a->argv))) {
+		free(a);
+		return rtm_error_setn(err, -ENOMEM, "out of memory");
+	}
+	ret = spawn_stress(cr, a, log, &pid);
+	free(a);
+	if (ret)
+		return rtm_error_setn(err, -ret, "cannot start %s: %s", *cmdline, strerror(ret));
+
+	ret = wait_stress(cr, pid, &status, *cmdline, err);
+	if (ret)
+		return ret;
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		log_tail(log, tail, sizeof(tail));
 		if (WIFSIGNALED(status))
@@ -490,26 +569,9 @@ static int run_one(struct cost_run *cr, int s, int rep, struct rtm_cost_metrics 
 		return rtm_error_setn(err, -ECHILD, "%s exited with status %d: %s (run it by "
 				      "hand to see why)", *cmdline, WEXITSTATUS(status), tail);
 	}
-	text = rtm_read_all(NULL, yaml, &len);
-	if (!text)
-		return rtm_error_setn(err, -errno, "stress-ng wrote no %s: %s", yaml,
-				      strerror(errno));
-	{
-		struct rtm_cost_metrics all_m[RTM_COST_NSTRESSORS + 1];
-
-		nm = rtm_cost_parse_yaml(text, len, all_m, RTM_COST_NSTRESSORS + 1, version,
-					 sizeof(version), err);
-		free(text);
-		if (nm < 0)
-			return nm;
-		for (i = 0; i < nm; i++)
-			if (!strcmp(all_m[i].stressor, name))
-				break;
-		if (i == nm)
-			return rtm_error_set(err, "stress-ng's YAML (%s) has no metrics of the %s "
-					     "stressor", *cmdline, name);
-		*m = all_m[i];
-	}
+	ret = read_metrics(yaml, name, *cmdline, m, version, sizeof(version), err);
+	if (ret)
+		return ret;
 	if (!cr->version[0])
 		snprintf(cr->version, sizeof(cr->version), "%s", version);
 	unlink(yaml);
@@ -536,86 +598,116 @@ static json_t *rep_json(const struct rtm_cost_metrics *m)
 	return o;
 }
 
-json_t *rtm_cost_run(const struct rtm_cost_opts *o, bool (*stopping)(void),
-		     struct rtm_error *err)
-{
-	struct cost_run cr = { .o = o, .stopping = stopping };
-	json_t *sec = NULL, *list = NULL, *reps[RTM_COST_NSTRESSORS] = { NULL };
-	char *cmd[RTM_COST_NSTRESSORS] = { NULL };
-	double sum[RTM_COST_NSTRESSORS] = { 0 };
-	int done[RTM_COST_NSTRESSORS] = { 0 };
-	const char *tmp = getenv("TMPDIR");
-	uint64_t t0 = now_ms();
-	int s, rep, ret = 0;
+/* What the repetitions of each stressor gave. */
+struct cost_tally {
+	json_t *reps[RTM_COST_NSTRESSORS];
+	char *cmd[RTM_COST_NSTRESSORS];
+	double sum[RTM_COST_NSTRESSORS];
+	int done[RTM_COST_NSTRESSORS];
+};
 
-	if (rtm_cost_check(o, err))
-		return NULL;
-	rtm_find_exe("stress-ng", cr.exe, sizeof(cr.exe));
+/* cr->dir: a private temporary folder in $TMPDIR or /tmp. */
+static int make_tmpdir(struct cost_run *cr, struct rtm_error *err)
+{
+	const char *tmp = getenv("TMPDIR");
+
 	if (!tmp || !*tmp)
 		tmp = "/tmp";
-	if (snprintf(cr.dir, sizeof(cr.dir), "%s/rtmeasure-cost.XXXXXX", tmp) >=
-	    (int)sizeof(cr.dir) - 64) {
-		rtm_error_set(err, "temporary folder '%s' is too long (set TMPDIR to a short path)",
-			      tmp);
-		return NULL;
-	}
-	if (!mkdtemp(cr.dir)) {
-		rtm_error_setn(err, -errno, "cannot create a temporary folder in %s: %s (set "
-			       "TMPDIR to a writable folder)", tmp, strerror(errno));
-		return NULL;
-	}
-	for (s = 0; s < RTM_COST_NSTRESSORS; s++)
-		if (o->stressors & (1u << s))
-			reps[s] = json_array();
+	if (snprintf(cr->dir, sizeof(cr->dir), "%s/rtmeasure-cost.XXXXXX", tmp) >=
+	    (int)sizeof(cr->dir) - 64)
+		return rtm_error_set(err, "temporary folder '%s' is too long (set TMPDIR to a "
+				     "short path)", tmp);
+	if (!mkdtemp(cr->dir))
+		return rtm_error_setn(err, -errno, "cannot create a temporary folder in %s: %s "
+				      "(set TMPDIR to a writable folder)", tmp, strerror(errno));
+	return 0;
+}
+
+/* Every repetition of every stressor asked for, until one fails or the caller stops. */
+static int run_all(struct cost_run *cr, struct cost_tally *t, struct rtm_error *err)
+{
+	const struct rtm_cost_opts *o = cr->o;
+	int s, rep, ret = 0;
+
 	/* rep 1: cpu, switch, sock; rep 2: the same again: a drift hits every stressor */
-	for (rep = 0; rep < o->reps && !ret && !cr.stopped; rep++) {
-		for (s = 0; s < RTM_COST_NSTRESSORS && !ret && !cr.stopped; s++) {
+	for (rep = 0; rep < o->reps && !ret && !cr->stopped; rep++) {
+		for (s = 0; s < RTM_COST_NSTRESSORS && !ret && !cr->stopped; s++) {
 			struct rtm_cost_metrics m = { .bogo_ops = 0 };
 
 			if (!(o->stressors & (1u << s)))
 				continue;
-			ret = run_one(&cr, s, rep, &m, &cmd[s], err);
+			ret = run_one(cr, s, rep, &m, &t->cmd[s], err);
 			if (ret == 1) {
-				cr.stopped = true;
+				cr->stopped = true;
 				ret = 0;
 				break;
 			}
 			if (ret)
 				break;
-			json_array_append_new(reps[s], rep_json(&m));
-			sum[s] += m.rate_real;
-			done[s]++;
+			json_array_append_new(t->reps[s], rep_json(&m));
+			t->sum[s] += m.rate_real;
+			t->done[s]++;
 		}
 	}
-	nftw(cr.dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
-	if (ret)
-		goto out;
-	list = json_array();
+	return ret;
+}
+
+/* sections.throughput: the stressors run, their mean scores and repetitions */
+static json_t *cost_section(const struct cost_run *cr, const struct cost_tally *t,
+			    uint64_t t0)
+{
+	const struct rtm_cost_opts *o = cr->o;
+	json_t *list = json_array();
+	int s;
+
 	for (s = 0; s < RTM_COST_NSTRESSORS; s++) {
-		if (!done[s])
+		if (!t->done[s])
 			continue;
 		json_array_append_new(list, json_pack("{s:s, s:o, s:f, s:i, s:O}", "name",
-			rtm_cost_stressor_names[s], "command", rtm_json_text(cmd[s]),
-			"bogo_ops_per_s", sum[s] / done[s], "repetitions", done[s],
-			"reps", reps[s]));
+			rtm_cost_stressor_names[s], "command", rtm_json_text(t->cmd[s]),
+			"bogo_ops_per_s", t->sum[s] / t->done[s], "repetitions", t->done[s],
+			"reps", t->reps[s]));
 	}
-	sec = json_pack("{s:s, s:o, s:s, s:i, s:o, s:I, s:i, s:I, s:b, s:o}",
+	return json_pack("{s:s, s:o, s:s, s:i, s:o, s:I, s:i, s:I, s:b, s:o}",
 		"tool", "stress-ng",
-		"version", cr.version[0] ? rtm_json_text(cr.version) : json_null(),
+		"version", cr->version[0] ? rtm_json_text(cr->version) : json_null(),
 		"phase", "after the latency phase, without the probes and the --load",
 		"workers", o->workers,
 		"cpus", o->cpus ? json_string(o->cpus) : json_null(),
 		"time_per_stressor_ns", (json_int_t)o->time_ns,
 		"repetitions", o->reps,
 		"duration_ns", (json_int_t)((now_ms() - t0) * 1000000ULL),
-		"complete", !cr.stopped,
+		"complete", !cr->stopped,
 		"stressors", list);
-	if (!sec)
-		rtm_error_setn(err, -ENOMEM, "out of memory");
-out:
+}
+
+json_t *rtm_cost_run(const struct rtm_cost_opts *o, bool (*stopping)(void),
+		     struct rtm_error *err)
+{
+	struct cost_run cr = { .o = o, .stopping = stopping };
+	struct cost_tally t = { .done = { 0 } };
+	uint64_t t0 = now_ms();
+	json_t *sec = NULL;
+	int s, ret;
+
+	if (rtm_cost_check(o, err))
+		return NULL;
+	rtm_find_exe("stress-ng", cr.exe, sizeof(cr.exe));
+	if (make_tmpdir(&cr, err))
+		return NULL;
+	for (s = 0; s < RTM_COST_NSTRESSORS; s++)
+		if (o->stressors & (1u << s))
+			t.reps[s] = json_array();
+	ret = run_all(&cr, &t, err);
+	nftw(cr.dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+	if (!ret) {
+		sec = cost_section(&cr, &t, t0);
+		if (!sec)
+			rtm_error_setn(err, -ENOMEM, "out of memory");
+	}
 	for (s = 0; s < RTM_COST_NSTRESSORS; s++) {
-		json_decref(reps[s]);
-		free(cmd[s]);
+		json_decref(t.reps[s]);
+		free(t.cmd[s]);
 	}
 	return sec;
 }

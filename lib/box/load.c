@@ -645,6 +645,81 @@ static struct rtm_load *start_fail(struct rtm_load *l, int neg_errno)
 	return NULL;
 }
 
+/* l->dir: a private temporary directory in $TMPDIR or /tmp; 0 or -errno with the message. */
+static int make_load_dir(struct rtm_load *l, struct rtm_error *err)
+{
+	char tmpl[PATH_MAX];
+	const char *tmp;
+	int ret, n;
+
+	tmp = getenv("TMPDIR");
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	n = snprintf(tmpl, sizeof(tmpl), "%s/rtmeasure-load.XXXXXX", tmp);
+	if (n < 0 || (size_t)n >= sizeof(tmpl) - 32)
+		return rtm_error_setn(err, -ENAMETOOLONG, "temporary directory '%s' is too long "
+				      "(set TMPDIR to a short path)", tmp);
+	if (!mkdtemp(tmpl)) {
+		ret = -errno;
+		return rtm_error_setn(err, ret, "cannot create a temporary directory in %s: %s "
+				      "(set TMPDIR to a writable directory)", tmp, strerror(-ret));
+	}
+	snprintf(l->dir, sizeof(l->dir), "%s", tmpl);
+	return 0;
+}
+
+/* A generator for each kind asked for, its command built; 0 or -errno with the message. */
+static int prepare_procs(struct rtm_load *l, const char *stress_ng, const char *hackbench,
+			 struct rtm_error *err)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < NKINDS; i++) {
+		struct load_proc *lp;
+
+		if (!(l->kinds & kind_names[i].kind))
+			continue;
+		lp = &l->procs[l->n++];
+		lp->kind = kind_names[i].kind;
+		lp->kind_name = kind_names[i].name;
+		ret = build_command(l, lp, stress_ng, hackbench);
+		if (ret)
+			return rtm_error_setn(err, ret, "cannot prepare the %s load: %s",
+					      lp->kind_name, strerror(-ret));
+	}
+	return 0;
+}
+
+/* Start every generator; 0 or -errno with the message naming the one that failed. */
+static int spawn_procs(struct rtm_load *l, struct rtm_error *err)
+{
+	struct spawn_ctx c = { .null_fd = -1, .log_fd = -1 };
+	int ret, n;
+
+	c.parent = getpid();
+	c.dir = l->dir;
+	n = sched_getscheduler(0);
+	c.reset_sched = n != SCHED_OTHER && n != SCHED_BATCH && n != SCHED_IDLE;
+	c.all_cpus = CPU_ALLOC(RTM_MAX_CPUS);
+	if (c.all_cpus) {
+		c.all_cpus_size = CPU_ALLOC_SIZE(RTM_MAX_CPUS);
+		memset(c.all_cpus, 0xff, c.all_cpus_size);
+	}
+	c.null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	ret = c.null_fd < 0 ? -errno : 0;
+	for (n = 0; !ret && n < l->n; n++)
+		ret = spawn(&l->procs[n], &c);
+	if (c.null_fd >= 0)
+		close(c.null_fd);
+	if (c.all_cpus)
+		CPU_FREE(c.all_cpus);
+	if (ret)
+		return rtm_error_setn(err, ret, "cannot start the %s load: %s",
+				      l->procs[n > 0 ? n - 1 : 0].kind_name, strerror(-ret));
+	return 0;
+}
+
 /**
  * rtm_load_start - start the load generators
  * @kinds: RTM_LOAD_* bits (0: no load, an empty object is returned)
@@ -662,12 +737,9 @@ static struct rtm_load *start_fail(struct rtm_load *l, int neg_errno)
  */
 struct rtm_load *rtm_load_start(unsigned int kinds, int ncpus, struct rtm_error *err)
 {
-	char stress_ng[PATH_MAX] = "", hackbench[PATH_MAX] = "", tmpl[PATH_MAX];
+	char stress_ng[PATH_MAX] = "", hackbench[PATH_MAX] = "";
 	bool have_stress, have_hackbench;
-	struct spawn_ctx c = { .null_fd = -1, .log_fd = -1 };
 	struct rtm_load *l;
-	const char *tmp;
-	size_t i;
 	int ret, n;
 
 	if (kinds & ~(unsigned int)RTM_LOAD_ALL) {
@@ -695,59 +767,13 @@ struct rtm_load *rtm_load_start(unsigned int kinds, int ncpus, struct rtm_error 
 	if (!have_stress && (kinds != RTM_LOAD_NET || !have_hackbench))
 		return start_fail(l, rtm_error_setn(err, -ENOENT, "stress-ng not found: install "
 						    "it (apt-get install stress-ng)"));
-
-	tmp = getenv("TMPDIR");
-	if (!tmp || !*tmp)
-		tmp = "/tmp";
-	n = snprintf(tmpl, sizeof(tmpl), "%s/rtmeasure-load.XXXXXX", tmp);
-	if (n < 0 || (size_t)n >= sizeof(tmpl) - 32)
-		return start_fail(l, rtm_error_setn(err, -ENAMETOOLONG, "temporary directory "
-						    "'%s' is too long (set TMPDIR to a short "
-						    "path)", tmp));
-	if (!mkdtemp(tmpl)) {
-		ret = -errno;
-		return start_fail(l, rtm_error_setn(err, ret, "cannot create a temporary "
-						    "directory in %s: %s (set TMPDIR to a "
-						    "writable directory)", tmp, strerror(-ret)));
-	}
-	snprintf(l->dir, sizeof(l->dir), "%s", tmpl);
-
-	for (i = 0; i < NKINDS; i++) {
-		struct load_proc *lp;
-
-		if (!(kinds & kind_names[i].kind))
-			continue;
-		lp = &l->procs[l->n++];
-		lp->kind = kind_names[i].kind;
-		lp->kind_name = kind_names[i].name;
-		ret = build_command(l, lp, stress_ng, have_hackbench ? hackbench : NULL);
-		if (ret)
-			return start_fail(l, rtm_error_setn(err, ret, "cannot prepare the %s "
-							    "load: %s", lp->kind_name,
-							    strerror(-ret)));
-	}
-
-	c.parent = getpid();
-	c.dir = l->dir;
-	n = sched_getscheduler(0);
-	c.reset_sched = n != SCHED_OTHER && n != SCHED_BATCH && n != SCHED_IDLE;
-	c.all_cpus = CPU_ALLOC(RTM_MAX_CPUS);
-	if (c.all_cpus) {
-		c.all_cpus_size = CPU_ALLOC_SIZE(RTM_MAX_CPUS);
-		memset(c.all_cpus, 0xff, c.all_cpus_size);
-	}
-	c.null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	ret = c.null_fd < 0 ? -errno : 0;
-	for (n = 0; !ret && n < l->n; n++)
-		ret = spawn(&l->procs[n], &c);
-	if (c.null_fd >= 0)
-		close(c.null_fd);
-	if (c.all_cpus)
-		CPU_FREE(c.all_cpus);
+	ret = make_load_dir(l, err);
+	if (!ret)
+		ret = prepare_procs(l, stress_ng, have_hackbench ? hackbench : NULL, err);
+	if (!ret)
+		ret = spawn_procs(l, err);
 	if (ret)
-		return start_fail(l, rtm_error_setn(err, ret, "cannot start the %s load: %s",
-						    l->procs[n > 0 ? n - 1 : 0].kind_name,
-						    strerror(-ret)));
+		return start_fail(l, ret);
 
 	sleep_ms(LOAD_START_CHECK_MS);
 	for (n = 0; n < l->n; n++) {

@@ -569,7 +569,46 @@ static void kernel_log_hypervisor(struct rtm_sysinfo *si)
 	free(log);
 }
 
-static void collect_virt(struct rtm_sysinfo *si)
+/* Live on x86: CPUID's hypervisor bit and the vendor of leaf 0x40000000. */
+static void cpuid_hypervisor(struct rtm_sysinfo *si)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned int a, b, c, d;
+	char vendor[13];
+
+	if (!si->live || !__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 31)))
+		return;
+	si->vm = true;
+	strscpy_buf(si->vm_source, "CPUID hypervisor bit");
+	__cpuid(0x40000000, a, b, c, d);
+	memcpy(vendor, &b, 4);
+	memcpy(vendor + 4, &c, 4);
+	memcpy(vendor + 8, &d, 4);
+	vendor[12] = '\0';
+	if (!strcmp(vendor, "KVMKVMKVM"))
+		strscpy_buf(si->hypervisor, "KVM");
+	else if (!strcmp(vendor, "Microsoft Hv"))
+		strscpy_buf(si->hypervisor, "Hyper-V");
+	else if (!strcmp(vendor, "VMwareVMware"))
+		strscpy_buf(si->hypervisor, "VMware");
+	else if (!strcmp(vendor, "XenVMMXenVMM"))
+		strscpy_buf(si->hypervisor, "Xen");
+	else if (!strcmp(vendor, "TCGTCGTCGTCG"))
+		strscpy_buf(si->hypervisor, "QEMU TCG (emulation)");
+	else if (!strcmp(vendor, "bhyve bhyve "))
+		strscpy_buf(si->hypervisor, "bhyve");
+	else if (!strcmp(vendor, "ACRNACRNACRN"))
+		strscpy_buf(si->hypervisor, "ACRN");
+	else if (vendor[0])
+		snprintf(si->hypervisor, sizeof(si->hypervisor), "CPUID \"%s\"", vendor);
+	strscpy_buf(si->hypervisor_cpuid, si->hypervisor);
+#else
+	(void)si;
+#endif
+}
+
+/* The firmware's vendor and product names (DMI) of known hypervisors. */
+static void dmi_hypervisor(struct rtm_sysinfo *si)
 {
 	static const struct { const char *needle, *name; } dmi[] = {
 		{ "QEMU", "QEMU" }, { "KVM", "KVM" }, { "VMware", "VMware" },
@@ -586,56 +625,6 @@ static void collect_virt(struct rtm_sysinfo *si)
 	char buf[128];
 	unsigned int i, j;
 
-#if defined(__x86_64__) || defined(__i386__)
-	if (si->live) {
-		unsigned int a, b, c, d;
-
-		if (__get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 31))) {
-			char vendor[13];
-
-			si->vm = true;
-			strscpy_buf(si->vm_source, "CPUID hypervisor bit");
-			__cpuid(0x40000000, a, b, c, d);
-			memcpy(vendor, &b, 4);
-			memcpy(vendor + 4, &c, 4);
-			memcpy(vendor + 8, &d, 4);
-			vendor[12] = '\0';
-			if (!strcmp(vendor, "KVMKVMKVM"))
-				strscpy_buf(si->hypervisor, "KVM");
-			else if (!strcmp(vendor, "Microsoft Hv"))
-				strscpy_buf(si->hypervisor, "Hyper-V");
-			else if (!strcmp(vendor, "VMwareVMware"))
-				strscpy_buf(si->hypervisor, "VMware");
-			else if (!strcmp(vendor, "XenVMMXenVMM"))
-				strscpy_buf(si->hypervisor, "Xen");
-			else if (!strcmp(vendor, "TCGTCGTCGTCG"))
-				strscpy_buf(si->hypervisor, "QEMU TCG (emulation)");
-			else if (!strcmp(vendor, "bhyve bhyve "))
-				strscpy_buf(si->hypervisor, "bhyve");
-			else if (!strcmp(vendor, "ACRNACRNACRN"))
-				strscpy_buf(si->hypervisor, "ACRN");
-			else if (vendor[0])
-				snprintf(si->hypervisor, sizeof(si->hypervisor), "CPUID \"%s\"",
-					 vendor);
-			strscpy_buf(si->hypervisor_cpuid, si->hypervisor);
-		}
-	}
-#endif
-	kernel_log_hypervisor(si);
-	if (si->hypervisor_kernel[0]) {
-		/* the kernel's word for what it found is the one its code acts on */
-		si->vm = true;
-		if (!si->vm_source[0])
-			strscpy_buf(si->vm_source, "kernel log");
-		strscpy_buf(si->hypervisor, si->hypervisor_kernel);
-	}
-	if (rtm_read_small(si->root, "/sys/hypervisor/type", buf, sizeof(buf)) > 0) {
-		si->vm = true;
-		if (!si->vm_source[0])
-			strscpy_buf(si->vm_source, "/sys/hypervisor/type");
-		if (!si->hypervisor[0])
-			snprintf(si->hypervisor, sizeof(si->hypervisor), "%.60s", buf);
-	}
 	for (i = 0; i < sizeof(dmi_files) / sizeof(dmi_files[0]); i++) {
 		if (rtm_read_small(si->root, dmi_files[i], buf, sizeof(buf)) <= 0)
 			continue;
@@ -651,6 +640,29 @@ static void collect_virt(struct rtm_sysinfo *si)
 			break;
 		}
 	}
+}
+
+static void collect_virt(struct rtm_sysinfo *si)
+{
+	char buf[128];
+
+	cpuid_hypervisor(si);
+	kernel_log_hypervisor(si);
+	if (si->hypervisor_kernel[0]) {
+		/* the kernel's word for what it found is the one its code acts on */
+		si->vm = true;
+		if (!si->vm_source[0])
+			strscpy_buf(si->vm_source, "kernel log");
+		strscpy_buf(si->hypervisor, si->hypervisor_kernel);
+	}
+	if (rtm_read_small(si->root, "/sys/hypervisor/type", buf, sizeof(buf)) > 0) {
+		si->vm = true;
+		if (!si->vm_source[0])
+			strscpy_buf(si->vm_source, "/sys/hypervisor/type");
+		if (!si->hypervisor[0])
+			snprintf(si->hypervisor, sizeof(si->hypervisor), "%.60s", buf);
+	}
+	dmi_hypervisor(si);
 }
 
 /* ------------------------------------------------------------ tracing */

@@ -322,10 +322,10 @@ static json_t *words_array(const char *list)
 	return a;
 }
 
-json_t *rtm_sysinfo_to_json(const struct rtm_sysinfo *si)
+/* cpu.per_cpu: each CPU's governor, SMT siblings and idle states */
+static json_t *per_cpu_json(const struct rtm_sysinfo *si)
 {
-	const struct rtm_cmdline_opts *o = &si->opts;
-	json_t *cpus = json_array(), *checks = json_array(), *opts;
+	json_t *cpus = json_array();
 	int i, s;
 
 	for (i = 0; i < si->ncpus; i++) {
@@ -340,10 +340,25 @@ json_t *rtm_sysinfo_to_json(const struct rtm_sysinfo *si)
 			"cpu", c->cpu, "online", c->online, "governor", jstr_or_null(c->governor),
 			"thread_siblings", jstr_or_null(c->siblings), "idle_states", states));
 	}
+	return cpus;
+}
+
+static json_t *checks_json(const struct rtm_sysinfo *si)
+{
+	json_t *checks = json_array();
+	int i;
+
 	for (i = 0; i < si->nchecks; i++)
 		json_array_append_new(checks, json_pack("{s:s, s:s, s:o}", "id", si->checks[i].id,
 			"level", rtm_check_level_name(si->checks[i].level),
 			"message", rtm_json_text(si->checks[i].text)));
+	return checks;
+}
+
+/* kernel.cmdline_options: the boot options that matter to latency */
+static json_t *cmdline_opts_json(const struct rtm_cmdline_opts *o)
+{
+	json_t *opts;
 
 	opts = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 		"isolcpus", jstr_or_null(o->isolcpus), "nohz_full", jstr_or_null(o->nohz_full),
@@ -358,6 +373,13 @@ json_t *rtm_sysinfo_to_json(const struct rtm_sysinfo *si)
 		"nosoftlockup", o->nosoftlockup ? json_true() : json_false());
 	json_object_set_new(opts, "threadirqs", o->threadirqs ? json_true() : json_false());
 	json_object_set_new(opts, "nosmt", o->nosmt ? json_true() : json_false());
+	return opts;
+}
+
+json_t *rtm_sysinfo_to_json(const struct rtm_sysinfo *si)
+{
+	json_t *cpus = per_cpu_json(si), *checks = checks_json(si);
+	json_t *opts = cmdline_opts_json(&si->opts);
 
 	return json_pack("{s:s, s:o, s:b, s:o,"
 			 " s:{s:o, s:o, s:{s:s, s:b, s:o}, s:o, s:o, s:o, s:o},"

@@ -277,83 +277,99 @@ void rtm_acct_mode_from_sysinfo(const struct rtm_sysinfo *si, struct rtm_acct_mo
 	snprintf(m->config_source, sizeof(m->config_source), "%s", si->config_source);
 }
 
-int rtm_acct_mode_lines(const struct rtm_acct_mode *m, char lines[RTM_ACCT_LINES][400])
+/* Whether interrupt time is taken out of the tasks' times. */
+static void irq_time_line(const struct rtm_acct_mode *m, char line[400])
 {
-	int n = 0;
-
 	if (m->irq_time)
-		snprintf(lines[n++], 400, "IRQ time accounting on (CONFIG_IRQ_TIME_ACCOUNTING=y): "
+		snprintf(line, 400, "IRQ time accounting on (CONFIG_IRQ_TIME_ACCOUNTING=y): "
 			 "the kernel clocks every hard-IRQ and softirq entry and exit and "
 			 "leaves that time out of the interrupted task's sum_exec_runtime and "
 			 "utime+stime; /proc/stat's irq and softirq columns get it (ksoftirqd "
 			 "keeps its own). Expect schedstat = ran - interrupt.");
 	else if (m->irq_time_config == 1)
-		snprintf(lines[n++], 400, "IRQ time accounting built in but off "
+		snprintf(line, 400, "IRQ time accounting built in but off "
 			 "(tsc=noirqtime): interrupt handler time is charged to the task it "
 			 "interrupted, inside its sum_exec_runtime and utime+stime. "
 			 "Expect schedstat = ran.");
 	else if (m->irq_time_config == 0)
-		snprintf(lines[n++], 400, "IRQ time accounting off (CONFIG_IRQ_TIME_ACCOUNTING is "
+		snprintf(line, 400, "IRQ time accounting off (CONFIG_IRQ_TIME_ACCOUNTING is "
 			 "not set): interrupt handler time is charged to the task it "
 			 "interrupted, inside its sum_exec_runtime and utime+stime; /proc/stat's "
 			 "irq and softirq columns only count ticks that struck inside a handler "
 			 "(the task gets those too). Expect schedstat = ran.");
 	else
-		snprintf(lines[n++], 400, "IRQ time accounting not known (no kernel config in "
+		snprintf(line, 400, "IRQ time accounting not known (no kernel config in "
 			 "/proc/config.gz or /boot): schedstat = ran means it is off, "
 			 "schedstat = ran - interrupt that it is on.");
+}
 
+/* How utime and stime are split; 1 when a line was written, 0 for no known mode. */
+static int cputime_line(const struct rtm_acct_mode *m, char line[400])
+{
 	switch (m->cputime) {
 	case RTM_CPUTIME_TICK:
-		snprintf(lines[n++], 400, "CPU time split: tick-based (CONFIG_TICK_CPU_ACCOUNTING, "
+		snprintf(line, 400, "CPU time split: tick-based (CONFIG_TICK_CPU_ACCOUNTING, "
 			 "HZ=%d): utime/stime is the user/system split of the ticks, scaled to "
 			 "sum_exec_runtime, in 1/%d s units: charged = schedstat within 2 of them.",
 			 m->hz, m->user_hz);
-		break;
+		return 1;
 	case RTM_CPUTIME_VIRT_GEN:
 		if (m->nohz_full[0])
-			snprintf(lines[n++], 400, "CPU time split: context tracking on the "
+			snprintf(line, 400, "CPU time split: context tracking on the "
 				 "nohz_full CPUs %s (CONFIG_VIRT_CPU_ACCOUNTING_GEN), ticks "
 				 "elsewhere; utime+stime is scaled to sum_exec_runtime in 1/%d s "
 				 "units.",
 				 m->nohz_full, m->user_hz);
 		else
-			snprintf(lines[n++], 400, "CPU time split: tick-based at run time "
+			snprintf(line, 400, "CPU time split: tick-based at run time "
 				 "(CONFIG_VIRT_CPU_ACCOUNTING_GEN, but no nohz_full CPUs); "
 				 "utime+stime is scaled to sum_exec_runtime in 1/%d s units.",
 				 m->user_hz);
-		break;
+		return 1;
 	case RTM_CPUTIME_VIRT_NATIVE:
-		snprintf(lines[n++], 400, "CPU time split: native (CONFIG_VIRT_CPU_ACCOUNTING_"
+		snprintf(line, 400, "CPU time split: native (CONFIG_VIRT_CPU_ACCOUNTING_"
 			 "NATIVE): hard-IRQ and softirq time go to /proc/stat, not to the task's "
 			 "utime+stime, while its sum_exec_runtime keeps them.");
-		break;
+		return 1;
 	case RTM_CPUTIME_UNKNOWN:
-		snprintf(lines[n++], 400, "CPU time split: not known (no kernel config).");
-		break;
+		snprintf(line, 400, "CPU time split: not known (no kernel config).");
+		return 1;
 	}
+	return 0;
+}
 
+/* Where device interrupt handlers run, and so whose time they take. */
+static void threading_line(const struct rtm_acct_mode *m, char line[400])
+{
 	if (m->preempt_rt)
-		snprintf(lines[n++], 400, "PREEMPT_RT: device interrupt handlers run in "
+		snprintf(line, 400, "PREEMPT_RT: device interrupt handlers run in "
 			 "irq/N-name threads, charged to them; a task is interrupted only by "
 			 "the short hard-IRQ part and the per-CPU vectors (local timer, IPIs); "
 			 "softirqs run in ksoftirqd/N, ktimers/N or the thread that raised "
 			 "them.");
 	else if (m->threaded)
-		snprintf(lines[n++], 400, "threadirqs: device interrupt handlers run in "
+		snprintf(line, 400, "threadirqs: device interrupt handlers run in "
 			 "irq/N-name threads, charged to them; per-CPU vectors (local timer, IPIs) "
 			 "and the softirqs run at hard-IRQ exit still take the interrupted task's "
 			 "time.");
 	else if (m->threadirqs)
-		snprintf(lines[n++], 400, "threadirqs is given but this kernel cannot force "
+		snprintf(line, 400, "threadirqs is given but this kernel cannot force "
 			 "IRQ threads (CONFIG_IRQ_FORCED_THREADING not set): handlers run in "
 			 "hard-IRQ context on the interrupted task.");
 	else
-		snprintf(lines[n++], 400, "No forced IRQ threads (no threadirqs, not PREEMPT_RT): "
+		snprintf(line, 400, "No forced IRQ threads (no threadirqs, not PREEMPT_RT): "
 			 "device handlers, and the softirqs run at their exit, take the "
 			 "interrupted task's time; ksoftirqd/N takes over softirqs that keep "
 			 "coming back.");
+}
 
+int rtm_acct_mode_lines(const struct rtm_acct_mode *m, char lines[RTM_ACCT_LINES][400])
+{
+	int n = 0;
+
+	irq_time_line(m, lines[n++]);
+	n += cputime_line(m, lines[n]);
+	threading_line(m, lines[n++]);
 	if (m->paravirt_steal == 1)
 		snprintf(lines[n++], 400, "Steal time (CONFIG_PARAVIRT_TIME_ACCOUNTING%s): time "
 			 "the hypervisor gave to others is left out of sum_exec_runtime when it "

@@ -200,12 +200,68 @@ static int on_switch(struct rtm_irqacct *a, struct cpu_state *st, const struct r
 	return 0;
 }
 
+/* The handlers' entries and exits: inline, rtm_irqacct_event() runs for every event. */
+static inline int on_vector_entry(struct rtm_irqacct *a, struct cpu_state *st,
+				  const struct rtm_event *ev)
+{
+	size_t len = strlen(ev->name);
+	int s;
+
+	/* "local_timer_entry" -> "local_timer" */
+	len = len > 6 ? len - 6 : len;
+	s = source(a, RTM_IRQSRC_VECTOR, -1, ev->name, len);
+	if (s < 0)
+		return s;
+	st->vec = s;
+	st->vec_ts = ev->ts_ns;
+	return 0;
+}
+
+static inline int on_softirq_entry(struct rtm_irqacct *a, struct cpu_state *st,
+				   const struct rtm_event *ev)
+{
+	unsigned int vec = ev->softirq.vec;
+	int s;
+
+	s = source(a, RTM_IRQSRC_SOFTIRQ, (int)vec, rtm_softirq_name(vec),
+		   strlen(rtm_softirq_name(vec)));
+	if (s < 0)
+		return s;
+	st->soft = s;
+	st->soft_ts = ev->ts_ns;
+	st->soft_nested_ns = 0;
+	if (vec < NR_SOFTIRQS && st->raise_ts[vec]) {
+		struct rtm_irqacct_cpu *c = &a->src[s].cpu[ev->cpu];
+		uint64_t d = ev->ts_ns > st->raise_ts[vec] ? ev->ts_ns - st->raise_ts[vec] : 0;
+
+		c->raised++;
+		c->raise_delay_total_ns += d;
+		if (d > c->raise_delay_max_ns)
+			c->raise_delay_max_ns = d;
+		st->raise_ts[vec] = 0;
+	}
+	return 0;
+}
+
+static inline void on_softirq_exit(struct rtm_irqacct *a, struct cpu_state *st,
+				   const struct rtm_event *ev)
+{
+	if (st->soft < 0) {
+		a->unpaired++;
+		return;
+	}
+	/* the softirq's own time: without the interrupts nested in it */
+	add_span(a, st->soft, ev->cpu, st->soft_ts, ev->ts_ns,
+		 ev->ts_ns - st->soft_ts > st->soft_nested_ns ?
+		 ev->ts_ns - st->soft_ts - st->soft_nested_ns : 0);
+	st->soft = -1;
+}
+
 int rtm_irqacct_event(const struct rtm_event *ev, void *ctx)
 {
 	struct rtm_irqacct *a = ctx;
 	struct cpu_state *st;
 	unsigned int vec;
-	size_t len;
 	int s;
 
 	if (ev->cpu < 0 || ev->cpu >= a->ncpus)
@@ -224,15 +280,7 @@ int rtm_irqacct_event(const struct rtm_event *ev, void *ctx)
 		close_handler(a, st, &st->irq, st->irq_ts, ev->ts_ns, ev->cpu, true);
 		break;
 	case RTM_EV_VECTOR_ENTRY:
-		/* "local_timer_entry" -> "local_timer" */
-		len = strlen(ev->name);
-		len = len > 6 ? len - 6 : len;
-		s = source(a, RTM_IRQSRC_VECTOR, -1, ev->name, len);
-		if (s < 0)
-			return s;
-		st->vec = s;
-		st->vec_ts = ev->ts_ns;
-		break;
+		return on_vector_entry(a, st, ev);
 	case RTM_EV_VECTOR_EXIT:
 		close_handler(a, st, &st->vec, st->vec_ts, ev->ts_ns, ev->cpu, true);
 		break;
@@ -242,35 +290,9 @@ int rtm_irqacct_event(const struct rtm_event *ev, void *ctx)
 			st->raise_ts[vec] = ev->ts_ns;
 		break;
 	case RTM_EV_SOFTIRQ_ENTRY:
-		vec = ev->softirq.vec;
-		s = source(a, RTM_IRQSRC_SOFTIRQ, (int)vec, rtm_softirq_name(vec),
-			   strlen(rtm_softirq_name(vec)));
-		if (s < 0)
-			return s;
-		st->soft = s;
-		st->soft_ts = ev->ts_ns;
-		st->soft_nested_ns = 0;
-		if (vec < NR_SOFTIRQS && st->raise_ts[vec]) {
-			struct rtm_irqacct_cpu *c = &a->src[s].cpu[ev->cpu];
-			uint64_t d = ev->ts_ns > st->raise_ts[vec] ? ev->ts_ns - st->raise_ts[vec] : 0;
-
-			c->raised++;
-			c->raise_delay_total_ns += d;
-			if (d > c->raise_delay_max_ns)
-				c->raise_delay_max_ns = d;
-			st->raise_ts[vec] = 0;
-		}
-		break;
+		return on_softirq_entry(a, st, ev);
 	case RTM_EV_SOFTIRQ_EXIT:
-		if (st->soft < 0) {
-			a->unpaired++;
-			break;
-		}
-		/* the softirq's own time: without the interrupts nested in it */
-		add_span(a, st->soft, ev->cpu, st->soft_ts, ev->ts_ns,
-			 ev->ts_ns - st->soft_ts > st->soft_nested_ns ?
-			 ev->ts_ns - st->soft_ts - st->soft_nested_ns : 0);
-		st->soft = -1;
+		on_softirq_exit(a, st, ev);
 		break;
 	case RTM_EV_NMI:
 		s = source(a, RTM_IRQSRC_NMI, -1, "NMI", 3);

@@ -461,24 +461,12 @@ static int add_row(struct rtm_irq_snap *snap, size_t *cap, struct rtm_irq_row **
 	return 0;
 }
 
-static int parse_irq_line(struct rtm_irq_snap *snap, struct lines *l, const char *s,
-			  const char *e, size_t *cap, int *last_irq, struct rtm_error *err)
+/* Numbered rows come in rising order, a named row once. */
+static int check_row_name(const struct rtm_irq_snap *snap, const struct lines *l,
+			  const char *name, bool numbered, int *last_irq, struct rtm_error *err)
 {
-	uint64_t *nv;
-	struct rtm_irq_row *r;
-	char name[RTM_IRQ_NAME_LEN];
-	const char *p, *t;
-	uint64_t v, *vals = NULL;
-	int n = 0, i, ret;
-	size_t vcap = 0;
-	bool numbered;
+	int i;
 
-	p = parse_name(s, e, name);
-	if (!p)
-		return rtm_error_set(err, "%s:%d: expected 'IRQ:' or 'NAME:' at the start of the "
-				     "line, found '%.*s'", l->file, l->lineno,
-				     (int)(e - s > 40 ? 40 : e - s), s);
-	numbered = all_digits(name, name + strlen(name));
 	if (numbered) {
 		long irq = strtol(name, NULL, 10);
 
@@ -486,50 +474,62 @@ static int parse_irq_line(struct rtm_irq_snap *snap, struct lines *l, const char
 			return rtm_error_set(err, "%s:%d: IRQ %s after IRQ %d (lines repeated or "
 					     "out of order)", l->file, l->lineno, name, *last_irq);
 		*last_irq = (int)irq;
-	} else {
-		for (i = 0; i < snap->nrows; i++)
-			if (snap->rows[i].irq < 0 && !strcmp(snap->rows[i].name, name))
-				return rtm_error_set(err, "%s:%d: row %s is listed twice", l->file,
-						     l->lineno, name);
-	}
-	ret = add_row(snap, cap, &r);
-	if (ret)
-		return rtm_error_setn(err, ret, "out of memory");
-	memcpy(r->name, name, sizeof(name));
-	snap->nrows++;
-
-	if (numbered) {
-		r->irq = *last_irq;
-		r->percpu = true;
-		r->counts = calloc((size_t)snap->ncpus, sizeof(*r->counts));
-		if (!r->counts)
-			return rtm_error_setn(err, -ENOMEM, "out of memory");
-		for (i = 0; i < snap->ncpus; i++) {
-			p = skip_ws(p, e);
-			if (p == e)
-				return rtm_error_set(err, "%s:%d: IRQ %s has %d counts for %d CPU "
-						     "columns (line cut short?)", l->file,
-						     l->lineno, name, i, snap->ncpus);
-			t = tok_end(p, e);
-			ret = parse_u64(p, t, &r->counts[i]);
-			if (ret)
-				return count_error(l, ret, p, t, name, err);
-			r->total += r->counts[i];
-			p = t;
-		}
-		r->desc = dup_range(skip_ws(p, e), e);
-		if (!r->desc || split_desc(r, p, e))
-			return rtm_error_setn(err, -ENOMEM, "out of memory");
 		return 0;
 	}
+	for (i = 0; i < snap->nrows; i++)
+		if (snap->rows[i].irq < 0 && !strcmp(snap->rows[i].name, name))
+			return rtm_error_set(err, "%s:%d: row %s is listed twice", l->file,
+					     l->lineno, name);
+	return 0;
+}
 
-	/* named rows: per CPU, a single number (ERR, MIS), or a count of their own */
+/* A numbered IRQ's row after "N:" at @p: a count per CPU, then its chip and actions. */
+static int parse_numbered_row(const struct rtm_irq_snap *snap, struct lines *l,
+			      struct rtm_irq_row *r, const char *p, const char *e,
+			      struct rtm_error *err)
+{
+	const char *t;
+	int i, ret;
+
+	r->percpu = true;
+	r->counts = calloc((size_t)snap->ncpus, sizeof(*r->counts));
+	if (!r->counts)
+		return rtm_error_setn(err, -ENOMEM, "out of memory");
+	for (i = 0; i < snap->ncpus; i++) {
+		p = skip_ws(p, e);
+		if (p == e)
+			return rtm_error_set(err, "%s:%d: IRQ %s has %d counts for %d CPU "
+					     "columns (line cut short?)", l->file,
+					     l->lineno, r->name, i, snap->ncpus);
+		t = tok_end(p, e);
+		ret = parse_u64(p, t, &r->counts[i]);
+		if (ret)
+			return count_error(l, ret, p, t, r->name, err);
+		r->total += r->counts[i];
+		p = t;
+	}
+	r->desc = dup_range(skip_ws(p, e), e);
+	if (!r->desc || split_desc(r, p, e))
+		return rtm_error_setn(err, -ENOMEM, "out of memory");
+	return 0;
+}
+
+/* named rows: per CPU, a single number (ERR, MIS), or a count of their own */
+static int parse_named_row(const struct rtm_irq_snap *snap, struct lines *l,
+			   struct rtm_irq_row *r, const char *p, const char *e,
+			   struct rtm_error *err)
+{
+	uint64_t *nv, v, *vals = NULL;
+	size_t vcap = 0;
+	const char *t;
+	int n = 0, ret;
+
 	for (p = skip_ws(p, e); p < e && *p >= '0' && *p <= '9'; p = skip_ws(t, e)) {
 		t = tok_end(p, e);
 		ret = parse_u64(p, t, &v);
 		if (ret) {
 			free(vals);
-			return count_error(l, ret, p, t, name, err);
+			return count_error(l, ret, p, t, r->name, err);
 		}
 		nv = rtm_grow(vals, &vcap, (size_t)n, sizeof(*nv), 64);
 		if (!nv) {
@@ -553,6 +553,37 @@ static int parse_irq_line(struct rtm_irq_snap *snap, struct lines *l, const char
 	if (!r->desc || !r->chip || !r->trigger || !r->actions)
 		return rtm_error_setn(err, -ENOMEM, "out of memory");
 	return 0;
+}
+
+static int parse_irq_line(struct rtm_irq_snap *snap, struct lines *l, const char *s,
+			  const char *e, size_t *cap, int *last_irq, struct rtm_error *err)
+{
+	struct rtm_irq_row *r;
+	char name[RTM_IRQ_NAME_LEN];
+	const char *p;
+	bool numbered;
+	int ret;
+
+	p = parse_name(s, e, name);
+	if (!p)
+		return rtm_error_set(err, "%s:%d: expected 'IRQ:' or 'NAME:' at the start of the "
+				     "line, found '%.*s'", l->file, l->lineno,
+				     (int)(e - s > 40 ? 40 : e - s), s);
+	numbered = all_digits(name, name + strlen(name));
+	ret = check_row_name(snap, l, name, numbered, last_irq, err);
+	if (ret)
+		return ret;
+	ret = add_row(snap, cap, &r);
+	if (ret)
+		return rtm_error_setn(err, ret, "out of memory");
+	memcpy(r->name, name, sizeof(name));
+	snap->nrows++;
+
+	if (numbered) {
+		r->irq = *last_irq;
+		return parse_numbered_row(snap, l, r, p, e, err);
+	}
+	return parse_named_row(snap, l, r, p, e, err);
 }
 
 /**

@@ -371,32 +371,11 @@ static void write_html(const struct pages *p, FILE *f)
 
 /* ---------------------------------------------------------------- Markdown */
 
-static void write_md(const struct pages *p, FILE *f)
+/* The fingerprint of each run, a column a run, then what makes them unfair to compare. */
+static void md_fingerprints(const struct rtm_compare *c, FILE *f)
 {
-	const struct rtm_compare *c = p->c;
-	const char *ext = image_ext(p->o);
-	char buf[32];
-	int i, j, k;
+	int i, k;
 
-	fputs("# ", f);
-	rtm_md_text(f, p->title);
-	if (c->banner[0]) {
-		fputs("\n\n**", f);
-		rtm_md_text(f, c->banner);
-		fputs("**", f);
-	}
-	fputs("\n\n## Verdicts\n\n", f);
-	for (i = 0; i < c->nverdicts; i++) {
-		fputs("- ", f);
-		rtm_md_text(f, c->verdicts[i].text);
-		fputc('\n', f);
-	}
-	fprintf(f, "\nAll CPUs, %.0f%% confidence; intervals over runs, or over batches of one "
-		"run's time series (see rtmeasure-compare(1)).\n\n",
-		RTM_COMPARE_CONF * 100);
-	rtm_compare_tirq_md(c, f);	/* the timer IRQ part (compare_tirq.c) */
-	rtm_compare_noise_page(c, f, false);	/* run --noise (compare_noise.c) */
-	rtm_compare_cost_md(c, f);	/* throughput beside latency (compare_cost.c) */
 	fputs("## Fingerprints\n\n|", f);
 	for (i = 0; i < c->nruns; i++) {
 		fputs(" | ", f);
@@ -421,6 +400,14 @@ static void write_md(const struct pages *p, FILE *f)
 		rtm_md_text(f, c->warnings[i].text);
 		fputs("\n\n", f);
 	}
+}
+
+/* All CPUs: a row a run, and its ratio and delta to the baseline. */
+static void md_all_cpus(const struct rtm_compare *c, FILE *f)
+{
+	char buf[32];
+	int i, j;
+
 	fputs("## All CPUs\n\n| run |", f);
 	for (j = 0; j < RTM_CM_NTABLE; j++)
 		fprintf(f, " %s |", rtm_compare_metrics[rtm_compare_table[j]].name);
@@ -448,6 +435,35 @@ static void write_md(const struct pages *p, FILE *f)
 			fputc('\n', f);
 		}
 	}
+}
+
+static void write_md(const struct pages *p, FILE *f)
+{
+	const struct rtm_compare *c = p->c;
+	const char *ext = image_ext(p->o);
+	int i;
+
+	fputs("# ", f);
+	rtm_md_text(f, p->title);
+	if (c->banner[0]) {
+		fputs("\n\n**", f);
+		rtm_md_text(f, c->banner);
+		fputs("**", f);
+	}
+	fputs("\n\n## Verdicts\n\n", f);
+	for (i = 0; i < c->nverdicts; i++) {
+		fputs("- ", f);
+		rtm_md_text(f, c->verdicts[i].text);
+		fputc('\n', f);
+	}
+	fprintf(f, "\nAll CPUs, %.0f%% confidence; intervals over runs, or over batches of one "
+		"run's time series (see rtmeasure-compare(1)).\n\n",
+		RTM_COMPARE_CONF * 100);
+	rtm_compare_tirq_md(c, f);	/* the timer IRQ part (compare_tirq.c) */
+	rtm_compare_noise_page(c, f, false);	/* run --noise (compare_noise.c) */
+	rtm_compare_cost_md(c, f);	/* throughput beside latency (compare_cost.c) */
+	md_fingerprints(c, f);
+	md_all_cpus(c, f);
 	fputs("\n(latencies in us)\n\n## Plots\n\n", f);
 	for (i = 0; i < 2; i++) {
 		fprintf(f, "![%s](plots/%s.%s)\n\n", captions[i], i ? PCT_NAME : HIST_NAME, ext);

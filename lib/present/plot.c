@@ -209,24 +209,22 @@ static int drain(int fd, char **buf, size_t *len, size_t *cap, size_t max)
 	return n > 0;
 }
 
-/*
- * Feed @script to gnuplot; its last line on stderr becomes the message. The
- * image gnuplot writes to its stdout is returned in @img (NULL: discarded).
- * stdin, stdout and stderr are served together, so a large image or script
- * never blocks either side.
- */
-static int run_gnuplot(const char *script, size_t len, const char *name, char **img,
-		       size_t *img_len, struct rtm_error *err)
+/* gnuplot as a child: our ends of its stdin, stdout and stderr, and what they hold */
+struct gp_child {
+	pid_t pid;
+	int in, out, err;
+	bool in_open, out_open, err_open;
+	size_t off;			/* how much of the script gnuplot has read */
+	char *obuf, *ebuf;		/* what it wrote to stdout and stderr */
+	size_t olen, ocap, elen, ecap;
+};
+
+/* Start gnuplot with its stdin, stdout and stderr on pipes to @c. */
+static int spawn_gnuplot(struct gp_child *c, struct rtm_error *err)
 {
 	char *argv[] = { "gnuplot", NULL };
 	posix_spawn_file_actions_t fa;
-	int in[2], out[2], errp[2], status, ret, rc = 0;
-	char *obuf = NULL, *ebuf = NULL;
-	size_t olen = 0, ocap = 0, elen = 0, ecap = 0, off = 0;
-	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
-	bool in_open = true, out_open = true, err_open = true;
-	ssize_t n;
-	pid_t pid;
+	int in[2], out[2], errp[2], ret;
 
 	if (pipe2(in, O_CLOEXEC) < 0)
 		return rtm_error_setn(err, -errno, "cannot make a pipe: %s", strerror(errno));
@@ -248,7 +246,7 @@ static int run_gnuplot(const char *script, size_t len, const char *name, char **
 	posix_spawn_file_actions_adddup2(&fa, in[0], STDIN_FILENO);
 	posix_spawn_file_actions_adddup2(&fa, out[1], STDOUT_FILENO);
 	posix_spawn_file_actions_adddup2(&fa, errp[1], STDERR_FILENO);
-	ret = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
+	ret = posix_spawnp(&c->pid, "gnuplot", &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	close(in[0]);
 	close(out[1]);
@@ -262,90 +260,136 @@ static int run_gnuplot(const char *script, size_t len, const char *name, char **
 					      "gnuplot-nox)");
 		return rtm_error_setn(err, -ret, "cannot run gnuplot: %s", strerror(ret));
 	}
-	fcntl(in[1], F_SETFL, O_NONBLOCK);
-	if (!len) {
-		close(in[1]);
-		in_open = false;
+	c->in = in[1];
+	c->out = out[0];
+	c->err = errp[0];
+	c->in_open = c->out_open = c->err_open = true;
+	return 0;
+}
+
+/* Read what one of gnuplot's outputs has; closes it at EOF. 0 or -errno. */
+static int serve_output(int fd, bool *open, char **buf, size_t *len, size_t *cap, size_t max)
+{
+	int ret = drain(fd, buf, len, cap, max);
+
+	if (ret < 0)
+		return ret;
+	if (!ret) {
+		close(fd);
+		*open = false;
 	}
-	/* a gnuplot that dies early must not kill us with SIGPIPE */
-	sigaction(SIGPIPE, &ign, &old);
-	while ((in_open || out_open || err_open) && !rc) {
-		struct pollfd pf[3] = { { in_open ? in[1] : -1, POLLOUT, 0 },
-					{ out_open ? out[0] : -1, POLLIN, 0 },
-					{ err_open ? errp[0] : -1, POLLIN, 0 } };
+	return 0;
+}
+
+/*
+ * Write @script to gnuplot's stdin while reading its stdout and stderr, until
+ * all three are closed. 0 or -errno.
+ */
+static int serve_gnuplot(struct gp_child *c, const char *script, size_t len)
+{
+	int rc = 0, ret;
+	ssize_t n;
+
+	while ((c->in_open || c->out_open || c->err_open) && !rc) {
+		struct pollfd pf[3] = { { c->in_open ? c->in : -1, POLLOUT, 0 },
+					{ c->out_open ? c->out : -1, POLLIN, 0 },
+					{ c->err_open ? c->err : -1, POLLIN, 0 } };
 
 		if (poll(pf, 3, -1) < 0) {
 			if (errno != EINTR)
 				rc = -errno;
 			continue;
 		}
-		if (in_open && pf[0].revents) {
-			n = write(in[1], script + off, len - off);
+		if (c->in_open && pf[0].revents) {
+			n = write(c->in, script + c->off, len - c->off);
 			if (n > 0)
-				off += (size_t)n;
-			if ((n < 0 && errno != EINTR && errno != EAGAIN) || off == len) {
-				close(in[1]);
-				in_open = false;
+				c->off += (size_t)n;
+			if ((n < 0 && errno != EINTR && errno != EAGAIN) || c->off == len) {
+				close(c->in);
+				c->in_open = false;
 			}
 		}
-		if (out_open && pf[1].revents) {
-			ret = drain(out[0], &obuf, &olen, &ocap, (size_t)1 << 30);
-			if (ret < 0)
+		if (c->out_open && pf[1].revents) {
+			ret = serve_output(c->out, &c->out_open, &c->obuf, &c->olen, &c->ocap,
+					   (size_t)1 << 30);
+			if (ret)
 				rc = ret;
-			else if (!ret) {
-				close(out[0]);
-				out_open = false;
-			}
 		}
-		if (err_open && pf[2].revents) {
-			ret = drain(errp[0], &ebuf, &elen, &ecap, (size_t)1 << 24);
-			if (ret < 0)
+		if (c->err_open && pf[2].revents) {
+			ret = serve_output(c->err, &c->err_open, &c->ebuf, &c->elen, &c->ecap,
+					   (size_t)1 << 24);
+			if (ret)
 				rc = ret;
-			else if (!ret) {
-				close(errp[0]);
-				err_open = false;
-			}
 		}
 	}
+	return rc;
+}
+
+/* gnuplot's error is the last non-empty line it printed on stderr (@ebuf, cut here). */
+static int gnuplot_failed(char *ebuf, const char *name, struct rtm_error *err)
+{
+	char *line = NULL, *p, *last = NULL;
+
+	for (p = ebuf ? strtok_r(ebuf, "\n", &line) : NULL; p; p = strtok_r(NULL, "\n", &line))
+		if (*rtm_strstrip(p))
+			last = rtm_strstrip(p);
+	return rtm_error_setn(err, -EIO, "gnuplot failed drawing %s: %s", name,
+			      last ? last : "no message");
+}
+
+/*
+ * Feed @script to gnuplot; its last line on stderr becomes the message. The
+ * image gnuplot writes to its stdout is returned in @img (NULL: discarded).
+ * stdin, stdout and stderr are served together, so a large image or script
+ * never blocks either side.
+ */
+static int run_gnuplot(const char *script, size_t len, const char *name, char **img,
+		       size_t *img_len, struct rtm_error *err)
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+	struct gp_child c = { 0 };
+	int status, ret, rc;
+
+	ret = spawn_gnuplot(&c, err);
+	if (ret)
+		return ret;
+	fcntl(c.in, F_SETFL, O_NONBLOCK);
+	if (!len) {
+		close(c.in);
+		c.in_open = false;
+	}
+	/* a gnuplot that dies early must not kill us with SIGPIPE */
+	sigaction(SIGPIPE, &ign, &old);
+	rc = serve_gnuplot(&c, script, len);
 	sigaction(SIGPIPE, &old, NULL);
-	if (in_open)
-		close(in[1]);
-	if (out_open)
-		close(out[0]);
-	if (err_open)
-		close(errp[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+	if (c.in_open)
+		close(c.in);
+	if (c.out_open)
+		close(c.out);
+	if (c.err_open)
+		close(c.err);
+	while (waitpid(c.pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (rc) {
-		free(obuf);
-		free(ebuf);
+		free(c.obuf);
+		free(c.ebuf);
 		return rtm_error_setn(err, rc, "cannot read gnuplot's output drawing %s: %s", name,
 				      strerror(-rc));
 	}
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && off == len) {
-		free(ebuf);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && c.off == len) {
+		free(c.ebuf);
 		if (img) {
-			*img = obuf;
-			*img_len = olen;
+			*img = c.obuf;
+			*img_len = c.olen;
 		} else {
-			free(obuf);
+			free(c.obuf);
 		}
 		return 0;
 	}
-	free(obuf);
-	{
-		/* gnuplot's error is the last non-empty line it printed */
-		char *line = NULL, *p, *last = NULL;
-
-		for (p = ebuf ? strtok_r(ebuf, "\n", &line) : NULL; p;
-		     p = strtok_r(NULL, "\n", &line))
-			if (*rtm_strstrip(p))
-				last = rtm_strstrip(p);
-		ret = rtm_error_setn(err, -EIO, "gnuplot failed drawing %s: %s", name,
-				     last ? last : "no message");
-		free(ebuf);
-		return ret;
-	}
+	free(c.obuf);
+	ret = gnuplot_failed(c.ebuf, name, err);
+	free(c.ebuf);
+	return ret;
 }
 
 /*

@@ -609,81 +609,97 @@ void rtm_report_noise_page(FILE *f, const struct rtm_result *r, bool html, const
 
 /* ---- the plot and the files */
 
-int rtm_report_noise_plot(const struct rtm_result *r, const struct rtm_report_opts *o,
-			  const char *plots, bool *drawn, struct rtm_error *err)
-{
-	const json_t *noise = json_object_get(r->sections, "noise"), *c;
-	const struct rtm_hist *lines[RTM_REPORT_NOISE_LINES];
-	struct rtm_report_mark marks[RTM_REPORT_NOISE_LINES];
-	struct rtm_hist *h[RTM_REPORT_NOISE_LINES] = { NULL };
+/* The CPUs drawn: their gap lengths and numbers (-1: unknown). */
+struct noise_lines {
+	struct rtm_hist *h[RTM_REPORT_NOISE_LINES];
 	long long cpu[RTM_REPORT_NOISE_LINES];
-	char path[PATH_MAX + 32], t[64], mx[16], sub[256], win[16], wid[16];
-	struct rtm_report_hist_vars hv;
-	struct rtm_error herr = { "" };
-	struct rtm_plot_var v[13];
-	struct rtm_hist_axis ax;
-	int nl = 0, i, ret = 0;
-	size_t k;
-	FILE *f;
+	int n;
+};
 
-	*drawn = false;
-	/* the CPUs with gaps, the longest gaps first when there are more than lines */
+/* the CPUs with gaps, the longest gaps first when there are more than lines */
+static int pick_lines(const json_t *noise, struct noise_lines *nl, struct rtm_error *err)
+{
+	struct rtm_error herr = { "" };
+	const json_t *c;
+	size_t k;
+	int i;
+
 	json_array_foreach(json_object_get(noise, "cpus"), k, c) {
 		struct rtm_hist *x = rtm_hist_alloc();
 
-		if (!x) {
-			ret = rtm_error_setn(err, -ENOMEM, "out of memory");
-			goto out;
-		}
+		if (!x)
+			return rtm_error_setn(err, -ENOMEM, "out of memory");
 		if (rtm_hist_from_json(x, json_object_get(c, "hist"), &herr) || !x->count) {
 			rtm_hist_free(x);
 			continue;
 		}
-		if (nl == RTM_REPORT_NOISE_LINES) {
+		if (nl->n == RTM_REPORT_NOISE_LINES) {
 			int worst = 0;
 
-			for (i = 1; i < nl; i++)
-				if (h[i]->max_ns < h[worst]->max_ns)
+			for (i = 1; i < nl->n; i++)
+				if (nl->h[i]->max_ns < nl->h[worst]->max_ns)
 					worst = i;
-			if (h[worst]->max_ns >= x->max_ns) {
+			if (nl->h[worst]->max_ns >= x->max_ns) {
 				rtm_hist_free(x);
 				continue;
 			}
-			rtm_hist_free(h[worst]);
-			h[worst] = x;
-			cpu[worst] = json_integer_value(json_object_get(c, "cpu"));
+			rtm_hist_free(nl->h[worst]);
+			nl->h[worst] = x;
+			nl->cpu[worst] = json_integer_value(json_object_get(c, "cpu"));
 			continue;
 		}
-		h[nl] = x;
-		cpu[nl++] = json_integer_value(json_object_get(c, "cpu"));
+		nl->h[nl->n] = x;
+		nl->cpu[nl->n++] = json_integer_value(json_object_get(c, "cpu"));
 	}
-	if (!nl)
-		goto out;
-	snprintf(path, sizeof(path), "%s/data/noise_hist.dat", plots);
+	return 0;
+}
+
+/* gnuplot's data file @path: a histogram block a line, then their marks */
+static int write_noise_data(const char *path, const struct noise_lines *nl,
+			    struct rtm_error *err)
+{
+	struct rtm_report_mark marks[RTM_REPORT_NOISE_LINES];
+	char t[64], mx[16];
+	FILE *f;
+	int i;
+
 	f = rtm_fopen_atomic(path);	/* saved whole at fclose(), or not at all */
-	if (!f) {
-		ret = rtm_error_setn(err, -errno, "cannot write %s: %s", path, strerror(errno));
-		goto out;
-	}
-	for (i = 0; i < nl; i++) {
-		rtm_fmt_us(mx, sizeof(mx), h[i]->max_ns);
-		if (cpu[i] < 0)	/* hwlatdetect does not name the CPU */
+	if (!f)
+		return rtm_error_setn(err, -errno, "cannot write %s: %s", path, strerror(errno));
+	for (i = 0; i < nl->n; i++) {
+		rtm_fmt_us(mx, sizeof(mx), nl->h[i]->max_ns);
+		if (nl->cpu[i] < 0)	/* hwlatdetect does not name the CPU */
 			snprintf(t, sizeof(t), "CPU unknown (longest %s us)", mx);
 		else
-			snprintf(t, sizeof(t), "CPU%lld (longest %s us)", cpu[i], mx);
-		rtm_report_hist_block(f, h[i], t);
-		lines[i] = h[i];
+			snprintf(t, sizeof(t), "CPU%lld (longest %s us)", nl->cpu[i], mx);
+		rtm_report_hist_block(f, nl->h[i], t);
 	}
-	for (i = 0; i < nl; i++)
-		rtm_report_mark_of(h[i], 0, 0, &marks[i]);
-	rtm_report_marks_block(f, marks, nl);
-	if (fclose(f)) {
-		ret = rtm_error_setn(err, -errno, "cannot write %s: %s", path,
-				     rtm_write_strerror(-errno));
-		goto out;
-	}
-	rtm_report_hist_axis(lines, nl, o->log_x, &ax);
-	rtm_report_hist_vars(&ax, nl, false, &hv, v);
+	for (i = 0; i < nl->n; i++)
+		rtm_report_mark_of(nl->h[i], 0, 0, &marks[i]);
+	rtm_report_marks_block(f, marks, nl->n);
+	if (fclose(f))
+		return rtm_error_setn(err, -errno, "cannot write %s: %s", path,
+				      rtm_write_strerror(-errno));
+	return 0;
+}
+
+/* Draw the histogram of @nl from the data file @path in the formats asked for. */
+static int draw_noise_hist(const struct rtm_result *r, const struct rtm_report_opts *o,
+			   const char *plots, const char *path, const struct noise_lines *nl,
+			   struct rtm_error *err)
+{
+	const json_t *noise = json_object_get(r->sections, "noise");
+	const struct rtm_hist *lines[RTM_REPORT_NOISE_LINES];
+	char t[64], sub[256], win[16], wid[16];
+	struct rtm_report_hist_vars hv;
+	struct rtm_plot_var v[13];
+	struct rtm_hist_axis ax;
+	int i;
+
+	for (i = 0; i < nl->n; i++)
+		lines[i] = nl->h[i];
+	rtm_report_hist_axis(lines, nl->n, o->log_x, &ax);
+	rtm_report_hist_vars(&ax, nl->n, false, &hv, v);
 	snprintf(t, sizeof(t), "%s, noise, started %s",
 		 str(r->sysinfo, "hostname") ?: "?", r->created);
 	cell_ns(wid, sizeof(wid), noise, "width_ns");
@@ -696,12 +712,31 @@ int rtm_report_noise_plot(const struct rtm_result *r, const struct rtm_report_op
 	v[10] = (struct rtm_plot_var){ "what", "gap length", false };
 	v[11] = (struct rtm_plot_var){ "ylabel_text", "gaps", false };
 	v[12] = (struct rtm_plot_var){ "datafile", path, false };
-	ret = rtm_plot_draw_formats("histogram", rtm_report_draw_formats(o->formats), o->width,
-				    o->height, plots, "noise_hist", v, 13, err);
+	return rtm_plot_draw_formats("histogram", rtm_report_draw_formats(o->formats), o->width,
+				     o->height, plots, "noise_hist", v, 13, err);
+}
+
+int rtm_report_noise_plot(const struct rtm_result *r, const struct rtm_report_opts *o,
+			  const char *plots, bool *drawn, struct rtm_error *err)
+{
+	const json_t *noise = json_object_get(r->sections, "noise");
+	struct noise_lines nl = { .n = 0 };
+	char path[PATH_MAX + 32];
+	int i, ret;
+
+	*drawn = false;
+	ret = pick_lines(noise, &nl, err);
+	if (ret || !nl.n)
+		goto out;
+	snprintf(path, sizeof(path), "%s/data/noise_hist.dat", plots);
+	ret = write_noise_data(path, &nl, err);
+	if (ret)
+		goto out;
+	ret = draw_noise_hist(r, o, plots, path, &nl, err);
 	*drawn = !ret;
 out:
 	for (i = 0; i < RTM_REPORT_NOISE_LINES; i++)
-		rtm_hist_free(h[i]);
+		rtm_hist_free(nl.h[i]);
 	return ret;
 }
 

@@ -152,6 +152,42 @@ static double source_avg_us(const json_t *prov, const json_t *pc)
 	return json_number_value(a) / (unit && !strcmp(unit, "ns") ? 1000.0 : 1.0);
 }
 
+/* One entry of cyclictest's "thread" object: a CPU's rows in us, its count and extremes. */
+static json_t *thread_json(const struct rtm_result *r, const struct rtm_result_cpu *c,
+			   const json_t *prov, bool threads)
+{
+	const struct rtm_hist *h = c->raw;
+	const json_t *pc = prov_cpu(r, c->cpu);
+	uint64_t placed = juint(pc, "overflows_placed"), over = juint(pc, "overflows");
+	uint64_t in_rows, cycles;
+	json_t *rows = json_object();
+	int64_t srows = pc ? source_rows(prov, pc, rows) : -1;
+	double avg = pc ? source_avg_us(prov, pc) : NAN;
+
+	if (placed > h->count)
+		placed = h->count;
+	if (srows >= 0) {
+		in_rows = (uint64_t)srows;
+	} else {
+		json_object_clear(rows);
+		in_rows = hist_rows(h, placed >= 1, placed >= 2, rows);
+	}
+	cycles = in_rows + (over > placed ? over : placed);
+	if (pc && json_is_integer(json_object_get(pc, "count")))
+		cycles = juint(pc, "count");
+	/* the hist's mean is the run's only when nothing lies beyond the rows */
+	if (isnan(avg) && over <= placed)
+		avg = round(rtm_hist_mean(h) / 10.0) / 100.0;
+	return json_pack("{s:o, s:I, s:I, s:I, s:o, s:i, s:i}",
+		"histogram", rows,
+		"cycles", (json_int_t)cycles,
+		"min", (json_int_t)(h->count ? h->min_ns / 1000 : 0),
+		"max", (json_int_t)(h->max_ns / 1000),
+		"avg", isnan(avg) ? json_null() : json_real(avg),
+		"cpu", threads ? -1 : c->cpu,
+		"node", 0);
+}
+
 json_t *rtm_export_cyclictest_json(const struct rtm_result *r, const char *cmdline)
 {
 	const json_t *prov = json_object_get(r->sections, "provenance");
@@ -165,40 +201,10 @@ json_t *rtm_export_cyclictest_json(const struct rtm_result *r, const char *cmdli
 	if (!th)
 		return NULL;
 	for (i = 0; i < r->ncpus; i++) {
-		const struct rtm_result_cpu *c = &r->cpus[i];
-		const struct rtm_hist *h = c->raw;
-		const json_t *pc = prov_cpu(r, c->cpu);
-		uint64_t placed = juint(pc, "overflows_placed"), over = juint(pc, "overflows");
-		uint64_t in_rows, cycles;
-		json_t *rows = json_object(), *t;
-		int64_t srows = pc ? source_rows(prov, pc, rows) : -1;
-		double avg = pc ? source_avg_us(prov, pc) : NAN;
 		char key[16];
 
-		if (placed > h->count)
-			placed = h->count;
-		if (srows >= 0) {
-			in_rows = (uint64_t)srows;
-		} else {
-			json_object_clear(rows);
-			in_rows = hist_rows(h, placed >= 1, placed >= 2, rows);
-		}
-		cycles = in_rows + (over > placed ? over : placed);
-		if (pc && json_is_integer(json_object_get(pc, "count")))
-			cycles = juint(pc, "count");
-		/* the hist's mean is the run's only when nothing lies beyond the rows */
-		if (isnan(avg) && over <= placed)
-			avg = round(rtm_hist_mean(h) / 10.0) / 100.0;
-		t = json_pack("{s:o, s:I, s:I, s:I, s:o, s:i, s:i}",
-			"histogram", rows,
-			"cycles", (json_int_t)cycles,
-			"min", (json_int_t)(h->count ? h->min_ns / 1000 : 0),
-			"max", (json_int_t)(h->max_ns / 1000),
-			"avg", isnan(avg) ? json_null() : json_real(avg),
-			"cpu", threads ? -1 : c->cpu,
-			"node", 0);
 		snprintf(key, sizeof(key), "%d", i);
-		json_object_set_new(th, key, t);
+		json_object_set_new(th, key, thread_json(r, &r->cpus[i], prov, threads));
 	}
 	if (!cmdline) {
 		snprintf(cmd, sizeof(cmd), "%s %s", r->tool, r->command);

@@ -178,35 +178,48 @@ static int cmp_int(const void *a, const void *b)
 	return *(const int *)a - *(const int *)b;
 }
 
-static struct rtm_result *build(struct imp_set *s, const struct rtm_import_opts *o,
-			       struct rtm_error *err)
+/* Each column passes check_col(), no CPU twice, and there is at least one. */
+static int check_cols(const struct imp_set *s, struct rtm_error *err)
 {
-	json_t *pcpus = json_array(), *prov, *irq = NULL, *user = NULL;
-	struct rtm_result *r;
 	int i, j;
 
 	for (i = 0; i < s->ncols; i++) {
 		if (check_col(s, &s->cols[i], err))
-			goto fail_early;
+			return -EINVAL;
 		for (j = 0; j < i; j++)
-			if (s->cols[j].cpu == s->cols[i].cpu) {
-				rtm_error_set(err, "%s: CPU %d appears twice (corrupt file?)",
-					      s->name, s->cols[i].cpu);
-				goto fail_early;
-			}
+			if (s->cols[j].cpu == s->cols[i].cpu)
+				return rtm_error_set(err, "%s: CPU %d appears twice (corrupt "
+						     "file?)", s->name, s->cols[i].cpu);
 	}
 	for (i = 0; i < s->nextra; i++)
 		if (check_col(s, &s->extra[i], err))
-			goto fail_early;
-	if (!s->ncols) {
-		rtm_error_set(err, "%s: no CPU or thread has samples: nothing to import", s->name);
-		goto fail_early;
+			return -EINVAL;
+	if (!s->ncols)
+		return rtm_error_set(err, "%s: no CPU or thread has samples: nothing to import",
+				     s->name);
+	return 0;
+}
+
+/* options.cpus from the columns, when the source's CPUs are known and it names none */
+static void set_cpus_option(const struct imp_set *s, struct rtm_result *r)
+{
+	struct rtm_cpulist cl = { 0, malloc((size_t)s->ncols * sizeof(int)) };
+	char buf[1024];
+	int i;
+
+	for (i = 0; cl.cpus && i < s->ncols; i++)
+		cl.cpus[cl.n++] = s->cols[i].cpu;
+	if (cl.cpus) {
+		qsort(cl.cpus, (size_t)cl.n, sizeof(int), cmp_int);
+		if (!rtm_cpulist_format(&cl, buf, sizeof(buf)))
+			json_object_set_new(r->options, "cpus", json_string(buf));
 	}
-	r = rtm_result_alloc("import");
-	if (!r) {
-		rtm_error_setn(err, -ENOMEM, "out of memory");
-		goto fail_early;
-	}
+	free(cl.cpus);
+}
+
+/* The tool, its start, its command line and the options taken from it. */
+static void set_origin(struct imp_set *s, const struct rtm_import_opts *o, struct rtm_result *r)
+{
 	snprintf(r->tool, sizeof(r->tool), "%s%s%s", s->tool, s->version[0] ? " " : "",
 		 s->version);
 	snprintf(r->created, sizeof(r->created), "%s", s->created);
@@ -218,34 +231,15 @@ static struct rtm_result *build(struct imp_set *s, const struct rtm_import_opts 
 		imp_note(s, "--command-line ignored: the file names its own command line");
 	}
 	imp_cmd_options(s, r->options);
-	if (s->cpus_known && !json_object_get(r->options, "cpus")) {
-		struct rtm_cpulist cl = { 0, malloc((size_t)s->ncols * sizeof(int)) };
-		char buf[1024];
+	if (s->cpus_known && !json_object_get(r->options, "cpus"))
+		set_cpus_option(s, r);
+}
 
-		for (i = 0; cl.cpus && i < s->ncols; i++)
-			cl.cpus[cl.n++] = s->cols[i].cpu;
-		if (cl.cpus) {
-			qsort(cl.cpus, (size_t)cl.n, sizeof(int), cmp_int);
-			if (!rtm_cpulist_format(&cl, buf, sizeof(buf)))
-				json_object_set_new(r->options, "cpus", json_string(buf));
-		}
-		free(cl.cpus);
-	}
-	r->duration_ns = s->duration_ns;
-	r->sysinfo = s->sysinfo;
-	if (!strcmp(s->format, "rtla-osnoise-hist")) {	/* noise lengths: a noise result */
-		json_t *sec = imp_osnoise_hist_section(s);
-
-		if (!sec) {
-			rtm_error_setn(err, -ENOMEM, "out of memory");
-			goto fail;
-		}
-		json_object_set_new(r->sections, "noise", sec);
-	}
-	s->sysinfo = NULL;
-	json_decref(r->events);
-	r->events = s->events;
-	s->events = json_array();
+/* The per-CPU histograms, each described in @pcpus for the provenance. */
+static int add_cpu_cols(struct imp_set *s, struct rtm_result *r, json_t *pcpus,
+			struct rtm_error *err)
+{
+	int i;
 
 	for (i = 0; i < s->ncols; i++) {
 		const struct imp_col *col = &s->cols[i];
@@ -259,16 +253,23 @@ static struct rtm_result *build(struct imp_set *s, const struct rtm_import_opts 
 			rtm_hist_free(h);
 		} else {
 			c = rtm_result_add_cpu(r, col->cpu, false, 0);
-			if (!c) {
-				rtm_error_setn(err, -ENOMEM, "out of memory");
-				goto fail;
-			}
+			if (!c)
+				return rtm_error_setn(err, -ENOMEM, "out of memory");
 			placed = imp_col_hist(s, col, c->raw);
 		}
 		json_array_append_new(pcpus, imp_col_json(s, col, placed));
 		if (col->overflows)
 			overflow_note(s, col, placed);
 	}
+	return 0;
+}
+
+/* rtla timerlat's other contexts (irq, user) into sections.timerlat. */
+static int add_timerlat_cols(struct imp_set *s, struct rtm_result *r, struct rtm_error *err)
+{
+	json_t *irq = NULL, *user = NULL;
+	int i;
+
 	for (i = 0; i < s->nextra; i++) {
 		const struct imp_col *col = &s->extra[i];
 		struct rtm_hist *h = rtm_hist_alloc();
@@ -276,8 +277,9 @@ static struct rtm_result *build(struct imp_set *s, const struct rtm_import_opts 
 		uint64_t placed;
 
 		if (!h) {
-			rtm_error_setn(err, -ENOMEM, "out of memory");
-			goto fail;
+			json_decref(irq);
+			json_decref(user);
+			return rtm_error_setn(err, -ENOMEM, "out of memory");
 		}
 		placed = imp_col_hist(s, col, h);
 		e = imp_col_json(s, col, placed);
@@ -298,9 +300,14 @@ static struct rtm_result *build(struct imp_set *s, const struct rtm_import_opts 
 		if (user)
 			json_object_set_new(tl, "user", user);
 		json_object_set_new(r->sections, "timerlat", tl);
-		irq = user = NULL;
 	}
-	prov = json_pack("{s:o, s:o, s:o, s:o, s:s, s:s, s:I, s:I, s:o, s:b, s:o, s:o}",
+	return 0;
+}
+
+/* sections.provenance: where the result comes from; takes @pcpus. */
+static json_t *provenance_json(const struct imp_set *s, json_t *pcpus)
+{
+	return json_pack("{s:o, s:o, s:o, s:o, s:s, s:s, s:I, s:I, s:o, s:b, s:o, s:o}",
 		"tool", rtm_json_text(s->tool),
 		"version", s->version[0] ? rtm_json_text(s->version) : json_null(),
 		"command_line", s->command_line ? rtm_json_text(s->command_line) : json_null(),
@@ -314,12 +321,44 @@ static struct rtm_result *build(struct imp_set *s, const struct rtm_import_opts 
 		"cpus_known", s->cpus_known,
 		"cpus", pcpus,
 		"notes", json_incref(s->notes));
-	json_object_set_new(r->sections, "provenance", prov);
+}
+
+static struct rtm_result *build(struct imp_set *s, const struct rtm_import_opts *o,
+			       struct rtm_error *err)
+{
+	json_t *pcpus = json_array();
+	struct rtm_result *r;
+
+	if (check_cols(s, err))
+		goto fail_early;
+	r = rtm_result_alloc("import");
+	if (!r) {
+		rtm_error_setn(err, -ENOMEM, "out of memory");
+		goto fail_early;
+	}
+	set_origin(s, o, r);
+	r->duration_ns = s->duration_ns;
+	r->sysinfo = s->sysinfo;
+	if (!strcmp(s->format, "rtla-osnoise-hist")) {	/* noise lengths: a noise result */
+		json_t *sec = imp_osnoise_hist_section(s);
+
+		if (!sec) {
+			rtm_error_setn(err, -ENOMEM, "out of memory");
+			goto fail;
+		}
+		json_object_set_new(r->sections, "noise", sec);
+	}
+	s->sysinfo = NULL;
+	json_decref(r->events);
+	r->events = s->events;
+	s->events = json_array();
+
+	if (add_cpu_cols(s, r, pcpus, err) || add_timerlat_cols(s, r, err))
+		goto fail;
+	json_object_set_new(r->sections, "provenance", provenance_json(s, pcpus));
 	return r;
 fail:
 	rtm_result_free(r);
-	json_decref(irq);
-	json_decref(user);
 fail_early:
 	json_decref(pcpus);
 	return NULL;
@@ -365,6 +404,52 @@ static bool rtmeasure_result(const char *text, size_t len, const char *name,
 	return true;
 }
 
+/* A writable, NUL-terminated copy of @text for the text parsers, or NULL. */
+static char *text_copy(const char *text, size_t len)
+{
+	char *copy = malloc(len + 1);
+
+	if (copy) {
+		memcpy(copy, text, len);
+		copy[len] = '\0';
+	}
+	return copy;
+}
+
+/*
+ * Refuses what import cannot read: an empty input, an rtmeasure result, or
+ * content of another format than -F names. Returns the format, or
+ * RTM_IMPORT_UNKNOWN with the message in @err (for an unknown content, too).
+ */
+static enum rtm_import_format check_input(const char *text, size_t len, const char *name,
+					  const struct rtm_import_opts *o, struct rtm_error *err)
+{
+	enum rtm_import_format fmt;
+
+	if (all_blank(text, len)) {
+		rtm_error_set(err, "%s is empty (give the output file of cyclictest -h, cyclictest "
+			      "or oslat --json, rtla timerlat/osnoise hist, rtla osnoise top or "
+			      "hwlatdetect)", name);
+		return RTM_IMPORT_UNKNOWN;
+	}
+	if (rtmeasure_result(text, len, name, err))
+		return RTM_IMPORT_UNKNOWN;
+	fmt = rtm_import_detect(text, len);
+	if (o->format && fmt != o->format) {
+		rtm_error_set(err, "%s is not %s output (its content is %s%s; leave -F out to "
+			      "import it by its content)", name, rtm_import_format_name(o->format),
+			      fmt ? "of the format " : "of no known format",
+			      fmt ? rtm_import_format_name(fmt) : "");
+		return RTM_IMPORT_UNKNOWN;
+	}
+	if (!fmt)
+		rtm_error_set(err, "%s: unknown format (rtmeasure import reads cyclictest "
+			      "-h/--histfile text, cyclictest or oslat --json, rtla "
+			      "timerlat/osnoise hist and osnoise top text, hwlatdetect output)",
+			      name);
+	return fmt;
+}
+
 struct rtm_result *rtm_import_buffer(const char *text, size_t len, const char *name,
 				     const struct rtm_import_opts *o, struct rtm_error *err)
 {
@@ -389,58 +474,30 @@ struct rtm_result *rtm_import_buffer(const char *text, size_t len, const char *n
 		ret = rtm_error_setn(err, -ENOMEM, "out of memory");
 		goto out;
 	}
-	if (all_blank(text, len)) {
-		rtm_error_set(err, "%s is empty (give the output file of cyclictest -h, cyclictest "
-			      "or oslat --json, rtla timerlat/osnoise hist, rtla osnoise top or "
-			      "hwlatdetect)", name);
+	fmt = check_input(text, len, name, o, err);
+	if (!fmt)
 		goto out;
-	}
-	if (rtmeasure_result(text, len, name, err))
-		goto out;
-	fmt = rtm_import_detect(text, len);
-	if (o->format && fmt != o->format) {
-		rtm_error_set(err, "%s is not %s output (its content is %s%s; leave -F out to "
-			      "import it by its content)", name, rtm_import_format_name(o->format),
-			      fmt ? "of the format " : "of no known format",
-			      fmt ? rtm_import_format_name(fmt) : "");
-		goto out;
-	}
-	switch (fmt) {
-	case RTM_IMPORT_CYCLICTEST_HIST:
-	case RTM_IMPORT_RTLA_HIST:
-		copy = malloc(len + 1);
+	if (fmt != RTM_IMPORT_RTTESTS_JSON) {	/* the text parsers cut lines in place */
+		copy = text_copy(text, len);
 		if (!copy) {
 			ret = rtm_error_setn(err, -ENOMEM, "out of memory");
 			goto out;
 		}
-		memcpy(copy, text, len);
-		copy[len] = '\0';
-		if (fmt == RTM_IMPORT_RTLA_HIST)
-			ret = imp_parse_rtla(&s, copy, len, o, err);
-		else
-			ret = imp_parse_cyclictest(&s, copy, len, o, err);
+	}
+	switch (fmt) {
+	case RTM_IMPORT_CYCLICTEST_HIST:
+		ret = imp_parse_cyclictest(&s, copy, len, o, err);
+		break;
+	case RTM_IMPORT_RTLA_HIST:
+		ret = imp_parse_rtla(&s, copy, len, o, err);
 		break;
 	case RTM_IMPORT_RTTESTS_JSON:
 		ret = imp_parse_rttests_json(&s, text, len, err);
 		break;
-	case RTM_IMPORT_RTLA_OSNOISE_TOP:
-	case RTM_IMPORT_HWLATDETECT:
-		copy = malloc(len + 1);
-		if (!copy) {
-			ret = rtm_error_setn(err, -ENOMEM, "out of memory");
-			goto out;
-		}
-		memcpy(copy, text, len);
-		copy[len] = '\0';
+	default:	/* RTM_IMPORT_RTLA_OSNOISE_TOP, RTM_IMPORT_HWLATDETECT */
 		r = fmt == RTM_IMPORT_HWLATDETECT ? imp_hwlatdetect(&s, copy, len, err) :
 						    imp_osnoise_top(&s, copy, len, err);
 		ret = r ? 0 : -EINVAL;	/* an out-of-memory failure says so in @err */
-		goto out;
-	default:
-		rtm_error_set(err, "%s: unknown format (rtmeasure import reads cyclictest "
-			      "-h/--histfile text, cyclictest or oslat --json, rtla "
-			      "timerlat/osnoise hist and osnoise top text, hwlatdetect output)",
-			      name);
 		goto out;
 	}
 	if (ret)

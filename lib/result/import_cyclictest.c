@@ -208,12 +208,11 @@ static void map_cpus(struct imp_set *s, int nthreads, const struct rtm_import_op
 	rtm_cpulist_release(&cl);
 }
 
-static int build_cols(struct imp_set *s, struct ct_parse *ct, const struct rtm_import_opts *o,
-		      struct rtm_error *err)
+/* The rows and trailer lines agree on the threads; the -H column is their sum. */
+static int check_shape(struct imp_set *s, const struct ct_parse *ct, struct rtm_error *err)
 {
-	int n = ct->min.n, i, *cpu;
+	int n = ct->min.n, i;
 	bool allcol = ct->ncols == n + 1;
-	uint64_t unit = s->row_width_ns;
 	size_t r;
 
 	if (ct->ncols >= 0 && ct->ncols != n && !allcol)
@@ -224,111 +223,119 @@ static int build_cols(struct imp_set *s, struct ct_parse *ct, const struct rtm_i
 	    check_n(s, "Histogram Overflows", &ct->ovf, n, true, err) ||
 	    (ct->has_total && check_n(s, "Total", &ct->total, n, true, err)))
 		return -EINVAL;
-	if (allcol) {
-		for (r = 0; r < ct->nrows; r++) {
-			uint64_t sum = 0, *row = &ct->cells[r * (size_t)ct->ncols];
+	if (!allcol)
+		return 0;
+	for (r = 0; r < ct->nrows; r++) {
+		uint64_t sum = 0, *row = &ct->cells[r * (size_t)ct->ncols];
 
-			for (i = 0; i < n; i++)
-				sum += row[i];
-			if (row[n] != sum)
-				return rtm_error_set(err, "%s: row %llu: the all-threads column "
-						     "(%llu) is not the sum of the threads (%llu): "
-						     "corrupt",
-						     s->name, (unsigned long long)ct->rowidx[r],
-						     (unsigned long long)row[n],
-						     (unsigned long long)sum);
-		}
-		imp_note(s, "the -H all-threads column was checked and left out (it is not a "
-			 "CPU)");
+		for (i = 0; i < n; i++)
+			sum += row[i];
+		if (row[n] != sum)
+			return rtm_error_set(err, "%s: row %llu: the all-threads column "
+					     "(%llu) is not the sum of the threads (%llu): "
+					     "corrupt",
+					     s->name, (unsigned long long)ct->rowidx[r],
+					     (unsigned long long)row[n],
+					     (unsigned long long)sum);
 	}
+	imp_note(s, "the -H all-threads column was checked and left out (it is not a "
+		 "CPU)");
+	return 0;
+}
+
+/* Thread @i's column: its rows, checked against '# Total:', and its trailer values. */
+static int add_thread(struct imp_set *s, const struct ct_parse *ct, int i, int cpu,
+		      struct rtm_error *err)
+{
+	struct imp_col *c = imp_add_col(s, cpu, i);
+	uint64_t unit = s->row_width_ns;
+	size_t r;
+
+	if (!c)
+		return rtm_error_setn(err, -ENOMEM, "out of memory");
+	for (r = 0; r < ct->nrows; r++)
+		if (imp_col_add_row(c, ct->rowidx[r] * unit,
+				    ct->cells[r * (size_t)ct->ncols + (size_t)i]))
+			return rtm_error_setn(err, -ENOMEM, "out of memory");
+	if (ct->has_total && ct->total.v[i] != c->in_rows)
+		return rtm_error_set(err, "%s: the rows of thread %d add up to %llu but "
+				     "'# Total:' says %llu (truncated or corrupt)", s->name,
+				     i, (unsigned long long)c->in_rows,
+				     (unsigned long long)ct->total.v[i]);
+	c->overflows = ct->ovf.v[i];
+	c->has_min = c->has_avg = c->has_max = true;
+	c->src_min = (double)ct->min.v[i];
+	c->src_avg = (double)ct->avg.v[i];
+	c->src_max = (double)ct->max.v[i];
+	c->min_ns = ct->min.v[i] * unit;
+	c->max_ns = ct->max.v[i] * unit;
+	c->avg_ns = c->src_avg * (double)unit;
+	if (!c->in_rows && !c->overflows)
+		c->has_min = c->has_avg = c->has_max = false;	/* no samples */
+	return 0;
+}
+
+/* cyclictest -b: the break as an event, on its thread's CPU when the tids tell it. */
+static void add_break_event(struct imp_set *s, const struct ct_parse *ct, const int *cpu)
+{
+	json_t *ev = json_pack("{s:s}", "type", "break");
+	uint64_t unit = s->row_width_ns;
+	int t = -1, i;
+
+	if (ct->has_break_tid && ct->has_tids)
+		for (i = 0; i < ct->tids.n && i < ct->min.n; i++)
+			if (ct->tids.v[i] == ct->break_tid)
+				t = i;
+	if (t >= 0) {
+		json_object_set_new(ev, "cpu", json_integer(cpu[t]));
+		json_object_set_new(ev, "thread", json_integer(t));
+	}
+	if (ct->has_break_tid)
+		json_object_set_new(ev, "tid", json_integer((json_int_t)ct->break_tid));
+	json_object_set_new(ev, "latency_ns",
+			    json_integer((json_int_t)(ct->break_val * unit + unit / 2)));
+	json_object_set_new(ev, "source", json_string("cyclictest -b: '# Break thread:', "
+						      "'# Break value:'"));
+	json_array_append_new(s->events, ev);
+	if (t < 0)
+		imp_note(s, "the -b break thread (tid %llu) is not among '# Thread Ids:': "
+			 "its CPU is unknown", (unsigned long long)ct->break_tid);
+}
+
+static int build_cols(struct imp_set *s, struct ct_parse *ct, const struct rtm_import_opts *o,
+		      struct rtm_error *err)
+{
+	int n = ct->min.n, i, *cpu, ret;
+
+	ret = check_shape(s, ct, err);
+	if (ret)
+		return ret;
 	cpu = calloc((size_t)n, sizeof(*cpu));
 	if (!cpu)
 		return rtm_error_setn(err, -ENOMEM, "out of memory");
 	map_cpus(s, n, o, cpu);
 	for (i = 0; i < n; i++) {
-		struct imp_col *c = imp_add_col(s, cpu[i], i);
-
-		if (!c) {
+		ret = add_thread(s, ct, i, cpu[i], err);
+		if (ret) {
 			free(cpu);
-			return rtm_error_setn(err, -ENOMEM, "out of memory");
+			return ret;
 		}
-		for (r = 0; r < ct->nrows; r++)
-			if (imp_col_add_row(c, ct->rowidx[r] * unit,
-					    ct->cells[r * (size_t)ct->ncols + (size_t)i])) {
-				free(cpu);
-				return rtm_error_setn(err, -ENOMEM, "out of memory");
-			}
-		if (ct->has_total && ct->total.v[i] != c->in_rows) {
-			free(cpu);
-			return rtm_error_set(err, "%s: the rows of thread %d add up to %llu but "
-					     "'# Total:' says %llu (truncated or corrupt)", s->name,
-					     i, (unsigned long long)c->in_rows,
-					     (unsigned long long)ct->total.v[i]);
-		}
-		c->overflows = ct->ovf.v[i];
-		c->has_min = c->has_avg = c->has_max = true;
-		c->src_min = (double)ct->min.v[i];
-		c->src_avg = (double)ct->avg.v[i];
-		c->src_max = (double)ct->max.v[i];
-		c->min_ns = ct->min.v[i] * unit;
-		c->max_ns = ct->max.v[i] * unit;
-		c->avg_ns = c->src_avg * (double)unit;
-		if (!c->in_rows && !c->overflows)
-			c->has_min = c->has_avg = c->has_max = false;	/* no samples */
 	}
-	if (ct->has_break_val) {
-		json_t *ev = json_pack("{s:s}", "type", "break");
-		int t = -1;
-
-		if (ct->has_break_tid && ct->has_tids)
-			for (i = 0; i < ct->tids.n && i < n; i++)
-				if (ct->tids.v[i] == ct->break_tid)
-					t = i;
-		if (t >= 0) {
-			json_object_set_new(ev, "cpu", json_integer(cpu[t]));
-			json_object_set_new(ev, "thread", json_integer(t));
-		}
-		if (ct->has_break_tid)
-			json_object_set_new(ev, "tid", json_integer((json_int_t)ct->break_tid));
-		json_object_set_new(ev, "latency_ns",
-				    json_integer((json_int_t)(ct->break_val * unit + unit / 2)));
-		json_object_set_new(ev, "source", json_string("cyclictest -b: '# Break thread:', "
-							      "'# Break value:'"));
-		json_array_append_new(s->events, ev);
-		if (t < 0)
-			imp_note(s, "the -b break thread (tid %llu) is not among '# Thread Ids:': "
-				 "its CPU is unknown", (unsigned long long)ct->break_tid);
-	}
+	if (ct->has_break_val)
+		add_break_event(s, ct, cpu);
 	free(cpu);
 	return 0;
 }
 
-int imp_parse_cyclictest(struct imp_set *s, char *text, size_t len,
-			 const struct rtm_import_opts *o, struct rtm_error *err)
+/* The lines after "# Histogram": rows, then the trailer. 0 or -errno with the message. */
+static int read_hist(struct imp_set *s, struct ct_parse *ct, char *text, size_t len,
+		     struct rtm_error *err)
 {
-	struct ct_parse *ct = calloc(1, sizeof(*ct));
 	struct imp_lines it;
 	bool in_hist = false;
 	int ret = 0, last = 0;
 	char *line;
 
-	if (!ct)
-		return rtm_error_setn(err, -ENOMEM, "out of memory");
-	ct->ncols = -1;
-	s->format = "cyclictest-hist";
-	snprintf(s->tool, sizeof(s->tool), "cyclictest");
-	s->unit = o->nsecs ? "ns" : "us";
-	s->row_width_ns = s->val_width_ns = o->nsecs ? 1 : 1000;
-	if (o->affinity) {
-		struct rtm_cpulist cl = { 0, NULL };
-		struct rtm_error sub = { "" };
-
-		if (rtm_cpulist_parse(o->affinity, &cl, &sub)) {
-			free(ct);
-			return rtm_error_set(err, "--affinity: %s", sub.msg);
-		}
-		rtm_cpulist_release(&cl);
-	}
 	imp_lines_init(&it, text, len);
 	while ((line = imp_next_line(&it)) != NULL) {
 		if (!in_hist) {
@@ -349,21 +356,24 @@ int imp_parse_cyclictest(struct imp_set *s, char *text, size_t len,
 					    "(corrupt file?)", s->name, it.lineno);
 		}
 		if (ret)
-			goto out;
+			return ret;
 	}
-	if (!ct->has_min || !ct->has_avg || !ct->has_max || !ct->has_ovf) {
-		ret = rtm_error_set(err, "%s: truncated: the file ends at line %d without the "
-				    "'# %s' line of cyclictest's histogram", s->name, last,
-				    !ct->has_min ? "Min Latencies:" : !ct->has_avg ?
-				    "Avg Latencies:" : !ct->has_max ? "Max Latencies:" :
-				    "Histogram Overflows:");
-		goto out;
-	}
-	if (ct->min.n < 1) {
-		ret = rtm_error_set(err, "%s: '# Min Latencies:' lists no thread (truncated or "
-				    "corrupt)", s->name);
-		goto out;
-	}
+	if (!ct->has_min || !ct->has_avg || !ct->has_max || !ct->has_ovf)
+		return rtm_error_set(err, "%s: truncated: the file ends at line %d without the "
+				     "'# %s' line of cyclictest's histogram", s->name, last,
+				     !ct->has_min ? "Min Latencies:" : !ct->has_avg ?
+				     "Avg Latencies:" : !ct->has_max ? "Max Latencies:" :
+				     "Histogram Overflows:");
+	if (ct->min.n < 1)
+		return rtm_error_set(err, "%s: '# Min Latencies:' lists no thread (truncated or "
+				     "corrupt)", s->name);
+	return 0;
+}
+
+/* The -h limit when the file shows it, and what the file does not tell. */
+static void hist_notes(struct imp_set *s, const struct ct_parse *ct,
+		       const struct rtm_import_opts *o)
+{
 	/* rt-tests <= 2.4 print every row from 0 and a "# Total:" line */
 	if (ct->has_total && ct->nrows && ct->rowidx[0] == 0 &&
 	    ct->rowidx[ct->nrows - 1] == ct->nrows - 1)
@@ -379,8 +389,36 @@ int imp_parse_cyclictest(struct imp_set *s, char *text, size_t len,
 			 "value");
 	imp_note(s, "cyclictest's histogram text names neither its version nor its command "
 		 "line, nor the run's start and duration");
-	ret = build_cols(s, ct, o, err);
-out:
+}
+
+int imp_parse_cyclictest(struct imp_set *s, char *text, size_t len,
+			 const struct rtm_import_opts *o, struct rtm_error *err)
+{
+	struct ct_parse *ct = calloc(1, sizeof(*ct));
+	int ret;
+
+	if (!ct)
+		return rtm_error_setn(err, -ENOMEM, "out of memory");
+	ct->ncols = -1;
+	s->format = "cyclictest-hist";
+	snprintf(s->tool, sizeof(s->tool), "cyclictest");
+	s->unit = o->nsecs ? "ns" : "us";
+	s->row_width_ns = s->val_width_ns = o->nsecs ? 1 : 1000;
+	if (o->affinity) {
+		struct rtm_cpulist cl = { 0, NULL };
+		struct rtm_error sub = { "" };
+
+		if (rtm_cpulist_parse(o->affinity, &cl, &sub)) {
+			free(ct);
+			return rtm_error_set(err, "--affinity: %s", sub.msg);
+		}
+		rtm_cpulist_release(&cl);
+	}
+	ret = read_hist(s, ct, text, len, err);
+	if (!ret) {
+		hist_notes(s, ct, o);
+		ret = build_cols(s, ct, o, err);
+	}
 	free(ct->cells);
 	free(ct->rowidx);
 	free(ct);

@@ -225,19 +225,77 @@ static int parse_duration(const char *p, uint64_t *ns)
 	return 0;
 }
 
-struct rtm_result *imp_osnoise_top(struct imp_set *s, char *text, size_t len,
-				   struct rtm_error *err)
+/* What the screens of rtla osnoise top hold, read line by line. */
+struct top_read {
+	struct top_row *rows;		/* the screen being read */
+	struct top_row *frame_rows;	/* the last screen before it */
+	int nrows, nframe;
+	int frames;			/* how many screens began */
+	int most;			/* the most CPU lines an earlier screen had */
+	bool in_table;
+	uint64_t unit;			/* ns per unit of the values */
+};
+
+/* "duration: D HH:MM:SS | time is in us": a new screen begins. 0, or -1: not rtla's. */
+static int top_duration(struct imp_set *s, struct top_read *t, const char *p)
 {
-	struct top_row *rows = NULL, *frame_rows = NULL;
-	int nrows = 0, nframe = 0, frames = 0, most = 0, i, j, lineno = 0;
-	bool in_table = false;
-	uint64_t unit = 1000;
+	char *bar = strchr(p, '|');
+
+	/* a new frame: the last one complete is the run's */
+	if (parse_duration(p + 9, &s->duration_ns) || !bar)
+		return -1;
+	if (strstr(bar, "time is in us"))
+		t->unit = 1000;
+	else if (strstr(bar, "time is in ns"))
+		t->unit = 1;
+	else
+		return -1;
+	s->unit = t->unit == 1 ? "ns" : "us";
+	t->frames++;
+	if (t->nframe > t->most)
+		t->most = t->nframe;
+	free(t->frame_rows);
+	t->frame_rows = t->rows;
+	t->nframe = t->nrows;
+	t->rows = NULL;
+	t->nrows = 0;
+	t->in_table = false;
+	s->has_duration = true;
+	return 0;
+}
+
+/* A CPU line of the screen. 0, 1: not rtla's, or -errno with the message in @err. */
+static int top_add_row(struct imp_set *s, struct top_read *t, const char *p, int lineno,
+		       struct rtm_error *err)
+{
+	struct top_row row, *grown;
+	int j;
+
+	if (!t->in_table || top_row(p, &row))
+		return 1;
+	if (top_check(s, &row, lineno, err))
+		return -EINVAL;
+	for (j = 0; j < t->nrows; j++)
+		if (t->rows[j].cpu == row.cpu)
+			return rtm_error_set(err, "%s:%d: CPU %" PRIu64 " appears twice in one "
+					     "screen (corrupt file?)", s->name, lineno, row.cpu);
+	grown = t->nrows < MAX_CPUS ? realloc(t->rows, (size_t)(t->nrows + 1) *
+					      sizeof(*t->rows)) : NULL;
+	if (!grown)
+		return rtm_error_setn(err, -ENOMEM, "out of memory");
+	t->rows = grown;
+	t->rows[t->nrows++] = row;
+	return 0;
+}
+
+/* All screens of @text into @t; 0 or -errno with the message in @err. */
+static int top_read_screens(struct imp_set *s, struct top_read *t, char *text, size_t len,
+			    struct rtm_error *err)
+{
 	struct imp_lines it;
-	json_t *sec = NULL, *cpus;
+	int lineno = 0, ret;
 	char *line;
 
-	s->format = "rtla-osnoise-top";
-	snprintf(s->tool, sizeof(s->tool), "rtla osnoise");
 	imp_lines_init(&it, text, len);
 	while ((line = imp_next_line(&it)) != NULL) {
 		const char *p;
@@ -246,82 +304,60 @@ struct rtm_result *imp_osnoise_top(struct imp_set *s, char *text, size_t len,
 		strip_escapes(line);
 		p = imp_skip_blanks(line);
 		if (has_prefix(p, "duration:")) {
-			char *bar = strchr(p, '|');
-
-			/* a new frame: the last one complete is the run's */
-			if (parse_duration(p + 9, &s->duration_ns) || !bar)
-				goto bad_line;
-			if (strstr(bar, "time is in us"))
-				unit = 1000;
-			else if (strstr(bar, "time is in ns"))
-				unit = 1;
-			else
-				goto bad_line;
-			s->unit = unit == 1 ? "ns" : "us";
-			frames++;
-			if (nframe > most)
-				most = nframe;
-			free(frame_rows);
-			frame_rows = rows;
-			nframe = nrows;
-			rows = NULL;
-			nrows = 0;
-			in_table = false;
-			s->has_duration = true;
+			ret = top_duration(s, t, p);
 		} else if (has_prefix(p, "CPU Period")) {
-			if (!frames || top_header(p))
-				goto bad_line;
-			in_table = true;
+			ret = !t->frames || top_header(p);
+			if (!ret)
+				t->in_table = true;
 		} else if (*p >= '0' && *p <= '9') {
-			struct top_row t, *grown;
-
-			if (!in_table || top_row(p, &t))
-				goto bad_line;
-			if (top_check(s, &t, lineno, err))
-				goto fail;
-			for (j = 0; j < nrows; j++)
-				if (rows[j].cpu == t.cpu) {
-					rtm_error_set(err, "%s:%d: CPU %" PRIu64 " appears twice in "
-						      "one screen (corrupt file?)", s->name, lineno,
-						      t.cpu);
-					goto fail;
-				}
-			grown = nrows < MAX_CPUS ? realloc(rows, (size_t)(nrows + 1) *
-							   sizeof(*rows)) : NULL;
-			if (!grown) {
-				rtm_error_setn(err, -ENOMEM, "out of memory");
-				goto fail;
-			}
-			rows = grown;
-			rows[nrows++] = t;
-		} else if (!imp_blank(p) && !(has_prefix(p, "Operating System Noise") &&
-					       imp_blank(p + 22))) {
-			goto bad_line;
+			ret = top_add_row(s, t, p, lineno, err);
+			if (ret < 0)
+				return ret;
+		} else {
+			ret = !imp_blank(p) && !(has_prefix(p, "Operating System Noise") &&
+						 imp_blank(p + 22));
 		}
+		if (ret)
+			return rtm_error_set(err, "%s:%d: not rtla osnoise top output (a line "
+					     "neither title, duration, header nor CPU row; "
+					     "truncated or corrupt?)", s->name, lineno);
 	}
-	if (!frames || !nrows) {
-		rtm_error_set(err, "%s: no CPU line after rtla osnoise top's header (truncated?)",
-			      s->name);
-		goto fail;
-	}
-	if (nframe > most)
-		most = nframe;
-	if (nrows < most) {
-		rtm_error_set(err, "%s: truncated: the last screen has %d CPU lines, an earlier "
-			      "one %d", s->name, nrows, most);
-		goto fail;
+	if (!t->frames || !t->nrows)
+		return rtm_error_set(err, "%s: no CPU line after rtla osnoise top's header "
+				     "(truncated?)", s->name);
+	if (t->nframe > t->most)
+		t->most = t->nframe;
+	if (t->nrows < t->most)
+		return rtm_error_set(err, "%s: truncated: the last screen has %d CPU lines, an "
+				     "earlier one %d", s->name, t->nrows, t->most);
+	return 0;
+}
+
+struct rtm_result *imp_osnoise_top(struct imp_set *s, char *text, size_t len,
+				   struct rtm_error *err)
+{
+	struct top_read t = { .unit = 1000 };
+	json_t *sec = NULL, *cpus;
+	int i;
+
+	s->format = "rtla-osnoise-top";
+	snprintf(s->tool, sizeof(s->tool), "rtla osnoise");
+	if (top_read_screens(s, &t, text, len, err)) {
+		free(t.rows);
+		free(t.frame_rows);
+		return NULL;
 	}
 	s->cpus_known = true;
 	sec = section("osnoise", "osnoise-imported", "imported from rtla osnoise top's output");
 	cpus = json_array();
-	for (i = 0; sec && cpus && i < nrows; i++)
-		json_array_append_new(cpus, top_cpu(&rows[i], unit));
+	for (i = 0; sec && cpus && i < t.nrows; i++)
+		json_array_append_new(cpus, top_cpu(&t.rows[i], t.unit));
 	if (sec && cpus)
 		json_object_set_new(sec, "duration_ns", json_integer((json_int_t)s->duration_ns));
 	json_object_set_new(sec, "cpus", cpus);
-	if (frames > 1)
+	if (t.frames > 1)
 		imp_note(s, "the refreshing screen: %d screens, the last one imported (duration "
-			 "%" PRIu64 " s)", frames, s->duration_ns / 1000000000u);
+			 "%" PRIu64 " s)", t.frames, s->duration_ns / 1000000000u);
 	imp_note(s, "rtla osnoise top gives per-CPU sums: runtime, noise, max single noise "
 		 "(max_gap_ns), max noise in one period (max_period_noise_ns), %% CPU available "
 		 "as printed (cpu_available_pct) and the interference counts; the number of "
@@ -329,16 +365,9 @@ struct rtm_result *imp_osnoise_top(struct imp_set *s, char *text, size_t len,
 		 "threshold settings and the rtla version and command line are not in it: "
 		 "unknown");
 	imp_note(s, "duration: to the second, as rtla prints it");
-	free(rows);
-	free(frame_rows);
+	free(t.rows);
+	free(t.frame_rows);
 	return noise_result(s, sec, err);
-bad_line:
-	rtm_error_set(err, "%s:%d: not rtla osnoise top output (a line neither title, "
-		      "duration, header nor CPU row; truncated or corrupt?)", s->name, lineno);
-fail:
-	free(rows);
-	free(frame_rows);
-	return NULL;
 }
 
 /* ---- hwlatdetect */
@@ -541,22 +570,23 @@ static int hw_check(struct imp_set *s, const struct hw_summary *h, const struct 
 	return 0;
 }
 
-struct rtm_result *imp_hwlatdetect(struct imp_set *s, char *text, size_t len,
-				   struct rtm_error *err)
-{
+/* What hwlatdetect's output holds: its summary, its samples and their CPUs. */
+struct hw_run {
 	struct hw_summary h;
-	struct hw_sample *x = NULL;
-	int cpus[64], ncpu = 0, i;
-	size_t n = 0, k;
-	uint64_t t0 = 0;
-	bool cpu_named = false;
+	struct hw_sample *x;
+	size_t n;
+	bool cpu_named;			/* the samples name their CPU */
+	int cpus[64], ncpu;		/* the CPUs the samples name, -1: unknown */
+	uint64_t t0;			/* the first sample's time */
+};
+
+/* The sample lines and hwlatdetect's own lines; 0 or -errno with the message in @err. */
+static int hw_read(struct imp_set *s, struct hw_run *w, char *text, size_t len,
+		   struct rtm_error *err)
+{
 	struct imp_lines it;
-	json_t *sec, *arr;
 	char *line;
 
-	memset(&h, 0, sizeof(h));
-	s->format = "hwlatdetect";
-	snprintf(s->tool, sizeof(s->tool), "hwlatdetect");
 	imp_lines_init(&it, text, len);
 	while ((line = imp_next_line(&it)) != NULL) {
 		const char *p = imp_skip_blanks(line);
@@ -565,51 +595,122 @@ struct rtm_result *imp_hwlatdetect(struct imp_set *s, char *text, size_t len,
 		if (has_prefix(p, "ts:")) {
 			struct hw_sample *grown;
 
-			if (n >= IMP_MAX_ROWS)
+			if (w->n >= IMP_MAX_ROWS)
 				goto bad_line;
-			grown = realloc(x, (n + 1) * sizeof(*x));
-			if (!grown) {
-				free(x);
-				rtm_error_setn(err, -ENOMEM, "out of memory");
-				return NULL;
-			}
-			x = grown;
-			if (hw_sample(p, &x[n]))
+			grown = realloc(w->x, (w->n + 1) * sizeof(*w->x));
+			if (!grown)
+				return rtm_error_setn(err, -ENOMEM, "out of memory");
+			w->x = grown;
+			if (hw_sample(p, &w->x[w->n]))
 				goto bad_line;
 			/* all name their CPU or none does: a mix is not one run's */
-			if (n && cpu_named != (x[n].cpu >= 0))
+			if (w->n && w->cpu_named != (w->x[w->n].cpu >= 0))
 				goto bad_line;
-			cpu_named = x[n].cpu >= 0;
-			n++;
+			w->cpu_named = w->x[w->n].cpu >= 0;
+			w->n++;
 			continue;
 		}
-		ret = imp_blank(p) ? 0 : hw_line(&h, p);
+		ret = imp_blank(p) ? 0 : hw_line(&w->h, p);
 		if (ret)	/* not hwlatdetect's, or a value it does not write */
 			goto bad_line;
 	}
-	if (hw_check(s, &h, x, n, err))
-		goto fail;
-	for (k = 0; k < n; k++) {
-		if (!k || x[k].ts_ns < t0)
-			t0 = x[k].ts_ns;
-		for (i = 0; i < ncpu && cpus[i] != x[k].cpu; i++)
+	return 0;
+bad_line:
+	return rtm_error_set(err, "%s:%d: not hwlatdetect output (want 'ts: S.N, inner:N, "
+			     "outer:N' sample lines and hwlatdetect's own summary; truncated or "
+			     "corrupt?)", s->name, it.lineno);
+}
+
+/* The CPUs the samples name, in order, and the first sample's time. */
+static int hw_cpus(struct imp_set *s, struct hw_run *w, struct rtm_error *err)
+{
+	size_t k;
+	int i;
+
+	for (k = 0; k < w->n; k++) {
+		if (!k || w->x[k].ts_ns < w->t0)
+			w->t0 = w->x[k].ts_ns;
+		for (i = 0; i < w->ncpu && w->cpus[i] != w->x[k].cpu; i++)
 			;
-		if (i == ncpu) {
-			if (ncpu == (int)(sizeof(cpus) / sizeof(cpus[0]))) {
-				rtm_error_set(err, "%s: samples name more than %d CPUs: not "
-					      "supported", s->name, ncpu);
-				goto fail;
-			}
-			cpus[ncpu++] = x[k].cpu;
+		if (i == w->ncpu) {
+			if (w->ncpu == (int)(sizeof(w->cpus) / sizeof(w->cpus[0])))
+				return rtm_error_set(err, "%s: samples name more than %d CPUs: not "
+						     "supported", s->name, w->ncpu);
+			w->cpus[w->ncpu++] = w->x[k].cpu;
 		}
 	}
-	if (!ncpu)
-		cpus[ncpu++] = -1;
-	qsort(cpus, (size_t)ncpu, sizeof(int), cmp_cpu);
-	s->cpus_known = cpu_named;
-	s->duration_ns = h.duration_s * 1000000000ull;
-	if (n) {
-		time_t sec0 = (time_t)(t0 / 1000000000u);
+	if (!w->ncpu)
+		w->cpus[w->ncpu++] = -1;
+	qsort(w->cpus, (size_t)w->ncpu, sizeof(int), cmp_cpu);
+	return 0;
+}
+
+/* sections.noise: one entry a CPU, the run-wide settings hwlatdetect printed */
+static json_t *hw_section(const struct imp_set *s, const struct hw_run *w)
+{
+	const struct hw_summary *h = &w->h;
+	json_t *sec, *arr;
+	int i;
+
+	sec = section("hwlat", "hwlat-imported", "imported from hwlatdetect's output "
+		      "(rt-tests; the kernel's hwlat tracer)");
+	arr = json_array();
+	for (i = 0; sec && arr && i < w->ncpu; i++)
+		json_array_append_new(arr, hw_cpu(w->cpus[i], w->x, w->n, w->t0));
+	if (!sec) {
+		json_decref(arr);
+		return NULL;
+	}
+	json_object_set_new(sec, "cpus", arr);
+	json_object_set_new(sec, "threshold_ns", ns_or_null(h->has_thr, h->threshold));
+	json_object_set_new(sec, "window_ns", ns_or_null(h->has_win, h->window));
+	json_object_set_new(sec, "width_ns", ns_or_null(h->has_wid, h->width));
+	json_object_set_new(sec, "duration_ns", h->has_params ?
+			    json_integer((json_int_t)s->duration_ns) : json_null());
+	json_object_set_new(sec, "start_realtime_ns", w->n ? json_integer((json_int_t)w->t0) :
+			    json_null());
+	json_object_set_new(sec, "samples_lost", json_null());
+	json_object_set_new(sec, "smi_count", h->has_smis ?
+			    json_integer((json_int_t)h->smis) : json_null());
+	json_object_set_new(sec, "cpu_list", h->has_params && strcmp(h->cpulist, "None") &&
+			    h->cpulist[0] ? rtm_json_text(h->cpulist) : json_null());
+	return sec;
+}
+
+/* What hwlatdetect's output does not tell, as notes. */
+static void hw_notes(struct imp_set *s, const struct hw_run *w)
+{
+	if (!w->h.has_params)
+		imp_note(s, "sample lines only (hwlatdetect's --report file): threshold, window, "
+			 "width and duration are unknown");
+	if (!w->cpu_named)
+		imp_note(s, "hwlatdetect's sample lines do not name the CPU: all samples are in "
+			 "one entry, cpu -1 (unknown)");
+	imp_note(s, "one gap a sample, the larger of inner and outer, in us x 1000 as "
+		 "--backend hwlat keeps them; NMI counts and times, hwlat's count of gaps "
+		 "in a sample and its sequence numbers are not in hwlatdetect's output: unknown");
+	if (w->h.has_params && !w->h.has_smis)
+		imp_note(s, "SMIs: not counted (hwlatdetect counts them only with rdmsr)");
+}
+
+struct rtm_result *imp_hwlatdetect(struct imp_set *s, char *text, size_t len,
+				   struct rtm_error *err)
+{
+	struct hw_run w;
+	json_t *sec;
+
+	memset(&w, 0, sizeof(w));
+	s->format = "hwlatdetect";
+	snprintf(s->tool, sizeof(s->tool), "hwlatdetect");
+	if (hw_read(s, &w, text, len, err) || hw_check(s, &w.h, w.x, w.n, err) ||
+	    hw_cpus(s, &w, err)) {
+		free(w.x);
+		return NULL;
+	}
+	s->cpus_known = w.cpu_named;
+	s->duration_ns = w.h.duration_s * 1000000000ull;
+	if (w.n) {
+		time_t sec0 = (time_t)(w.t0 / 1000000000u);
 		struct tm tm;
 
 		if (gmtime_r(&sec0, &tm))
@@ -617,48 +718,10 @@ struct rtm_result *imp_hwlatdetect(struct imp_set *s, char *text, size_t len,
 		imp_note(s, "created: the first sample's time (hwlatdetect does not print when "
 			 "the run started); gap_list times are seconds after that sample");
 	}
-	sec = section("hwlat", "hwlat-imported", "imported from hwlatdetect's output "
-		      "(rt-tests; the kernel's hwlat tracer)");
-	arr = json_array();
-	for (i = 0; sec && arr && i < ncpu; i++)
-		json_array_append_new(arr, hw_cpu(cpus[i], x, n, t0));
-	if (sec) {
-		json_object_set_new(sec, "cpus", arr);
-		json_object_set_new(sec, "threshold_ns", ns_or_null(h.has_thr, h.threshold));
-		json_object_set_new(sec, "window_ns", ns_or_null(h.has_win, h.window));
-		json_object_set_new(sec, "width_ns", ns_or_null(h.has_wid, h.width));
-		json_object_set_new(sec, "duration_ns", h.has_params ?
-				    json_integer((json_int_t)s->duration_ns) : json_null());
-		json_object_set_new(sec, "start_realtime_ns", n ? json_integer((json_int_t)t0) :
-				    json_null());
-		json_object_set_new(sec, "samples_lost", json_null());
-		json_object_set_new(sec, "smi_count", h.has_smis ?
-				    json_integer((json_int_t)h.smis) : json_null());
-		json_object_set_new(sec, "cpu_list", h.has_params && strcmp(h.cpulist, "None") &&
-				    h.cpulist[0] ? rtm_json_text(h.cpulist) : json_null());
-	} else {
-		json_decref(arr);
-	}
-	if (!h.has_params)
-		imp_note(s, "sample lines only (hwlatdetect's --report file): threshold, window, "
-			 "width and duration are unknown");
-	if (!cpu_named)
-		imp_note(s, "hwlatdetect's sample lines do not name the CPU: all samples are in "
-			 "one entry, cpu -1 (unknown)");
-	imp_note(s, "one gap a sample, the larger of inner and outer, in us x 1000 as "
-		 "--backend hwlat keeps them; NMI counts and times, hwlat's count of gaps "
-		 "in a sample and its sequence numbers are not in hwlatdetect's output: unknown");
-	if (h.has_params && !h.has_smis)
-		imp_note(s, "SMIs: not counted (hwlatdetect counts them only with rdmsr)");
-	free(x);
+	sec = hw_section(s, &w);
+	hw_notes(s, &w);
+	free(w.x);
 	return noise_result(s, sec, err);
-bad_line:
-	rtm_error_set(err, "%s:%d: not hwlatdetect output (want 'ts: S.N, inner:N, outer:N' "
-		      "sample lines and hwlatdetect's own summary; truncated or corrupt?)",
-		      s->name, it.lineno);
-fail:
-	free(x);
-	return NULL;
 }
 
 /* ---- rtla osnoise hist's columns as sections.noise */

@@ -284,66 +284,64 @@ static int load_cpu(struct rtm_result *r, const json_t *jc, size_t idx, const ch
 	return 0;
 }
 
-struct rtm_result *rtm_result_from_json(const json_t *root, const char *what,
-					struct rtm_error *err)
+static int check_schema(const json_t *root, const char *what, struct rtm_error *err)
 {
-	const json_t *schema, *v, *cpus, *jc;
-	struct rtm_result *r;
-	uint64_t dur;
-	size_t i;
+	const json_t *schema;
 
-	if (!what)
-		what = "result";
-	if (!json_is_object(root)) {
-		rtm_error_set(err, "%s: not a JSON object", what);
-		return NULL;
-	}
+	if (!json_is_object(root))
+		return rtm_error_set(err, "%s: not a JSON object", what);
 	schema = json_object_get(root, "schema");
-	if (!json_is_string(schema)) {
-		rtm_error_set(err, "%s has no \"schema\": not an rtmeasure result (import other "
-			      "tools' output with rtmeasure import)", what);
-		return NULL;
-	}
-	if (strcmp(json_string_value(schema), RTM_RESULT_SCHEMA) != 0) {
-		rtm_error_set(err, "%s has schema '%s', this rtmeasure reads '%s' (use the "
-			      "rtmeasure version that wrote it)", what, json_string_value(schema),
-			      RTM_RESULT_SCHEMA);
-		return NULL;
-	}
-	r = rtm_result_alloc(NULL);
-	if (!r) {
-		rtm_error_set(err, "out of memory");
-		return NULL;
-	}
+	if (!json_is_string(schema))
+		return rtm_error_set(err, "%s has no \"schema\": not an rtmeasure result (import "
+				     "other tools' output with rtmeasure import)", what);
+	if (strcmp(json_string_value(schema), RTM_RESULT_SCHEMA) != 0)
+		return rtm_error_set(err, "%s has schema '%s', this rtmeasure reads '%s' (use the "
+				     "rtmeasure version that wrote it)", what,
+				     json_string_value(schema), RTM_RESULT_SCHEMA);
+	return 0;
+}
+
+/* tool, command, created, duration_ns, interrupted and sysinfo */
+static int load_header(struct rtm_result *r, const json_t *root, const char *what,
+		       struct rtm_error *err)
+{
+	const json_t *v;
+	uint64_t dur;
+
 	if (get_string(root, "tool", r->tool, sizeof(r->tool), true, what, err) ||
 	    get_string(root, "command", r->command, sizeof(r->command), true, what, err) ||
 	    get_string(root, "created", r->created, sizeof(r->created), true, what, err) ||
 	    get_uint(root, "duration_ns", &dur, what, err))
-		goto fail;
+		return -EINVAL;
 	r->duration_ns = dur;
 	v = json_object_get(root, "interrupted");
-	if (v && !json_is_boolean(v)) {
-		rtm_error_set(err, "%s: \"interrupted\" must be true or false", what);
-		goto fail;
-	}
+	if (v && !json_is_boolean(v))
+		return rtm_error_set(err, "%s: \"interrupted\" must be true or false", what);
 	r->interrupted = json_is_true(v);
 
 	v = json_object_get(root, "sysinfo");
 	if (v && !json_is_null(v)) {
-		if (!json_is_object(v)) {
-			rtm_error_set(err, "%s: \"sysinfo\" must be an object or null", what);
-			goto fail;
-		}
+		if (!json_is_object(v))
+			return rtm_error_set(err, "%s: \"sysinfo\" must be an object or null",
+					     what);
 		r->sysinfo = json_deep_copy(v);
 	}
+	return 0;
+}
+
+/* options, events and sections, copied as they are */
+static int copy_members(struct rtm_result *r, const json_t *root, const char *what,
+			struct rtm_error *err)
+{
+	const json_t *v;
+
 #define COPY_MEMBER(key, field, check, kind)						\
 	do {										\
 		v = json_object_get(root, key);						\
 		if (v) {								\
-			if (!check(v)) {						\
-				rtm_error_set(err, "%s: \"" key "\" must be " kind, what);	\
-				goto fail;						\
-			}								\
+			if (!check(v))							\
+				return rtm_error_set(err, "%s: \"" key "\" must be " kind,	\
+						     what);				\
 			json_decref(r->field);						\
 			r->field = json_deep_copy(v);					\
 		}									\
@@ -352,18 +350,26 @@ struct rtm_result *rtm_result_from_json(const json_t *root, const char *what,
 	COPY_MEMBER("events", events, json_is_array, "an array");
 	COPY_MEMBER("sections", sections, json_is_object, "an object");
 #undef COPY_MEMBER
+	return 0;
+}
+
+/* The sections other modules read back, checked by their owners. */
+static int check_sections(const struct rtm_result *r, const char *what, struct rtm_error *err)
+{
+	const json_t *v;
+
 	/* sections.rt_holds is read by summary and report: checked here (lib/trace/rtholds.c) */
 	v = json_object_get(r->sections, "rt_holds");
 	if (v && rtm_rtholds_check(v, what, err))
-		goto fail;
+		return -EINVAL;
 	/* sections.timer_irq too (--timer-irq, lib/trace/timerirq.c) */
 	v = json_object_get(r->sections, "timer_irq");
 	if (v && rtm_timerirq_check(v, what, err))
-		goto fail;
+		return -EINVAL;
 	/* sections.spike_census (--trace --capture-above, lib/trace/census.c) */
 	v = json_object_get(r->sections, "spike_census");
 	if (v && rtm_census_check(v, what, err))
-		goto fail;
+		return -EINVAL;
 	/* sections.noise's gap causes (noise --trace, lib/trace/noiseattr.c), read by the summary */
 	v = json_object_get(r->sections, "noise");
 	if (v) {
@@ -372,11 +378,9 @@ struct rtm_result *rtm_result_from_json(const json_t *root, const char *what,
 		size_t k;
 
 		json_array_foreach(json_object_get(v, "cpus"), k, cpu)
-			if (rtm_noiseattr_check(cpu, why, sizeof(why))) {
-				rtm_error_set(err, "%s: sections.noise.cpus[%zu]: %s", what, k,
-					      why);
-				goto fail;
-			}
+			if (rtm_noiseattr_check(cpu, why, sizeof(why)))
+				return rtm_error_set(err, "%s: sections.noise.cpus[%zu]: %s", what,
+						     k, why);
 	}
 	/* run --throughput's scores, read by report and compare (lib/box/cost.c) */
 	v = json_object_get(r->sections, "throughput");
@@ -384,11 +388,31 @@ struct rtm_result *rtm_result_from_json(const json_t *root, const char *what,
 		struct rtm_cost_summary cs;
 		struct rtm_error e = { "" };
 
-		if (rtm_cost_summary_read(v, &cs, &e)) {
-			rtm_error_set(err, "%s: %s", what, e.msg);
-			goto fail;
-		}
+		if (rtm_cost_summary_read(v, &cs, &e))
+			return rtm_error_set(err, "%s: %s", what, e.msg);
 	}
+	return 0;
+}
+
+struct rtm_result *rtm_result_from_json(const json_t *root, const char *what,
+					struct rtm_error *err)
+{
+	const json_t *cpus, *jc;
+	struct rtm_result *r;
+	size_t i;
+
+	if (!what)
+		what = "result";
+	if (check_schema(root, what, err))
+		return NULL;
+	r = rtm_result_alloc(NULL);
+	if (!r) {
+		rtm_error_set(err, "out of memory");
+		return NULL;
+	}
+	if (load_header(r, root, what, err) || copy_members(r, root, what, err) ||
+	    check_sections(r, what, err))
+		goto fail;
 
 	cpus = json_object_get(root, "cpus");
 	if (!json_is_array(cpus)) {

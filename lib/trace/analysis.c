@@ -265,24 +265,26 @@ static int cmp_irq(const void *x, const void *y)
 	return (a->total_ns < b->total_ns) - (a->total_ns > b->total_ns);
 }
 
-void rtm_analyze(const struct rtm_event *ev, size_t n, int cpu, uint64_t planned_ns,
-		 uint64_t woke_ns, const char *probe, const char *model, struct rtm_analysis *a)
+static void set_model(struct rtm_analysis *a, const char *model)
 {
 	static const char *const models[] = { "none", "voluntary", "full", "lazy", "rt" };
-	size_t i, it = NONE, iw = NONE, is = NONE;
-	uint64_t prev, t_timer, t_wake, t_switch, from = planned_ns - SLACK_NS;
+	size_t i;
 
-	memset(a, 0, sizeof(*a));
-	a->cpu = cpu;
-	a->probe_prio = -1;
-	a->held_by = -1;
 	snprintf(a->preempt_model, sizeof(a->preempt_model), "unknown");
 	for (i = 0; model && i < sizeof(models) / sizeof(models[0]); i++)
 		if (!strcmp(model, models[i]))
 			snprintf(a->preempt_model, sizeof(a->preempt_model), "%s", models[i]);
-	a->latency_ns = woke_ns > planned_ns ? woke_ns - planned_ns : 0;
-	if (woke_ns < planned_ns)
-		woke_ns = planned_ns;	/* woke before its time (a corrupt spike file): no window */
+}
+
+/* The indexes in @ev of the spike's timer, wake-up and switch events, NONE when absent. */
+struct spike_events {
+	size_t timer, wakeup, sw;
+};
+
+static void find_events(const struct rtm_event *ev, size_t n, int cpu, uint64_t from,
+			uint64_t woke_ns, const char *probe, struct spike_events *se)
+{
+	size_t i, it = NONE, iw = NONE, is = NONE;
 
 	for (i = 0; i < n; i++) {
 		const struct rtm_event *e = &ev[i];
@@ -306,12 +308,80 @@ void rtm_analyze(const struct rtm_event *ev, size_t n, int cpu, uint64_t planned
 				break;
 		}
 	}
-	a->found_wakeup = iw != NONE;
-	a->found_timer = a->found_wakeup && it != NONE && it < iw;
-	a->found_switch = is != NONE;
-	t_wake = a->found_wakeup ? clampu(ev[iw].ts_ns, planned_ns, woke_ns) : woke_ns;
-	t_timer = a->found_timer ? clampu(ev[it].ts_ns, planned_ns, woke_ns) : t_wake;
-	t_switch = a->found_switch ? clampu(ev[is].ts_ns, t_wake, woke_ns) : woke_ns;
+	se->timer = it;
+	se->wakeup = iw;
+	se->sw = is;
+}
+
+/* longest stretch without events, window edges included */
+static uint64_t largest_gap(const struct rtm_event *ev, size_t n, int cpu, uint64_t planned_ns,
+			    uint64_t woke_ns)
+{
+	uint64_t prev = planned_ns, gap = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (ev[i].cpu != cpu || ev[i].ts_ns < planned_ns || ev[i].ts_ns > woke_ns)
+			continue;
+		if (ev[i].ts_ns < prev)
+			continue;	/* out of order (a corrupt spike file): no gap */
+		if (ev[i].ts_ns - prev > gap)
+			gap = ev[i].ts_ns - prev;
+		prev = ev[i].ts_ns;
+	}
+	if (woke_ns - prev > gap)
+		gap = woke_ns - prev;
+	return gap;
+}
+
+/*
+ * A task of lower priority than the woken probe (a higher kernel prio
+ * number) that kept running on its own for a good part of the scheduling
+ * delay was not preempted when the probe woke: the kernel could not, and
+ * the model says why. Its own time leaves out the handlers that ran in
+ * the delay; HELD_MIN_NS keeps the switch itself (the return from the
+ * timer interrupt through schedule(), some microseconds) out of it.
+ */
+static void find_holder(struct rtm_analysis *a, const struct rtm_event *ev, size_t n, int cpu,
+			uint64_t t_wake, uint64_t t_switch)
+{
+	uint64_t handlers = account_irqs(NULL, ev, n, cpu, t_wake, t_switch, true);
+	size_t i;
+
+	for (i = 0; i < (size_t)a->ntasks; i++) {
+		const struct rtm_analysis_task *t = &a->tasks[i];
+		uint64_t own = t->ran_ns > handlers ? t->ran_ns - handlers : 0;
+
+		if (t->prio > a->probe_prio && own >= HELD_MIN_NS &&
+		    own * 4 >= a->sched_delay_ns) {
+			a->held_by = (int)i;
+			break;
+		}
+	}
+}
+
+void rtm_analyze(const struct rtm_event *ev, size_t n, int cpu, uint64_t planned_ns,
+		 uint64_t woke_ns, const char *probe, const char *model, struct rtm_analysis *a)
+{
+	uint64_t t_timer, t_wake, t_switch, from = planned_ns - SLACK_NS;
+	struct spike_events se;
+
+	memset(a, 0, sizeof(*a));
+	a->cpu = cpu;
+	a->probe_prio = -1;
+	a->held_by = -1;
+	set_model(a, model);
+	a->latency_ns = woke_ns > planned_ns ? woke_ns - planned_ns : 0;
+	if (woke_ns < planned_ns)
+		woke_ns = planned_ns;	/* woke before its time (a corrupt spike file): no window */
+
+	find_events(ev, n, cpu, from, woke_ns, probe, &se);
+	a->found_wakeup = se.wakeup != NONE;
+	a->found_timer = a->found_wakeup && se.timer != NONE && se.timer < se.wakeup;
+	a->found_switch = se.sw != NONE;
+	t_wake = a->found_wakeup ? clampu(ev[se.wakeup].ts_ns, planned_ns, woke_ns) : woke_ns;
+	t_timer = a->found_timer ? clampu(ev[se.timer].ts_ns, planned_ns, woke_ns) : t_wake;
+	t_switch = a->found_switch ? clampu(ev[se.sw].ts_ns, t_wake, woke_ns) : woke_ns;
 
 	a->timer_delay_ns = t_timer - planned_ns;
 	a->wakeup_ns = t_wake - t_timer;
@@ -324,19 +394,7 @@ void rtm_analyze(const struct rtm_event *ev, size_t n, int cpu, uint64_t planned
 	else
 		account_tasks(a, ev, n, cpu, planned_ns, woke_ns, probe);
 
-	/* longest stretch without events, window edges included */
-	prev = planned_ns;
-	for (i = 0; i < n; i++) {
-		if (ev[i].cpu != cpu || ev[i].ts_ns < planned_ns || ev[i].ts_ns > woke_ns)
-			continue;
-		if (ev[i].ts_ns < prev)
-			continue;	/* out of order (a corrupt spike file): no gap */
-		if (ev[i].ts_ns - prev > a->largest_gap_ns)
-			a->largest_gap_ns = ev[i].ts_ns - prev;
-		prev = ev[i].ts_ns;
-	}
-	if (woke_ns - prev > a->largest_gap_ns)
-		a->largest_gap_ns = woke_ns - prev;
+	a->largest_gap_ns = largest_gap(ev, n, cpu, planned_ns, woke_ns);
 
 	/*
 	 * Unexplained: the timer's delay not covered by hard interrupt handlers
@@ -354,28 +412,9 @@ void rtm_analyze(const struct rtm_event *ev, size_t n, int cpu, uint64_t planned
 	qsort(a->tasks, (size_t)a->ntasks, sizeof(a->tasks[0]), cmp_task);
 	qsort(a->irqs, (size_t)a->nirqs, sizeof(a->irqs[0]), cmp_irq);
 
-	/*
-	 * A task of lower priority than the woken probe (a higher kernel prio
-	 * number) that kept running on its own for a good part of the scheduling
-	 * delay was not preempted when the probe woke: the kernel could not, and
-	 * the model says why. Its own time leaves out the handlers that ran in
-	 * the delay; HELD_MIN_NS keeps the switch itself (the return from the
-	 * timer interrupt through schedule(), some microseconds) out of it.
-	 */
 	if (a->found_wakeup) {
-		uint64_t handlers = account_irqs(NULL, ev, n, cpu, t_wake, t_switch, true);
-
-		a->probe_prio = ev[iw].wakeup.prio;
-		for (i = 0; i < (size_t)a->ntasks; i++) {
-			const struct rtm_analysis_task *t = &a->tasks[i];
-			uint64_t own = t->ran_ns > handlers ? t->ran_ns - handlers : 0;
-
-			if (t->prio > a->probe_prio && own >= HELD_MIN_NS &&
-			    own * 4 >= a->sched_delay_ns) {
-				a->held_by = (int)i;
-				break;
-			}
-		}
+		a->probe_prio = ev[se.wakeup].wakeup.prio;
+		find_holder(a, ev, n, cpu, t_wake, t_switch);
 	}
 	verdict(a);
 }

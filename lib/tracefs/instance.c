@@ -268,11 +268,56 @@ const char *rtm_trace_stale_removed(const struct rtm_trace *t)
 	return t->stale;
 }
 
+/* The new instance's clock, buffer, CPUs, events and filters; 0 or -errno with the message. */
+static int configure_instance(struct rtm_trace *t, const struct rtm_trace_opts *o,
+			      struct rtm_error *err)
+{
+	int i;
+
+	tracefs_trace_off(t->inst);
+	if (tracefs_instance_file_write(t->inst, "trace_clock", "mono") < 0)
+		return rtm_error_set(err, "this kernel has no 'mono' trace clock: event times "
+				     "would not match CLOCK_MONOTONIC");
+	tracefs_instance_file_write(t->inst, "options/overwrite", o->overwrite ? "1" : "0");
+	if (o->buffer_kb && tracefs_instance_set_buffer_size(t->inst, o->buffer_kb, -1) < 0)
+		return rtm_error_set(err, "cannot set a %zu KB trace buffer per CPU",
+				     o->buffer_kb);
+	if (o->cpus && (!(t->cpus = strdup(o->cpus)) ||
+			tracefs_instance_set_affinity(t->inst, o->cpus) < 0))
+		return rtm_error_set(err, "cannot limit tracing to CPUs %s", o->cpus);
+	if (enable_events(t, o->events, err))
+		return -EINVAL;
+	for (i = 0; i < o->nfilters && i < RTM_TRACE_MAX_FILTERS; i++)
+		if (apply_filter(t, o->filters[i], err))
+			return -EINVAL;
+	return 0;
+}
+
+/* the systems of events named as system:event, so every one can be printed */
+static struct rtm_tracedec *alloc_decoder(const char *top, const char *events,
+					  struct rtm_error *err)
+{
+	const char *extra[16];
+	char *copy = strdup(events ? events : ""), *tok, *save = NULL, *c;
+	struct rtm_tracedec *dec;
+	size_t k = 0;
+
+	for (tok = copy ? strtok_r(copy, ", ", &save) : NULL; tok && k < 15;
+	     tok = strtok_r(NULL, ", ", &save))
+		if ((c = strchr(tok, ':'))) {
+			*c = '\0';
+			extra[k++] = tok;
+		}
+	extra[k] = NULL;
+	dec = rtm_tracedec_alloc_systems(top, extra, err);
+	free(copy);
+	return dec;
+}
+
 struct rtm_trace *rtm_trace_create(const struct rtm_trace_opts *o, struct rtm_error *err)
 {
 	struct rtm_trace *t;
 	const char *top;
-	int i;
 
 	top = rtm_trace_find_tracefs(err);
 	if (!top)
@@ -308,43 +353,9 @@ struct rtm_trace *rtm_trace_create(const struct rtm_trace_opts *o, struct rtm_er
 		free(t);
 		return NULL;
 	}
-	tracefs_trace_off(t->inst);
-	if (tracefs_instance_file_write(t->inst, "trace_clock", "mono") < 0) {
-		rtm_error_set(err, "this kernel has no 'mono' trace clock: event times would not "
-			      "match CLOCK_MONOTONIC");
+	if (configure_instance(t, o, err))
 		goto fail;
-	}
-	tracefs_instance_file_write(t->inst, "options/overwrite", o->overwrite ? "1" : "0");
-	if (o->buffer_kb && tracefs_instance_set_buffer_size(t->inst, o->buffer_kb, -1) < 0) {
-		rtm_error_set(err, "cannot set a %zu KB trace buffer per CPU", o->buffer_kb);
-		goto fail;
-	}
-	if (o->cpus && (!(t->cpus = strdup(o->cpus)) ||
-			tracefs_instance_set_affinity(t->inst, o->cpus) < 0)) {
-		rtm_error_set(err, "cannot limit tracing to CPUs %s", o->cpus);
-		goto fail;
-	}
-	if (enable_events(t, o->events, err))
-		goto fail;
-	for (i = 0; i < o->nfilters && i < RTM_TRACE_MAX_FILTERS; i++)
-		if (apply_filter(t, o->filters[i], err))
-			goto fail;
-	{
-		/* the systems of events named as system:event, so every one can be printed */
-		const char *extra[16];
-		char *copy = strdup(o->events ? o->events : ""), *tok, *save = NULL, *c;
-		size_t k = 0;
-
-		for (tok = copy ? strtok_r(copy, ", ", &save) : NULL; tok && k < 15;
-		     tok = strtok_r(NULL, ", ", &save))
-			if ((c = strchr(tok, ':'))) {
-				*c = '\0';
-				extra[k++] = tok;
-			}
-		extra[k] = NULL;
-		t->dec = rtm_tracedec_alloc_systems(top, extra, err);
-		free(copy);
-	}
+	t->dec = alloc_decoder(top, o->events, err);
 	if (!t->dec)
 		goto fail;
 	return t;

@@ -284,24 +284,72 @@ static void str(struct tep_format_field *f, const char *data, int size, char *ou
 	out[strcspn(out, "\n")] = '\0';
 }
 
+/* The fields of each type: inline, decode() runs for every record of a page. */
+static inline void decode_switch(const struct ev_slot *s, const char *data, int size,
+				 struct rtm_event *ev)
+{
+	str(s->f[0], data, size, ev->sw.prev_comm, sizeof(ev->sw.prev_comm));
+	ev->sw.prev_pid = (int)num(s->f[1], data);
+	ev->sw.prev_prio = (int)num(s->f[2], data);
+	ev->sw.prev_state = (int64_t)num(s->f[3], data);
+	str(s->f[4], data, size, ev->sw.next_comm, sizeof(ev->sw.next_comm));
+	ev->sw.next_pid = (int)num(s->f[5], data);
+	ev->sw.next_prio = (int)num(s->f[6], data);
+}
+
+static inline void decode_wakeup(const struct ev_slot *s, const char *data, int size,
+				 struct rtm_event *ev)
+{
+	str(s->f[0], data, size, ev->wakeup.comm, sizeof(ev->wakeup.comm));
+	ev->wakeup.pid = (int)num(s->f[1], data);
+	ev->wakeup.prio = (int)num(s->f[2], data);
+	ev->wakeup.target_cpu = (int)num(s->f[3], data);
+}
+
+static inline void decode_hrtimer_start(const struct ev_slot *s, const char *data,
+					struct rtm_event *ev)
+{
+	ev->hrstart.hrtimer = num(s->f[0], data);
+	ev->hrstart.function = num(s->f[1], data);
+	ev->hrstart.expires = (int64_t)num(s->f[2], data);
+	ev->hrstart.softexpires = (int64_t)num(s->f[3], data);
+	ev->hrstart.mode = (unsigned int)num(s->f[4], data);
+}
+
+static inline void decode_hwlat(const struct ev_slot *s, const char *data, struct rtm_event *ev)
+{
+	ev->hwlat.inner_us = num(s->f[0], data);
+	ev->hwlat.outer_us = num(s->f[1], data);
+	ev->hwlat.nmi_total_us = num(s->f[2], data);
+	ev->hwlat.nmi_count = (unsigned int)num(s->f[3], data);
+	ev->hwlat.seqnum = (unsigned int)num(s->f[4], data);
+	ev->hwlat.count = (unsigned int)num(s->f[5], data);
+	ev->hwlat.tv_sec = (int64_t)num(s->f[6], data);
+	ev->hwlat.tv_nsec = (int64_t)num(s->f[7], data);
+}
+
+static inline void decode_osnoise(const struct ev_slot *s, const char *data,
+				  struct rtm_event *ev)
+{
+	ev->osnoise.noise_us = num(s->f[0], data);
+	ev->osnoise.runtime_us = num(s->f[1], data);
+	ev->osnoise.max_sample_us = num(s->f[2], data);
+	ev->osnoise.hw = (unsigned int)num(s->f[3], data);
+	ev->osnoise.nmi = (unsigned int)num(s->f[4], data);
+	ev->osnoise.irq = (unsigned int)num(s->f[5], data);
+	ev->osnoise.softirq = (unsigned int)num(s->f[6], data);
+	ev->osnoise.thread = (unsigned int)num(s->f[7], data);
+}
+
 static void decode(const struct ev_slot *s, const char *data, int size, struct rtm_event *ev)
 {
 	switch (s->type) {
 	case RTM_EV_SCHED_SWITCH:
-		str(s->f[0], data, size, ev->sw.prev_comm, sizeof(ev->sw.prev_comm));
-		ev->sw.prev_pid = (int)num(s->f[1], data);
-		ev->sw.prev_prio = (int)num(s->f[2], data);
-		ev->sw.prev_state = (int64_t)num(s->f[3], data);
-		str(s->f[4], data, size, ev->sw.next_comm, sizeof(ev->sw.next_comm));
-		ev->sw.next_pid = (int)num(s->f[5], data);
-		ev->sw.next_prio = (int)num(s->f[6], data);
+		decode_switch(s, data, size, ev);
 		break;
 	case RTM_EV_SCHED_WAKEUP:
 	case RTM_EV_SCHED_WAKING:
-		str(s->f[0], data, size, ev->wakeup.comm, sizeof(ev->wakeup.comm));
-		ev->wakeup.pid = (int)num(s->f[1], data);
-		ev->wakeup.prio = (int)num(s->f[2], data);
-		ev->wakeup.target_cpu = (int)num(s->f[3], data);
+		decode_wakeup(s, data, size, ev);
 		break;
 	case RTM_EV_IRQ_ENTRY:
 		ev->irq.irq = (int)num(s->f[0], data);
@@ -323,11 +371,7 @@ static void decode(const struct ev_slot *s, const char *data, int size, struct r
 		ev->hrtimer.now = num(s->f[2], data);
 		break;
 	case RTM_EV_HRTIMER_START:
-		ev->hrstart.hrtimer = num(s->f[0], data);
-		ev->hrstart.function = num(s->f[1], data);
-		ev->hrstart.expires = (int64_t)num(s->f[2], data);
-		ev->hrstart.softexpires = (int64_t)num(s->f[3], data);
-		ev->hrstart.mode = (unsigned int)num(s->f[4], data);
+		decode_hrtimer_start(s, data, ev);
 		break;
 	case RTM_EV_VECTOR_ENTRY:
 	case RTM_EV_VECTOR_EXIT:
@@ -342,24 +386,10 @@ static void decode(const struct ev_slot *s, const char *data, int size, struct r
 		str(s->f[1], data, size, ev->print.buf, sizeof(ev->print.buf));
 		break;
 	case RTM_EV_HWLAT:
-		ev->hwlat.inner_us = num(s->f[0], data);
-		ev->hwlat.outer_us = num(s->f[1], data);
-		ev->hwlat.nmi_total_us = num(s->f[2], data);
-		ev->hwlat.nmi_count = (unsigned int)num(s->f[3], data);
-		ev->hwlat.seqnum = (unsigned int)num(s->f[4], data);
-		ev->hwlat.count = (unsigned int)num(s->f[5], data);
-		ev->hwlat.tv_sec = (int64_t)num(s->f[6], data);
-		ev->hwlat.tv_nsec = (int64_t)num(s->f[7], data);
+		decode_hwlat(s, data, ev);
 		break;
 	case RTM_EV_OSNOISE:
-		ev->osnoise.noise_us = num(s->f[0], data);
-		ev->osnoise.runtime_us = num(s->f[1], data);
-		ev->osnoise.max_sample_us = num(s->f[2], data);
-		ev->osnoise.hw = (unsigned int)num(s->f[3], data);
-		ev->osnoise.nmi = (unsigned int)num(s->f[4], data);
-		ev->osnoise.irq = (unsigned int)num(s->f[5], data);
-		ev->osnoise.softirq = (unsigned int)num(s->f[6], data);
-		ev->osnoise.thread = (unsigned int)num(s->f[7], data);
+		decode_osnoise(s, data, ev);
 		break;
 	case RTM_EV_OSNOISE_SAMPLE:
 		ev->osample.start_ns = num(s->f[0], data);
@@ -499,6 +529,70 @@ int rtm_tracedec_print(struct rtm_tracedec *d, const struct rtm_event *ev, char 
 	return n < 0 ? -EINVAL : (int)strlen(buf);
 }
 
+/* The fields of a scheduler event as the kernel's print fmt shows them. */
+static int format_sched(const struct rtm_event *ev, char *buf, size_t len)
+{
+	if (ev->type == RTM_EV_SCHED_SWITCH)
+		return snprintf(buf, len, "prev_comm=%s prev_pid=%d prev_prio=%d "
+				"prev_state=%lld ==> next_comm=%s next_pid=%d next_prio=%d",
+				ev->sw.prev_comm, ev->sw.prev_pid, ev->sw.prev_prio,
+				(long long)ev->sw.prev_state, ev->sw.next_comm, ev->sw.next_pid,
+				ev->sw.next_prio);
+	return snprintf(buf, len, "comm=%s pid=%d prio=%d target_cpu=%d", ev->wakeup.comm,
+			ev->wakeup.pid, ev->wakeup.prio, ev->wakeup.target_cpu);
+}
+
+/* The fields of an hrtimer event. */
+static int format_hrtimer(const struct rtm_event *ev, char *buf, size_t len)
+{
+	switch (ev->type) {
+	case RTM_EV_HRTIMER_ENTRY:
+		return snprintf(buf, len, "hrtimer=0x%llx function=0x%llx now=%llu",
+				(unsigned long long)ev->hrtimer.hrtimer,
+				(unsigned long long)ev->hrtimer.function,
+				(unsigned long long)ev->hrtimer.now);
+	case RTM_EV_HRTIMER_EXIT:
+		return snprintf(buf, len, "hrtimer=0x%llx",
+				(unsigned long long)ev->hrtimer.hrtimer);
+	default:	/* RTM_EV_HRTIMER_START */
+		return snprintf(buf, len, "hrtimer=0x%llx function=0x%llx expires=%lld "
+				"softexpires=%lld mode=%u", (unsigned long long)ev->hrstart.hrtimer,
+				(unsigned long long)ev->hrstart.function,
+				(long long)ev->hrstart.expires, (long long)ev->hrstart.softexpires,
+				ev->hrstart.mode);
+	}
+}
+
+/* The fields of an event of the hwlat, osnoise and timerlat tracers. */
+static int format_tracer(const struct rtm_event *ev, char *buf, size_t len)
+{
+	switch (ev->type) {
+	case RTM_EV_HWLAT:
+		return snprintf(buf, len, "#%u inner/outer(us): %llu/%llu count:%u "
+				"nmi-ts:%llu nmi-count:%u", ev->hwlat.seqnum,
+				(unsigned long long)ev->hwlat.inner_us,
+				(unsigned long long)ev->hwlat.outer_us, ev->hwlat.count,
+				(unsigned long long)ev->hwlat.nmi_total_us, ev->hwlat.nmi_count);
+	case RTM_EV_OSNOISE:
+		return snprintf(buf, len, "runtime:%llu noise:%llu max_sample:%llu hw:%u "
+				"nmi:%u irq:%u softirq:%u thread:%u",
+				(unsigned long long)ev->osnoise.runtime_us,
+				(unsigned long long)ev->osnoise.noise_us,
+				(unsigned long long)ev->osnoise.max_sample_us, ev->osnoise.hw,
+				ev->osnoise.nmi, ev->osnoise.irq, ev->osnoise.softirq,
+				ev->osnoise.thread);
+	case RTM_EV_OSNOISE_SAMPLE:
+		return snprintf(buf, len, "duration %llu ns interference %llu",
+				(unsigned long long)ev->osample.duration_ns,
+				(unsigned long long)ev->osample.interference);
+	default:	/* RTM_EV_TIMERLAT */
+		return snprintf(buf, len, "#%u context %s timer_latency %llu ns",
+				ev->timerlat.seqnum, ev->timerlat.context == 0 ? "irq" :
+				ev->timerlat.context == 1 ? "thread" : "user",
+				(unsigned long long)ev->timerlat.latency_ns);
+	}
+}
+
 int rtm_event_format(const struct rtm_event *ev, char *buf, size_t len)
 {
 	int n = snprintf(buf, len, "  cpu %d  %llu.%09llu  %s: ", ev->cpu,
@@ -514,17 +608,9 @@ int rtm_event_format(const struct rtm_event *ev, char *buf, size_t len)
 	}
 	switch (ev->type) {
 	case RTM_EV_SCHED_SWITCH:
-		n = snprintf(buf + off, len - off, "prev_comm=%s prev_pid=%d prev_prio=%d "
-			     "prev_state=%lld ==> next_comm=%s next_pid=%d next_prio=%d",
-			     ev->sw.prev_comm, ev->sw.prev_pid, ev->sw.prev_prio,
-			     (long long)ev->sw.prev_state, ev->sw.next_comm, ev->sw.next_pid,
-			     ev->sw.next_prio);
-		break;
 	case RTM_EV_SCHED_WAKEUP:
 	case RTM_EV_SCHED_WAKING:
-		n = snprintf(buf + off, len - off, "comm=%s pid=%d prio=%d target_cpu=%d",
-			     ev->wakeup.comm, ev->wakeup.pid, ev->wakeup.prio,
-			     ev->wakeup.target_cpu);
+		n = format_sched(ev, buf + off, len - off);
 		break;
 	case RTM_EV_IRQ_ENTRY:
 		n = snprintf(buf + off, len - off, "irq=%d name=%s", ev->irq.irq, ev->irq.name);
@@ -539,21 +625,9 @@ int rtm_event_format(const struct rtm_event *ev, char *buf, size_t len)
 		n = snprintf(buf + off, len - off, "vec=%u", ev->softirq.vec);
 		break;
 	case RTM_EV_HRTIMER_ENTRY:
-		n = snprintf(buf + off, len - off, "hrtimer=0x%llx function=0x%llx now=%llu",
-			     (unsigned long long)ev->hrtimer.hrtimer,
-			     (unsigned long long)ev->hrtimer.function,
-			     (unsigned long long)ev->hrtimer.now);
-		break;
 	case RTM_EV_HRTIMER_EXIT:
-		n = snprintf(buf + off, len - off, "hrtimer=0x%llx",
-			     (unsigned long long)ev->hrtimer.hrtimer);
-		break;
 	case RTM_EV_HRTIMER_START:
-		n = snprintf(buf + off, len - off, "hrtimer=0x%llx function=0x%llx expires=%lld "
-			     "softexpires=%lld mode=%u", (unsigned long long)ev->hrstart.hrtimer,
-			     (unsigned long long)ev->hrstart.function,
-			     (long long)ev->hrstart.expires, (long long)ev->hrstart.softexpires,
-			     ev->hrstart.mode);
+		n = format_hrtimer(ev, buf + off, len - off);
 		break;
 	case RTM_EV_VECTOR_ENTRY:
 	case RTM_EV_VECTOR_EXIT:
@@ -568,31 +642,10 @@ int rtm_event_format(const struct rtm_event *ev, char *buf, size_t len)
 		n = snprintf(buf + off, len - off, "%s", ev->print.buf);
 		break;
 	case RTM_EV_HWLAT:
-		n = snprintf(buf + off, len - off, "#%u inner/outer(us): %llu/%llu count:%u "
-			     "nmi-ts:%llu nmi-count:%u", ev->hwlat.seqnum,
-			     (unsigned long long)ev->hwlat.inner_us,
-			     (unsigned long long)ev->hwlat.outer_us, ev->hwlat.count,
-			     (unsigned long long)ev->hwlat.nmi_total_us, ev->hwlat.nmi_count);
-		break;
 	case RTM_EV_OSNOISE:
-		n = snprintf(buf + off, len - off, "runtime:%llu noise:%llu max_sample:%llu hw:%u "
-			     "nmi:%u irq:%u softirq:%u thread:%u",
-			     (unsigned long long)ev->osnoise.runtime_us,
-			     (unsigned long long)ev->osnoise.noise_us,
-			     (unsigned long long)ev->osnoise.max_sample_us, ev->osnoise.hw,
-			     ev->osnoise.nmi, ev->osnoise.irq, ev->osnoise.softirq,
-			     ev->osnoise.thread);
-		break;
 	case RTM_EV_OSNOISE_SAMPLE:
-		n = snprintf(buf + off, len - off, "duration %llu ns interference %llu",
-			     (unsigned long long)ev->osample.duration_ns,
-			     (unsigned long long)ev->osample.interference);
-		break;
 	case RTM_EV_TIMERLAT:
-		n = snprintf(buf + off, len - off, "#%u context %s timer_latency %llu ns",
-			     ev->timerlat.seqnum, ev->timerlat.context == 0 ? "irq" :
-			     ev->timerlat.context == 1 ? "thread" : "user",
-			     (unsigned long long)ev->timerlat.latency_ns);
+		n = format_tracer(ev, buf + off, len - off);
 		break;
 	default:
 		n = snprintf(buf + off, len - off, "(not decoded)");
