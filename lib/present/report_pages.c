@@ -13,7 +13,7 @@
 #include "irq/handlers.h"
 #include "present/report_priv.h"
 #include "trace/rtholds.h"
-#include "trace/census.h"
+#include "present/census_print.h"
 #include "trace/timerirq.h"
 #include "result/summary.h"
 #include "core/units.h"

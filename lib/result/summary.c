@@ -9,6 +9,7 @@
 #include "core/jsonutil.h"
 #include "trace/rtholds.h"
 #include "trace/census.h"
+#include "present/census_print.h"
 #include "trace/timerirq.h"
 #include "result/summary.h"
 #include "core/units.h"
