@@ -12,7 +12,7 @@
 #include "core/jsonutil.h"
 #include "irq/handlers.h"
 #include "present/report_priv.h"
-#include "trace/rtholds.h"
+#include "present/rtholds_print.h"
 #include "present/census_print.h"
 #include "trace/timerirq.h"
 #include "result/summary.h"

@@ -8,6 +8,7 @@
 
 #include "core/jsonutil.h"
 #include "trace/rtholds.h"
+#include "present/rtholds_print.h"
 #include "trace/census.h"
 #include "present/census_print.h"
 #include "trace/timerirq.h"
