@@ -14,7 +14,7 @@
 #include "present/report_priv.h"
 #include "present/rtholds_print.h"
 #include "present/census_print.h"
-#include "trace/timerirq.h"
+#include "present/timerirq_print.h"
 #include "result/summary.h"
 #include "core/units.h"
 

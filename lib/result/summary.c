@@ -12,6 +12,7 @@
 #include "trace/census.h"
 #include "present/census_print.h"
 #include "trace/timerirq.h"
+#include "present/timerirq_print.h"
 #include "result/summary.h"
 #include "core/units.h"
 
