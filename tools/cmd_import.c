@@ -20,6 +20,7 @@
 #include "core/fileio.h"
 #include "result/import.h"
 #include "probe/probe_noise.h"
+#include "present/noise_print.h"
 #include "rtmeasure.h"
 #include "result/summary.h"
 #include "core/units.h"

@@ -31,6 +31,7 @@
 #include "probe/probe.h"
 #include "probe/ktracer.h"
 #include "probe/probe_noise.h"
+#include "present/noise_print.h"
 #include "present/report.h"
 #include "result/resultdir.h"
 #include "core/runlock.h"
