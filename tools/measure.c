@@ -24,6 +24,7 @@
 
 #include "trace/capture.h"
 #include "box/cost.h"
+#include "present/cost_report.h"
 #include "probe/cyclic.h"
 #include "core/fileio.h"
 #include "result/histfile.h"

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "box/cost.h"
+#include "present/cost_report.h"
 #include "core/fileio.h"
 #include "present/html.h"
 #include "core/jsonutil.h"
