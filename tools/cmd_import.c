@@ -23,6 +23,7 @@
 #include "present/noise_print.h"
 #include "rtmeasure.h"
 #include "result/summary.h"
+#include "present/summary_print.h"
 #include "core/units.h"
 
 static void import_usage(FILE *f)

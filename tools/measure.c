@@ -34,6 +34,7 @@
 #include "probe/probe_noise.h"
 #include "present/noise_print.h"
 #include "present/report.h"
+#include "present/summary_print.h"
 #include "result/resultdir.h"
 #include "core/runlock.h"
 #include "measure.h"
