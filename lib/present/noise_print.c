@@ -182,25 +182,15 @@ static void print_listed(const json_t *c, uint64_t above, int max, FILE *f)
 		fputc('\n', f);
 }
 
-int rtm_noise_fprint(const json_t *noise, FILE *f, int max_listed)
+/* What measured the noise and how, one line (two when the backend was chosen for a reason). */
+static void print_backend(const json_t *noise, const char *backend, FILE *f)
 {
-	const json_t *cpus = json_object_get(noise, "cpus"), *c;
-	char win[16], wid[16], thr[16], rep[16];
-	uint64_t above = u64(noise, "report_above_ns"), listed = 0, dropped = 0, nmis = 0;
-	const char *backend, *reason;
-	size_t i;
+	const char *reason = json_string_value(json_object_get(noise, "backend_reason"));
+	char win[16], wid[16], thr[16];
 
-	if (!json_is_array(cpus))
-		return -EINVAL;
 	rtm_fmt_ns(win, sizeof(win), u64(noise, "window_ns"));
 	rtm_fmt_ns(wid, sizeof(wid), u64(noise, "width_ns"));
 	rtm_fmt_ns(thr, sizeof(thr), u64(noise, "threshold_ns"));
-	if (known(noise, "report_above_ns"))
-		rtm_fmt_ns(rep, sizeof(rep), above);
-	else
-		snprintf(rep, sizeof(rep), "unknown");
-	backend = json_string_value(json_object_get(noise, "backend")) ?: "user";
-	reason = json_string_value(json_object_get(noise, "backend_reason"));
 	if (reason)
 		fprintf(f, "noise: backend %s, %s\n", backend, reason);
 	if (!strcmp(backend, "osnoise-imported") || !strcmp(backend, "hwlat-imported"))
@@ -223,52 +213,57 @@ int rtm_noise_fprint(const json_t *noise, FILE *f, int max_listed)
 			"time is in us\n", wid, win, thr,
 			json_string_value(json_object_get(noise, "counter")) ?: "?",
 			json_real_value(json_object_get(noise, "counter_hz")) / 1e6);
-	fprintf(f, "CPU       Runtime        Noise  %% CPU Aval   Max Single       Gaps  "
-		"Period(ns)  >%s\n", rep);
-	json_array_foreach(cpus, i, c) {
-		uint64_t sampled = u64(c, "sampled_ns"), noise_ns = u64(c, "noise_ns");
-		uint64_t loops = u64(c, "loops");
+}
 
-		if (json_integer_value(json_object_get(c, "cpu")) < 0)
-			fprintf(f, "%3s", "?");	/* hwlatdetect: the CPU is not named */
-		else
-			fprintf(f, "%3lld", json_integer_value(json_object_get(c, "cpu")));
-		/* null: the backend does not measure it (hwlat: runtime and total noise) */
-		if (json_is_null(json_object_get(c, "sampled_ns")))
-			fprintf(f, " %13s", "unknown");
-		else
-			print_ns_us(f, 13, sampled);
-		if (json_is_null(json_object_get(c, "noise_ns")))
-			fprintf(f, " %12s", "unknown");
-		else
-			print_ns_us(f, 12, noise_ns);
-		if (known(c, "cpu_available_pct"))	/* imported: as the source printed it */
-			fprintf(f, " %11.5f", json_number_value(json_object_get(c,
-							"cpu_available_pct")));
-		else if (sampled)
-			fprintf(f, " %11.5f", 100.0 - 100.0 * (double)noise_ns / (double)sampled);
-		else
-			fprintf(f, " %11s", "unknown");
-		if (known(c, "max_gap_ns"))
-			print_ns_us(f, 12, u64(c, "max_gap_ns"));
-		else
-			fprintf(f, " %12s", "unknown");
-		if (known(c, "gaps"))
-			fprintf(f, " %10" PRIu64, u64(c, "gaps"));
-		else
-			fprintf(f, " %10s", "unknown");
-		if (loops)
-			fprintf(f, " %11.1f", (double)sampled / (double)loops);
-		else
-			fprintf(f, " %11s", "unknown");
-		if (known(c, "above_report"))
-			fprintf(f, " %6" PRIu64 "\n", u64(c, "above_report"));
-		else
-			fprintf(f, " %6s\n", "unknown");
-		listed += u64(c, "above_report");
-		dropped += u64(c, "gaps_dropped");
-		nmis += u64(c, "nmi_count");
-	}
+/* One CPU's row of the table; "unknown" where the backend or source does not give it. */
+static void print_row(const json_t *c, FILE *f)
+{
+	uint64_t sampled = u64(c, "sampled_ns"), noise_ns = u64(c, "noise_ns");
+	uint64_t loops = u64(c, "loops");
+
+	if (json_integer_value(json_object_get(c, "cpu")) < 0)
+		fprintf(f, "%3s", "?");	/* hwlatdetect: the CPU is not named */
+	else
+		fprintf(f, "%3lld", json_integer_value(json_object_get(c, "cpu")));
+	/* null: the backend does not measure it (hwlat: runtime and total noise) */
+	if (json_is_null(json_object_get(c, "sampled_ns")))
+		fprintf(f, " %13s", "unknown");
+	else
+		print_ns_us(f, 13, sampled);
+	if (json_is_null(json_object_get(c, "noise_ns")))
+		fprintf(f, " %12s", "unknown");
+	else
+		print_ns_us(f, 12, noise_ns);
+	if (known(c, "cpu_available_pct"))	/* imported: as the source printed it */
+		fprintf(f, " %11.5f", json_number_value(json_object_get(c, "cpu_available_pct")));
+	else if (sampled)
+		fprintf(f, " %11.5f", 100.0 - 100.0 * (double)noise_ns / (double)sampled);
+	else
+		fprintf(f, " %11s", "unknown");
+	if (known(c, "max_gap_ns"))
+		print_ns_us(f, 12, u64(c, "max_gap_ns"));
+	else
+		fprintf(f, " %12s", "unknown");
+	if (known(c, "gaps"))
+		fprintf(f, " %10" PRIu64, u64(c, "gaps"));
+	else
+		fprintf(f, " %10s", "unknown");
+	if (loops)
+		fprintf(f, " %11.1f", (double)sampled / (double)loops);
+	else
+		fprintf(f, " %11s", "unknown");
+	if (known(c, "above_report"))
+		fprintf(f, " %6" PRIu64 "\n", u64(c, "above_report"));
+	else
+		fprintf(f, " %6s\n", "unknown");
+}
+
+/* What only the kernel tracers give: osnoise's interference counts, hwlat's NMIs and losses. */
+static void print_tracer_extras(const json_t *noise, const char *backend, uint64_t nmis, FILE *f)
+{
+	const json_t *cpus = json_object_get(noise, "cpus"), *c;
+	size_t i;
+
 	if (!strcmp(backend, "osnoise") || (!strcmp(backend, "osnoise-imported") &&
 					    interference(cpus))) {
 		fprintf(f, "interference (osnoise's counts by cause):\n"
@@ -309,6 +304,33 @@ int rtm_noise_fprint(const json_t *noise, FILE *f, int max_listed)
 				" events lost by the trace buffer\n", u64(noise, "samples_lost"),
 				u64(noise, "events_lost"));
 	}
+}
+
+int rtm_noise_fprint(const json_t *noise, FILE *f, int max_listed)
+{
+	const json_t *cpus = json_object_get(noise, "cpus"), *c;
+	uint64_t above = u64(noise, "report_above_ns"), listed = 0, dropped = 0, nmis = 0;
+	const char *backend;
+	char rep[16];
+	size_t i;
+
+	if (!json_is_array(cpus))
+		return -EINVAL;
+	if (known(noise, "report_above_ns"))
+		rtm_fmt_ns(rep, sizeof(rep), above);
+	else
+		snprintf(rep, sizeof(rep), "unknown");
+	backend = json_string_value(json_object_get(noise, "backend")) ?: "user";
+	print_backend(noise, backend, f);
+	fprintf(f, "CPU       Runtime        Noise  %% CPU Aval   Max Single       Gaps  "
+		"Period(ns)  >%s\n", rep);
+	json_array_foreach(cpus, i, c) {
+		print_row(c, f);
+		listed += u64(c, "above_report");
+		dropped += u64(c, "gaps_dropped");
+		nmis += u64(c, "nmi_count");
+	}
+	print_tracer_extras(noise, backend, nmis, f);
 	if (listed) {
 		fprintf(f, "gaps above %s (seconds after the start, length):\n", rep);
 		json_array_foreach(cpus, i, c)
