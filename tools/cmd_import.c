@@ -20,8 +20,10 @@
 #include "core/fileio.h"
 #include "result/import.h"
 #include "probe/probe_noise.h"
+#include "present/noise_print.h"
 #include "rtmeasure.h"
 #include "result/summary.h"
+#include "present/summary_print.h"
 #include "core/units.h"
 
 static void import_usage(FILE *f)

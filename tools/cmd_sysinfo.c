@@ -8,6 +8,7 @@
 
 #include "rtmeasure.h"
 #include "box/sysinfo.h"
+#include "present/sysinfo_print.h"
 
 static void sysinfo_usage(FILE *f)
 {

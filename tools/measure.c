@@ -24,6 +24,7 @@
 
 #include "trace/capture.h"
 #include "box/cost.h"
+#include "present/cost_report.h"
 #include "probe/cyclic.h"
 #include "core/fileio.h"
 #include "result/histfile.h"
@@ -31,7 +32,9 @@
 #include "probe/probe.h"
 #include "probe/ktracer.h"
 #include "probe/probe_noise.h"
+#include "present/noise_print.h"
 #include "present/report.h"
+#include "present/summary_print.h"
 #include "result/resultdir.h"
 #include "core/runlock.h"
 #include "measure.h"

@@ -796,20 +796,3 @@ void rtm_cost_fmt_rate(char *buf, size_t len, double rate)
 {
 	snprintf(buf, len, rate >= 100 ? "%.0f" : rate >= 10 ? "%.1f" : "%.2f", rate);
 }
-
-void rtm_cost_fprint(const json_t *sec, FILE *f)
-{
-	struct rtm_cost_summary s;
-	char rate[32];
-	int i;
-
-	if (!sec || rtm_cost_summary_read(sec, &s, NULL))
-		return;
-	fprintf(f, "throughput (%s, bogo-ops/s of real time, after the latency phase):",
-		s.workload);
-	for (i = 0; i < s.n; i++) {
-		rtm_cost_fmt_rate(rate, sizeof(rate), s.s[i].score);
-		fprintf(f, " %s %s", s.s[i].name, rate);
-	}
-	fprintf(f, "%s\n", s.complete ? "" : " (interrupted: the stressors that finished)");
-}

@@ -111,13 +111,6 @@ struct rtm_cost_summary {
 int rtm_cost_summary_read(const json_t *section, struct rtm_cost_summary *s,
 			  struct rtm_error *err);
 
-/* One line for people: "throughput (stress-ng 0.15.06, 2 workers, 10 s each): cpu 1234 ..." */
-void rtm_cost_fprint(const json_t *section, FILE *f);
-
-/* report.html / report.md of a run: a "Throughput" part (nothing without a section). */
-void rtm_cost_html(const json_t *section, FILE *f);
-void rtm_cost_md(const json_t *section, FILE *f);
-
 /* A bogo-ops/s figure for people: "1234567", "12.3". */
 void rtm_cost_fmt_rate(char *buf, size_t len, double rate);
 

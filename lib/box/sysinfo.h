@@ -154,17 +154,16 @@ void rtm_sysinfo_isolated_cpus(const char *root, struct rtm_cpulist *iso);
 
 const char *rtm_preempt_name(enum rtm_preempt p);
 const char *rtm_check_level_name(enum rtm_check_level l);
+/*
+ * The hypervisor in words: its name, "hypervisor not named", or both names when
+ * the kernel log and CPUID disagree.
+ */
+void rtm_sysinfo_hypervisor_text(const struct rtm_sysinfo *si, char *buf, size_t len);
 
 /* The one-line verdicts on facts read by rtm_sysinfo_read(); rtm_sysinfo_collect() does both. */
 void rtm_sysinfo_check(struct rtm_sysinfo *si);
 
 /* JSON form (schema "rtmeasure-sysinfo/1"), as stored in result.json. */
 json_t *rtm_sysinfo_to_json(const struct rtm_sysinfo *si);
-
-/*
- * Human-readable checklist; colour only when @colour (the caller checks isatty),
- * lines wrapped at @width columns (0: no wrapping).
- */
-void rtm_sysinfo_fprint(const struct rtm_sysinfo *si, FILE *f, bool colour, int width);
 
 #endif

@@ -242,6 +242,11 @@ char *rtm_fmt_ns(char *buf, size_t len, uint64_t ns)
 	return buf;
 }
 
+void rtm_fmt_us(char *buf, size_t len, uint64_t ns)
+{
+	snprintf(buf, len, "%.1f", (double)ns / 1000.0);
+}
+
 char *rtm_fmt_duration(char *buf, size_t len, uint64_t ns)
 {
 	uint64_t s = ns / 1000000000ULL;

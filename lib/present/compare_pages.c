@@ -12,6 +12,7 @@
 #include "present/compare_priv.h"
 #include "core/fileio.h"
 #include "present/report.h"
+#include "core/units.h"
 
 #define HIST_NAME "compare-histogram"
 #define PCT_NAME "compare-percentiles"

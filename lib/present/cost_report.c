@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * cost_report.c - the "Throughput" part of a run's report.html and report.md,
- * from result.json's sections.throughput (`rtmeasure run --throughput`).
+ * and the run summary's line, from result.json's sections.throughput
+ * (`rtmeasure run --throughput`).
  */
 #include <stdio.h>
 
 #include "box/cost.h"
-#include "present/report.h"
+#include "present/cost_report.h"
+#include "present/html.h"
 
 static const char *const cost_note =
 	"Each stressor ran on its own after the latency phase, with no probe and no "
@@ -14,6 +16,23 @@ static const char *const cost_note =
 	"(the mean over the repetitions). Bogo-ops count the stressor's own loop, so scores "
 	"compare one kernel with another on the same box and stress-ng version, never one "
 	"stressor with another. rtmeasure compare puts them beside the latency.";
+
+void rtm_cost_fprint(const json_t *sec, FILE *f)
+{
+	struct rtm_cost_summary s;
+	char rate[32];
+	int i;
+
+	if (!sec || rtm_cost_summary_read(sec, &s, NULL))
+		return;
+	fprintf(f, "throughput (%s, bogo-ops/s of real time, after the latency phase):",
+		s.workload);
+	for (i = 0; i < s.n; i++) {
+		rtm_cost_fmt_rate(rate, sizeof(rate), s.s[i].score);
+		fprintf(f, " %s %s", s.s[i].name, rate);
+	}
+	fprintf(f, "%s\n", s.complete ? "" : " (interrupted: the stressors that finished)");
+}
 
 void rtm_cost_html(const json_t *sec, FILE *f)
 {

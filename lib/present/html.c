@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * report_html.c - HTML pieces: escaping, the page frame with its style sheet,
+ * html.c - HTML pieces: escaping, the page frame with its style sheet,
  * and images embedded in the page (base64 PNG, inline SVG).
  */
 #include <errno.h>
@@ -116,9 +116,4 @@ int rtm_html_image(FILE *f, const char *path, const char *alt)
 	fputs("</figcaption></figure>\n", f);
 	free(data);
 	return 0;
-}
-
-void rtm_fmt_us(char *buf, size_t len, uint64_t ns)
-{
-	snprintf(buf, len, "%.1f", (double)ns / 1000.0);
 }

@@ -1,13 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * html.h - the HTML helpers (report_html.c) of report.html and compare.html:
+ * html.h - the HTML helpers (html.c) of report.html and compare.html:
  * escaped text, the page frame with its style sheet, embedded images.
  */
 #ifndef RTM_HTML_H
 #define RTM_HTML_H
 
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 
 /* Text with &, <, >, " escaped. */
@@ -22,8 +20,5 @@ void rtm_html_end(FILE *f);
  * linked, so the page reads offline on its own. Returns 0 or -errno.
  */
 int rtm_html_image(FILE *f, const char *path, const char *alt);
-
-/* A latency in microseconds with 1 decimal ("12.3"), for tables. */
-void rtm_fmt_us(char *buf, size_t len, uint64_t ns);
 
 #endif

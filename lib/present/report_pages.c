@@ -7,14 +7,15 @@
 #include <string.h>
 
 #include "box/cost.h"
+#include "present/cost_report.h"
 #include "core/fileio.h"
 #include "present/html.h"
 #include "core/jsonutil.h"
 #include "irq/handlers.h"
 #include "present/report_priv.h"
-#include "trace/rtholds.h"
-#include "trace/census.h"
-#include "trace/timerirq.h"
+#include "present/rtholds_print.h"
+#include "present/census_print.h"
+#include "present/timerirq_print.h"
 #include "result/summary.h"
 #include "core/units.h"
 

@@ -135,15 +135,9 @@ int rtm_probe_noise_finish(struct rtm_probe_noise *p, struct rtm_result *r,
 			   struct rtm_error *err);
 void rtm_probe_noise_free(struct rtm_probe_noise *p);
 
-/* ---- noise_summary.c: presenting sections.noise (from a run or a loaded result) */
+/* ---- noise_summary.c: sections.noise for programs (from a run or a loaded result) */
 
 /* The section without histograms and gap lists: --json's "noise". */
 json_t *rtm_noise_summary_json(const json_t *noise);
-/*
- * The table rtla osnoise top users know (runtime, noise, % CPU available, max
- * single gap, gaps, the loop's sample period) and the gaps above report_above,
- * at most @max_listed per CPU. -EINVAL when @noise is not a noise section.
- */
-int rtm_noise_fprint(const json_t *noise, FILE *f, int max_listed);
 
 #endif

@@ -66,11 +66,6 @@ void rtm_summary_unknown_reason(char *buf, size_t len, const struct rtm_summary_
  */
 int rtm_summary_rows(const struct rtm_result *r, bool corrected, struct rtm_summary_row **rows);
 
-/* Human table: samples, min, avg, p50, p99, p99.9, p99.99, max, overruns in us;
- * unknown figures as rtm_summary_fmt_unknown() writes them. */
-void rtm_summary_fprint(const struct rtm_result *r, FILE *f);
-/* The same table with the latencies in ns when @nsecs (cyclictest's -N). */
-void rtm_summary_fprint_unit(const struct rtm_result *r, FILE *f, bool nsecs);
 /* The table as JSON: an unknown figure is null, and the row's "unknown" object
  * maps its key to the reason. */
 json_t *rtm_summary_to_json(const struct rtm_result *r);

@@ -35,7 +35,6 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include <jansson.h>
 
@@ -143,10 +142,5 @@ int rtm_census_check(const json_t *sec, const char *what, struct rtm_error *err)
 void rtm_census_sentence(const json_t *sec, char *buf, size_t len, int top);
 /* The same live from the census (a monitor line). */
 void rtm_census_line(const struct rtm_census *c, char *buf, size_t len);
-
-/* The summary's lines, report.html's table and report.md's, from sections.spike_census. */
-void rtm_census_fprint(const json_t *sec, FILE *f);
-void rtm_census_html(const json_t *sec, FILE *f);
-void rtm_census_md(const json_t *sec, FILE *f);
 
 #endif

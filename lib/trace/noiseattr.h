@@ -159,7 +159,4 @@ int rtm_noiseattr_apply(struct rtm_noiseattr *a, json_t *noise,
  */
 int rtm_noiseattr_check(const json_t *cpu, char *why, size_t len);
 
-/* The causes per CPU like rtla osnoise top's columns, and the top @top contributors. */
-void rtm_noiseattr_fprint(const json_t *noise, FILE *f, int top);
-
 #endif

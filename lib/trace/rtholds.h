@@ -28,7 +28,6 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include <jansson.h>
 
@@ -113,6 +112,11 @@ uint64_t rtm_rtholds_uncertain(const struct rtm_rtholds *h);
 
 /* The user's view of a kernel prio: "FIFO 90"-like priority 99 - prio, 0 for DEADLINE. */
 int rtm_rthold_user_prio(int kernel_prio);
+/*
+ * A task's scheduling for people, from its policy and lowest kernel prio: "FIFO 90",
+ * "DEADLINE", "RT 90 (policy unknown)", "OTHER (RT 90 in the trace)".
+ */
+void rtm_rthold_fmt_sched(char *buf, size_t len, const char *policy, int kernel_prio);
 
 /*
  * The policy of thread @pid from @root/proc/PID/stat (field 41): "FIFO", "RR",
@@ -136,13 +140,5 @@ json_t *rtm_rtholds_to_json(const struct rtm_rtholds *h);
 
 /* Validate a loaded sections.rt_holds; -EINVAL with a message naming @what. */
 int rtm_rtholds_check(const json_t *sec, const char *what, struct rtm_error *err);
-
-/* The run summary's block from sections.rt_holds (nothing when @sec is NULL). */
-void rtm_rtholds_fprint(const json_t *sec, FILE *f);
-
-/* report.html's section from sections.rt_holds (nothing when @sec is NULL). */
-void rtm_rtholds_html(const json_t *sec, FILE *f);
-/* report.md's paragraph and list from sections.rt_holds (nothing when @sec is NULL). */
-void rtm_rtholds_md(const json_t *sec, FILE *f);
 
 #endif

@@ -38,7 +38,6 @@
 #include "core/hist.h"
 #include "tracefs/tracedec.h"
 
-struct rtm_result;
 struct rtm_timerirq;
 
 /* One CPU's figures. */
@@ -111,15 +110,5 @@ json_t *rtm_timerirq_to_json(const struct rtm_timerirq *t);
 
 /* Validate a loaded sections.timer_irq; -EINVAL with a message naming @what and the key. */
 int rtm_timerirq_check(const json_t *sec, const char *what, struct rtm_error *err);
-
-/*
- * The run summary's table: per CPU the timer IRQ's p50/p99/p99.9/max next to
- * the wake-up's (from @r's raw histograms) and the matched count; nothing when
- * @r has no sections.timer_irq.
- */
-void rtm_timerirq_fprint(const struct rtm_result *r, FILE *f);
-/* report.html's table and report.md's, from the same figures. */
-void rtm_timerirq_html(const struct rtm_result *r, FILE *f);
-void rtm_timerirq_md(const struct rtm_result *r, FILE *f);
 
 #endif

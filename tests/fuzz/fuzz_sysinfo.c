@@ -20,6 +20,7 @@
 
 #include "core/fileio.h"
 #include "box/sysinfo.h"
+#include "present/sysinfo_print.h"
 #include "fuzz.h"
 
 static char top[PATH_MAX];

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "trace/census.h"
+#include "present/census_print.h"
 #include "trace/timerirq.h"
 #include "tracefs/tracedec.h"
 #include "../tap.h"

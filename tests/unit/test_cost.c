@@ -17,6 +17,7 @@
 
 #include "present/compare.h"
 #include "box/cost.h"
+#include "present/cost_report.h"
 #include "core/fileio.h"
 #include "../tap.h"
 

@@ -21,6 +21,7 @@
 #include "core/fileio.h"
 #include "result/import.h"
 #include "result/summary.h"
+#include "present/summary_print.h"
 #include "../tap.h"
 
 static const char *datadir;

@@ -19,6 +19,7 @@
 
 #include "core/fileio.h"
 #include "probe/ktracer.h"
+#include "present/noise_print.h"
 #include "tracefs/tracedec.h"
 #include "../tap.h"
 

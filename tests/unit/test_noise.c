@@ -14,6 +14,7 @@
 
 #include "core/clock.h"
 #include "probe/probe_noise.h"
+#include "present/noise_print.h"
 #include "../tap.h"
 
 static struct rtm_counter counter_at(double hz)

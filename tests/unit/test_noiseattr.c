@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "trace/noiseattr.h"
+#include "present/noise_print.h"
 #include "result/result.h"
 #include "tracefs/tracedec.h"
 #include "../fakeproc.h"

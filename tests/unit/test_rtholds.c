@@ -18,6 +18,7 @@
 
 #include "result/result.h"
 #include "trace/rtholds.h"
+#include "present/rtholds_print.h"
 #include "tracefs/tracedec.h"
 #include "../fakeproc.h"
 #include "../tap.h"

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "box/sysinfo.h"
+#include "present/sysinfo_print.h"
 #include "../tap.h"
 
 static const char *datadir;

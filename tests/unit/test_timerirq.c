@@ -16,6 +16,7 @@
 
 #include "result/result.h"
 #include "trace/timerirq.h"
+#include "present/timerirq_print.h"
 #include "tracefs/tracedec.h"
 #include "../tap.h"
 
