@@ -20,6 +20,7 @@
 #include "core/fileio.h"
 #include "result/import.h"
 #include "probe/probe_noise.h"
+#include "cli/cli.h"
 #include "rtmeasure.h"
 #include "result/summary.h"
 #include "core/units.h"
@@ -215,7 +216,7 @@ static json_t *to_json(const struct input *in, const char *dir, int n)
 			 rtm_summary_to_json(in->r));
 }
 
-int cmd_import(int argc, char **argv)
+int cmd_import(int argc, char **argv, const struct rtm_cli *cli)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },

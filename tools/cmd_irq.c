@@ -22,6 +22,7 @@
 #include "irq/irq.h"
 #include "irq_accounting.h"
 #include "irq/handlers.h"
+#include "cli/cli.h"
 #include "rtmeasure.h"
 #include "box/sysinfo.h"
 #include "tracefs/instance.h"
@@ -320,7 +321,7 @@ static int feed_both(const struct rtm_event *ev, void *ctx)
 	return ret ? ret : rtm_irqacct_event(ev, f->all);
 }
 
-static int measure_rates(const struct irq_opts *o)
+static int measure_rates(const struct irq_opts *o, const volatile sig_atomic_t *stop)
 {
 	struct rtm_error err = { "" };
 	struct rtm_irq_snap first, prev, cur, d;	/* prev: the last one read, once there is */
@@ -363,7 +364,7 @@ static int measure_rates(const struct irq_opts *o)
 		rtm_irq_snap_release(&first);
 		return rtm_cli_fail("irq: %s", err.msg);
 	}
-	for (next = start + o->interval_ns; !rtm_cli_stopping(); next += o->interval_ns) {
+	for (next = start + o->interval_ns; !*stop; next += o->interval_ns) {
 		bool last = o->once || (o->duration_ns && next - start >= o->duration_ns);
 
 		sleep_until(next);
@@ -457,7 +458,7 @@ static int show_counts(const struct irq_opts *o)
 	return RTM_EXIT_OK;
 }
 
-int cmd_irq(int argc, char **argv)
+int cmd_irq(int argc, char **argv, const struct rtm_cli *cli)
 {
 	static const struct option longopts[] = {
 		{ "interval", required_argument, NULL, 'i' },
@@ -538,7 +539,7 @@ int cmd_irq(int argc, char **argv)
 				    "--root");
 	if (o.accounting) {
 		/* one table of the whole run, from this kernel's trace */
-		struct irq_acct_opts ao = { o.duration_ns, &o.cpus, o.top, o.json };
+		struct irq_acct_opts ao = { o.duration_ns, &o.cpus, o.top, o.json, cli->stop };
 		const char *other = o.affinity ? "--affinity" : o.trace ? "--trace" :
 				    o.once ? "--once" : o.interval_set ? "-i/--interval" :
 				    strcmp(o.root, "/") ? "--root" : NULL;
@@ -555,7 +556,7 @@ int cmd_irq(int argc, char **argv)
 	else if (strcmp(o.root, "/"))
 		ret = show_counts(&o);
 	else
-		ret = measure_rates(&o);
+		ret = measure_rates(&o, cli->stop);
 	rtm_cpulist_release(&o.cpus);
 	return ret;
 }

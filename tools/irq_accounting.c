@@ -19,7 +19,7 @@
 #include "irq/charged.h"
 #include "irq/irq.h"
 #include "irq_accounting.h"
-#include "rtmeasure.h"
+#include "cli/cli.h"
 #include "box/sysinfo.h"
 #include "tracefs/instance.h"
 #include "core/units.h"
@@ -251,7 +251,7 @@ int irq_accounting(const struct irq_acct_opts *o)
 	begin = first.begin_ns;
 	rtm_cpuacct_window(a, begin, UINT64_MAX, &first, NULL);
 	start = mono_ns();
-	for (next = start + DRAIN_NS; !rtm_cli_stopping(); next += DRAIN_NS) {
+	for (next = start + DRAIN_NS; !*o->stop; next += DRAIN_NS) {
 		if (o->duration_ns && next - start >= o->duration_ns)
 			break;
 		sleep_until(next);
@@ -264,7 +264,7 @@ int irq_accounting(const struct irq_acct_opts *o)
 		events += r;
 		lost += l;
 	}
-	if (o->duration_ns && !rtm_cli_stopping())
+	if (o->duration_ns && !*o->stop)
 		sleep_until(start + o->duration_ns);
 	if (rtm_task_snap_read("/", &last, &err) || rtm_irq_snap_read("/", &stat1, &err) ||
 	    rtm_irq_delta(&stat0, &stat1, &d, &err)) {

@@ -5,6 +5,7 @@
 #ifndef RTM_IRQ_ACCOUNTING_H
 #define RTM_IRQ_ACCOUNTING_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -15,6 +16,7 @@ struct irq_acct_opts {
 	const struct rtm_cpulist *cpus;	/* n == 0: all */
 	int top;			/* task rows (IRQ threads always shown) */
 	bool json;
+	const volatile sig_atomic_t *stop;	/* set: end the run, print what was counted */
 };
 
 /* Measure, print the table (or JSON); returns the exit status. */

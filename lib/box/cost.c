@@ -292,7 +292,7 @@ bad:
 
 struct cost_run {
 	const struct rtm_cost_opts *o;
-	bool (*stopping)(void);
+	const volatile sig_atomic_t *stop;	/* the caller's stop flag, may be NULL */
 	char exe[PATH_MAX];
 	char dir[PATH_MAX];		/* private temporary folder */
 	char version[32];
@@ -468,7 +468,7 @@ static int run_one(struct cost_run *cr, int s, int rep, struct rtm_cost_metrics 
 		if (w < 0 && errno != EINTR)
 			return rtm_error_setn(err, -errno, "waiting for stress-ng: %s",
 					      strerror(errno));
-		if (cr->stopping && cr->stopping()) {
+		if (cr->stop && *cr->stop) {
 			stop_group(pid, false);
 			return 1;
 		}
@@ -536,10 +536,10 @@ static json_t *rep_json(const struct rtm_cost_metrics *m)
 	return o;
 }
 
-json_t *rtm_cost_run(const struct rtm_cost_opts *o, bool (*stopping)(void),
+json_t *rtm_cost_run(const struct rtm_cost_opts *o, const volatile sig_atomic_t *stop,
 		     struct rtm_error *err)
 {
-	struct cost_run cr = { .o = o, .stopping = stopping };
+	struct cost_run cr = { .o = o, .stop = stop };
 	json_t *sec = NULL, *list = NULL, *reps[RTM_COST_NSTRESSORS] = { NULL };
 	char *cmd[RTM_COST_NSTRESSORS] = { NULL };
 	double sum[RTM_COST_NSTRESSORS] = { 0 };
