@@ -228,7 +228,8 @@ static int show_accounting(const struct irq_opts *o, const volatile sig_atomic_t
 
 	if (other)
 		return rtm_cli_fail("irq: --accounting does not go with %s (it traces this "
-				    "kernel and prints one table at the end; use -D and -a)", other);
+				    "kernel and prints one table at the end; use -D and -a)",
+				    other);
 	if (rtm_charged_run_open(&run, &o->cpus, &err))
 		return rtm_cli_fail("irq: %s", err.msg);
 	rtm_cli_trace_note(run.trace);

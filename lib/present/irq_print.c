@@ -45,7 +45,8 @@ static void table_head(FILE *f, const struct rtm_irq_snap *d, const struct rtm_c
 			cpus, (double)total / secs);
 	else if (rates)
 		fprintf(f, "-- %.1f s   CPUs %s   %.0f interrupts/s%s\n", elapsed_s, cpus,
-			(double)total / secs, lost ? "   (trace events lost: raise the buffer)" : "");
+			(double)total / secs,
+			lost ? "   (trace events lost: raise the buffer)" : "");
 	else
 		fprintf(f, "-- counts since boot   CPUs %s   %llu interrupts\n", cpus,
 			(unsigned long long)total);
@@ -296,7 +297,8 @@ static void print_task(FILE *f, const struct rtm_cpuacct_row *r)
 	else if (r->has_charged)
 		fprintf(f, " (schedstat unknown)");
 	fprintf(f, ", ran %s, of which %s interrupt handling (hardirq %s, softirq %s)%s\n",
-		fmt(ran, sizeof(ran), t->ran_ns), fmt(in, sizeof(in), t->hardirq_ns + t->softirq_ns),
+		fmt(ran, sizeof(ran), t->ran_ns),
+		fmt(in, sizeof(in), t->hardirq_ns + t->softirq_ns),
 		fmt(hi, sizeof(hi), t->hardirq_ns), fmt(so, sizeof(so), t->softirq_ns),
 		r->last && !r->first ? " [began in the run]" : "");
 	if (r->ran_on.n < 2)
