@@ -13,6 +13,7 @@
 #include "trace/analysis.h"
 #include "trace/capture.h"
 #include "core/jsonutil.h"
+#include "cli/cli.h"
 #include "rtmeasure.h"
 
 static void analyze_usage(FILE *f)
@@ -142,7 +143,7 @@ static int analyze_dir(const char *dir, json_t *out, bool json, const char *mode
 	return ret;
 }
 
-int cmd_analyze(int argc, char **argv)
+int cmd_analyze(int argc, char **argv, const struct rtm_cli *cli)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },

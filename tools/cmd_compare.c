@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "present/compare.h"
+#include "cli/cli.h"
 #include "rtmeasure.h"
 
 static void compare_usage(FILE *f)
@@ -242,7 +243,7 @@ static int compare_noise_only(struct rtm_compare *cmp, const char *out_dir, bool
 	return RTM_EXIT_OK;
 }
 
-int cmd_compare(int argc, char **argv)
+int cmd_compare(int argc, char **argv, const struct rtm_cli *cli)
 {
 	static const struct option longopts[] = {
 		{ "labels", required_argument, NULL, 'l' },

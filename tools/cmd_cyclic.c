@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "measure.h"
+#include "cli/cli.h"
 #include "rtmeasure.h"
 
 static void cyclic_usage(FILE *f)
@@ -19,7 +20,7 @@ static void cyclic_usage(FILE *f)
 		"\nWithout -D or -l it runs until interrupted (Ctrl-C saves what was measured).\n");
 }
 
-int cmd_cyclic(int argc, char **argv)
+int cmd_cyclic(int argc, char **argv, const struct rtm_cli *cli)
 {
 	static const struct option longopts[] = {
 		MEASURE_LONGOPTS,
@@ -30,6 +31,7 @@ int cmd_cyclic(int argc, char **argv)
 	int c, ret;
 
 	measure_opts_init(&m, "cyclic");
+	m.stop = cli->stop;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, MEASURE_SHORTOPTS, longopts, NULL)) != -1) {

@@ -12,6 +12,7 @@
 #include "core/fileio.h"
 #include "core/jsonutil.h"
 #include "present/prom.h"
+#include "cli/cli.h"
 #include "rtmeasure.h"
 
 static void export_usage(FILE *f)
@@ -71,7 +72,7 @@ static int export_prom_check(int fmt, const char *out, const char *push, const c
 	return 0;
 }
 
-int cmd_export(int argc, char **argv)
+int cmd_export(int argc, char **argv, const struct rtm_cli *cli)
 {
 	static const struct option longopts[] = {
 		{ "cyclictest-json", no_argument, NULL, 'J' },

@@ -31,6 +31,7 @@
 #include "core/fileio.h"
 #include "box/guard.h"
 #include "box/rt.h"
+#include "cli/cli.h"
 #include "rtmeasure.h"
 #include "core/units.h"
 
@@ -381,7 +382,7 @@ static int guard_place(struct guard *g, struct rtm_error *err)
 	return rtm_sched_apply(&s, err);
 }
 
-int cmd_guard(int argc, char **argv)
+int cmd_guard(int argc, char **argv, const struct rtm_cli *cli)
 {
 	static const struct option longopts[] = {
 		{ "cpus", required_argument, NULL, 'a' },
@@ -504,7 +505,7 @@ int cmd_guard(int argc, char **argv)
 			g.action == ACT_REPORT ? "report" : g.action == ACT_DEMOTE ? "demote" :
 			g.action == ACT_STOP ? "stop" : "signal");
 	}
-	while (!rtm_cli_stopping() && (!g.duration_ns || mono_ns() - start < g.duration_ns)) {
+	while (!*cli->stop && (!g.duration_ns || mono_ns() - start < g.duration_ns)) {
 		sleep_ns(g.poll_ns);
 		poll_once(&g);
 	}

@@ -21,6 +21,7 @@
 #include "result/import.h"
 #include "probe/probe_noise.h"
 #include "present/noise_print.h"
+#include "cli/cli.h"
 #include "rtmeasure.h"
 #include "result/summary.h"
 #include "present/summary_print.h"
@@ -217,7 +218,7 @@ static json_t *to_json(const struct input *in, const char *dir, int n)
 			 rtm_summary_to_json(in->r));
 }
 
-int cmd_import(int argc, char **argv)
+int cmd_import(int argc, char **argv, const struct rtm_cli *cli)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },

@@ -3,12 +3,14 @@
  * cmd_irq.c - rtmeasure irq: which interrupts land on which CPUs, how often,
  * and (with --trace) how long their handlers run.
  *
- * Rates come from /proc/interrupts, /proc/softirqs and /proc/stat snapshots
- * (irq.h); handler times from the irq, irq_vectors, softirq, nmi and sched
- * events of a streaming trace instance drained every interval (irqacct.h).
+ * Options and wiring only: the rates and handler times come from
+ * lib/irq/watch.c (snapshots of /proc/interrupts, /proc/softirqs and /proc/stat,
+ * and a streaming trace instance drained every interval), --accounting's
+ * figures from lib/irq/charged_run.c; lib/present/irq_print.c prints them.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,21 +20,21 @@
 #include <curses.h>
 #include <term.h>
 
-#include "core/fileio.h"
-#include "irq/irq.h"
-#include "irq_accounting.h"
-#include "irq/handlers.h"
-#include "rtmeasure.h"
 #include "box/sysinfo.h"
-#include "tracefs/instance.h"
+#include "cli/cli.h"
 #include "core/units.h"
+#include "irq/charged.h"
+#include "irq/irq.h"
+#include "irq/watch.h"
+#include "present/irq_print.h"
+#include "rtmeasure.h"
 
 struct irq_opts {
 	uint64_t interval_ns;
 	uint64_t duration_ns;		/* 0: until interrupted */
 	struct rtm_cpulist cpus;	/* n == 0: all */
 	bool trace, json, once, affinity;
-	bool accounting, interval_set;	/* --accounting (irq_accounting.c), -i given */
+	bool accounting, interval_set;	/* --accounting, -i given */
 	int top;
 	const char *root;
 };
@@ -77,24 +79,11 @@ static void sleep_until(uint64_t t_ns)
 	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);	/* EINTR: a signal */
 }
 
-/* ---------------------------------------------------------------- affinity */
-
-/* -a: every CPU must have a column in /proc/interrupts (be online), as cyclic checks it. */
-static int check_cpus(const struct irq_opts *o, const struct rtm_irq_snap *s,
-		      struct rtm_error *err)
+static void print_json(json_t *doc)
 {
-	struct rtm_cpulist have = { s->ncpus, s->cpus };
-	char list[256];
-	int i;
-
-	for (i = 0; i < o->cpus.n; i++) {
-		if (!rtm_cpulist_has(&have, o->cpus.cpus[i])) {
-			rtm_cpulist_format(&have, list, sizeof(list));
-			return rtm_error_set(err, "CPU %d is not online (CPUs in /proc/interrupts: "
-					     "%s); pick others with -a", o->cpus.cpus[i], list);
-		}
-	}
-	return 0;
+	json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	putchar('\n');
+	json_decref(doc);
 }
 
 static int show_affinity(const struct irq_opts *o)
@@ -103,81 +92,19 @@ static int show_affinity(const struct irq_opts *o)
 	struct rtm_irq_threads th = { 0, NULL };
 	struct rtm_cpulist iso;
 	struct rtm_irq_snap s;
-	char isol[256], smp[256], eff[256], node[16];
-	json_t *arr = NULL;
-	int i, k, flagged = 0;
 
 	memset(&s, 0, sizeof(s));
-	if (rtm_irq_snap_read(o->root, &s, &err) || check_cpus(o, &s, &err) ||
+	if (rtm_irq_snap_read(o->root, &s, &err) || rtm_irq_check_cpus(&s, &o->cpus, &err) ||
 	    rtm_irq_snap_read_affinity(&s, o->root, &err)) {
 		rtm_irq_snap_release(&s);
 		return rtm_cli_fail("irq: %s", err.msg);
 	}
 	rtm_irq_threads_read(o->root, &th, NULL);	/* none on most stock kernels */
 	rtm_sysinfo_isolated_cpus(o->root, &iso);
-	rtm_cpulist_format(&iso, isol, sizeof(isol));
 	if (o->json)
-		arr = json_array();
+		print_json(rtm_irq_affinity_to_json(&s, &th, &iso));
 	else
-		printf("%-5s %-14s %-14s %-4s %-26s %s\n", "IRQ", "affinity", "effective", "node",
-		       "IRQ thread", "actions");
-	for (i = 0; i < s.nrows; i++) {
-		const struct rtm_irq_row *r = &s.rows[i];
-		const struct rtm_irq_affinity *a = r->aff;
-		const char *flag = "";
-		char thr[64] = "-";
-
-		if (r->irq < 0)
-			continue;
-		smp[0] = eff[0] = '\0';
-		if (a && a->has_smp)
-			rtm_cpulist_format(&a->smp, smp, sizeof(smp));
-		if (a && a->has_effective)
-			rtm_cpulist_format(&a->effective, eff, sizeof(eff));
-		switch (rtm_irq_isolation_of(a, &iso)) {
-		case RTM_IRQ_ISO_LANDS:
-			flag = "LANDS ON ISOLATED CPUS";
-			break;
-		case RTM_IRQ_ISO_MAY:
-			flag = "may land on isolated CPUs";
-			break;
-		default:
-			break;
-		}
-		flagged += *flag != '\0';
-		for (k = 0; k < th.n; k++)
-			if (th.t[k].irq == r->irq && !th.t[k].secondary) {
-				snprintf(thr, sizeof(thr), "pid %d %s %d", th.t[k].pid,
-					 th.t[k].policy_known ? rtm_policy_name(th.t[k].policy) : "?",
-					 th.t[k].rt_priority);
-				break;
-			}
-		if (arr) {
-			json_array_append_new(arr, json_pack("{s:i, s:s, s:s, s:s, s:i, s:s, s:s}",
-				"irq", r->irq, "actions", r->actions ? r->actions : "",
-				"affinity", smp, "effective_affinity", eff,
-				"node", a ? a->node : -1, "thread", thr, "isolated", flag));
-			continue;
-		}
-		snprintf(node, sizeof(node), "%d", a ? a->node : -1);
-		printf("%-5d %-14s %-14s %-4s %-26s %s%s%s\n", r->irq, smp[0] ? smp : "?",
-		       eff[0] ? eff : "?", a && a->node >= 0 ? node : "-", thr,
-		       r->actions && *r->actions ? r->actions : (r->desc ? r->desc : ""),
-		       *flag ? "  <- " : "", flag);
-	}
-	if (arr) {
-		json_t *doc = json_pack("{s:s, s:o}", "isolated_cpus", isol, "irqs", arr);
-
-		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		putchar('\n');
-		json_decref(doc);
-	} else if (iso.n) {
-		printf("\nisolated CPUs %s: %d IRQ%s may land on them%s\n", isol, flagged,
-		       flagged == 1 ? "" : "s", flagged ? " (set /proc/irq/N/smp_affinity_list, "
-		       "or boot with irqaffinity=)" : "");
-	} else {
-		printf("\nno isolated CPUs (isolcpus=, nohz_full=) on this box\n");
-	}
+		rtm_irq_affinity_print(stdout, &s, &th, &iso);
 	rtm_cpulist_release(&iso);
 	rtm_irq_threads_release(&th);
 	rtm_irq_snap_release(&s);
@@ -207,225 +134,60 @@ static int put_char(int c)
 	return putchar(c);
 }
 
-/* One table: the top rows of the interval @d, handler times from @a (may be NULL). */
-static void print_table(const struct irq_opts *o, const struct screen *sc,
-			const struct rtm_irq_snap *d, const struct rtm_irqacct *a,
-			double elapsed_s, uint64_t lost)
+/* One table on stdout, on a cleared terminal screen. */
+static void show_table(const struct irq_opts *o, const struct screen *sc,
+		       const struct rtm_irq_snap *d, const struct rtm_irqacct *a,
+		       double elapsed_s, uint64_t lost)
 {
-	const struct rtm_cpulist *sel = o->cpus.n ? &o->cpus : NULL;
-	bool rates = d->interval_ns > 0;
-	int idx[256], n, i, k, ncols = 0, cols[8];
-	double secs = rates ? (double)d->interval_ns / 1e9 : 1;
-	char cpus[256] = "all", lat[16], mx[16];
-	uint64_t total = 0;
-
-	if (sel)
-		rtm_cpulist_format(sel, cpus, sizeof(cpus));
-	for (k = 0; k < d->ncpus && ncols < 8; k++)
-		if (!sel || rtm_cpulist_has(sel, d->cpus[k]))
-			cols[ncols++] = k;
-	if (d->ncpus > 8 && !sel)
-		ncols = 0;	/* too many CPUs for columns: totals only */
-	for (i = 0; i < d->nrows; i++)
-		total += rtm_irq_count_on(d, &d->rows[i], sel);
 	if (sc->tty)
 		tputs(sc->clear, 1, put_char);
-	if (rates && elapsed_s <= 0)
-		printf("-- average since boot (%.0f s)   CPUs %s   %.0f interrupts/s\n", secs, cpus,
-		       (double)total / secs);
-	else if (rates)
-		printf("-- %.1f s   CPUs %s   %.0f interrupts/s%s\n", elapsed_s, cpus,
-		       (double)total / secs, lost ? "   (trace events lost: raise the buffer)" : "");
-	else
-		printf("-- counts since boot   CPUs %s   %llu interrupts\n", cpus,
-		       (unsigned long long)total);
-	printf("%-6s %10s", "IRQ", rates ? "per s" : "count");
-	for (k = 0; k < ncols; k++)
-		printf(" %6s%-3d", "CPU", d->cpus[cols[k]]);
-	if (a)
-		printf(" %9s %9s %6s", "avg", "max", "cpu%");
-	printf("  %s\n", "description");
-	n = rtm_irq_top(d, sel, o->top < 256 ? o->top : 256, idx);
-	for (i = 0; i < n; i++) {
-		const struct rtm_irq_row *r = &d->rows[idx[i]];
-		uint64_t c = rtm_irq_count_on(d, r, sel);
-
-		if (!c)
-			break;
-		printf("%-6s %10.*f", r->name, rates ? 1 : 0, (double)c / secs);
-		for (k = 0; k < ncols; k++)
-			printf(" %9.*f", rates ? 1 : 0,
-			       r->percpu ? (double)r->counts[cols[k]] / secs : 0.0);
-		if (a) {
-			struct rtm_irqacct_cpu h;
-
-			rtm_irqacct_row_total(a, r->name, r->irq, sel, &h);
-			if (h.count) {
-				rtm_fmt_ns(lat, sizeof(lat), h.total_ns / h.count);
-				rtm_fmt_ns(mx, sizeof(mx), h.max_ns);
-				printf(" %9s %9s %5.2f%%", lat, mx, 100.0 * (double)h.total_ns /
-				       ((double)d->interval_ns * (sel ? sel->n : d->ncpus)));
-			} else {
-				printf(" %9s %9s %6s", "-", "-", "-");
-			}
-		}
-		printf("  %s\n", r->actions && *r->actions ? r->actions : (r->desc ? r->desc : ""));
-	}
-	if (d->has_softirqs) {
-		printf("softirqs per %s:", rates ? "s" : "boot");
-		for (i = 0; i < d->nsoft; i++) {
-			uint64_t c = 0;
-
-			for (k = 0; k < d->nsoft_cpus; k++)
-				if (!sel || rtm_cpulist_has(sel, d->soft_cpus[k]))
-					c += d->soft[i].counts[k];
-			if (c)
-				printf(" %s %.0f", d->soft[i].name, (double)c / secs);
-		}
-		putchar('\n');
-	}
-	if (a) {
-		const struct rtm_irqsrc *src;
-		int ns;
-
-		src = rtm_irqacct_sources(a, &ns);
-		printf("handler time:");
-		for (i = 0; i < ns; i++) {
-			struct rtm_irqacct_cpu t;
-
-			if (src[i].kind != RTM_IRQSRC_SOFTIRQ && src[i].kind != RTM_IRQSRC_THREAD)
-				continue;
-			rtm_irqsrc_total(&src[i], rtm_irqacct_ncpus(a), sel, &t);
-			if (!t.count)
-				continue;
-			rtm_fmt_ns(lat, sizeof(lat), t.total_ns);
-			rtm_fmt_ns(mx, sizeof(mx), t.max_ns);
-			printf(" %s%s %s (max %s)", src[i].kind == RTM_IRQSRC_SOFTIRQ ? "softirq " : "",
-			       src[i].name, lat, mx);
-		}
-		putchar('\n');
-	}
+	rtm_irq_table_print(stdout, d, a, o->cpus.n ? &o->cpus : NULL, o->top, elapsed_s, lost);
 	fflush(stdout);
 }
 
-struct feed {
-	struct rtm_irqacct *iv, *all;	/* this interval, the whole run */
-};
-
-static int feed_both(const struct rtm_event *ev, void *ctx)
-{
-	struct feed *f = ctx;
-	int ret = rtm_irqacct_event(ev, f->iv);
-
-	return ret ? ret : rtm_irqacct_event(ev, f->all);
-}
-
-static int measure_rates(const struct irq_opts *o)
+/* A table every interval until the end (-D, --once) or a stop signal; --json at the end. */
+static int measure_rates(const struct irq_opts *o, const volatile sig_atomic_t *stop)
 {
 	struct rtm_error err = { "" };
-	struct rtm_irq_snap first, prev, cur, d;	/* prev: the last one read, once there is */
-	bool have_prev = false;
-	struct rtm_trace *t = NULL;
-	struct feed feed = { NULL, NULL };
-	uint64_t start, next, lost = 0, l;
+	struct rtm_irq_watch w;
+	struct rtm_irq_snap d;
 	struct screen sc;
-	int ncpus = (int)sysconf(_SC_NPROCESSORS_CONF), status = RTM_EXIT_OK;
-	char cpus[1024];
+	uint64_t next;
+	int status = RTM_EXIT_OK;
 
-	memset(&first, 0, sizeof(first));
-	memset(&prev, 0, sizeof(prev));
-	if (o->trace) {
-		struct rtm_trace_opts to = { .events = "irq,nmi,sched:sched_switch",
-					     .buffer_kb = 4096, .overwrite = false };
-
-		if (o->cpus.n) {
-			rtm_cpulist_format(&o->cpus, cpus, sizeof(cpus));
-			to.cpus = cpus;
-		}
-		feed.iv = rtm_irqacct_alloc(ncpus);
-		feed.all = rtm_irqacct_alloc(ncpus);
-		t = feed.iv && feed.all ? rtm_trace_create(&to, &err) : NULL;
-		if (!t) {
-			rtm_irqacct_free(feed.iv);
-			rtm_irqacct_free(feed.all);
-			return rtm_cli_fail("irq: %s", err.msg[0] ? err.msg : "out of memory");
-		}
-		rtm_cli_trace_note(t);
-		rtm_trace_start(t);
-	}
+	if (rtm_irq_watch_open(&w, o->root, o->cpus.n ? &o->cpus : NULL, o->trace, &err))
+		return rtm_cli_fail("irq: %s", err.msg);
+	rtm_cli_trace_note(w.trace);
 	screen_init(&sc, o->json);
-	/* the counts start with the trace */
-	start = mono_ns();
-	if (rtm_irq_snap_read(o->root, &first, &err) || check_cpus(o, &first, &err)) {
-		rtm_trace_destroy(t);
-		rtm_irqacct_free(feed.iv);
-		rtm_irqacct_free(feed.all);
-		rtm_irq_snap_release(&first);
+	if (rtm_irq_watch_start(&w, &err)) {
+		rtm_irq_watch_release(&w);
 		return rtm_cli_fail("irq: %s", err.msg);
 	}
-	for (next = start + o->interval_ns; !rtm_cli_stopping(); next += o->interval_ns) {
-		bool last = o->once || (o->duration_ns && next - start >= o->duration_ns);
+	for (next = w.start_ns + o->interval_ns; !*stop; next += o->interval_ns) {
+		bool last = o->once || (o->duration_ns && next - w.start_ns >= o->duration_ns);
 
 		sleep_until(next);
-		memset(&cur, 0, sizeof(cur));
-		memset(&d, 0, sizeof(d));
-		if (rtm_irq_snap_read(o->root, &cur, &err) ||
-		    rtm_irq_delta(have_prev ? &prev : &first, &cur, &d, &err)) {
-			rtm_irq_snap_release(&cur);
+		if (rtm_irq_watch_step(&w, last, &d, &err)) {
 			status = rtm_cli_fail("irq: %s", err.msg);
 			break;
 		}
-		if (t && last)
-			rtm_trace_stop(t);	/* the trace ends with the counts */
-		if (t) {
-			rtm_irqacct_reset(feed.iv);
-			l = 0;
-			if (rtm_trace_read(t, feed_both, &feed, &l, &err) < 0) {
-				rtm_irq_snap_release(&cur);
-				rtm_irq_snap_release(&d);
-				status = rtm_cli_fail("irq: %s", err.msg);
-				break;
-			}
-			lost += l;
-		}
 		if (!o->json)
-			print_table(o, &sc, &d, feed.iv, (double)(mono_ns() - start) / 1e9,
-				    t ? lost + rtm_trace_dropped(t) : 0);
+			show_table(o, &sc, &d, w.iv, (double)(mono_ns() - w.start_ns) / 1e9,
+				   rtm_irq_watch_lost(&w));
 		rtm_irq_snap_release(&d);
-		if (have_prev)
-			rtm_irq_snap_release(&prev);
-		prev = cur;
-		have_prev = true;
 		if (last)
 			break;
 	}
-	if (t) {
-		rtm_trace_stop(t);
-		lost += rtm_trace_dropped(t);
-		rtm_trace_destroy(t);
-	}
+	rtm_irq_watch_stop(&w);
 	if (o->json && status == RTM_EXIT_OK) {
-		memset(&d, 0, sizeof(d));
-		if (rtm_irq_delta(&first, have_prev ? &prev : &first, &d, &err) == 0) {
-			json_t *doc = json_pack("{s:o}", "interrupts", rtm_irq_delta_to_json(&d, false));
+		json_t *doc = rtm_irq_watch_to_json(&w, &err);
 
-			if (feed.all) {
-				json_object_set_new(doc, "handlers", rtm_irqacct_to_json(feed.all));
-				json_object_set_new(doc, "trace_lost", json_integer((json_int_t)lost));
-			}
-			json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-			putchar('\n');
-			json_decref(doc);
-			rtm_irq_snap_release(&d);
-		} else {
+		if (doc)
+			print_json(doc);
+		else
 			status = rtm_cli_fail("irq: %s", err.msg);
-		}
 	}
-	rtm_irqacct_free(feed.iv);
-	rtm_irqacct_free(feed.all);
-	if (have_prev)
-		rtm_irq_snap_release(&prev);
-	rtm_irq_snap_release(&first);
+	rtm_irq_watch_release(&w);
 	return status;
 }
 
@@ -438,26 +200,56 @@ static int show_counts(const struct irq_opts *o)
 
 	memset(&s, 0, sizeof(s));
 	memset(&d, 0, sizeof(d));
-	if (rtm_irq_snap_read(o->root, &s, &err) || check_cpus(o, &s, &err) ||
+	if (rtm_irq_snap_read(o->root, &s, &err) || rtm_irq_check_cpus(&s, &o->cpus, &err) ||
 	    rtm_irq_delta(NULL, &s, &d, &err)) {
 		rtm_irq_snap_release(&s);
 		return rtm_cli_fail("irq: %s", err.msg);
 	}
-	if (o->json) {
-		json_t *doc = json_pack("{s:o}", "interrupts", rtm_irq_delta_to_json(&d, false));
-
-		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		putchar('\n');
-		json_decref(doc);
-	} else {
-		print_table(o, &sc, &d, NULL, 0, 0);
-	}
+	if (o->json)
+		print_json(json_pack("{s:o}", "interrupts", rtm_irq_delta_to_json(&d, false)));
+	else
+		show_table(o, &sc, &d, NULL, 0, 0);
 	rtm_irq_snap_release(&d);
 	rtm_irq_snap_release(&s);
 	return RTM_EXIT_OK;
 }
 
-int cmd_irq(int argc, char **argv)
+/* ---------------------------------------------------------------- accounting */
+
+/* --accounting: one table of the whole run, from this kernel's trace. */
+static int show_accounting(const struct irq_opts *o, const volatile sig_atomic_t *stop)
+{
+	const char *other = o->affinity ? "--affinity" : o->trace ? "--trace" :
+			    o->once ? "--once" : o->interval_set ? "-i/--interval" :
+			    strcmp(o->root, "/") ? "--root" : NULL;
+	struct rtm_error err = { "" };
+	struct rtm_charged_run run;
+	int status = RTM_EXIT_OK;
+
+	if (other)
+		return rtm_cli_fail("irq: --accounting does not go with %s (it traces this "
+				    "kernel and prints one table at the end; use -D and -a)",
+				    other);
+	if (rtm_charged_run_open(&run, &o->cpus, &err))
+		return rtm_cli_fail("irq: %s", err.msg);
+	rtm_cli_trace_note(run.trace);
+	if (rtm_charged_run_measure(&run, o->duration_ns, stop, &err)) {
+		status = rtm_cli_fail("irq: %s", err.msg);
+	} else {
+		if (o->json)
+			print_json(rtm_charged_run_to_json(&run));
+		else
+			rtm_charged_run_print(stdout, &run, o->top);
+		fflush(stdout);
+	}
+	rtm_charged_run_release(&run);
+	return status;
+}
+
+/* ---------------------------------------------------------------- options */
+
+/* The options into @o: -1 to go on, else the exit status (--help, a usage error). */
+static int irq_parse(struct irq_opts *o, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "interval", required_argument, NULL, 'i' },
@@ -473,55 +265,54 @@ int cmd_irq(int argc, char **argv)
 		{ "help", no_argument, NULL, 2000 },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct irq_opts o = { .interval_ns = 1000000000ULL, .top = 10, .root = "/" };
 	struct rtm_error err = { "" };
 	char *end;
-	int c, ret;
+	int c;
 
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "i:D:a:n:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
-			if (rtm_parse_duration_ns(optarg, &o.interval_ns, &err) ||
-			    o.interval_ns < 10000000ULL)
+			if (rtm_parse_duration_ns(optarg, &o->interval_ns, &err) ||
+			    o->interval_ns < 10000000ULL)
 				return rtm_cli_fail("irq: -i/--interval: %s", err.msg[0] ? err.msg :
 						    "at least 10ms");
-			o.interval_set = true;
+			o->interval_set = true;
 			break;
 		case 'D':
-			if (rtm_parse_duration_ns(optarg, &o.duration_ns, &err))
+			if (rtm_parse_duration_ns(optarg, &o->duration_ns, &err))
 				return rtm_cli_fail("irq: -D/--duration: %s", err.msg);
 			break;
 		case 'a':
-			rtm_cpulist_release(&o.cpus);
-			if (rtm_cpulist_parse(optarg, &o.cpus, &err) || !o.cpus.n)
+			rtm_cpulist_release(&o->cpus);
+			if (rtm_cpulist_parse(optarg, &o->cpus, &err) || !o->cpus.n)
 				return rtm_cli_fail("irq: -a/--cpus: %s", err.msg[0] ? err.msg :
 						    "empty CPU list");
 			break;
 		case 'n':
 			errno = 0;
-			o.top = (int)strtol(optarg, &end, 10);
-			if (errno || *end || o.top < 1 || o.top > 256)
+			o->top = (int)strtol(optarg, &end, 10);
+			if (errno || *end || o->top < 1 || o->top > 256)
 				return rtm_cli_fail("irq: -n/--top '%s': give 1 to 256", optarg);
 			break;
 		case 1001:
-			o.trace = true;
+			o->trace = true;
 			break;
 		case 1002:
-			o.once = true;
+			o->once = true;
 			break;
 		case 1003:
-			o.json = true;
+			o->json = true;
 			break;
 		case 1004:
-			o.affinity = true;
+			o->affinity = true;
 			break;
 		case 1005:
-			o.root = optarg;
+			o->root = optarg;
 			break;
 		case 1006:
-			o.accounting = true;
+			o->accounting = true;
 			break;
 		case 2000:
 			irq_usage(stdout);
@@ -533,29 +324,30 @@ int cmd_irq(int argc, char **argv)
 	if (optind < argc)
 		return rtm_cli_fail("irq: unexpected argument '%s' (rtmeasure irq --help)",
 				    argv[optind]);
-	if (strcmp(o.root, "/") && o.trace)
+	if (strcmp(o->root, "/") && o->trace)
 		return rtm_cli_fail("irq: --trace reads this kernel's events; it does not go with "
 				    "--root");
-	if (o.accounting) {
-		/* one table of the whole run, from this kernel's trace */
-		struct irq_acct_opts ao = { o.duration_ns, &o.cpus, o.top, o.json };
-		const char *other = o.affinity ? "--affinity" : o.trace ? "--trace" :
-				    o.once ? "--once" : o.interval_set ? "-i/--interval" :
-				    strcmp(o.root, "/") ? "--root" : NULL;
+	return -1;
+}
 
-		if (other) {
-			rtm_cpulist_release(&o.cpus);
-			return rtm_cli_fail("irq: --accounting does not go with %s (it traces "
-					    "this kernel and prints one table at the end; use -D "
-					    "and -a)", other);
-		}
-		ret = irq_accounting(&ao);
-	} else if (o.affinity)
-		ret = show_affinity(&o);
-	else if (strcmp(o.root, "/"))
-		ret = show_counts(&o);
-	else
-		ret = measure_rates(&o);
+static int irq_run(const struct irq_opts *o, const volatile sig_atomic_t *stop)
+{
+	if (o->accounting)
+		return show_accounting(o, stop);
+	if (o->affinity)
+		return show_affinity(o);
+	if (strcmp(o->root, "/"))
+		return show_counts(o);	/* a recorded tree */
+	return measure_rates(o, stop);
+}
+
+int cmd_irq(int argc, char **argv, const struct rtm_cli *cli)
+{
+	struct irq_opts o = { .interval_ns = 1000000000ULL, .top = 10, .root = "/" };
+	int ret = irq_parse(&o, argc, argv);
+
+	if (ret < 0)
+		ret = irq_run(&o, cli->stop);
 	rtm_cpulist_release(&o.cpus);
 	return ret;
 }

@@ -20,6 +20,7 @@
 #include "trace/capture.h"
 #include "core/fileio.h"
 #include "monitor.h"
+#include "cli/cli.h"
 #include "rtmeasure.h"
 #include "core/runlock.h"
 #include "core/units.h"
@@ -658,7 +659,7 @@ static void monitor_loop(struct mon *mo, struct measure_prom *prom)
 	char note[512];
 	uint64_t next = mono_ns() + mo->refresh_ns;
 
-	while (!quit && !rtm_cli_stopping() && !rtm_probe_run_done(mo->run)) {
+	while (!quit && !*mo->m.stop && !rtm_probe_run_done(mo->run)) {
 		uint64_t now = mono_ns(), wait = next > now ? next - now : 0;
 		int key = -1;
 
@@ -713,7 +714,7 @@ static void monitor_loop(struct mon *mo, struct measure_prom *prom)
 	}
 }
 
-int cmd_monitor(int argc, char **argv)
+int cmd_monitor(int argc, char **argv, const struct rtm_cli *cli)
 {
 	struct mon mo;
 	struct measure_prom *prom = NULL;
@@ -722,6 +723,7 @@ int cmd_monitor(int argc, char **argv)
 
 	memset(&mo, 0, sizeof(mo));
 	measure_opts_init(&mo.m, "monitor");
+	mo.m.stop = cli->stop;
 	mo.refresh_ns = 1000000000ULL;
 	mo.threshold_ns = 100000;
 	measure_noise_init(&mo.m);	/* --noise-cpus: the noise probe's defaults */

@@ -14,6 +14,7 @@
 #include "probe/ktracer.h"
 #include "measure.h"
 #include "tracefs/instance.h"
+#include "cli/cli.h"
 #include "rtmeasure.h"
 #include "core/units.h"
 
@@ -265,7 +266,7 @@ static int pick_backend(struct measure_opts *m, const char *cmd, const char *bac
 	return 0;
 }
 
-int cmd_noise(int argc, char **argv)
+int cmd_noise(int argc, char **argv, const struct rtm_cli *cli)
 {
 	static const struct option longopts[] = {
 		{ "cpus", required_argument, NULL, 'a' },
@@ -303,6 +304,7 @@ int cmd_noise(int argc, char **argv)
 	bool report_given = false, rt_given = false;
 
 	measure_opts_init(&m, "noise");	/* result.json says noise for hwlat too */
+	m.stop = cli->stop;
 	m.ops = &rtm_probe_noise_ops;
 	m.noise.window_ns = RTM_NOISE_WINDOW_NS;
 	m.noise.width_ns = RTM_NOISE_WIDTH_NS;

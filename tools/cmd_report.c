@@ -3,17 +3,14 @@
  * cmd_report.c - rtmeasure report: plots, report.html and report.md of a
  * results folder.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "core/fileio.h"
 #include "present/report.h"
+#include "cli/cli.h"
 #include "rtmeasure.h"
 
 static void report_usage(FILE *f)
@@ -34,46 +31,7 @@ static void report_usage(FILE *f)
 		"      --help           this help\n");
 }
 
-int rtm_cli_check_outdir(const char *cmd, const char *out, bool follow)
-{
-	int fd = rtm_dir_open(out, follow ? RTM_OUT_FOLLOW : 0);
-
-	if (fd >= 0) {
-		close(fd);
-		return 0;
-	}
-	if (fd == -ENOENT)
-		return 0;	/* created when the report is written */
-	if (fd == -ELOOP)
-		return rtm_cli_fail("%s: -o %s is a symbolic link (give --follow to write where "
-				    "it points)", cmd, out);
-	if (fd == -ENOTDIR)
-		return rtm_cli_fail("%s: -o %s exists and is not a folder (give a folder name)",
-				    cmd, out);
-	return rtm_cli_fail("%s: -o %s: %s", cmd, out, rtm_write_strerror(fd));
-}
-
-/* A results folder or its result.json: the folder and the file. */
-int rtm_cli_result_path(const char *arg, char *dir, size_t dlen, char *file, size_t flen)
-{
-	struct stat st;
-	const char *slash;
-
-	if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode)) {
-		snprintf(dir, dlen, "%s", arg);
-		snprintf(file, flen, "%s/result.json", arg);
-		return 0;
-	}
-	snprintf(file, flen, "%s", arg);
-	slash = strrchr(arg, '/');
-	if (slash)
-		snprintf(dir, dlen, "%.*s", (int)(slash - arg), arg);
-	else
-		snprintf(dir, dlen, ".");
-	return 0;
-}
-
-int cmd_report(int argc, char **argv)
+int cmd_report(int argc, char **argv, const struct rtm_cli *cli)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },

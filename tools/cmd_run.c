@@ -13,6 +13,7 @@
 #include "box/cost.h"
 #include "box/load.h"
 #include "measure.h"
+#include "cli/cli.h"
 #include "rtmeasure.h"
 #include "core/units.h"
 
@@ -74,7 +75,7 @@ int measure_throughput(struct measure_opts *m, struct rtm_result *r)
 			"%d workers on CPUs %s\n", names,
 			(unsigned long long)(rc->o.time_ns / 1000000000ULL),
 			rc->o.reps > 1 ? " per repetition" : "", rc->o.workers, rc->cpus);
-	sec = rtm_cost_run(&rc->o, rtm_cli_stopping, &err);
+	sec = rtm_cost_run(&rc->o, m->stop, &err);
 	if (!sec) {
 		fprintf(stderr, "rtmeasure: warning: throughput phase failed: %s; the latency "
 			"results are saved without it\n", err.msg);
@@ -118,7 +119,7 @@ static int parse_cost_opt(struct run_cost *rc, bool *on, int c)
 	return 0;
 }
 
-int cmd_run(int argc, char **argv)
+int cmd_run(int argc, char **argv, const struct rtm_cli *cli)
 {
 	static const struct option longopts[] = {
 		MEASURE_LONGOPTS,
@@ -139,6 +140,7 @@ int cmd_run(int argc, char **argv)
 	int c, ret;
 
 	measure_opts_init(&m, "run");
+	m.stop = cli->stop;
 	m.probe.duration_ns = RUN_DEFAULT_DURATION_NS;
 	m.report = true;
 	measure_noise_init(&m);

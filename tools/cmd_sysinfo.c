@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "cli/cli.h"
 #include "rtmeasure.h"
 #include "box/sysinfo.h"
 #include "present/sysinfo_print.h"
@@ -21,7 +22,7 @@ static void sysinfo_usage(FILE *f)
 		"      --help       this help\n");
 }
 
-int cmd_sysinfo(int argc, char **argv)
+int cmd_sysinfo(int argc, char **argv, const struct rtm_cli *cli)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },

@@ -38,7 +38,7 @@
 #include "result/resultdir.h"
 #include "core/runlock.h"
 #include "measure.h"
-#include "rtmeasure.h"
+#include "cli/cli.h"
 #include "box/sysinfo.h"
 #include "core/units.h"
 
@@ -635,7 +635,7 @@ static void measure_loop(struct measure_opts *m, struct measure_run *mr)
 	/* the timer's figures, or the noise probe's (with the causes so far) */
 	live.on = live.on && (mr->c || m->ops == &rtm_probe_noise_ops);
 	progress.on = progress.on && (mr->c || m->ops == &rtm_probe_noise_ops);
-	while (!rtm_probe_run_done(mr->run) && !rtm_cli_stopping()) {
+	while (!rtm_probe_run_done(mr->run) && !*m->stop) {
 		/* a pending capture is noticed within 100 ms */
 		rtm_probe_run_wait(mr->run, m->probe.capture_ns ? 100000000ULL : 250000000ULL);
 		rtm_probe_run_tick(mr->run);
@@ -672,7 +672,7 @@ static int outcome_finish(struct measure_opts *m, struct measure_run *mr)
 	uint64_t latency_end_ns;
 	int ret;
 
-	if (rtm_cli_stopping()) {
+	if (*m->stop) {
 		mr->r->interrupted = true;
 		rtm_probe_run_stop(mr->run);
 	}
@@ -701,7 +701,7 @@ static int outcome_finish(struct measure_opts *m, struct measure_run *mr)
 		mr->trace = NULL;
 	}
 	/* run --noise: the noise phase on the same CPUs, under the same load */
-	if (m->noise_phase && !ret && !mr->r->interrupted && !rtm_cli_stopping() &&
+	if (m->noise_phase && !ret && !mr->r->interrupted && !*m->stop &&
 	    measure_noise_phase(m, mr->r, latency_end_ns))
 		mr->noise_failed = true;
 	rtm_cpulock_release(mr->locks);	/* the probes are gone */
@@ -713,7 +713,7 @@ static int outcome_finish(struct measure_opts *m, struct measure_run *mr)
 		mr->load = NULL;
 	}
 	/* run --throughput: the cost phase, with the probes and the load gone */
-	if (m->throughput && !ret && !mr->r->interrupted && !rtm_cli_stopping() &&
+	if (m->throughput && !ret && !mr->r->interrupted && !*m->stop &&
 	    measure_throughput(m, mr->r))
 		mr->throughput_failed = true;
 	return ret ? rtm_cli_fail("%s", mr->err.msg) : 0;

@@ -7,6 +7,7 @@
 #ifndef RTM_TOOL_MEASURE_H
 #define RTM_TOOL_MEASURE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -74,6 +75,8 @@ struct measure_opts {
 	/* run --noise: the noise phase after the latency phase (measure_noisephase.c) */
 	bool noise_phase;
 	uint64_t noise_duration_ns;		/* 0: a quarter of --duration */
+	/* the command's stop flag (struct rtm_cli): set, the run ends and is saved */
+	const volatile sig_atomic_t *stop;
 };
 
 /* Defaults: all allowed CPUs, 1000 us, FIFO 95, nanosleep, mlockall, dma latency 0. */

@@ -14,7 +14,7 @@
 
 #include "probe/ktracer.h"
 #include "measure.h"
-#include "rtmeasure.h"
+#include "cli/cli.h"
 #include "tracefs/instance.h"
 
 /* The first option given that only the userspace probe has, or NULL. */

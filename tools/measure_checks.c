@@ -15,7 +15,7 @@
 #include "core/fileio.h"
 #include "core/runlock.h"
 #include "measure.h"
-#include "rtmeasure.h"
+#include "cli/cli.h"
 #include "core/units.h"
 
 /* ------------------------------------------------------------ checks */

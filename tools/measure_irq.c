@@ -13,7 +13,7 @@
 #include "irq/irq.h"
 #include "irq/handlers.h"
 #include "measure.h"
-#include "rtmeasure.h"
+#include "cli/cli.h"
 #include "core/units.h"
 
 struct measure_irq {

@@ -22,7 +22,7 @@
 
 #include "measure.h"
 #include "probe/probe_noise.h"
-#include "rtmeasure.h"
+#include "cli/cli.h"
 #include "core/units.h"
 
 static uint64_t mono_ns(void)
@@ -209,12 +209,12 @@ int measure_noise_phase(struct measure_opts *m, struct rtm_result *r, uint64_t l
 		return -1;
 	}
 	banner(&n);
-	while (!rtm_probe_run_done(run) && !rtm_cli_stopping()) {
+	while (!rtm_probe_run_done(run) && !*m->stop) {
 		rtm_probe_run_wait(run, 250000000ULL);
 		rtm_probe_run_tick(run);
 		measure_hold_poll(hold);
 	}
-	if (rtm_cli_stopping()) {
+	if (*m->stop) {
 		stopped = true;
 		rtm_probe_run_stop(run);
 	}

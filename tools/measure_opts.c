@@ -16,7 +16,7 @@
 #include "present/promhttp.h"
 #include "trace/rtholds.h"
 #include "measure.h"
-#include "rtmeasure.h"
+#include "cli/cli.h"
 #include "core/units.h"
 
 static const struct option measure_longopts[] = {

@@ -16,7 +16,7 @@
 #include "measure.h"
 #include "probe/probe.h"
 #include "present/promhttp.h"
-#include "rtmeasure.h"
+#include "cli/cli.h"
 
 struct measure_prom {
 	struct rtm_promhttp *srv;

@@ -29,7 +29,7 @@
 #include "measure.h"
 #include "trace/noiseattr.h"
 #include "trace/rtholds.h"
-#include "rtmeasure.h"
+#include "cli/cli.h"
 #include "box/smi.h"
 #include "trace/timerirq.h"
 #include "core/units.h"

@@ -22,7 +22,7 @@
 
 #include "monitor.h"
 #include "trace/noiseattr.h"
-#include "rtmeasure.h"
+#include "cli/cli.h"
 #include "core/units.h"
 
 #define CAUSE_LAG_NS	500000000ULL	/* a gap's events are drained by then */

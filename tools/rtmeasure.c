@@ -4,23 +4,18 @@
  *
  * Argument parsing and wiring only; every measurement lives in lib/.
  */
-#include <getopt.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
 
 #include "config.h"
+#include "cli/cli.h"
 #include "rtmeasure.h"
-#include "tracefs/instance.h"
 
 static const struct rtm_command commands[] = {
 	{ "run", cmd_run, "the main job: check the box, measure latency on every CPU, save", true },
 	{ "cyclic", cmd_cyclic, "cyclictest-style timer wake-up latency probe", true },
-	/* issue 16: the userspace noise detector; hwlat is its other name */
+	/* the userspace noise detector; hwlat is its other name */
 	{ "noise", cmd_noise, "OS and hardware noise: time stolen from busy CPUs, per CPU", true },
 	{ "hwlat", cmd_noise, "the same as noise (hwlatdetect users' name)", true },
 	{ "analyze", cmd_analyze, "explain saved latency spikes from their trace events", false },
@@ -41,85 +36,6 @@ static const struct rtm_command commands[] = {
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
-
-int rtm_cli_fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("rtmeasure: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return RTM_EXIT_USAGE;
-}
-
-static bool short_has(const char *shortopts, int c)
-{
-	return c > 0 && c < 256 && c != ':' && strchr(shortopts, c);
-}
-
-int rtm_cli_bad_option(const char *cmd, const char *shortopts, const struct option *longopts,
-		       char **argv)
-{
-	const char *el = optind > 0 ? argv[optind - 1] : "", *eq;
-	const struct option *o, *hit = NULL;
-	char name[64], cands[160] = "";
-	size_t nlen;
-	int nhits = 0;
-
-	/* a short option: unknown (optopt is no option's value), or its value is missing */
-	if (optopt > 0 && optopt < 256 && strncmp(el, "--", 2) != 0) {
-		if (short_has(shortopts, optopt))
-			return rtm_cli_fail("%s: option -%c needs a value (rtmeasure %s --help)", cmd,
-					    optopt, cmd);
-		return rtm_cli_fail("%s: unknown option -%c (rtmeasure %s --help)", cmd, optopt,
-				    cmd);
-	}
-	if (optopt > 0 && optopt < 256 && !short_has(shortopts, optopt)) {
-		/* el is "--name...": is it the long option of that value, or not ours at all? */
-		bool ours = false;
-
-		for (o = longopts; o->name; o++)
-			ours |= o->val == optopt;
-		if (!ours)
-			return rtm_cli_fail("%s: unknown option -%c (rtmeasure %s --help)", cmd,
-					    optopt, cmd);
-	}
-	/* a long option: the whole argument was taken, so it is argv[optind - 1] */
-	if (strncmp(el, "--", 2) != 0)
-		return rtm_cli_fail("%s: unknown option '%s' (rtmeasure %s --help)", cmd, el, cmd);
-	el += 2;
-	eq = strchr(el, '=');
-	nlen = eq ? (size_t)(eq - el) : strlen(el);
-	snprintf(name, sizeof(name), "%.*s", (int)(nlen < 60 ? nlen : 60), el);
-	for (o = longopts; o->name; o++) {
-		if (strncmp(o->name, el, nlen))
-			continue;
-		if (strlen(o->name) == nlen) {	/* exact */
-			hit = o;
-			nhits = 1;
-			break;
-		}
-		if (!hit || hit->val != o->val || hit->has_arg != o->has_arg) {
-			if (nhits < 4)
-				snprintf(cands + strlen(cands), sizeof(cands) - strlen(cands),
-					 "%s--%s", nhits ? ", " : "", o->name);
-			nhits++;
-		}
-		hit = o;
-	}
-	if (!nhits)
-		return rtm_cli_fail("%s: unknown option --%s (rtmeasure %s --help)", cmd, name, cmd);
-	if (nhits > 1)
-		return rtm_cli_fail("%s: option --%s is ambiguous (%s%s)", cmd, name, cands,
-				    nhits > 4 ? ", ..." : "");
-	if (eq && hit->has_arg == no_argument)
-		return rtm_cli_fail("%s: option --%s takes no value (rtmeasure %s --help)", cmd,
-				    hit->name, cmd);
-	return rtm_cli_fail("%s: option --%s needs a value (rtmeasure %s --help)", cmd, hit->name,
-			    cmd);
-}
 
 /* The command's only global: the first of SIGINT, SIGTERM and SIGHUP received. */
 static volatile sig_atomic_t stop_signal;
@@ -146,36 +62,6 @@ void rtm_cli_catch_stop(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-bool rtm_cli_stopping(void)
-{
-	return stop_signal != 0;
-}
-
-void rtm_cli_trace_note(const struct rtm_trace *t)
-{
-	const char *names = t ? rtm_trace_stale_removed(t) : "";
-
-	if (*names)
-		fprintf(stderr, "rtmeasure: removed stale trace instances of a killed rtmeasure: "
-			"%s\n", names);
-}
-
-bool rtm_cli_colour(int fd)
-{
-	const char *term = getenv("TERM");
-
-	return isatty(fd) && !getenv("NO_COLOR") && term && strcmp(term, "dumb") != 0;
-}
-
-int rtm_cli_width(int fd)
-{
-	struct winsize ws;
-
-	if (isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
-		return ws.ws_col;
-	return 100;
-}
-
 static void usage(FILE *f)
 {
 	unsigned int i;
@@ -194,6 +80,7 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	const struct rtm_cli cli = { .stop = &stop_signal };
 	const char *name;
 	unsigned int i;
 
@@ -223,7 +110,7 @@ int main(int argc, char **argv)
 			if (!strcmp(name, commands[i].name)) {
 				char *args[] = { argv[2], "--help", NULL };
 
-				return commands[i].run(2, args);
+				return commands[i].run(2, args, &cli);
 			}
 		}
 		return rtm_cli_fail("unknown command '%s' (rtmeasure --help lists them)", name);
@@ -235,7 +122,7 @@ int main(int argc, char **argv)
 			continue;
 		if (commands[i].stops)
 			rtm_cli_catch_stop();	/* first: nothing slow has happened yet */
-		status = commands[i].run(argc - 1, argv + 1);
+		status = commands[i].run(argc - 1, argv + 1, &cli);
 		/* stopped by a signal and saved: 130 (SIGINT), 143 (SIGTERM), 129 (SIGHUP) */
 		if (stop_signal && status != RTM_EXIT_USAGE)
 			status = RTM_EXIT_SIGNAL(stop_signal);

@@ -319,7 +319,7 @@ int rtm_cost_parse_yaml(const char *text, size_t len, struct rtm_cost_metrics *m
 
 struct cost_run {
 	const struct rtm_cost_opts *o;
-	bool (*stopping)(void);
+	const volatile sig_atomic_t *stop;	/* the caller's stop flag, may be NULL */
 	char exe[PATH_MAX];
 	char dir[PATH_MAX];		/* private temporary folder */
 	char version[32];
@@ -485,7 +485,7 @@ static int wait_stress(const struct cost_run *cr, pid_t pid, int *status, const 
 		if (w < 0 && errno != EINTR)
 			return rtm_error_setn(err, -errno, "waiting for stress-ng: %s",
 					      strerror(errno));
-		if (cr->stopping && cr->stopping()) {
+		if (cr->stop && *cr->stop) {
 			stop_group(pid, false);
 			return 1;
 		}
@@ -681,10 +681,10 @@ static json_t *cost_section(const struct cost_run *cr, const struct cost_tally *
 		"stressors", list);
 }
 
-json_t *rtm_cost_run(const struct rtm_cost_opts *o, bool (*stopping)(void),
+json_t *rtm_cost_run(const struct rtm_cost_opts *o, const volatile sig_atomic_t *stop,
 		     struct rtm_error *err)
 {
-	struct cost_run cr = { .o = o, .stopping = stopping };
+	struct cost_run cr = { .o = o, .stop = stop };
 	struct cost_tally t = { .done = { 0 } };
 	uint64_t t0 = now_ms();
 	json_t *sec = NULL;

@@ -12,6 +12,7 @@
 #ifndef RTM_COST_H
 #define RTM_COST_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -77,15 +78,16 @@ int rtm_cost_parse_yaml(const char *text, size_t len, struct rtm_cost_metrics *m
 
 /**
  * rtm_cost_run - run the workload and return its "throughput" section
- * @stopping: polled every 50 ms; when it returns true the running stressor
- *	is stopped and the section holds what finished ("complete": false)
+ * @stop: a stop flag (may be NULL), polled every 50 ms; once it is set the
+ *	running stressor is stopped and the section holds what finished
+ *	("complete": false)
  *
  * Each stressor runs as its own stress-ng (posix_spawn, no shell, its own
  * process group, SCHED_OTHER, output in a private temporary folder that is
  * removed afterwards). Returns the section, or NULL with a one-line message
  * (stress-ng failing quotes the end of its output).
  */
-json_t *rtm_cost_run(const struct rtm_cost_opts *o, bool (*stopping)(void),
+json_t *rtm_cost_run(const struct rtm_cost_opts *o, const volatile sig_atomic_t *stop,
 		     struct rtm_error *err);
 
 /* A "throughput" section as compare and report read it. */

@@ -26,6 +26,7 @@
 #ifndef RTM_CPUACCT_H
 #define RTM_CPUACCT_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -37,6 +38,8 @@
 #include "box/sysinfo.h"
 #include "tracefs/tracedec.h"
 #include "core/units.h"
+
+struct rtm_trace;
 
 /* ------------------------------------------------------------ /proc tasks */
 
@@ -110,9 +113,9 @@ void rtm_acct_mode_from_sysinfo(const struct rtm_sysinfo *si, struct rtm_acct_mo
 /*
  * The statements: which accounting the kernel uses and what follows for the
  * tables (IRQ time, the utime/stime split, IRQ threads, steal time). Returns
- * the number of lines written into @lines.
+ * the number of lines written into @out (not "lines": term.h defines that name).
  */
-int rtm_acct_mode_lines(const struct rtm_acct_mode *m, char lines[RTM_ACCT_LINES][400]);
+int rtm_acct_mode_lines(const struct rtm_acct_mode *m, char out[RTM_ACCT_LINES][400]);
 json_t *rtm_acct_mode_to_json(const struct rtm_acct_mode *m);
 
 /* ------------------------------------------------------------ trace accounting */
@@ -213,5 +216,50 @@ void rtm_cpuacct_rows_free(struct rtm_cpuacct_row *rows, int n);
 json_t *rtm_cpuacct_to_json(const struct rtm_cpuacct *a, const struct rtm_cpuacct_row *rows,
 			    int n, const struct rtm_cpulist *cpus, const struct rtm_irq_snap *stat,
 			    int user_hz);
+
+/* ------------------------------------------------------------ a run (charged_run.c) */
+
+/*
+ * One run of irq --accounting on this kernel: tracing on, one switch forced on
+ * every CPU (so each CPU's running task is known from then on), /proc/stat and
+ * every thread's stat and schedstat read, the run, the same reads again,
+ * tracing off. A task's ran and interrupt time count between its own two
+ * reads, like its charged time.
+ */
+struct rtm_charged_run {
+	const struct rtm_cpulist *cpus;	/* borrowed; NULL or none: all CPUs */
+	int ncpus;			/* configured CPUs, all accounted */
+	struct rtm_trace *trace;	/* its stale-instance note is the caller's to print */
+	struct rtm_acct_mode mode;
+	struct rtm_cpuacct *a;
+	struct rtm_task_snap first, last;
+	struct rtm_irq_snap stat0, stat1;
+	/* the outcome of rtm_charged_run_measure() */
+	struct rtm_irq_snap stat;	/* the /proc/stat difference over the window */
+	struct rtm_cpuacct_row *rows;
+	int nrows;
+	uint64_t window_ns;		/* from the first reads to the end of the last */
+	long events;			/* trace events read */
+	uint64_t lost;			/* trace events lost */
+};
+
+/*
+ * Learn the kernel's accounting (sysinfo), check @cpus are online and create
+ * the streaming instance (not started). 0, or -errno with a message (all is
+ * released then).
+ */
+int rtm_charged_run_open(struct rtm_charged_run *run, const struct rtm_cpulist *cpus,
+			 struct rtm_error *err);
+/*
+ * Trace and account for @duration_ns (0: until *@stop is set), draining every
+ * 100 ms; the run ends early when *@stop is set (@stop NULL: never). Fills
+ * the outcome. 0, or -errno with a message.
+ */
+int rtm_charged_run_measure(struct rtm_charged_run *run, uint64_t duration_ns,
+			    const volatile sig_atomic_t *stop, struct rtm_error *err);
+/* {"accounting", "result" (rtm_cpuacct_to_json()), "trace_events", "trace_lost"} */
+json_t *rtm_charged_run_to_json(const struct rtm_charged_run *run);
+/* Tracing off, the instance removed, everything freed; safe after a failed open. */
+void rtm_charged_run_release(struct rtm_charged_run *run);
 
 #endif

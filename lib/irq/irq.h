@@ -157,6 +157,14 @@ struct rtm_irq_threads {
 int rtm_irq_threads_read(const char *root, struct rtm_irq_threads *th, struct rtm_error *err);
 void rtm_irq_threads_release(struct rtm_irq_threads *th);
 
+/*
+ * Every CPU of @cpus (NULL: none asked) has a column in /proc/interrupts of
+ * @s, that is, is online; else -EINVAL with a message naming the first that
+ * is not, the CPUs there and the fix (-a).
+ */
+int rtm_irq_check_cpus(const struct rtm_irq_snap *s, const struct rtm_cpulist *cpus,
+		       struct rtm_error *err);
+
 int rtm_irq_delta(const struct rtm_irq_snap *a, const struct rtm_irq_snap *b,
 		  struct rtm_irq_snap *out, struct rtm_error *err);
 

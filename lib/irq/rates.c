@@ -519,6 +519,24 @@ int rtm_irq_delta(const struct rtm_irq_snap *a, const struct rtm_irq_snap *b,
 	return 0;
 }
 
+/* -a: every CPU must have a column in /proc/interrupts (be online), as cyclic checks it. */
+int rtm_irq_check_cpus(const struct rtm_irq_snap *s, const struct rtm_cpulist *cpus,
+		       struct rtm_error *err)
+{
+	struct rtm_cpulist have = { s->ncpus, s->cpus };
+	char list[256];
+	int i;
+
+	for (i = 0; cpus && i < cpus->n; i++) {
+		if (!rtm_cpulist_has(&have, cpus->cpus[i])) {
+			rtm_cpulist_format(&have, list, sizeof(list));
+			return rtm_error_set(err, "CPU %d is not online (CPUs in /proc/interrupts: "
+					     "%s); pick others with -a", cpus->cpus[i], list);
+		}
+	}
+	return 0;
+}
+
 /**
  * rtm_irq_rate_hz - events per second over the interval of a difference
  * @d: a difference (a snapshot has no interval: the rate is 0)
