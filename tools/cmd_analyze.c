@@ -10,26 +10,48 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli/opts.h"
 #include "trace/analysis.h"
 #include "trace/capture.h"
 #include "core/jsonutil.h"
 #include "cli/cli.h"
 #include "rtmeasure.h"
 
-static void analyze_usage(FILE *f)
-{
-	fprintf(f, "usage: rtmeasure analyze [--json] DIR|FILE...\n\n"
+enum {
+	ANALYZE_OPT_PREEMPT_MODEL = RTM_OPT_KEY0,
+};
+
+static const struct rtm_opt analyze_opts[] = {
+	{ "json", 'j', no_argument, NULL, 0, "the analyses as JSON" },
+	{ "preempt-model", ANALYZE_OPT_PREEMPT_MODEL, required_argument, "MODEL", 0,
+	  "the kernel's preemption model (none, voluntary, full, lazy, rt) where the spike "
+	  "file does not say; default: the file's, else its results folder's" },
+	RTM_OPT_HELP_ROWS(0),
+	RTM_OPT_END,
+};
+
+static const struct rtm_opt_group analyze_groups[] = { { NULL, true } };
+
+static const struct rtm_cmd_opts analyze_cmd = {
+	.command = "analyze",
+	.usage = "usage: rtmeasure analyze [--json] DIR|FILE...\n\n"
 		"Explains saved latency spikes again from their events: a results folder\n"
 		"(its spikes/spike-*.json) or spike-NNN.json files written by cyclic/run\n"
 		"with -b and --trace. One verdict per spike: how late the timer fired, who\n"
 		"ran while the probe waited, which interrupts took how long, and what no\n"
-		"event explains.\n\n"
-		"  -j, --json             the analyses as JSON\n"
-		"  --preempt-model MODEL  the kernel's preemption model (none, voluntary,\n"
-		"                         full, lazy, rt) where the spike file does not say;\n"
-		"                         default: the file's, else its results folder's\n"
-		"      --help             this help\n");
-}
+		"event explains.\n",
+	.groups = analyze_groups,
+	.ngroups = 1,
+	.tables = { analyze_opts },
+};
+
+struct analyze_opts {
+	const char *model;	/* NULL: the file's, else its results folder's */
+	bool json;
+	int help;		/* RTM_OPT_HELP or RTM_OPT_HELP_ALL: print it and stop */
+	char **files;		/* the operands */
+	int nfiles;
+};
 
 /*
  * The preemption model of the run a spike file belongs to, for files written
@@ -143,58 +165,70 @@ static int analyze_dir(const char *dir, json_t *out, bool json, const char *mode
 	return ret;
 }
 
-int cmd_analyze(int argc, char **argv, const struct rtm_cli *cli)
+/* argv into @o; 0 or RTM_EXIT_USAGE after the one-line message. */
+static int analyze_parse(int argc, char **argv, struct analyze_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "preempt-model", required_argument, NULL, 1000 },
-		{ "help", no_argument, NULL, 2000 },
-		{ NULL, 0, NULL, 0 },
-	};
 	static const char *const models[] = { "none", "voluntary", "full", "lazy", "rt" };
-	const char *model = NULL;
-	bool json = false;
-	json_t *out;
+	struct rtm_getopt g;
 	size_t k;
-	int c, i, ret = 0;
+	int c;
 
+	if (rtm_opts_getopt(&analyze_cmd, &g))
+		return rtm_cli_fail("analyze: bad option table");
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "j", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
-			json = true;
+			o->json = true;
 			break;
-		case 1000:
+		case ANALYZE_OPT_PREEMPT_MODEL:
 			for (k = 0; k < sizeof(models) / sizeof(models[0]); k++)
 				if (!strcmp(optarg, models[k]))
-					model = models[k];
-			if (!model)
+					o->model = models[k];
+			if (!o->model)
 				return rtm_cli_fail("analyze: --preempt-model '%s': give none, "
 						    "voluntary, full, lazy or rt", optarg);
 			break;
-		case 2000:
-			analyze_usage(stdout);
-			return RTM_EXIT_OK;
+		case RTM_OPT_HELP:
+		case RTM_OPT_HELP_ALL:
+			o->help = c;
+			return 0;
 		default:
-			return rtm_cli_bad_option("analyze", "j", longopts, argv);
+			return rtm_cli_bad_option("analyze", g.shortopts, g.longopts, argv);
 		}
 	}
 	if (optind >= argc)
 		return rtm_cli_fail("analyze: give a results folder or spike-NNN.json "
 				    "(rtmeasure analyze --help)");
+	o->files = argv + optind;
+	o->nfiles = argc - optind;
+	return 0;
+}
+
+int cmd_analyze(int argc, char **argv, const struct rtm_cli *cli)
+{
+	struct analyze_opts o = { 0 };
+	json_t *out;
+	int i, ret;
+
+	ret = analyze_parse(argc, argv, &o);
+	if (o.help)
+		rtm_opts_help(&analyze_cmd, stdout, o.help == RTM_OPT_HELP_ALL);
+	if (ret || o.help)
+		return ret;
 	out = json_array();
-	for (i = optind; i < argc && !ret; i++) {
+	for (i = 0; i < o.nfiles && !ret; i++) {
 		struct stat st;
 
-		if (stat(argv[i], &st) < 0)
-			ret = rtm_cli_fail("analyze: cannot read %s", argv[i]);
+		if (stat(o.files[i], &st) < 0)
+			ret = rtm_cli_fail("analyze: cannot read %s", o.files[i]);
 		else if (S_ISDIR(st.st_mode))
-			ret = analyze_dir(argv[i], out, json, model);
+			ret = analyze_dir(o.files[i], out, o.json, o.model);
 		else
-			ret = analyze_file(argv[i], out, json, model);
+			ret = analyze_file(o.files[i], out, o.json, o.model);
 	}
-	if (!ret && json) {
+	if (!ret && o.json) {
 		json_dumpf(out, stdout, JSON_INDENT(2));
 		putchar('\n');
 	}

@@ -11,20 +11,54 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli/opts.h"
 #include "present/compare.h"
 #include "cli/cli.h"
 #include "rtmeasure.h"
 
-static void compare_usage(FILE *f)
-{
-	fprintf(f, "usage: rtmeasure compare A B [C ...] [--labels L1,L2,...] [-o OUT] [--json]\n"
+enum {
+	COMPARE_OPT_SIZE = RTM_OPT_KEY0,
+	COMPARE_OPT_LOG_X,
+	COMPARE_OPT_FOLLOW,
+};
+
+/* Groups of compare --help. */
+enum { CG_RUNS, CG_PAGES };
+
+static const struct rtm_opt compare_opts[] = {
+	{ "labels", 'l', required_argument, "LIST", CG_RUNS,
+	  "names of the runs, comma separated (default: the folder names)" },
+	{ "output", 'o', required_argument, "OUT", CG_PAGES,
+	  "write plots, compare.html and compare.md into OUT" },
+	{ "format", 'f', required_argument, "LIST", CG_PAGES,
+	  "plot formats, comma separated: png, svg, pdf (default png)" },
+	{ "size", COMPARE_OPT_SIZE, required_argument, "WxH", CG_PAGES,
+	  "image size in pixels (default 1000x560)" },
+	{ "log-x", COMPARE_OPT_LOG_X, no_argument, NULL, CG_PAGES,
+	  "logarithmic latency axis in the histogram (default linear, with the tail in its "
+	  "own panel when far)" },
+	{ "json", 'j', no_argument, NULL, CG_RUNS, "print the comparison as JSON" },
+	{ "follow", COMPARE_OPT_FOLLOW, no_argument, NULL, CG_PAGES,
+	  "let OUT be a symbolic link" },
+	RTM_OPT_HELP_ROWS(CG_RUNS),
+	RTM_OPT_END,
+};
+
+static const struct rtm_opt_group compare_groups[] = {
+	[CG_RUNS] = { NULL, true },
+	[CG_PAGES] = { "Plots and pages (-o)", true },
+};
+
+static const struct rtm_cmd_opts compare_cmd = {
+	.command = "compare",
+	.usage = "usage: rtmeasure compare A B [C ...] [--labels L1,L2,...] [-o OUT] [--json]\n"
 		"       rtmeasure compare A1,A2,A3 B1,B2,B3 ...\n\n"
 		"Compares runs (results folders or result.json files) with the first, A, as the\n"
 		"baseline: their fingerprints side by side (kernel, preemption model, command\n"
 		"line, CPU, load, interval, priority, duration, VM) with a warning for each\n"
 		"difference that makes the comparison unfair; the same metrics per CPU and for\n"
 		"all CPUs with ratio (run / A) and delta (run - A); and for p99, p99.9, p99.99\n"
-		"and p99.999 a 95%% confidence interval and a verdict (\"B's p99.9 is 4.1x\n"
+		"and p99.999 a 95% confidence interval and a verdict (\"B's p99.9 is 4.1x\n"
 		"lower than A's\", \"not distinguishable\", \"too few samples\"). With -o,\n"
 		"overlay plots (histograms, percentile curves), OUT/compare.html and\n"
 		"OUT/compare.md.\n\n"
@@ -33,20 +67,21 @@ static void compare_usage(FILE *f)
 		"percentiles' logarithms). With one run per side it comes from batches of the\n"
 		"runs' time series, for p99 only, and names a difference only beyond 1.5x.\n\n"
 		"Runs with a noise section (run --noise) also get their noise side by side\n"
-		"(noise %%, largest gap, gap percentiles, causes; a verdict over runs only);\n"
-		"results of rtmeasure noise alone are compared by their noise only.\n\n"
-		"  -l, --labels LIST    names of the runs, comma separated (default: the\n"
-		"                       folder names)\n"
-		"  -o, --output OUT     write plots, compare.html and compare.md into OUT\n"
-		"      --follow         let OUT be a symbolic link\n"
-		"  -f, --format LIST    plot formats, comma separated: png, svg, pdf\n"
-		"                       (default png)\n"
-		"      --size WxH       image size in pixels (default 1000x560)\n"
-		"      --log-x          logarithmic latency axis in the histogram (default\n"
-		"                       linear, with the tail in its own panel when far)\n"
-		"  -j, --json           print the comparison as JSON\n"
-		"      --help           this help\n");
-}
+		"(noise %, largest gap, gap percentiles, causes; a verdict over runs only);\n"
+		"results of rtmeasure noise alone are compared by their noise only.\n",
+	.groups = compare_groups,
+	.ngroups = sizeof(compare_groups) / sizeof(compare_groups[0]),
+	.tables = { compare_opts },
+};
+
+struct compare_cmd_opts {
+	struct rtm_compare_opts cmp;	/* -o and the plots */
+	const char *labels;		/* --labels; NULL: from the folder names */
+	bool json, follow;
+	int help;		/* RTM_OPT_HELP or RTM_OPT_HELP_ALL: print it and stop */
+	char **runs;		/* the operands: A B ... (each maybe A1,A2,A3) */
+	int nruns;
+};
 
 /*
  * The runs of one side: "A1,A2,A3" is three rounds, unless the whole argument
@@ -243,83 +278,146 @@ static int compare_noise_only(struct rtm_compare *cmp, const char *out_dir, bool
 	return RTM_EXIT_OK;
 }
 
+/*
+ * argv into @o, -o checked (a folder, or absent) before the runs are counted;
+ * 0 or RTM_EXIT_USAGE after the one-line message.
+ */
+static int compare_parse(int argc, char **argv, struct compare_cmd_opts *o)
+{
+	struct rtm_compare_opts *p = &o->cmp;
+	struct rtm_error err = { "" };
+	struct rtm_getopt g;
+	int c, ret;
+
+	if (rtm_opts_getopt(&compare_cmd, &g))
+		return rtm_cli_fail("compare: bad option table");
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) != -1) {
+		switch (c) {
+		case 'l':
+			o->labels = optarg;
+			break;
+		case 'o':
+			p->out_dir = optarg;
+			break;
+		case 'f':
+			if (rtm_plot_formats_parse(optarg, &p->formats, &err))
+				return rtm_cli_fail("compare: --format: %s", err.msg);
+			break;
+		case COMPARE_OPT_SIZE:
+			if (sscanf(optarg, "%dx%d", &p->width, &p->height) != 2 || p->width < 200 ||
+			    p->height < 150 || p->width > 10000 || p->height > 10000)
+				return rtm_cli_fail("compare: --size '%s': write WIDTHxHEIGHT in "
+						    "pixels, 200x150 to 10000x10000", optarg);
+			break;
+		case COMPARE_OPT_LOG_X:
+			p->log_x = true;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case COMPARE_OPT_FOLLOW:
+			o->follow = true;
+			break;
+		case RTM_OPT_HELP:
+		case RTM_OPT_HELP_ALL:
+			o->help = c;
+			return 0;
+		default:
+			return rtm_cli_bad_option("compare", g.shortopts, g.longopts, argv);
+		}
+	}
+	if (p->out_dir && (ret = rtm_cli_check_outdir("compare", p->out_dir, o->follow)))
+		return ret;
+	o->runs = argv + optind;
+	o->nruns = argc - optind;
+	if (o->nruns < 2)
+		return rtm_cli_fail("compare: give at least two results folders or result.json "
+				    "files (rtmeasure compare --help)");
+	if (o->nruns > RTM_COMPARE_MAX_RUNS)
+		return rtm_cli_fail("compare: at most %d runs at once (%d given)",
+				    RTM_COMPARE_MAX_RUNS, o->nruns);
+	return 0;
+}
+
+/* Round @j of side @i digested into @cmp, then freed; 0 or the exit status. */
+static int add_run(struct rtm_compare *cmp, char **const *rounds, int i, int j,
+		   const char *label, bool *noise_only)
+{
+	struct rtm_error err = { "" };
+	struct rtm_result *r = rtm_result_load(rounds[i][j], &err);
+	bool noise = r && !r->ncpus && json_object_get(r->sections, "noise");
+	int ret;
+
+	if (r && !i && !j)	/* the baseline says which: noise or latency */
+		*noise_only = noise;
+	if (r && noise != *noise_only) {
+		rtm_result_free(r);
+		return rtm_cli_fail("compare: %s is a %s result and %s a %s one: compare latency "
+				    "results (run, cyclic) or noise results (rtmeasure noise), not "
+				    "both", rounds[i][j], noise ? "noise" : "latency", rounds[0][0],
+				    *noise_only ? "noise" : "latency");
+	}
+	if (*noise_only)	/* rtmeasure noise: sections.noise only */
+		ret = !r ? -1 : rtm_compare_noise_add(cmp, r, label, rounds[i][j], j > 0, &err);
+	else
+		ret = !r ? -1 : j ? rtm_compare_add_round(cmp, r, rounds[i][j], &err) :
+		      rtm_compare_add(cmp, r, label, rounds[i][j], &err);
+	rtm_result_free(r);
+	return ret ? rtm_cli_fail("compare: %s", err.msg) : 0;
+}
+
+/* Latency results: the verdicts, the pages with -o, the table or JSON; the exit status. */
+static int compare_latency(struct rtm_compare *cmp, const struct compare_cmd_opts *o)
+{
+	const char *out = o->cmp.out_dir;
+	struct rtm_error err = { "" };
+
+	rtm_compare_finish(cmp);
+	if (out && rtm_compare_write(cmp, &o->cmp, &err))
+		return rtm_cli_fail("compare: %s", err.msg);
+	if (o->json) {
+		json_t *doc = rtm_compare_to_json(cmp);
+
+		json_dumpf(doc, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+		putchar('\n');
+		json_decref(doc);
+	} else {
+		rtm_compare_fprint(cmp, stdout);
+		if (out)
+			printf("\ncompare: %s/compare.html, %s/compare.md, plots in %s/plots/\n",
+			       out, out, out);
+	}
+	return RTM_EXIT_OK;
+}
+
 int cmd_compare(int argc, char **argv, const struct rtm_cli *cli)
 {
-	static const struct option longopts[] = {
-		{ "labels", required_argument, NULL, 'l' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "size", required_argument, NULL, 1001 },
-		{ "log-x", no_argument, NULL, 1002 },
-		{ "json", no_argument, NULL, 'j' },
-		{ "follow", no_argument, NULL, 2010 },
-		{ "help", no_argument, NULL, 2000 },
-		{ NULL, 0, NULL, 0 },
+	struct compare_cmd_opts o = {
+		.cmp = { .formats = 1u << RTM_PLOT_PNG, .width = 1000, .height = 560 },
 	};
-	struct rtm_compare_opts o = { .formats = 1u << RTM_PLOT_PNG, .width = 1000, .height = 560 };
-	struct rtm_error err = { "" };
-	const char *labels_arg = NULL;
 	char labels[RTM_COMPARE_MAX_RUNS][64];
 	char **rounds[RTM_COMPARE_MAX_RUNS] = { NULL };
 	int nr[RTM_COMPARE_MAX_RUNS] = { 0 };
 	struct rtm_compare *cmp = NULL;
-	bool json = false, follow = false, noise_only = false;
-	int c, i, j, n, ret;
+	bool noise_only = false;
+	int i, j, ret;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "l:o:f:j", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'l':
-			labels_arg = optarg;
-			break;
-		case 'o':
-			o.out_dir = optarg;
-			break;
-		case 'f':
-			if (rtm_plot_formats_parse(optarg, &o.formats, &err))
-				return rtm_cli_fail("compare: --format: %s", err.msg);
-			break;
-		case 1001:
-			if (sscanf(optarg, "%dx%d", &o.width, &o.height) != 2 || o.width < 200 ||
-			    o.height < 150 || o.width > 10000 || o.height > 10000)
-				return rtm_cli_fail("compare: --size '%s': write WIDTHxHEIGHT in "
-						    "pixels, 200x150 to 10000x10000", optarg);
-			break;
-		case 1002:
-			o.log_x = true;
-			break;
-		case 'j':
-			json = true;
-			break;
-		case 2010:
-			follow = true;
-			break;
-		case 2000:
-			compare_usage(stdout);
-			return RTM_EXIT_OK;
-		default:
-			return rtm_cli_bad_option("compare", "l:o:f:j", longopts, argv);
-		}
-	}
-	if (o.out_dir && (ret = rtm_cli_check_outdir("compare", o.out_dir, follow)))
+	ret = compare_parse(argc, argv, &o);
+	if (o.help)
+		rtm_opts_help(&compare_cmd, stdout, o.help == RTM_OPT_HELP_ALL);
+	if (ret || o.help)
 		return ret;
-	n = argc - optind;
-	if (n < 2)
-		return rtm_cli_fail("compare: give at least two results folders or result.json "
-				    "files (rtmeasure compare --help)");
-	if (n > RTM_COMPARE_MAX_RUNS)
-		return rtm_cli_fail("compare: at most %d runs at once (%d given)",
-				    RTM_COMPARE_MAX_RUNS, n);
 	memset(labels, 0, sizeof(labels));
-	for (i = 0; i < n; i++) {
-		nr[i] = split_rounds(argv[optind + i], &rounds[i]);
+	for (i = 0; i < o.nruns; i++) {
+		nr[i] = split_rounds(o.runs[i], &rounds[i]);
 		if (nr[i] < 0) {
 			ret = RTM_EXIT_USAGE;
 			goto out;
 		}
 	}
-	ret = make_labels(rounds, nr, n, labels_arg, labels);
+	ret = make_labels(rounds, nr, o.nruns, o.labels, labels);
 	if (ret)
 		goto out;
 	cmp = rtm_compare_alloc();
@@ -328,62 +426,15 @@ int cmd_compare(int argc, char **argv, const struct rtm_cli *cli)
 		goto out;
 	}
 	/* one full result in memory at a time: each is digested, then freed */
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < nr[i]; j++) {
-			struct rtm_result *r = rtm_result_load(rounds[i][j], &err);
-
-			bool noise = r && !r->ncpus && json_object_get(r->sections, "noise");
-
-			if (r && !i && !j)	/* the baseline says which: noise or latency */
-				noise_only = noise;
-			if (r && noise != noise_only) {
-				rtm_result_free(r);
-				ret = rtm_cli_fail("compare: %s is a %s result and %s a %s one: "
-						   "compare latency results (run, cyclic) or noise "
-						   "results (rtmeasure noise), not both",
-						   rounds[i][j], noise ? "noise" : "latency",
-						   rounds[0][0], noise_only ? "noise" : "latency");
-				goto out;
-			}
-			if (noise_only)	/* rtmeasure noise: sections.noise only */
-				ret = !r ? -1 : rtm_compare_noise_add(cmp, r, labels[i],
-								      rounds[i][j], j > 0, &err);
-			else
-				ret = !r ? -1 : j ? rtm_compare_add_round(cmp, r, rounds[i][j],
-									 &err) :
-				      rtm_compare_add(cmp, r, labels[i], rounds[i][j], &err);
-			rtm_result_free(r);
-			if (ret) {
-				ret = rtm_cli_fail("compare: %s", err.msg);
-				goto out;
-			}
-		}
-	}
-	if (noise_only) {
-		ret = compare_noise_only(cmp, o.out_dir, json);
-		goto out;
-	}
-	rtm_compare_finish(cmp);
-	if (o.out_dir && rtm_compare_write(cmp, &o, &err)) {
-		ret = rtm_cli_fail("compare: %s", err.msg);
-		goto out;
-	}
-	if (json) {
-		json_t *doc = rtm_compare_to_json(cmp);
-
-		json_dumpf(doc, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-		putchar('\n');
-		json_decref(doc);
-	} else {
-		rtm_compare_fprint(cmp, stdout);
-		if (o.out_dir)
-			printf("\ncompare: %s/compare.html, %s/compare.md, plots in %s/plots/\n",
-			       o.out_dir, o.out_dir, o.out_dir);
-	}
-	ret = RTM_EXIT_OK;
+	for (i = 0; i < o.nruns && !ret; i++)
+		for (j = 0; j < nr[i] && !ret; j++)
+			ret = add_run(cmp, rounds, i, j, labels[i], &noise_only);
+	if (!ret)
+		ret = noise_only ? compare_noise_only(cmp, o.cmp.out_dir, o.json) :
+		      compare_latency(cmp, &o);
 out:
 	rtm_compare_free(cmp);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < o.nruns; i++)
 		free_rounds(rounds[i]);
 	return ret;
 }

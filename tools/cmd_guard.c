@@ -32,6 +32,7 @@
 #include "box/guard.h"
 #include "box/rt.h"
 #include "cli/cli.h"
+#include "cli/opts.h"
 #include "rtmeasure.h"
 #include "core/units.h"
 
@@ -50,13 +51,20 @@ struct canary {
 	struct rtm_guard_scan base;
 };
 
-struct guard {
+/* What the command line asks for. */
+struct guard_opts {
 	struct rtm_cpulist cpus;
+	bool cpus_given;		/* -a; else every online CPU but 0 */
 	uint64_t starve_ns, poll_ns, duration_ns;
 	enum action action;
 	int signo;
 	struct rtm_guard_protect protect;
 	bool json;
+	int help;		/* RTM_OPT_HELP or RTM_OPT_HELP_ALL: print it and stop */
+};
+
+struct guard {
+	struct guard_opts o;
 	_Atomic bool stop;
 	struct canary *can;
 	unsigned long actions;
@@ -88,7 +96,7 @@ static void *canary_main(void *arg)
 		return NULL;
 	while (!atomic_load(&c->g->stop)) {
 		atomic_store(&c->beat_ns, mono_ns());
-		sleep_ns(c->g->poll_ns / 2);
+		sleep_ns(c->g->o.poll_ns / 2);
 	}
 	return NULL;
 }
@@ -106,14 +114,14 @@ static const char *policy_name(int p)
 /* Act on one holder; returns what was done, for the log. */
 static const char *act(struct guard *g, const struct rtm_guard_task *t, char *buf, size_t len)
 {
-	const char *no = rtm_guard_refusal(t, &g->protect, getpid());
+	const char *no = rtm_guard_refusal(t, &g->o.protect, getpid());
 	struct sched_param sp = { 0 };
 
 	if (no) {
 		snprintf(buf, len, "left alone: %s", no);
 		return buf;
 	}
-	switch (g->action) {
+	switch (g->o.action) {
 	case ACT_REPORT:
 		return "reported";
 	case ACT_DEMOTE:
@@ -129,11 +137,11 @@ static const char *act(struct guard *g, const struct rtm_guard_task *t, char *bu
 			snprintf(buf, len, "stopped (SIGSTOP to pid %d; SIGCONT resumes it)", t->pid);
 		break;
 	case ACT_SIGNAL:
-		if (kill(t->pid, g->signo))
-			snprintf(buf, len, "signal %s failed: %s", sigabbrev_np(g->signo) ?: "?",
+		if (kill(t->pid, g->o.signo))
+			snprintf(buf, len, "signal %s failed: %s", sigabbrev_np(g->o.signo) ?: "?",
 				 strerror(errno));
 		else
-			snprintf(buf, len, "sent SIG%s to pid %d", sigabbrev_np(g->signo) ?: "?",
+			snprintf(buf, len, "sent SIG%s to pid %d", sigabbrev_np(g->o.signo) ?: "?",
 				 t->pid);
 		break;
 	}
@@ -148,7 +156,7 @@ static void log_holder(struct guard *g, int cpu, uint64_t starved_ns, uint64_t w
 	time_t now = time(NULL);
 
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", localtime(&now));
-	if (g->json) {
+	if (g->o.json) {
 		json_t *j = json_pack("{s:s, s:i, s:f, s:f, s:s, s:i, s:i, s:s, s:i, s:f, s:b, s:s}",
 				      "time", when, "cpu", cpu, "starved_s", (double)starved_ns / 1e9,
 				      "window_s", (double)window_ns / 1e9,
@@ -181,7 +189,7 @@ static void say(struct guard *g, int cpu, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", localtime(&now));
-	if (g->json) {
+	if (g->o.json) {
 		json_t *j = json_pack("{s:s, s:i, s:s}", "time", when, "cpu", cpu, "event", msg);
 
 		json_dumpf(j, stdout, JSON_COMPACT);
@@ -200,7 +208,7 @@ static void poll_once(struct guard *g)
 	uint64_t now = mono_ns();
 	int i;
 
-	for (i = 0; i < g->cpus.n; i++) {
+	for (i = 0; i < g->o.cpus.n; i++) {
 		struct canary *c = &g->can[i];
 		uint64_t age = now - atomic_load(&c->beat_ns);
 		struct rtm_guard_scan cur = { 0 };
@@ -208,7 +216,7 @@ static void poll_once(struct guard *g)
 		uint64_t ran[8];
 		char buf[160];
 
-		if (age < g->starve_ns / 2) {	/* healthy (again) */
+		if (age < g->o.starve_ns / 2) {	/* healthy (again) */
 			if (c->acted)
 				say(g, c->cpu, "non-RT tasks run again %.2f s after the guard "
 				    "acted", (double)(now - c->acted_ns) / 1e9);
@@ -225,7 +233,7 @@ static void poll_once(struct guard *g)
 			}
 			continue;
 		}
-		if (age < g->starve_ns || c->acted)
+		if (age < g->o.starve_ns || c->acted)
 			continue;
 		if (rtm_guard_scan_rt("/", &cur, &err))
 			continue;
@@ -243,52 +251,73 @@ static void poll_once(struct guard *g)
 	}
 }
 
-static void guard_usage(FILE *f)
-{
-	fprintf(f, "usage: rtmeasure guard [options]\n\n"
+enum {
+	GUARD_OPT_STARVE = RTM_OPT_KEY0,
+	GUARD_OPT_ACTION,
+	GUARD_OPT_PROTECT,
+	GUARD_OPT_POLL,
+	GUARD_OPT_JSON,
+};
+
+static const struct rtm_opt guard_opts[] = {
+	{ "cpus", 'a', required_argument, "CPUS", 0,
+	  "CPUs to watch (default: all online but CPU 0 when there are several, so the guard "
+	  "has a CPU of its own)" },
+	{ "starve", GUARD_OPT_STARVE, required_argument, "DUR", 0,
+	  "a CPU is starved after DUR without its canary (default 500ms: below what RT "
+	  "throttling and the fair server of kernels 6.12+ leave a runaway)" },
+	{ "action", GUARD_OPT_ACTION, required_argument, "ACT", 0,
+	  "report (default), demote (to SCHED_OTHER), stop (SIGSTOP), signal=SIG (TERM, "
+	  "KILL, INT, HUP, ...)" },
+	{ "protect", GUARD_OPT_PROTECT, required_argument, "LIST", 0,
+	  "pids and command names never acted on (comma separated); kernel threads, PID 1 "
+	  "and the guard never are" },
+	{ "poll", GUARD_OPT_POLL, required_argument, "DUR", 0,
+	  "how often canaries are checked (default 100ms)" },
+	{ "duration", 'D', required_argument, "DUR", 0, "stop after DUR (default: until Ctrl-C)" },
+	{ "json", GUARD_OPT_JSON, no_argument, NULL, 0,
+	  "one JSON object per holder instead of a line" },
+	RTM_OPT_HELP_ROWS(0),
+	RTM_OPT_END,
+};
+
+static const struct rtm_opt_group guard_groups[] = { { NULL, true } };
+
+static const struct rtm_cmd_opts guard_cmd = {
+	.command = "guard",
+	.usage = "usage: rtmeasure guard [options]\n\n"
 		"Watches CPUs for real-time tasks that keep everything else off them: a\n"
 		"SCHED_OTHER canary per CPU; when one has not run for --starve, the RT\n"
 		"threads that held the CPU are named and acted on. The guard runs at\n"
-		"SCHED_FIFO 99 on the CPUs it does not watch. RT throttling is not changed.\n\n"
-		"  -a, --cpus CPUS         CPUs to watch (default: all online but CPU 0 when\n"
-		"                          there are several, so the guard has a CPU of its own)\n"
-		"      --starve DUR        a CPU is starved after DUR without its canary\n"
-		"                          (default 500ms: below what RT throttling and the\n"
-		"                          fair server of kernels 6.12+ leave a runaway)\n"
-		"      --action ACT        report (default), demote (to SCHED_OTHER), stop\n"
-		"                          (SIGSTOP), signal=SIG (TERM, KILL, INT, HUP, ...)\n"
-		"      --protect LIST      pids and command names never acted on (comma\n"
-		"                          separated); kernel threads, PID 1 and the guard\n"
-		"                          never are\n"
-		"      --poll DUR          how often canaries are checked (default 100ms)\n"
-		"  -D, --duration DUR      stop after DUR (default: until Ctrl-C)\n"
-		"      --json              one JSON object per holder instead of a line\n"
-		"      --help              this help\n");
-}
+		"SCHED_FIFO 99 on the CPUs it does not watch. RT throttling is not changed.\n",
+	.groups = guard_groups,
+	.ngroups = 1,
+	.tables = { guard_opts },
+};
 
-static int parse_action(struct guard *g, const char *s)
+static int parse_action(struct guard_opts *o, const char *s)
 {
 	if (!strcmp(s, "report"))
-		g->action = ACT_REPORT;
+		o->action = ACT_REPORT;
 	else if (!strcmp(s, "demote"))
-		g->action = ACT_DEMOTE;
+		o->action = ACT_DEMOTE;
 	else if (!strcmp(s, "stop"))
-		g->action = ACT_STOP;
+		o->action = ACT_STOP;
 	else if (!strncmp(s, "signal=", 7)) {
 		const char *n = s + 7;
 		int i;
 
 		if (!strncmp(n, "SIG", 3))
 			n += 3;
-		g->action = ACT_SIGNAL;
-		g->signo = 0;
+		o->action = ACT_SIGNAL;
+		o->signo = 0;
 		for (i = 1; i < NSIG; i++)
 			if (sigabbrev_np(i) && !strcasecmp(sigabbrev_np(i), n))
-				g->signo = i;
-		if (!g->signo)
+				o->signo = i;
+		if (!o->signo)
 			return rtm_cli_fail("guard: --action %s: unknown signal (write signal=TERM, "
 					    "signal=KILL, ...)", s);
-		if (g->signo == SIGSTOP || g->signo == SIGCONT)
+		if (o->signo == SIGSTOP || o->signo == SIGCONT)
 			return rtm_cli_fail("guard: --action %s: use --action stop", s);
 	} else {
 		return rtm_cli_fail("guard: --action '%s': give report, demote, stop or "
@@ -298,7 +327,7 @@ static int parse_action(struct guard *g, const char *s)
 }
 
 /* CPUs to watch: -a, or every online CPU but 0 when there are several. */
-static int default_cpus(struct guard *g, struct rtm_error *err)
+static int default_cpus(struct guard_opts *o, struct rtm_error *err)
 {
 	char online[256];
 	struct rtm_cpulist all = { 0, NULL };
@@ -310,17 +339,17 @@ static int default_cpus(struct guard *g, struct rtm_error *err)
 	if (ret)
 		return ret;
 	if (all.n < 2) {
-		g->cpus = all;
+		o->cpus = all;
 		return 0;
 	}
-	g->cpus.cpus = calloc((size_t)all.n, sizeof(int));
-	if (!g->cpus.cpus) {
+	o->cpus.cpus = calloc((size_t)all.n, sizeof(int));
+	if (!o->cpus.cpus) {
 		rtm_cpulist_release(&all);
 		return rtm_error_set(err, "out of memory");
 	}
 	for (i = 0; i < all.n; i++)
 		if (all.cpus[i] != 0)
-			g->cpus.cpus[g->cpus.n++] = all.cpus[i];
+			o->cpus.cpus[o->cpus.n++] = all.cpus[i];
 	rtm_cpulist_release(&all);
 	return 0;
 }
@@ -360,7 +389,7 @@ static void fair_server_note(uint64_t starve_ns)
 }
 
 /* The guard's own place: SCHED_FIFO 99 on the online CPUs it does not watch. */
-static int guard_place(struct guard *g, struct rtm_error *err)
+static int guard_place(const struct guard_opts *o, struct rtm_error *err)
 {
 	struct rtm_sched s = { .policy = SCHED_FIFO, .priority = 99 };
 	cpu_set_t set;
@@ -370,9 +399,9 @@ static int guard_place(struct guard *g, struct rtm_error *err)
 	CPU_ZERO(&set);
 	for (i = 0; i < n && i < CPU_SETSIZE; i++)
 		CPU_SET((int)i, &set);
-	for (k = 0; k < g->cpus.n; k++)
-		if (g->cpus.cpus[k] < CPU_SETSIZE)
-			CPU_CLR(g->cpus.cpus[k], &set);
+	for (k = 0; k < o->cpus.n; k++)
+		if (o->cpus.cpus[k] < CPU_SETSIZE)
+			CPU_CLR(o->cpus.cpus[k], &set);
 	if (CPU_COUNT(&set))
 		sched_setaffinity(0, sizeof(set), &set);
 	else
@@ -382,144 +411,191 @@ static int guard_place(struct guard *g, struct rtm_error *err)
 	return rtm_sched_apply(&s, err);
 }
 
-int cmd_guard(int argc, char **argv, const struct rtm_cli *cli)
+/* One option of the loop into @o; 0, RTM_EXIT_USAGE after the message, or -1: not ours. */
+static int guard_opt(struct guard_opts *o, int c, const char *arg)
 {
-	static const struct option longopts[] = {
-		{ "cpus", required_argument, NULL, 'a' },
-		{ "starve", required_argument, NULL, 1001 },
-		{ "action", required_argument, NULL, 1002 },
-		{ "protect", required_argument, NULL, 1003 },
-		{ "poll", required_argument, NULL, 1004 },
-		{ "duration", required_argument, NULL, 'D' },
-		{ "json", no_argument, NULL, 1005 },
-		{ "help", no_argument, NULL, 2000 },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct rtm_error err = { "" };
-	struct guard g;
-	int64_t rt_run = 0, rt_per = 0;
-	uint64_t start;
-	bool cpus_given = false;
-	int c, i, ret = RTM_EXIT_OK;
 
-	memset(&g, 0, sizeof(g));
-	g.starve_ns = 500000000ULL;	/* below the fair server's 950 ms (6.12+) */
-	g.poll_ns = 100000000ULL;
+	switch (c) {
+	case 'a':
+		rtm_cpulist_release(&o->cpus);
+		if (rtm_cpulist_parse(arg, &o->cpus, &err))
+			return rtm_cli_fail("guard: -a/--cpus: %s", err.msg);
+		o->cpus_given = true;
+		return 0;
+	case GUARD_OPT_STARVE:
+		if (rtm_parse_duration_ns(arg, &o->starve_ns, &err))
+			return rtm_cli_fail("guard: --starve: %s", err.msg);
+		return 0;
+	case GUARD_OPT_ACTION:
+		return parse_action(o, arg);
+	case GUARD_OPT_PROTECT:
+		if (rtm_guard_protect_parse(arg, &o->protect, &err))
+			return rtm_cli_fail("guard: %s", err.msg);
+		return 0;
+	case GUARD_OPT_POLL:
+		if (rtm_parse_duration_ns(arg, &o->poll_ns, &err))
+			return rtm_cli_fail("guard: --poll: %s", err.msg);
+		return 0;
+	case 'D':
+		if (rtm_parse_duration_ns(arg, &o->duration_ns, &err))
+			return rtm_cli_fail("guard: -D/--duration: %s", err.msg);
+		return 0;
+	case GUARD_OPT_JSON:
+		o->json = true;
+		return 0;
+	case RTM_OPT_HELP:
+	case RTM_OPT_HELP_ALL:
+		o->help = c;
+		return 0;
+	}
+	return -1;
+}
+
+/* argv into @o; 0 or RTM_EXIT_USAGE after the one-line message. */
+static int guard_parse(int argc, char **argv, struct guard_opts *o)
+{
+	struct rtm_getopt g;
+	int c, ret;
+
+	o->starve_ns = 500000000ULL;	/* below the fair server's 950 ms (6.12+) */
+	o->poll_ns = 100000000ULL;
+	if (rtm_opts_getopt(&guard_cmd, &g))
+		return rtm_cli_fail("guard: bad option table");
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "a:D:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			rtm_cpulist_release(&g.cpus);
-			if (rtm_cpulist_parse(optarg, &g.cpus, &err))
-				return rtm_cli_fail("guard: -a/--cpus: %s", err.msg);
-			cpus_given = true;
-			break;
-		case 1001:
-			if (rtm_parse_duration_ns(optarg, &g.starve_ns, &err))
-				return rtm_cli_fail("guard: --starve: %s", err.msg);
-			break;
-		case 1002:
-			if ((ret = parse_action(&g, optarg)))
-				return ret;
-			break;
-		case 1003:
-			if (rtm_guard_protect_parse(optarg, &g.protect, &err))
-				return rtm_cli_fail("guard: %s", err.msg);
-			break;
-		case 1004:
-			if (rtm_parse_duration_ns(optarg, &g.poll_ns, &err))
-				return rtm_cli_fail("guard: --poll: %s", err.msg);
-			break;
-		case 'D':
-			if (rtm_parse_duration_ns(optarg, &g.duration_ns, &err))
-				return rtm_cli_fail("guard: -D/--duration: %s", err.msg);
-			break;
-		case 1005:
-			g.json = true;
-			break;
-		case 2000:
-			guard_usage(stdout);
-			return RTM_EXIT_OK;
-		default:
-			return rtm_cli_bad_option("guard", "a:D:", longopts, argv);
-		}
+	while ((c = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) != -1) {
+		ret = guard_opt(o, c, optarg);
+		if (ret < 0)
+			return rtm_cli_bad_option("guard", g.shortopts, g.longopts, argv);
+		if (ret || o->help)
+			return ret;
 	}
 	if (optind < argc)
 		return rtm_cli_fail("guard: unexpected argument '%s' (rtmeasure guard --help)",
 				    argv[optind]);
-	if (g.poll_ns < 10000000ULL || g.poll_ns > 1000000000ULL)
+	if (o->poll_ns < 10000000ULL || o->poll_ns > 1000000000ULL)
 		return rtm_cli_fail("guard: --poll: give 10ms to 1s");
-	if (g.starve_ns < 2 * g.poll_ns)
+	if (o->starve_ns < 2 * o->poll_ns)
 		return rtm_cli_fail("guard: --starve must be at least two --poll periods");
-	if (!cpus_given && default_cpus(&g, &err))
-		return rtm_cli_fail("guard: %s", err.msg);
-	for (i = 0; i < g.cpus.n; i++)
-		if (g.cpus.cpus[i] >= sysconf(_SC_NPROCESSORS_CONF) || g.cpus.cpus[i] >= CPU_SETSIZE)
-			return rtm_cli_fail("guard: CPU %d does not exist", g.cpus.cpus[i]);
-	if (!g.cpus.n)
-		return rtm_cli_fail("guard: no CPU to watch (-a)");
+	return 0;
+}
 
-	if (guard_place(&g, &err))
+/* The CPUs to watch: -a's or the default, each one that exists; the exit status. */
+static int guard_cpus(struct guard_opts *o)
+{
+	struct rtm_error err = { "" };
+	int i;
+
+	if (!o->cpus_given && default_cpus(o, &err))
 		return rtm_cli_fail("guard: %s", err.msg);
-	mlockall(MCL_CURRENT | MCL_FUTURE);
-	fair_server_note(g.starve_ns);
+	for (i = 0; i < o->cpus.n; i++)
+		if (o->cpus.cpus[i] >= sysconf(_SC_NPROCESSORS_CONF) ||
+		    o->cpus.cpus[i] >= CPU_SETSIZE)
+			return rtm_cli_fail("guard: CPU %d does not exist", o->cpus.cpus[i]);
+	if (!o->cpus.n)
+		return rtm_cli_fail("guard: no CPU to watch (-a)");
+	return 0;
+}
+
+/* What RT throttling leaves a runaway, when --starve is longer. */
+static void throttling_note(uint64_t starve_ns)
+{
+	int64_t rt_run = 0, rt_per = 0;
+
 	if (rtm_rt_throttling("/", &rt_run, &rt_per) == 0 && rt_run >= 0 && rt_per > 0 &&
-	    g.starve_ns >= (uint64_t)rt_run * 1000)
+	    starve_ns >= (uint64_t)rt_run * 1000)
 		fprintf(stderr, "rtmeasure: guard: RT throttling leaves %.0f ms of every %.0f ms to "
 			"non-RT tasks, so a runaway starves a CPU %.2f s at most: --starve above "
 			"that never fires (the guard does not change it)\n",
 			(double)(rt_per - rt_run) / 1000, (double)rt_per / 1000,
 			(double)rt_run / 1e6);
+}
 
-	g.can = calloc((size_t)g.cpus.n, sizeof(*g.can));
-	if (!g.can)
+/* A SCHED_OTHER canary thread per watched CPU; the exit status. */
+static int start_canaries(struct guard *g, uint64_t start)
+{
+	int i;
+
+	g->can = calloc((size_t)g->o.cpus.n, sizeof(*g->can));
+	if (!g->can)
 		return rtm_cli_fail("guard: out of memory");
-	start = mono_ns();
-	for (i = 0; i < g.cpus.n; i++) {
+	for (i = 0; i < g->o.cpus.n; i++) {
 		pthread_attr_t attr;
 		struct sched_param sp = { 0 };
 
-		g.can[i].cpu = g.cpus.cpus[i];
-		g.can[i].g = &g;
-		atomic_store(&g.can[i].beat_ns, start);
+		g->can[i].cpu = g->o.cpus.cpus[i];
+		g->can[i].g = g;
+		atomic_store(&g->can[i].beat_ns, start);
 		/* SCHED_OTHER whatever the guard's policy: that is the point */
 		pthread_attr_init(&attr);
 		pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
 		pthread_attr_setschedpolicy(&attr, SCHED_OTHER);
 		pthread_attr_setschedparam(&attr, &sp);
 		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-		if (pthread_create(&g.can[i].thread, &attr, canary_main, &g.can[i])) {
+		if (pthread_create(&g->can[i].thread, &attr, canary_main, &g->can[i])) {
 			pthread_attr_destroy(&attr);
-			atomic_store(&g.stop, true);
+			atomic_store(&g->stop, true);
 			return rtm_cli_fail("guard: cannot start a canary thread");
 		}
 		pthread_attr_destroy(&attr);
 	}
-	{
-		char list[256];
+	return 0;
+}
 
-		rtm_cpulist_format(&g.cpus, list, sizeof(list));
-		fprintf(stderr, "rtmeasure guard: watching CPUs %s, starved after %.2f s, action %s\n",
-			list, (double)g.starve_ns / 1e9,
-			g.action == ACT_REPORT ? "report" : g.action == ACT_DEMOTE ? "demote" :
-			g.action == ACT_STOP ? "stop" : "signal");
-	}
-	while (!*cli->stop && (!g.duration_ns || mono_ns() - start < g.duration_ns)) {
-		sleep_ns(g.poll_ns);
-		poll_once(&g);
+/* Poll until a stop signal (*@stop) or -D; then the count of actions. */
+static void guard_watch(struct guard *g, uint64_t start, const volatile sig_atomic_t *stop)
+{
+	char list[256];
+	int i;
+
+	rtm_cpulist_format(&g->o.cpus, list, sizeof(list));
+	fprintf(stderr, "rtmeasure guard: watching CPUs %s, starved after %.2f s, action %s\n",
+		list, (double)g->o.starve_ns / 1e9,
+		g->o.action == ACT_REPORT ? "report" : g->o.action == ACT_DEMOTE ? "demote" :
+		g->o.action == ACT_STOP ? "stop" : "signal");
+	while (!*stop &&
+	       (!g->o.duration_ns || mono_ns() - start < g->o.duration_ns)) {
+		sleep_ns(g->o.poll_ns);
+		poll_once(g);
 	}
 	/*
 	 * The canaries are not joined: one on a starved CPU cannot run to notice
 	 * the stop. They are detached and end with the process; their memory
 	 * stays until then.
 	 */
-	atomic_store(&g.stop, true);
-	for (i = 0; i < g.cpus.n; i++)
-		if (g.can[i].suspect)
-			rtm_guard_scan_release(&g.can[i].base);
-	fprintf(stderr, "rtmeasure guard: %lu action%s taken\n", g.actions,
-		g.actions == 1 ? "" : "s");
-	rtm_cpulist_release(&g.cpus);
+	atomic_store(&g->stop, true);
+	for (i = 0; i < g->o.cpus.n; i++)
+		if (g->can[i].suspect)
+			rtm_guard_scan_release(&g->can[i].base);
+	fprintf(stderr, "rtmeasure guard: %lu action%s taken\n", g->actions,
+		g->actions == 1 ? "" : "s");
+}
+
+int cmd_guard(int argc, char **argv, const struct rtm_cli *cli)
+{
+	struct rtm_error err = { "" };
+	struct guard g;
+	uint64_t start;
+	int ret;
+
+	memset(&g, 0, sizeof(g));
+	ret = guard_parse(argc, argv, &g.o);
+	if (g.o.help)
+		rtm_opts_help(&guard_cmd, stdout, g.o.help == RTM_OPT_HELP_ALL);
+	if (ret || g.o.help)
+		return ret;
+	if ((ret = guard_cpus(&g.o)))
+		return ret;
+	if (guard_place(&g.o, &err))
+		return rtm_cli_fail("guard: %s", err.msg);
+	mlockall(MCL_CURRENT | MCL_FUTURE);
+	fair_server_note(g.o.starve_ns);
+	throttling_note(g.o.starve_ns);
+	start = mono_ns();
+	if ((ret = start_canaries(&g, start)))
+		return ret;
+	guard_watch(&g, start, cli->stop);
+	rtm_cpulist_release(&g.o.cpus);
 	return RTM_EXIT_OK;
 }

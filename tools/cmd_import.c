@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/opts.h"
 #include "core/fileio.h"
 #include "result/import.h"
 #include "probe/probe_noise.h"
@@ -27,9 +28,40 @@
 #include "present/summary_print.h"
 #include "core/units.h"
 
-static void import_usage(FILE *f)
-{
-	fprintf(f, "usage: rtmeasure import [options] -o DIR FILE...\n\n"
+/* Groups of import --help: the common options, what the file does not tell. */
+enum { IG_MAIN, IG_SOURCE };
+
+static const struct rtm_opt import_opts[] = {
+	{ "output", 'o', required_argument, "DIR", IG_MAIN,
+	  "the results folder (must not exist, or be empty)" },
+	{ "cpus", 'a', required_argument, "CPUS", IG_SOURCE,
+	  "cyclictest text: the CPUs the run measured (its -a list; --affinity too): thread "
+	  "i ran on the i-th CPU, and the folder numbers them so" },
+	{ "affinity", 'a', required_argument, "CPUS", IG_SOURCE, NULL },
+	{ "nsecs", 'N', no_argument, NULL, IG_SOURCE,
+	  "cyclictest text recorded with -N (rows in ns)" },
+	{ "bucket-size", 'b', required_argument, "N", IG_SOURCE,
+	  "rtla: the run's -b (default: from the row indices)" },
+	{ "command-line", 'C', required_argument, "CMD", IG_SOURCE,
+	  "cyclictest text: the run's command line (as rt-tests JSON names it): interval, "
+	  "priority, CPUs, duration and -h are taken from it" },
+	{ "format", 'F', required_argument, "NAME", IG_MAIN,
+	  "the files' format, checked against the content: cyclictest-hist, rt-tests-json, "
+	  "rtla-hist (timerlat and osnoise hist), rtla-osnoise-top, hwlatdetect" },
+	{ "json", 'j', no_argument, NULL, IG_MAIN, "print what was imported as JSON" },
+	{ "quiet", 'q', no_argument, NULL, IG_MAIN, "print nothing but errors" },
+	RTM_OPT_HELP_ROWS(IG_MAIN),
+	RTM_OPT_END,
+};
+
+static const struct rtm_opt_group import_groups[] = {
+	[IG_MAIN] = { NULL, true },
+	[IG_SOURCE] = { "Source details (what the file does not tell)", false },
+};
+
+static const struct rtm_cmd_opts import_cmd = {
+	.command = "import",
+	.usage = "usage: rtmeasure import [options] -o DIR FILE...\n\n"
 		"Turns other tools' latency output into results folders that report,\n"
 		"compare and export read. The format is recognised by the content:\n"
 		"cyclictest -h/-H/--histfile text, cyclictest and oslat --json (rt-tests),\n"
@@ -38,23 +70,20 @@ static void import_usage(FILE *f)
 		"hist too). One FILE gives the folder\n"
 		"DIR; several give DIR/<file name without extension>/ each. What the source\n"
 		"cannot tell (samples beyond the histogram's last row, which CPU a thread ran\n"
-		"on) is stated in the output and in result.json (sections.provenance).\n\n"
-		"  -o, --output DIR       the results folder (must not exist, or be empty)\n"
-		"  -a, --cpus CPUS        cyclictest text: the CPUs the run measured (its -a\n"
-		"                         list; --affinity too): thread i ran on the i-th\n"
-		"                         CPU, and the folder numbers them so\n"
-		"  -N, --nsecs            cyclictest text recorded with -N (rows in ns)\n"
-		"  -b, --bucket-size N    rtla: the run's -b (default: from the row indices)\n"
-		"  -C, --command-line CMD cyclictest text: the run's command line (as rt-tests\n"
-		"                         JSON names it): interval, priority, CPUs, duration\n"
-		"                         and -h are taken from it\n"
-		"  -F, --format NAME      the files' format, checked against the content:\n"
-		"                         cyclictest-hist, rt-tests-json, rtla-hist (timerlat\n"
-		"                         and osnoise hist), rtla-osnoise-top, hwlatdetect\n"
-		"  -j, --json             print what was imported as JSON\n"
-		"  -q, --quiet            print nothing but errors\n"
-		"      --help             this help\n");
-}
+		"on) is stated in the output and in result.json (sections.provenance).\n",
+	.groups = import_groups,
+	.ngroups = sizeof(import_groups) / sizeof(import_groups[0]),
+	.tables = { import_opts },
+};
+
+struct import_cmd_opts {
+	struct rtm_import_opts import;	/* what the files do not tell */
+	char outdir[PATH_MAX];		/* -o, without trailing slashes */
+	bool json, quiet;
+	int help;		/* RTM_OPT_HELP or RTM_OPT_HELP_ALL: print it and stop */
+	char **files;		/* the operands */
+	int nfiles;
+};
 
 struct input {
 	const char *file;
@@ -218,129 +247,143 @@ static json_t *to_json(const struct input *in, const char *dir, int n)
 			 rtm_summary_to_json(in->r));
 }
 
-int cmd_import(int argc, char **argv, const struct rtm_cli *cli)
+/* The values of -a, -b, -F and -C into @o; 0 or RTM_EXIT_USAGE after the message. */
+static int import_value(struct rtm_import_opts *o, int c, const char *arg)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "cpus", required_argument, NULL, 'a' },
-		{ "affinity", required_argument, NULL, 'a' },
-		{ "nsecs", no_argument, NULL, 'N' },
-		{ "bucket-size", required_argument, NULL, 'b' },
-		{ "command-line", required_argument, NULL, 'C' },
-		{ "format", required_argument, NULL, 'F' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 2000 },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct rtm_import_opts o = { NULL, false, 0, NULL, RTM_IMPORT_UNKNOWN };
+	struct rtm_cpulist cl = { 0, NULL };
 	struct rtm_error err = { "" };
-	const char *dir = NULL;
-	bool json = false, quiet = false;
-	struct input *in;
-	int c, i, n, ret = RTM_EXIT_OK;
-	char outdir[PATH_MAX];
+	char *end;
 
+	switch (c) {
+	case 'a':
+		if (rtm_cpulist_parse(arg, &cl, &err) || !cl.n) {
+			rtm_cpulist_release(&cl);
+			return rtm_cli_fail("import: -a/--cpus: %s", err.msg[0] ? err.msg :
+					    "empty CPU list");
+		}
+		rtm_cpulist_release(&cl);
+		o->affinity = arg;
+		return 0;
+	case 'b':
+		errno = 0;
+		o->rtla_bucket = strtoull(arg, &end, 10);
+		if (errno || *end || !o->rtla_bucket || arg[0] == '-')
+			return rtm_cli_fail("import: --bucket-size '%s': give a positive integer "
+					    "(rtla's -b)", arg);
+		return 0;
+	case 'F':
+		o->format = rtm_import_format_parse(arg);
+		if (!o->format)
+			return rtm_cli_fail("import: --format '%s': give cyclictest-hist, "
+					    "rt-tests-json, rtla-hist, rtla-osnoise-top or "
+					    "hwlatdetect (or leave it out: the content tells)",
+					    arg);
+		return 0;
+	case 'C':
+		if (strncmp(arg, "cyclictest", 10) && !strstr(arg, "/cyclictest") &&
+		    strncmp(arg, "oslat", 5) && !strstr(arg, "/oslat"))
+			return rtm_cli_fail("import: --command-line '%s': give the run's "
+					    "cyclictest or oslat command line ('cyclictest -i 200 "
+					    "-p 95 ...')", arg);
+		o->command_line = arg;
+		return 0;
+	}
+	return 0;
+}
+
+/* argv into @o; 0 or RTM_EXIT_USAGE after the one-line message. */
+static int import_parse(int argc, char **argv, struct import_cmd_opts *o)
+{
+	const char *dir = NULL;
+	struct rtm_getopt g;
+	int c, i, ret = 0;
+
+	if (rtm_opts_getopt(&import_cmd, &g))
+		return rtm_cli_fail("import: bad option table");
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:a:Nb:C:F:jq", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
+	while (!ret && !o->help && (c = getopt_long(argc, argv, g.shortopts, g.longopts,
+						      NULL)) != -1) {
+		if (c == 'o')
 			dir = optarg;
-			break;
-		case 'a': {
-			struct rtm_cpulist cl = { 0, NULL };
-
-			if (rtm_cpulist_parse(optarg, &cl, &err) || !cl.n) {
-				rtm_cpulist_release(&cl);
-				return rtm_cli_fail("import: -a/--cpus: %s", err.msg[0] ? err.msg :
-						    "empty CPU list");
-			}
-			rtm_cpulist_release(&cl);
-			o.affinity = optarg;
-			break;
-		}
-		case 'N':
-			o.nsecs = true;
-			break;
-		case 'b': {
-			char *end;
-
-			errno = 0;
-			o.rtla_bucket = strtoull(optarg, &end, 10);
-			if (errno || *end || !o.rtla_bucket || optarg[0] == '-')
-				return rtm_cli_fail("import: --bucket-size '%s': give a positive "
-						    "integer (rtla's -b)", optarg);
-			break;
-		}
-		case 'F':
-			o.format = rtm_import_format_parse(optarg);
-			if (!o.format)
-				return rtm_cli_fail("import: --format '%s': give cyclictest-hist, "
-						    "rt-tests-json, rtla-hist, rtla-osnoise-top or "
-						    "hwlatdetect (or leave it out: the content tells)",
-						    optarg);
-			break;
-		case 'C':
-			if (strncmp(optarg, "cyclictest", 10) && !strstr(optarg, "/cyclictest") &&
-			    strncmp(optarg, "oslat", 5) && !strstr(optarg, "/oslat"))
-				return rtm_cli_fail("import: --command-line '%s': give the run's "
-						    "cyclictest or oslat command line ('cyclictest "
-						    "-i 200 -p 95 ...')", optarg);
-			o.command_line = optarg;
-			break;
-		case 'j':
-			json = true;
-			break;
-		case 'q':
-			quiet = true;
-			break;
-		case 2000:
-			import_usage(stdout);
-			return RTM_EXIT_OK;
-		default:
-			return rtm_cli_bad_option("import", "o:a:Nb:C:jq", longopts, argv);
-		}
+		else if (c == 'N')
+			o->import.nsecs = true;
+		else if (c == 'j')
+			o->json = true;
+		else if (c == 'q')
+			o->quiet = true;
+		else if (c == RTM_OPT_HELP || c == RTM_OPT_HELP_ALL)
+			o->help = c;
+		else if (c == 'a' || c == 'b' || c == 'F' || c == 'C')
+			ret = import_value(&o->import, c, optarg);
+		else
+			ret = rtm_cli_bad_option("import", g.shortopts, g.longopts, argv);
 	}
+	if (ret || o->help)
+		return ret;
 	if (optind >= argc)
 		return rtm_cli_fail("import: give the files to import (rtmeasure import --help)");
 	if (!dir)
 		return rtm_cli_fail("import: give the results folder with -o DIR");
-	if (snprintf(outdir, sizeof(outdir), "%s", dir) >= (int)sizeof(outdir) - 32)
+	if (snprintf(o->outdir, sizeof(o->outdir), "%s", dir) >= (int)sizeof(o->outdir) - 32)
 		return rtm_cli_fail("import: -o: folder name too long");
-	for (i = (int)strlen(outdir) - 1; i > 0 && outdir[i] == '/'; i--)
-		outdir[i] = '\0';
-	n = argc - optind;
+	for (i = (int)strlen(o->outdir) - 1; i > 0 && o->outdir[i] == '/'; i--)
+		o->outdir[i] = '\0';
+	o->files = argv + optind;
+	o->nfiles = argc - optind;
+	return 0;
+}
+
+/* What was imported, as a table per folder or one JSON array. */
+static void import_print(const struct input *in, int n, const char *outdir, bool json)
+{
+	json_t *arr;
+	int i;
+
+	if (!json) {
+		for (i = 0; i < n; i++)
+			print_human(&in[i], outdir, n);
+		return;
+	}
+	arr = json_array();
+	for (i = 0; i < n; i++)
+		json_array_append_new(arr, to_json(&in[i], outdir, n));
+	json_dumpf(arr, stdout, JSON_INDENT(2));
+	putchar('\n');
+	json_decref(arr);
+}
+
+int cmd_import(int argc, char **argv, const struct rtm_cli *cli)
+{
+	struct import_cmd_opts o = { .import = { NULL, false, 0, NULL, RTM_IMPORT_UNKNOWN } };
+	struct rtm_error err = { "" };
+	struct input *in;
+	int i, n, ret;
+
+	ret = import_parse(argc, argv, &o);
+	if (o.help)
+		rtm_opts_help(&import_cmd, stdout, o.help == RTM_OPT_HELP_ALL);
+	if (ret || o.help)
+		return ret;
+	n = o.nfiles;
 	in = calloc((size_t)n, sizeof(*in));
 	if (!in)
 		return rtm_cli_fail("out of memory");
 	for (i = 0; i < n; i++)
-		in[i].file = argv[optind + i];
+		in[i].file = o.files[i];
 	if (n > 1)
-		ret = folder_names(in, n, outdir);
+		ret = folder_names(in, n, o.outdir);
 	for (i = 0; i < n && ret == RTM_EXIT_OK; i++) {
-		in[i].r = rtm_import_file(in[i].file, &o, &err);
+		in[i].r = rtm_import_file(in[i].file, &o.import, &err);
 		if (!in[i].r)
 			ret = rtm_cli_fail("import: %s", err.msg);
 	}
 	if (ret == RTM_EXIT_OK)
-		ret = check_target(outdir);
+		ret = check_target(o.outdir);
 	if (ret == RTM_EXIT_OK)
-		ret = write_all(in, n, outdir);
-	if (ret == RTM_EXIT_OK && !quiet) {
-		if (json) {
-			json_t *arr = json_array();
-
-			for (i = 0; i < n; i++)
-				json_array_append_new(arr, to_json(&in[i], outdir, n));
-			json_dumpf(arr, stdout, JSON_INDENT(2));
-			putchar('\n');
-			json_decref(arr);
-		} else {
-			for (i = 0; i < n; i++)
-				print_human(&in[i], outdir, n);
-		}
-	}
+		ret = write_all(in, n, o.outdir);
+	if (ret == RTM_EXIT_OK && !o.quiet)
+		import_print(in, n, o.outdir, o.json);
 	for (i = 0; i < n; i++)
 		rtm_result_free(in[i].r);
 	free(in);

@@ -22,6 +22,7 @@
 
 #include "box/sysinfo.h"
 #include "cli/cli.h"
+#include "cli/opts.h"
 #include "core/units.h"
 #include "irq/charged.h"
 #include "irq/irq.h"
@@ -37,31 +38,64 @@ struct irq_opts {
 	bool accounting, interval_set;	/* --accounting, -i given */
 	int top;
 	const char *root;
+	int help;		/* RTM_OPT_HELP or RTM_OPT_HELP_ALL: print it and stop */
 };
 
-static void irq_usage(FILE *f)
-{
-	fprintf(f, "usage: rtmeasure irq [options]\n\n"
+enum {
+	IRQ_OPT_TRACE = RTM_OPT_KEY0,
+	IRQ_OPT_ONCE,
+	IRQ_OPT_JSON,
+	IRQ_OPT_AFFINITY,
+	IRQ_OPT_ROOT,
+	IRQ_OPT_ACCOUNTING,
+};
+
+/* Groups of irq --help: the rates table, the other views, recorded trees. */
+enum { IRQG_RATES, IRQG_VIEWS, IRQG_ROOT };
+
+static const struct rtm_opt irq_opt_table[] = {
+	{ "interval", 'i', required_argument, "DUR", IRQG_RATES,
+	  "table interval (default 1s)" },
+	{ "duration", 'D', required_argument, "DUR", IRQG_RATES,
+	  "stop after DUR (default: until interrupted)" },
+	{ "cpus", 'a', required_argument, "LIST", IRQG_RATES,
+	  "only these CPUs (e.g. the measured or isolated ones)" },
+	{ "top", 'n', required_argument, "N", IRQG_RATES, "rows in the table (default 10)" },
+	{ "trace", IRQ_OPT_TRACE, no_argument, NULL, IRQG_RATES,
+	  "handler time per IRQ, vector and softirq, raise-to-run delay, NMI and IRQ-thread "
+	  "time (root, tracefs)" },
+	{ "once", IRQ_OPT_ONCE, no_argument, NULL, IRQG_RATES,
+	  "one interval, one table, then exit" },
+	{ "json", IRQ_OPT_JSON, no_argument, NULL, IRQG_RATES,
+	  "print the totals of the whole run as JSON at the end" },
+	{ "affinity", IRQ_OPT_AFFINITY, no_argument, NULL, IRQG_VIEWS,
+	  "list every IRQ's affinity and effective affinity and flag those that can land on "
+	  "isolated CPUs" },
+	{ "root", IRQ_OPT_ROOT, required_argument, "DIR", IRQG_ROOT,
+	  "read /proc and /sys under DIR (a recorded tree; --affinity and --once only)" },
+	{ "accounting", IRQ_OPT_ACCOUNTING, no_argument, NULL, IRQG_VIEWS,
+	  "who is charged for interrupt time: per task and CPU, the CPU time the kernel "
+	  "charged, the time it ran and the interrupt handling inside it (root, tracefs; one "
+	  "table at the end; -n sets the task rows)" },
+	RTM_OPT_HELP_ROWS(IRQG_RATES),
+	RTM_OPT_END,
+};
+
+static const struct rtm_opt_group irq_groups[] = {
+	[IRQG_RATES] = { NULL, true },
+	[IRQG_VIEWS] = { "Other views", true },
+	[IRQG_ROOT] = { "Recorded trees", false },
+};
+
+static const struct rtm_cmd_opts irq_cmd = {
+	.command = "irq",
+	.usage = "usage: rtmeasure irq [options]\n\n"
 		"Interrupt and softirq rates per CPU from /proc, refreshed each interval, with\n"
-		"the handler times from trace events (--trace); or the IRQ affinity list.\n\n"
-		"  -i, --interval DUR   table interval (default 1s)\n"
-		"  -D, --duration DUR   stop after DUR (default: until interrupted)\n"
-		"  -a, --cpus LIST      only these CPUs (e.g. the measured or isolated ones)\n"
-		"      --trace          handler time per IRQ, vector and softirq, raise-to-run\n"
-		"                       delay, NMI and IRQ-thread time (root, tracefs)\n"
-		"  -n, --top N          rows in the table (default 10)\n"
-		"      --once           one interval, one table, then exit\n"
-		"      --json           print the totals of the whole run as JSON at the end\n"
-		"      --affinity       list every IRQ's affinity and effective affinity and\n"
-		"                       flag those that can land on isolated CPUs\n"
-		"      --accounting     who is charged for interrupt time: per task and CPU,\n"
-		"                       the CPU time the kernel charged, the time it ran and\n"
-		"                       the interrupt handling inside it (root, tracefs; one\n"
-		"                       table at the end; -n sets the task rows)\n"
-		"      --root DIR       read /proc and /sys under DIR (a recorded tree;\n"
-		"                       --affinity and --once only)\n"
-		"      --help           this help\n");
-}
+		"the handler times from trace events (--trace); or the IRQ affinity list.\n",
+	.groups = irq_groups,
+	.ngroups = sizeof(irq_groups) / sizeof(irq_groups[0]),
+	.tables = { irq_opt_table },
+};
 
 static uint64_t mono_ns(void)
 {
@@ -219,17 +253,10 @@ static int show_counts(const struct irq_opts *o)
 /* --accounting: one table of the whole run, from this kernel's trace. */
 static int show_accounting(const struct irq_opts *o, const volatile sig_atomic_t *stop)
 {
-	const char *other = o->affinity ? "--affinity" : o->trace ? "--trace" :
-			    o->once ? "--once" : o->interval_set ? "-i/--interval" :
-			    strcmp(o->root, "/") ? "--root" : NULL;
 	struct rtm_error err = { "" };
 	struct rtm_charged_run run;
 	int status = RTM_EXIT_OK;
 
-	if (other)
-		return rtm_cli_fail("irq: --accounting does not go with %s (it traces this "
-				    "kernel and prints one table at the end; use -D and -a)",
-				    other);
 	if (rtm_charged_run_open(&run, &o->cpus, &err))
 		return rtm_cli_fail("irq: %s", err.msg);
 	rtm_cli_trace_note(run.trace);
@@ -246,88 +273,97 @@ static int show_accounting(const struct irq_opts *o, const volatile sig_atomic_t
 	return status;
 }
 
-/* ---------------------------------------------------------------- options */
-
-/* The options into @o: -1 to go on, else the exit status (--help, a usage error). */
-static int irq_parse(struct irq_opts *o, int argc, char **argv)
+/* The options with a value into @o; 0 or RTM_EXIT_USAGE after the message. */
+static int irq_value(struct irq_opts *o, int c, const char *arg)
 {
-	static const struct option longopts[] = {
-		{ "interval", required_argument, NULL, 'i' },
-		{ "duration", required_argument, NULL, 'D' },
-		{ "cpus", required_argument, NULL, 'a' },
-		{ "top", required_argument, NULL, 'n' },
-		{ "trace", no_argument, NULL, 1001 },
-		{ "once", no_argument, NULL, 1002 },
-		{ "json", no_argument, NULL, 1003 },
-		{ "affinity", no_argument, NULL, 1004 },
-		{ "root", required_argument, NULL, 1005 },
-		{ "accounting", no_argument, NULL, 1006 },
-		{ "help", no_argument, NULL, 2000 },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct rtm_error err = { "" };
 	char *end;
-	int c;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "i:D:a:n:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			if (rtm_parse_duration_ns(optarg, &o->interval_ns, &err) ||
-			    o->interval_ns < 10000000ULL)
-				return rtm_cli_fail("irq: -i/--interval: %s", err.msg[0] ? err.msg :
-						    "at least 10ms");
-			o->interval_set = true;
-			break;
-		case 'D':
-			if (rtm_parse_duration_ns(optarg, &o->duration_ns, &err))
-				return rtm_cli_fail("irq: -D/--duration: %s", err.msg);
-			break;
-		case 'a':
-			rtm_cpulist_release(&o->cpus);
-			if (rtm_cpulist_parse(optarg, &o->cpus, &err) || !o->cpus.n)
-				return rtm_cli_fail("irq: -a/--cpus: %s", err.msg[0] ? err.msg :
-						    "empty CPU list");
-			break;
-		case 'n':
-			errno = 0;
-			o->top = (int)strtol(optarg, &end, 10);
-			if (errno || *end || o->top < 1 || o->top > 256)
-				return rtm_cli_fail("irq: -n/--top '%s': give 1 to 256", optarg);
-			break;
-		case 1001:
-			o->trace = true;
-			break;
-		case 1002:
-			o->once = true;
-			break;
-		case 1003:
-			o->json = true;
-			break;
-		case 1004:
-			o->affinity = true;
-			break;
-		case 1005:
-			o->root = optarg;
-			break;
-		case 1006:
-			o->accounting = true;
-			break;
-		case 2000:
-			irq_usage(stdout);
-			return RTM_EXIT_OK;
-		default:
-			return rtm_cli_bad_option("irq", "i:D:a:n:", longopts, argv);
-		}
+	switch (c) {
+	case 'i':
+		if (rtm_parse_duration_ns(arg, &o->interval_ns, &err) ||
+		    o->interval_ns < 10000000ULL)
+			return rtm_cli_fail("irq: -i/--interval: %s", err.msg[0] ? err.msg :
+					    "at least 10ms");
+		o->interval_set = true;
+		return 0;
+	case 'D':
+		if (rtm_parse_duration_ns(arg, &o->duration_ns, &err))
+			return rtm_cli_fail("irq: -D/--duration: %s", err.msg);
+		return 0;
+	case 'a':
+		rtm_cpulist_release(&o->cpus);
+		if (rtm_cpulist_parse(arg, &o->cpus, &err) || !o->cpus.n)
+			return rtm_cli_fail("irq: -a/--cpus: %s", err.msg[0] ? err.msg :
+					    "empty CPU list");
+		return 0;
+	case 'n':
+		errno = 0;
+		o->top = (int)strtol(arg, &end, 10);
+		if (errno || *end || o->top < 1 || o->top > 256)
+			return rtm_cli_fail("irq: -n/--top '%s': give 1 to 256", arg);
+		return 0;
+	case IRQ_OPT_ROOT:
+		o->root = arg;
+		return 0;
 	}
-	if (optind < argc)
-		return rtm_cli_fail("irq: unexpected argument '%s' (rtmeasure irq --help)",
-				    argv[optind]);
+	return 0;
+}
+
+/* Options that do not go together; 0 or RTM_EXIT_USAGE after the message. */
+static int irq_check(const struct irq_opts *o)
+{
+	const char *other;
+
 	if (strcmp(o->root, "/") && o->trace)
 		return rtm_cli_fail("irq: --trace reads this kernel's events; it does not go with "
 				    "--root");
-	return -1;
+	if (!o->accounting)
+		return 0;
+	other = o->affinity ? "--affinity" : o->trace ? "--trace" : o->once ? "--once" :
+		o->interval_set ? "-i/--interval" : strcmp(o->root, "/") ? "--root" : NULL;
+	if (other)
+		return rtm_cli_fail("irq: --accounting does not go with %s (it traces this "
+				    "kernel and prints one table at the end; use -D and -a)",
+				    other);
+	return 0;
+}
+
+/* argv into @o; 0 or RTM_EXIT_USAGE after the one-line message. */
+static int irq_parse(int argc, char **argv, struct irq_opts *o)
+{
+	struct rtm_getopt g;
+	int c, ret = 0;
+
+	if (rtm_opts_getopt(&irq_cmd, &g))
+		return rtm_cli_fail("irq: bad option table");
+	optind = 1;
+	opterr = 0;
+	while (!ret && !o->help && (c = getopt_long(argc, argv, g.shortopts, g.longopts,
+						      NULL)) != -1) {
+		if (c == IRQ_OPT_TRACE)
+			o->trace = true;
+		else if (c == IRQ_OPT_ONCE)
+			o->once = true;
+		else if (c == IRQ_OPT_JSON)
+			o->json = true;
+		else if (c == IRQ_OPT_AFFINITY)
+			o->affinity = true;
+		else if (c == IRQ_OPT_ACCOUNTING)
+			o->accounting = true;
+		else if (c == RTM_OPT_HELP || c == RTM_OPT_HELP_ALL)
+			o->help = c;
+		else if (c == 'i' || c == 'D' || c == 'a' || c == 'n' || c == IRQ_OPT_ROOT)
+			ret = irq_value(o, c, optarg);
+		else
+			ret = rtm_cli_bad_option("irq", g.shortopts, g.longopts, argv);
+	}
+	if (ret || o->help)
+		return ret;
+	if (optind < argc)
+		return rtm_cli_fail("irq: unexpected argument '%s' (rtmeasure irq --help)",
+				    argv[optind]);
+	return irq_check(o);
 }
 
 static int irq_run(const struct irq_opts *o, const volatile sig_atomic_t *stop)
@@ -344,9 +380,11 @@ static int irq_run(const struct irq_opts *o, const volatile sig_atomic_t *stop)
 int cmd_irq(int argc, char **argv, const struct rtm_cli *cli)
 {
 	struct irq_opts o = { .interval_ns = 1000000000ULL, .top = 10, .root = "/" };
-	int ret = irq_parse(&o, argc, argv);
+	int ret = irq_parse(argc, argv, &o);
 
-	if (ret < 0)
+	if (o.help)
+		rtm_opts_help(&irq_cmd, stdout, o.help == RTM_OPT_HELP_ALL);
+	else if (!ret)
 		ret = irq_run(&o, cli->stop);
 	rtm_cpulist_release(&o.cpus);
 	return ret;

@@ -9,93 +9,133 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/opts.h"
+#include "core/fileio.h"
 #include "present/report.h"
 #include "cli/cli.h"
 #include "rtmeasure.h"
 
-static void report_usage(FILE *f)
-{
-	fprintf(f, "usage: rtmeasure report DIR|result.json [-o OUT] [--format png,svg,pdf] "
+enum {
+	REPORT_OPT_SIZE = RTM_OPT_KEY0,
+	REPORT_OPT_LOG_X,
+	REPORT_OPT_FOLLOW,
+};
+
+static const struct rtm_opt report_opts[] = {
+	{ "output", 'o', required_argument, "OUT", 0,
+	  "where to write (default: the results folder)" },
+	{ "format", 'f', required_argument, "LIST", 0,
+	  "plot formats, comma separated (default png)" },
+	{ "size", REPORT_OPT_SIZE, required_argument, "WxH", 0,
+	  "image size in pixels (default 1000x560)" },
+	{ "log-x", REPORT_OPT_LOG_X, no_argument, NULL, 0,
+	  "logarithmic latency axis in the histogram (default linear, OSADL's, with the "
+	  "tail in its own panel when far)" },
+	{ "follow", REPORT_OPT_FOLLOW, no_argument, NULL, 0, "let OUT be a symbolic link" },
+	RTM_OPT_HELP_ROWS(0),
+	RTM_OPT_END,
+};
+
+static const struct rtm_opt_group report_groups[] = { { NULL, true } };
+
+static const struct rtm_cmd_opts report_cmd = {
+	.command = "report",
+	.usage = "usage: rtmeasure report DIR|result.json [-o OUT] [--format png,svg,pdf] "
 		"[--log-x]\n\n"
 		"Draws the latency histogram (OSADL style), the percentile distribution, the\n"
 		"time series of per-interval maxima and the interrupt rates with gnuplot, and\n"
 		"writes OUT/report.html (self-contained: images embedded) and OUT/report.md.\n"
 		"Of a noise result (rtmeasure noise): the per-CPU noise table, the gap causes\n"
-		"when traced, the long gaps and a gap-length histogram.\n\n"
-		"  -o, --output OUT     where to write (default: the results folder)\n"
-		"      --follow         let OUT be a symbolic link\n"
-		"  -f, --format LIST    plot formats, comma separated (default png)\n"
-		"      --size WxH       image size in pixels (default 1000x560)\n"
-		"      --log-x          logarithmic latency axis in the histogram (default\n"
-		"                       linear, OSADL's, with the tail in its own panel when far)\n"
-		"      --help           this help\n");
-}
+		"when traced, the long gaps and a gap-length histogram.\n",
+	.groups = report_groups,
+	.ngroups = 1,
+	.tables = { report_opts },
+};
 
-int cmd_report(int argc, char **argv, const struct rtm_cli *cli)
+struct report_cmd_opts {
+	struct rtm_report_opts report;	/* plots: formats, size, log x */
+	const char *out;		/* -o; NULL: the results folder */
+	const char *result;		/* the operand */
+	bool follow;
+	int help;		/* RTM_OPT_HELP or RTM_OPT_HELP_ALL: print it and stop */
+};
+
+/* argv into @o; 0 or RTM_EXIT_USAGE after the one-line message. */
+static int report_parse(int argc, char **argv, struct report_cmd_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "size", required_argument, NULL, 1001 },
-		{ "log-x", no_argument, NULL, 1002 },
-		{ "follow", no_argument, NULL, 2010 },
-		{ "help", no_argument, NULL, 2000 },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct rtm_report_opts o = { .formats = 1u << RTM_PLOT_PNG, .width = 1000, .height = 560 };
+	struct rtm_report_opts *r = &o->report;
 	struct rtm_error err = { "" };
-	char dir[PATH_MAX], file[PATH_MAX];
-	const char *out = NULL;
-	struct rtm_result *r;
-	bool follow = false;
-	int c, ret;
+	struct rtm_getopt g;
+	int c;
 
+	if (rtm_opts_getopt(&report_cmd, &g))
+		return rtm_cli_fail("report: bad option table");
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:f:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
-			out = optarg;
+			o->out = optarg;
 			break;
 		case 'f':
-			if (rtm_plot_formats_parse(optarg, &o.formats, &err))
+			if (rtm_plot_formats_parse(optarg, &r->formats, &err))
 				return rtm_cli_fail("report: --format: %s", err.msg);
 			break;
-		case 1001:
-			if (sscanf(optarg, "%dx%d", &o.width, &o.height) != 2 || o.width < 200 ||
-			    o.height < 150 || o.width > 10000 || o.height > 10000)
+		case REPORT_OPT_SIZE:
+			if (sscanf(optarg, "%dx%d", &r->width, &r->height) != 2 || r->width < 200 ||
+			    r->height < 150 || r->width > 10000 || r->height > 10000)
 				return rtm_cli_fail("report: --size '%s': write WIDTHxHEIGHT in pixels, "
 						    "200x150 to 10000x10000", optarg);
 			break;
-		case 1002:
-			o.log_x = true;
+		case REPORT_OPT_LOG_X:
+			r->log_x = true;
 			break;
-		case 2010:
-			follow = true;
+		case REPORT_OPT_FOLLOW:
+			o->follow = true;
 			break;
-		case 2000:
-			report_usage(stdout);
-			return RTM_EXIT_OK;
+		case RTM_OPT_HELP:
+		case RTM_OPT_HELP_ALL:
+			o->help = c;
+			return 0;
 		default:
-			return rtm_cli_bad_option("report", "o:f:", longopts, argv);
+			return rtm_cli_bad_option("report", g.shortopts, g.longopts, argv);
 		}
 	}
 	if (optind != argc - 1)
 		return rtm_cli_fail("report: give one results folder or result.json (rtmeasure "
 				    "report --help)");
-	if (out && (ret = rtm_cli_check_outdir("report", out, follow)))
+	o->result = argv[optind];
+	return 0;
+}
+
+int cmd_report(int argc, char **argv, const struct rtm_cli *cli)
+{
+	struct report_cmd_opts o = {
+		.report = { .formats = 1u << RTM_PLOT_PNG, .width = 1000, .height = 560 },
+	};
+	struct rtm_error err = { "" };
+	char dir[PATH_MAX], file[PATH_MAX];
+	struct rtm_result *r;
+	int ret;
+
+	ret = report_parse(argc, argv, &o);
+	if (o.help)
+		rtm_opts_help(&report_cmd, stdout, o.help == RTM_OPT_HELP_ALL);
+	if (ret || o.help)
 		return ret;
-	rtm_cli_result_path(argv[optind], dir, sizeof(dir), file, sizeof(file));
+	if (o.out && (ret = rtm_cli_check_outdir("report", o.out, o.follow)))
+		return ret;
+	rtm_cli_result_path(o.result, dir, sizeof(dir), file, sizeof(file));
 	r = rtm_result_load(file, &err);
 	if (!r)
 		return rtm_cli_fail("report: %s", err.msg);
-	o.results_dir = dir;
-	o.out_dir = out ? out : dir;
-	ret = rtm_report_write(r, &o, &err);
+	o.report.results_dir = dir;
+	o.report.out_dir = o.out ? o.out : dir;
+	ret = rtm_report_write(r, &o.report, &err);
 	rtm_result_free(r);
 	if (ret)
 		return rtm_cli_fail("report: %s", err.msg);
-	printf("report: %s/report.html, %s/report.md, plots in %s/plots/\n", o.out_dir, o.out_dir,
-	       o.out_dir);
+	printf("report: %s/report.html, %s/report.md, plots in %s/plots/\n", o.report.out_dir,
+	       o.report.out_dir, o.report.out_dir);
 	return RTM_EXIT_OK;
 }

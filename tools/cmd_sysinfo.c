@@ -10,63 +10,91 @@
 #include "rtmeasure.h"
 #include "box/sysinfo.h"
 #include "present/sysinfo_print.h"
+#include "cli/opts.h"
 
-static void sysinfo_usage(FILE *f)
-{
-	fprintf(f, "usage: rtmeasure sysinfo [--json] [--root DIR]\n\n"
+static const struct rtm_opt sysinfo_opts[] = {
+	{ "json", 'j', no_argument, NULL, 0,
+	  "machine-readable JSON (schema rtmeasure-sysinfo/1)" },
+	{ "root", 'r', required_argument, "DIR", 0,
+	  "read a recorded tree instead of the live system" },
+	RTM_OPT_HELP_ROWS(0),
+	RTM_OPT_END,
+};
+
+static const struct rtm_opt_group sysinfo_groups[] = { { NULL, true } };
+
+static const struct rtm_cmd_opts sysinfo_cmd = {
+	.command = "sysinfo",
+	.usage = "usage: rtmeasure sysinfo [--json] [--root DIR]\n\n"
 		"Reports the kernel, preemption model, boot options, CPU frequency and idle\n"
 		"settings, SMT, RT throttling, THP, irqbalance, timer migration, clocksource,\n"
-		"virtualisation and tracing features, each with a one-line RT verdict.\n\n"
-		"  -j, --json       machine-readable JSON (schema rtmeasure-sysinfo/1)\n"
-		"  -r, --root DIR   read a recorded tree instead of the live system\n"
-		"      --help       this help\n");
-}
+		"virtualisation and tracing features, each with a one-line RT verdict.\n",
+	.groups = sysinfo_groups,
+	.ngroups = 1,
+	.tables = { sysinfo_opts },
+};
 
-int cmd_sysinfo(int argc, char **argv, const struct rtm_cli *cli)
+struct sysinfo_opts {
+	const char *root;
+	bool json;
+	int help;		/* RTM_OPT_HELP or RTM_OPT_HELP_ALL: print it and stop */
+};
+
+/* argv into @o; 0 or RTM_EXIT_USAGE after the one-line message. */
+static int sysinfo_parse(int argc, char **argv, struct sysinfo_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "root", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 2000 },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *root = "/";
-	struct rtm_error err = { "" };
-	struct rtm_sysinfo *si;
-	bool json = false;
+	struct rtm_getopt g;
 	int c;
 
+	if (rtm_opts_getopt(&sysinfo_cmd, &g))
+		return rtm_cli_fail("sysinfo: bad option table");
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "jr:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
-			json = true;
+			o->json = true;
 			break;
 		case 'r':
-			root = optarg;
+			o->root = optarg;
 			break;
-		case 2000:
-			sysinfo_usage(stdout);
-			return RTM_EXIT_OK;
+		case RTM_OPT_HELP:
+		case RTM_OPT_HELP_ALL:
+			o->help = c;
+			return 0;
 		default:
-			return rtm_cli_bad_option("sysinfo", "jr:", longopts, argv);
+			return rtm_cli_bad_option("sysinfo", g.shortopts, g.longopts, argv);
 		}
 	}
 	if (optind < argc)
 		return rtm_cli_fail("sysinfo: unexpected argument '%s' (rtmeasure sysinfo --help)",
 				    argv[optind]);
-	if (access(root, R_OK | X_OK) != 0)
-		return rtm_cli_fail("sysinfo: cannot read root directory %s (give an existing "
-				    "recorded tree or /)", root);
+	return 0;
+}
 
-	si = rtm_sysinfo_collect(root, &err);
+int cmd_sysinfo(int argc, char **argv, const struct rtm_cli *cli)
+{
+	struct sysinfo_opts o = { .root = "/" };
+	struct rtm_error err = { "" };
+	struct rtm_sysinfo *si;
+	int ret;
+
+	ret = sysinfo_parse(argc, argv, &o);
+	if (o.help)
+		rtm_opts_help(&sysinfo_cmd, stdout, o.help == RTM_OPT_HELP_ALL);
+	if (ret || o.help)
+		return ret;
+	if (access(o.root, R_OK | X_OK) != 0)
+		return rtm_cli_fail("sysinfo: cannot read root directory %s (give an existing "
+				    "recorded tree or /)", o.root);
+
+	si = rtm_sysinfo_collect(o.root, &err);
 	if (!si)
 		return rtm_cli_fail("%s", err.msg);
-	if (json) {
+	if (o.json) {
 		json_t *j = rtm_sysinfo_to_json(si);
-		int ret = json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 
+		ret = json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		fputc('\n', stdout);
 		json_decref(j);
 		rtm_sysinfo_free(si);
