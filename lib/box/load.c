@@ -11,7 +11,6 @@
  * we may still signal it.
  */
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -31,6 +30,7 @@
 
 #include "core/fileio.h"
 #include "core/jsonutil.h"
+#include "core/task.h"
 #include "box/load.h"
 
 #define LOAD_MAX_PROCS		4
@@ -430,35 +430,30 @@ static bool leader_exited(struct load_proc *lp)
 	return true;
 }
 
+struct group_count {
+	pid_t pgid;
+	int n;
+};
+
+static int count_member(int pid, void *arg)
+{
+	struct group_count *g = arg;
+	struct rtm_task_stat t;
+
+	if (pid == g->pgid || rtm_task_read_stat("/", pid, 0, &t))
+		return 0;
+	if (t.pgrp == g->pgid && t.state != 'Z' && t.state != 'X')
+		g->n++;
+	return 0;
+}
+
 /* Live (non-zombie) members of process group @pgid other than @pgid itself. */
 static int group_members(pid_t pgid)
 {
-	char buf[512], *p;
-	struct dirent *de;
-	long pid, pgrp;
-	int n = 0;
-	char state;
-	DIR *d;
+	struct group_count g = { .pgid = pgid };
+	int ret = rtm_task_each_process("/", count_member, &g);
 
-	d = opendir("/proc");
-	if (!d)
-		return -errno;
-	while ((de = readdir(d))) {
-		if (!isdigit((unsigned char)de->d_name[0]))
-			continue;
-		pid = strtol(de->d_name, NULL, 10);
-		if (pid == pgid)
-			continue;
-		if (rtm_read_smallf("/", buf, sizeof(buf), "/proc/%ld/stat", pid) < 0)
-			continue;
-		p = strrchr(buf, ')');
-		if (!p || sscanf(p + 1, " %c %*d %ld", &state, &pgrp) != 2)
-			continue;
-		if (pgrp == pgid && state != 'Z' && state != 'X')
-			n++;
-	}
-	closedir(d);
-	return n;
+	return ret < 0 ? ret : g.n;
 }
 
 static bool group_gone(struct load_proc *lp)

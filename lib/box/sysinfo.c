@@ -7,7 +7,6 @@
  * Things that cannot be recorded as files (CPUID, a temporary tracefs mount)
  * are only consulted when the root is the live system.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stddef.h>
@@ -23,6 +22,7 @@
 #endif
 
 #include "core/fileio.h"
+#include "core/task.h"
 #include "box/sysinfo.h"
 #include "core/units.h"
 
@@ -494,27 +494,20 @@ static void collect_sched(struct rtm_sysinfo *si)
 	}
 }
 
+/* 1 (stop listing) when process @pid is irqbalance. */
+static int is_irqbalance(int pid, void *arg)
+{
+	struct rtm_sysinfo *si = arg;
+	char comm[64];
+
+	return rtm_task_read_comm(si->root, pid, comm, sizeof(comm)) > 0 &&
+	       strcmp(comm, "irqbalance") == 0;
+}
+
 static void collect_irqbalance(struct rtm_sysinfo *si)
 {
-	char dir[PATH_MAX], comm[64];
-	struct dirent *de;
-	DIR *d;
-
-	if (rtm_path(dir, sizeof(dir), si->root, "/proc"))
-		return;
-	d = opendir(dir);
-	if (!d)
-		return;
-	while ((de = readdir(d)) != NULL) {
-		if (de->d_name[0] < '0' || de->d_name[0] > '9')
-			continue;
-		if (rtm_read_smallf(si->root, comm, sizeof(comm), "/proc/%s/comm",
-				    de->d_name) > 0 && strcmp(comm, "irqbalance") == 0) {
-			si->irqbalance = true;
-			break;
-		}
-	}
-	closedir(d);
+	if (rtm_task_each_process(si->root, is_irqbalance, si) == 1)
+		si->irqbalance = true;
 }
 
 static void collect_clock(struct rtm_sysinfo *si)

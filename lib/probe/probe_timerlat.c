@@ -9,7 +9,6 @@
  * second, and puts every global setting (osnoise/timerlat_period_us, cpus,
  * stop_tracing*, print_stack) back when it ends, however it ends.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +18,7 @@
 
 #include "core/clock.h"
 #include "core/fileio.h"
+#include "core/task.h"
 #include "probe/ktracer.h"
 #include "probe/probe.h"
 #include "tracefs/instance.h"
@@ -91,36 +91,49 @@ static int measured_cpus(const struct rtm_cpulist *given, struct rtm_cpulist *cl
 	return rtm_cpulist_parse(buf, cl, err);
 }
 
+struct kthreads_set {
+	const struct probe_timerlat *p;
+	struct rtm_error *err;
+	int found;
+	bool failed;			/* the error is ours, not the listing's */
+};
+
+/* Process @pid: --policy/-p when it is the timerlat/N thread of a measured CPU. */
+static int set_kthread(int pid, void *arg)
+{
+	struct kthreads_set *k = arg;
+	const struct probe_timerlat *p = k->p;
+	char comm[64], want[32];
+	int i, cpu, ret;
+
+	if (rtm_task_read_comm("/", pid, comm, sizeof(comm)) < 0 ||
+	    sscanf(comm, "timerlat/%d", &cpu) != 1)
+		return 0;
+	snprintf(want, sizeof(want), "timerlat/%d", cpu);
+	for (i = 0; i < p->cpus.n && p->cpus.cpus[i] != cpu; i++)
+		;
+	if (strcmp(comm, want) || i == p->cpus.n)
+		return 0;
+	k->found++;
+	ret = rtm_sched_apply_tid((pid_t)pid, &p->opts.sched, k->err);
+	k->failed = ret != 0;
+	return ret;
+}
+
 /*
  * The timerlat/N kthreads of the measured CPUs get --policy/-p (the kernel
  * starts them at FIFO 95, rtmeasure's default). 0 or -errno with @err set.
  */
 static int set_kthreads(const struct probe_timerlat *p, struct rtm_error *err)
 {
-	char comm[64], want[32];
-	struct dirent *de;
-	int i, found = 0, ret = 0, cpu;
-	DIR *d = opendir("/proc");
+	struct kthreads_set k = { .p = p, .err = err };
+	int ret = rtm_task_each_process("/", set_kthread, &k);
 
-	if (!d)
-		return rtm_error_setn(err, -errno, "cannot read /proc: %s", strerror(errno));
-	while (!ret && (de = readdir(d))) {
-		if (de->d_name[0] < '1' || de->d_name[0] > '9' ||
-		    rtm_read_smallf("/proc", comm, sizeof(comm), "%s/comm", de->d_name) < 0 ||
-		    sscanf(comm, "timerlat/%d", &cpu) != 1)
-			continue;
-		snprintf(want, sizeof(want), "timerlat/%d", cpu);
-		for (i = 0; i < p->cpus.n && p->cpus.cpus[i] != cpu; i++)
-			;
-		if (strcmp(comm, want) || i == p->cpus.n)
-			continue;
-		found++;
-		ret = rtm_sched_apply_tid((pid_t)atoi(de->d_name), &p->opts.sched, err);
-	}
-	closedir(d);
-	if (!ret && found < p->cpus.n)
+	if (ret && !k.failed)
+		return rtm_error_setn(err, ret, "cannot read /proc: %s", strerror(-ret));
+	if (!ret && k.found < p->cpus.n)
 		ret = rtm_error_setn(err, -ESRCH, "the timerlat tracer started %d of its %d "
-				     "timerlat/N threads: cannot give them --policy/-p", found,
+				     "timerlat/N threads: cannot give them --policy/-p", k.found,
 				     p->cpus.n);
 	return ret;
 }

@@ -9,14 +9,15 @@
  * probe wants the CPU: that is the only time a gap can be measured.
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/task.h"
 #include "irq/handlers.h"
 #include "trace/noiseattr.h"
 #include "trace/noiseattr_priv.h"
-#include "trace/rtholds.h"
 #include "core/units.h"
 
 static const char *const kind_names[] = {
@@ -155,7 +156,7 @@ static uint32_t cause_of(struct rtm_noiseattr *a, enum kind kind, int id, const 
 		snprintf(c->name, sizeof(c->name), "%s", name ? name : "");
 		/* while the thread is young: its pid may be reused later */
 		snprintf(c->policy, sizeof(c->policy), "%s", kind == K_THREAD ?
-			 rtm_rthold_policy(a->proc_root, id, c->name) : "");
+			 rtm_task_policy_name(a->proc_root, id, c->name) : "");
 	}
 	a->last[kind] = i;
 	return i;
@@ -331,6 +332,8 @@ int rtm_noiseattr_event(const struct rtm_event *ev, void *ctx)
 
 static void cause_label(const struct cause *c, char *buf, size_t len)
 {
+	int kp;
+
 	switch (c->kind) {
 	case K_IRQ:
 		snprintf(buf, len, "irq %d %s", c->id, c->name);
@@ -353,17 +356,19 @@ static void cause_label(const struct cause *c, char *buf, size_t len)
 		break;
 	case K_THREAD:
 		/* the policy as /proc said when first seen; FIFO and RR look alike in the trace */
+		kp = rtm_kpolicy_parse(c->policy, RTM_KPOLICY_UPPER);
 		if (c->prio < 0)
 			snprintf(buf, len, "thread %s pid %d (deadline)", c->name, c->id);
-		else if (c->prio < 100 && (!strcmp(c->policy, "FIFO") || !strcmp(c->policy, "RR")))
+		else if (c->prio < 100 && (kp == SCHED_FIFO || kp == SCHED_RR))
 			snprintf(buf, len, "thread %s pid %d (%s %d)", c->name, c->id,
-				 !strcmp(c->policy, "FIFO") ? "fifo" : "rr", 99 - c->prio);
+				 rtm_kpolicy_str(kp, RTM_KPOLICY_LOWER),
+				 rtm_task_user_prio(c->prio));
 		else if (c->prio < 100)
 			snprintf(buf, len, "thread %s pid %d (rt %d)", c->name, c->id,
-				 99 - c->prio);
-		else if (!strcmp(c->policy, "BATCH") || !strcmp(c->policy, "IDLE"))
+				 rtm_task_user_prio(c->prio));
+		else if (kp == SCHED_BATCH || kp == SCHED_IDLE)
 			snprintf(buf, len, "thread %s pid %d (%s, nice %d)", c->name, c->id,
-				 !strcmp(c->policy, "BATCH") ? "batch" : "idle", c->prio - 120);
+				 rtm_kpolicy_str(kp, RTM_KPOLICY_LOWER), c->prio - 120);
 		else
 			snprintf(buf, len, "thread %s pid %d (nice %d)", c->name, c->id,
 				 c->prio - 120);
