@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "box/cost.h"
 #include "core/fileio.h"
 #include "core/jsonutil.h"
@@ -299,14 +300,6 @@ struct cost_run {
 	bool stopped;
 };
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 static void sleep_ms(unsigned int ms)
 {
 	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L };
@@ -390,11 +383,11 @@ static bool group_alive(pid_t pgid)
  */
 static void stop_group(pid_t pgid, bool reaped)
 {
-	uint64_t end = now_ms() + COST_TERM_MS;
+	uint64_t end = rtm_clock_ms(CLOCK_MONOTONIC) + COST_TERM_MS;
 	int status;
 
 	kill(-pgid, SIGTERM);
-	while (now_ms() < end) {
+	while (rtm_clock_ms(CLOCK_MONOTONIC) < end) {
 		if (!reaped && waitpid(pgid, &status, WNOHANG) == pgid)
 			reaped = true;
 		if (reaped && !group_alive(pgid))
@@ -459,7 +452,8 @@ static int run_one(struct cost_run *cr, int s, int rep, struct rtm_cost_metrics 
 	if (ret)
 		return rtm_error_setn(err, -ret, "cannot start %s: %s", *cmdline, strerror(ret));
 
-	deadline = now_ms() + cr->o->time_ns / 1000000ULL + COST_GRACE_S * 1000ULL;
+	deadline = rtm_clock_ms(CLOCK_MONOTONIC) + cr->o->time_ns / 1000000ULL +
+		   COST_GRACE_S * 1000ULL;
 	for (;;) {
 		pid_t w = waitpid(pid, &status, WNOHANG);
 
@@ -472,7 +466,7 @@ static int run_one(struct cost_run *cr, int s, int rep, struct rtm_cost_metrics 
 			stop_group(pid, false);
 			return 1;
 		}
-		if (now_ms() > deadline) {
+		if (rtm_clock_ms(CLOCK_MONOTONIC) > deadline) {
 			stop_group(pid, false);
 			return rtm_error_setn(err, -ETIMEDOUT, "%s did not end %d s after its "
 					      "--timeout; it was killed", *cmdline, COST_GRACE_S);
@@ -545,7 +539,7 @@ json_t *rtm_cost_run(const struct rtm_cost_opts *o, bool (*stopping)(void),
 	double sum[RTM_COST_NSTRESSORS] = { 0 };
 	int done[RTM_COST_NSTRESSORS] = { 0 };
 	const char *tmp = getenv("TMPDIR");
-	uint64_t t0 = now_ms();
+	uint64_t t0 = rtm_clock_ms(CLOCK_MONOTONIC);
 	int s, rep, ret = 0;
 
 	if (rtm_cost_check(o, err))
@@ -607,7 +601,7 @@ json_t *rtm_cost_run(const struct rtm_cost_opts *o, bool (*stopping)(void),
 		"cpus", o->cpus ? json_string(o->cpus) : json_null(),
 		"time_per_stressor_ns", (json_int_t)o->time_ns,
 		"repetitions", o->reps,
-		"duration_ns", (json_int_t)((now_ms() - t0) * 1000000ULL),
+		"duration_ns", (json_int_t)((rtm_clock_ms(CLOCK_MONOTONIC) - t0) * 1000000ULL),
 		"complete", !cr.stopped,
 		"stressors", list);
 	if (!sec)

@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/fileio.h"
 #include "core/jsonutil.h"
 #include "core/task.h"
@@ -137,14 +138,6 @@ int rtm_load_parse(const char *str, unsigned int *kinds, struct rtm_error *err)
 				     "alone, or " LOAD_WORDS ")", str);
 	*kinds = k;
 	return 0;
-}
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
 static void sleep_ms(unsigned int ms)
@@ -478,12 +471,12 @@ static bool signal_and_wait(struct rtm_load *l, int sig, unsigned int ms)
 	for (i = 0; i < l->n; i++)
 		if (!group_gone(&l->procs[i]))
 			kill(-l->procs[i].pid, sig);
-	end = now_ms() + ms;
+	end = rtm_clock_ms(CLOCK_MONOTONIC) + ms;
 	for (;;) {
 		all = true;
 		for (i = 0; i < l->n; i++)
 			all &= group_gone(&l->procs[i]);
-		if (all || now_ms() >= end)
+		if (all || rtm_clock_ms(CLOCK_MONOTONIC) >= end)
 			return all;
 		sleep_ms(LOAD_POLL_MS);
 	}
@@ -524,7 +517,7 @@ int rtm_load_stop(struct rtm_load *l)
 	gone = signal_and_wait(l, SIGTERM, LOAD_TERM_GRACE_MS);
 	if (!gone)
 		gone = signal_and_wait(l, SIGKILL, LOAD_KILL_WAIT_MS);
-	end = now_ms() + LOAD_KILL_WAIT_MS;
+	end = rtm_clock_ms(CLOCK_MONOTONIC) + LOAD_KILL_WAIT_MS;
 	for (i = 0; i < l->n; i++) {
 		struct load_proc *lp = &l->procs[i];
 
@@ -535,7 +528,7 @@ int rtm_load_stop(struct rtm_load *l)
 				lp->reaped = true;
 				break;
 			}
-			if (now_ms() >= end)
+			if (rtm_clock_ms(CLOCK_MONOTONIC) >= end)
 				break;
 			sleep_ms(LOAD_POLL_MS);
 		}
