@@ -22,6 +22,7 @@
 #endif
 
 #include "core/fileio.h"
+#include "core/grow.h"
 #include "core/task.h"
 #include "box/sysinfo.h"
 #include "core/units.h"
@@ -360,7 +361,7 @@ void rtm_sysinfo_isolated_cpus(const char *root, struct rtm_cpulist *iso)
 	static const char *const files[] = { PATH_ISOLATED, PATH_NOHZ_FULL };
 	struct rtm_cpulist one;
 	char buf[512];
-	size_t f;
+	size_t f, cap = 0;
 	int i;
 
 	iso->n = 0;
@@ -376,7 +377,7 @@ void rtm_sysinfo_isolated_cpus(const char *root, struct rtm_cpulist *iso)
 
 			if (rtm_cpulist_has(iso, one.cpus[i]))
 				continue;
-			n = realloc(iso->cpus, (size_t)(iso->n + 1) * sizeof(int));
+			n = rtm_grow(iso->cpus, &cap, (size_t)iso->n, sizeof(*n), 16);
 			if (!n)
 				break;
 			iso->cpus = n;

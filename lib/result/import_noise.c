@@ -25,6 +25,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/grow.h"
 #include "core/hist.h"
 #include "result/import_priv.h"
 #include "core/jsonutil.h"
@@ -229,6 +230,7 @@ struct rtm_result *imp_osnoise_top(struct imp_set *s, char *text, size_t len,
 				   struct rtm_error *err)
 {
 	struct top_row *rows = NULL, *frame_rows = NULL;
+	size_t rows_cap = 0;
 	int nrows = 0, nframe = 0, frames = 0, most = 0, i, j, lineno = 0;
 	bool in_table = false;
 	uint64_t unit = 1000;
@@ -265,6 +267,7 @@ struct rtm_result *imp_osnoise_top(struct imp_set *s, char *text, size_t len,
 			frame_rows = rows;
 			nframe = nrows;
 			rows = NULL;
+			rows_cap = 0;
 			nrows = 0;
 			in_table = false;
 			s->has_duration = true;
@@ -286,8 +289,8 @@ struct rtm_result *imp_osnoise_top(struct imp_set *s, char *text, size_t len,
 						      t.cpu);
 					goto fail;
 				}
-			grown = nrows < MAX_CPUS ? realloc(rows, (size_t)(nrows + 1) *
-							   sizeof(*rows)) : NULL;
+			grown = nrows < MAX_CPUS ? rtm_grow(rows, &rows_cap, (size_t)nrows,
+							    sizeof(*rows), 16) : NULL;
 			if (!grown) {
 				rtm_error_setn(err, -ENOMEM, "out of memory");
 				goto fail;
@@ -547,7 +550,7 @@ struct rtm_result *imp_hwlatdetect(struct imp_set *s, char *text, size_t len,
 	struct hw_summary h;
 	struct hw_sample *x = NULL;
 	int cpus[64], ncpu = 0, i;
-	size_t n = 0, k;
+	size_t n = 0, k, xcap = 0;
 	uint64_t t0 = 0;
 	bool cpu_named = false;
 	struct imp_lines it;
@@ -567,7 +570,7 @@ struct rtm_result *imp_hwlatdetect(struct imp_set *s, char *text, size_t len,
 
 			if (n >= IMP_MAX_ROWS)
 				goto bad_line;
-			grown = realloc(x, (n + 1) * sizeof(*x));
+			grown = rtm_grow(x, &xcap, n, sizeof(*x), 64);
 			if (!grown) {
 				free(x);
 				rtm_error_setn(err, -ENOMEM, "out of memory");

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "core/task.h"
 #include "irq/handlers.h"
 #include "trace/noiseattr.h"
@@ -85,13 +86,10 @@ int rtm_noiseattr_self(struct rtm_noiseattr *a, int tid)
 	for (i = 0; i < a->nself; i++)
 		if (a->self[i] == tid)
 			return 0;
-	if (a->nself == a->capself) {
-		n = realloc(a->self, (size_t)(a->capself ? 2 * a->capself : 16) * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		a->self = n;
-		a->capself = a->capself ? 2 * a->capself : 16;
-	}
+	n = rtm_grow(a->self, &a->capself, (size_t)a->nself, sizeof(*n), 16);
+	if (!n)
+		return -ENOMEM;
+	a->self = n;
 	a->self[a->nself++] = tid;
 	return 0;
 }
@@ -142,13 +140,10 @@ static uint32_t cause_of(struct rtm_noiseattr *a, enum kind kind, int id, const 
 			break;
 	}
 	if (i == a->ncauses) {
-		if (a->ncauses == a->capc) {
-			c = realloc(a->causes, (size_t)(a->capc ? 2 * a->capc : 64) * sizeof(*c));
-			if (!c)
-				return NO_CAUSE;
-			a->causes = c;
-			a->capc = a->capc ? 2 * a->capc : 64;
-		}
+		c = rtm_grow(a->causes, &a->capc, a->ncauses, sizeof(*c), 64);
+		if (!c)
+			return NO_CAUSE;
+		a->causes = c;
 		c = &a->causes[a->ncauses++];
 		c->kind = kind;
 		c->id = id;
@@ -166,7 +161,6 @@ static void push_seg(struct rtm_noiseattr *a, struct cpu_state *cs, uint64_t sta
 		     uint64_t end, uint32_t cause)
 {
 	struct seg *s;
-	uint32_t cap;
 
 	if (cause == NO_CAUSE || end <= start)
 		return;
@@ -175,16 +169,14 @@ static void push_seg(struct rtm_noiseattr *a, struct cpu_state *cs, uint64_t sta
 		s->end_ns = end;
 		return;
 	}
-	if (cs->nsegs == cs->cap) {
-		cap = cs->cap ? 2 * cs->cap : 256;
-		if (cs->cap >= RTM_NOISEATTR_MAX_SEGS ||
-		    !(s = realloc(cs->segs, (size_t)cap * sizeof(*s)))) {
-			a->dropped++;
-			return;
-		}
-		cs->segs = s;
-		cs->cap = cap;
+	/* full at RTM_NOISEATTR_MAX_SEGS, or out of memory: the interval is dropped */
+	s = cs->nsegs < cs->cap || cs->cap < RTM_NOISEATTR_MAX_SEGS ?
+	    rtm_grow(cs->segs, &cs->cap, cs->nsegs, sizeof(*s), 256) : NULL;
+	if (!s) {
+		a->dropped++;
+		return;
 	}
+	cs->segs = s;
 	cs->segs[cs->nsegs++] = (struct seg){ start, end, cause };
 }
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/fileio.h"
+#include "core/grow.h"
 #include "core/jsonutil.h"
 #include "core/task.h"
 #include "present/report.h"
@@ -46,12 +47,15 @@ struct rtm_rtholds {
 	uint64_t from_ns, to_ns;
 	struct cpu_state *st;
 	int *excl;
-	int nexcl, excl_cap;
+	int nexcl;
+	size_t excl_cap;
 	struct rtm_rthold_task *tasks;
-	int ntasks, tasks_cap;
+	int ntasks;
+	size_t tasks_cap;
 	uint64_t tasks_dropped;
 	struct rtm_rthold_interval *iv;
-	int niv, iv_cap;
+	int niv;
+	size_t iv_cap;
 	uint64_t iv_dropped;
 	uint64_t inconsistent;
 	uint64_t uncertain;		/* of those, the ones that may hide or cut an RT hold */
@@ -92,15 +96,11 @@ void rtm_rtholds_free(struct rtm_rtholds *h)
 
 int rtm_rtholds_exclude(struct rtm_rtholds *h, int tid)
 {
-	int *n;
+	int *n = rtm_grow(h->excl, &h->excl_cap, (size_t)h->nexcl, sizeof(*n), 16);
 
-	if (h->nexcl == h->excl_cap) {
-		n = realloc(h->excl, (size_t)(h->excl_cap ? 2 * h->excl_cap : 16) * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		h->excl = n;
-		h->excl_cap = h->excl_cap ? 2 * h->excl_cap : 16;
-	}
+	if (!n)
+		return -ENOMEM;
+	h->excl = n;
 	h->excl[h->nexcl++] = tid;
 	return 0;
 }
@@ -147,15 +147,10 @@ static struct rtm_rthold_task *task_of(struct rtm_rtholds *h, const struct cpu_s
 	}
 	if (h->ntasks == MAX_TASKS)
 		return NULL;
-	if (h->ntasks == h->tasks_cap) {
-		int cap = h->tasks_cap ? 2 * h->tasks_cap : 16;
-
-		t = realloc(h->tasks, (size_t)cap * sizeof(*t));
-		if (!t)
-			return NULL;
-		h->tasks = t;
-		h->tasks_cap = cap;
-	}
+	t = rtm_grow(h->tasks, &h->tasks_cap, (size_t)h->ntasks, sizeof(*t), 16);
+	if (!t)
+		return NULL;
+	h->tasks = t;
 	t = &h->tasks[h->ntasks++];
 	memset(t, 0, sizeof(*t));
 	t->pid = s->pid;
@@ -202,15 +197,10 @@ static int close_hold(struct rtm_rtholds *h, int cpu, uint64_t end_ns, bool open
 		h->iv_dropped++;
 		return 0;
 	}
-	if (h->niv == h->iv_cap) {
-		int cap = h->iv_cap ? 2 * h->iv_cap : 16;
-
-		iv = realloc(h->iv, (size_t)cap * sizeof(*iv));
-		if (!iv)
-			return -ENOMEM;
-		h->iv = iv;
-		h->iv_cap = cap;
-	}
+	iv = rtm_grow(h->iv, &h->iv_cap, (size_t)h->niv, sizeof(*iv), 16);
+	if (!iv)
+		return -ENOMEM;
+	h->iv = iv;
 	iv = &h->iv[h->niv++];
 	memset(iv, 0, sizeof(*iv));
 	iv->pid = s->pid;
