@@ -14,6 +14,7 @@
 #define RTM_KTRACER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <jansson.h>
@@ -94,6 +95,37 @@ int rtm_hwlat_apply(const char *dir, uint64_t thresh_us, uint64_t width_us, uint
 
 /* Put back what rtm_hwlat_save() read; 0 or the first -errno (all are tried). */
 int rtm_hwlat_restore(const char *dir, const struct rtm_hwlat_saved *s);
+
+/*
+ * The per-CPU figures of a noise tracer (hwlat, osnoise): @ncpus entries of
+ * @size bytes, indexed by CPU number, each starting with the CPU's gap record
+ * (struct rtm_noise_rec) and going on with the tracer's own counts.
+ */
+struct rtm_ktnoise {
+	int ncpus;
+	size_t size;
+	void *cpu;
+};
+
+/*
+ * Allocate the entries zeroed, each record with @report_above_ns and a log of
+ * @max_gaps gaps. 0 or -ENOMEM (what was allocated is freed by
+ * rtm_ktnoise_release()).
+ */
+int rtm_ktnoise_init(struct rtm_ktnoise *n, int ncpus, size_t size, uint64_t report_above_ns,
+		     uint32_t max_gaps);
+void rtm_ktnoise_release(struct rtm_ktnoise *n);
+/* The entry of CPU @cpu; NULL out of range. */
+void *rtm_ktnoise_cpu(const struct rtm_ktnoise *n, int cpu);
+
+/*
+ * sections.noise's "cpus": for every CPU of @cpus in range, @entry_json(its
+ * entry, the CPU, its gap list: [start - @start_ns, length] pairs, a reference
+ * it takes). NULL when out of memory.
+ */
+json_t *rtm_ktnoise_cpus_json(const struct rtm_ktnoise *n, const struct rtm_cpulist *cpus,
+			      uint64_t start_ns,
+			      json_t *(*entry_json)(const void *entry, int cpu, json_t *gaps));
 
 /* hwlat's samples gathered per CPU. */
 struct rtm_hwlat_acc;

@@ -7,6 +7,7 @@
  * the threshold (osnoise:sample_threshold) as a gap.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,57 +86,46 @@ int rtm_osnoise_restore(const char *dir, const struct rtm_osnoise_saved *s)
 }
 
 struct osnoise_cpu {
-	struct rtm_noise_rec rec;	/* the samples above the threshold */
+	struct rtm_noise_rec rec;	/* first (struct rtm_ktnoise): the samples above */
+					/* the threshold */
 	uint64_t periods, runtime_ns, noise_ns, max_ns;
 	uint64_t hw, nmi, irq, softirq, thread;
 };
 
+_Static_assert(offsetof(struct osnoise_cpu, rec) == 0, "struct rtm_ktnoise: the record first");
+
 struct rtm_osnoise_acc {
-	int ncpus;
-	struct osnoise_cpu *cpu;	/* indexed by CPU number */
+	struct rtm_ktnoise noise;	/* struct osnoise_cpu */
 };
 
 struct rtm_osnoise_acc *rtm_osnoise_acc_alloc(int ncpus, uint64_t report_above_ns,
 					      uint32_t max_gaps)
 {
 	struct rtm_osnoise_acc *a = calloc(1, sizeof(*a));
-	int i;
 
-	if (!a || ncpus <= 0)
-		goto fail;
-	a->ncpus = ncpus;
-	a->cpu = calloc((size_t)ncpus, sizeof(*a->cpu));
-	if (!a->cpu)
-		goto fail;
-	for (i = 0; i < ncpus; i++)
-		if (rtm_noise_rec_init(&a->cpu[i].rec, report_above_ns, max_gaps))
-			goto fail;
+	if (a && rtm_ktnoise_init(&a->noise, ncpus, sizeof(struct osnoise_cpu),
+				  report_above_ns, max_gaps)) {
+		rtm_osnoise_acc_free(a);
+		return NULL;
+	}
 	return a;
-fail:
-	rtm_osnoise_acc_free(a);
-	return NULL;
 }
 
 void rtm_osnoise_acc_free(struct rtm_osnoise_acc *a)
 {
-	int i;
-
 	if (!a)
 		return;
-	for (i = 0; a->cpu && i < a->ncpus; i++)
-		rtm_noise_rec_release(&a->cpu[i].rec);
-	free(a->cpu);
+	rtm_ktnoise_release(&a->noise);
 	free(a);
 }
 
 int rtm_osnoise_acc_event(const struct rtm_event *ev, void *arg)
 {
 	struct rtm_osnoise_acc *a = arg;
-	struct osnoise_cpu *c;
+	struct osnoise_cpu *c = rtm_ktnoise_cpu(&a->noise, ev->cpu);
 
-	if (ev->cpu < 0 || ev->cpu >= a->ncpus)
+	if (!c)
 		return 0;
-	c = &a->cpu[ev->cpu];
 	if (ev->type == RTM_EV_OSNOISE) {
 		c->periods++;
 		c->runtime_ns += ev->osnoise.runtime_us * 1000;
@@ -156,17 +146,12 @@ int rtm_osnoise_acc_event(const struct rtm_event *ev, void *arg)
 	return 0;
 }
 
-static json_t *cpu_json(const struct osnoise_cpu *c, int cpu, uint64_t start_ns)
+static json_t *cpu_json(const void *entry, int cpu, json_t *gaps)
 {
+	const struct osnoise_cpu *c = entry;
 	const struct rtm_noise_rec *rec = &c->rec;
-	json_t *gaps = json_array(), *o;
-	uint32_t k;
+	json_t *o;
 
-	for (k = 0; gaps && k < rec->nlog; k++)
-		json_array_append_new(gaps, json_pack("[I, I]",
-			(json_int_t)(rec->log[k].start_ns > start_ns ?
-				     rec->log[k].start_ns - start_ns : 0),
-			(json_int_t)rec->log[k].len_ns));
 	/* the periods' sums are osnoise's own figures; the gaps are its samples */
 	o = json_pack("{s:i, s:I, s:n, s:I, s:I, s:I, s:I, s:I, s:o, s:I, s:o, s:n}",
 		"cpu", cpu,
@@ -194,22 +179,10 @@ json_t *rtm_osnoise_section(const struct rtm_osnoise_acc *a,
 			    const struct rtm_probe_noise_opts *o, uint64_t start_ns,
 			    uint64_t duration_ns)
 {
-	json_t *cpus = json_array(), *c;
-	int i;
+	json_t *cpus = rtm_ktnoise_cpus_json(&a->noise, &o->cpus, start_ns, cpu_json);
 
 	if (!cpus)
 		return NULL;
-	for (i = 0; i < o->cpus.n; i++) {
-		int cpu = o->cpus.cpus[i];
-
-		if (cpu < 0 || cpu >= a->ncpus)
-			continue;
-		c = cpu_json(&a->cpu[cpu], cpu, start_ns);
-		if (!c || json_array_append_new(cpus, c)) {
-			json_decref(cpus);
-			return NULL;
-		}
-	}
 	return json_pack("{s:s, s:s, s:n, s:n, s:I, s:I, s:I, s:I, s:I, s:I, s:o}",
 		"probe", "osnoise",
 		"backend", "osnoise",
