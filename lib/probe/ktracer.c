@@ -76,22 +76,35 @@ static void selected_word(const char *text, char *out, size_t len)
 	}
 }
 
-int rtm_hwlat_save(const char *dir, struct rtm_hwlat_saved *s, struct rtm_error *err)
+int rtm_ktracer_save(const char *dir, const struct rtm_ktracer_file *files, size_t n,
+		     struct rtm_error *err)
 {
-	static const char *const files[] = {
-		"tracing_thresh", "hwlat_detector/width", "hwlat_detector/window",
-	};
-	char *dest[] = { s->thresh, s->width, s->window }, mode[128];
 	size_t i;
 	int ret;
 
-	memset(s, 0, sizeof(*s));
-	for (i = 0; i < 3; i++) {
-		ret = rtm_read_small(dir, files[i], dest[i], sizeof(s->thresh));
+	for (i = 0; i < n; i++) {
+		ret = rtm_read_small(dir, files[i].rel, files[i].buf, files[i].len);
 		if (ret < 0)
-			return rtm_error_setn(err, ret, "cannot read %s/%s: %s", dir, files[i],
+			return rtm_error_setn(err, ret, "cannot read %s/%s: %s", dir, files[i].rel,
 					      strerror(-ret));
 	}
+	return 0;
+}
+
+int rtm_hwlat_save(const char *dir, struct rtm_hwlat_saved *s, struct rtm_error *err)
+{
+	const struct rtm_ktracer_file files[] = {
+		{ "tracing_thresh", s->thresh, sizeof(s->thresh) },
+		{ "hwlat_detector/width", s->width, sizeof(s->width) },
+		{ "hwlat_detector/window", s->window, sizeof(s->window) },
+	};
+	char mode[128];
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	ret = rtm_ktracer_save(dir, files, sizeof(files) / sizeof(files[0]), err);
+	if (ret)
+		return ret;
 	if (rtm_read_small(dir, "hwlat_detector/mode", mode, sizeof(mode)) >= 0)
 		selected_word(mode, s->mode, sizeof(s->mode));
 	return 0;

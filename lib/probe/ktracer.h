@@ -37,6 +37,21 @@ bool rtm_ktracer_has(const char *tracing_dir, const char *tracer);
  */
 bool rtm_ktracer_in_use(const char *dir, const char *tracer, char *where, size_t len);
 
+/* A global file of a tracer's settings and where its saved text goes. */
+struct rtm_ktracer_file {
+	const char *rel;		/* below the tracefs top level */
+	char *buf;
+	size_t len;
+};
+
+/*
+ * Read @n files of @dir into their buffers (a tracer's settings saved before
+ * rtmeasure writes them). 0, or -errno with @err naming the file that could
+ * not be read.
+ */
+int rtm_ktracer_save(const char *dir, const struct rtm_ktracer_file *files, size_t n,
+		     struct rtm_error *err);
+
 /* Write @val to @dir/@rel; 0 or -errno. */
 int rtm_ktracer_write(const char *dir, const char *rel, const char *val);
 /*

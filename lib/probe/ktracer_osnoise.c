@@ -18,24 +18,17 @@
 
 int rtm_osnoise_save(const char *dir, struct rtm_osnoise_saved *s, struct rtm_error *err)
 {
-	static const char *const files[] = {
-		"tracing_thresh", "osnoise/runtime_us", "osnoise/period_us",
-		"osnoise/stop_tracing_us", "osnoise/stop_tracing_total_us", "osnoise/cpus",
+	const struct rtm_ktracer_file files[] = {
+		{ "tracing_thresh", s->thresh, sizeof(s->thresh) },
+		{ "osnoise/runtime_us", s->runtime, sizeof(s->runtime) },
+		{ "osnoise/period_us", s->period, sizeof(s->period) },
+		{ "osnoise/stop_tracing_us", s->stop, sizeof(s->stop) },
+		{ "osnoise/stop_tracing_total_us", s->stop_total, sizeof(s->stop_total) },
+		{ "osnoise/cpus", s->cpus, sizeof(s->cpus) },
 	};
-	char *dest[] = { s->thresh, s->runtime, s->period, s->stop, s->stop_total, s->cpus };
-	size_t len[] = { sizeof(s->thresh), sizeof(s->runtime), sizeof(s->period),
-			 sizeof(s->stop), sizeof(s->stop_total), sizeof(s->cpus) };
-	size_t i;
-	int ret;
 
 	memset(s, 0, sizeof(*s));
-	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		ret = rtm_read_small(dir, files[i], dest[i], len[i]);
-		if (ret < 0)
-			return rtm_error_setn(err, ret, "cannot read %s/%s: %s", dir, files[i],
-					      strerror(-ret));
-	}
-	return 0;
+	return rtm_ktracer_save(dir, files, sizeof(files) / sizeof(files[0]), err);
 }
 
 int rtm_osnoise_apply(const char *dir, uint64_t thresh_us, uint64_t runtime_us,
