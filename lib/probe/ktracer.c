@@ -204,30 +204,23 @@ struct hwlat_cpu {
 _Static_assert(offsetof(struct hwlat_cpu, rec) == 0, "struct rtm_ktnoise: the record first");
 
 struct rtm_hwlat_acc {
-	struct rtm_ktnoise noise;	/* struct hwlat_cpu */
+	struct rtm_ktnoise noise;	/* first (rtm_ktnoise_alloc): struct hwlat_cpu */
 	/* the kernel numbers samples across CPUs: a number never seen was lost */
 	uint64_t seq_min, seq_max, seen;
 };
 
+_Static_assert(offsetof(struct rtm_hwlat_acc, noise) == 0, "rtm_ktnoise_alloc: the noise first");
+
 struct rtm_hwlat_acc *rtm_hwlat_acc_alloc(int ncpus, uint64_t report_above_ns,
 					  uint32_t max_gaps)
 {
-	struct rtm_hwlat_acc *a = calloc(1, sizeof(*a));
-
-	if (a && rtm_ktnoise_init(&a->noise, ncpus, sizeof(struct hwlat_cpu), report_above_ns,
-				  max_gaps)) {
-		rtm_hwlat_acc_free(a);
-		return NULL;
-	}
-	return a;
+	return rtm_ktnoise_alloc(sizeof(struct rtm_hwlat_acc), ncpus, sizeof(struct hwlat_cpu),
+				 report_above_ns, max_gaps);
 }
 
 void rtm_hwlat_acc_free(struct rtm_hwlat_acc *a)
 {
-	if (!a)
-		return;
-	rtm_ktnoise_release(&a->noise);
-	free(a);
+	rtm_ktnoise_free(a);
 }
 
 int rtm_hwlat_acc_event(const struct rtm_event *ev, void *arg)
@@ -314,33 +307,41 @@ json_t *rtm_hwlat_section(const struct rtm_hwlat_acc *a, const struct rtm_probe_
 
 /* ------------------------------------------------ the noise tracers' CPUs */
 
-int rtm_ktnoise_init(struct rtm_ktnoise *n, int ncpus, size_t size, uint64_t report_above_ns,
-		     uint32_t max_gaps)
+void *rtm_ktnoise_alloc(size_t acc_size, int ncpus, size_t size, uint64_t report_above_ns,
+			uint32_t max_gaps)
 {
+	struct rtm_ktnoise *n;
 	int i;
 
-	memset(n, 0, sizeof(*n));
-	if (ncpus <= 0 || size < sizeof(struct rtm_noise_rec))
-		return -ENOMEM;
+	if (ncpus <= 0 || acc_size < sizeof(*n) || size < sizeof(struct rtm_noise_rec))
+		return NULL;
+	n = calloc(1, acc_size);
+	if (!n)
+		return NULL;
 	n->cpu = calloc((size_t)ncpus, size);
-	if (!n->cpu)
-		return -ENOMEM;
-	n->ncpus = ncpus;
+	n->ncpus = n->cpu ? ncpus : 0;
 	n->size = size;
-	for (i = 0; i < ncpus; i++)
+	for (i = 0; i < n->ncpus; i++)
 		if (rtm_noise_rec_init(rtm_ktnoise_cpu(n, i), report_above_ns, max_gaps))
-			return -ENOMEM;
-	return 0;
+			break;
+	if (!n->cpu || i < ncpus) {
+		rtm_ktnoise_free(n);
+		return NULL;
+	}
+	return n;
 }
 
-void rtm_ktnoise_release(struct rtm_ktnoise *n)
+void rtm_ktnoise_free(void *acc)
 {
+	struct rtm_ktnoise *n = acc;
 	int i;
 
-	for (i = 0; n->cpu && i < n->ncpus; i++)
+	if (!n)
+		return;
+	for (i = 0; i < n->ncpus; i++)
 		rtm_noise_rec_release(rtm_ktnoise_cpu(n, i));
 	free(n->cpu);
-	memset(n, 0, sizeof(*n));
+	free(n);
 }
 
 void *rtm_ktnoise_cpu(const struct rtm_ktnoise *n, int cpu)

@@ -123,13 +123,13 @@ struct rtm_ktnoise {
 };
 
 /*
- * Allocate the entries zeroed, each record with @report_above_ns and a log of
- * @max_gaps gaps. 0 or -ENOMEM (what was allocated is freed by
- * rtm_ktnoise_release()).
+ * A tracer's accumulator of @acc_size bytes, zeroed, that starts with its
+ * struct rtm_ktnoise: @ncpus entries of @size bytes, each record with
+ * @report_above_ns and a log of @max_gaps gaps. NULL when out of memory.
  */
-int rtm_ktnoise_init(struct rtm_ktnoise *n, int ncpus, size_t size, uint64_t report_above_ns,
-		     uint32_t max_gaps);
-void rtm_ktnoise_release(struct rtm_ktnoise *n);
+void *rtm_ktnoise_alloc(size_t acc_size, int ncpus, size_t size, uint64_t report_above_ns,
+			uint32_t max_gaps);
+void rtm_ktnoise_free(void *acc);
 /* The entry of CPU @cpu; NULL out of range. */
 void *rtm_ktnoise_cpu(const struct rtm_ktnoise *n, int cpu);
 

@@ -88,28 +88,21 @@ struct osnoise_cpu {
 _Static_assert(offsetof(struct osnoise_cpu, rec) == 0, "struct rtm_ktnoise: the record first");
 
 struct rtm_osnoise_acc {
-	struct rtm_ktnoise noise;	/* struct osnoise_cpu */
+	struct rtm_ktnoise noise;	/* first (rtm_ktnoise_alloc): struct osnoise_cpu */
 };
+
+_Static_assert(offsetof(struct rtm_osnoise_acc, noise) == 0, "rtm_ktnoise_alloc: the noise first");
 
 struct rtm_osnoise_acc *rtm_osnoise_acc_alloc(int ncpus, uint64_t report_above_ns,
 					      uint32_t max_gaps)
 {
-	struct rtm_osnoise_acc *a = calloc(1, sizeof(*a));
-
-	if (a && rtm_ktnoise_init(&a->noise, ncpus, sizeof(struct osnoise_cpu),
-				  report_above_ns, max_gaps)) {
-		rtm_osnoise_acc_free(a);
-		return NULL;
-	}
-	return a;
+	return rtm_ktnoise_alloc(sizeof(struct rtm_osnoise_acc), ncpus,
+				 sizeof(struct osnoise_cpu), report_above_ns, max_gaps);
 }
 
 void rtm_osnoise_acc_free(struct rtm_osnoise_acc *a)
 {
-	if (!a)
-		return;
-	rtm_ktnoise_release(&a->noise);
-	free(a);
+	rtm_ktnoise_free(a);
 }
 
 int rtm_osnoise_acc_event(const struct rtm_event *ev, void *arg)
