@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "box/cost.h"
 #include "core/fileio.h"
 #include "core/jsonutil.h"
@@ -326,14 +327,6 @@ struct cost_run {
 	bool stopped;
 };
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 static void sleep_ms(unsigned int ms)
 {
 	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L };
@@ -417,11 +410,11 @@ static bool group_alive(pid_t pgid)
  */
 static void stop_group(pid_t pgid, bool reaped)
 {
-	uint64_t end = now_ms() + COST_TERM_MS;
+	uint64_t end = rtm_clock_ms(CLOCK_MONOTONIC) + COST_TERM_MS;
 	int status;
 
 	kill(-pgid, SIGTERM);
-	while (now_ms() < end) {
+	while (rtm_clock_ms(CLOCK_MONOTONIC) < end) {
 		if (!reaped && waitpid(pgid, &status, WNOHANG) == pgid)
 			reaped = true;
 		if (reaped && !group_alive(pgid))
@@ -475,7 +468,8 @@ static int spawn_stress(const struct cost_run *cr, struct argv_buf *a, const cha
 static int wait_stress(const struct cost_run *cr, pid_t pid, int *status, const char *cmdline,
 		       struct rtm_error *err)
 {
-	uint64_t deadline = now_ms() + cr->o->time_ns / 1000000ULL + COST_GRACE_S * 1000ULL;
+	uint64_t deadline = rtm_clock_ms(CLOCK_MONOTONIC) + cr->o->time_ns / 1000000ULL +
+			    COST_GRACE_S * 1000ULL;
 
 	for (;;) {
 		pid_t w = waitpid(pid, status, WNOHANG);
@@ -489,7 +483,7 @@ static int wait_stress(const struct cost_run *cr, pid_t pid, int *status, const 
 			stop_group(pid, false);
 			return 1;
 		}
-		if (now_ms() > deadline) {
+		if (rtm_clock_ms(CLOCK_MONOTONIC) > deadline) {
 			stop_group(pid, false);
 			return rtm_error_setn(err, -ETIMEDOUT, "%s did not end %d s after its "
 					      "--timeout; it was killed", cmdline, COST_GRACE_S);
@@ -676,7 +670,7 @@ static json_t *cost_section(const struct cost_run *cr, const struct cost_tally *
 		"cpus", o->cpus ? json_string(o->cpus) : json_null(),
 		"time_per_stressor_ns", (json_int_t)o->time_ns,
 		"repetitions", o->reps,
-		"duration_ns", (json_int_t)((now_ms() - t0) * 1000000ULL),
+		"duration_ns", (json_int_t)((rtm_clock_ms(CLOCK_MONOTONIC) - t0) * 1000000ULL),
 		"complete", !cr->stopped,
 		"stressors", list);
 }
@@ -686,7 +680,7 @@ json_t *rtm_cost_run(const struct rtm_cost_opts *o, const volatile sig_atomic_t 
 {
 	struct cost_run cr = { .o = o, .stop = stop };
 	struct cost_tally t = { .done = { 0 } };
-	uint64_t t0 = now_ms();
+	uint64_t t0 = rtm_clock_ms(CLOCK_MONOTONIC);
 	json_t *sec = NULL;
 	int s, ret;
 

@@ -2,7 +2,6 @@
 /*
  * guard.c - the real-time threads that held a CPU, from /proc
  */
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <sched.h>
@@ -12,6 +11,7 @@
 
 #include "core/grow.h"
 #include "core/fileio.h"
+#include "core/task.h"
 #include "box/guard.h"
 
 #define PF_KTHREAD_FLAG	0x00200000u	/* include/linux/sched.h */
@@ -20,54 +20,11 @@
 #define SCHED_DEADLINE	6
 #endif
 
-/*
- * One /proc/PID/task/TID/stat line. The command name sits in parentheses and
- * may hold spaces and parentheses itself: the fields start after the last ')'.
- */
-static int parse_stat(const char *line, struct rtm_guard_task *t)
-{
-	const char *open = strchr(line, '('), *close = strrchr(line, ')');
-	unsigned long long fields[40];
-	char state;
-	size_t len;
-	int i = 0;
-	const char *p;
-	char *end;
-
-	if (!open || !close || close < open || close[1] != ' ')
-		return -EINVAL;
-	len = (size_t)(close - open - 1);
-	if (len >= sizeof(t->comm))
-		len = sizeof(t->comm) - 1;
-	memcpy(t->comm, open + 1, len);
-	t->comm[len] = '\0';
-	state = close[2];
-	if (!state)
-		return -EINVAL;
-	/* fields 4.. (ppid onwards); field k is fields[k - 4]; some are negative */
-	p = close + 3;
-	while (i < 40) {
-		long long v;
-
-		while (*p == ' ')
-			p++;
-		if (!*p)
-			break;
-		v = strtoll(p, &end, 10);	/* a mask above LLONG_MAX saturates: unused */
-		if (end == p)
-			return -EINVAL;
-		fields[i++] = (unsigned long long)v;
-		p = end;
-	}
-	if (i < 38)	/* up to field 41, policy */
-		return -EINVAL;
-	t->state = state;
-	t->kthread = (fields[9 - 4] & PF_KTHREAD_FLAG) != 0;
-	t->cpu = (int)fields[39 - 4];
-	t->priority = (int)fields[40 - 4];
-	t->policy = (int)fields[41 - 4];
-	return 0;
-}
+struct guard_read {
+	struct rtm_guard_scan *s;
+	const char *root;
+	int err;			/* -ENOMEM */
+};
 
 static bool is_rt(int policy)
 {
@@ -97,55 +54,45 @@ static bool number(const char *s)
 	return true;
 }
 
-/* The threads of process @pid; threads that end meanwhile are skipped. */
-static int scan_process(const char *root, const char *pid, struct rtm_guard_scan *s)
+/* One thread: kept when real-time; a thread that ended meanwhile is skipped. */
+static int scan_thread(int pid, int tid, void *arg)
 {
-	char path[PATH_MAX], rel[64], buf[1024];
+	struct guard_read *r = arg;
+	struct rtm_task_stat st;
 	struct rtm_guard_task t;
-	struct dirent *de;
-	DIR *d;
-	int ret = 0;
 
-	snprintf(rel, sizeof(rel), "/proc/%s/task", pid);
-	if (rtm_path(path, sizeof(path), root, rel) || !(d = opendir(path)))
+	memset(&st, 0, sizeof(st));
+	if (rtm_task_read_stat(r->root, pid, tid, &st) || !is_rt(st.kpolicy))
 		return 0;
-	while ((de = readdir(d))) {
-		if (!number(de->d_name))
-			continue;
-		memset(&t, 0, sizeof(t));
-		if (rtm_read_smallf(root, buf, sizeof(buf), "/proc/%s/task/%s/stat", pid,
-				    de->d_name) < 0 || parse_stat(buf, &t) || !is_rt(t.policy))
-			continue;
-		t.pid = (pid_t)atoi(pid);
-		t.tid = (pid_t)atoi(de->d_name);
-		if (rtm_read_smallf(root, buf, sizeof(buf), "/proc/%s/task/%s/schedstat", pid,
-				    de->d_name) >= 0)
-			t.runtime_ns = strtoull(buf, NULL, 10);
-		ret = add(s, &t);
-		if (ret)
-			break;
-	}
-	closedir(d);
-	return ret;
+	memset(&t, 0, sizeof(t));
+	t.pid = (pid_t)pid;
+	t.tid = (pid_t)tid;
+	snprintf(t.comm, sizeof(t.comm), "%s", st.comm);
+	t.policy = st.kpolicy;
+	t.priority = st.rt_priority;
+	t.cpu = st.cpu;
+	t.state = st.state;
+	t.kthread = (st.flags & PF_KTHREAD_FLAG) != 0;
+	if (!rtm_task_read_schedstat(r->root, pid, tid, &st))
+		t.runtime_ns = st.sum_exec_ns;
+	return r->err = add(r->s, &t);
 }
 
 int rtm_guard_scan_rt(const char *root, struct rtm_guard_scan *s, struct rtm_error *err)
 {
+	struct guard_read r = { .s = s, .root = root };
 	char path[PATH_MAX];
-	struct dirent *de;
-	DIR *d;
-	int ret = 0;
+	int ret;
 
 	s->n = 0;
-	if (rtm_path(path, sizeof(path), root, "/proc") || !(d = opendir(path)))
-		return rtm_error_setn(err, -errno ? -errno : -ENOENT, "cannot read %s: %s", path,
-				      strerror(errno));
-	while ((de = readdir(d)) && !ret)
-		if (number(de->d_name))
-			ret = scan_process(root, de->d_name, s);
-	closedir(d);
-	if (ret)
-		return rtm_error_setn(err, ret, "out of memory");
+	ret = rtm_task_each_thread(root, scan_thread, &r);
+	if (r.err)
+		return rtm_error_setn(err, r.err, "out of memory");
+	if (ret) {
+		if (rtm_path(path, sizeof(path), root, "/proc"))
+			snprintf(path, sizeof(path), "%s/proc", root);
+		return rtm_error_setn(err, ret, "cannot read %s: %s", path, strerror(-ret));
+	}
 	return 0;
 }
 

@@ -11,7 +11,6 @@
  * we may still signal it.
  */
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -29,8 +28,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/fileio.h"
 #include "core/jsonutil.h"
+#include "core/task.h"
 #include "box/load.h"
 
 #define LOAD_MAX_PROCS		4
@@ -137,14 +138,6 @@ int rtm_load_parse(const char *str, unsigned int *kinds, struct rtm_error *err)
 				     "alone, or " LOAD_WORDS ")", str);
 	*kinds = k;
 	return 0;
-}
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
 static void sleep_ms(unsigned int ms)
@@ -430,35 +423,30 @@ static bool leader_exited(struct load_proc *lp)
 	return true;
 }
 
+struct group_count {
+	pid_t pgid;
+	int n;
+};
+
+static int count_member(int pid, void *arg)
+{
+	struct group_count *g = arg;
+	struct rtm_task_stat t;
+
+	if (pid == g->pgid || rtm_task_read_stat("/", pid, 0, &t))
+		return 0;
+	if (t.pgrp == g->pgid && t.state != 'Z' && t.state != 'X')
+		g->n++;
+	return 0;
+}
+
 /* Live (non-zombie) members of process group @pgid other than @pgid itself. */
 static int group_members(pid_t pgid)
 {
-	char buf[512], *p;
-	struct dirent *de;
-	long pid, pgrp;
-	int n = 0;
-	char state;
-	DIR *d;
+	struct group_count g = { .pgid = pgid };
+	int ret = rtm_task_each_process("/", count_member, &g);
 
-	d = opendir("/proc");
-	if (!d)
-		return -errno;
-	while ((de = readdir(d))) {
-		if (!isdigit((unsigned char)de->d_name[0]))
-			continue;
-		pid = strtol(de->d_name, NULL, 10);
-		if (pid == pgid)
-			continue;
-		if (rtm_read_smallf("/", buf, sizeof(buf), "/proc/%ld/stat", pid) < 0)
-			continue;
-		p = strrchr(buf, ')');
-		if (!p || sscanf(p + 1, " %c %*d %ld", &state, &pgrp) != 2)
-			continue;
-		if (pgrp == pgid && state != 'Z' && state != 'X')
-			n++;
-	}
-	closedir(d);
-	return n;
+	return ret < 0 ? ret : g.n;
 }
 
 static bool group_gone(struct load_proc *lp)
@@ -483,12 +471,12 @@ static bool signal_and_wait(struct rtm_load *l, int sig, unsigned int ms)
 	for (i = 0; i < l->n; i++)
 		if (!group_gone(&l->procs[i]))
 			kill(-l->procs[i].pid, sig);
-	end = now_ms() + ms;
+	end = rtm_clock_ms(CLOCK_MONOTONIC) + ms;
 	for (;;) {
 		all = true;
 		for (i = 0; i < l->n; i++)
 			all &= group_gone(&l->procs[i]);
-		if (all || now_ms() >= end)
+		if (all || rtm_clock_ms(CLOCK_MONOTONIC) >= end)
 			return all;
 		sleep_ms(LOAD_POLL_MS);
 	}
@@ -529,7 +517,7 @@ int rtm_load_stop(struct rtm_load *l)
 	gone = signal_and_wait(l, SIGTERM, LOAD_TERM_GRACE_MS);
 	if (!gone)
 		gone = signal_and_wait(l, SIGKILL, LOAD_KILL_WAIT_MS);
-	end = now_ms() + LOAD_KILL_WAIT_MS;
+	end = rtm_clock_ms(CLOCK_MONOTONIC) + LOAD_KILL_WAIT_MS;
 	for (i = 0; i < l->n; i++) {
 		struct load_proc *lp = &l->procs[i];
 
@@ -540,7 +528,7 @@ int rtm_load_stop(struct rtm_load *l)
 				lp->reaped = true;
 				break;
 			}
-			if (now_ms() >= end)
+			if (rtm_clock_ms(CLOCK_MONOTONIC) >= end)
 				break;
 			sleep_ms(LOAD_POLL_MS);
 		}

@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <malloc.h>
 #include <pthread.h>
 #include <sched.h>
@@ -21,6 +22,7 @@
 #include <linux/capability.h>
 
 #include "core/fileio.h"
+#include "core/task.h"
 #include "box/rt.h"
 #include "core/units.h"
 
@@ -53,18 +55,17 @@ struct rtm_sched_attr {
 #define RTM_FIX_PRIV "run as root, or setcap cap_sys_nice,cap_ipc_lock+ep on rtmeasure, " \
 		     "or measure without RT with --no-rt"
 
+/* rtmeasure's policies and the kernel's numbers; their names are core/task.c's */
 static const struct {
 	enum rtm_policy policy;
-	const char *name;
-	const char *kname;
 	int kpolicy;
 } policies[] = {
-	{ RTM_POLICY_OTHER, "other", "SCHED_OTHER", SCHED_OTHER },
-	{ RTM_POLICY_FIFO, "fifo", "SCHED_FIFO", SCHED_FIFO },
-	{ RTM_POLICY_RR, "rr", "SCHED_RR", SCHED_RR },
-	{ RTM_POLICY_DEADLINE, "deadline", "SCHED_DEADLINE", SCHED_DEADLINE },
-	{ RTM_POLICY_BATCH, "batch", "SCHED_BATCH", SCHED_BATCH },
-	{ RTM_POLICY_IDLE, "idle", "SCHED_IDLE", SCHED_IDLE },
+	{ RTM_POLICY_OTHER, SCHED_OTHER },
+	{ RTM_POLICY_FIFO, SCHED_FIFO },
+	{ RTM_POLICY_RR, SCHED_RR },
+	{ RTM_POLICY_DEADLINE, SCHED_DEADLINE },
+	{ RTM_POLICY_BATCH, SCHED_BATCH },
+	{ RTM_POLICY_IDLE, SCHED_IDLE },
 };
 
 #define NPOLICIES (sizeof(policies) / sizeof(policies[0]))
@@ -89,14 +90,35 @@ const char *rtm_policy_name(enum rtm_policy p)
 {
 	int i = policy_index(p);
 
-	return i < 0 ? "unknown" : policies[i].name;
+	return i < 0 ? "unknown" : rtm_kpolicy_str(policies[i].kpolicy, RTM_KPOLICY_LOWER);
 }
 
 static const char *policy_kname(enum rtm_policy p)
 {
 	int i = policy_index(p);
 
-	return i < 0 ? "unknown policy" : policies[i].kname;
+	return i < 0 ? "unknown policy" : rtm_kpolicy_str(policies[i].kpolicy, RTM_KPOLICY_SCHED);
+}
+
+/**
+ * rtm_policy_of_kpolicy - rtmeasure's policy of a SCHED_* number
+ * @kpolicy: the kernel's number (/proc/PID/stat field 41, sched_getattr)
+ * @p: set to the policy; RTM_POLICY_OTHER when it returns false
+ *
+ * Returns false for a number rtmeasure has no policy for (SCHED_EXT and
+ * whatever comes next).
+ */
+bool rtm_policy_of_kpolicy(int kpolicy, enum rtm_policy *p)
+{
+	size_t i;
+
+	for (i = 0; i < NPOLICIES; i++)
+		if (policies[i].kpolicy == kpolicy) {
+			*p = policies[i].policy;
+			return true;
+		}
+	*p = RTM_POLICY_OTHER;
+	return false;
 }
 
 static bool is_rt(enum rtm_policy p)
@@ -187,7 +209,7 @@ int rtm_sched_parse(const char *str, struct rtm_sched *s, struct rtm_error *err)
 	uint64_t val[3];
 	struct rtm_sched t;
 	size_t i, n;
-	int ret;
+	int ret, kp;
 
 	if (!str || !*str)
 		return rtm_error_set(err, "empty scheduling policy (use " SCHED_FORMS ")");
@@ -200,13 +222,10 @@ int rtm_sched_parse(const char *str, struct rtm_sched *s, struct rtm_error *err)
 
 	t = *s;
 	t.dl_runtime_ns = t.dl_deadline_ns = t.dl_period_ns = 0;
-	for (i = 0; i < NPOLICIES; i++) {
-		if (policies[i].policy != RTM_POLICY_DEADLINE &&
-		    strcmp(low, policies[i].name) == 0) {
-			t.policy = policies[i].policy;
-			*s = t;
-			return 0;
-		}
+	kp = rtm_kpolicy_parse(low, RTM_KPOLICY_LOWER);
+	if (kp != SCHED_DEADLINE && rtm_policy_of_kpolicy(kp, &t.policy)) {
+		*s = t;
+		return 0;
 	}
 	if (strncmp(low, "deadline", 8) != 0 || (low[8] != ':' && low[8] != '\0'))
 		return rtm_error_set(err, "unknown scheduling policy '%s' (use " SCHED_FORMS ")",
@@ -378,7 +397,6 @@ int rtm_sched_apply_tid(pid_t tid, const struct rtm_sched *s, struct rtm_error *
 int rtm_sched_get(pid_t tid, struct rtm_sched *s, struct rtm_error *err)
 {
 	struct rtm_sched_attr a;
-	size_t i;
 	int e;
 
 	memset(&a, 0, sizeof(a));
@@ -388,13 +406,9 @@ int rtm_sched_get(pid_t tid, struct rtm_sched *s, struct rtm_error *err)
 				      (int)tid, strerror(e));
 	}
 	memset(s, 0, sizeof(*s));
-	for (i = 0; i < NPOLICIES; i++)
-		if ((uint32_t)policies[i].kpolicy == a.sched_policy)
-			break;
-	if (i == NPOLICIES)
+	if (a.sched_policy > INT_MAX || !rtm_policy_of_kpolicy((int)a.sched_policy, &s->policy))
 		return rtm_error_setn(err, -EPROTO, "thread %d has scheduling policy %u, unknown "
 				      "to rtmeasure", (int)tid, a.sched_policy);
-	s->policy = policies[i].policy;
 	if (is_rt(s->policy)) {
 		s->priority = (int)a.sched_priority;
 	} else if (s->policy == RTM_POLICY_DEADLINE) {

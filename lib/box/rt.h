@@ -38,6 +38,9 @@ struct rtm_sched {
 
 const char *rtm_policy_name(enum rtm_policy p);
 
+/* The policy of SCHED_* number @kpolicy; false (and OTHER) when rtmeasure has none for it. */
+bool rtm_policy_of_kpolicy(int kpolicy, enum rtm_policy *p);
+
 /**
  * rtm_sched_parse - parse a policy name: "fifo", "rr", "other", "batch", "idle",
  * or "deadline:RUNTIME:DEADLINE:PERIOD" with durations like 100us:1ms:1ms

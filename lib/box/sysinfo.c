@@ -7,7 +7,6 @@
  * Things that cannot be recorded as files (CPUID, a temporary tracefs mount)
  * are only consulted when the root is the live system.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stddef.h>
@@ -23,6 +22,8 @@
 #endif
 
 #include "core/fileio.h"
+#include "core/grow.h"
+#include "core/task.h"
 #include "box/sysinfo.h"
 #include "core/units.h"
 
@@ -360,7 +361,7 @@ void rtm_sysinfo_isolated_cpus(const char *root, struct rtm_cpulist *iso)
 	static const char *const files[] = { PATH_ISOLATED, PATH_NOHZ_FULL };
 	struct rtm_cpulist one;
 	char buf[512];
-	size_t f;
+	size_t f, cap = 0;
 	int i;
 
 	iso->n = 0;
@@ -376,7 +377,7 @@ void rtm_sysinfo_isolated_cpus(const char *root, struct rtm_cpulist *iso)
 
 			if (rtm_cpulist_has(iso, one.cpus[i]))
 				continue;
-			n = realloc(iso->cpus, (size_t)(iso->n + 1) * sizeof(int));
+			n = rtm_grow(iso->cpus, &cap, (size_t)iso->n, sizeof(*n), 16);
 			if (!n)
 				break;
 			iso->cpus = n;
@@ -494,27 +495,20 @@ static void collect_sched(struct rtm_sysinfo *si)
 	}
 }
 
+/* 1 (stop listing) when process @pid is irqbalance. */
+static int is_irqbalance(int pid, void *arg)
+{
+	struct rtm_sysinfo *si = arg;
+	char comm[64];
+
+	return rtm_task_read_comm(si->root, pid, comm, sizeof(comm)) > 0 &&
+	       strcmp(comm, "irqbalance") == 0;
+}
+
 static void collect_irqbalance(struct rtm_sysinfo *si)
 {
-	char dir[PATH_MAX], comm[64];
-	struct dirent *de;
-	DIR *d;
-
-	if (rtm_path(dir, sizeof(dir), si->root, "/proc"))
-		return;
-	d = opendir(dir);
-	if (!d)
-		return;
-	while ((de = readdir(d)) != NULL) {
-		if (de->d_name[0] < '0' || de->d_name[0] > '9')
-			continue;
-		if (rtm_read_smallf(si->root, comm, sizeof(comm), "/proc/%s/comm",
-				    de->d_name) > 0 && strcmp(comm, "irqbalance") == 0) {
-			si->irqbalance = true;
-			break;
-		}
-	}
-	closedir(d);
+	if (rtm_task_each_process(si->root, is_irqbalance, si) == 1)
+		si->irqbalance = true;
 }
 
 static void collect_clock(struct rtm_sysinfo *si)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "core/jsonutil.h"
 #include "box/sysinfo.h"
 #include "core/units.h"
@@ -122,6 +123,7 @@ static void check_governor(struct rtm_sysinfo *si)
 {
 	struct rtm_cpulist bad = { 0, NULL };
 	char list[256] = "", gov[32] = "";
+	size_t cap = 0;
 	int i, any = 0;
 
 	for (i = 0; i < si->ncpus; i++) {
@@ -129,7 +131,7 @@ static void check_governor(struct rtm_sysinfo *si)
 			continue;
 		any = 1;
 		if (strcmp(si->cpus[i].governor, "performance") != 0) {
-			int *n = realloc(bad.cpus, (size_t)(bad.n + 1) * sizeof(int));
+			int *n = rtm_grow(bad.cpus, &cap, (size_t)bad.n, sizeof(*n), 16);
 
 			if (!n)
 				break;

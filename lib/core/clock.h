@@ -48,12 +48,22 @@ struct rtm_clock_pair {
 
 const char *rtm_counter_name(enum rtm_counter_kind k);
 
-static inline uint64_t rtm_clock_ns(clockid_t id)
+/*
+ * Clock @id (CLOCK_MONOTONIC, ...) in ns: lib/'s one reading of a clock. Always
+ * inlined: the probe loops read it between their samples.
+ */
+static inline __attribute__((always_inline)) uint64_t rtm_clock_ns(clockid_t id)
 {
 	struct timespec ts;
 
 	clock_gettime(id, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* The same in whole ms (rounded down), for the waits counted in ms. */
+static inline uint64_t rtm_clock_ms(clockid_t id)
+{
+	return rtm_clock_ns(id) / 1000000ULL;
 }
 
 static inline __attribute__((always_inline)) uint64_t rtm_counter_read(enum rtm_counter_kind k)

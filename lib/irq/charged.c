@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "irq/charged.h"
 #include "irq/handlers.h"
 #include "core/jsonutil.h"
@@ -29,7 +30,8 @@ struct rtm_cpuacct {
 	struct cpu_run *run;
 	struct rtm_cpuacct_cpu *cpus;
 	struct rtm_cpuacct_task *tasks;
-	int ntasks, cap;
+	int ntasks;
+	size_t cap;
 	int *hash;			/* open addressing on tid: task index + 1, 0 empty */
 	int hcap;
 	uint64_t on_ns, begin_ns, end_ns;
@@ -139,15 +141,10 @@ static int task_of(struct rtm_cpuacct *a, int tid, const char *comm)
 	}
 	if (2 * (a->ntasks + 1) > a->hcap && grow_hash(a))
 		return -ENOMEM;
-	if (a->ntasks == a->cap) {
-		int cap = a->cap ? a->cap * 2 : 64;
-		struct rtm_cpuacct_task *n = realloc(a->tasks, (size_t)cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		a->tasks = n;
-		a->cap = cap;
-	}
+	t = rtm_grow(a->tasks, &a->cap, (size_t)a->ntasks, sizeof(*t), 64);
+	if (!t)
+		return -ENOMEM;
+	a->tasks = t;
 	t = &a->tasks[a->ntasks];
 	memset(t, 0, sizeof(*t));
 	t->tid = tid;

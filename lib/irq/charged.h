@@ -33,6 +33,7 @@
 #include <jansson.h>
 
 #include "core/error.h"
+#include "core/task.h"
 #include "irq/irq.h"
 #include "irq/handlers.h"
 #include "box/sysinfo.h"
@@ -42,21 +43,6 @@
 struct rtm_trace;
 
 /* ------------------------------------------------------------ /proc tasks */
-
-struct rtm_task_stat {
-	int tid;
-	int pid;			/* thread group (the process), from the path */
-	char comm[16];
-	char state;			/* 'R', 'S', ... */
-	int cpu;			/* CPU it ran on last */
-	int kpolicy;			/* SCHED_* number */
-	int rt_priority;
-	uint64_t utime_ticks, stime_ticks;	/* 1/USER_HZ s */
-	bool has_schedstat;		/* CONFIG_SCHED_INFO */
-	uint64_t sum_exec_ns, run_delay_ns, timeslices;
-	uint64_t read_ns;		/* CLOCK_MONOTONIC just before the reads */
-	uint64_t read_end_ns;		/* and just after: the values are of a time between */
-};
 
 /* Every thread of every process, sorted by tid. */
 struct rtm_task_snap {
@@ -75,13 +61,6 @@ struct rtm_task_snap {
 int rtm_task_snap_read(const char *root, struct rtm_task_snap *s, struct rtm_error *err);
 void rtm_task_snap_release(struct rtm_task_snap *s);
 const struct rtm_task_stat *rtm_task_snap_find(const struct rtm_task_snap *s, int tid);
-
-/* The parsers behind it: 0 or -EINVAL (the command may hold blanks and ')'). */
-int rtm_task_parse_stat(const char *buf, struct rtm_task_stat *t);
-int rtm_task_parse_schedstat(const char *buf, struct rtm_task_stat *t);
-
-/* "fifo", "other", ... of a SCHED_* number; "policy N" for unknown ones. */
-const char *rtm_kpolicy_name(int kpolicy, char *buf, size_t len);
 
 /* ------------------------------------------------------------ the kernel's accounting */
 

@@ -17,150 +17,50 @@
  *   - without IRQ time accounting, a tick that strikes inside a softirq goes
  *     to /proc/stat's softirq column and to the task's stime at once.
  */
-#include <dirent.h>
 #include <errno.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "irq/charged.h"
-#include "core/fileio.h"
+#include "core/clock.h"
+#include "core/grow.h"
 #include "core/jsonutil.h"
-
-#ifndef SCHED_EXT
-#define SCHED_EXT 7
-#endif
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
+#include "core/task.h"
+#include "irq/charged.h"
 
 /* ------------------------------------------------------------ /proc tasks */
 
-/*
- * /proc/PID/task/TID/stat (proc(5)): "tid (comm) S ..."; fields counted from
- * the last ')': 3 state, 14 utime, 15 stime, 39 processor, 40 rt_priority,
- * 41 policy.
- */
-int rtm_task_parse_stat(const char *buf, struct rtm_task_stat *t)
+struct snap_read {
+	struct rtm_task_snap *s;
+	const char *root;
+	int err;			/* -ENOMEM */
+};
+
+static int add_task(int pid, int tid, void *arg)
 {
-	const char *lp = strchr(buf, '('), *rp = strrchr(buf, ')'), *p;
-	unsigned long long v;
-	int field, n;
-	char *end;
-
-	if (!lp || !rp || rp < lp || rp[1] != ' ')
-		return -EINVAL;
-	errno = 0;
-	t->tid = (int)strtol(buf, &end, 10);
-	if (errno || end == buf || t->tid < 0)
-		return -EINVAL;
-	snprintf(t->comm, sizeof(t->comm), "%.*s", (int)(rp - lp - 1), lp + 1);
-	p = rp + 2;
-	if (!*p || p[1] != ' ')
-		return -EINVAL;
-	t->state = *p;
-	p += 2;
-	for (field = 4; field <= 41; field++) {
-		if (*p == '-')		/* negative fields (nice, priority, ...) */
-			p++;
-		if (sscanf(p, "%llu%n", &v, &n) != 1)
-			return -EINVAL;
-		p += n;
-		if (*p == ' ')
-			p++;
-		else if (field < 41)
-			return -EINVAL;
-		switch (field) {
-		case 14: t->utime_ticks = v; break;
-		case 15: t->stime_ticks = v; break;
-		case 39: t->cpu = (int)v; break;
-		case 40: t->rt_priority = (int)v; break;
-		case 41: t->kpolicy = (int)v; break;
-		default: break;
-		}
-	}
-	return 0;
-}
-
-/* schedstat: "sum_exec_runtime run_delay timeslices" (ns, ns, count) */
-int rtm_task_parse_schedstat(const char *buf, struct rtm_task_stat *t)
-{
-	unsigned long long run, delay, slices;
-	int n = 0;
-
-	if (sscanf(buf, "%llu %llu %llu%n", &run, &delay, &slices, &n) != 3 ||
-	    (buf[n] && buf[n] != '\n'))
-		return -EINVAL;
-	t->sum_exec_ns = run;
-	t->run_delay_ns = delay;
-	t->timeslices = slices;
-	t->has_schedstat = true;
-	return 0;
-}
-
-const char *rtm_kpolicy_name(int kpolicy, char *buf, size_t len)
-{
-	switch (kpolicy) {
-	case SCHED_OTHER:	return "other";
-	case SCHED_FIFO:	return "fifo";
-	case SCHED_RR:		return "rr";
-	case SCHED_BATCH:	return "batch";
-	case SCHED_IDLE:	return "idle";
-	case SCHED_DEADLINE:	return "deadline";
-	case SCHED_EXT:		return "ext";
-	}
-	snprintf(buf, len, "policy %d", kpolicy);
-	return buf;
-}
-
-static bool numeric(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (*s < '0' || *s > '9')
-			return false;
-	return true;
-}
-
-static int add_task(struct rtm_task_snap *s, const char *root, int pid, int tid)
-{
-	struct rtm_task_stat t;
-	char buf[1024];
-
+	struct snap_read *r = arg;
+	struct rtm_task_snap *s = r->s;
+	struct rtm_task_stat t, *n;
+	size_t cap = (size_t)s->cap;
 	int try;
 
 	for (try = 0; try < 3; try++) {
 		memset(&t, 0, sizeof(t));
-		t.read_ns = mono_ns();
-		if (rtm_read_smallf(root, buf, sizeof(buf), "/proc/%d/task/%d/stat", pid,
-				    tid) <= 0 || rtm_task_parse_stat(buf, &t) || t.tid != tid)
+		t.read_ns = rtm_clock_ns(CLOCK_MONOTONIC);
+		if (rtm_task_read_stat(r->root, pid, tid, &t) || t.tid != tid)
 			return 0;	/* gone meanwhile, or not a task file */
 		t.pid = pid;
-		if (rtm_read_smallf(root, buf, sizeof(buf), "/proc/%d/task/%d/schedstat", pid,
-				    tid) > 0)
-			rtm_task_parse_schedstat(buf, &t);
-		t.read_end_ns = mono_ns();
+		rtm_task_read_schedstat(r->root, pid, tid, &t);
+		t.read_end_ns = rtm_clock_ns(CLOCK_MONOTONIC);
 		if (t.read_end_ns - t.read_ns <= 100000)
 			break;		/* else preempted between the clock and the files */
 	}
-	if (s->n == s->cap) {
-		int cap = s->cap ? s->cap * 2 : 256;
-		struct rtm_task_stat *n = realloc(s->t, (size_t)cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		s->t = n;
-		s->cap = cap;
-	}
+	n = rtm_grow(s->t, &cap, (size_t)s->n, sizeof(*n), 256);
+	if (!n)
+		return r->err = -ENOMEM;
+	s->t = n;
+	s->cap = (int)cap;	/* s->n is an int: never beyond INT_MAX */
 	s->t[s->n++] = t;
 	return 0;
 }
@@ -174,36 +74,20 @@ static int tid_cmp(const void *a, const void *b)
 
 int rtm_task_snap_read(const char *root, struct rtm_task_snap *s, struct rtm_error *err)
 {
-	char path[4096], sub[64];
-	struct dirent *de, *te;
-	DIR *proc, *task;
-	int ret = 0;
+	struct snap_read r = { .s = s, .root = root };
+	int ret;
 
 	memset(s, 0, sizeof(*s));
-	s->begin_ns = mono_ns();
-	if (rtm_path(path, sizeof(path), root, "/proc") || !(proc = opendir(path)))
+	s->begin_ns = rtm_clock_ns(CLOCK_MONOTONIC);
+	ret = rtm_task_each_thread(root, add_task, &r);
+	if (ret && !r.err)
 		return rtm_error_setn(err, -ENOENT, "cannot list %s/proc (is /proc mounted?)",
 				      strcmp(root, "/") ? root : "");
-	while (!ret && (de = readdir(proc)) != NULL) {
-		int pid;
-
-		if (!numeric(de->d_name))
-			continue;
-		pid = atoi(de->d_name);
-		snprintf(sub, sizeof(sub), "/proc/%d/task", pid);
-		if (rtm_path(path, sizeof(path), root, sub) || !(task = opendir(path)))
-			continue;	/* ended meanwhile */
-		while (!ret && (te = readdir(task)) != NULL)
-			if (numeric(te->d_name))
-				ret = add_task(s, root, pid, atoi(te->d_name));
-		closedir(task);
-	}
-	closedir(proc);
-	s->end_ns = mono_ns();
-	if (ret) {
+	s->end_ns = rtm_clock_ns(CLOCK_MONOTONIC);
+	if (r.err) {
 		rtm_task_snap_release(s);
 		rtm_error_set(err, "out of memory reading the tasks of /proc");
-		return ret;
+		return r.err;
 	}
 	if (!s->n) {
 		rtm_task_snap_release(s);

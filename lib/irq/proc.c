@@ -20,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/clock.h"
 #include "core/fileio.h"
 #include "core/grow.h"
 #include "irq/irq.h"
@@ -876,7 +877,6 @@ static uint64_t uptime_ns(const char *root)
  */
 int rtm_irq_snap_read(const char *root, struct rtm_irq_snap *snap, struct rtm_error *err)
 {
-	struct timespec ts;
 	int ret;
 
 	memset(snap, 0, sizeof(*snap));
@@ -884,8 +884,8 @@ int rtm_irq_snap_read(const char *root, struct rtm_irq_snap *snap, struct rtm_er
 		root = "/";
 	ret = read_parse(root, "/proc/interrupts", false, rtm_irq_parse_interrupts, snap, err);
 	if (!ret) {
-		if (strcmp(root, "/") == 0 && clock_gettime(CLOCK_MONOTONIC, &ts) == 0)
-			snap->ts_ns = (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
+		if (strcmp(root, "/") == 0)
+			snap->ts_ns = rtm_clock_ns(CLOCK_MONOTONIC);
 		else
 			snap->ts_ns = uptime_ns(root);
 		ret = read_parse(root, "/proc/softirqs", true, rtm_irq_parse_softirqs, snap, err);

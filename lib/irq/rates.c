@@ -5,16 +5,15 @@
  * and its JSON form. It builds on irq_proc.c (snapshots: parse, read, look up,
  * release), which calls nothing here.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/grow.h"
 #include "core/fileio.h"
+#include "core/task.h"
 #include "irq/irq.h"
 #include "core/jsonutil.h"
 
@@ -128,54 +127,64 @@ int rtm_irq_snap_read_affinity(struct rtm_irq_snap *snap, const char *root,
 
 /* ------------------------------------------------------------ IRQ threads */
 
-static enum rtm_policy policy_of(int kpolicy, bool *known)
-{
-	*known = true;
-	switch (kpolicy) {
-	case SCHED_OTHER:	return RTM_POLICY_OTHER;
-	case SCHED_FIFO:	return RTM_POLICY_FIFO;
-	case SCHED_RR:		return RTM_POLICY_RR;
-	case SCHED_BATCH:	return RTM_POLICY_BATCH;
-	case SCHED_IDLE:	return RTM_POLICY_IDLE;
-	case SCHED_DEADLINE:	return RTM_POLICY_DEADLINE;
-	default:
-		*known = false;	/* SCHED_EXT and whatever comes next */
-		return RTM_POLICY_OTHER;
-	}
-}
+struct threads_read {
+	struct rtm_irq_threads *th;
+	size_t cap;
+	const char *root;
+	char dir[PATH_MAX];		/* root/proc, for messages */
+	struct rtm_error *err;
+	bool failed;			/* the error is ours, not the listing's */
+};
 
 /*
- * /proc/PID/stat: the fields after the command (which may hold blanks and
- * parentheses) are counted from the last ')': field 3 is the state, 19 nice,
- * 39 processor, 40 rt_priority, 41 policy (proc(5)).
+ * One process: an IRQ thread when its command is "irq/N-name". Its policy,
+ * priority, nice and CPU are /proc/PID/stat's fields 41, 40, 19 and 39.
  */
-static int parse_task_stat(char *buf, struct rtm_irq_thread *t)
+static int add_irq_thread(int pid, void *arg)
 {
-	char *p = strrchr(buf, ')'), *tok, *save = NULL, *end;
-	long f[42];
-	int field = 3;
+	struct threads_read *r = arg;
+	struct rtm_irq_threads *th = r->th;
+	struct rtm_irq_thread t, *nt;
+	struct rtm_task_stat st;
+	char comm[64], *end;
+	const char *p;
+	long irq;
+	int ret;
 
-	if (!p)
-		return -EINVAL;
-	for (tok = strtok_r(p + 1, " \n", &save); tok && field <= 41;
-	     tok = strtok_r(NULL, " \n", &save), field++) {
-		if (field == 3)
-			continue;
-		errno = 0;
-		f[field] = strtol(tok, &end, 10);
-		if (*end || end == tok) {
-			if (field == 19 || field >= 39)
-				return -EINVAL;
-			f[field] = 0;	/* large unsigned fields we do not need */
-		}
+	if (rtm_task_read_comm(r->root, pid, comm, sizeof(comm)) <= 0 ||
+	    strncmp(comm, "irq/", 4) != 0)
+		return 0;
+	irq = strtol(comm + 4, &end, 10);
+	if (end == comm + 4 || *end != '-' || irq < 0 || irq > INT_MAX)
+		return 0;
+	memset(&t, 0, sizeof(t));
+	t.pid = pid;
+	t.irq = (int)irq;
+	p = end + 1;
+	t.secondary = strncmp(p, "s-", 2) == 0;
+	snprintf(t.comm, sizeof(t.comm), "%s", comm);
+	snprintf(t.name, sizeof(t.name), "%s", t.secondary ? p + 2 : p);
+	memset(&st, 0, sizeof(st));
+	ret = rtm_task_read_stat(r->root, pid, 0, &st);
+	if (ret == -EINVAL) {
+		r->failed = true;
+		return rtm_error_set(r->err, "%s/%d/stat: not a /proc/PID/stat line (too few "
+				     "fields, or not numbers)", r->dir, pid);
 	}
-	if (field <= 41)
-		return -EINVAL;
-	t->nice = (int)f[19];
-	t->cpu = (int)f[39];
-	t->rt_priority = (int)f[40];
-	t->kpolicy = (int)f[41];
-	t->policy = policy_of(t->kpolicy, &t->policy_known);
+	if (ret)
+		return 0;	/* ended meanwhile */
+	t.nice = st.nice;
+	t.cpu = st.cpu;
+	t.rt_priority = st.rt_priority;
+	t.kpolicy = st.kpolicy;
+	t.policy_known = rtm_policy_of_kpolicy(t.kpolicy, &t.policy);
+	nt = rtm_grow(th->t, &r->cap, (size_t)th->n, sizeof(*nt), 32);
+	if (!nt) {
+		r->failed = true;
+		return rtm_error_setn(r->err, -ENOMEM, "out of memory");
+	}
+	th->t = nt;
+	th->t[th->n++] = t;
 	return 0;
 }
 
@@ -200,62 +209,19 @@ static int thread_cmp(const void *a, const void *b)
  */
 int rtm_irq_threads_read(const char *root, struct rtm_irq_threads *th, struct rtm_error *err)
 {
-	char dir[PATH_MAX], comm[64], stat[1024];
-	struct dirent *de;
-	size_t cap = 0;
-	int ret = 0;
-	DIR *d;
+	struct threads_read r = { .th = th, .err = err };
+	int ret;
 
 	th->n = 0;
 	th->t = NULL;
 	if (is_live(root))
 		root = "/";
-	if (rtm_path(dir, sizeof(dir), root, "/proc"))
+	r.root = root;
+	if (rtm_path(r.dir, sizeof(r.dir), root, "/proc"))
 		return rtm_error_setn(err, -ENAMETOOLONG, "path too long: %s/proc", root);
-	d = opendir(dir);
-	if (!d)
-		return rtm_error_setn(err, -errno, "cannot list %s: %s", dir, strerror(errno));
-	while ((de = readdir(d)) != NULL) {
-		struct rtm_irq_thread t;
-		const char *p;
-		char *end;
-		long irq;
-
-		if (de->d_name[0] < '1' || de->d_name[0] > '9')
-			continue;
-		if (rtm_read_smallf(root, comm, sizeof(comm), "/proc/%s/comm", de->d_name) <= 0 ||
-		    strncmp(comm, "irq/", 4) != 0)
-			continue;
-		irq = strtol(comm + 4, &end, 10);
-		if (end == comm + 4 || *end != '-' || irq < 0 || irq > INT_MAX)
-			continue;
-		memset(&t, 0, sizeof(t));
-		t.pid = atoi(de->d_name);
-		t.irq = (int)irq;
-		p = end + 1;
-		t.secondary = strncmp(p, "s-", 2) == 0;
-		snprintf(t.comm, sizeof(t.comm), "%s", comm);
-		snprintf(t.name, sizeof(t.name), "%s", t.secondary ? p + 2 : p);
-		if (rtm_read_smallf(root, stat, sizeof(stat), "/proc/%s/stat", de->d_name) <= 0)
-			continue;
-		if (parse_task_stat(stat, &t)) {
-			ret = rtm_error_set(err, "%s/%s/stat: not a /proc/PID/stat line (too few "
-					    "fields, or not numbers)", dir, de->d_name);
-			break;
-		}
-		{
-			struct rtm_irq_thread *nt = rtm_grow(th->t, &cap, (size_t)th->n,
-							     sizeof(*nt), 32);
-
-			if (!nt) {
-				ret = rtm_error_setn(err, -ENOMEM, "out of memory");
-				break;
-			}
-			th->t = nt;
-		}
-		th->t[th->n++] = t;
-	}
-	closedir(d);
+	ret = rtm_task_each_process(root, add_irq_thread, &r);
+	if (ret && !r.failed)
+		return rtm_error_setn(err, ret, "cannot list %s: %s", r.dir, strerror(-ret));
 	if (ret) {
 		rtm_irq_threads_release(th);
 		return ret;

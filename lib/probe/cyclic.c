@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/clock.h"
 #include "probe/cyclic.h"
 #include "probe/probe.h"
 #include "core/timeseries.h"
@@ -31,14 +32,6 @@ struct rtm_cyclic {
 	struct cyclic_cpu *cpus;
 	bool finished;
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 void rtm_cyclic_free(struct rtm_cyclic *c)
 {
@@ -119,7 +112,7 @@ uint64_t rtm_cyclic_quiet_ns(const struct rtm_cyclic *c, uint64_t t_ns)
 
 double rtm_cyclic_elapsed_s(const struct rtm_cyclic *c)
 {
-	uint64_t now = now_ns();
+	uint64_t now = rtm_clock_ns(CLOCK_MONOTONIC);
 
 	if (now <= c->start_ns)
 		return 0;
@@ -185,7 +178,7 @@ void rtm_cyclic_refresh(struct rtm_cyclic *c)
 
 void rtm_cyclic_tick(struct rtm_cyclic *c)
 {
-	uint64_t now = now_ns();
+	uint64_t now = rtm_clock_ns(CLOCK_MONOTONIC);
 
 	if (now < c->next_tick_ns)
 		return;
@@ -246,7 +239,7 @@ int rtm_cyclic_finish(struct rtm_cyclic *c, struct rtm_result *r, struct rtm_err
 	int i;
 
 	rtm_probe_timer_join(c->probe);
-	end = now_ns();
+	end = rtm_clock_ns(CLOCK_MONOTONIC);
 	planned_end = c->duration_ns ? c->start_ns + c->duration_ns : end;
 	if (end > planned_end)
 		end = planned_end;

@@ -4,6 +4,7 @@
  * gathered into sections.noise. The probe seam around it: probe_hwlat.c.
  */
 #include <dirent.h>
+#include <stddef.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -75,22 +76,35 @@ static void selected_word(const char *text, char *out, size_t len)
 	}
 }
 
-int rtm_hwlat_save(const char *dir, struct rtm_hwlat_saved *s, struct rtm_error *err)
+int rtm_ktracer_save(const char *dir, const struct rtm_ktracer_file *files, size_t n,
+		     struct rtm_error *err)
 {
-	static const char *const files[] = {
-		"tracing_thresh", "hwlat_detector/width", "hwlat_detector/window",
-	};
-	char *dest[] = { s->thresh, s->width, s->window }, mode[128];
 	size_t i;
 	int ret;
 
-	memset(s, 0, sizeof(*s));
-	for (i = 0; i < 3; i++) {
-		ret = rtm_read_small(dir, files[i], dest[i], sizeof(s->thresh));
+	for (i = 0; i < n; i++) {
+		ret = rtm_read_small(dir, files[i].rel, files[i].buf, files[i].len);
 		if (ret < 0)
-			return rtm_error_setn(err, ret, "cannot read %s/%s: %s", dir, files[i],
+			return rtm_error_setn(err, ret, "cannot read %s/%s: %s", dir, files[i].rel,
 					      strerror(-ret));
 	}
+	return 0;
+}
+
+int rtm_hwlat_save(const char *dir, struct rtm_hwlat_saved *s, struct rtm_error *err)
+{
+	const struct rtm_ktracer_file files[] = {
+		{ "tracing_thresh", s->thresh, sizeof(s->thresh) },
+		{ "hwlat_detector/width", s->width, sizeof(s->width) },
+		{ "hwlat_detector/window", s->window, sizeof(s->window) },
+	};
+	char mode[128];
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	ret = rtm_ktracer_save(dir, files, sizeof(files) / sizeof(files[0]), err);
+	if (ret)
+		return ret;
 	if (rtm_read_small(dir, "hwlat_detector/mode", mode, sizeof(mode)) >= 0)
 		selected_word(mode, s->mode, sizeof(s->mode));
 	return 0;
@@ -179,51 +193,34 @@ int rtm_hwlat_restore(const char *dir, const struct rtm_hwlat_saved *s)
 /* ------------------------------------------------------------- the samples */
 
 struct hwlat_cpu {
-	struct rtm_noise_rec rec;	/* one gap per sample: the larger of inner and outer */
+	struct rtm_noise_rec rec;	/* first (struct rtm_ktnoise): one gap per sample, */
+					/* the larger of inner and outer */
 	uint64_t samples;
 	uint64_t inner_max_ns, outer_max_ns;
 	uint64_t nmi_count, nmi_total_ns;
 	uint64_t above_thresh;		/* gaps above tracing_thresh inside the samples */
 };
 
+_Static_assert(offsetof(struct hwlat_cpu, rec) == 0, "struct rtm_ktnoise: the record first");
+
 struct rtm_hwlat_acc {
-	int ncpus;
-	struct hwlat_cpu *cpu;		/* indexed by CPU number */
+	struct rtm_ktnoise noise;	/* first (rtm_ktnoise_alloc): struct hwlat_cpu */
 	/* the kernel numbers samples across CPUs: a number never seen was lost */
 	uint64_t seq_min, seq_max, seen;
 };
 
+_Static_assert(offsetof(struct rtm_hwlat_acc, noise) == 0, "rtm_ktnoise_alloc: the noise first");
+
 struct rtm_hwlat_acc *rtm_hwlat_acc_alloc(int ncpus, uint64_t report_above_ns,
 					  uint32_t max_gaps)
 {
-	struct rtm_hwlat_acc *a = calloc(1, sizeof(*a));
-	int i;
-
-	if (!a || ncpus <= 0)
-		goto fail;
-	a->ncpus = ncpus;
-	a->cpu = calloc((size_t)ncpus, sizeof(*a->cpu));
-	if (!a->cpu)
-		goto fail;
-	for (i = 0; i < ncpus; i++)
-		if (rtm_noise_rec_init(&a->cpu[i].rec, report_above_ns, max_gaps))
-			goto fail;
-	return a;
-fail:
-	rtm_hwlat_acc_free(a);
-	return NULL;
+	return rtm_ktnoise_alloc(sizeof(struct rtm_hwlat_acc), ncpus, sizeof(struct hwlat_cpu),
+				 report_above_ns, max_gaps);
 }
 
 void rtm_hwlat_acc_free(struct rtm_hwlat_acc *a)
 {
-	int i;
-
-	if (!a)
-		return;
-	for (i = 0; a->cpu && i < a->ncpus; i++)
-		rtm_noise_rec_release(&a->cpu[i].rec);
-	free(a->cpu);
-	free(a);
+	rtm_ktnoise_free(a);
 }
 
 int rtm_hwlat_acc_event(const struct rtm_event *ev, void *arg)
@@ -232,9 +229,9 @@ int rtm_hwlat_acc_event(const struct rtm_event *ev, void *arg)
 	struct hwlat_cpu *c;
 	uint64_t inner, outer;
 
-	if (ev->type != RTM_EV_HWLAT || ev->cpu < 0 || ev->cpu >= a->ncpus)
+	c = rtm_ktnoise_cpu(&a->noise, ev->cpu);
+	if (ev->type != RTM_EV_HWLAT || !c)
 		return 0;
-	c = &a->cpu[ev->cpu];
 	inner = ev->hwlat.inner_us * 1000;
 	outer = ev->hwlat.outer_us * 1000;
 	/* events come CPU after CPU, not in sequence: keep the range */
@@ -256,17 +253,12 @@ int rtm_hwlat_acc_event(const struct rtm_event *ev, void *arg)
 	return 0;
 }
 
-static json_t *cpu_json(const struct hwlat_cpu *c, int cpu, uint64_t start_ns)
+static json_t *cpu_json(const void *entry, int cpu, json_t *gaps)
 {
+	const struct hwlat_cpu *c = entry;
 	const struct rtm_noise_rec *rec = &c->rec;
-	json_t *gaps = json_array(), *o;
-	uint32_t k;
+	json_t *o;
 
-	for (k = 0; gaps && k < rec->nlog; k++)
-		json_array_append_new(gaps, json_pack("[I, I]",
-			(json_int_t)(rec->log[k].start_ns > start_ns ?
-				     rec->log[k].start_ns - start_ns : 0),
-			(json_int_t)rec->log[k].len_ns));
 	o = json_pack("{s:i, s:n, s:n, s:n, s:I, s:n, s:I, s:I, s:o, s:I, s:o, s:n}",
 		"cpu", cpu,
 		"sampled_ns", "loops", "windows",
@@ -292,23 +284,11 @@ static json_t *cpu_json(const struct hwlat_cpu *c, int cpu, uint64_t start_ns)
 json_t *rtm_hwlat_section(const struct rtm_hwlat_acc *a, const struct rtm_probe_noise_opts *o,
 			  uint64_t start_ns, uint64_t duration_ns)
 {
-	json_t *sec, *cpus = json_array(), *c;
+	json_t *sec, *cpus = rtm_ktnoise_cpus_json(&a->noise, &o->cpus, start_ns, cpu_json);
 	uint64_t span = a->seen ? a->seq_max - a->seq_min + 1 : 0;
-	int i;
 
 	if (!cpus)
 		return NULL;
-	for (i = 0; i < o->cpus.n; i++) {
-		int cpu = o->cpus.cpus[i];
-
-		if (cpu < 0 || cpu >= a->ncpus)
-			continue;
-		c = cpu_json(&a->cpu[cpu], cpu, start_ns);
-		if (!c || json_array_append_new(cpus, c)) {
-			json_decref(cpus);
-			return NULL;
-		}
-	}
 	/* hwlat keeps the largest gap of each window's busy part: one gap per sample */
 	sec = json_pack("{s:s, s:s, s:n, s:n, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o}",
 		"probe", "hwlat",
@@ -323,6 +303,87 @@ json_t *rtm_hwlat_section(const struct rtm_hwlat_acc *a, const struct rtm_probe_
 		"samples_lost", (json_int_t)(span > a->seen ? span - a->seen : 0),
 		"cpus", cpus);
 	return sec;
+}
+
+/* ------------------------------------------------ the noise tracers' CPUs */
+
+void *rtm_ktnoise_alloc(size_t acc_size, int ncpus, size_t size, uint64_t report_above_ns,
+			uint32_t max_gaps)
+{
+	struct rtm_ktnoise *n;
+	int i;
+
+	if (ncpus <= 0 || acc_size < sizeof(*n) || size < sizeof(struct rtm_noise_rec))
+		return NULL;
+	n = calloc(1, acc_size);
+	if (!n)
+		return NULL;
+	n->cpu = calloc((size_t)ncpus, size);
+	n->ncpus = n->cpu ? ncpus : 0;
+	n->size = size;
+	for (i = 0; i < n->ncpus; i++)
+		if (rtm_noise_rec_init(rtm_ktnoise_cpu(n, i), report_above_ns, max_gaps))
+			break;
+	if (!n->cpu || i < ncpus) {
+		rtm_ktnoise_free(n);
+		return NULL;
+	}
+	return n;
+}
+
+void rtm_ktnoise_free(void *acc)
+{
+	struct rtm_ktnoise *n = acc;
+	int i;
+
+	if (!n)
+		return;
+	for (i = 0; i < n->ncpus; i++)
+		rtm_noise_rec_release(rtm_ktnoise_cpu(n, i));
+	free(n->cpu);
+	free(n);
+}
+
+void *rtm_ktnoise_cpu(const struct rtm_ktnoise *n, int cpu)
+{
+	if (cpu < 0 || cpu >= n->ncpus)
+		return NULL;
+	return (char *)n->cpu + (size_t)cpu * n->size;
+}
+
+/* The gaps of @rec, each at its time since @start_ns. */
+static json_t *gap_list(const struct rtm_noise_rec *rec, uint64_t start_ns)
+{
+	json_t *gaps = json_array();
+	uint32_t k;
+
+	for (k = 0; gaps && k < rec->nlog; k++)
+		json_array_append_new(gaps, json_pack("[I, I]",
+			(json_int_t)(rec->log[k].start_ns > start_ns ?
+				     rec->log[k].start_ns - start_ns : 0),
+			(json_int_t)rec->log[k].len_ns));
+	return gaps;
+}
+
+json_t *rtm_ktnoise_cpus_json(const struct rtm_ktnoise *n, const struct rtm_cpulist *cpus,
+			      uint64_t start_ns,
+			      json_t *(*entry_json)(const void *entry, int cpu, json_t *gaps))
+{
+	json_t *arr = json_array(), *c;
+	const void *entry;
+	int i;
+
+	for (i = 0; arr && i < cpus->n; i++) {
+		entry = rtm_ktnoise_cpu(n, cpus->cpus[i]);
+		if (!entry)
+			continue;
+		c = entry_json(entry, cpus->cpus[i], gap_list(entry, start_ns));
+		if (!c || json_array_append_new(arr, c)) {
+			json_decref(arr);
+			return NULL;
+		}
+	}
+	return arr;
 }
 
 /* ------------------------------------------------ the tracer probes' clock */

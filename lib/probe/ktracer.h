@@ -14,6 +14,7 @@
 #define RTM_KTRACER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <jansson.h>
@@ -35,6 +36,21 @@ bool rtm_ktracer_has(const char *tracing_dir, const char *tracer);
  * tracer (and its global settings): another user's is found here, not by EBUSY.
  */
 bool rtm_ktracer_in_use(const char *dir, const char *tracer, char *where, size_t len);
+
+/* A global file of a tracer's settings and where its saved text goes. */
+struct rtm_ktracer_file {
+	const char *rel;		/* below the tracefs top level */
+	char *buf;
+	size_t len;
+};
+
+/*
+ * Read @n files of @dir into their buffers (a tracer's settings saved before
+ * rtmeasure writes them). 0, or -errno with @err naming the file that could
+ * not be read.
+ */
+int rtm_ktracer_save(const char *dir, const struct rtm_ktracer_file *files, size_t n,
+		     struct rtm_error *err);
 
 /* Write @val to @dir/@rel; 0 or -errno. */
 int rtm_ktracer_write(const char *dir, const char *rel, const char *val);
@@ -94,6 +110,37 @@ int rtm_hwlat_apply(const char *dir, uint64_t thresh_us, uint64_t width_us, uint
 
 /* Put back what rtm_hwlat_save() read; 0 or the first -errno (all are tried). */
 int rtm_hwlat_restore(const char *dir, const struct rtm_hwlat_saved *s);
+
+/*
+ * The per-CPU figures of a noise tracer (hwlat, osnoise): @ncpus entries of
+ * @size bytes, indexed by CPU number, each starting with the CPU's gap record
+ * (struct rtm_noise_rec) and going on with the tracer's own counts.
+ */
+struct rtm_ktnoise {
+	int ncpus;
+	size_t size;
+	void *cpu;
+};
+
+/*
+ * A tracer's accumulator of @acc_size bytes, zeroed, that starts with its
+ * struct rtm_ktnoise: @ncpus entries of @size bytes, each record with
+ * @report_above_ns and a log of @max_gaps gaps. NULL when out of memory.
+ */
+void *rtm_ktnoise_alloc(size_t acc_size, int ncpus, size_t size, uint64_t report_above_ns,
+			uint32_t max_gaps);
+void rtm_ktnoise_free(void *acc);
+/* The entry of CPU @cpu; NULL out of range. */
+void *rtm_ktnoise_cpu(const struct rtm_ktnoise *n, int cpu);
+
+/*
+ * sections.noise's "cpus": for every CPU of @cpus in range, @entry_json(its
+ * entry, the CPU, its gap list: [start - @start_ns, length] pairs, a reference
+ * it takes). NULL when out of memory.
+ */
+json_t *rtm_ktnoise_cpus_json(const struct rtm_ktnoise *n, const struct rtm_cpulist *cpus,
+			      uint64_t start_ns,
+			      json_t *(*entry_json)(const void *entry, int cpu, json_t *gaps));
 
 /* hwlat's samples gathered per CPU. */
 struct rtm_hwlat_acc;

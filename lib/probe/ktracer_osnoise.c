@@ -7,6 +7,7 @@
  * the threshold (osnoise:sample_threshold) as a gap.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,24 +18,17 @@
 
 int rtm_osnoise_save(const char *dir, struct rtm_osnoise_saved *s, struct rtm_error *err)
 {
-	static const char *const files[] = {
-		"tracing_thresh", "osnoise/runtime_us", "osnoise/period_us",
-		"osnoise/stop_tracing_us", "osnoise/stop_tracing_total_us", "osnoise/cpus",
+	const struct rtm_ktracer_file files[] = {
+		{ "tracing_thresh", s->thresh, sizeof(s->thresh) },
+		{ "osnoise/runtime_us", s->runtime, sizeof(s->runtime) },
+		{ "osnoise/period_us", s->period, sizeof(s->period) },
+		{ "osnoise/stop_tracing_us", s->stop, sizeof(s->stop) },
+		{ "osnoise/stop_tracing_total_us", s->stop_total, sizeof(s->stop_total) },
+		{ "osnoise/cpus", s->cpus, sizeof(s->cpus) },
 	};
-	char *dest[] = { s->thresh, s->runtime, s->period, s->stop, s->stop_total, s->cpus };
-	size_t len[] = { sizeof(s->thresh), sizeof(s->runtime), sizeof(s->period),
-			 sizeof(s->stop), sizeof(s->stop_total), sizeof(s->cpus) };
-	size_t i;
-	int ret;
 
 	memset(s, 0, sizeof(*s));
-	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		ret = rtm_read_small(dir, files[i], dest[i], len[i]);
-		if (ret < 0)
-			return rtm_error_setn(err, ret, "cannot read %s/%s: %s", dir, files[i],
-					      strerror(-ret));
-	}
-	return 0;
+	return rtm_ktracer_save(dir, files, sizeof(files) / sizeof(files[0]), err);
 }
 
 int rtm_osnoise_apply(const char *dir, uint64_t thresh_us, uint64_t runtime_us,
@@ -85,57 +79,39 @@ int rtm_osnoise_restore(const char *dir, const struct rtm_osnoise_saved *s)
 }
 
 struct osnoise_cpu {
-	struct rtm_noise_rec rec;	/* the samples above the threshold */
+	struct rtm_noise_rec rec;	/* first (struct rtm_ktnoise): the samples above */
+					/* the threshold */
 	uint64_t periods, runtime_ns, noise_ns, max_ns;
 	uint64_t hw, nmi, irq, softirq, thread;
 };
 
+_Static_assert(offsetof(struct osnoise_cpu, rec) == 0, "struct rtm_ktnoise: the record first");
+
 struct rtm_osnoise_acc {
-	int ncpus;
-	struct osnoise_cpu *cpu;	/* indexed by CPU number */
+	struct rtm_ktnoise noise;	/* first (rtm_ktnoise_alloc): struct osnoise_cpu */
 };
+
+_Static_assert(offsetof(struct rtm_osnoise_acc, noise) == 0, "rtm_ktnoise_alloc: the noise first");
 
 struct rtm_osnoise_acc *rtm_osnoise_acc_alloc(int ncpus, uint64_t report_above_ns,
 					      uint32_t max_gaps)
 {
-	struct rtm_osnoise_acc *a = calloc(1, sizeof(*a));
-	int i;
-
-	if (!a || ncpus <= 0)
-		goto fail;
-	a->ncpus = ncpus;
-	a->cpu = calloc((size_t)ncpus, sizeof(*a->cpu));
-	if (!a->cpu)
-		goto fail;
-	for (i = 0; i < ncpus; i++)
-		if (rtm_noise_rec_init(&a->cpu[i].rec, report_above_ns, max_gaps))
-			goto fail;
-	return a;
-fail:
-	rtm_osnoise_acc_free(a);
-	return NULL;
+	return rtm_ktnoise_alloc(sizeof(struct rtm_osnoise_acc), ncpus,
+				 sizeof(struct osnoise_cpu), report_above_ns, max_gaps);
 }
 
 void rtm_osnoise_acc_free(struct rtm_osnoise_acc *a)
 {
-	int i;
-
-	if (!a)
-		return;
-	for (i = 0; a->cpu && i < a->ncpus; i++)
-		rtm_noise_rec_release(&a->cpu[i].rec);
-	free(a->cpu);
-	free(a);
+	rtm_ktnoise_free(a);
 }
 
 int rtm_osnoise_acc_event(const struct rtm_event *ev, void *arg)
 {
 	struct rtm_osnoise_acc *a = arg;
-	struct osnoise_cpu *c;
+	struct osnoise_cpu *c = rtm_ktnoise_cpu(&a->noise, ev->cpu);
 
-	if (ev->cpu < 0 || ev->cpu >= a->ncpus)
+	if (!c)
 		return 0;
-	c = &a->cpu[ev->cpu];
 	if (ev->type == RTM_EV_OSNOISE) {
 		c->periods++;
 		c->runtime_ns += ev->osnoise.runtime_us * 1000;
@@ -156,17 +132,12 @@ int rtm_osnoise_acc_event(const struct rtm_event *ev, void *arg)
 	return 0;
 }
 
-static json_t *cpu_json(const struct osnoise_cpu *c, int cpu, uint64_t start_ns)
+static json_t *cpu_json(const void *entry, int cpu, json_t *gaps)
 {
+	const struct osnoise_cpu *c = entry;
 	const struct rtm_noise_rec *rec = &c->rec;
-	json_t *gaps = json_array(), *o;
-	uint32_t k;
+	json_t *o;
 
-	for (k = 0; gaps && k < rec->nlog; k++)
-		json_array_append_new(gaps, json_pack("[I, I]",
-			(json_int_t)(rec->log[k].start_ns > start_ns ?
-				     rec->log[k].start_ns - start_ns : 0),
-			(json_int_t)rec->log[k].len_ns));
 	/* the periods' sums are osnoise's own figures; the gaps are its samples */
 	o = json_pack("{s:i, s:I, s:n, s:I, s:I, s:I, s:I, s:I, s:o, s:I, s:o, s:n}",
 		"cpu", cpu,
@@ -194,22 +165,10 @@ json_t *rtm_osnoise_section(const struct rtm_osnoise_acc *a,
 			    const struct rtm_probe_noise_opts *o, uint64_t start_ns,
 			    uint64_t duration_ns)
 {
-	json_t *cpus = json_array(), *c;
-	int i;
+	json_t *cpus = rtm_ktnoise_cpus_json(&a->noise, &o->cpus, start_ns, cpu_json);
 
 	if (!cpus)
 		return NULL;
-	for (i = 0; i < o->cpus.n; i++) {
-		int cpu = o->cpus.cpus[i];
-
-		if (cpu < 0 || cpu >= a->ncpus)
-			continue;
-		c = cpu_json(&a->cpu[cpu], cpu, start_ns);
-		if (!c || json_array_append_new(cpus, c)) {
-			json_decref(cpus);
-			return NULL;
-		}
-	}
 	return json_pack("{s:s, s:s, s:n, s:n, s:I, s:I, s:I, s:I, s:I, s:I, s:o}",
 		"probe", "osnoise",
 		"backend", "osnoise",

@@ -21,23 +21,18 @@
 
 int rtm_timerlat_save(const char *dir, struct rtm_timerlat_saved *s, struct rtm_error *err)
 {
-	static const char *const files[] = {
-		"osnoise/timerlat_period_us", "osnoise/stop_tracing_us",
-		"osnoise/stop_tracing_total_us", "osnoise/cpus",
+	const struct rtm_ktracer_file files[] = {
+		{ "osnoise/timerlat_period_us", s->period, sizeof(s->period) },
+		{ "osnoise/stop_tracing_us", s->stop, sizeof(s->stop) },
+		{ "osnoise/stop_tracing_total_us", s->stop_total, sizeof(s->stop_total) },
+		{ "osnoise/cpus", s->cpus, sizeof(s->cpus) },
 	};
-	char *dest[] = { s->period, s->stop, s->stop_total, s->cpus };
-	size_t len[] = { sizeof(s->period), sizeof(s->stop), sizeof(s->stop_total),
-			 sizeof(s->cpus) };
-	size_t i;
 	int ret;
 
 	memset(s, 0, sizeof(*s));
-	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		ret = rtm_read_small(dir, files[i], dest[i], len[i]);
-		if (ret < 0)
-			return rtm_error_setn(err, ret, "cannot read %s/%s: %s", dir, files[i],
-					      strerror(-ret));
-	}
+	ret = rtm_ktracer_save(dir, files, sizeof(files) / sizeof(files[0]), err);
+	if (ret)
+		return ret;
 	/* print_stack came with 5.19's timerlat stack traces: optional */
 	if (rtm_read_small(dir, "osnoise/print_stack", s->print_stack,
 			   sizeof(s->print_stack)) < 0)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "core/clock.h"
 #include "probe/probe.h"
 
 struct rtm_probe_run {
@@ -33,11 +34,10 @@ struct rtm_probe_run *rtm_probe_run_start(const struct rtm_probe_ops *ops, const
 
 void rtm_probe_run_wait(struct rtm_probe_run *run, uint64_t max_sleep_ns)
 {
-	struct timespec now, until;
-	uint64_t next = run->ops->next_tick_ns(run->p), now_ns, deadline;
+	uint64_t next = run->ops->next_tick_ns(run->p), deadline;
+	uint64_t now_ns = rtm_clock_ns(CLOCK_MONOTONIC);
+	struct timespec until;
 
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	now_ns = (uint64_t)now.tv_sec * 1000000000ULL + (uint64_t)now.tv_nsec;
 	/* wake at the interval boundary, and often enough to notice the end */
 	deadline = now_ns + max_sleep_ns;
 	if (next > now_ns && next < deadline)

@@ -253,6 +253,49 @@ static void *noise_main(void *arg)
 	return NULL;
 }
 
+/* ------------------------------------------------------------ the options */
+
+unsigned int rtm_noise_opts_faults(const struct rtm_probe_noise_opts *o)
+{
+	unsigned int f = 0;
+
+	if (o->window_ns < RTM_NOISE_WINDOW_MIN_NS || o->window_ns > RTM_NOISE_WINDOW_MAX_NS)
+		f |= RTM_NOISE_BAD_WINDOW;
+	if (o->width_ns < RTM_NOISE_WIDTH_MIN_NS)
+		f |= RTM_NOISE_BAD_WIDTH;
+	if (o->width_ns > o->window_ns)
+		f |= RTM_NOISE_WIDTH_OVER;
+	else if (o->width_ns == o->window_ns)
+		f |= RTM_NOISE_WIDTH_FULL;
+	if (o->threshold_ns < RTM_NOISE_THRESHOLD_MIN_NS ||
+	    o->threshold_ns > RTM_NOISE_THRESHOLD_MAX_NS)
+		f |= RTM_NOISE_BAD_THRESHOLD;
+	if (o->report_above_ns < o->threshold_ns)
+		f |= RTM_NOISE_BAD_REPORT;
+	if (!rtm_noise_sched_ok(o->sched.policy))
+		f |= RTM_NOISE_BAD_POLICY;
+	return f;
+}
+
+bool rtm_noise_sched_ok(enum rtm_policy policy)
+{
+	return policy == RTM_POLICY_FIFO || policy == RTM_POLICY_RR ||
+	       policy == RTM_POLICY_OTHER;
+}
+
+void rtm_noise_sched_of(const struct rtm_sched *s, struct rtm_sched *out)
+{
+	bool rt = s->policy == RTM_POLICY_DEADLINE;
+
+	if (rtm_noise_sched_ok(s->policy)) {
+		*out = *s;
+		return;
+	}
+	memset(out, 0, sizeof(*out));
+	out->policy = rt ? RTM_POLICY_FIFO : RTM_POLICY_OTHER;
+	out->priority = rt ? 95 : 0;
+}
+
 /* ------------------------------------------------------------ life cycle */
 
 static void destroy_threads(struct rtm_probe_noise *p)
@@ -268,6 +311,10 @@ static void destroy_threads(struct rtm_probe_noise *p)
 	p->snaps = NULL;
 }
 
+/*
+ * What the loop itself needs (the command checks the bounds the user is
+ * held to, rtm_noise_opts_faults(), before).
+ */
 static int check_opts(const struct rtm_probe_noise_opts *o, struct rtm_error *err)
 {
 	if (!o->cpus.n)
@@ -276,6 +323,9 @@ static int check_opts(const struct rtm_probe_noise_opts *o, struct rtm_error *er
 		return rtm_error_set(err, "the busy width must be above 0 and at most the window");
 	if (!o->threshold_ns)
 		return rtm_error_set(err, "the gap threshold must be above 0");
+	if (!rtm_noise_sched_ok(o->sched.policy))
+		return rtm_error_set(err, "a busy loop runs at fifo, rr or other, not %s",
+				     rtm_policy_name(o->sched.policy));
 	return 0;
 }
 

@@ -48,6 +48,46 @@ struct rtm_probe_noise_opts {
 	const char *backend_reason;	/* why this backend runs (--backend), NULL: unsaid */
 };
 
+/* The bounds of the options a busy loop is run with (rtm_noise_opts_faults()). */
+#define RTM_NOISE_WINDOW_MIN_NS		10000000ULL	/* 10 ms */
+#define RTM_NOISE_WINDOW_MAX_NS		3600000000000ULL	/* 1 h */
+#define RTM_NOISE_WIDTH_MIN_NS		1000000ULL	/* 1 ms */
+#define RTM_NOISE_THRESHOLD_MIN_NS	100ULL		/* the loop reads every few tens of ns */
+#define RTM_NOISE_THRESHOLD_MAX_NS	1000000000ULL	/* 1 s */
+
+/* What rtm_noise_opts_faults() finds, one bit each; the caller words them. */
+enum rtm_noise_fault {
+	RTM_NOISE_BAD_WINDOW	= 1 << 0,	/* window outside 10 ms .. 1 h */
+	RTM_NOISE_BAD_WIDTH	= 1 << 1,	/* width under 1 ms */
+	RTM_NOISE_WIDTH_OVER	= 1 << 2,	/* width above the window */
+	RTM_NOISE_WIDTH_FULL	= 1 << 3,	/* width equal to the window: no pause, so */
+						/* RT throttling takes its share from the loop */
+	RTM_NOISE_BAD_THRESHOLD	= 1 << 4,	/* threshold outside 100 ns .. 1 s */
+	RTM_NOISE_BAD_REPORT	= 1 << 5,	/* report_above below the threshold */
+	RTM_NOISE_BAD_POLICY	= 1 << 6,	/* not a policy a busy loop runs at */
+};
+
+/*
+ * The duty cycle, threshold and policy of @o against the bounds above and
+ * rtm_noise_sched_ok(): an OR of enum rtm_noise_fault, 0 when all hold. A full
+ * width (RTM_NOISE_WIDTH_FULL) is for the caller to allow or not.
+ */
+unsigned int rtm_noise_opts_faults(const struct rtm_probe_noise_opts *o);
+
+/*
+ * The policies a busy loop runs at: fifo, rr or other. Under DEADLINE the
+ * kernel would stop the loop at its runtime (it would measure its own
+ * throttling); BATCH and IDLE are not what a thread that minds noise runs at.
+ */
+bool rtm_noise_sched_ok(enum rtm_policy policy);
+
+/*
+ * The scheduling of a busy loop that follows a latency probe's @s (run
+ * --noise, monitor --noise-cpus): fifo, rr and other as they are, DEADLINE
+ * becomes FIFO 95, BATCH and IDLE become OTHER at nice 0.
+ */
+void rtm_noise_sched_of(const struct rtm_sched *s, struct rtm_sched *out);
+
 /* One gap: the loop lost the CPU from @start_ns (CLOCK_MONOTONIC) for @len_ns. */
 struct rtm_noise_gap {
 	uint64_t start_ns;

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "probe/probe_timer.h"
 
 #define NSEC_PER_SEC	1000000000ULL
@@ -112,14 +113,6 @@ int rtm_timer_mode_parse(const char *s, enum rtm_timer_mode *m, struct rtm_error
 		return rtm_error_set(err, "unknown timer mode '%s' (use nanosleep, timerfd or "
 				     "signal)", s);
 	return 0;
-}
-
-static inline uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
 }
 
 static inline struct timespec ns_to_ts(uint64_t ns)
@@ -284,7 +277,7 @@ static void loop_nanosleep(struct probe_thread *t, uint64_t start, uint64_t end)
 
 		if (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 			continue;
-		now = mono_ns();
+		now = rtm_clock_ns(CLOCK_MONOTONIC);
 		next += interval;
 		if (now >= next) {
 			missed = (now - next) / interval + 1;
@@ -320,7 +313,7 @@ static int loop_timerfd(struct probe_thread *t, uint64_t start, uint64_t end)
 			close(fd);
 			return -errno;
 		}
-		now = mono_ns();
+		now = rtm_clock_ns(CLOCK_MONOTONIC);
 		next += expirations * interval;
 		if (after_wake(t, planned, now, expirations - 1, next, end))
 			break;
@@ -358,7 +351,7 @@ static int loop_signal(struct probe_thread *t, uint64_t start, uint64_t end)
 
 		if (sigwaitinfo(&set, &si) < 0)
 			continue;
-		now = mono_ns();
+		now = rtm_clock_ns(CLOCK_MONOTONIC);
 		missed = si.si_overrun > 0 ? (uint64_t)si.si_overrun : 0;
 		next += (missed + 1) * interval;
 		if (after_wake(t, planned, now, missed, next, end))
@@ -520,7 +513,7 @@ static void probe_open_gate(struct rtm_probe_timer *p, int created, struct rtm_e
 			p->abort = true;
 		}
 	}
-	p->start_ns = mono_ns() + START_DELAY_NS;
+	p->start_ns = rtm_clock_ns(CLOCK_MONOTONIC) + START_DELAY_NS;
 	p->gate_open = true;
 	pthread_cond_broadcast(&p->gate_cond);
 	pthread_mutex_unlock(&p->gate_lock);
@@ -668,7 +661,8 @@ uint32_t rtm_probe_timer_capture_done(struct rtm_probe_timer *p)
 	over = p->opts.capture_max != 0;
 	p->ncaptures++;
 	atomic_fetch_add(&t->ncaptures, 1);
-	atomic_store(&t->capture_armed_at, mono_ns() + p->opts.capture_holdoff_ns);
+	atomic_store(&t->capture_armed_at,
+		     rtm_clock_ns(CLOCK_MONOTONIC) + p->opts.capture_holdoff_ns);
 	for (i = 0; i < p->n && over; i++)
 		over = atomic_load(&p->threads[i].ncaptures) >= p->opts.capture_max;
 	atomic_store(&p->capture_state, over ? CAPTURE_OVER : CAPTURE_ARMED);

@@ -6,10 +6,10 @@
  * kernel records the IRQ and the thread latency of each period), at the
  * scheduling of -p/--policy (set on their pids, as rtla does). This side runs
  * the tracer in rtmeasure's private instance, drains its samples once a
- * second, and puts every global setting (osnoise/timerlat_period_us, cpus,
- * stop_tracing*, print_stack) back when it ends, however it ends.
+ * second (lib/probe/ktracer_probe.c), and puts every global setting
+ * (osnoise/timerlat_period_us, cpus, stop_tracing*, print_stack) back when it
+ * ends, however it ends.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,48 +18,31 @@
 #include <unistd.h>
 
 #include "core/clock.h"
-#include "core/fileio.h"
+#include "core/task.h"
 #include "probe/ktracer.h"
+#include "probe/ktracer_probe.h"
 #include "probe/probe.h"
-#include "tracefs/instance.h"
 
 #define WARMUP_MAX_NS 5000000000ULL
 
 struct probe_timerlat {
+	struct rtm_ktprobe k;		/* first: the shared ops take it */
 	struct rtm_probe_timerlat_opts opts;
-	struct rtm_cpulist cpus;	/* the measured CPUs */
-	const char *dir;		/* tracefs top level: the osnoise/ files */
 	struct rtm_timerlat_saved saved;
 	bool applied;			/* the saved settings must be put back */
 	int dma_fd;			/* /dev/cpu_dma_latency held, -1: not */
-	struct rtm_trace *trace;
-	struct rtm_timerlat_acc *acc;
-	int ncpus;			/* the accumulator's: the highest measured CPU + 1 */
-	struct rtm_ktclock clk;
-	uint64_t lost;			/* events the ring buffer lost */
 };
 
 /* Put back what was changed; safe to call twice. */
 static void teardown(struct probe_timerlat *p)
 {
-	rtm_trace_destroy(p->trace);	/* current_tracer nop first: the kthreads end */
-	p->trace = NULL;
+	rtm_ktprobe_close(&p->k);	/* current_tracer nop first: the kthreads end */
 	if (p->applied)
-		rtm_timerlat_restore(p->dir, &p->saved);
+		rtm_timerlat_restore(p->k.dir, &p->saved);
 	p->applied = false;
 	if (p->dma_fd >= 0)
 		rtm_dma_latency_release(p->dma_fd);
 	p->dma_fd = -1;
-}
-
-static void drain(struct probe_timerlat *p)
-{
-	struct rtm_error err = { "" };
-	uint64_t lost = 0;
-
-	if (p->trace && rtm_trace_read(p->trace, rtm_timerlat_acc_event, p->acc, &lost,
-				       &err) >= 0)
-		p->lost += lost;
 }
 
 static void tl_free(void *v)
@@ -69,26 +52,38 @@ static void tl_free(void *v)
 	if (!p)
 		return;
 	teardown(p);
-	rtm_timerlat_acc_free(p->acc);
-	rtm_cpulist_release(&p->cpus);
+	rtm_timerlat_acc_free(p->k.acc);
+	rtm_ktprobe_release(&p->k);
 	free(p);
 }
 
-/* The measured CPUs: @given, or every online one when none is given. */
-static int measured_cpus(const struct rtm_cpulist *given, struct rtm_cpulist *cl,
-			 struct rtm_error *err)
-{
-	char buf[4096];
-	int ret;
+struct kthreads_set {
+	const struct probe_timerlat *p;
+	struct rtm_error *err;
+	int found;
+	bool failed;			/* the error is ours, not the listing's */
+};
 
-	if (given->n) {
-		rtm_cpulist_format(given, buf, sizeof(buf));
-		return rtm_cpulist_parse(buf, cl, err);
-	}
-	ret = rtm_read_small("/sys/devices/system/cpu", "online", buf, sizeof(buf));
-	if (ret < 0)
-		return rtm_error_setn(err, ret, "cannot read the online CPUs: %s", strerror(-ret));
-	return rtm_cpulist_parse(buf, cl, err);
+/* Process @pid: --policy/-p when it is the timerlat/N thread of a measured CPU. */
+static int set_kthread(int pid, void *arg)
+{
+	struct kthreads_set *k = arg;
+	const struct probe_timerlat *p = k->p;
+	char comm[64], want[32];
+	int i, cpu, ret;
+
+	if (rtm_task_read_comm("/", pid, comm, sizeof(comm)) < 0 ||
+	    sscanf(comm, "timerlat/%d", &cpu) != 1)
+		return 0;
+	snprintf(want, sizeof(want), "timerlat/%d", cpu);
+	for (i = 0; i < p->k.cpus.n && p->k.cpus.cpus[i] != cpu; i++)
+		;
+	if (strcmp(comm, want) || i == p->k.cpus.n)
+		return 0;
+	k->found++;
+	ret = rtm_sched_apply_tid((pid_t)pid, &p->opts.sched, k->err);
+	k->failed = ret != 0;
+	return ret;
 }
 
 /*
@@ -97,31 +92,15 @@ static int measured_cpus(const struct rtm_cpulist *given, struct rtm_cpulist *cl
  */
 static int set_kthreads(const struct probe_timerlat *p, struct rtm_error *err)
 {
-	char comm[64], want[32];
-	struct dirent *de;
-	int i, found = 0, ret = 0, cpu;
-	DIR *d = opendir("/proc");
+	struct kthreads_set k = { .p = p, .err = err };
+	int ret = rtm_task_each_process("/", set_kthread, &k);
 
-	if (!d)
-		return rtm_error_setn(err, -errno, "cannot read /proc: %s", strerror(errno));
-	while (!ret && (de = readdir(d))) {
-		if (de->d_name[0] < '1' || de->d_name[0] > '9' ||
-		    rtm_read_smallf("/proc", comm, sizeof(comm), "%s/comm", de->d_name) < 0 ||
-		    sscanf(comm, "timerlat/%d", &cpu) != 1)
-			continue;
-		snprintf(want, sizeof(want), "timerlat/%d", cpu);
-		for (i = 0; i < p->cpus.n && p->cpus.cpus[i] != cpu; i++)
-			;
-		if (strcmp(comm, want) || i == p->cpus.n)
-			continue;
-		found++;
-		ret = rtm_sched_apply_tid((pid_t)atoi(de->d_name), &p->opts.sched, err);
-	}
-	closedir(d);
-	if (!ret && found < p->cpus.n)
+	if (ret && !k.failed)
+		return rtm_error_setn(err, ret, "cannot read /proc: %s", strerror(-ret));
+	if (!ret && k.found < p->k.cpus.n)
 		ret = rtm_error_setn(err, -ESRCH, "the timerlat tracer started %d of its %d "
-				     "timerlat/N threads: cannot give them --policy/-p", found,
-				     p->cpus.n);
+				     "timerlat/N threads: cannot give them --policy/-p", k.found,
+				     p->k.cpus.n);
 	return ret;
 }
 
@@ -137,52 +116,37 @@ static int wait_threads(struct probe_timerlat *p, struct rtm_error *err)
 	int i;
 
 	for (;;) {
-		drain(p);
-		for (i = 0; i < p->cpus.n; i++)
-			if (!rtm_timerlat_acc_thread_samples(p->acc, p->cpus.cpus[i]))
+		rtm_ktprobe_drain(&p->k);
+		for (i = 0; i < p->k.cpus.n; i++)
+			if (!rtm_timerlat_acc_thread_samples(p->k.acc, p->k.cpus.cpus[i]))
 				break;
-		if (i == p->cpus.n)
+		if (i == p->k.cpus.n)
 			return 0;
 		if (rtm_clock_ns(CLOCK_MONOTONIC) - t0 > WARMUP_MAX_NS)
 			return rtm_error_setn(err, -ETIMEDOUT, "the timerlat thread of CPU %d gave "
 					      "no sample within %llu s of the tracer's start",
-					      p->cpus.cpus[i],
+					      p->k.cpus.cpus[i],
 					      (unsigned long long)(WARMUP_MAX_NS / 1000000000ULL));
 		nanosleep(&ts, NULL);
 	}
 }
 
-static int start_tracer(struct probe_timerlat *p, const char *cpus, struct rtm_error *err)
+static int start_tracer(struct probe_timerlat *p, struct rtm_error *err)
 {
-	int ret;
-
-	if (rtm_timerlat_save(p->dir, &p->saved, err))
+	if (rtm_timerlat_save(p->k.dir, &p->saved, err))
 		return -1;
 	p->applied = true;
-	if (rtm_timerlat_apply(p->dir, p->opts.interval_ns / 1000, cpus, err))
-		return -1;
-	ret = rtm_trace_set_tracer(p->trace, "timerlat");
-	if (ret == -EBUSY)
-		return rtm_error_set(err, "the timerlat tracer is in use in another tracing "
-				     "instance or the top level (%s/current_tracer): stop that user "
-				     "first, or use --backend timer", p->dir);
-	if (ret == -ENODEV)	/* listed but refused in an instance: before allow_instances */
-		return rtm_error_set(err, "this kernel runs the timerlat tracer only in the top "
-				     "level of tracefs, which rtmeasure does not take over: use "
-				     "--backend timer");
-	if (ret)
-		return rtm_error_set(err, "cannot start the timerlat tracer: %s", strerror(-ret));
-	if (rtm_trace_start(p->trace))
-		return rtm_error_set(err, "cannot turn tracing on in %s", rtm_trace_name(p->trace));
-	if (wait_threads(p, err) || set_kthreads(p, err))
+	if (rtm_timerlat_apply(p->k.dir, p->opts.interval_ns / 1000, p->k.cpulist, err) ||
+	    rtm_ktprobe_set_tracer(&p->k, err) || rtm_ktprobe_trace_on(&p->k, err) ||
+	    wait_threads(p, err) || set_kthreads(p, err))
 		return -1;
 	/* the warm-up ran at the kernel's FIFO 95: measuring starts now, at ours */
-	rtm_timerlat_acc_free(p->acc);
-	p->acc = rtm_timerlat_acc_alloc(p->ncpus, p->opts.interval_ns / 1000 * 1000);
-	if (!p->acc)
+	rtm_timerlat_acc_free(p->k.acc);
+	p->k.acc = rtm_timerlat_acc_alloc(p->k.ncpus, p->opts.interval_ns / 1000 * 1000);
+	if (!p->k.acc)
 		return rtm_error_setn(err, -ENOMEM, "out of memory");
-	p->lost = 0;
-	rtm_ktclock_start(&p->clk, p->opts.duration_ns);
+	p->k.lost = 0;
+	rtm_ktclock_start(&p->k.clk, p->opts.duration_ns);
 	return 0;
 }
 
@@ -195,8 +159,7 @@ static void *tl_start(const void *opts, uint64_t ts_interval_ns, struct rtm_erro
 	 */
 	struct rtm_trace_opts to = { .events = "", .overwrite = false, .buffer_kb = 1024 };
 	struct probe_timerlat *p = calloc(1, sizeof(*p));
-	char cpus[4096], where[4200];
-	int i, max = 0;
+	char where[4200];
 
 	(void)ts_interval_ns;
 	if (!p) {
@@ -205,30 +168,21 @@ static void *tl_start(const void *opts, uint64_t ts_interval_ns, struct rtm_erro
 	}
 	p->opts = *o;
 	p->dma_fd = -1;
-	p->dir = rtm_trace_find_tracefs(err);
-	if (!p->dir)
+	if (rtm_ktprobe_open(&p->k, "timerlat", "timer", err))
 		goto fail;
-	if (!rtm_ktracer_has(p->dir, "timerlat")) {
-		rtm_error_set(err, "this kernel has no timerlat tracer (CONFIG_TIMERLAT_TRACER): "
-			      "use --backend timer");
-		goto fail;
-	}
 	/* timerlat and osnoise share their settings and threads: refuse, not join */
-	if (rtm_ktracer_in_use(p->dir, "timerlat", where, sizeof(where)) ||
-	    rtm_ktracer_in_use(p->dir, "osnoise", where, sizeof(where))) {
+	if (rtm_ktracer_in_use(p->k.dir, "timerlat", where, sizeof(where)) ||
+	    rtm_ktracer_in_use(p->k.dir, "osnoise", where, sizeof(where))) {
 		rtm_error_set(err, "the timerlat/osnoise tracer is in use (%s): stop that user "
 			      "first, or use --backend timer", where);
 		goto fail;
 	}
-	if (measured_cpus(&o->cpus, &p->cpus, err))
+	if (rtm_ktprobe_cpus(&p->k, &o->cpus, err))
 		goto fail;
-	p->opts.cpus = p->cpus;
-	for (i = 0; i < p->cpus.n; i++)
-		if (p->cpus.cpus[i] > max)
-			max = p->cpus.cpus[i];
-	p->ncpus = max + 1;
-	p->acc = rtm_timerlat_acc_alloc(p->ncpus, o->interval_ns / 1000 * 1000);
-	if (!p->acc) {
+	p->opts.cpus = p->k.cpus;
+	p->k.event = rtm_timerlat_acc_event;
+	p->k.acc = rtm_timerlat_acc_alloc(p->k.ncpus, o->interval_ns / 1000 * 1000);
+	if (!p->k.acc) {
 		rtm_error_set(err, "out of memory");
 		goto fail;
 	}
@@ -237,10 +191,7 @@ static void *tl_start(const void *opts, uint64_t ts_interval_ns, struct rtm_erro
 		if (p->dma_fd < 0)
 			goto fail;
 	}
-	rtm_cpulist_format(&p->cpus, cpus, sizeof(cpus));
-	to.cpus = cpus;		/* tracing_cpumask: the measured CPUs' events only */
-	p->trace = rtm_trace_create(&to, err);
-	if (!p->trace || start_tracer(p, cpus, err))
+	if (rtm_ktprobe_trace(&p->k, &to, err) || start_tracer(p, err))
 		goto fail;
 	return p;
 fail:
@@ -248,47 +199,14 @@ fail:
 	return NULL;
 }
 
-static void tl_snapshot(void *v, bool boundary)
-{
-	struct probe_timerlat *p = v;
-
-	if (rtm_ktclock_due(&p->clk, boundary))
-		drain(p);
-}
-
-static uint64_t tl_next_tick_ns(const void *v)
-{
-	return ((const struct probe_timerlat *)v)->clk.next_tick_ns;
-}
-
-static double tl_elapsed_s(const void *v)
-{
-	return rtm_ktclock_elapsed_s(&((const struct probe_timerlat *)v)->clk);
-}
-
-static bool tl_done(const void *v)
-{
-	return rtm_ktclock_done(&((const struct probe_timerlat *)v)->clk);
-}
-
-static void tl_stop(void *v)
-{
-	rtm_ktclock_stop(&((struct probe_timerlat *)v)->clk);
-}
-
 static int tl_finish(void *v, struct rtm_result *r, struct rtm_error *err)
 {
 	struct probe_timerlat *p = v;
 	json_t *tl;
 
-	rtm_ktclock_stop(&p->clk);
-	rtm_trace_stop(p->trace);
-	drain(p);
-	/* streaming: what did not fit was refused by the kernel and counted there */
-	p->lost += rtm_trace_dropped(p->trace);
-	r->duration_ns = rtm_ktclock_end_ns(&p->clk) - p->clk.start_ns;
+	rtm_ktprobe_end(&p->k, r);
 	teardown(p);
-	if (rtm_timerlat_fill(p->acc, &p->cpus, p->lost, r))
+	if (rtm_timerlat_fill(p->k.acc, &p->k.cpus, p->k.lost, r))
 		return rtm_error_setn(err, -ENOMEM, "out of memory");
 	tl = json_object_get(r->sections, "timerlat");
 	if (p->opts.backend_reason)
@@ -301,12 +219,12 @@ const struct rtm_probe_ops rtm_probe_timerlat_ops = {
 	.name = "timerlat",
 	.section = "cpus",
 	.start = tl_start,
-	.snapshot = tl_snapshot,
-	.next_tick_ns = tl_next_tick_ns,
+	.snapshot = rtm_ktprobe_snapshot,
+	.next_tick_ns = rtm_ktprobe_next_tick_ns,
 	.quiet_ns = NULL,
-	.elapsed_s = tl_elapsed_s,
-	.done = tl_done,
-	.stop = tl_stop,
+	.elapsed_s = rtm_ktprobe_elapsed_s,
+	.done = rtm_ktprobe_done,
+	.stop = rtm_ktprobe_stop,
 	.finish = tl_finish,
 	.free = tl_free,
 	.live_section = NULL,

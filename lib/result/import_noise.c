@@ -25,6 +25,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/grow.h"
 #include "core/hist.h"
 #include "result/import_priv.h"
 #include "core/jsonutil.h"
@@ -228,6 +229,7 @@ static int parse_duration(const char *p, uint64_t *ns)
 /* What the screens of rtla osnoise top hold, read line by line. */
 struct top_read {
 	struct top_row *rows;		/* the screen being read */
+	size_t rows_cap;
 	struct top_row *frame_rows;	/* the last screen before it */
 	int nrows, nframe;
 	int frames;			/* how many screens began */
@@ -258,6 +260,7 @@ static int top_duration(struct imp_set *s, struct top_read *t, const char *p)
 	t->frame_rows = t->rows;
 	t->nframe = t->nrows;
 	t->rows = NULL;
+	t->rows_cap = 0;
 	t->nrows = 0;
 	t->in_table = false;
 	s->has_duration = true;
@@ -279,8 +282,8 @@ static int top_add_row(struct imp_set *s, struct top_read *t, const char *p, int
 		if (t->rows[j].cpu == row.cpu)
 			return rtm_error_set(err, "%s:%d: CPU %" PRIu64 " appears twice in one "
 					     "screen (corrupt file?)", s->name, lineno, row.cpu);
-	grown = t->nrows < MAX_CPUS ? realloc(t->rows, (size_t)(t->nrows + 1) *
-					      sizeof(*t->rows)) : NULL;
+	grown = t->nrows < MAX_CPUS ? rtm_grow(t->rows, &t->rows_cap, (size_t)t->nrows,
+					       sizeof(*t->rows), 16) : NULL;
 	if (!grown)
 		return rtm_error_setn(err, -ENOMEM, "out of memory");
 	t->rows = grown;
@@ -574,7 +577,7 @@ static int hw_check(struct imp_set *s, const struct hw_summary *h, const struct 
 struct hw_run {
 	struct hw_summary h;
 	struct hw_sample *x;
-	size_t n;
+	size_t n, xcap;
 	bool cpu_named;			/* the samples name their CPU */
 	int cpus[64], ncpu;		/* the CPUs the samples name, -1: unknown */
 	uint64_t t0;			/* the first sample's time */
@@ -597,7 +600,7 @@ static int hw_read(struct imp_set *s, struct hw_run *w, char *text, size_t len,
 
 			if (w->n >= IMP_MAX_ROWS)
 				goto bad_line;
-			grown = realloc(w->x, (w->n + 1) * sizeof(*w->x));
+			grown = rtm_grow(w->x, &w->xcap, w->n, sizeof(*w->x), 64);
 			if (!grown)
 				return rtm_error_setn(err, -ENOMEM, "out of memory");
 			w->x = grown;

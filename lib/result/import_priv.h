@@ -64,8 +64,10 @@ struct imp_set {
 	bool has_duration;
 	struct imp_col *cols;		/* the per-CPU histograms */
 	int ncols;
+	size_t cols_cap;
 	struct imp_col *extra;		/* rtla timerlat: the other contexts */
 	int nextra;
+	size_t extra_cap;
 	json_t *sysinfo;		/* partial rtmeasure-sysinfo/1, or NULL */
 	json_t *events;			/* array */
 	json_t *notes;			/* array of strings */

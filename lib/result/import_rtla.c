@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "result/import_priv.h"
 
 struct rtla_col {
@@ -57,6 +58,7 @@ static int header(struct imp_set *s, char *line, int lineno, bool osnoise,
 	struct { const char *kind; int cpu; } *cols = NULL;
 	struct rtla_col *map;
 	char *tok, *save = NULL;
+	size_t cap = 0;
 	int n = 0, i, j;
 
 	tok = strtok_r(line, " \t", &save);
@@ -81,7 +83,7 @@ static int header(struct imp_set *s, char *line, int lineno, bool osnoise,
 			return rtm_error_set(err, "%s:%d: unknown column '%s' in rtla's header "
 					     "(corrupt file?)", s->name, lineno, tok);
 		}
-		grown = realloc(cols, (size_t)(n + 1) * sizeof(*cols));
+		grown = rtm_grow(cols, &cap, (size_t)n, sizeof(*cols), 16);
 		if (!grown) {
 			free(cols);
 			return rtm_error_setn(err, -ENOMEM, "out of memory");

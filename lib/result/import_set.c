@@ -97,13 +97,13 @@ int imp_parse_double(const char **pp, double *v)
 
 /* ------------------------------------------------------------ columns */
 
-static struct imp_col *grow(struct imp_col **arr, int *n)
+static struct imp_col *grow(struct imp_col **arr, size_t *cap, int *n)
 {
 	struct imp_col *a, *c;
 
 	if (*n >= IMP_MAX_COLS)
 		return NULL;
-	a = realloc(*arr, (size_t)(*n + 1) * sizeof(*a));
+	a = rtm_grow(*arr, cap, (size_t)*n, sizeof(*a), 16);
 	if (!a)
 		return NULL;
 	*arr = a;
@@ -115,7 +115,7 @@ static struct imp_col *grow(struct imp_col **arr, int *n)
 
 struct imp_col *imp_add_col(struct imp_set *s, int cpu, int thread)
 {
-	struct imp_col *c = grow(&s->cols, &s->ncols);
+	struct imp_col *c = grow(&s->cols, &s->cols_cap, &s->ncols);
 
 	if (c) {
 		c->cpu = cpu;
@@ -126,7 +126,7 @@ struct imp_col *imp_add_col(struct imp_set *s, int cpu, int thread)
 
 struct imp_col *imp_add_extra(struct imp_set *s, int cpu, const char *kind)
 {
-	struct imp_col *c = grow(&s->extra, &s->nextra);
+	struct imp_col *c = grow(&s->extra, &s->extra_cap, &s->nextra);
 
 	if (c) {
 		c->cpu = cpu;

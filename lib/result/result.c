@@ -12,6 +12,7 @@
 
 #include "box/cost.h"
 #include "core/fileio.h"
+#include "core/grow.h"
 #include "core/jsonutil.h"
 #include "result/result.h"
 #include "trace/noiseattr.h"
@@ -67,7 +68,7 @@ struct rtm_result_cpu *rtm_result_add_cpu(struct rtm_result *r, int cpu, bool wi
 {
 	struct rtm_result_cpu *cpus, *c;
 
-	cpus = realloc(r->cpus, (size_t)(r->ncpus + 1) * sizeof(*cpus));
+	cpus = rtm_grow(r->cpus, &r->cpus_cap, (size_t)r->ncpus, sizeof(*cpus), 16);
 	if (!cpus)
 		return NULL;
 	r->cpus = cpus;

@@ -42,6 +42,7 @@ struct rtm_result {
 	json_t *sections;		/* object: "irq", "spikes", "noise", "provenance", ... */
 	int ncpus;
 	struct rtm_result_cpu *cpus;
+	size_t cpus_cap;		/* room in @cpus: rtm_result_add_cpu() grows it */
 };
 
 /* alloc/free act on memory only. */

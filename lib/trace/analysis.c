@@ -9,6 +9,7 @@
 #include "trace/analysis.h"
 #include "irq/handlers.h"
 #include "core/jsonutil.h"
+#include "core/task.h"
 #include "core/units.h"
 
 #define NONE ((size_t)-1)
@@ -178,7 +179,7 @@ static void policy_text(int prio, char *buf, size_t len)
 	if (prio < 0)
 		snprintf(buf, len, "SCHED_DEADLINE");
 	else if (prio < 100)
-		snprintf(buf, len, "RT priority %d", 99 - prio);
+		snprintf(buf, len, "RT priority %d", rtm_task_user_prio(prio));
 	else
 		snprintf(buf, len, "SCHED_OTHER nice %d", prio - 120);
 }

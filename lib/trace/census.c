@@ -10,7 +10,7 @@
 #include "trace/census.h"
 #include "trace/census_priv.h"
 #include "core/grow.h"
-#include "trace/rtholds.h"
+#include "core/task.h"
 
 const char *rtm_census_cause_name(enum rtm_census_cause c)
 {
@@ -157,7 +157,7 @@ static const char *task_policy(struct rtm_census *c, int pid, const char *comm)
 	t = &c->tasks[c->ntasks++];
 	t->pid = pid;
 	snprintf(t->comm, sizeof(t->comm), "%s", comm);
-	snprintf(t->policy, sizeof(t->policy), "%s", rtm_rthold_policy(c->proc_root, pid, comm));
+	snprintf(t->policy, sizeof(t->policy), "%s", rtm_task_policy_name(c->proc_root, pid, comm));
 	return t->policy;
 }
 
@@ -393,7 +393,7 @@ static const struct seg *at(const struct cpu_state *s, uint64_t t, const struct 
 
 static void name_task(struct rtm_census_verdict *v, const struct seg *g)
 {
-	int up = rtm_rthold_user_prio(g->prio);
+	int up = rtm_task_user_prio(g->prio);
 
 	snprintf(v->comm, sizeof(v->comm), "%s", g->name);
 	v->pid = g->id;

@@ -9,14 +9,16 @@
  * probe wants the CPU: that is the only time a gap can be measured.
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
+#include "core/task.h"
 #include "irq/handlers.h"
 #include "trace/noiseattr.h"
 #include "trace/noiseattr_priv.h"
-#include "trace/rtholds.h"
 #include "core/units.h"
 
 static const char *const kind_names[] = {
@@ -84,13 +86,10 @@ int rtm_noiseattr_self(struct rtm_noiseattr *a, int tid)
 	for (i = 0; i < a->nself; i++)
 		if (a->self[i] == tid)
 			return 0;
-	if (a->nself == a->capself) {
-		n = realloc(a->self, (size_t)(a->capself ? 2 * a->capself : 16) * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		a->self = n;
-		a->capself = a->capself ? 2 * a->capself : 16;
-	}
+	n = rtm_grow(a->self, &a->capself, (size_t)a->nself, sizeof(*n), 16);
+	if (!n)
+		return -ENOMEM;
+	a->self = n;
 	a->self[a->nself++] = tid;
 	return 0;
 }
@@ -141,13 +140,10 @@ static uint32_t cause_of(struct rtm_noiseattr *a, enum kind kind, int id, const 
 			break;
 	}
 	if (i == a->ncauses) {
-		if (a->ncauses == a->capc) {
-			c = realloc(a->causes, (size_t)(a->capc ? 2 * a->capc : 64) * sizeof(*c));
-			if (!c)
-				return NO_CAUSE;
-			a->causes = c;
-			a->capc = a->capc ? 2 * a->capc : 64;
-		}
+		c = rtm_grow(a->causes, &a->capc, a->ncauses, sizeof(*c), 64);
+		if (!c)
+			return NO_CAUSE;
+		a->causes = c;
 		c = &a->causes[a->ncauses++];
 		c->kind = kind;
 		c->id = id;
@@ -155,7 +151,7 @@ static uint32_t cause_of(struct rtm_noiseattr *a, enum kind kind, int id, const 
 		snprintf(c->name, sizeof(c->name), "%s", name ? name : "");
 		/* while the thread is young: its pid may be reused later */
 		snprintf(c->policy, sizeof(c->policy), "%s", kind == K_THREAD ?
-			 rtm_rthold_policy(a->proc_root, id, c->name) : "");
+			 rtm_task_policy_name(a->proc_root, id, c->name) : "");
 	}
 	a->last[kind] = i;
 	return i;
@@ -165,7 +161,6 @@ static void push_seg(struct rtm_noiseattr *a, struct cpu_state *cs, uint64_t sta
 		     uint64_t end, uint32_t cause)
 {
 	struct seg *s;
-	uint32_t cap;
 
 	if (cause == NO_CAUSE || end <= start)
 		return;
@@ -174,16 +169,14 @@ static void push_seg(struct rtm_noiseattr *a, struct cpu_state *cs, uint64_t sta
 		s->end_ns = end;
 		return;
 	}
-	if (cs->nsegs == cs->cap) {
-		cap = cs->cap ? 2 * cs->cap : 256;
-		if (cs->cap >= RTM_NOISEATTR_MAX_SEGS ||
-		    !(s = realloc(cs->segs, (size_t)cap * sizeof(*s)))) {
-			a->dropped++;
-			return;
-		}
-		cs->segs = s;
-		cs->cap = cap;
+	/* full at RTM_NOISEATTR_MAX_SEGS, or out of memory: the interval is dropped */
+	s = cs->nsegs < cs->cap || cs->cap < RTM_NOISEATTR_MAX_SEGS ?
+	    rtm_grow(cs->segs, &cs->cap, cs->nsegs, sizeof(*s), 256) : NULL;
+	if (!s) {
+		a->dropped++;
+		return;
 	}
+	cs->segs = s;
 	cs->segs[cs->nsegs++] = (struct seg){ start, end, cause };
 }
 
@@ -331,6 +324,8 @@ int rtm_noiseattr_event(const struct rtm_event *ev, void *ctx)
 
 static void cause_label(const struct cause *c, char *buf, size_t len)
 {
+	int kp;
+
 	switch (c->kind) {
 	case K_IRQ:
 		snprintf(buf, len, "irq %d %s", c->id, c->name);
@@ -353,17 +348,19 @@ static void cause_label(const struct cause *c, char *buf, size_t len)
 		break;
 	case K_THREAD:
 		/* the policy as /proc said when first seen; FIFO and RR look alike in the trace */
+		kp = rtm_kpolicy_parse(c->policy, RTM_KPOLICY_UPPER);
 		if (c->prio < 0)
 			snprintf(buf, len, "thread %s pid %d (deadline)", c->name, c->id);
-		else if (c->prio < 100 && (!strcmp(c->policy, "FIFO") || !strcmp(c->policy, "RR")))
+		else if (c->prio < 100 && (kp == SCHED_FIFO || kp == SCHED_RR))
 			snprintf(buf, len, "thread %s pid %d (%s %d)", c->name, c->id,
-				 !strcmp(c->policy, "FIFO") ? "fifo" : "rr", 99 - c->prio);
+				 rtm_kpolicy_str(kp, RTM_KPOLICY_LOWER),
+				 rtm_task_user_prio(c->prio));
 		else if (c->prio < 100)
 			snprintf(buf, len, "thread %s pid %d (rt %d)", c->name, c->id,
-				 99 - c->prio);
-		else if (!strcmp(c->policy, "BATCH") || !strcmp(c->policy, "IDLE"))
+				 rtm_task_user_prio(c->prio));
+		else if (kp == SCHED_BATCH || kp == SCHED_IDLE)
 			snprintf(buf, len, "thread %s pid %d (%s, nice %d)", c->name, c->id,
-				 !strcmp(c->policy, "BATCH") ? "batch" : "idle", c->prio - 120);
+				 rtm_kpolicy_str(kp, RTM_KPOLICY_LOWER), c->prio - 120);
 		else
 			snprintf(buf, len, "thread %s pid %d (nice %d)", c->name, c->id,
 				 c->prio - 120);

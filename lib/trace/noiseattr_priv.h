@@ -50,19 +50,22 @@ struct cpu_state {
 	uint64_t live_claimed;
 	uint64_t live_ns[RTM_NOISE_NCLASSES];
 	struct seg *segs;
-	uint32_t nsegs, cap;
+	uint32_t nsegs;
+	size_t cap;
 };
 
 struct rtm_noiseattr {
 	int ncpus;
 	struct cpu_state *cpu;
 	struct cause *causes;
-	uint32_t ncauses, capc;
+	uint32_t ncauses;
+	size_t capc;
 	uint32_t last[K_NKINDS];	/* the cause each kind found last (a cache) */
 	int64_t rt_runtime_us, rt_period_us;	/* RT throttling, period <= 0: unknown */
 	uint64_t tick_ns;			/* its accounting step */
 	int *self;
-	int nself, capself;
+	int nself;
+	size_t capself;
 	uint64_t lost, dropped;
 	char *proc_root;		/* NULL: no policy look-up */
 };

@@ -13,7 +13,9 @@
 #include <string.h>
 
 #include "core/fileio.h"
+#include "core/grow.h"
 #include "core/jsonutil.h"
+#include "core/task.h"
 #include "trace/rtholds.h"
 #include "core/units.h"
 
@@ -44,12 +46,15 @@ struct rtm_rtholds {
 	uint64_t from_ns, to_ns;
 	struct cpu_state *st;
 	int *excl;
-	int nexcl, excl_cap;
+	int nexcl;
+	size_t excl_cap;
 	struct rtm_rthold_task *tasks;
-	int ntasks, tasks_cap;
+	int ntasks;
+	size_t tasks_cap;
 	uint64_t tasks_dropped;
 	struct rtm_rthold_interval *iv;
-	int niv, iv_cap;
+	int niv;
+	size_t iv_cap;
 	uint64_t iv_dropped;
 	uint64_t inconsistent;
 	uint64_t uncertain;		/* of those, the ones that may hide or cut an RT hold */
@@ -90,15 +95,11 @@ void rtm_rtholds_free(struct rtm_rtholds *h)
 
 int rtm_rtholds_exclude(struct rtm_rtholds *h, int tid)
 {
-	int *n;
+	int *n = rtm_grow(h->excl, &h->excl_cap, (size_t)h->nexcl, sizeof(*n), 16);
 
-	if (h->nexcl == h->excl_cap) {
-		n = realloc(h->excl, (size_t)(h->excl_cap ? 2 * h->excl_cap : 16) * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		h->excl = n;
-		h->excl_cap = h->excl_cap ? 2 * h->excl_cap : 16;
-	}
+	if (!n)
+		return -ENOMEM;
+	h->excl = n;
 	h->excl[h->nexcl++] = tid;
 	return 0;
 }
@@ -126,62 +127,10 @@ uint64_t rtm_rtholds_bound_ns(const struct rtm_rtholds *h)
 	return h->bound_ns;
 }
 
-int rtm_rthold_user_prio(int kernel_prio)
-{
-	if (kernel_prio < 0)
-		return 0;			/* SCHED_DEADLINE */
-	return kernel_prio < KPRIO_RT_END ? KPRIO_RT_END - 1 - kernel_prio : 0;
-}
-
-static const char *policy_name(long p)
-{
-	switch (p) {
-	case 0: return "OTHER";
-	case 1: return "FIFO";
-	case 2: return "RR";
-	case 3: return "BATCH";
-	case 5: return "IDLE";
-	case 6: return "DEADLINE";
-	}
-	return "unknown";
-}
-
-const char *rtm_rthold_policy(const char *root, int pid, const char *comm)
-{
-	char buf[1024], *open, *close, *p, *end;
-	long v = -1;
-	int field;
-
-	if (!root || pid <= 0 || rtm_read_smallf(root, buf, sizeof(buf), "/proc/%d/stat", pid) < 0)
-		return "unknown";
-	open = strchr(buf, '(');
-	close = strrchr(buf, ')');
-	if (!open || !close || close < open || close[1] != ' ')
-		return "unknown";
-	*close = '\0';
-	if (strncmp(open + 1, comm, RTM_COMM_LEN - 1))
-		return "unknown";
-	/* field 3 (state) follows ") "; the policy is field 41 */
-	p = close + 2;
-	for (field = 3; field <= 41 && *p; field++) {
-		while (*p == ' ')
-			p++;
-		if (field == 41) {
-			v = strtol(p, &end, 10);
-			if (end == p)
-				v = -1;
-			break;
-		}
-		p = strchr(p, ' ');
-		if (!p)
-			return "unknown";
-	}
-	return policy_name(v);
-}
-
 static void look_up_policy(const struct rtm_rtholds *h, struct cpu_state *s)
 {
-	snprintf(s->policy, sizeof(s->policy), "%s", rtm_rthold_policy(h->root, s->pid, s->comm));
+	snprintf(s->policy, sizeof(s->policy), "%s",
+		 rtm_task_policy_name(h->root, s->pid, s->comm));
 	s->looked_up = true;
 }
 
@@ -197,15 +146,10 @@ static struct rtm_rthold_task *task_of(struct rtm_rtholds *h, const struct cpu_s
 	}
 	if (h->ntasks == MAX_TASKS)
 		return NULL;
-	if (h->ntasks == h->tasks_cap) {
-		int cap = h->tasks_cap ? 2 * h->tasks_cap : 16;
-
-		t = realloc(h->tasks, (size_t)cap * sizeof(*t));
-		if (!t)
-			return NULL;
-		h->tasks = t;
-		h->tasks_cap = cap;
-	}
+	t = rtm_grow(h->tasks, &h->tasks_cap, (size_t)h->ntasks, sizeof(*t), 16);
+	if (!t)
+		return NULL;
+	h->tasks = t;
 	t = &h->tasks[h->ntasks++];
 	memset(t, 0, sizeof(*t));
 	t->pid = s->pid;
@@ -252,15 +196,10 @@ static int close_hold(struct rtm_rtholds *h, int cpu, uint64_t end_ns, bool open
 		h->iv_dropped++;
 		return 0;
 	}
-	if (h->niv == h->iv_cap) {
-		int cap = h->iv_cap ? 2 * h->iv_cap : 16;
-
-		iv = realloc(h->iv, (size_t)cap * sizeof(*iv));
-		if (!iv)
-			return -ENOMEM;
-		h->iv = iv;
-		h->iv_cap = cap;
-	}
+	iv = rtm_grow(h->iv, &h->iv_cap, (size_t)h->niv, sizeof(*iv), 16);
+	if (!iv)
+		return -ENOMEM;
+	h->iv = iv;
 	iv = &h->iv[h->niv++];
 	memset(iv, 0, sizeof(*iv));
 	iv->pid = s->pid;
@@ -423,11 +362,11 @@ void rtm_rthold_fmt_sched(char *buf, size_t len, const char *policy, int kprio)
 	if (kprio < 0 || !strcmp(policy, "DEADLINE"))
 		snprintf(buf, len, "%s", kprio < 0 ? "DEADLINE" : policy);
 	else if (!strcmp(policy, "FIFO") || !strcmp(policy, "RR"))
-		snprintf(buf, len, "%s %d", policy, rtm_rthold_user_prio(kprio));
+		snprintf(buf, len, "%s %d", policy, rtm_task_user_prio(kprio));
 	else if (!strcmp(policy, "unknown"))
-		snprintf(buf, len, "RT %d (policy unknown)", rtm_rthold_user_prio(kprio));
+		snprintf(buf, len, "RT %d (policy unknown)", rtm_task_user_prio(kprio));
 	else	/* boosted by priority inheritance, or demoted before /proc was read */
-		snprintf(buf, len, "%s (RT %d in the trace)", policy, rtm_rthold_user_prio(kprio));
+		snprintf(buf, len, "%s (RT %d in the trace)", policy, rtm_task_user_prio(kprio));
 }
 
 void rtm_rtholds_line(const struct rtm_rtholds *h, uint64_t now_ns, char *buf, size_t len)
@@ -502,7 +441,7 @@ json_t *rtm_rtholds_to_json(const struct rtm_rtholds *h)
 			"s:I, s:b, s:b}", "pid", t->pid, "comm", rtm_json_text(t->comm),
 			"cpu", t->cpu, "policy", t->policy,
 			"priority", t->prio < 0 ? json_null() :
-				    json_integer(rtm_rthold_user_prio(t->prio)),
+				    json_integer(rtm_task_user_prio(t->prio)),
 			"kernel_prio", t->prio, "intervals", (json_int_t)t->intervals,
 			"total_ns", (json_int_t)t->total_ns, "longest_ns", (json_int_t)t->longest_ns,
 			"longest_open", t->longest_open, "longest_start_known", t->longest_known));

@@ -32,6 +32,7 @@
 #include <jansson.h>
 
 #include "core/error.h"
+#include "core/task.h"
 #include "tracefs/tracedec.h"
 
 #define RTM_RTHOLD_DEFAULT_NS	(100ULL * 1000000ULL)	/* 100 ms */
@@ -110,20 +111,11 @@ uint64_t rtm_rtholds_inconsistent(const struct rtm_rtholds *h);
  */
 uint64_t rtm_rtholds_uncertain(const struct rtm_rtholds *h);
 
-/* The user's view of a kernel prio: "FIFO 90"-like priority 99 - prio, 0 for DEADLINE. */
-int rtm_rthold_user_prio(int kernel_prio);
 /*
  * A task's scheduling for people, from its policy and lowest kernel prio: "FIFO 90",
  * "DEADLINE", "RT 90 (policy unknown)", "OTHER (RT 90 in the trace)".
  */
 void rtm_rthold_fmt_sched(char *buf, size_t len, const char *policy, int kernel_prio);
-
-/*
- * The policy of thread @pid from @root/proc/PID/stat (field 41): "FIFO", "RR",
- * "OTHER", "BATCH", "IDLE", "DEADLINE", or "unknown" when @root is NULL, the
- * thread is gone or unreadable, or now another command than @comm (pid reused).
- */
-const char *rtm_rthold_policy(const char *root, int pid, const char *comm);
 
 /*
  * One line for a live display: the tasks so far and those on a CPU beyond the

@@ -17,6 +17,7 @@
 
 #include <tracefs.h>
 
+#include "core/clock.h"
 #include "core/fileio.h"
 #include "core/runlock.h"
 #include "tracefs/instance.h"
@@ -558,7 +559,6 @@ static int clock_marker(const struct rtm_event *ev, void *arg)
 int rtm_trace_check_clock(struct rtm_trace *t, int64_t *delta_ns, struct rtm_error *err)
 {
 	struct clock_ctx c = { 0, 0 };
-	struct timespec ts;
 	int i;
 
 	/* the markers come from this thread's CPU, which may not be a traced one */
@@ -567,9 +567,8 @@ int rtm_trace_check_clock(struct rtm_trace *t, int64_t *delta_ns, struct rtm_err
 	if (rtm_trace_start(t))
 		return rtm_error_setn(err, -EIO, "cannot switch tracing on in %s", t->name);
 	for (i = 0; i < 5; i++) {
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		rtm_trace_marker(t, "rtm-clock %llu", (unsigned long long)ts.tv_sec * 1000000000ULL +
-				 (unsigned long long)ts.tv_nsec);
+		rtm_trace_marker(t, "rtm-clock %llu",
+				 (unsigned long long)rtm_clock_ns(CLOCK_MONOTONIC));
 	}
 	rtm_trace_stop(t);
 	if (t->cpus && tracefs_instance_set_affinity(t->inst, t->cpus) < 0)

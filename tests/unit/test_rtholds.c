@@ -97,7 +97,7 @@ static void test_probe_excluded(void)
 	if (n == 1) {
 		is_int(t->intervals, 1, "task: 1 interval");
 		is_u64(t->longest_ns, MS(2310), "task: longest 2.310 s");
-		is_int(rtm_rthold_user_prio(t->prio), 90, "task: RT priority 90");
+		is_int(rtm_task_user_prio(t->prio), 90, "task: RT priority 90");
 		is_str(t->policy, "unknown", "task: no /proc: policy unknown");
 	}
 	rtm_rtholds_free(h);
@@ -298,7 +298,7 @@ static void test_policy(void)
 		is_str(t[0].policy, "FIFO", "spin: FIFO from /proc at its switch-out");
 		is_str(t[1].policy, "unknown", "a reused pid (another comm): unknown");
 		is_str(t[2].policy, "RR", "read while it held the CPU: RR, though gone since");
-		is_int(rtm_rthold_user_prio(t[2].prio), 10, "bee: RT priority 10");
+		is_int(rtm_task_user_prio(t[2].prio), 10, "bee: RT priority 10");
 	}
 	rtm_rtholds_free(h);
 
@@ -534,10 +534,10 @@ static void test_recorded(void)
 
 int main(void)
 {
-	is_int(rtm_rthold_user_prio(9), 90, "kernel prio 9 is FIFO 90");
-	is_int(rtm_rthold_user_prio(0), 99, "kernel prio 0 is 99");
-	is_int(rtm_rthold_user_prio(98), 1, "kernel prio 98 is 1");
-	is_int(rtm_rthold_user_prio(-1), 0, "kernel prio -1 (DEADLINE): 0");
+	is_int(rtm_task_user_prio(9), 90, "kernel prio 9 is FIFO 90");
+	is_int(rtm_task_user_prio(0), 99, "kernel prio 0 is 99");
+	is_int(rtm_task_user_prio(98), 1, "kernel prio 98 is 1");
+	is_int(rtm_task_user_prio(-1), 0, "kernel prio -1 (DEADLINE): 0");
 	test_probe_excluded();
 	test_other_and_bound();
 	test_open_and_before();
