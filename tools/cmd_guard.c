@@ -28,7 +28,9 @@
 
 #include <jansson.h>
 
+#include "core/clock.h"
 #include "core/fileio.h"
+#include "core/task.h"
 #include "box/guard.h"
 #include "box/rt.h"
 #include "cli/cli.h"
@@ -70,13 +72,6 @@ struct guard {
 	unsigned long actions;
 };
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 static void sleep_ns(uint64_t ns)
 {
@@ -95,7 +90,7 @@ static void *canary_main(void *arg)
 	if (rtm_affinity_set(c->cpu, NULL))
 		return NULL;
 	while (!atomic_load(&c->g->stop)) {
-		atomic_store(&c->beat_ns, mono_ns());
+		atomic_store(&c->beat_ns, rtm_clock_ns(CLOCK_MONOTONIC));
 		sleep_ns(c->g->o.poll_ns / 2);
 	}
 	return NULL;
@@ -103,12 +98,9 @@ static void *canary_main(void *arg)
 
 static const char *policy_name(int p)
 {
-	switch (p) {
-	case SCHED_FIFO: return "SCHED_FIFO";
-	case SCHED_RR: return "SCHED_RR";
-	case 6: return "SCHED_DEADLINE";
-	default: return "SCHED_OTHER";
-	}
+	const char *name = rtm_kpolicy_str(p, RTM_KPOLICY_SCHED);
+
+	return name ? name : "SCHED_OTHER";
 }
 
 /* Act on one holder; returns what was done, for the log. */
@@ -205,7 +197,7 @@ static void say(struct guard *g, int cpu, const char *fmt, ...)
 static void poll_once(struct guard *g)
 {
 	struct rtm_error err = { "" };
-	uint64_t now = mono_ns();
+	uint64_t now = rtm_clock_ns(CLOCK_MONOTONIC);
 	int i;
 
 	for (i = 0; i < g->o.cpus.n; i++) {
@@ -391,7 +383,7 @@ static void fair_server_note(uint64_t starve_ns)
 /* The guard's own place: SCHED_FIFO 99 on the online CPUs it does not watch. */
 static int guard_place(const struct guard_opts *o, struct rtm_error *err)
 {
-	struct rtm_sched s = { .policy = SCHED_FIFO, .priority = 99 };
+	struct rtm_sched s = { .policy = RTM_POLICY_FIFO, .priority = 99 };
 	cpu_set_t set;
 	long n = sysconf(_SC_NPROCESSORS_ONLN), i;
 	int k;
@@ -555,7 +547,7 @@ static void guard_watch(struct guard *g, uint64_t start, const volatile sig_atom
 		g->o.action == ACT_REPORT ? "report" : g->o.action == ACT_DEMOTE ? "demote" :
 		g->o.action == ACT_STOP ? "stop" : "signal");
 	while (!*stop &&
-	       (!g->o.duration_ns || mono_ns() - start < g->o.duration_ns)) {
+	       (!g->o.duration_ns || rtm_clock_ns(CLOCK_MONOTONIC) - start < g->o.duration_ns)) {
 		sleep_ns(g->o.poll_ns);
 		poll_once(g);
 	}
@@ -592,7 +584,7 @@ int cmd_guard(int argc, char **argv, const struct rtm_cli *cli)
 	mlockall(MCL_CURRENT | MCL_FUTURE);
 	fair_server_note(g.o.starve_ns);
 	throttling_note(g.o.starve_ns);
-	start = mono_ns();
+	start = rtm_clock_ns(CLOCK_MONOTONIC);
 	if ((ret = start_canaries(&g, start)))
 		return ret;
 	guard_watch(&g, start, cli->stop);

@@ -23,6 +23,7 @@
 #include "box/sysinfo.h"
 #include "cli/cli.h"
 #include "cli/opts.h"
+#include "core/clock.h"
 #include "core/units.h"
 #include "irq/charged.h"
 #include "irq/irq.h"
@@ -97,13 +98,6 @@ static const struct rtm_cmd_opts irq_cmd = {
 	.tables = { irq_opt_table },
 };
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 static void sleep_until(uint64_t t_ns)
 {
@@ -206,7 +200,8 @@ static int measure_rates(const struct irq_opts *o, const volatile sig_atomic_t *
 			break;
 		}
 		if (!o->json)
-			show_table(o, &sc, &d, w.iv, (double)(mono_ns() - w.start_ns) / 1e9,
+			show_table(o, &sc, &d, w.iv,
+				   (double)(rtm_clock_ns(CLOCK_MONOTONIC) - w.start_ns) / 1e9,
 				   rtm_irq_watch_lost(&w));
 		rtm_irq_snap_release(&d);
 		if (last)

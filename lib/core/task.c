@@ -16,9 +16,6 @@
 #ifndef SCHED_DEADLINE
 #define SCHED_DEADLINE	6
 #endif
-#ifndef SCHED_EXT
-#define SCHED_EXT	7
-#endif
 
 #define STAT_MAX	1024	/* a stat line: ~300 bytes, the command at most 64 */
 #define KPRIO_RT_END	100	/* kernel prio below this: real-time (MAX_RT_PRIO) */

@@ -10,11 +10,16 @@
 #ifndef RTM_TASK_H
 #define RTM_TASK_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 /* ------------------------------------------------------------ policy names */
+
+#ifndef SCHED_EXT
+#define SCHED_EXT	7	/* sched_ext (6.12), not yet in every libc */
+#endif
 
 /* The spellings of a policy, each where it is written. */
 enum rtm_kpolicy_style {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "box/rt.h"
+#include "core/task.h"
 #include "core/units.h"
 #include "present/irq_print.h"
 
@@ -270,13 +271,15 @@ static void task_who(const struct rtm_cpuacct_row *r, char *who, size_t wlen, ch
 	else
 		snprintf(who, wlen, "%s %d", r->task->comm, r->task->tid);
 	pol[0] = '\0';
-	if (s && (s->kpolicy == SCHED_FIFO || s->kpolicy == SCHED_RR))
-		snprintf(pol, plen, " (%s %d)", s->kpolicy == SCHED_FIFO ? "fifo" : "rr",
+	if (s && (s->kpolicy == SCHED_FIFO || s->kpolicy == SCHED_RR)) {
+		snprintf(pol, plen, " (%s %d)", rtm_kpolicy_str(s->kpolicy, RTM_KPOLICY_LOWER),
 			 s->rt_priority);
-	else if (s && s->kpolicy)
-		snprintf(pol, plen, " (SCHED_%s)", s->kpolicy == SCHED_BATCH ? "BATCH" :
-			 s->kpolicy == SCHED_IDLE ? "IDLE" : s->kpolicy == SCHED_DEADLINE ?
-			 "DEADLINE" : "other");
+	} else if (s && s->kpolicy) {
+		const char *name = rtm_kpolicy_str(s->kpolicy, RTM_KPOLICY_SCHED);
+
+		/* one the table does not name keeps the form it always had */
+		snprintf(pol, plen, " (%s)", name && s->kpolicy != SCHED_EXT ? name : "SCHED_other");
+	}
 }
 
 static void print_task(FILE *f, const struct rtm_cpuacct_row *r)
