@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * smi.h - System Management Interrupts counted by the CPU (issue 16).
+ * smi.h - System Management Interrupts counted by the CPU.
  *
  * Intel CPUs count the SMIs each one entered in MSR_SMI_COUNT (0x34, bits 31:0),
  * readable by root through /dev/cpu/N/msr (the msr module). An SMI stops the CPU

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * census.h - a cause and a culprit for every late wake-up (issue 16), not only
+ * census.h - a cause and a culprit for every late wake-up, not only
  * the few the flight recorder captures.
  *
  * The timer probe hands over each wake-up later than the bound (its planned

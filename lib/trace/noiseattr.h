@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * noiseattr.h - a cause for every noise gap (`rtmeasure noise --trace`, issue 16).
+ * noiseattr.h - a cause for every noise gap (`rtmeasure noise --trace`).
  *
  * Fed each measured CPU's events in time order (an rtm_event_cb on the streaming
  * instance: irq_handler_entry/exit, softirq_entry/exit, irq_vectors *_entry/exit,

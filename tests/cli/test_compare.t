@@ -164,7 +164,7 @@ if command -v gnuplot >/dev/null; then
 		grep -q '^"latency_us" "rt (max 14033.7 us)"$' \
 			"$tmp/o/plots/data/compare-histogram.dat"
 	ok $? "histogram data: one block per run, titled with the label"
-	# issue 12: the 60-200 us body is not squeezed by the 14 ms tail: its own panel
+	# the 60-200 us body is not squeezed by the 14 ms tail: its own panel
 	h="$tmp/o/plots/compare-histogram.svg"
 	grep -q '>latency (us): body<' "$h" && grep -q '>tail (us)<' "$h" &&
 		! grep -q 'log scale' "$h"

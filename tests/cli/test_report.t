@@ -61,7 +61,7 @@ ok $? "SVG and PDF plots written"
 grep -q '<svg' "$tmp/b/report.html"; ok $? "SVG plots inline in report.html"
 grep -q 'width="640"' "$tmp/b/plots/histogram.svg"; ok $? "SVG of the requested width"
 
-# issue 12: plots an OSADL reader trusts
+# plots an OSADL reader trusts
 # no line bridges empty microseconds: inside a run of rows (no blank line) each
 # row is the microsecond after the one before
 awk 'BEGIN { bad = 0 } /^#/ || /^"/ { prev = ""; next } NF == 0 { prev = ""; next }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Integration: the spike census (lib/trace/census.c, issue 16) names the injector of
+# Integration: the spike census (lib/trace/census.c) names the injector of
 # every injection, not only of the few the flight recorder captures. A FIFO 99
 # injector spins 1.5 ms every 300 ms on CPU 0, 10 times, during a 5 s
 # `cyclic --trace --capture-above 900us --capture-holdoff 250ms --max-captures 30

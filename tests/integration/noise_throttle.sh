@@ -1,5 +1,5 @@
 #!/bin/bash
-# Integration: `rtmeasure noise --trace` names RT throttling (issue 16). The busy
+# Integration: `rtmeasure noise --trace` names RT throttling. The busy
 # loop at FIFO 95 with --width = --window --force on CPU 1 for 5 s, beside a
 # SCHED_OTHER spinner pinned there: the kernel must give the spinner its share
 # (kernel.sched_rt_runtime_us of every sched_rt_period_us for the RT tasks; since

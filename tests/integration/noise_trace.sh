@@ -1,5 +1,5 @@
 #!/bin/bash
-# Integration: `rtmeasure noise --trace` names the cause of each gap (issue 16).
+# Integration: `rtmeasure noise --trace` names the cause of each gap.
 # A FIFO 97 helper spins 2 ms every 300 ms on CPU 1 while the detector (FIFO 95,
 # busy 500 ms of every 1 s) runs there for 5 s with the gap causes traced: every
 # injection inside a busy part must be one gap whose main cause is the helper, by

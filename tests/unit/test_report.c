@@ -80,7 +80,7 @@ static void axes(void)
 	char *t;
 	int i;
 
-	/* issue 12's run: the body at 20-100 us, lone outliers at 200 and 3488 us */
+	/* a recorded run: the body at 20-100 us, lone outliers at 200 and 3488 us */
 	for (i = 0; i < 100000; i++)
 		rtm_hist_record(h, 20500 + (uint64_t)(i % 80) * 1000);
 	rtm_hist_record(h, 200500);

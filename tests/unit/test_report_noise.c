@@ -160,7 +160,7 @@ static void traced(struct rtm_result *r)
 		json_array_append_new(gc, json_pack("[i, i, i]", i == 1 ? 1 : i == 4 ? -1 : 0,
 						     1000, 0));
 	json_object_set_new(c0, "gap_causes", gc);
-	/* RT throttling: a class since issue 16's throttling part; before it, unknown */
+	/* RT throttling: a class of its own; older results call it unknown */
 	json_object_set_new(json_object_get(c0, "causes"), "rt_throttling_ns",
 			    json_integer(53000000));
 	json_object_set_new(json_object_get(c0, "causes"), "rt_throttling_gaps", json_integer(1));
