@@ -234,7 +234,7 @@ static int tracing_on(struct mon *mo)
 			snprintf(mo->holdline, sizeof(mo->holdline),
 				 "no RT hold or timer IRQ report: %.200s", err.msg);
 	}
-	measure_hold_resume(mo->hold);
+	rtm_stream_resume(mo->hold);
 	rtm_trace_start(mo->trace);
 	if (mo->irqtrace)
 		rtm_trace_start(mo->irqtrace);
@@ -254,7 +254,7 @@ static int tracing_on(struct mon *mo)
 static void tracing_off(struct mon *mo)
 {
 	rtm_probe_timer_set_capture(mo->p, mo->threshold_ns, -1);
-	measure_hold_pause(mo->hold);
+	rtm_stream_pause(mo->hold);
 	if (mo->trace)
 		rtm_trace_stop(mo->trace);
 	if (mo->irqtrace)
@@ -402,7 +402,7 @@ static void mon_free(struct mon *mo)
 		rtm_irq_snap_release(&mo->irq_prev);
 	rtm_trace_destroy(mo->trace);
 	rtm_trace_destroy(mo->irqtrace);
-	measure_hold_free(mo->hold);
+	rtm_stream_free(mo->hold);
 	rtm_irqacct_free(mo->acct);
 	if (mo->spike_dir_tmp && mo->spike_dir[0])
 		nftw(mo->spike_dir, remove_one, 8, FTW_DEPTH | FTW_PHYS);
@@ -682,7 +682,7 @@ static void monitor_loop(struct mon *mo, struct measure_prom *prom)
 			snprintf(mo->message, sizeof(mo->message), "%.150s", note);
 		}
 		drain_irq_trace(mo);
-		measure_hold_poll(mo->hold);
+		rtm_stream_poll(mo->hold);
 		measure_census_poll(mo->hold, mo->c);
 		mon_noise_poll(mo);
 		take_spike(mo);
@@ -693,10 +693,10 @@ static void monitor_loop(struct mon *mo, struct measure_prom *prom)
 			refresh_irqs(mo);
 			mon_noise_refresh(mo);
 			if (mo->hold) {
-				measure_hold_line(mo->hold, mo->holdline, sizeof(mo->holdline));
-				measure_timer_irq_line(mo->hold, mo->tirqline,
+				rtm_stream_holds_line(mo->hold, mo->holdline, sizeof(mo->holdline));
+				rtm_stream_timer_irq_line(mo->hold, mo->tirqline,
 						       sizeof(mo->tirqline));
-				measure_census_line(mo->hold, mo->censusline,
+				rtm_stream_census_line(mo->hold, mo->censusline,
 						    sizeof(mo->censusline));
 			}
 			if (mo->plain)

@@ -106,7 +106,7 @@ static void live_show(struct live *l, struct rtm_cyclic *c, double elapsed, uint
 }
 
 /* The noise probe's lines (measure_noise.c): figures, and the causes so far with --trace. */
-static void live_show_noise(struct live *l, struct measure_hold *hold, struct rtm_probe_run *run,
+static void live_show_noise(struct live *l, struct rtm_stream *hold, struct rtm_probe_run *run,
 			    double elapsed, uint64_t dur_ns)
 {
 	char text[64][MEASURE_NOISE_LINE];
@@ -150,7 +150,7 @@ static void progress_init(struct progress *p, const struct measure_opts *m)
 }
 
 static void progress_show(struct progress *p, const struct measure_opts *m,
-			  struct rtm_cyclic *c, double elapsed, struct measure_hold *hold,
+			  struct rtm_cyclic *c, double elapsed, struct rtm_stream *hold,
 			  struct rtm_probe_run *run)
 {
 	struct rtm_cyclic_stats st[64];
@@ -434,7 +434,7 @@ struct measure_run {
 	struct rtm_load *load;
 	struct rtm_trace *trace;
 	struct measure_irq *irq;
-	struct measure_hold *hold;	/* --rt-hold (measure_trace.c) */
+	struct rtm_stream *hold;	/* --rt-hold (measure_trace.c) */
 	struct measure_prom *prom;
 	struct rtm_cpulock *locks;
 	struct rtm_probe_run *run;
@@ -455,7 +455,7 @@ static void measure_release(struct measure_run *mr)
 	rtm_probe_run_free(mr->run);
 	rtm_cpulock_release(mr->locks);
 	measure_irq_free(mr->irq);
-	measure_hold_free(mr->hold);
+	rtm_stream_free(mr->hold);
 	rtm_trace_destroy(mr->trace);
 	if (mr->load) {
 		rtm_load_stop(mr->load);
@@ -636,7 +636,7 @@ static void measure_loop(struct measure_opts *m, struct measure_run *mr)
 		/* a pending capture is noticed within 100 ms */
 		rtm_probe_run_wait(mr->run, m->probe.capture_ns ? 100000000ULL : 250000000ULL);
 		rtm_probe_run_tick(mr->run);
-		measure_hold_poll(mr->hold);
+		rtm_stream_poll(mr->hold);
 		measure_noise_live(mr->hold, mr->run);	/* noise --trace: causes so far */
 		if (mr->c)
 			measure_prom_publish(mr->prom, mr->c, mr->irq, mr->r, mr->hold);
@@ -682,7 +682,7 @@ static int outcome_finish(struct measure_opts *m, struct measure_run *mr)
 	measure_census_poll(mr->hold, mr->c);	/* the probe's last late wake-ups */
 	if (!ret)
 		measure_hold_finish(mr->hold, mr->r);	/* sections.rt_holds */
-	measure_hold_free(mr->hold);
+	rtm_stream_free(mr->hold);
 	mr->hold = NULL;
 	if (mr->trace && !ret)
 		measure_trace_poll(m, mr->trace, mr->c, mr->r, mr->dir, false);	/* at the end */

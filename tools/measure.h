@@ -18,6 +18,7 @@
 #include "probe/probe_timer.h"
 #include "result/result.h"
 #include "result/summary.h"
+#include "trace/stream.h"
 #include "tracefs/instance.h"
 
 #define MEASURE_MAX_BOUNDS 16
@@ -298,17 +299,17 @@ struct measure_irq;
  * with @irq the run's interrupt counts (one /proc/interrupts read a boundary)
  * and handler times, with @r its captured spikes; both may be NULL.
  */
-struct measure_hold;
+struct rtm_stream;
 void measure_prom_publish(struct measure_prom *mp, struct rtm_cyclic *c,
 			  struct measure_irq *irq, const struct rtm_result *r,
-			  struct measure_hold *hold);
+			  struct rtm_stream *hold);
 /*
  * The same for a probe that is not the timer session (noise): its section from
  * fresh snapshots (rtm_probe_ops.live_section) once per interval boundary.
  */
 struct rtm_probe_run;
 void measure_prom_publish_probe(struct measure_prom *mp, struct rtm_probe_run *pr,
-				struct measure_irq *irq, struct measure_hold *hold);
+				struct measure_irq *irq, struct rtm_stream *hold);
 void measure_prom_stop(struct measure_prom *mp);
 struct rtm_cpulock;
 
@@ -429,24 +430,22 @@ void measure_irq_free(struct measure_irq *mi);
 json_t *measure_irq_live(struct measure_irq *mi, int64_t *lost);
 
 /*
- * ---- measure_trace.c: the streaming instance: RT tasks holding a CPU (--rt-hold,
- * issue 18, lib/trace/rtholds.h) and the timer IRQ part of the wake-ups (--timer-irq,
- * issue 16, lib/trace/timerirq.h)
+ * ---- measure_trace.c: the streaming instance (lib/trace/stream.h): RT tasks holding
+ * a CPU (--rt-hold), the timer IRQ part of the wake-ups (--timer-irq), the spike
+ * census and the gap causes (noise --trace)
  */
 
-struct measure_hold;
+struct rtm_stream;
 
 /* --rt-hold given, or tracing with a bound above 0; or the same for --timer-irq. */
 bool measure_hold_wanted(const struct measure_opts *m);
 /* --timer-irq given, or tracing and not switched off (the timer probe only). */
 bool measure_timer_irq_wanted(const struct measure_opts *m);
 /*
- * One streaming instance (rtmeasure-PID-stream) on the measured CPUs, started
- * now, with the events each wanted feature needs: sched:sched_switch for
- * --rt-hold, timer:hrtimer_start and timer:hrtimer_expire_entry for --timer-irq.
- * NULL with @err set.
+ * The streaming instance (rtmeasure-PID-stream) on the measured CPUs, started now,
+ * with the events each wanted feature needs. NULL with @err set.
  */
-struct measure_hold *measure_hold_start(const struct measure_opts *m, struct rtm_error *err);
+struct rtm_stream *measure_hold_start(const struct measure_opts *m, struct rtm_error *err);
 /* noise --trace: each gap's cause (lib/trace/noiseattr.h), given or on by default as root. */
 bool measure_noise_trace_wanted(const struct measure_opts *m);
 /*
@@ -454,78 +453,38 @@ bool measure_noise_trace_wanted(const struct measure_opts *m);
  * on without it, which only noise's default gap causes do.
  */
 bool measure_hold_optional(struct measure_opts *m, const struct rtm_error *err);
-/* Drain it (the drive loop); rtmeasure's own threads (the probes) are excluded. */
-void measure_hold_poll(struct measure_hold *mh);
-/* Stop and resume tracing (the monitor's key t); the holds so far are kept. */
-void measure_hold_pause(struct measure_hold *mh);
-void measure_hold_resume(struct measure_hold *mh);
-/* The holds so far and those going on, one line (the monitor). */
-void measure_hold_line(struct measure_hold *mh, char *buf, size_t len);
-/* The timer IRQ delay's p99 per CPU so far, one line (the monitor); "" when not traced. */
-void measure_timer_irq_line(struct measure_hold *mh, char *buf, size_t len);
-/* sections.timer_irq as it stands (a new reference), for the scrapes; NULL when not traced. */
-json_t *measure_timer_irq_live(struct measure_hold *mh);
-/* Steal time per CPU from /proc/stat in ns (-1: not listed); @n entries. */
-void measure_read_steal(int64_t *steal, int n);
 /*
  * The spike census (lib/trace/census.h): with --trace, --capture-above and the timer
  * IRQ split, every wake-up over --capture-above gets a cause and a culprit.
  */
 bool measure_census_wanted(const struct measure_opts *m);
-struct rtm_census;
-/* The hold's census and when its latest drain began; NULL when none (or paused). */
-struct rtm_census *measure_hold_census(struct measure_hold *mh, uint64_t *drained_at);
+/*
+ * Stop, drain, close what is open, and write r->sections.rt_holds, .timer_irq and
+ * .spike_census, and the gap causes into r->sections.noise (call after the probe's
+ * finish).
+ */
+void measure_hold_finish(struct rtm_stream *st, struct rtm_result *r);
 
 /* ---- measure_census.c */
 
 /*
  * The probe's late wake-ups so far into the census, the steal time beside them,
  * and the verdicts on those the stream has caught up with (the drive loop, after
- * measure_hold_poll(); once more after the probe stopped, before measure_hold_finish()).
+ * rtm_stream_poll(); once more after the probe stopped, before measure_hold_finish()).
  */
 struct rtm_cyclic;
-void measure_census_poll(struct measure_hold *mh, struct rtm_cyclic *c);
-/* All verdicts, and r->sections.spike_census (from measure_hold_finish()). */
-void measure_census_section(struct rtm_census *cs, struct rtm_result *r, bool failed,
-			    uint64_t lost);
-/* The census so far, one line (the monitor); "" when there is none. */
-void measure_census_line(struct measure_hold *mh, char *buf, size_t len);
-
-/*
- * Stop, drain, close what is open, and write r->sections.rt_holds, .timer_irq and
- * .spike_census, and the gap causes into r->sections.noise (call after the probe's
- * finish).
- */
-void measure_hold_finish(struct measure_hold *mh, struct rtm_result *r);
-void measure_hold_free(struct measure_hold *mh);
-/*
- * The monitor's live gap causes: drain, then lay the gaps of @noise (a section
- * with start_mono_ns, window_ns and per CPU gap_list) over the events so far
- * (rtm_noiseattr_apply). -ENOENT when the hold traces no gap causes.
- */
-int measure_hold_noise_apply(struct measure_hold *mh, json_t *noise);
+void measure_census_poll(struct rtm_stream *st, struct rtm_cyclic *c);
 
 /* ---- noise --trace while it runs (tools/measure_noise.c) */
 
-/* The gap causes being fed (noise --trace), or NULL. */
-struct rtm_noiseattr *measure_hold_noiseattr(struct measure_hold *mh);
-/* The noise probe's duty-cycle window (the gaps' tolerance), 0 when unknown. */
-uint64_t measure_hold_window_ns(const struct measure_hold *mh);
 /* After a drain: the gaps logged since the last call laid over the events. */
-void measure_noise_live(struct measure_hold *mh, struct rtm_probe_run *run);
+void measure_noise_live(struct rtm_stream *st, struct rtm_probe_run *run);
 #define MEASURE_NOISE_LINE	320
 /*
  * One line per measured CPU into @out (at most @max): noise, largest gap, gaps,
  * and with --trace the time per cause so far. How many; 0 when @run is not noise.
  */
-int measure_noise_lines(struct measure_hold *mh, struct rtm_probe_run *run,
+int measure_noise_lines(struct rtm_stream *st, struct rtm_probe_run *run,
 			char (*out)[MEASURE_NOISE_LINE], int max);
-/* The causes so far into each CPU of a live sections.noise (--prometheus). */
-void measure_noise_live_causes(struct measure_hold *mh, json_t *sec);
-struct rtm_smi_count;
-/* MSR_SMI_COUNT of CPUs 0..@n-1 (modprobe msr first where it helps). */
-void measure_smi_read(struct rtm_smi_count *c, int n);
-/* The RT throttling setting and the tick (r->sysinfo's HZ) into @a, at the end. */
-void measure_noise_rt_limit(struct rtm_noiseattr *a, const struct rtm_result *r);
 
 #endif

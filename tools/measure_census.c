@@ -22,13 +22,13 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-void measure_census_poll(struct measure_hold *mh, struct rtm_cyclic *c)
+void measure_census_poll(struct rtm_stream *mh, struct rtm_cyclic *c)
 {
 	struct rtm_probe_spike late[256];
 	struct rtm_probe_cpu_snap snap;
 	struct rtm_probe_timer *p;
 	uint64_t drained_at = 0, dropped, all_dropped = 0, t;
-	struct rtm_census *cs = measure_hold_census(mh, &drained_at);
+	struct rtm_census *cs = rtm_stream_census(mh, &drained_at);
 	int i, n, ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
 	int64_t *steal;
 	uint32_t k, got;
@@ -57,37 +57,10 @@ void measure_census_poll(struct measure_hold *mh, struct rtm_cyclic *c)
 	steal = calloc((size_t)ncpus, sizeof(*steal));
 	if (steal) {
 		t = now_ns();
-		measure_read_steal(steal, ncpus);
+		rtm_stream_read_steal(steal, ncpus);
 		for (n = 0; n < ncpus; n++)
 			rtm_census_steal(cs, n, t, steal[n]);
 		free(steal);
 	}
 	rtm_census_advance(cs, drained_at);
-}
-
-void measure_census_section(struct rtm_census *cs, struct rtm_result *r, bool failed,
-			    uint64_t lost)
-{
-	json_t *sec;
-
-	rtm_census_lost(cs, lost);
-	rtm_census_advance(cs, UINT64_MAX);
-	sec = rtm_census_to_json(cs);
-	if (!sec) {
-		fprintf(stderr, "rtmeasure: warning: no spike census (out of memory)\n");
-		return;
-	}
-	if (failed)
-		json_object_set_new(sec, "complete", json_false());
-	json_object_set_new(r->sections, "spike_census", sec);
-}
-
-void measure_census_line(struct measure_hold *mh, char *buf, size_t len)
-{
-	uint64_t drained_at;
-	struct rtm_census *cs = measure_hold_census(mh, &drained_at);
-
-	buf[0] = '\0';
-	if (cs)
-		rtm_census_line(cs, buf, len);
 }

@@ -3,20 +3,15 @@
  * measure_noise.c - `noise --trace` while it runs: each gap the probe logged is
  * laid over the events drained so far (lib/trace/noiseattr.h, live part), so the live
  * lines, the progress lines and the --prometheus page show the time per cause so
- * far; and the SMI counters read around the run (lib/box/smi.h).
+ * far.
  */
-#include <spawn.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "measure.h"
 #include "trace/noiseattr.h"
 #include "probe/probe.h"
 #include "probe/probe_noise.h"
-#include "box/smi.h"
 #include "core/units.h"
 
 #define LIVE_BATCH	1024	/* gaps fetched from a probe thread at a time */
@@ -29,9 +24,9 @@ static struct rtm_probe_noise *noise_probe(struct rtm_probe_run *run)
 	return rtm_probe_run_probe(run);
 }
 
-void measure_noise_live(struct measure_hold *mh, struct rtm_probe_run *run)
+void measure_noise_live(struct rtm_stream *mh, struct rtm_probe_run *run)
 {
-	struct rtm_noiseattr *a = measure_hold_noiseattr(mh);
+	struct rtm_noiseattr *a = rtm_stream_noiseattr(mh);
 	struct rtm_probe_noise *p = noise_probe(run);
 	struct rtm_noise_gap buf[LIVE_BATCH];
 	struct rtm_noiseattr_gap g[LIVE_BATCH];
@@ -49,7 +44,7 @@ void measure_noise_live(struct measure_hold *mh, struct rtm_probe_run *run)
 						 LIVE_BATCH);
 			for (k = 0; k < n; k++)
 				g[k] = (struct rtm_noiseattr_gap){ buf[k].start_ns, buf[k].len_ns };
-			laid = rtm_noiseattr_live_add(a, cpu, start, measure_hold_window_ns(mh), g,
+			laid = rtm_noiseattr_live_add(a, cpu, start, rtm_stream_window_ns(mh), g,
 						      n);
 		} while (n == LIVE_BATCH && laid == n);
 	}
@@ -65,10 +60,10 @@ static void class_label(int k, char *buf, size_t len)
 		*u = ' ';
 }
 
-int measure_noise_lines(struct measure_hold *mh, struct rtm_probe_run *run,
+int measure_noise_lines(struct rtm_stream *mh, struct rtm_probe_run *run,
 			char (*out)[MEASURE_NOISE_LINE], int max)
 {
-	struct rtm_noiseattr *a = measure_hold_noiseattr(mh);
+	struct rtm_noiseattr *a = rtm_stream_noiseattr(mh);
 	struct rtm_probe_noise *p = noise_probe(run);
 	uint64_t ns[RTM_NOISE_NCLASSES];
 	struct rtm_noise_cpu_snap snap;
@@ -96,51 +91,4 @@ int measure_noise_lines(struct measure_hold *mh, struct rtm_probe_run *run,
 		}
 	}
 	return n;
-}
-
-void measure_noise_live_causes(struct measure_hold *mh, json_t *sec)
-{
-	struct rtm_noiseattr *a = measure_hold_noiseattr(mh);
-	json_t *cpu;
-	size_t i;
-
-	if (!a)
-		return;
-	json_array_foreach(json_object_get(sec, "cpus"), i, cpu)
-		json_object_set_new(cpu, "causes", rtm_noiseattr_live_json(a,
-				    (int)json_integer_value(json_object_get(cpu, "cpu"))));
-}
-
-/* modprobe msr (an Intel CPU without /dev/cpu/N/msr, as root); quietly, best effort. */
-static void load_msr(void)
-{
-	char *argv[] = { "modprobe", "-q", "msr", NULL };
-	extern char **environ;
-	int status;
-	pid_t pid;
-
-	if (geteuid() != 0 || !rtm_smi_needs_module("/"))
-		return;
-	if (!posix_spawnp(&pid, "modprobe", NULL, NULL, argv, environ))
-		waitpid(pid, &status, 0);
-}
-
-void measure_smi_read(struct rtm_smi_count *c, int n)
-{
-	int i;
-
-	load_msr();
-	for (i = 0; i < n; i++)
-		rtm_smi_read("/", i, &c[i]);
-}
-
-void measure_noise_rt_limit(struct rtm_noiseattr *a, const struct rtm_result *r)
-{
-	json_t *hz = json_object_get(json_object_get(r->sysinfo, "kernel"), "hz");
-	int64_t run = -1, per = -1;
-
-	if (rtm_rt_throttling("/", &run, &per))
-		per = -1;
-	rtm_noiseattr_rt_limit(a, run, per, json_integer_value(hz) > 0 ?
-			       1000000000ULL / (uint64_t)json_integer_value(hz) : 0);
 }

@@ -179,7 +179,7 @@ int measure_noise_phase(struct measure_opts *m, struct rtm_result *r, uint64_t l
 {
 	struct rtm_error err = { "" };
 	struct measure_opts n;
-	struct measure_hold *hold = NULL;
+	struct rtm_stream *hold = NULL;
 	struct rtm_probe_run *run;
 	struct rtm_result *t;
 	json_t *sec;
@@ -204,7 +204,7 @@ int measure_noise_phase(struct measure_opts *m, struct rtm_result *r, uint64_t l
 	if (!run) {
 		fprintf(stderr, "rtmeasure: warning: noise phase: %s; the latency results are "
 			"saved without it\n", err.msg);
-		measure_hold_free(hold);
+		rtm_stream_free(hold);
 		rtm_result_free(t);
 		return -1;
 	}
@@ -212,7 +212,7 @@ int measure_noise_phase(struct measure_opts *m, struct rtm_result *r, uint64_t l
 	while (!rtm_probe_run_done(run) && !rtm_cli_stopping()) {
 		rtm_probe_run_wait(run, 250000000ULL);
 		rtm_probe_run_tick(run);
-		measure_hold_poll(hold);
+		rtm_stream_poll(hold);
 	}
 	if (rtm_cli_stopping()) {
 		stopped = true;
@@ -222,13 +222,13 @@ int measure_noise_phase(struct measure_opts *m, struct rtm_result *r, uint64_t l
 		fprintf(stderr, "rtmeasure: warning: noise phase: %s; the latency results are "
 			"saved without it\n", err.msg);
 		rtm_probe_run_free(run);
-		measure_hold_free(hold);
+		rtm_stream_free(hold);
 		rtm_result_free(t);
 		return -1;
 	}
 	rtm_probe_run_free(run);
 	measure_hold_finish(hold, t);	/* the gap causes into t's sections.noise */
-	measure_hold_free(hold);
+	rtm_stream_free(hold);
 	sec = json_object_get(t->sections, "noise");
 	if (sec) {
 		json_object_set_new(sec, "phase", json_pack("{s:s, s:I, s:I, s:b}",

@@ -81,7 +81,7 @@ static int64_t spikes(const struct rtm_result *r)
 
 void measure_prom_publish(struct measure_prom *mp, struct rtm_cyclic *c,
 			  struct measure_irq *irq, const struct rtm_result *r,
-			  struct measure_hold *hold)
+			  struct rtm_stream *hold)
 {
 	struct rtm_prom_run run = { .trace_lost = -1, .spikes_captured = -1 };
 	json_t *irqsec = NULL;
@@ -118,14 +118,14 @@ void measure_prom_publish(struct measure_prom *mp, struct rtm_cyclic *c,
 	irqsec = measure_irq_live(irq, &run.trace_lost);
 	run.irq = irqsec;
 	run.spikes_captured = spikes(r);
-	run.timer_irq = measure_timer_irq_live(hold);	/* as drained so far (250 ms) */
+	run.timer_irq = rtm_stream_timer_irq_live(hold);	/* as drained so far (250 ms) */
 	rtm_promhttp_publish(mp->srv, mp->cpus, n, &run);
 	json_decref(irqsec);
 	json_decref((json_t *)run.timer_irq);
 }
 
 void measure_prom_publish_probe(struct measure_prom *mp, struct rtm_probe_run *pr,
-				struct measure_irq *irq, struct measure_hold *hold)
+				struct measure_irq *irq, struct rtm_stream *hold)
 {
 	struct rtm_prom_run run = { .trace_lost = -1, .spikes_captured = -1 };
 	uint64_t next;
@@ -140,7 +140,7 @@ void measure_prom_publish_probe(struct measure_prom *mp, struct rtm_probe_run *p
 	if (!sec)
 		return;	/* the scrapes keep the previous figures */
 	mp->boundary = next;
-	measure_noise_live_causes(hold, sec);	/* noise --trace: the causes so far */
+	rtm_stream_noise_live_causes(hold, sec);	/* noise --trace: the causes so far */
 	run.noise = sec;
 	run.irq = measure_irq_live(irq, &run.trace_lost);
 	rtm_promhttp_publish(mp->srv, NULL, 0, &run);

@@ -88,7 +88,7 @@ struct mon {
 	int nspike_files;
 	struct mon_spike spikes[MON_SPIKES];
 	int nspikes;			/* total seen; the last MON_SPIKES kept */
-	struct measure_hold *hold;	/* --rt-hold: RT tasks holding a CPU (with tracing) */
+	struct rtm_stream *hold;	/* --rt-hold: RT tasks holding a CPU (with tracing) */
 	char holdline[256];		/* its line, "" when not tracing them */
 	char tirqline[256];		/* --timer-irq: its line, "" when not tracing it */
 	char censusline[512];		/* the spike census: its line, "" when not tracing */
@@ -107,7 +107,7 @@ struct mon {
 	struct mon_noise *noise;
 	struct rtm_probe_run *nrun;
 	struct rtm_probe_noise *np;
-	struct measure_hold *nhold;	/* its gap causes (root, tracefs), or NULL */
+	struct rtm_stream *nhold;	/* its gap causes (root, tracefs), or NULL */
 	struct rtm_noise_gap *gapbuf;
 	char noise_note[256];
 };

@@ -241,7 +241,7 @@ void mon_noise_refresh(struct mon *mo)
 		if (!mo->nhold || !mo->gapbuf)
 			continue;
 		sec = new_gaps(mo, i, until, &taken);
-		if (sec && taken && !measure_hold_noise_apply(mo->nhold, sec)) {
+		if (sec && taken && !rtm_stream_noise_apply(mo->nhold, sec)) {
 			fold_causes(mn, json_array_get(json_object_get(sec, "cpus"), 0));
 			mn->attributed += taken;
 		} else if (sec && !taken) {
@@ -256,7 +256,7 @@ void mon_noise_poll(struct mon *mo)
 	if (!mo->nrun)
 		return;
 	rtm_probe_run_tick(mo->nrun);
-	measure_hold_poll(mo->nhold);
+	rtm_stream_poll(mo->nhold);
 }
 
 int mon_noise_finish(struct mon *mo, struct rtm_result *r, struct rtm_error *err)
@@ -290,7 +290,7 @@ void mon_noise_free(struct mon *mo)
 		mo->nrun = NULL;
 		mo->np = NULL;
 	}
-	measure_hold_free(mo->nhold);
+	rtm_stream_free(mo->nhold);
 	mo->nhold = NULL;
 	free(mo->noise);
 	mo->noise = NULL;
