@@ -26,7 +26,7 @@ int cmd_cyclic(int argc, char **argv)
 		{ "help", no_argument, NULL, 2000 },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct measure_opts m;
+	struct rtm_session_opts m;
 	int c, ret;
 
 	measure_opts_init(&m, "cyclic");

@@ -199,18 +199,18 @@ static void take_spike(struct mon *mo)
 static int tracing_on(struct mon *mo)
 {
 	struct rtm_error err = { "" };
-	struct measure_opts hm;
+	struct rtm_session_opts hm;
 	char cpus[1024];
 	int64_t delta;
 
 	if (!mo->trace) {
-		struct rtm_trace_opts to = { .buffer_kb = mo->m.trace_buffer_kb, .overwrite = true };
+		struct rtm_trace_opts to = { .buffer_kb = mo->m.trace.buffer_kb, .overwrite = true };
 		struct rtm_trace_opts io = { .events = "irq,nmi", .buffer_kb = 2048,
 					     .overwrite = false, .suffix = "irq" };
 
 		rtm_cpulist_format(&mo->m.probe.cpus, cpus, sizeof(cpus));
 		to.cpus = io.cpus = cpus;
-		to.events = mo->m.trace_events;
+		to.events = mo->m.trace.events;
 		mo->trace = rtm_trace_create(&to, &err);
 		if (mo->trace && (rtm_trace_off_fd(mo->trace) < 0 ||
 				  rtm_trace_check_clock(mo->trace, &delta, &err))) {
@@ -229,7 +229,7 @@ static int tracing_on(struct mon *mo)
 		 * "whenever tracing", which the monitor is from here on.
 		 */
 		hm = mo->m;
-		hm.trace = true;
+		hm.trace.on = true;
 		if (measure_hold_wanted(&hm) && !(mo->hold = measure_hold_start(&hm, &err)))
 			snprintf(mo->holdline, sizeof(mo->holdline),
 				 "no RT hold or timer IRQ report: %.200s", err.msg);
@@ -309,18 +309,18 @@ static void save_snapshot(struct mon *mo)
 	struct tm tm;
 
 	localtime_r(&now, &tm);
-	if (mo->m.outdir)
+	if (mo->m.out.outdir)
 		snprintf(name, sizeof(name), "snapshot-%03d", ++mo->nsaved);
 	else
 		snprintf(name, sizeof(name), "rtmeasure-monitor-snapshot-%04d%02d%02d-%02d%02d%02d",
 			 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
 			 tm.tm_sec);
-	if (mo->m.outdir)
-		snprintf(dir, sizeof(dir), "%s/%s", mo->m.outdir, name);
+	if (mo->m.out.outdir)
+		snprintf(dir, sizeof(dir), "%s/%s", mo->m.out.outdir, name);
 	else
 		snprintf(dir, sizeof(dir), "%s", name);
 	/* a symlink planted at snapshot-NNN is refused, not followed */
-	if (!r || rtm_dir_make(mo->m.outdir ? mo->m.outdir : ".", name) ||
+	if (!r || rtm_dir_make(mo->m.out.outdir ? mo->m.out.outdir : ".", name) ||
 	    measure_save_results(&mo->m, r, dir))
 		snprintf(mo->message, sizeof(mo->message), "could not save %s", dir);
 	else
@@ -429,10 +429,10 @@ static int mon_setup(struct mon *mo, struct rtm_error *err)
 {
 	int i;
 
-	if (mo->m.outdir) {
-		snprintf(mo->spike_dir, sizeof(mo->spike_dir), "%s", mo->m.outdir);
+	if (mo->m.out.outdir) {
+		snprintf(mo->spike_dir, sizeof(mo->spike_dir), "%s", mo->m.out.outdir);
 		if (rtm_mkdir_p(mo->spike_dir))
-			return rtm_error_set(err, "cannot create results folder %s", mo->m.outdir);
+			return rtm_error_set(err, "cannot create results folder %s", mo->m.out.outdir);
 	} else {
 		snprintf(mo->spike_dir, sizeof(mo->spike_dir), "%s/rtmeasure-monitor.XXXXXX",
 			 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -491,12 +491,12 @@ static int mon_save_final(struct mon *mo)
 			"verdict", s->verdict));
 	}
 	if (!ret)
-		ret = measure_save_results(&mo->m, r, mo->m.outdir);
+		ret = measure_save_results(&mo->m, r, mo->m.out.outdir);
 	else
 		ret = rtm_cli_fail("%s", err.msg);
 	rtm_result_free(r);
 	if (!ret)
-		printf("results: %s/\n", mo->m.outdir);
+		printf("results: %s/\n", mo->m.out.outdir);
 	return ret;
 }
 
@@ -597,8 +597,8 @@ static int monitor_start(struct mon *mo, bool *start_tracing, struct measure_pro
 	ret = measure_prepare(&mo->m);
 	if (!ret)	/* --noise-cpus: the two probes' CPUs apart */
 		ret = mon_noise_prepare(mo);
-	if (!ret && mo->m.outdir)	/* -o checked before the dashboard starts */
-		ret = measure_check_outdir(&mo->m, mo->m.outdir);
+	if (!ret && mo->m.out.outdir)	/* -o checked before the dashboard starts */
+		ret = measure_check_outdir(&mo->m, mo->m.out.outdir);
 	if (!ret && (ret = measure_housekeeping_apply(&mo->m)))
 		ret = rtm_cli_fail("monitor: --housekeeping: cannot move rtmeasure's threads "
 				   "there: %s", strerror(-ret));
@@ -608,11 +608,11 @@ static int monitor_start(struct mon *mo, bool *start_tracing, struct measure_pro
 		return ret;
 	}
 	/* --rt-hold BOUND or --timer-irq: trace from the start */
-	if (mo->m.rt_hold_given || mo->m.timer_irq_given)
+	if (mo->m.trace.rt_hold_given || mo->m.trace.timer_irq_given)
 		*start_tracing = true;
-	if (mo->m.trace) {	/* --trace-events / --trace-filter: trace from the start */
+	if (mo->m.trace.on) {	/* --trace-events / --trace-filter: trace from the start */
 		*start_tracing = true;
-		mo->m.trace = false;
+		mo->m.trace.on = false;
 	}
 	mo->plain = mo->once || !isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO);
 	/* every wake-up over the threshold is claimed (unlimited, 200 ms apart) for the log */
@@ -745,7 +745,7 @@ int cmd_monitor(int argc, char **argv)
 		mon_draw_end();
 	rtm_probe_run_stop(mo.run);
 	measure_prom_stop(prom);
-	if (mo.m.outdir)
+	if (mo.m.out.outdir)
 		status = mon_save_final(&mo);
 	rtm_probe_run_free(mo.run);
 	mon_free(&mo);

@@ -85,12 +85,12 @@ static bool is_onoff(const char *s)
  * --trace, --trace=0 or --trace 0 (as cyclic's --timer-irq: a following 0/1/on/off
  * is its value), --no-trace. 1 taken, or RTM_EXIT_USAGE.
  */
-static int parse_trace_opt(struct measure_opts *m, int c, int argc, char **argv)
+static int parse_trace_opt(struct rtm_session_opts *m, int c, int argc, char **argv)
 {
 	const char *arg = optarg;
 
 	if (c == NOISE_OPT_NO_TRACE) {
-		m->noise_trace = 0;
+		m->trace.noise_trace = 0;
 		return 1;
 	}
 	if (!arg && optind < argc && is_onoff(argv[optind]))
@@ -98,12 +98,12 @@ static int parse_trace_opt(struct measure_opts *m, int c, int argc, char **argv)
 	if (arg && !is_onoff(arg))
 		return rtm_cli_fail("%s: --trace=%s: give 1/on or 0/off (alone: on)", m->command,
 				    arg);
-	m->noise_trace = !arg || !strcmp(arg, "1") || !strcasecmp(arg, "on");
+	m->trace.noise_trace = !arg || !strcmp(arg, "1") || !strcasecmp(arg, "on");
 	return 1;
 }
 
 /* --window, --width, --threshold, --report-above, --max-gaps; 1 taken, 0 not ours. */
-static int parse_noise_opt(struct measure_opts *m, int c, int argc, char **argv)
+static int parse_noise_opt(struct rtm_session_opts *m, int c, int argc, char **argv)
 {
 	struct rtm_error err = { "" };
 	const char *cmd = m->command;
@@ -141,7 +141,7 @@ static int parse_noise_opt(struct measure_opts *m, int c, int argc, char **argv)
 }
 
 /* The duty cycle and the bounds, against each other; 0 or RTM_EXIT_USAGE. */
-static int check_noise_opts(struct measure_opts *m)
+static int check_noise_opts(struct rtm_session_opts *m)
 {
 	const struct rtm_probe_noise_opts *o = &m->noise;
 	char a[16], b[16];
@@ -170,7 +170,7 @@ static int check_noise_opts(struct measure_opts *m)
 	if (o->width_ns < o->window_ns)
 		return 0;
 	rtm_rt_throttling("/", &rt_run, &rt_per);
-	if (!m->force)
+	if (!m->out.force)
 		return rtm_cli_fail("%s: --width %s equals --window: the measured CPUs would have "
 				    "no time for anything else, and RT throttling "
 				    "(kernel.sched_rt_runtime_us %lld of sched_rt_period_us %lld) "
@@ -210,7 +210,7 @@ static const char *tracer_missing(const char *name, char *buf, size_t len)
  * takes the kernel's counterpart of the command when it can run (osnoise for
  * noise, hwlat for hwlat), else the busy loop. 0 or RTM_EXIT_USAGE.
  */
-static int pick_backend(struct measure_opts *m, const char *cmd, const char *backend,
+static int pick_backend(struct rtm_session_opts *m, const char *cmd, const char *backend,
 			bool rt_given)
 {
 	static char reason[256];	/* read by the probe until measure_main() returns */
@@ -230,7 +230,7 @@ static int pick_backend(struct measure_opts *m, const char *cmd, const char *bac
 	 * The tracer's threads sample: nothing of ours runs at a priority, nothing
 	 * live, and no gap of ours to give a cause (--trace; osnoise counts causes).
 	 */
-	if (strcmp(backend, "auto") && m->noise_trace == 1)
+	if (strcmp(backend, "auto") && m->trace.noise_trace == 1)
 		return rtm_cli_fail("%s: --backend %s: --trace gives the busy loop's gaps their "
 				    "causes (the %s tracer samples in kernel threads); use "
 				    "--backend user, or drop --trace", cmd, backend, backend);
@@ -247,10 +247,10 @@ static int pick_backend(struct measure_opts *m, const char *cmd, const char *bac
 		m->noise.backend_reason = reason;
 		return 0;
 	}
-	if (rt_given || m->prometheus || m->noise_trace == 1) {
+	if (rt_given || m->prometheus || m->trace.noise_trace == 1) {
 		snprintf(reason, sizeof(reason), "chosen by --backend auto: %s asked for, which "
 			 "the %s tracer does not have", m->prometheus ? "--prometheus" :
-			 m->noise_trace == 1 ? "--trace (a cause for each gap)" :
+			 m->trace.noise_trace == 1 ? "--trace (a cause for each gap)" :
 			 "a priority or policy", tracer);
 		m->noise.backend_reason = reason;
 		return 0;
@@ -298,7 +298,7 @@ int cmd_noise(int argc, char **argv)
 	};
 	const char *name = argv[0];	/* "noise" or "hwlat" */
 	const char *backend = "auto";
-	struct measure_opts m;
+	struct rtm_session_opts m;
 	int c, ret;
 	bool report_given = false, rt_given = false;
 
@@ -309,8 +309,8 @@ int cmd_noise(int argc, char **argv)
 	m.noise.threshold_ns = RTM_NOISE_THRESHOLD_NS;
 	m.noise.report_above_ns = RTM_NOISE_REPORT_NS;
 	m.noise.max_gaps = RTM_NOISE_MAX_GAPS;
-	m.noise_trace = -1;
-	m.report = true;	/* report.html of the gaps at the end, as run */
+	m.trace.noise_trace = -1;
+	m.out.report = true;	/* report.html of the gaps at the end, as run */
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "a:p:D:o:qe:", longopts, NULL)) != -1) {
@@ -326,7 +326,7 @@ int cmd_noise(int argc, char **argv)
 			continue;
 		}
 		if (c == NOISE_OPT_NO_REPORT) {
-			m.report = false;
+			m.out.report = false;
 			continue;
 		}
 		ret = parse_noise_opt(&m, c, argc, argv);
@@ -347,8 +347,8 @@ int cmd_noise(int argc, char **argv)
 	if (!report_given && m.noise.report_above_ns < m.noise.threshold_ns)
 		m.noise.report_above_ns = m.noise.threshold_ns;
 	/* the gap causes by default only where they can work: root (tracefs) */
-	if (m.noise_trace < 0 && geteuid() != 0)
-		m.noise_trace = 0;
+	if (m.trace.noise_trace < 0 && geteuid() != 0)
+		m.trace.noise_trace = 0;
 	ret = check_noise_opts(&m);
 	if (!ret)
 		ret = pick_backend(&m, name, backend, rt_given);

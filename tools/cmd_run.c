@@ -54,7 +54,7 @@ struct run_cost {
 	char cpus[1024];
 };
 
-int measure_throughput(struct measure_opts *m, struct rtm_result *r)
+int measure_throughput(struct rtm_session_opts *m, struct rtm_result *r)
 {
 	struct run_cost *rc = (struct run_cost *)m->throughput;
 	struct rtm_error err = { "" };
@@ -69,7 +69,7 @@ int measure_throughput(struct measure_opts *m, struct rtm_result *r)
 		if (rc->o.stressors & (1u << s))
 			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
 				 names[0] ? ", " : "", rtm_cost_stressor_names[s]);
-	if (!m->quiet && !m->json)
+	if (!m->out.quiet && !m->out.json)
 		fprintf(stderr, "rtmeasure run: throughput phase: stress-ng %s, %llu s each%s, "
 			"%d workers on CPUs %s\n", names,
 			(unsigned long long)(rc->o.time_ns / 1000000000ULL),
@@ -132,7 +132,7 @@ int cmd_run(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct rtm_error err = { "" };
-	struct measure_opts m;
+	struct rtm_session_opts m;
 	struct run_cost rc = { .o = { .stressors = (1u << RTM_COST_NSTRESSORS) - 1,
 				      .time_ns = RTM_COST_DEFAULT_TIME_NS, .reps = 1 } };
 	bool cost = false, noise_given = false;
@@ -140,7 +140,7 @@ int cmd_run(int argc, char **argv)
 
 	measure_opts_init(&m, "run");
 	m.probe.duration_ns = RUN_DEFAULT_DURATION_NS;
-	m.report = true;
+	m.out.report = true;
 	measure_noise_init(&m);
 	optind = 1;
 	opterr = 0;
@@ -155,7 +155,7 @@ int cmd_run(int argc, char **argv)
 			continue;
 		}
 		if (c == 2002) {
-			m.report = false;
+			m.out.report = false;
 			continue;
 		}
 		ret = parse_cost_opt(&rc, &cost, c);

@@ -53,12 +53,12 @@ static int put_char(int c)
 	return putchar(c);
 }
 
-static void live_init(struct live *l, const struct measure_opts *m)
+static void live_init(struct live *l, const struct rtm_session_opts *m)
 {
 	int err;
 
 	memset(l, 0, sizeof(*l));
-	if (m->quiet || m->json || !isatty(STDOUT_FILENO))
+	if (m->out.quiet || m->out.json || !isatty(STDOUT_FILENO))
 		return;
 	if (setupterm(NULL, STDOUT_FILENO, &err) != OK)
 		return;
@@ -139,17 +139,17 @@ struct progress {
 	double next_s;
 };
 
-static void progress_init(struct progress *p, const struct measure_opts *m)
+static void progress_init(struct progress *p, const struct rtm_session_opts *m)
 {
 	const char *env = getenv("RTMEASURE_PROGRESS_PERIOD_S");	/* tests only */
 
 	memset(p, 0, sizeof(*p));
 	p->period_s = env && atof(env) > 0 ? atof(env) : 60;
 	p->next_s = p->period_s;
-	p->on = !m->quiet && !m->json && !isatty(STDOUT_FILENO);
+	p->on = !m->out.quiet && !m->out.json && !isatty(STDOUT_FILENO);
 }
 
-static void progress_show(struct progress *p, const struct measure_opts *m,
+static void progress_show(struct progress *p, const struct rtm_session_opts *m,
 			  struct rtm_cyclic *c, double elapsed, struct rtm_stream *hold,
 			  struct rtm_probe_run *run)
 {
@@ -188,7 +188,7 @@ static void progress_show(struct progress *p, const struct measure_opts *m,
 /* ------------------------------------------------------------ results folder */
 
 /* A wake-up latency probe (the timer probe or the timerlat tracer): r->cpus, the summary. */
-static bool latency_probe(const struct measure_opts *m)
+static bool latency_probe(const struct rtm_session_opts *m)
 {
 	return !strcmp(m->ops->section, "cpus");
 }
@@ -205,7 +205,7 @@ static void default_outdir(char *buf, size_t len, const struct rtm_sysinfo *si)
 		 si ? si->release : "unknown", stamp);
 }
 
-int measure_save_results(const struct measure_opts *m, const struct rtm_result *r,
+int measure_save_results(const struct rtm_session_opts *m, const struct rtm_result *r,
 			 const char *dir)
 {
 	struct rtm_error err = { "" };
@@ -222,8 +222,8 @@ int measure_save_results(const struct measure_opts *m, const struct rtm_result *
 	f = open_memstream(&text, &len);
 	if (!f)
 		return rtm_cli_fail("out of memory writing histogram.txt");
-	ret = m->histofall ? rtm_histfile_write_all(r, f, m->hist_rows) :
-			     rtm_histfile_write(r, f, m->hist_rows);
+	ret = m->out.histofall ? rtm_histfile_write_all(r, f, m->out.hist_rows) :
+			     rtm_histfile_write(r, f, m->out.hist_rows);
 	fclose(f);
 	snprintf(path, sizeof(path), "%s/histogram.txt", dir);
 	if (!ret)
@@ -235,7 +235,7 @@ int measure_save_results(const struct measure_opts *m, const struct rtm_result *
 }
 
 /* The noise probe's options as result.json records them. */
-static json_t *noise_options_json(const struct measure_opts *m, const char *cpus)
+static json_t *noise_options_json(const struct rtm_session_opts *m, const char *cpus)
 {
 	return json_pack("{s:s, s:s, s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:b, s:i, s:b, s:b}",
 		"probe", m->ops->name,
@@ -249,11 +249,11 @@ static json_t *noise_options_json(const struct measure_opts *m, const char *cpus
 		"max_gaps", (json_int_t)m->noise.max_gaps,
 		"mlockall", m->probe.lock_memory,
 		"dma_latency_us", m->probe.dma_latency_us,
-		"rt", !m->no_rt,
+		"rt", !m->box.no_rt,
 		"trace", measure_noise_trace_wanted(m));
 }
 
-json_t *measure_options_json(const struct measure_opts *m)
+json_t *measure_options_json(const struct rtm_session_opts *m)
 {
 	char cpus[1024];
 	json_t *o;
@@ -273,11 +273,11 @@ json_t *measure_options_json(const struct measure_opts *m)
 		"break_ns", (json_int_t)m->probe.break_ns,
 		"mlockall", m->probe.lock_memory,
 		"dma_latency_us", m->probe.dma_latency_us,
-		"rt", !m->no_rt,
+		"rt", !m->box.no_rt,
 		"series_interval_ns", (json_int_t)m->ts_interval_ns,
 		"log_above_ns", (json_int_t)m->probe.log_above_ns);
-	if (o && m->housekeeping.n) {
-		rtm_cpulist_format(&m->housekeeping, cpus, sizeof(cpus));
+	if (o && m->box.housekeeping.n) {
+		rtm_cpulist_format(&m->box.housekeeping, cpus, sizeof(cpus));
 		json_object_set_new(o, "housekeeping", json_string(cpus));
 	}
 	if (o) {	/* the probe that measured: timer (rtmeasure's) or timerlat (the kernel's) */
@@ -286,8 +286,8 @@ json_t *measure_options_json(const struct measure_opts *m)
 			json_object_set_new(o, "backend_reason",
 					    json_string(m->timerlat.backend_reason));
 	}
-	if (o && m->deepest_idle >= -1)
-		json_object_set_new(o, "deepest_idle_state", json_integer(m->deepest_idle));
+	if (o && m->box.deepest_idle >= -1)
+		json_object_set_new(o, "deepest_idle_state", json_integer(m->box.deepest_idle));
 	return o;
 }
 
@@ -295,7 +295,7 @@ json_t *measure_options_json(const struct measure_opts *m)
 /* ------------------------------------------------------------ the run */
 
 /* The summary as --json prints it and --json=FILE writes it. */
-static json_t *summary_json(const struct measure_opts *m, const struct rtm_result *r,
+static json_t *summary_json(const struct rtm_session_opts *m, const struct rtm_result *r,
 			    const char *dir)
 {
 	json_t *j;
@@ -320,9 +320,9 @@ static json_t *summary_json(const struct measure_opts *m, const struct rtm_resul
 }
 
 /* A file named on the command line: can it be written (no symlink unless --follow)? */
-static int check_out_file(const struct measure_opts *m, const char *path, const char *opt)
+static int check_out_file(const struct rtm_session_opts *m, const char *path, const char *opt)
 {
-	int ret = rtm_target_check(path, m->follow ? RTM_OUT_FOLLOW : 0);
+	int ret = rtm_target_check(path, m->out.follow ? RTM_OUT_FOLLOW : 0);
 
 	if (ret < 0)
 		return rtm_cli_fail("%s: %s %s: cannot write it: %s", m->command, opt, path,
@@ -335,12 +335,12 @@ static int check_out_file(const struct measure_opts *m, const char *path, const 
  * symlink only with --follow; not a file; an earlier result in it only with
  * --force, which clears the files rtmeasure wrote there.
  */
-int measure_check_outdir(const struct measure_opts *m, const char *dir)
+int measure_check_outdir(const struct rtm_session_opts *m, const char *dir)
 {
 	char what[32];
 	int fd, ret;
 
-	fd = rtm_dir_open(dir, RTM_OUT_CREATE | (m->follow ? RTM_OUT_FOLLOW : 0));
+	fd = rtm_dir_open(dir, RTM_OUT_CREATE | (m->out.follow ? RTM_OUT_FOLLOW : 0));
 	if (fd == -ELOOP)
 		return rtm_cli_fail("%s: -o %s is a symbolic link (give --follow to write the "
 				    "results where it points)", m->command, dir);
@@ -354,10 +354,10 @@ int measure_check_outdir(const struct measure_opts *m, const char *dir)
 	if (faccessat(fd, ".", W_OK, AT_EACCESS) < 0)
 		ret = rtm_cli_fail("%s: cannot write in results folder %s: %s", m->command, dir,
 				   rtm_write_strerror(-errno));
-	else if (rtm_resultdir_find(fd, what, sizeof(what)) && !m->force)
+	else if (rtm_resultdir_find(fd, what, sizeof(what)) && !m->out.force)
 		ret = rtm_cli_fail("%s: -o %s already holds a result (%s): give another folder, "
 				   "or --force to replace it", m->command, dir, what);
-	else if (m->force && (ret = rtm_resultdir_clear(fd)))
+	else if (m->out.force && (ret = rtm_resultdir_clear(fd)))
 		ret = rtm_cli_fail("%s: --force: cannot clear the earlier result in %s: %s",
 				   m->command, dir, rtm_write_strerror(ret));
 	close(fd);
@@ -365,7 +365,7 @@ int measure_check_outdir(const struct measure_opts *m, const char *dir)
 }
 
 /* --histfile and --json=FILE, besides the results folder; 2 after the message. */
-static int save_extra_files(const struct measure_opts *m, const struct rtm_result *r,
+static int save_extra_files(const struct rtm_session_opts *m, const struct rtm_result *r,
 			    const char *dir)
 {
 	char *text = NULL;
@@ -373,42 +373,42 @@ static int save_extra_files(const struct measure_opts *m, const struct rtm_resul
 	int ret = 0, bad = 0;
 	FILE *f;
 
-	if (m->histfile) {
+	if (m->out.histfile) {
 		f = open_memstream(&text, &len);
 		ret = f ? 0 : -ENOMEM;
 		if (f) {
-			ret = m->histofall ? rtm_histfile_write_all(r, f, m->hist_rows) :
-					     rtm_histfile_write(r, f, m->hist_rows);
+			ret = m->out.histofall ? rtm_histfile_write_all(r, f, m->out.hist_rows) :
+					     rtm_histfile_write(r, f, m->out.hist_rows);
 			fclose(f);
 		}
 		if (!ret)
-			ret = rtm_write_target(m->histfile, text, len,
-					       m->follow ? RTM_OUT_FOLLOW : 0);
+			ret = rtm_write_target(m->out.histfile, text, len,
+					       m->out.follow ? RTM_OUT_FOLLOW : 0);
 		free(text);
 		if (ret)
-			bad = rtm_cli_fail("cannot write --histfile %s: %s", m->histfile,
+			bad = rtm_cli_fail("cannot write --histfile %s: %s", m->out.histfile,
 					   rtm_write_strerror(ret));
 	}
-	if (m->json_file) {
+	if (m->out.json_file) {
 		json_t *j = summary_json(m, r, dir);
 
 		text = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		json_decref(j);
-		ret = text ? rtm_write_target(m->json_file, text, strlen(text),
-					      m->follow ? RTM_OUT_FOLLOW : 0) : -ENOMEM;
+		ret = text ? rtm_write_target(m->out.json_file, text, strlen(text),
+					      m->out.follow ? RTM_OUT_FOLLOW : 0) : -ENOMEM;
 		free(text);
 		if (ret)
-			bad = rtm_cli_fail("cannot write --json %s: %s", m->json_file,
+			bad = rtm_cli_fail("cannot write --json %s: %s", m->out.json_file,
 					   rtm_write_strerror(ret));
 	}
 	return bad;
 }
 
-static void print_notes(const struct rtm_sysinfo *si, const struct measure_opts *m, FILE *f)
+static void print_notes(const struct rtm_sysinfo *si, const struct rtm_session_opts *m, FILE *f)
 {
 	int i;
 
-	if (m->no_rt)
+	if (m->box.no_rt)
 		fprintf(f, "note: measured at SCHED_OTHER (--no-rt): not real-time latency\n");
 	if (!si)
 		return;
@@ -466,13 +466,13 @@ static void measure_release(struct measure_run *mr)
 	memset(mr, 0, sizeof(*mr));
 }
 
-static bool is_timer(const struct measure_opts *m)
+static bool is_timer(const struct rtm_session_opts *m)
 {
 	return m->ops == &rtm_probe_timer_ops;
 }
 
 /* The options struct of the probe: the noise probe takes the shared ones from m->probe. */
-static const void *probe_opts(struct measure_opts *m)
+static const void *probe_opts(struct rtm_session_opts *m)
 {
 	if (is_timer(m))
 		return &m->probe;
@@ -493,16 +493,16 @@ static const void *probe_opts(struct measure_opts *m)
 }
 
 /* Set-up 1: everything that can refuse the run, before anything starts. */
-static int setup_checks(struct measure_opts *m, struct measure_run *mr)
+static int setup_checks(struct rtm_session_opts *m, struct measure_run *mr)
 {
 	int ret;
 
 	if ((ret = measure_pick_backend(m)) || (ret = measure_prepare(m)))
 		return ret;
-	if ((m->histfile && (ret = check_out_file(m, m->histfile, "--histfile"))) ||
-	    (m->json_file && (ret = check_out_file(m, m->json_file, "--json"))))
+	if ((m->out.histfile && (ret = check_out_file(m, m->out.histfile, "--histfile"))) ||
+	    (m->out.json_file && (ret = check_out_file(m, m->out.json_file, "--json"))))
 		return ret;
-	if (m->outdir && snprintf(mr->dir, sizeof(mr->dir), "%s", m->outdir) >=
+	if (m->out.outdir && snprintf(mr->dir, sizeof(mr->dir), "%s", m->out.outdir) >=
 	    (int)sizeof(mr->dir))
 		return rtm_cli_fail("%s: -o: folder name too long", m->command);
 	mr->locks = measure_cpus_lock(m, mr->note, sizeof(mr->note), &ret);
@@ -513,14 +513,14 @@ static int setup_checks(struct measure_opts *m, struct measure_run *mr)
 
 	mr->si = rtm_sysinfo_collect("/", &mr->err);
 	m->preempt_model = mr->si ? rtm_preempt_name(mr->si->preempt) : NULL;
-	if (!m->outdir)
+	if (!m->out.outdir)
 		default_outdir(mr->dir, sizeof(mr->dir), mr->si);
 	/* fail on an unusable folder now, not after the measurement */
 	return measure_check_outdir(m, mr->dir);
 }
 
 /* Set-up 2: the result's metadata (system facts, options, RT throttling). */
-static int setup_result(struct measure_opts *m, struct measure_run *mr)
+static int setup_result(struct rtm_session_opts *m, struct measure_run *mr)
 {
 	int64_t rt_run = 0, rt_per = 0;
 
@@ -539,12 +539,12 @@ static int setup_result(struct measure_opts *m, struct measure_run *mr)
 }
 
 /* The line that says what is measured, where the results go. */
-static void print_banner(const struct measure_opts *m, const struct measure_run *mr)
+static void print_banner(const struct rtm_session_opts *m, const struct measure_run *mr)
 {
 	char cpus[256], iv[16], wid[16], thr[16], loaddesc[300] = "", how[64];
 	size_t k;
 
-	if (m->quiet || m->json)
+	if (m->out.quiet || m->out.json)
 		return;
 	rtm_cpulist_format(&m->probe.cpus, cpus, sizeof(cpus));
 	if (mr->load) {
@@ -579,7 +579,7 @@ static void print_banner(const struct measure_opts *m, const struct measure_run 
 }
 
 /* Set-up 3: the server, the load, the placement, tracing, IRQ counts, the probe. */
-static int setup_start(struct measure_opts *m, struct measure_run *mr)
+static int setup_start(struct rtm_session_opts *m, struct measure_run *mr)
 {
 	int ret;
 
@@ -597,7 +597,7 @@ static int setup_start(struct measure_opts *m, struct measure_run *mr)
 			 "rtmeasure's threads there: %s", m->command, strerror(-ret));
 		return -1;
 	}
-	if (m->trace) {
+	if (m->trace.on) {
 		mr->trace = measure_trace_start(m, mr->r, &mr->err);
 		if (!mr->trace)
 			return -1;
@@ -621,7 +621,7 @@ static int setup_start(struct measure_opts *m, struct measure_run *mr)
 }
 
 /* The loop: snapshots at interval boundaries, captures, live lines, until done or stopped. */
-static void measure_loop(struct measure_opts *m, struct measure_run *mr)
+static void measure_loop(struct rtm_session_opts *m, struct measure_run *mr)
 {
 	struct live live;
 	struct progress progress;
@@ -664,7 +664,7 @@ static void measure_loop(struct measure_opts *m, struct measure_run *mr)
 }
 
 /* Outcome 1: the probe's figures into the result; tracing and the load stopped. */
-static int outcome_finish(struct measure_opts *m, struct measure_run *mr)
+static int outcome_finish(struct rtm_session_opts *m, struct measure_run *mr)
 {
 	uint64_t latency_end_ns;
 	int ret;
@@ -698,7 +698,7 @@ static int outcome_finish(struct measure_opts *m, struct measure_run *mr)
 		mr->trace = NULL;
 	}
 	/* run --noise: the noise phase on the same CPUs, under the same load */
-	if (m->noise_phase && !ret && !mr->r->interrupted && !rtm_cli_stopping() &&
+	if (m->noise_phase.on && !ret && !mr->r->interrupted && !rtm_cli_stopping() &&
 	    measure_noise_phase(m, mr->r, latency_end_ns))
 		mr->noise_failed = true;
 	rtm_cpulock_release(mr->locks);	/* the probes are gone */
@@ -717,10 +717,10 @@ static int outcome_finish(struct measure_opts *m, struct measure_run *mr)
 }
 
 /* The summary table (or the noise table) on stdout. */
-static void print_summary(const struct measure_opts *m, const struct rtm_result *r, FILE *f)
+static void print_summary(const struct rtm_session_opts *m, const struct rtm_result *r, FILE *f)
 {
 	if (latency_probe(m)) {
-		rtm_summary_fprint_unit(r, f, m->nsecs);
+		rtm_summary_fprint_unit(r, f, m->out.nsecs);
 		if (json_object_get(r->sections, "noise")) {	/* run --noise */
 			fprintf(f, "\nnoise phase (after the latency phase, same CPUs):\n");
 			rtm_noise_fprint(json_object_get(r->sections, "noise"), f, 5);
@@ -730,19 +730,19 @@ static void print_summary(const struct measure_opts *m, const struct rtm_result 
 }
 
 /* Outcome 2: the results folder and its report; the table goes out even if they fail. */
-static int outcome_save(struct measure_opts *m, struct measure_run *mr)
+static int outcome_save(struct rtm_session_opts *m, struct measure_run *mr)
 {
 	int ret = measure_save_results(m, mr->r, mr->dir);
 
 	if (ret) {
 		/* the numbers of the run are not lost with its folder */
-		if (!m->json) {
+		if (!m->out.json) {
 			printf("\n");
 			print_summary(m, mr->r, stdout);
 		}
 		return ret;
 	}
-	if (m->report) {	/* a noise result gets its own pages (report_noise.c) */
+	if (m->out.report) {	/* a noise result gets its own pages (report_noise.c) */
 		struct rtm_report_opts ro = { .results_dir = mr->dir, .out_dir = mr->dir,
 					      .formats = 1u << RTM_PLOT_PNG, .width = 1000,
 					      .height = 560 };
@@ -757,7 +757,7 @@ static int outcome_save(struct measure_opts *m, struct measure_run *mr)
 }
 
 /* -b: the wake-up that stopped the run. */
-static void print_break(const struct measure_opts *m, const struct rtm_result *r)
+static void print_break(const struct rtm_session_opts *m, const struct rtm_result *r)
 {
 	char lat[16], thr[16];
 	size_t i;
@@ -778,15 +778,15 @@ static void print_break(const struct measure_opts *m, const struct rtm_result *r
 }
 
 /* --fail-above: RTM_EXIT_BOUND when one is exceeded. */
-static int check_bounds(const struct measure_opts *m, const struct rtm_result *r)
+static int check_bounds(const struct rtm_session_opts *m, const struct rtm_result *r)
 {
 	int status = RTM_EXIT_OK, i;
 	char what[160];
 
-	for (i = 0; i < m->nbounds; i++) {
-		if (rtm_bound_describe(r, &m->bounds[i], what, sizeof(what))) {
+	for (i = 0; i < m->out.nbounds; i++) {
+		if (rtm_bound_describe(r, &m->out.bounds[i], what, sizeof(what))) {
 			fprintf(stderr, "rtmeasure: --fail-above %s exceeded: %s\n",
-				m->bounds[i].text, what);
+				m->out.bounds[i].text, what);
 			status = RTM_EXIT_BOUND;
 		}
 	}
@@ -794,7 +794,7 @@ static int check_bounds(const struct measure_opts *m, const struct rtm_result *r
 }
 
 /* Outcome 3: what the user reads (or --json), the extra files, the bounds. */
-static int outcome_print(struct measure_opts *m, struct measure_run *mr)
+static int outcome_print(struct rtm_session_opts *m, struct measure_run *mr)
 {
 	const struct rtm_result *r = mr->r;
 	int status = RTM_EXIT_OK, ret;
@@ -806,7 +806,7 @@ static int outcome_print(struct measure_opts *m, struct measure_run *mr)
 	measure_trace_print(r, mr->dir, stderr);
 	if (save_extra_files(m, r, mr->dir) || mr->throughput_failed || mr->noise_failed)
 		status = RTM_EXIT_USAGE;
-	if (m->json) {
+	if (m->out.json) {
 		json_t *j = summary_json(m, r, mr->dir);
 
 		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
@@ -825,7 +825,7 @@ static int outcome_print(struct measure_opts *m, struct measure_run *mr)
 	return status == RTM_EXIT_OK ? ret : status;
 }
 
-int measure_main(struct measure_opts *m)
+int measure_main(struct rtm_session_opts *m)
 {
 	struct measure_run mr;
 	int ret;

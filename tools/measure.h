@@ -23,7 +23,57 @@
 
 #define MEASURE_MAX_BOUNDS 16
 
-struct measure_opts {
+/* The box around the probes: which CPUs, the other threads, idle states, privileges. */
+struct rtm_session_box {
+	bool cpus_given;
+	unsigned int threads;			/* -t N: the first N measured CPUs, 0: all */
+	struct rtm_cpulist housekeeping;	/* --housekeeping: the other threads' CPUs */
+	int deepest_idle;			/* --deepest-idle-state N, -2: not given */
+	bool no_rt;
+	bool exclusive;				/* --exclusive: no other rtmeasure on our CPUs */
+};
+
+/* What is written and printed at the end. */
+struct rtm_session_out {
+	bool quiet;
+	bool json;
+	bool nsecs;				/* -N: the summary in ns */
+	bool histofall;				/* -H: histograms with an all-CPU column */
+	const char *histfile;			/* --histfile: the histogram here too */
+	const char *json_file;			/* --json=FILE: the summary JSON there */
+	const char *outdir;			/* NULL: default name */
+	bool force;				/* --force: replace an earlier result in -o */
+	bool follow;				/* --follow: -o and FILEs may be symlinks */
+	unsigned int hist_rows;			/* histogram.txt rows, 0 = auto */
+	int nbounds;
+	struct rtm_bound bounds[MEASURE_MAX_BOUNDS];
+	bool report;				/* run: report.html and plots at the end */
+};
+
+/* The trace instances: the flight recorder and the streaming instance's consumers. */
+struct rtm_session_trace {
+	bool on;				/* --trace: flight recorder around spikes */
+	const char *events;			/* NULL: the presets */
+	size_t buffer_kb;
+	const char *filters[RTM_TRACE_MAX_FILTERS];
+	int nfilters;
+	/* --rt-hold: RT tasks that held a measured CPU longer than this (0: off) */
+	uint64_t rt_hold_ns;
+	bool rt_hold_given;			/* given: sched_switch traced even without --trace */
+	/* --timer-irq: the timer IRQ part of each wake-up (on unless 0/off) */
+	bool timer_irq;
+	bool timer_irq_given;			/* given: traced even without --trace */
+	/* noise --trace: a cause for each gap; -1: on as root, unless it fails */
+	int noise_trace;
+};
+
+/* run --noise: the noise phase after the latency phase (measure_noisephase.c). */
+struct rtm_session_noise_phase {
+	bool on;
+	uint64_t duration_ns;			/* 0: a quarter of --duration */
+};
+
+struct rtm_session_opts {
 	const char *command;			/* "cyclic", "run", "monitor" or "noise" */
 	const struct rtm_probe_ops *ops;	/* the probe: rtm_probe_timer_ops (default) */
 	/*
@@ -35,51 +85,20 @@ struct measure_opts {
 	/* --backend timerlat: filled from @probe when it starts (measure.c) */
 	struct rtm_probe_timerlat_opts timerlat;
 	const char *backend;			/* --backend auto|timer|timerlat, NULL: timer */
-	bool cpus_given;
-	unsigned int threads;			/* -t N: the first N measured CPUs, 0: all */
-	struct rtm_cpulist housekeeping;	/* --housekeeping: the other threads' CPUs */
-	int deepest_idle;			/* --deepest-idle-state N, -2: not given */
-	bool no_rt;
-	bool exclusive;				/* --exclusive: no other rtmeasure on our CPUs */
-	bool quiet;
-	bool json;
-	bool nsecs;				/* -N: the summary in ns */
-	bool histofall;				/* -H: histograms with an all-CPU column */
-	const char *histfile;			/* --histfile: the histogram here too */
-	const char *json_file;			/* --json=FILE: the summary JSON there */
-	const char *outdir;			/* NULL: default name */
-	bool force;				/* --force: replace an earlier result in -o */
-	bool follow;				/* --follow: -o and FILEs may be symlinks */
-	unsigned int hist_rows;			/* histogram.txt rows, 0 = auto */
 	uint64_t ts_interval_ns;
-	int nbounds;
-	struct rtm_bound bounds[MEASURE_MAX_BOUNDS];
 	unsigned int load_kinds;		/* run only */
-	bool report;				/* run: report.html and plots at the end */
-	bool trace;				/* --trace: flight recorder around spikes */
-	const char *trace_events;		/* NULL: the presets */
-	size_t trace_buffer_kb;
-	const char *trace_filters[RTM_TRACE_MAX_FILTERS];
-	int ntrace_filters;
 	const char *preempt_model;		/* the kernel's, from sysinfo (spike verdicts) */
 	const char *prometheus;			/* --prometheus [ADDR:]PORT: serve /metrics */
-	/* --rt-hold: RT tasks that held a measured CPU longer than this (0: off) */
-	uint64_t rt_hold_ns;
-	bool rt_hold_given;			/* given: sched_switch traced even without --trace */
-	/* --timer-irq: the timer IRQ part of each wake-up (on unless 0/off) */
-	bool timer_irq;
-	bool timer_irq_given;			/* given: traced even without --trace */
-	/* noise --trace: a cause for each gap (issue 16); -1: on as root, unless it fails */
-	int noise_trace;
+	struct rtm_session_box box;
+	struct rtm_session_out out;
+	struct rtm_session_trace trace;
+	struct rtm_session_noise_phase noise_phase;
 	void *throughput;			/* run --throughput (cmd_run.c), NULL: none */
-	/* run --noise: the noise phase after the latency phase (measure_noisephase.c) */
-	bool noise_phase;
-	uint64_t noise_duration_ns;		/* 0: a quarter of --duration */
 };
 
 /* Defaults: all allowed CPUs, 1000 us, FIFO 95, nanosleep, mlockall, dma latency 0. */
-void measure_opts_init(struct measure_opts *m, const char *command);
-void measure_opts_release(struct measure_opts *m);
+void measure_opts_init(struct rtm_session_opts *m, const char *command);
+void measure_opts_release(struct rtm_session_opts *m);
 
 /*
  * Parse option @c (from getopt_long with MEASURE_SHORTOPTS/MEASURE_LONGOPTS;
@@ -89,7 +108,7 @@ void measure_opts_release(struct measure_opts *m);
  * error (a cyclictest option rtmeasure does not take names the option, why,
  * and what to use instead).
  */
-int measure_parse_opt(struct measure_opts *m, int c, int argc, char **argv);
+int measure_parse_opt(struct rtm_session_opts *m, int c, int argc, char **argv);
 
 /* "-b/--breaktrace" or "--fail-above": the option a getopt value stands for. */
 const char *measure_opt_name(int c, char *buf, size_t len);
@@ -271,7 +290,7 @@ const char *measure_opt_name(int c, char *buf, size_t len);
  * privileges, /dev/cpu_dma_latency, the trace options. RTM_EXIT_USAGE after
  * the one-line message.
  */
-int measure_prepare(struct measure_opts *m);
+int measure_prepare(struct rtm_session_opts *m);
 
 /*
  * --housekeeping: move the calling thread (and so every thread it starts
@@ -279,7 +298,7 @@ int measure_prepare(struct measure_opts *m);
  * their own placement) and before the probes (they pin themselves).
  * Returns 0 or -errno.
  */
-int measure_housekeeping_apply(const struct measure_opts *m);
+int measure_housekeeping_apply(const struct rtm_session_opts *m);
 
 /*
  * The results folder @dir, before measuring: created if missing; refused with
@@ -287,11 +306,11 @@ int measure_housekeeping_apply(const struct measure_opts *m);
  * --follow, not writable, or holds an earlier result without --force (which
  * clears the files rtmeasure wrote there). 0 when it can be used.
  */
-int measure_check_outdir(const struct measure_opts *m, const char *dir);
+int measure_check_outdir(const struct rtm_session_opts *m, const char *dir);
 /* --prometheus (tools/measure_prom.c); *out stays NULL without the option. */
 struct measure_prom;
 struct rtm_cyclic;
-int measure_prom_start(const struct measure_opts *m, const json_t *sysinfo,
+int measure_prom_start(const struct rtm_session_opts *m, const json_t *sysinfo,
 		       struct measure_prom **out, struct rtm_error *err);
 struct measure_irq;
 /*
@@ -319,11 +338,11 @@ struct rtm_cpulock;
  * error (*@status), else @note says which CPUs are shared, with whom. A lock
  * directory that cannot be used is noted too (refused with --exclusive).
  */
-struct rtm_cpulock *measure_cpus_lock(const struct measure_opts *m, char *note, size_t len,
+struct rtm_cpulock *measure_cpus_lock(const struct rtm_session_opts *m, char *note, size_t len,
 				      int *status);
 
 /* A later run joined our CPUs since the last call: @note says so (once). */
-bool measure_cpus_poll(struct rtm_cpulock *l, const struct measure_opts *m, double elapsed_s,
+bool measure_cpus_poll(struct rtm_cpulock *l, const struct rtm_session_opts *m, double elapsed_s,
 		       char *note, size_t len);
 
 /* result.json sections.shared_cpus: the CPUs another rtmeasure measured too. */
@@ -333,13 +352,13 @@ void measure_cpus_record(struct rtm_cpulock *l, struct rtm_result *r);
  * run --throughput (cmd_run.c): the cost phase after the latency phase, its
  * section into @r; -1 after a warning when it failed (the latency is kept).
  */
-int measure_throughput(struct measure_opts *m, struct rtm_result *r);
+int measure_throughput(struct rtm_session_opts *m, struct rtm_result *r);
 
 /*
  * --backend (measure_backend.c): the latency probe, checked against the other
  * options and the kernel; RTM_EXIT_USAGE after the one-line message.
  */
-int measure_pick_backend(struct measure_opts *m);
+int measure_pick_backend(struct rtm_session_opts *m);
 /*
  * ---- measure_noisephase.c: run --noise, the noise phase after the latency phase
  */
@@ -351,31 +370,31 @@ int measure_pick_backend(struct measure_opts *m);
 	{ "noise-trace", optional_argument, NULL, MEASURE_OPT_NOISE_TRACE }
 
 /* The noise probe's defaults into @m (its options stay unused without --noise). */
-void measure_noise_init(struct measure_opts *m);
+void measure_noise_init(struct rtm_session_opts *m);
 /* One of MEASURE_NOISE_LONGOPTS: 1 taken, 0 not ours, RTM_EXIT_USAGE after the message. */
-int measure_noise_parse(struct measure_opts *m, int c, int argc, char **argv);
+int measure_noise_parse(struct rtm_session_opts *m, int c, int argc, char **argv);
 /*
  * The noise options against each other and the run's (@given: one of them was
  * given); the default duration; RTM_EXIT_USAGE after the message.
  */
-int measure_noise_check(struct measure_opts *m, bool given);
+int measure_noise_check(struct rtm_session_opts *m, bool given);
 /*
  * The noise phase on the latency phase's CPUs, after its threads are joined
  * (@latency_end_ns, CLOCK_MONOTONIC, recorded in sections.noise.phase):
  * sections.noise into @r. Ctrl-C ends it with what was measured. -1 after a
  * warning when it could not run (the latency results are kept).
  */
-int measure_noise_phase(struct measure_opts *m, struct rtm_result *r, uint64_t latency_end_ns);
+int measure_noise_phase(struct rtm_session_opts *m, struct rtm_result *r, uint64_t latency_end_ns);
 uint64_t measure_noise_now_ns(void);
 
 /* Run the measurement; returns the exit status. */
-int measure_main(struct measure_opts *m);
+int measure_main(struct rtm_session_opts *m);
 
 /* The options as result.json records them. */
-json_t *measure_options_json(const struct measure_opts *m);
+json_t *measure_options_json(const struct rtm_session_opts *m);
 
 /* result.json and histogram.txt into @dir; RTM_EXIT_USAGE after the message. */
-int measure_save_results(const struct measure_opts *m, const struct rtm_result *r,
+int measure_save_results(const struct rtm_session_opts *m, const struct rtm_result *r,
 			 const char *dir);
 
 /* ---- measure_trace.c: the flight recorder and the spike captures */
@@ -385,24 +404,24 @@ int measure_save_results(const struct measure_opts *m, const struct rtm_result *
  * The default --timer-irq is turned off (with a note when tracing) on a kernel
  * that hides hrtimer_wakeup's address.
  */
-int measure_trace_check(struct measure_opts *m);
+int measure_trace_check(struct rtm_session_opts *m);
 
 /*
  * Create the instance (only the measured CPUs), check its clock, note the trace
  * options in @r and start recording. NULL with @err set.
  */
-struct rtm_trace *measure_trace_start(struct measure_opts *m, struct rtm_result *r,
+struct rtm_trace *measure_trace_start(struct rtm_session_opts *m, struct rtm_result *r,
 				      struct rtm_error *err);
 
 /*
  * Save the capture a probe asked for, if any (spikes/spike-NNN.*, an event in
  * @r), then switch tracing back on when @resume and more captures may follow.
  */
-void measure_trace_poll(const struct measure_opts *m, struct rtm_trace *t,
+void measure_trace_poll(const struct rtm_session_opts *m, struct rtm_trace *t,
 			struct rtm_cyclic *c, struct rtm_result *r, const char *dir, bool resume);
 
 /* After the run: save the window of the -b spike, if there was one. */
-void measure_trace_break(const struct measure_opts *m, struct rtm_trace *t,
+void measure_trace_break(const struct rtm_session_opts *m, struct rtm_trace *t,
 			 struct rtm_result *r, const char *dir);
 
 /* One line per saved capture: CPU, latency, verdict, file. */
@@ -413,11 +432,11 @@ void measure_trace_print(const struct rtm_result *r, const char *dir, FILE *f);
 struct measure_irq;
 
 /* Snapshot /proc/interrupts; with --trace start the streaming irq instance. */
-struct measure_irq *measure_irq_start(const struct measure_opts *m, struct rtm_error *err);
+struct measure_irq *measure_irq_start(const struct rtm_session_opts *m, struct rtm_error *err);
 /* Drain the irq instance (the drive loop, at every wake-up). */
 void measure_irq_poll(struct measure_irq *mi);
 /* Counts over the run (and handler times) into r->sections.irq. */
-void measure_irq_finish(struct measure_irq *mi, const struct measure_opts *m,
+void measure_irq_finish(struct measure_irq *mi, const struct rtm_session_opts *m,
 			struct rtm_result *r);
 /* The busiest interrupts of the measured CPUs, one line. */
 void measure_irq_print(const struct measure_irq *mi, FILE *f);
@@ -438,26 +457,26 @@ json_t *measure_irq_live(struct measure_irq *mi, int64_t *lost);
 struct rtm_stream;
 
 /* --rt-hold given, or tracing with a bound above 0; or the same for --timer-irq. */
-bool measure_hold_wanted(const struct measure_opts *m);
+bool measure_hold_wanted(const struct rtm_session_opts *m);
 /* --timer-irq given, or tracing and not switched off (the timer probe only). */
-bool measure_timer_irq_wanted(const struct measure_opts *m);
+bool measure_timer_irq_wanted(const struct rtm_session_opts *m);
 /*
  * The streaming instance (rtmeasure-PID-stream) on the measured CPUs, started now,
  * with the events each wanted feature needs. NULL with @err set.
  */
-struct rtm_stream *measure_hold_start(const struct measure_opts *m, struct rtm_error *err);
+struct rtm_stream *measure_hold_start(const struct rtm_session_opts *m, struct rtm_error *err);
 /* noise --trace: each gap's cause (lib/trace/noiseattr.h), given or on by default as root. */
-bool measure_noise_trace_wanted(const struct measure_opts *m);
+bool measure_noise_trace_wanted(const struct rtm_session_opts *m);
 /*
  * measure_hold_start() failed: true (after a note naming why) when the run goes
  * on without it, which only noise's default gap causes do.
  */
-bool measure_hold_optional(struct measure_opts *m, const struct rtm_error *err);
+bool measure_hold_optional(struct rtm_session_opts *m, const struct rtm_error *err);
 /*
  * The spike census (lib/trace/census.h): with --trace, --capture-above and the timer
  * IRQ split, every wake-up over --capture-above gets a cause and a culprit.
  */
-bool measure_census_wanted(const struct measure_opts *m);
+bool measure_census_wanted(const struct rtm_session_opts *m);
 /*
  * Stop, drain, close what is open, and write r->sections.rt_holds, .timer_irq and
  * .spike_census, and the gap causes into r->sections.noise (call after the probe's

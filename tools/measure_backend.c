@@ -18,7 +18,7 @@
 #include "tracefs/instance.h"
 
 /* The first option given that only the userspace probe has, or NULL. */
-static const char *timer_only_option(const struct measure_opts *m)
+static const char *timer_only_option(const struct rtm_session_opts *m)
 {
 	if (m->probe.mode != RTM_TIMER_NANOSLEEP)
 		return "--mode (the kernel's threads sleep on an hrtimer of their own)";
@@ -28,18 +28,18 @@ static const char *timer_only_option(const struct measure_opts *m)
 		return "-l/--loops (give -D)";
 	if (m->probe.break_ns)
 		return "-b/--breaktrace";
-	if (m->trace || m->probe.capture_ns)
+	if (m->trace.on || m->probe.capture_ns)
 		return "--trace and --capture-above (the flight recorder follows rtmeasure's "
 		       "own threads)";
 	if (m->probe.log_above_ns)
 		return "--log-above";
-	if (m->timer_irq_given)
+	if (m->trace.timer_irq_given)
 		return "--timer-irq (timerlat splits every wake-up itself)";
-	if (m->rt_hold_given)
+	if (m->trace.rt_hold_given)
 		return "--rt-hold";
 	if (m->prometheus)
 		return "--prometheus (no live figures from the tracer yet)";
-	if (m->no_rt)
+	if (m->box.no_rt)
 		return "--no-rt (the tracer needs root; give --policy other)";
 	return NULL;
 }
@@ -71,7 +71,7 @@ static bool in_use(char *where, size_t len)
 		       rtm_ktracer_in_use(dir, "osnoise", where, len));
 }
 
-int measure_pick_backend(struct measure_opts *m)
+int measure_pick_backend(struct rtm_session_opts *m)
 {
 	static char reason[320];	/* read by the probe until measure_main() returns */
 	const char *b = m->backend, *only;

@@ -26,7 +26,7 @@ struct measure_irq {
 	char line[512];			/* the busiest sources, for the summary */
 };
 
-struct measure_irq *measure_irq_start(const struct measure_opts *m, struct rtm_error *err)
+struct measure_irq *measure_irq_start(const struct rtm_session_opts *m, struct rtm_error *err)
 {
 	struct measure_irq *mi = calloc(1, sizeof(*mi));
 	char cpus[1024];
@@ -35,7 +35,7 @@ struct measure_irq *measure_irq_start(const struct measure_opts *m, struct rtm_e
 		rtm_error_set(err, "out of memory");
 		return NULL;
 	}
-	if (m->trace) {
+	if (m->trace.on) {
 		struct rtm_trace_opts to = { .events = "irq,nmi", .buffer_kb = 2048,
 					     .overwrite = false, .suffix = "irq" };
 
@@ -92,7 +92,7 @@ json_t *measure_irq_live(struct measure_irq *mi, int64_t *lost)
 	return sec;
 }
 
-void measure_irq_finish(struct measure_irq *mi, const struct measure_opts *m,
+void measure_irq_finish(struct measure_irq *mi, const struct rtm_session_opts *m,
 			struct rtm_result *r)
 {
 	struct rtm_irq_snap end, d;

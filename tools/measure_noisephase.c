@@ -33,14 +33,14 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-void measure_noise_init(struct measure_opts *m)
+void measure_noise_init(struct rtm_session_opts *m)
 {
 	m->noise.window_ns = RTM_NOISE_WINDOW_NS;
 	m->noise.width_ns = RTM_NOISE_WIDTH_NS;
 	m->noise.threshold_ns = RTM_NOISE_THRESHOLD_NS;
 	m->noise.report_above_ns = RTM_NOISE_REPORT_NS;
 	m->noise.max_gaps = RTM_NOISE_MAX_GAPS;
-	m->noise_trace = -1;	/* on as root when tracefs works, as noise's */
+	m->trace.noise_trace = -1;	/* on as root when tracefs works, as noise's */
 }
 
 static bool onoff(const char *s, int *v)
@@ -54,7 +54,7 @@ static bool onoff(const char *s, int *v)
 	return true;
 }
 
-int measure_noise_parse(struct measure_opts *m, int c, int argc, char **argv)
+int measure_noise_parse(struct rtm_session_opts *m, int c, int argc, char **argv)
 {
 	struct rtm_error err = { "" };
 	const char *cmd = m->command;
@@ -62,8 +62,8 @@ int measure_noise_parse(struct measure_opts *m, int c, int argc, char **argv)
 
 	switch (c) {
 	case MEASURE_OPT_NOISE:
-		m->noise_phase = true;
-		if (optarg && rtm_parse_duration_ns(optarg, &m->noise_duration_ns, &err))
+		m->noise_phase.on = true;
+		if (optarg && rtm_parse_duration_ns(optarg, &m->noise_phase.duration_ns, &err))
 			return rtm_cli_fail("%s: --noise: %s", cmd, err.msg);
 		return 1;
 	case MEASURE_OPT_NOISE_WINDOW:
@@ -82,35 +82,35 @@ int measure_noise_parse(struct measure_opts *m, int c, int argc, char **argv)
 		/* --noise-trace, --noise-trace=0, --noise-trace 0 */
 		if (!optarg && optind < argc && onoff(argv[optind], &v)) {
 			optind++;
-			m->noise_trace = v;
+			m->trace.noise_trace = v;
 			return 1;
 		}
 		if (optarg && !onoff(optarg, &v))
 			return rtm_cli_fail("%s: --noise-trace=%s: give 1/on or 0/off (alone: on)",
 					    cmd, optarg);
-		m->noise_trace = optarg ? v : 1;
+		m->trace.noise_trace = optarg ? v : 1;
 		return 1;
 	}
 	return 0;
 }
 
-int measure_noise_check(struct measure_opts *m, bool given)
+int measure_noise_check(struct rtm_session_opts *m, bool given)
 {
 	const struct rtm_probe_noise_opts *o = &m->noise;
 	const char *cmd = m->command;
 	char a[16], b[16];
 
-	if (!m->noise_phase) {
+	if (!m->noise_phase.on) {
 		if (given)
 			return rtm_cli_fail("%s: --noise-window, --noise-width, --noise-threshold and "
 					    "--noise-trace go with --noise", cmd);
 		return 0;
 	}
-	if (!m->noise_duration_ns)	/* a quarter of the latency phase, 15 s when open */
-		m->noise_duration_ns = m->probe.duration_ns ? m->probe.duration_ns / 4 :
+	if (!m->noise_phase.duration_ns)	/* a quarter of the latency phase, 15 s when open */
+		m->noise_phase.duration_ns = m->probe.duration_ns ? m->probe.duration_ns / 4 :
 					15000000000ULL;
-	if (m->noise_duration_ns < o->window_ns)
-		m->noise_duration_ns = o->window_ns;	/* one whole window at least */
+	if (m->noise_phase.duration_ns < o->window_ns)
+		m->noise_phase.duration_ns = o->window_ns;	/* one whole window at least */
 	rtm_fmt_ns(a, sizeof(a), o->width_ns);
 	rtm_fmt_ns(b, sizeof(b), o->window_ns);
 	if (o->window_ns < 10000000ULL || o->window_ns > 3600000000000ULL)
@@ -126,20 +126,20 @@ int measure_noise_check(struct measure_opts *m, bool given)
 				    "counter every few tens of ns)", cmd);
 	if (m->noise.report_above_ns < o->threshold_ns)
 		m->noise.report_above_ns = o->threshold_ns;
-	if (m->noise_trace < 0 && geteuid() != 0)
-		m->noise_trace = 0;
+	if (m->trace.noise_trace < 0 && geteuid() != 0)
+		m->trace.noise_trace = 0;
 	return 0;
 }
 
 /* The latency phase's options, turned into the noise phase's. */
-static void phase_opts(const struct measure_opts *m, struct measure_opts *n)
+static void phase_opts(const struct rtm_session_opts *m, struct rtm_session_opts *n)
 {
 	*n = *m;	/* the CPU list is borrowed: released with @m */
 	n->ops = &rtm_probe_noise_ops;
-	n->trace = false;		/* the flight recorder is the latency phase's */
-	n->rt_hold_given = false;
-	n->rt_hold_ns = 0;
-	n->timer_irq_given = false;
+	n->trace.on = false;		/* the flight recorder is the latency phase's */
+	n->trace.rt_hold_given = false;
+	n->trace.rt_hold_ns = 0;
+	n->trace.timer_irq_given = false;
 	n->noise.cpus = m->probe.cpus;
 	n->noise.sched = m->probe.sched;
 	/* a busy loop runs at fifo, rr or other: deadline takes FIFO 95, batch/idle other */
@@ -151,18 +151,18 @@ static void phase_opts(const struct measure_opts *m, struct measure_opts *n)
 		n->noise.sched.policy = rt ? RTM_POLICY_FIFO : RTM_POLICY_OTHER;
 		n->noise.sched.priority = rt ? 95 : 0;
 	}
-	n->noise.duration_ns = m->noise_duration_ns;
+	n->noise.duration_ns = m->noise_phase.duration_ns;
 	n->noise.lock_memory = m->probe.lock_memory;
 	n->noise.dma_latency_us = m->probe.dma_latency_us;
 	n->noise.backend_reason = "run --noise: the busy loop, on the CPUs the latency phase "
 				  "measured";
 }
 
-static void banner(const struct measure_opts *n)
+static void banner(const struct rtm_session_opts *n)
 {
 	char cpus[256], wid[16], win[16], thr[16], dur[16];
 
-	if (n->quiet || n->json)
+	if (n->out.quiet || n->out.json)
 		return;
 	rtm_cpulist_format(&n->noise.cpus, cpus, sizeof(cpus));
 	rtm_fmt_ns(wid, sizeof(wid), n->noise.width_ns);
@@ -172,13 +172,13 @@ static void banner(const struct measure_opts *n)
 	fprintf(stderr, "rtmeasure %s: noise phase: CPUs %s, %s %d, busy %s of every %s, gaps "
 		"above %s, %s%s\n", n->command, cpus, rtm_policy_name(n->noise.sched.policy),
 		n->noise.sched.priority, wid, win, thr, dur,
-		n->noise_trace ? ", gap causes traced" : "");
+		n->trace.noise_trace ? ", gap causes traced" : "");
 }
 
-int measure_noise_phase(struct measure_opts *m, struct rtm_result *r, uint64_t latency_end_ns)
+int measure_noise_phase(struct rtm_session_opts *m, struct rtm_result *r, uint64_t latency_end_ns)
 {
 	struct rtm_error err = { "" };
-	struct measure_opts n;
+	struct rtm_session_opts n;
 	struct rtm_stream *hold = NULL;
 	struct rtm_probe_run *run;
 	struct rtm_result *t;

@@ -26,7 +26,7 @@ struct measure_prom {
 	uint64_t boundary;		/* the interval boundary last published */
 };
 
-int measure_prom_start(const struct measure_opts *m, const json_t *sysinfo,
+int measure_prom_start(const struct rtm_session_opts *m, const json_t *sysinfo,
 		       struct measure_prom **out, struct rtm_error *err)
 {
 	struct rtm_prom_target t;
@@ -54,7 +54,7 @@ int measure_prom_start(const struct measure_opts *m, const json_t *sysinfo,
 		return -EINVAL;
 	}
 	/* with port 0 the port is news even to a quiet run */
-	if ((!m->quiet && !m->json) || !rtm_promhttp_port_given(m->prometheus))
+	if ((!m->out.quiet && !m->out.json) || !rtm_promhttp_port_given(m->prometheus))
 		fprintf(stderr, "rtmeasure %s: metrics for Prometheus at port %u, /metrics%s\n",
 			m->command, rtm_promhttp_port(mp->srv),
 			CPU_COUNT(&free_cpus) ? "" : " (sharing the measured CPUs: none is free)");

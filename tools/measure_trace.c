@@ -26,7 +26,7 @@
 #include "core/units.h"
 
 /* From a period (at least 1 ms) before the planned wake-up to just after it. */
-static uint64_t window_before_ns(const struct measure_opts *m)
+static uint64_t window_before_ns(const struct rtm_session_opts *m)
 {
 	return rtm_spike_window_before_ns(m->probe.interval_ns);
 }
@@ -37,13 +37,13 @@ static uint64_t window_before_ns(const struct measure_opts *m)
  * turned off with a note rather than failing a --trace run that did not ask
  * for it; given, the same is an error (measure_hold_start()).
  */
-static void timer_irq_default(struct measure_opts *m)
+static void timer_irq_default(struct rtm_session_opts *m)
 {
 	bool monitor = !strcmp(m->command, "monitor");	/* traces at its key t */
 	uint64_t fn;
 	int ret;
 
-	if (!m->timer_irq || m->timer_irq_given || (!m->trace && !monitor) ||
+	if (!m->trace.timer_irq || m->trace.timer_irq_given || (!m->trace.on && !monitor) ||
 	    m->ops != &rtm_probe_timer_ops || m->probe.mode != RTM_TIMER_NANOSLEEP)
 		return;
 	ret = rtm_timerirq_kallsyms("/", "hrtimer_wakeup", &fn);
@@ -54,18 +54,18 @@ static void timer_irq_default(struct measure_opts *m)
 			"make this an error)\n", m->probe.capture_ns ? " and no spike census" : "",
 			ret == -EPERM ? "/proc/kallsyms hides kernel addresses "
 			"(kernel.kptr_restrict)" : "hrtimer_wakeup is not in /proc/kallsyms");
-	m->timer_irq = false;
+	m->trace.timer_irq = false;
 }
 
-int measure_trace_check(struct measure_opts *m)
+int measure_trace_check(struct rtm_session_opts *m)
 {
 	char need[16];
 
-	if (m->timer_irq_given && m->probe.mode != RTM_TIMER_NANOSLEEP)
+	if (m->trace.timer_irq_given && m->probe.mode != RTM_TIMER_NANOSLEEP)
 		return rtm_cli_fail("%s: --timer-irq follows the probe's clock_nanosleep hrtimer: "
 				    "not with --mode timerfd or signal (drop --mode)", m->command);
 	timer_irq_default(m);
-	if (!m->trace)
+	if (!m->trace.on)
 		return 0;
 	if (!m->probe.break_ns && !m->probe.capture_ns)
 		return rtm_cli_fail("%s: --trace saves the events around spikes: give "
@@ -78,10 +78,10 @@ int measure_trace_check(struct measure_opts *m)
 	return 0;
 }
 
-struct rtm_trace *measure_trace_start(struct measure_opts *m, struct rtm_result *r,
+struct rtm_trace *measure_trace_start(struct rtm_session_opts *m, struct rtm_result *r,
 				      struct rtm_error *err)
 {
-	struct rtm_trace_opts to = { .events = m->trace_events, .buffer_kb = m->trace_buffer_kb,
+	struct rtm_trace_opts to = { .events = m->trace.events, .buffer_kb = m->trace.buffer_kb,
 				     .overwrite = true };
 	struct rtm_trace *t;
 	int64_t delta = 0;
@@ -91,8 +91,8 @@ struct rtm_trace *measure_trace_start(struct measure_opts *m, struct rtm_result 
 
 	rtm_cpulist_format(&m->probe.cpus, cpus, sizeof(cpus));
 	to.cpus = cpus;
-	for (i = 0; i < m->ntrace_filters; i++)
-		to.filters[to.nfilters++] = m->trace_filters[i];
+	for (i = 0; i < m->trace.nfilters; i++)
+		to.filters[to.nfilters++] = m->trace.filters[i];
 	t = rtm_trace_create(&to, err);
 	if (!t)
 		return NULL;
@@ -108,14 +108,14 @@ struct rtm_trace *measure_trace_start(struct measure_opts *m, struct rtm_result 
 		return NULL;
 	}
 	filters = json_array();
-	for (i = 0; i < m->ntrace_filters; i++)
-		json_array_append_new(filters, json_string(m->trace_filters[i]));
+	for (i = 0; i < m->trace.nfilters; i++)
+		json_array_append_new(filters, json_string(m->trace.filters[i]));
 	json_object_set_new(r->options, "trace_clock_delta_ns", json_integer(delta));
 	json_object_set_new(r->options, "trace_events",
-			    json_string(m->trace_events ? m->trace_events : RTM_TRACE_PRESETS));
+			    json_string(m->trace.events ? m->trace.events : RTM_TRACE_PRESETS));
 	json_object_set_new(r->options, "trace_filters", filters);
 	json_object_set_new(r->options, "trace_buffer_kb",
-			    json_integer((json_int_t)m->trace_buffer_kb));
+			    json_integer((json_int_t)m->trace.buffer_kb));
 	json_object_set_new(r->options, "capture_above_ns",
 			    json_integer((json_int_t)m->probe.capture_ns));
 	json_object_set_new(r->options, "max_captures", json_integer(m->probe.capture_max));
@@ -140,7 +140,7 @@ static int count_captures(const struct rtm_result *r)
 }
 
 /* Save one spike's window as the next spikes/spike-NNN; the event goes into @r. */
-static void save_window(const struct measure_opts *m, struct rtm_trace *t, struct rtm_result *r,
+static void save_window(const struct rtm_session_opts *m, struct rtm_trace *t, struct rtm_result *r,
 			const char *dir, int cpu, uint64_t planned_ns, uint64_t woke_ns,
 			const char *trigger)
 {
@@ -160,7 +160,7 @@ static void save_window(const struct measure_opts *m, struct rtm_trace *t, struc
 	json_array_append_new(r->events, sum);
 }
 
-void measure_trace_poll(const struct measure_opts *m, struct rtm_trace *t,
+void measure_trace_poll(const struct rtm_session_opts *m, struct rtm_trace *t,
 			struct rtm_cyclic *c, struct rtm_result *r, const char *dir, bool resume)
 {
 	struct rtm_probe_timer *p = rtm_cyclic_probe(c);
@@ -201,7 +201,7 @@ static json_t *find_capture(const struct rtm_result *r, json_int_t cpu, json_int
 	return NULL;
 }
 
-void measure_trace_break(const struct measure_opts *m, struct rtm_trace *t,
+void measure_trace_break(const struct rtm_session_opts *m, struct rtm_trace *t,
 			 struct rtm_result *r, const char *dir)
 {
 	json_int_t cpu, planned;
@@ -254,49 +254,49 @@ void measure_trace_print(const struct rtm_result *r, const char *dir, FILE *f)
 
 /* ------------------------------------------------ the streaming instance */
 
-static bool rt_hold_wanted(const struct measure_opts *m)
+static bool rt_hold_wanted(const struct rtm_session_opts *m)
 {
-	return m->rt_hold_ns && (m->rt_hold_given || m->trace);
+	return m->trace.rt_hold_ns && (m->trace.rt_hold_given || m->trace.on);
 }
 
-bool measure_timer_irq_wanted(const struct measure_opts *m)
+bool measure_timer_irq_wanted(const struct rtm_session_opts *m)
 {
-	return m->timer_irq && (m->timer_irq_given || m->trace) &&
+	return m->trace.timer_irq && (m->trace.timer_irq_given || m->trace.on) &&
 	       m->ops == &rtm_probe_timer_ops && m->probe.mode == RTM_TIMER_NANOSLEEP;
 }
 
-bool measure_noise_trace_wanted(const struct measure_opts *m)
+bool measure_noise_trace_wanted(const struct rtm_session_opts *m)
 {
-	return m->ops == &rtm_probe_noise_ops && m->noise_trace != 0;
+	return m->ops == &rtm_probe_noise_ops && m->trace.noise_trace != 0;
 }
 
 /* The census matches the late wake-ups with the probe's timer expiries (--timer-irq). */
-bool measure_census_wanted(const struct measure_opts *m)
+bool measure_census_wanted(const struct rtm_session_opts *m)
 {
-	return m->trace && m->probe.capture_ns && measure_timer_irq_wanted(m);
+	return m->trace.on && m->probe.capture_ns && measure_timer_irq_wanted(m);
 }
 
-bool measure_hold_wanted(const struct measure_opts *m)
+bool measure_hold_wanted(const struct rtm_session_opts *m)
 {
 	return rt_hold_wanted(m) || measure_timer_irq_wanted(m) || measure_noise_trace_wanted(m) ||
 	       measure_census_wanted(m);
 }
 
-bool measure_hold_optional(struct measure_opts *m, const struct rtm_error *err)
+bool measure_hold_optional(struct rtm_session_opts *m, const struct rtm_error *err)
 {
-	if (m->ops != &rtm_probe_noise_ops || m->noise_trace >= 0)
+	if (m->ops != &rtm_probe_noise_ops || m->trace.noise_trace >= 0)
 		return false;
 	fprintf(stderr, "rtmeasure: note: no gap causes: %s (give --trace to make this an error, "
 		"--trace 0 to go without)\n", err->msg);
-	m->noise_trace = 0;
+	m->trace.noise_trace = 0;
 	return true;
 }
 
-struct rtm_stream *measure_hold_start(const struct measure_opts *m, struct rtm_error *err)
+struct rtm_stream *measure_hold_start(const struct rtm_session_opts *m, struct rtm_error *err)
 {
 	struct rtm_stream_opts so = {
 		.cpus = &m->probe.cpus,
-		.rt_hold_ns = rt_hold_wanted(m) ? m->rt_hold_ns : 0,
+		.rt_hold_ns = rt_hold_wanted(m) ? m->trace.rt_hold_ns : 0,
 		.timer_irq = measure_timer_irq_wanted(m),
 		.census_ns = measure_census_wanted(m) ? m->probe.capture_ns : 0,
 		.noise_causes = measure_noise_trace_wanted(m),

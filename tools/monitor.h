@@ -63,7 +63,7 @@ struct mon_noise {
 #define MON_OPT_NOISE_CPUS 3004
 
 struct mon {
-	struct measure_opts m;
+	struct rtm_session_opts m;
 	uint64_t refresh_ns;
 	uint64_t threshold_ns;
 	bool once, plain, quiet_keys;

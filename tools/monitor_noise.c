@@ -85,7 +85,7 @@ int mon_noise_prepare(struct mon *mo)
 		if (!cpu_allowed(mo->noise_cpus.cpus[i]))
 			return rtm_cli_fail("monitor: --noise-cpus %s: CPU %d is not online or not "
 					    "in this process's cpuset", a, mo->noise_cpus.cpus[i]);
-	if (mo->m.cpus_given) {
+	if (mo->m.box.cpus_given) {
 		for (i = 0; i < t->n; i++)
 			if (rtm_cpulist_has(&mo->noise_cpus, t->cpus[i])) {
 				rtm_cpulist_format(t, b, sizeof(b));
@@ -103,9 +103,9 @@ int mon_noise_prepare(struct mon *mo)
 					    "the timer probe (or give -a)", a);
 	}
 	/* the duty cycle and the threshold, checked as run --noise checks them */
-	mo->m.noise_phase = true;
+	mo->m.noise_phase.on = true;
 	ret = measure_noise_check(&mo->m, true);
-	mo->m.noise_phase = false;
+	mo->m.noise_phase.on = false;
 	if (ret)
 		return ret;
 	mo->nn = mo->noise_cpus.n;
@@ -118,15 +118,15 @@ int mon_noise_prepare(struct mon *mo)
 }
 
 /* The noise probe's options: the monitor's, on the noise CPUs, until stopped. */
-static void noise_opts(const struct mon *mo, struct measure_opts *n)
+static void noise_opts(const struct mon *mo, struct rtm_session_opts *n)
 {
 	*n = mo->m;
 	n->ops = &rtm_probe_noise_ops;
-	n->trace = false;
-	n->rt_hold_given = false;
-	n->rt_hold_ns = 0;
-	n->timer_irq_given = false;
-	n->cpus_given = true;
+	n->trace.on = false;
+	n->trace.rt_hold_given = false;
+	n->trace.rt_hold_ns = 0;
+	n->trace.timer_irq_given = false;
+	n->box.cpus_given = true;
 	n->probe.cpus = mo->noise_cpus;		/* borrowed */
 	n->noise.cpus = mo->noise_cpus;
 	n->noise.sched = mo->m.probe.sched;
@@ -147,7 +147,7 @@ static void noise_opts(const struct mon *mo, struct measure_opts *n)
 
 int mon_noise_start(struct mon *mo, struct rtm_error *err)
 {
-	struct measure_opts n;
+	struct rtm_session_opts n;
 
 	if (!mo->nn)
 		return 0;
