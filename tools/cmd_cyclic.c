@@ -5,8 +5,10 @@
 #include <getopt.h>
 #include <stdio.h>
 
-#include "measure.h"
+#include "cli/measure_opts.h"
+#include "present/promlive.h"
 #include "rtmeasure.h"
+#include "session/session.h"
 
 static void cyclic_usage(FILE *f)
 {
@@ -26,10 +28,16 @@ int cmd_cyclic(int argc, char **argv)
 		{ "help", no_argument, NULL, 2000 },
 		{ NULL, 0, NULL, 0 },
 	};
+	const struct rtm_session_ops ops = { .serve = rtm_promlive_serve,
+					     .publish = rtm_promlive_publish,
+					     .unserve = rtm_promlive_unserve };
 	struct rtm_session_opts m;
 	int c, ret;
 
-	measure_opts_init(&m, "cyclic");
+	rtm_session_opts_init(&m, "cyclic");
+	m.outf = stdout;
+	m.errf = stderr;
+	m.stop = rtm_cli_stop_flag();
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, MEASURE_SHORTOPTS, longopts, NULL)) != -1) {
@@ -47,7 +55,7 @@ int cmd_cyclic(int argc, char **argv)
 	if (optind < argc)
 		return rtm_cli_fail("cyclic: unexpected argument '%s' (rtmeasure cyclic --help)",
 				    argv[optind]);
-	ret = measure_main(&m);
-	measure_opts_release(&m);
+	ret = rtm_session_run(&m, &ops);
+	rtm_session_opts_release(&m);
 	return ret;
 }

@@ -22,6 +22,7 @@
 #include "monitor.h"
 #include "rtmeasure.h"
 #include "core/runlock.h"
+#include "present/promlive.h"
 #include "core/units.h"
 
 static uint64_t mono_ns(void)
@@ -230,7 +231,7 @@ static int tracing_on(struct mon *mo)
 		 */
 		hm = mo->m;
 		hm.trace.on = true;
-		if (measure_hold_wanted(&hm) && !(mo->hold = measure_hold_start(&hm, &err)))
+		if (rtm_session_stream_wanted(&hm) && !(mo->hold = rtm_session_stream_start(&hm, &err)))
 			snprintf(mo->holdline, sizeof(mo->holdline),
 				 "no RT hold or timer IRQ report: %.200s", err.msg);
 	}
@@ -272,7 +273,7 @@ static struct rtm_result *mon_result(const struct mon *mo)
 	if (!r)
 		return NULL;
 	json_decref(r->options);
-	r->options = measure_options_json(&mo->m);
+	r->options = rtm_session_options_json(&mo->m);
 	json_object_set_new(r->options, "threshold_ns", json_integer((json_int_t)mo->threshold_ns));
 	if (mo->si)
 		r->sysinfo = rtm_sysinfo_to_json(mo->si);
@@ -321,7 +322,7 @@ static void save_snapshot(struct mon *mo)
 		snprintf(dir, sizeof(dir), "%s", name);
 	/* a symlink planted at snapshot-NNN is refused, not followed */
 	if (!r || rtm_dir_make(mo->m.out.outdir ? mo->m.out.outdir : ".", name) ||
-	    measure_save_results(&mo->m, r, dir))
+	    rtm_session_save_results(&mo->m, r, dir))
 		snprintf(mo->message, sizeof(mo->message), "could not save %s", dir);
 	else
 		snprintf(mo->message, sizeof(mo->message), "saved %s/", dir);
@@ -479,8 +480,8 @@ static int mon_save_final(struct mon *mo)
 	ret = rtm_probe_run_finish(mo->run, r, &err);
 	if (!ret)	/* --noise-cpus: sections.noise */
 		ret = mon_noise_finish(mo, r, &err);
-	measure_cpus_record(mo->locks, r);
-	measure_hold_finish(mo->hold, r);	/* sections.rt_holds, when traced */
+	rtm_session_cpus_record(mo->locks, r);
+	rtm_session_stream_finish(&mo->m, mo->hold, r);	/* sections.rt_holds, when traced */
 	for (i = 0; !ret && i < mo->nspikes && i < MON_SPIKES; i++) {
 		const struct mon_spike *s = &mo->spikes[(mo->nspikes > MON_SPIKES ?
 							  mo->nspikes - MON_SPIKES : 0) + i % MON_SPIKES];
@@ -491,7 +492,7 @@ static int mon_save_final(struct mon *mo)
 			"verdict", s->verdict));
 	}
 	if (!ret)
-		ret = measure_save_results(&mo->m, r, mo->m.out.outdir);
+		ret = rtm_session_save_results(&mo->m, r, mo->m.out.outdir);
 	else
 		ret = rtm_cli_fail("%s", err.msg);
 	rtm_result_free(r);
@@ -588,23 +589,23 @@ static int monitor_parse(struct mon *mo, int argc, char **argv, bool *start_trac
  * Set-up, the run: options checked, the measured CPUs locked, --prometheus bound,
  * the probes started. 0, or the exit status with everything released.
  */
-static int monitor_start(struct mon *mo, bool *start_tracing, struct measure_prom **prom)
+static int monitor_start(struct mon *mo, bool *start_tracing, struct rtm_promlive **prom)
 {
 	struct rtm_error err = { "" };
 	char note[512];
 	int ret;
 
-	ret = measure_prepare(&mo->m);
+	ret = rtm_session_prepare(&mo->m);
 	if (!ret)	/* --noise-cpus: the two probes' CPUs apart */
 		ret = mon_noise_prepare(mo);
 	if (!ret && mo->m.out.outdir)	/* -o checked before the dashboard starts */
-		ret = measure_check_outdir(&mo->m, mo->m.out.outdir);
-	if (!ret && (ret = measure_housekeeping_apply(&mo->m)))
+		ret = rtm_session_check_outdir(&mo->m, mo->m.out.outdir);
+	if (!ret && (ret = rtm_session_housekeeping_apply(&mo->m)))
 		ret = rtm_cli_fail("monitor: --housekeeping: cannot move rtmeasure's threads "
 				   "there: %s", strerror(-ret));
 	if (ret) {
 		mon_noise_free(mo);
-		measure_opts_release(&mo->m);
+		rtm_session_opts_release(&mo->m);
 		return ret;
 	}
 	/* --rt-hold BOUND or --timer-irq: trace from the start */
@@ -625,10 +626,10 @@ static int monitor_start(struct mon *mo, bool *start_tracing, struct measure_pro
 	mo->m.probe.trace_off_fd = -1;
 	mo->si = rtm_sysinfo_collect("/", NULL);
 	mo->m.preempt_model = mo->si ? rtm_preempt_name(mo->si->preempt) : NULL;
-	mo->locks = measure_cpus_lock(&mo->m, note, sizeof(note), &ret);
+	mo->locks = rtm_session_cpus_lock(&mo->m, note, sizeof(note), &ret);
 	if (ret) {
 		mon_free(mo);
-		measure_opts_release(&mo->m);
+		rtm_session_opts_release(&mo->m);
 		return ret;
 	}
 	if (note[0]) {
@@ -638,21 +639,21 @@ static int monitor_start(struct mon *mo, bool *start_tracing, struct measure_pro
 	{	/* --prometheus: bound before anything is measured */
 		json_t *sj = mo->si ? rtm_sysinfo_to_json(mo->si) : NULL;
 
-		ret = measure_prom_start(&mo->m, sj, prom, &err);
+		ret = rtm_promlive_start(&mo->m, sj, prom, &err);
 		json_decref(sj);
 	}
 	if (ret || mon_setup(mo, &err) || mon_noise_start(mo, &err)) {
-		measure_prom_stop(*prom);
+		rtm_promlive_stop(*prom);
 		mon_free(mo);
 		rtm_probe_run_free(mo->run);
-		measure_opts_release(&mo->m);
+		rtm_session_opts_release(&mo->m);
 		return rtm_cli_fail("monitor: %s", err.msg);
 	}
 	return 0;
 }
 
 /* The loop: ticks, keys, captures and a refresh every mo->refresh_ns until stopped. */
-static void monitor_loop(struct mon *mo, struct measure_prom *prom)
+static void monitor_loop(struct mon *mo, struct rtm_promlive *prom)
 {
 	bool quit = false;
 	char note[512];
@@ -674,8 +675,8 @@ static void monitor_loop(struct mon *mo, struct measure_prom *prom)
 				quit = true;
 		}
 		rtm_probe_run_tick(mo->run);
-		measure_prom_publish(prom, mo->c, NULL, NULL, mo->hold);
-		if (measure_cpus_poll(mo->locks, &mo->m, (double)(mono_ns() - mo->start_ns) / 1e9,
+		rtm_promlive_timer(prom, mo->c, NULL, NULL, mo->hold);
+		if (rtm_session_cpus_poll(mo->locks, (double)(mono_ns() - mo->start_ns) / 1e9,
 				      note, sizeof(note))) {
 			if (mo->plain)
 				fprintf(stderr, "rtmeasure: warning: %s\n", note);
@@ -683,7 +684,7 @@ static void monitor_loop(struct mon *mo, struct measure_prom *prom)
 		}
 		drain_irq_trace(mo);
 		rtm_stream_poll(mo->hold);
-		measure_census_poll(mo->hold, mo->c);
+		rtm_session_census_poll(mo->hold, mo->c);
 		mon_noise_poll(mo);
 		take_spike(mo);
 		now = mono_ns();
@@ -716,19 +717,22 @@ static void monitor_loop(struct mon *mo, struct measure_prom *prom)
 int cmd_monitor(int argc, char **argv)
 {
 	struct mon mo;
-	struct measure_prom *prom = NULL;
+	struct rtm_promlive *prom = NULL;
 	bool start_tracing = false;
 	int ret, status = RTM_EXIT_OK;
 
 	memset(&mo, 0, sizeof(mo));
-	measure_opts_init(&mo.m, "monitor");
+	rtm_session_opts_init(&mo.m, "monitor");
+	mo.m.outf = stdout;
+	mo.m.errf = stderr;
+	mo.m.stop = rtm_cli_stop_flag();
 	mo.refresh_ns = 1000000000ULL;
 	mo.threshold_ns = 100000;
-	measure_noise_init(&mo.m);	/* --noise-cpus: the noise probe's defaults */
+	rtm_session_noise_init(&mo.m);	/* --noise-cpus: the noise probe's defaults */
 	ret = monitor_parse(&mo, argc, argv, &start_tracing);
 	if (ret >= 0) {
 		rtm_cpulist_release(&mo.noise_cpus);
-		measure_opts_release(&mo.m);
+		rtm_session_opts_release(&mo.m);
 		return ret;
 	}
 	ret = monitor_start(&mo, &start_tracing, &prom);
@@ -744,11 +748,11 @@ int cmd_monitor(int argc, char **argv)
 	if (!mo.plain)
 		mon_draw_end();
 	rtm_probe_run_stop(mo.run);
-	measure_prom_stop(prom);
+	rtm_promlive_stop(prom);
 	if (mo.m.out.outdir)
 		status = mon_save_final(&mo);
 	rtm_probe_run_free(mo.run);
 	mon_free(&mo);
-	measure_opts_release(&mo.m);
+	rtm_session_opts_release(&mo.m);
 	return status;
 }

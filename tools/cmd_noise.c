@@ -11,11 +11,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "probe/ktracer.h"
-#include "measure.h"
-#include "tracefs/instance.h"
-#include "rtmeasure.h"
+#include "cli/measure_opts.h"
 #include "core/units.h"
+#include "present/promlive.h"
+#include "present/runreport.h"
+#include "probe/ktracer.h"
+#include "rtmeasure.h"
+#include "session/session.h"
+#include "tracefs/instance.h"
 
 #define NOISE_OPT_WINDOW	3001
 #define NOISE_OPT_WIDTH		3002
@@ -213,7 +216,8 @@ static const char *tracer_missing(const char *name, char *buf, size_t len)
 static int pick_backend(struct rtm_session_opts *m, const char *cmd, const char *backend,
 			bool rt_given)
 {
-	static char reason[256];	/* read by the probe until measure_main() returns */
+	char *reason = m->backend_why;	/* read by the probe until the run ends */
+	const size_t len = sizeof(m->backend_why);
 	const char *tracer = backend;
 	char why[200];
 
@@ -243,12 +247,12 @@ static int pick_backend(struct rtm_session_opts *m, const char *cmd, const char 
 		if (strcmp(backend, "auto"))
 			return rtm_cli_fail("%s: --backend %s: %s; use --backend user", cmd,
 					    backend, why);
-		snprintf(reason, sizeof(reason), "chosen by --backend auto: %s", why);
+		snprintf(reason, len, "chosen by --backend auto: %s", why);
 		m->noise.backend_reason = reason;
 		return 0;
 	}
 	if (rt_given || m->prometheus || m->trace.noise_trace == 1) {
-		snprintf(reason, sizeof(reason), "chosen by --backend auto: %s asked for, which "
+		snprintf(reason, len, "chosen by --backend auto: %s asked for, which "
 			 "the %s tracer does not have", m->prometheus ? "--prometheus" :
 			 m->trace.noise_trace == 1 ? "--trace (a cause for each gap)" :
 			 "a priority or policy", tracer);
@@ -257,9 +261,9 @@ static int pick_backend(struct rtm_session_opts *m, const char *cmd, const char 
 	}
 	m->ops = strcmp(tracer, "hwlat") ? &rtm_probe_osnoise_ops : &rtm_probe_hwlat_ops;
 	if (strcmp(backend, "auto"))
-		snprintf(reason, sizeof(reason), "asked for with --backend %s", tracer);
+		snprintf(reason, len, "asked for with --backend %s", tracer);
 	else
-		snprintf(reason, sizeof(reason), "chosen by --backend auto: the kernel has the %s "
+		snprintf(reason, len, "chosen by --backend auto: the kernel has the %s "
 			 "tracer", tracer);
 	m->noise.backend_reason = reason;
 	return 0;
@@ -296,13 +300,20 @@ int cmd_noise(int argc, char **argv)
 		{ "help", no_argument, NULL, 2000 },
 		{ NULL, 0, NULL, 0 },
 	};
+	const struct rtm_session_ops ops = { .serve = rtm_promlive_serve,
+					     .publish = rtm_promlive_publish,
+					     .unserve = rtm_promlive_unserve,
+					     .report = rtm_report_session };
 	const char *name = argv[0];	/* "noise" or "hwlat" */
 	const char *backend = "auto";
 	struct rtm_session_opts m;
 	int c, ret;
 	bool report_given = false, rt_given = false;
 
-	measure_opts_init(&m, "noise");	/* result.json says noise for hwlat too */
+	rtm_session_opts_init(&m, "noise");	/* result.json says noise for hwlat too */
+	m.outf = stdout;
+	m.errf = stderr;
+	m.stop = rtm_cli_stop_flag();
 	m.ops = &rtm_probe_noise_ops;
 	m.noise.window_ns = RTM_NOISE_WINDOW_NS;
 	m.noise.width_ns = RTM_NOISE_WIDTH_NS;
@@ -316,7 +327,7 @@ int cmd_noise(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "a:p:D:o:qe:", longopts, NULL)) != -1) {
 		if (c == 2000) {
 			noise_usage(stdout, name);
-			measure_opts_release(&m);
+			rtm_session_opts_release(&m);
 			return RTM_EXIT_OK;
 		}
 		report_given |= c == NOISE_OPT_REPORT;
@@ -334,13 +345,13 @@ int cmd_noise(int argc, char **argv)
 			ret = measure_parse_opt(&m, c, argc, argv);
 		if (ret == 1)
 			continue;
-		measure_opts_release(&m);
+		rtm_session_opts_release(&m);
 		if (ret)
 			return ret;
 		return rtm_cli_bad_option(name, "a:p:D:o:qe:", longopts, argv);
 	}
 	if (optind < argc) {
-		measure_opts_release(&m);
+		rtm_session_opts_release(&m);
 		return rtm_cli_fail("%s: unexpected argument '%s' (rtmeasure %s --help)", name,
 				    argv[optind], name);
 	}
@@ -353,7 +364,7 @@ int cmd_noise(int argc, char **argv)
 	if (!ret)
 		ret = pick_backend(&m, name, backend, rt_given);
 	if (!ret)
-		ret = measure_main(&m);
-	measure_opts_release(&m);
+		ret = rtm_session_run(&m, &ops);
+	rtm_session_opts_release(&m);
 	return ret;
 }

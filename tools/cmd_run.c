@@ -12,9 +12,12 @@
 
 #include "box/cost.h"
 #include "box/load.h"
-#include "measure.h"
-#include "rtmeasure.h"
+#include "cli/measure_opts.h"
 #include "core/units.h"
+#include "present/promlive.h"
+#include "present/runreport.h"
+#include "rtmeasure.h"
+#include "session/session.h"
 
 #define RUN_DEFAULT_DURATION_NS (60ULL * 1000000000ULL)
 
@@ -54,9 +57,10 @@ struct run_cost {
 	char cpus[1024];
 };
 
-int measure_throughput(struct rtm_session_opts *m, struct rtm_result *r)
+/* The session's throughput hook: the cost phase's section into @r; -1 after a warning. */
+static int run_throughput(void *ctx, const struct rtm_session_opts *m, struct rtm_result *r)
 {
-	struct run_cost *rc = (struct run_cost *)m->throughput;
+	struct run_cost *rc = ctx;
 	struct rtm_error err = { "" };
 	char names[64] = "";
 	json_t *sec;
@@ -131,6 +135,8 @@ int cmd_run(int argc, char **argv)
 		{ "help", no_argument, NULL, 2000 },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct rtm_session_ops ops = { .serve = rtm_promlive_serve, .publish = rtm_promlive_publish,
+				       .unserve = rtm_promlive_unserve, .report = rtm_report_session };
 	struct rtm_error err = { "" };
 	struct rtm_session_opts m;
 	struct run_cost rc = { .o = { .stressors = (1u << RTM_COST_NSTRESSORS) - 1,
@@ -138,10 +144,13 @@ int cmd_run(int argc, char **argv)
 	bool cost = false, noise_given = false;
 	int c, ret;
 
-	measure_opts_init(&m, "run");
+	rtm_session_opts_init(&m, "run");
+	m.outf = stdout;
+	m.errf = stderr;
+	m.stop = rtm_cli_stop_flag();
 	m.probe.duration_ns = RUN_DEFAULT_DURATION_NS;
 	m.out.report = true;
-	measure_noise_init(&m);
+	rtm_session_noise_init(&m);
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, MEASURE_SHORTOPTS, longopts, NULL)) != -1) {
@@ -182,7 +191,7 @@ int cmd_run(int argc, char **argv)
 	if (!cost && (rc.o.time_ns != RTM_COST_DEFAULT_TIME_NS || rc.o.reps != 1))
 		return rtm_cli_fail("run: --throughput-time and --throughput-reps go with "
 				    "--throughput");
-	ret = measure_noise_check(&m, noise_given);
+	ret = rtm_session_noise_check(&m, noise_given);
 	if (ret)
 		return ret;
 	if (cost) {
@@ -190,9 +199,10 @@ int cmd_run(int argc, char **argv)
 		rc.o.workers = 1;
 		if (rtm_cost_check(&rc.o, &err))
 			return rtm_cli_fail("run: --throughput: %s", err.msg);
-		m.throughput = &rc;
+		ops.throughput = run_throughput;
+		ops.ctx = &rc;
 	}
-	ret = measure_main(&m);
-	measure_opts_release(&m);
+	ret = rtm_session_run(&m, &ops);
+	rtm_session_opts_release(&m);
 	return ret;
 }

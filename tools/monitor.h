@@ -15,7 +15,9 @@
 #include "core/hist.h"
 #include "irq/irq.h"
 #include "irq/handlers.h"
-#include "measure.h"
+#include "cli/measure_opts.h"
+#include "session/session.h"
+#include "trace/stream.h"
 #include "trace/noiseattr.h"
 #include "box/sysinfo.h"
 #include "tracefs/instance.h"
@@ -115,7 +117,7 @@ struct mon {
 /* monitor_noise.c: --noise-cpus and its panel's figures */
 /* --noise-cpus and the --noise-* options: 1 taken, 0 not ours, RTM_EXIT_USAGE. */
 int mon_noise_parse(struct mon *mo, int c, int argc, char **argv);
-/* After measure_prepare(): the two probes' CPUs apart, the options checked. */
+/* After rtm_session_prepare(): the two probes' CPUs apart, the options checked. */
 int mon_noise_prepare(struct mon *mo);
 /* The noise probe (and its gap causes) started; -1 with @err set. */
 int mon_noise_start(struct mon *mo, struct rtm_error *err);

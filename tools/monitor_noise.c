@@ -104,7 +104,7 @@ int mon_noise_prepare(struct mon *mo)
 	}
 	/* the duty cycle and the threshold, checked as run --noise checks them */
 	mo->m.noise_phase.on = true;
-	ret = measure_noise_check(&mo->m, true);
+	ret = rtm_session_noise_check(&mo->m, true);
 	mo->m.noise_phase.on = false;
 	if (ret)
 		return ret;
@@ -152,9 +152,9 @@ int mon_noise_start(struct mon *mo, struct rtm_error *err)
 	if (!mo->nn)
 		return 0;
 	noise_opts(mo, &n);
-	if (measure_noise_trace_wanted(&n)) {
-		mo->nhold = measure_hold_start(&n, err);
-		if (!mo->nhold && !measure_hold_optional(&n, err))
+	if (rtm_session_noise_trace_wanted(&n)) {
+		mo->nhold = rtm_session_stream_start(&n, err);
+		if (!mo->nhold && !rtm_session_stream_optional(&n, err))
 			return -1;
 		if (!mo->nhold)
 			snprintf(mo->noise_note, sizeof(mo->noise_note), "no gap causes: %.200s",
@@ -273,7 +273,7 @@ int mon_noise_finish(struct mon *mo, struct rtm_result *r, struct rtm_error *err
 		return rtm_error_setn(err, -ENOMEM, "out of memory");
 	ret = rtm_probe_run_finish(mo->nrun, t, err);
 	if (!ret) {
-		measure_hold_finish(mo->nhold, t);	/* the gap causes */
+		rtm_session_stream_finish(&mo->m, mo->nhold, t);	/* the gap causes */
 		sec = json_object_get(t->sections, "noise");
 		if (sec)
 			json_object_set(r->sections, "noise", sec);

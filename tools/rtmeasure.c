@@ -151,6 +151,11 @@ bool rtm_cli_stopping(void)
 	return stop_signal != 0;
 }
 
+const volatile sig_atomic_t *rtm_cli_stop_flag(void)
+{
+	return &stop_signal;
+}
+
 void rtm_cli_trace_note(const struct rtm_trace *t)
 {
 	const char *names = t ? rtm_trace_stale_removed(t) : "";

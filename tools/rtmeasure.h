@@ -5,6 +5,7 @@
 #ifndef RTM_TOOL_H
 #define RTM_TOOL_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -33,6 +34,8 @@ int rtm_cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  */
 void rtm_cli_catch_stop(void);
 bool rtm_cli_stopping(void);
+/* The stop flag itself, for a session to poll (struct rtm_session_opts.stop). */
+const volatile sig_atomic_t *rtm_cli_stop_flag(void);
 
 /* Exit status of a run that a signal stopped, as shells give: 128 + signal. */
 #define RTM_EXIT_SIGNAL(sig)	(128 + (sig))

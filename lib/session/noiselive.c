@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * measure_noise.c - `noise --trace` while it runs: each gap the probe logged is
+ * noiselive.c - `noise --trace` while it runs: each gap the probe logged is
  * laid over the events drained so far (lib/trace/noiseattr.h, live part), so the live
  * lines, the progress lines and the --prometheus page show the time per cause so
  * far.
@@ -8,11 +8,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "measure.h"
 #include "trace/noiseattr.h"
 #include "probe/probe.h"
 #include "probe/probe_noise.h"
 #include "core/units.h"
+#include "session/session_priv.h"
+#include "trace/stream.h"
 
 #define LIVE_BATCH	1024	/* gaps fetched from a probe thread at a time */
 
@@ -24,9 +25,9 @@ static struct rtm_probe_noise *noise_probe(struct rtm_probe_run *run)
 	return rtm_probe_run_probe(run);
 }
 
-void measure_noise_live(struct rtm_stream *mh, struct rtm_probe_run *run)
+void rtm_session_noise_live(struct rtm_stream *st, struct rtm_probe_run *run)
 {
-	struct rtm_noiseattr *a = rtm_stream_noiseattr(mh);
+	struct rtm_noiseattr *a = rtm_stream_noiseattr(st);
 	struct rtm_probe_noise *p = noise_probe(run);
 	struct rtm_noise_gap buf[LIVE_BATCH];
 	struct rtm_noiseattr_gap g[LIVE_BATCH];
@@ -44,7 +45,7 @@ void measure_noise_live(struct rtm_stream *mh, struct rtm_probe_run *run)
 						 LIVE_BATCH);
 			for (k = 0; k < n; k++)
 				g[k] = (struct rtm_noiseattr_gap){ buf[k].start_ns, buf[k].len_ns };
-			laid = rtm_noiseattr_live_add(a, cpu, start, rtm_stream_window_ns(mh), g,
+			laid = rtm_noiseattr_live_add(a, cpu, start, rtm_stream_window_ns(st), g,
 						      n);
 		} while (n == LIVE_BATCH && laid == n);
 	}
@@ -60,10 +61,10 @@ static void class_label(int k, char *buf, size_t len)
 		*u = ' ';
 }
 
-int measure_noise_lines(struct rtm_stream *mh, struct rtm_probe_run *run,
-			char (*out)[MEASURE_NOISE_LINE], int max)
+int rtm_session_noise_lines(struct rtm_stream *st, struct rtm_probe_run *run,
+			char (*out)[RTM_SESSION_NOISE_LINE], int max)
 {
-	struct rtm_noiseattr *a = rtm_stream_noiseattr(mh);
+	struct rtm_noiseattr *a = rtm_stream_noiseattr(st);
 	struct rtm_probe_noise *p = noise_probe(run);
 	uint64_t ns[RTM_NOISE_NCLASSES];
 	struct rtm_noise_cpu_snap snap;
@@ -77,16 +78,16 @@ int measure_noise_lines(struct rtm_stream *mh, struct rtm_probe_run *run,
 		rtm_probe_noise_snapshot(p, i, &snap, NULL);
 		rtm_fmt_ns(noise, sizeof(noise), snap.noise_ns);
 		rtm_fmt_ns(gap, sizeof(gap), snap.max_gap_ns);
-		used = (size_t)snprintf(out[n], MEASURE_NOISE_LINE,
+		used = (size_t)snprintf(out[n], RTM_SESSION_NOISE_LINE,
 					"CPU%-3d noise %9s  max %9s  gaps %9llu", snap.cpu, noise,
 					gap, (unsigned long long)snap.gaps);
-		if (!a || used >= MEASURE_NOISE_LINE)
+		if (!a || used >= RTM_SESSION_NOISE_LINE)
 			continue;
 		rtm_noiseattr_live_get(a, snap.cpu, ns);
-		for (k = 0; k < RTM_NOISE_NCLASSES && used < MEASURE_NOISE_LINE; k++) {
+		for (k = 0; k < RTM_NOISE_NCLASSES && used < RTM_SESSION_NOISE_LINE; k++) {
 			rtm_fmt_ns(t, sizeof(t), ns[k]);
 			class_label(k, name, sizeof(name));
-			used += (size_t)snprintf(out[n] + used, MEASURE_NOISE_LINE - used,
+			used += (size_t)snprintf(out[n] + used, RTM_SESSION_NOISE_LINE - used,
 						 "%s%s %s", k ? ", " : "  causes so far: ", name, t);
 		}
 	}

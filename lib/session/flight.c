@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * measure_trace.c - the flight recorder of `cyclic --trace` and `run --trace`.
+ * flight.c - the flight recorder of `cyclic --trace` and `run --trace`.
  *
  * The instance records the measured CPUs' events, overwriting the oldest. A
  * probe thread whose wake-up is later than -b or --capture-above stops it with
@@ -9,8 +9,6 @@
  * for --capture-above, switches tracing back on and re-arms the probes after
  * the hold-off.
  *
- * At the end: which consumers of the streaming instance (lib/trace/stream.h) a
- * run wants, from its options, and the instance started with them.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -19,11 +17,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "trace/capture.h"
-#include "measure.h"
-#include "rtmeasure.h"
-#include "trace/timerirq.h"
 #include "core/units.h"
+#include "probe/cyclic.h"
+#include "session/session_priv.h"
+#include "trace/capture.h"
+#include "trace/timerirq.h"
 
 /* From a period (at least 1 ms) before the planned wake-up to just after it. */
 static uint64_t window_before_ns(const struct rtm_session_opts *m)
@@ -35,7 +33,7 @@ static uint64_t window_before_ns(const struct rtm_session_opts *m)
  * --timer-irq is on by default whenever tracing. A kernel that hides
  * hrtimer_wakeup's address (kernel.kptr_restrict) cannot have it: then it is
  * turned off with a note rather than failing a --trace run that did not ask
- * for it; given, the same is an error (measure_hold_start()).
+ * for it; given, the same is an error (rtm_session_stream_start()).
  */
 static void timer_irq_default(struct rtm_session_opts *m)
 {
@@ -50,35 +48,37 @@ static void timer_irq_default(struct rtm_session_opts *m)
 	if (!ret)
 		return;
 	if (!monitor)
-		fprintf(stderr, "rtmeasure: note: no timer IRQ split%s: %s (give --timer-irq to "
+		fprintf(m->errf, "rtmeasure: note: no timer IRQ split%s: %s (give --timer-irq to "
 			"make this an error)\n", m->probe.capture_ns ? " and no spike census" : "",
 			ret == -EPERM ? "/proc/kallsyms hides kernel addresses "
 			"(kernel.kptr_restrict)" : "hrtimer_wakeup is not in /proc/kallsyms");
 	m->trace.timer_irq = false;
 }
 
-int measure_trace_check(struct rtm_session_opts *m)
+int rtm_session_trace_check(struct rtm_session_opts *m)
 {
 	char need[16];
 
 	if (m->trace.timer_irq_given && m->probe.mode != RTM_TIMER_NANOSLEEP)
-		return rtm_cli_fail("%s: --timer-irq follows the probe's clock_nanosleep hrtimer: "
-				    "not with --mode timerfd or signal (drop --mode)", m->command);
+		return rtm_session_fail(m, "%s: --timer-irq follows the probe's clock_nanosleep "
+					"hrtimer: not with --mode timerfd or signal (drop --mode)",
+					m->command);
 	timer_irq_default(m);
 	if (!m->trace.on)
 		return 0;
 	if (!m->probe.break_ns && !m->probe.capture_ns)
-		return rtm_cli_fail("%s: --trace saves the events around spikes: give "
-				    "-b/--breaktrace LAT or --capture-above LAT too", m->command);
+		return rtm_session_fail(m, "%s: --trace saves the events around spikes: give "
+					"-b/--breaktrace LAT or --capture-above LAT too",
+					m->command);
 	if (m->probe.capture_ns && m->probe.capture_holdoff_ns < window_before_ns(m)) {
 		rtm_fmt_ns(need, sizeof(need), window_before_ns(m));
-		return rtm_cli_fail("%s: --capture-holdoff must be at least the %s before a spike "
-				    "that a capture keeps", m->command, need);
+		return rtm_session_fail(m, "%s: --capture-holdoff must be at least the %s before a "
+					"spike that a capture keeps", m->command, need);
 	}
 	return 0;
 }
 
-struct rtm_trace *measure_trace_start(struct rtm_session_opts *m, struct rtm_result *r,
+struct rtm_trace *rtm_session_trace_start(struct rtm_session_opts *m, struct rtm_result *r,
 				      struct rtm_error *err)
 {
 	struct rtm_trace_opts to = { .events = m->trace.events, .buffer_kb = m->trace.buffer_kb,
@@ -96,7 +96,7 @@ struct rtm_trace *measure_trace_start(struct rtm_session_opts *m, struct rtm_res
 	t = rtm_trace_create(&to, err);
 	if (!t)
 		return NULL;
-	rtm_cli_trace_note(t);
+	rtm_session_trace_note(m, t);
 	if (rtm_trace_off_fd(t) < 0) {
 		rtm_error_set(err, "cannot open tracing_on of %s", rtm_trace_name(t));
 		rtm_trace_destroy(t);
@@ -152,7 +152,7 @@ static void save_window(const struct rtm_session_opts *m, struct rtm_trace *t, s
 			      m->preempt_model);
 	sum = rtm_capture_window(t, &w, count_captures(r) + 1, dir, &err);
 	if (!sum) {
-		fprintf(stderr, "rtmeasure: spike capture failed: %s\n", err.msg);
+		fprintf(m->errf, "rtmeasure: spike capture failed: %s\n", err.msg);
 		return;
 	}
 	json_object_set_new(sum, "trigger", json_string(trigger));
@@ -160,7 +160,7 @@ static void save_window(const struct rtm_session_opts *m, struct rtm_trace *t, s
 	json_array_append_new(r->events, sum);
 }
 
-void measure_trace_poll(const struct rtm_session_opts *m, struct rtm_trace *t,
+void rtm_session_trace_poll(const struct rtm_session_opts *m, struct rtm_trace *t,
 			struct rtm_cyclic *c, struct rtm_result *r, const char *dir, bool resume)
 {
 	struct rtm_probe_timer *p = rtm_cyclic_probe(c);
@@ -170,7 +170,7 @@ void measure_trace_poll(const struct rtm_session_opts *m, struct rtm_trace *t,
 	if (!rtm_probe_timer_capture_pending(p, &pc))
 		return;
 	if (pc.trace_off_failed)
-		fprintf(stderr, "rtmeasure: could not stop tracing at a spike; its window may "
+		fprintf(m->errf, "rtmeasure: could not stop tracing at a spike; its window may "
 			"hold later events\n");
 	save_window(m, t, r, dir, pc.cpu, pc.planned_ns, pc.woke_ns, "capture-above");
 	rtm_probe_timer_break_info(p, &brk);
@@ -201,7 +201,7 @@ static json_t *find_capture(const struct rtm_result *r, json_int_t cpu, json_int
 	return NULL;
 }
 
-void measure_trace_break(const struct rtm_session_opts *m, struct rtm_trace *t,
+void rtm_session_trace_break(const struct rtm_session_opts *m, struct rtm_trace *t,
 			 struct rtm_result *r, const char *dir)
 {
 	json_int_t cpu, planned;
@@ -227,7 +227,7 @@ void measure_trace_break(const struct rtm_session_opts *m, struct rtm_trace *t,
 	}
 }
 
-void measure_trace_print(const struct rtm_result *r, const char *dir, FILE *f)
+void rtm_session_trace_print(const struct rtm_result *r, const char *dir, FILE *f)
 {
 	const char *type;
 	char lat[16];
@@ -250,69 +250,4 @@ void measure_trace_print(const struct rtm_result *r, const char *dir, FILE *f)
 		fprintf(f, "rtmeasure: %s\n",
 			json_string_value(json_object_get(e, "verdict")) ?: "");
 	}
-}
-
-/* ------------------------------------------------ the streaming instance */
-
-static bool rt_hold_wanted(const struct rtm_session_opts *m)
-{
-	return m->trace.rt_hold_ns && (m->trace.rt_hold_given || m->trace.on);
-}
-
-bool measure_timer_irq_wanted(const struct rtm_session_opts *m)
-{
-	return m->trace.timer_irq && (m->trace.timer_irq_given || m->trace.on) &&
-	       m->ops == &rtm_probe_timer_ops && m->probe.mode == RTM_TIMER_NANOSLEEP;
-}
-
-bool measure_noise_trace_wanted(const struct rtm_session_opts *m)
-{
-	return m->ops == &rtm_probe_noise_ops && m->trace.noise_trace != 0;
-}
-
-/* The census matches the late wake-ups with the probe's timer expiries (--timer-irq). */
-bool measure_census_wanted(const struct rtm_session_opts *m)
-{
-	return m->trace.on && m->probe.capture_ns && measure_timer_irq_wanted(m);
-}
-
-bool measure_hold_wanted(const struct rtm_session_opts *m)
-{
-	return rt_hold_wanted(m) || measure_timer_irq_wanted(m) || measure_noise_trace_wanted(m) ||
-	       measure_census_wanted(m);
-}
-
-bool measure_hold_optional(struct rtm_session_opts *m, const struct rtm_error *err)
-{
-	if (m->ops != &rtm_probe_noise_ops || m->trace.noise_trace >= 0)
-		return false;
-	fprintf(stderr, "rtmeasure: note: no gap causes: %s (give --trace to make this an error, "
-		"--trace 0 to go without)\n", err->msg);
-	m->trace.noise_trace = 0;
-	return true;
-}
-
-struct rtm_stream *measure_hold_start(const struct rtm_session_opts *m, struct rtm_error *err)
-{
-	struct rtm_stream_opts so = {
-		.cpus = &m->probe.cpus,
-		.rt_hold_ns = rt_hold_wanted(m) ? m->trace.rt_hold_ns : 0,
-		.timer_irq = measure_timer_irq_wanted(m),
-		.census_ns = measure_census_wanted(m) ? m->probe.capture_ns : 0,
-		.noise_causes = measure_noise_trace_wanted(m),
-		.noise_window_ns = m->noise.window_ns,
-	};
-	struct rtm_stream *st = rtm_stream_start(&so, err);
-
-	if (st)
-		rtm_cli_trace_note(rtm_stream_trace(st));
-	return st;
-}
-
-void measure_hold_finish(struct rtm_stream *st, struct rtm_result *r)
-{
-	json_t *hz = json_object_get(json_object_get(r->sysinfo, "kernel"), "hz");
-
-	rtm_stream_finish(st, r->sections, json_integer_value(hz) > 0 ?
-			  1000000000ULL / (uint64_t)json_integer_value(hz) : 0, stderr);
 }

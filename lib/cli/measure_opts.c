@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * measure_opts.c - the options cyclic, run and monitor share, cyclictest's
+ * measure_opts.c - parsing the options cyclic, run and monitor share, cyclictest's
  * among them: each is taken with its cyclictest meaning where that fits, or
  * refused with the reason and what to use instead (rtmeasure-cyclic(1),
  * COMPATIBILITY, has the same table for people).
@@ -13,11 +13,12 @@
 #include <string.h>
 #include <strings.h>
 
-#include "present/promhttp.h"
-#include "trace/rtholds.h"
-#include "measure.h"
-#include "rtmeasure.h"
+#include "cli/measure_opts.h"
 #include "core/units.h"
+#include "present/promhttp.h"
+
+/* The commands' one-line error on stderr; returns 2 (tools/rtmeasure.h). */
+int rtm_cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 static const struct option measure_longopts[] = {
 	MEASURE_LONGOPTS,
@@ -50,34 +51,6 @@ static const struct {
 		"explained in spikes/" },
 	{ 1106, "no debugging output; result.json records the options used" },
 };
-
-void measure_opts_init(struct rtm_session_opts *m, const char *command)
-{
-	memset(m, 0, sizeof(*m));
-	m->command = command;
-	m->ops = &rtm_probe_timer_ops;
-	m->probe.interval_ns = 1000 * 1000;
-	m->probe.sched.policy = RTM_POLICY_FIFO;
-	m->probe.sched.priority = 95;
-	m->probe.mode = RTM_TIMER_NANOSLEEP;
-	m->probe.lock_memory = true;
-	m->probe.dma_latency_us = 0;
-	m->ts_interval_ns = RTM_TS_DEFAULT_INTERVAL_NS;
-	m->probe.log_max = 10000;
-	m->probe.trace_off_fd = -1;
-	m->trace.buffer_kb = 8192;
-	m->probe.capture_max = 10;
-	m->probe.capture_holdoff_ns = 1000000000ULL;
-	m->box.deepest_idle = -2;
-	m->trace.rt_hold_ns = RTM_RTHOLD_DEFAULT_NS;	/* --rt-hold: see rtmeasure-run(1) */
-	m->trace.timer_irq = true;			/* --timer-irq: whenever tracing, as --rt-hold */
-}
-
-void measure_opts_release(struct rtm_session_opts *m)
-{
-	rtm_cpulist_release(&m->probe.cpus);
-	rtm_cpulist_release(&m->box.housekeeping);
-}
 
 const char *measure_opt_name(int c, char *buf, size_t len)
 {
@@ -253,6 +226,7 @@ static int parse_probe_opt(struct rtm_session_opts *m, int c, int argc, char **a
 	struct rtm_error err = { "" };
 	const char *cmd = m->command, *arg = optarg;
 	uint64_t v;
+	int ret;
 
 	switch (c) {
 	case 'a':
@@ -262,10 +236,10 @@ static int parse_probe_opt(struct rtm_session_opts *m, int c, int argc, char **a
 			m->box.cpus_given = false;
 			return 1;
 		}
-		if (parse_cpus(m, arg, &m->probe.cpus, "-a/--cpus") != 1)
-			return RTM_EXIT_USAGE;
-		m->box.cpus_given = true;
-		return 1;
+		ret = parse_cpus(m, arg, &m->probe.cpus, "-a/--cpus");
+		if (ret == 1)
+			m->box.cpus_given = true;
+		return ret;
 	case 'i':
 		if (rtm_parse_latency_ns(arg, &m->probe.interval_ns, &err))
 			return rtm_cli_fail("%s: -i/--interval: %s", cmd, err.msg);
@@ -318,9 +292,9 @@ static int parse_result_opt(struct rtm_session_opts *m, int c, int argc, char **
 					    err.msg[0] ? err.msg : "must be above 0");
 		return 1;
 	case 1003:
-		if (m->out.nbounds == MEASURE_MAX_BOUNDS)
+		if (m->out.nbounds == RTM_SESSION_MAX_BOUNDS)
 			return rtm_cli_fail("%s: at most %d --fail-above bounds", cmd,
-					    MEASURE_MAX_BOUNDS);
+					    RTM_SESSION_MAX_BOUNDS);
 		if (rtm_bound_parse(arg, &m->out.bounds[m->out.nbounds], &err))
 			return rtm_cli_fail("%s: %s", cmd, err.msg);
 		m->out.nbounds++;
@@ -447,7 +421,7 @@ static int parse_log_opt(struct rtm_session_opts *m, int c, int argc, char **arg
 		m->trace.filters[m->trace.nfilters++] = arg;
 		m->trace.on = true;
 		return 1;
-	case MEASURE_OPT_RT_HOLD:	/* RT tasks holding a CPU (issue 18) */
+	case MEASURE_OPT_RT_HOLD:	/* RT tasks holding a CPU */
 		if (!strcmp(arg, "0"))
 			m->trace.rt_hold_ns = 0;
 		else if (rtm_parse_duration_ns(arg, &m->trace.rt_hold_ns, &err))
@@ -459,7 +433,7 @@ static int parse_log_opt(struct rtm_session_opts *m, int c, int argc, char **arg
 					    arg);
 		m->trace.rt_hold_given = m->trace.rt_hold_ns != 0;
 		return 1;
-	case MEASURE_OPT_BACKEND:	/* the latency probe (measure_backend.c) */
+	case MEASURE_OPT_BACKEND:	/* the latency probe (lib/session/backend.c) */
 		if (!strcmp(cmd, "monitor"))
 			return rtm_cli_fail("monitor: --backend: the monitor runs rtmeasure's own "
 					    "probe only (rtmeasure cyclic --backend timerlat)");
@@ -468,7 +442,7 @@ static int parse_log_opt(struct rtm_session_opts *m, int c, int argc, char **arg
 					    arg);
 		m->backend = arg;
 		return 1;
-	case MEASURE_OPT_TIMER_IRQ:	/* the timer IRQ part of each wake-up (issue 16) */
+	case MEASURE_OPT_TIMER_IRQ:	/* the timer IRQ part of each wake-up */
 		arg = optional_value(argc, argv, is_onoff);
 		if (arg && !is_onoff(arg))
 			return rtm_cli_fail("%s: --timer-irq=%s: give 1/on or 0/off (alone: on)",
@@ -488,4 +462,57 @@ int measure_parse_opt(struct rtm_session_opts *m, int c, int argc, char **argv)
 	    (ret = parse_system_opt(m, c)) || (ret = parse_log_opt(m, c, argc, argv)))
 		return ret;
 	return parse_cyclictest_opt(m, c, argc, argv);
+}
+
+/* ---- run --noise and its options (the noise phase, lib/session/noisephase.c) */
+
+static bool onoff(const char *s, int *v)
+{
+	if (!strcmp(s, "1") || !strcasecmp(s, "on"))
+		*v = 1;
+	else if (!strcmp(s, "0") || !strcasecmp(s, "off"))
+		*v = 0;
+	else
+		return false;
+	return true;
+}
+
+int measure_noise_parse(struct rtm_session_opts *m, int c, int argc, char **argv)
+{
+	struct rtm_error err = { "" };
+	const char *cmd = m->command;
+	int v;
+
+	switch (c) {
+	case MEASURE_OPT_NOISE:
+		m->noise_phase.on = true;
+		if (optarg && rtm_parse_duration_ns(optarg, &m->noise_phase.duration_ns, &err))
+			return rtm_cli_fail("%s: --noise: %s", cmd, err.msg);
+		return 1;
+	case MEASURE_OPT_NOISE_WINDOW:
+		if (rtm_parse_duration_ns(optarg, &m->noise.window_ns, &err))
+			return rtm_cli_fail("%s: --noise-window: %s", cmd, err.msg);
+		return 1;
+	case MEASURE_OPT_NOISE_WIDTH:
+		if (rtm_parse_duration_ns(optarg, &m->noise.width_ns, &err))
+			return rtm_cli_fail("%s: --noise-width: %s", cmd, err.msg);
+		return 1;
+	case MEASURE_OPT_NOISE_THRESHOLD:
+		if (rtm_parse_latency_ns(optarg, &m->noise.threshold_ns, &err))
+			return rtm_cli_fail("%s: --noise-threshold: %s", cmd, err.msg);
+		return 1;
+	case MEASURE_OPT_NOISE_TRACE:
+		/* --noise-trace, --noise-trace=0, --noise-trace 0 */
+		if (!optarg && optind < argc && onoff(argv[optind], &v)) {
+			optind++;
+			m->trace.noise_trace = v;
+			return 1;
+		}
+		if (optarg && !onoff(optarg, &v))
+			return rtm_cli_fail("%s: --noise-trace=%s: give 1/on or 0/off (alone: on)",
+					    cmd, optarg);
+		m->trace.noise_trace = optarg ? v : 1;
+		return 1;
+	}
+	return 0;
 }

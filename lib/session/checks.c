@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * measure_checks.c - what a measurement checks before it starts: the CPUs
+ * checks.c - what a measurement checks before it starts: the CPUs
  * (online, in this process's cpuset, -t), --housekeeping, idle states,
  * privileges, and the other rtmeasure runs on the same CPUs (run locks).
  */
@@ -14,9 +14,8 @@
 
 #include "core/fileio.h"
 #include "core/runlock.h"
-#include "measure.h"
-#include "rtmeasure.h"
 #include "core/units.h"
+#include "session/session_priv.h"
 
 /* ------------------------------------------------------------ checks */
 
@@ -57,10 +56,10 @@ static int check_threads(struct rtm_session_opts *m)
 		return 0;
 	if (m->box.threads > (unsigned int)m->probe.cpus.n) {
 		rtm_cpulist_format(&m->probe.cpus, list, sizeof(list));
-		return rtm_cli_fail("%s: -t %u: rtmeasure runs one thread per CPU and can measure "
-				    "%d CPU%s (%s); give -t %d or fewer, or more CPUs with -a",
-				    m->command, m->box.threads, m->probe.cpus.n,
-				    m->probe.cpus.n == 1 ? "" : "s", list, m->probe.cpus.n);
+		return rtm_session_fail(m, "%s: -t %u: rtmeasure runs one thread per CPU and can "
+					"measure %d CPU%s (%s); give -t %d or fewer, or more CPUs "
+					"with -a", m->command, m->box.threads, m->probe.cpus.n,
+					m->probe.cpus.n == 1 ? "" : "s", list, m->probe.cpus.n);
 	}
 	m->probe.cpus.n = (int)m->box.threads;
 	return 0;
@@ -77,14 +76,14 @@ static int check_housekeeping(struct rtm_session_opts *m, const struct rtm_cpuli
 		cpu = m->box.housekeeping.cpus[i];
 		if (!rtm_cpulist_has(online, cpu)) {
 			rtm_cpulist_format(online, list, sizeof(list));
-			return rtm_cli_fail("%s: --housekeeping: CPU %d is not online (online CPUs: "
-					    "%s)", m->command, cpu, list);
+			return rtm_session_fail(m, "%s: --housekeeping: CPU %d is not online "
+						"(online CPUs: %s)", m->command, cpu, list);
 		}
 		if (!rtm_cpulist_has(usable, cpu)) {
 			rtm_cpulist_format(usable, list, sizeof(list));
-			return rtm_cli_fail("%s: --housekeeping: CPU %d is outside this process's "
-					    "cpuset (cgroup), which allows CPUs %s", m->command, cpu,
-					    list);
+			return rtm_session_fail(m, "%s: --housekeeping: CPU %d is outside this "
+						"process's cpuset (cgroup), which allows CPUs %s",
+						m->command, cpu, list);
 		}
 	}
 	return 0;
@@ -114,13 +113,14 @@ static int check_idle_state(struct rtm_session_opts *m)
 		 m->box.deepest_idle);
 	ret = rtm_read_s64("/", buf, &lat);
 	if (ret == -ENOENT && !rtm_exists("/", "/sys/devices/system/cpu/cpu0/cpuidle"))
-		return rtm_cli_fail("%s: --deepest-idle-state %d: this box has no cpuidle states "
-				    "(/sys/devices/system/cpu/cpu0/cpuidle); leave it out",
-				    m->command, m->box.deepest_idle);
+		return rtm_session_fail(m, "%s: --deepest-idle-state %d: this box has no cpuidle "
+					"states (/sys/devices/system/cpu/cpu0/cpuidle); leave it "
+					"out", m->command, m->box.deepest_idle);
 	if (ret < 0 || lat < 0 || lat > INT32_MAX)
-		return rtm_cli_fail("%s: --deepest-idle-state %d: cannot read %s: %s (see the "
-				    "states in /sys/devices/system/cpu/cpu%d/cpuidle)", m->command,
-				    m->box.deepest_idle, buf, strerror(ret < 0 ? -ret : EINVAL), cpu);
+		return rtm_session_fail(m, "%s: --deepest-idle-state %d: cannot read %s: %s (see "
+					"the states in /sys/devices/system/cpu/cpu%d/cpuidle)",
+					m->command, m->box.deepest_idle, buf,
+					strerror(ret < 0 ? -ret : EINVAL), cpu);
 	m->probe.dma_latency_us = (int32_t)lat;
 	return 0;
 }
@@ -140,11 +140,11 @@ static int check_cpus(struct rtm_session_opts *m)
 
 	ret = online_cpus(&online);
 	if (ret < 0)
-		return rtm_cli_fail("%s: cannot read the online CPUs: %s", m->command,
-				    strerror(-ret));
+		return rtm_session_fail(m, "%s: cannot read the online CPUs: %s", m->command,
+					strerror(-ret));
 	if (rtm_cpus_pinnable(&online, &usable, &err) < 0) {
 		rtm_cpulist_release(&online);
-		return rtm_cli_fail("%s: %s", m->command, err.msg);
+		return rtm_session_fail(m, "%s: %s", m->command, err.msg);
 	}
 	ret = check_housekeeping(m, &online, &usable);
 	if (!m->box.cpus_given && !ret) {
@@ -155,19 +155,19 @@ static int check_cpus(struct rtm_session_opts *m)
 		cpu = m->probe.cpus.cpus[i];
 		if (!rtm_cpulist_has(&online, cpu)) {
 			rtm_cpulist_format(&online, list, sizeof(list));
-			ret = rtm_cli_fail("%s: CPU %d is not online (online CPUs: %s); pick "
-					   "others with -a", m->command, cpu, list);
+			ret = rtm_session_fail(m, "%s: CPU %d is not online (online CPUs: %s); "
+					       "pick others with -a", m->command, cpu, list);
 		} else if (!rtm_cpulist_has(&usable, cpu)) {
 			rtm_cpulist_format(&usable, list, sizeof(list));
-			ret = rtm_cli_fail("%s: CPU %d is outside this process's cpuset (cgroup), "
-					   "which allows CPUs %s; pick others with -a or run "
-					   "rtmeasure in a cpuset that has it", m->command, cpu,
-					   list);
+			ret = rtm_session_fail(m, "%s: CPU %d is outside this process's cpuset "
+					       "(cgroup), which allows CPUs %s; pick others with "
+					       "-a or run rtmeasure in a cpuset that has it",
+					       m->command, cpu, list);
 		}
 	}
 	if (!m->probe.cpus.n && !ret)
-		ret = rtm_cli_fail("%s: no CPU to measure: this process may not run on any "
-				   "online CPU", m->command);
+		ret = rtm_session_fail(m, "%s: no CPU to measure: this process may not run on any "
+				       "online CPU", m->command);
 	if (!ret)
 		ret = check_threads(m);
 	rtm_cpulist_release(&online);
@@ -195,29 +195,29 @@ static int check_privileges(struct rtm_session_opts *m)
 	if (m->probe.sched.policy == RTM_POLICY_OTHER)
 		m->probe.sched.priority = 0;
 	if (rtm_sched_validate(&m->probe.sched, &err))
-		return rtm_cli_fail("%s: %s", m->command, err.msg);
+		return rtm_session_fail(m, "%s: %s", m->command, err.msg);
 	if (rtm_rt_privileges(&m->probe.sched, m->probe.lock_memory, &err))
-		return rtm_cli_fail("%s", err.msg);
+		return rtm_session_fail(m, "%s", err.msg);
 	if (m->probe.dma_latency_us >= 0 && access("/dev/cpu_dma_latency", W_OK) != 0 &&
 	    errno != ENOENT)
-		return rtm_cli_fail("cannot write /dev/cpu_dma_latency: %s (run as root, or "
-				    "--no-dma-latency)", strerror(errno));
+		return rtm_session_fail(m, "cannot write /dev/cpu_dma_latency: %s (run as root, or "
+					"--no-dma-latency)", strerror(errno));
 	if (m->probe.dma_latency_us >= 0 && access("/dev/cpu_dma_latency", F_OK) != 0)
 		m->probe.dma_latency_us = -1;	/* no PM QoS device: nothing to hold */
 	return 0;
 }
 
-int measure_prepare(struct rtm_session_opts *m)
+int rtm_session_prepare(struct rtm_session_opts *m)
 {
 	int ret;
 
-	if ((ret = measure_trace_check(m)) || (ret = check_cpus(m)) ||
+	if ((ret = rtm_session_trace_check(m)) || (ret = check_cpus(m)) ||
 	    (ret = check_idle_state(m)) || (ret = check_privileges(m)))
 		return ret;
 	return 0;
 }
 
-int measure_housekeeping_apply(const struct rtm_session_opts *m)
+int rtm_session_housekeeping_apply(const struct rtm_session_opts *m)
 {
 	cpu_set_t set;
 	int i;
@@ -234,7 +234,7 @@ int measure_housekeeping_apply(const struct rtm_session_opts *m)
 
 /* ------------------------------------------------------------ other runs */
 
-struct rtm_cpulock *measure_cpus_lock(const struct rtm_session_opts *m, char *note, size_t len,
+struct rtm_cpulock *rtm_session_cpus_lock(const struct rtm_session_opts *m, char *note, size_t len,
 				      int *status)
 {
 	struct rtm_error err = { "" };
@@ -247,7 +247,7 @@ struct rtm_cpulock *measure_cpus_lock(const struct rtm_session_opts *m, char *no
 	*status = 0;
 	l = rtm_cpulock_take(&m->probe.cpus, m->box.exclusive, &err);
 	if (!l && (errno == EBUSY || m->box.exclusive)) {
-		*status = rtm_cli_fail("%s: %s", m->command, err.msg);
+		*status = rtm_session_fail(m, "%s: %s", m->command, err.msg);
 		return NULL;
 	}
 	if (!l) {
@@ -269,13 +269,11 @@ struct rtm_cpulock *measure_cpus_lock(const struct rtm_session_opts *m, char *no
 	return l;
 }
 
-bool measure_cpus_poll(struct rtm_cpulock *l, const struct rtm_session_opts *m, double elapsed_s,
-		       char *note, size_t len)
+bool rtm_session_cpus_poll(struct rtm_cpulock *l, double elapsed_s, char *note, size_t len)
 {
 	struct rtm_cpulist shared;
 	char list[256];
 
-	(void)m;
 	if (!l || !rtm_cpulock_poll(l))
 		return false;
 	rtm_cpulock_shared(l, &shared, NULL);
@@ -286,7 +284,7 @@ bool measure_cpus_poll(struct rtm_cpulock *l, const struct rtm_session_opts *m, 
 	return true;
 }
 
-void measure_cpus_record(struct rtm_cpulock *l, struct rtm_result *r)
+void rtm_session_cpus_record(struct rtm_cpulock *l, struct rtm_result *r)
 {
 	struct rtm_cpulist shared;
 	char list[256];
