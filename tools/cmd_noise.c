@@ -269,100 +269,110 @@ static int pick_backend(struct rtm_session_opts *m, const char *cmd, const char 
 	return 0;
 }
 
+static const struct option noise_longopts[] = {
+	{ "cpus", required_argument, NULL, 'a' },
+	{ "priority", required_argument, NULL, 'p' },
+	{ "policy", required_argument, NULL, 1001 },
+	{ "no-rt", no_argument, NULL, 1007 },
+	{ "duration", required_argument, NULL, 'D' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "force", no_argument, NULL, MEASURE_OPT_FORCE },
+	{ "follow", no_argument, NULL, MEASURE_OPT_FOLLOW },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "json", optional_argument, NULL, MEASURE_OPT_JSON },
+	{ "no-mlock", no_argument, NULL, 1005 },
+	{ "latency", required_argument, NULL, 'e' },
+	{ "no-dma-latency", no_argument, NULL, 1006 },
+	{ "exclusive", no_argument, NULL, 1024 },
+	{ "housekeeping", required_argument, NULL, 1021 },
+	{ "prometheus", required_argument, NULL, 1023 },
+	{ "window", required_argument, NULL, NOISE_OPT_WINDOW },
+	{ "width", required_argument, NULL, NOISE_OPT_WIDTH },
+	{ "threshold", required_argument, NULL, NOISE_OPT_THRESHOLD },
+	{ "report-above", required_argument, NULL, NOISE_OPT_REPORT },
+	{ "max-gaps", required_argument, NULL, NOISE_OPT_MAX_GAPS },
+	{ "backend", required_argument, NULL, NOISE_OPT_BACKEND },
+	{ "trace", optional_argument, NULL, NOISE_OPT_TRACE },
+	{ "no-trace", no_argument, NULL, NOISE_OPT_NO_TRACE },
+	{ "no-report", no_argument, NULL, NOISE_OPT_NO_REPORT },
+	{ "help", no_argument, NULL, 2000 },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* What the options say besides the session's: the name, the backend, what was given. */
+struct noise_args {
+	const char *name;		/* "noise" or "hwlat" */
+	const char *backend;
+	bool report_given, rt_given;
+};
+
+/* The options into @m and @a: -1 to go on, else the exit status (help, a bad option). */
+static int noise_parse(struct rtm_session_opts *m, struct noise_args *a, int argc, char **argv)
+{
+	int c, ret;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "a:p:D:o:qe:", noise_longopts, NULL)) != -1) {
+		if (c == 2000) {
+			noise_usage(stdout, a->name);
+			return RTM_EXIT_OK;
+		}
+		a->report_given |= c == NOISE_OPT_REPORT;
+		a->rt_given |= c == 'p' || c == 1001 || c == 1007;
+		if (c == NOISE_OPT_BACKEND) {
+			a->backend = optarg;
+			continue;
+		}
+		if (c == NOISE_OPT_NO_REPORT) {
+			m->out.report = false;
+			continue;
+		}
+		ret = parse_noise_opt(m, c, argc, argv);
+		if (!ret && c != '?' && c != ':')
+			ret = measure_parse_opt(m, c, argc, argv);
+		if (ret == 1)
+			continue;
+		if (ret)
+			return ret;
+		return rtm_cli_bad_option(a->name, "a:p:D:o:qe:", noise_longopts, argv);
+	}
+	if (optind < argc)
+		return rtm_cli_fail("%s: unexpected argument '%s' (rtmeasure %s --help)", a->name,
+				    argv[optind], a->name);
+	return -1;
+}
+
 int cmd_noise(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "cpus", required_argument, NULL, 'a' },
-		{ "priority", required_argument, NULL, 'p' },
-		{ "policy", required_argument, NULL, 1001 },
-		{ "no-rt", no_argument, NULL, 1007 },
-		{ "duration", required_argument, NULL, 'D' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "force", no_argument, NULL, MEASURE_OPT_FORCE },
-		{ "follow", no_argument, NULL, MEASURE_OPT_FOLLOW },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "json", optional_argument, NULL, MEASURE_OPT_JSON },
-		{ "no-mlock", no_argument, NULL, 1005 },
-		{ "latency", required_argument, NULL, 'e' },
-		{ "no-dma-latency", no_argument, NULL, 1006 },
-		{ "exclusive", no_argument, NULL, 1024 },
-		{ "housekeeping", required_argument, NULL, 1021 },
-		{ "prometheus", required_argument, NULL, 1023 },
-		{ "window", required_argument, NULL, NOISE_OPT_WINDOW },
-		{ "width", required_argument, NULL, NOISE_OPT_WIDTH },
-		{ "threshold", required_argument, NULL, NOISE_OPT_THRESHOLD },
-		{ "report-above", required_argument, NULL, NOISE_OPT_REPORT },
-		{ "max-gaps", required_argument, NULL, NOISE_OPT_MAX_GAPS },
-		{ "backend", required_argument, NULL, NOISE_OPT_BACKEND },
-		{ "trace", optional_argument, NULL, NOISE_OPT_TRACE },
-		{ "no-trace", no_argument, NULL, NOISE_OPT_NO_TRACE },
-		{ "no-report", no_argument, NULL, NOISE_OPT_NO_REPORT },
-		{ "help", no_argument, NULL, 2000 },
-		{ NULL, 0, NULL, 0 },
-	};
 	const struct rtm_session_ops ops = { .serve = rtm_promlive_serve,
 					     .publish = rtm_promlive_publish,
 					     .unserve = rtm_promlive_unserve,
 					     .report = rtm_report_session };
-	const char *name = argv[0];	/* "noise" or "hwlat" */
-	const char *backend = "auto";
+	struct noise_args a = { .name = argv[0], .backend = "auto" };
 	struct rtm_session_opts m;
-	int c, ret;
-	bool report_given = false, rt_given = false;
+	int ret;
 
 	rtm_session_opts_init(&m, "noise");	/* result.json says noise for hwlat too */
 	m.outf = stdout;
 	m.errf = stderr;
 	m.stop = rtm_cli_stop_flag();
 	m.ops = &rtm_probe_noise_ops;
-	m.noise.window_ns = RTM_NOISE_WINDOW_NS;
-	m.noise.width_ns = RTM_NOISE_WIDTH_NS;
-	m.noise.threshold_ns = RTM_NOISE_THRESHOLD_NS;
-	m.noise.report_above_ns = RTM_NOISE_REPORT_NS;
-	m.noise.max_gaps = RTM_NOISE_MAX_GAPS;
-	m.trace.noise_trace = -1;
+	rtm_session_noise_init(&m);	/* the noise probe's defaults; --trace on as root */
 	m.out.report = true;	/* report.html of the gaps at the end, as run */
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "a:p:D:o:qe:", longopts, NULL)) != -1) {
-		if (c == 2000) {
-			noise_usage(stdout, name);
-			rtm_session_opts_release(&m);
-			return RTM_EXIT_OK;
-		}
-		report_given |= c == NOISE_OPT_REPORT;
-		rt_given |= c == 'p' || c == 1001 || c == 1007;
-		if (c == NOISE_OPT_BACKEND) {
-			backend = optarg;
-			continue;
-		}
-		if (c == NOISE_OPT_NO_REPORT) {
-			m.out.report = false;
-			continue;
-		}
-		ret = parse_noise_opt(&m, c, argc, argv);
-		if (!ret && c != '?' && c != ':')
-			ret = measure_parse_opt(&m, c, argc, argv);
-		if (ret == 1)
-			continue;
+	ret = noise_parse(&m, &a, argc, argv);
+	if (ret >= 0) {
 		rtm_session_opts_release(&m);
-		if (ret)
-			return ret;
-		return rtm_cli_bad_option(name, "a:p:D:o:qe:", longopts, argv);
+		return ret;
 	}
-	if (optind < argc) {
-		rtm_session_opts_release(&m);
-		return rtm_cli_fail("%s: unexpected argument '%s' (rtmeasure %s --help)", name,
-				    argv[optind], name);
-	}
-	if (!report_given && m.noise.report_above_ns < m.noise.threshold_ns)
+	if (!a.report_given && m.noise.report_above_ns < m.noise.threshold_ns)
 		m.noise.report_above_ns = m.noise.threshold_ns;
 	/* the gap causes by default only where they can work: root (tracefs) */
 	if (m.trace.noise_trace < 0 && geteuid() != 0)
 		m.trace.noise_trace = 0;
 	ret = check_noise_opts(&m);
 	if (!ret)
-		ret = pick_backend(&m, name, backend, rt_given);
+		ret = pick_backend(&m, a.name, a.backend, a.rt_given);
 	if (!ret)
 		ret = rtm_session_run(&m, &ops);
 	rtm_session_opts_release(&m);

@@ -122,19 +122,75 @@ static int parse_cost_opt(struct run_cost *rc, bool *on, int c)
 	return 0;
 }
 
+static const struct option run_longopts[] = {
+	MEASURE_LONGOPTS,
+	{ "load", required_argument, NULL, 2001 },
+	{ "no-report", no_argument, NULL, 2002 },
+	{ "throughput", optional_argument, NULL, 2003 },
+	{ "throughput-time", required_argument, NULL, 2004 },
+	{ "throughput-reps", required_argument, NULL, 2005 },
+	MEASURE_NOISE_LONGOPTS,
+	{ "help", no_argument, NULL, 2000 },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* One option of run's own: 1 taken, 0 not ours, 2 after the message. */
+static int parse_run_opt(struct rtm_session_opts *m, struct run_cost *rc, bool *cost,
+			 bool *noise_given, int c, int argc, char **argv)
+{
+	struct rtm_error err = { "" };
+	int ret;
+
+	if (c == 2001) {
+		if (rtm_load_parse(optarg, &m->load_kinds, &err))
+			return rtm_cli_fail("run: --load: %s", err.msg);
+		return 1;
+	}
+	if (c == 2002) {
+		m->out.report = false;
+		return 1;
+	}
+	ret = parse_cost_opt(rc, cost, c);
+	if (ret)
+		return ret;
+	ret = measure_noise_parse(m, c, argc, argv);
+	*noise_given |= ret == 1 && c != MEASURE_OPT_NOISE;
+	return ret;
+}
+
+/* The options into @m and @rc: -1 to go on, else the exit status (help, a bad option). */
+static int run_parse(struct rtm_session_opts *m, struct run_cost *rc, bool *cost,
+		     bool *noise_given, int argc, char **argv)
+{
+	int c, ret;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, MEASURE_SHORTOPTS, run_longopts, NULL)) != -1) {
+		if (c == 2000) {
+			run_usage(stdout);
+			return RTM_EXIT_OK;
+		}
+		ret = parse_run_opt(m, rc, cost, noise_given, c, argc, argv);
+		if (!ret)
+			ret = measure_parse_opt(m, c, argc, argv);
+		if (ret == 1)
+			continue;
+		if (ret)
+			return ret;
+		return rtm_cli_bad_option("run", MEASURE_SHORTOPTS, run_longopts, argv);
+	}
+	if (optind < argc)
+		return rtm_cli_fail("run: unexpected argument '%s' (rtmeasure run --help)",
+				    argv[optind]);
+	if (!*cost && (rc->o.time_ns != RTM_COST_DEFAULT_TIME_NS || rc->o.reps != 1))
+		return rtm_cli_fail("run: --throughput-time and --throughput-reps go with "
+				    "--throughput");
+	return -1;
+}
+
 int cmd_run(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		MEASURE_LONGOPTS,
-		{ "load", required_argument, NULL, 2001 },
-		{ "no-report", no_argument, NULL, 2002 },
-		{ "throughput", optional_argument, NULL, 2003 },
-		{ "throughput-time", required_argument, NULL, 2004 },
-		{ "throughput-reps", required_argument, NULL, 2005 },
-		MEASURE_NOISE_LONGOPTS,
-		{ "help", no_argument, NULL, 2000 },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct rtm_session_ops ops = { .serve = rtm_promlive_serve, .publish = rtm_promlive_publish,
 				       .unserve = rtm_promlive_unserve, .report = rtm_report_session };
 	struct rtm_error err = { "" };
@@ -142,7 +198,7 @@ int cmd_run(int argc, char **argv)
 	struct run_cost rc = { .o = { .stressors = (1u << RTM_COST_NSTRESSORS) - 1,
 				      .time_ns = RTM_COST_DEFAULT_TIME_NS, .reps = 1 } };
 	bool cost = false, noise_given = false;
-	int c, ret;
+	int ret;
 
 	rtm_session_opts_init(&m, "run");
 	m.outf = stdout;
@@ -151,46 +207,9 @@ int cmd_run(int argc, char **argv)
 	m.probe.duration_ns = RUN_DEFAULT_DURATION_NS;
 	m.out.report = true;
 	rtm_session_noise_init(&m);
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, MEASURE_SHORTOPTS, longopts, NULL)) != -1) {
-		if (c == 2000) {
-			run_usage(stdout);
-			return RTM_EXIT_OK;
-		}
-		if (c == 2001) {
-			if (rtm_load_parse(optarg, &m.load_kinds, &err))
-				return rtm_cli_fail("run: --load: %s", err.msg);
-			continue;
-		}
-		if (c == 2002) {
-			m.out.report = false;
-			continue;
-		}
-		ret = parse_cost_opt(&rc, &cost, c);
-		if (ret == 1)
-			continue;
-		if (ret)
-			return ret;
-		ret = measure_noise_parse(&m, c, argc, argv);
-		noise_given |= ret == 1 && c != MEASURE_OPT_NOISE;
-		if (ret == 1)
-			continue;
-		if (ret)
-			return ret;
-		ret = measure_parse_opt(&m, c, argc, argv);
-		if (ret == 1)
-			continue;
-		if (ret)
-			return ret;
-		return rtm_cli_bad_option("run", MEASURE_SHORTOPTS, longopts, argv);
-	}
-	if (optind < argc)
-		return rtm_cli_fail("run: unexpected argument '%s' (rtmeasure run --help)",
-				    argv[optind]);
-	if (!cost && (rc.o.time_ns != RTM_COST_DEFAULT_TIME_NS || rc.o.reps != 1))
-		return rtm_cli_fail("run: --throughput-time and --throughput-reps go with "
-				    "--throughput");
+	ret = run_parse(&m, &rc, &cost, &noise_given, argc, argv);
+	if (ret >= 0)
+		return ret;
 	ret = rtm_session_noise_check(&m, noise_given);
 	if (ret)
 		return ret;

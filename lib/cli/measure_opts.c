@@ -365,7 +365,7 @@ static int parse_system_opt(struct rtm_session_opts *m, int c)
 }
 
 /* Late wake-ups kept, traced and captured. */
-static int parse_log_opt(struct rtm_session_opts *m, int c, int argc, char **argv)
+static int parse_log_opt(struct rtm_session_opts *m, int c)
 {
 	struct rtm_error err = { "" };
 	const char *cmd = m->command, *arg = optarg;
@@ -421,6 +421,17 @@ static int parse_log_opt(struct rtm_session_opts *m, int c, int argc, char **arg
 		m->trace.filters[m->trace.nfilters++] = arg;
 		m->trace.on = true;
 		return 1;
+	}
+	return 0;
+}
+
+/* The streaming instance's options and the latency probe's backend. */
+static int parse_stream_opt(struct rtm_session_opts *m, int c, int argc, char **argv)
+{
+	struct rtm_error err = { "" };
+	const char *cmd = m->command, *arg = optarg;
+
+	switch (c) {
 	case MEASURE_OPT_RT_HOLD:	/* RT tasks holding a CPU */
 		if (!strcmp(arg, "0"))
 			m->trace.rt_hold_ns = 0;
@@ -459,7 +470,8 @@ int measure_parse_opt(struct rtm_session_opts *m, int c, int argc, char **argv)
 	int ret;
 
 	if ((ret = parse_probe_opt(m, c, argc, argv)) || (ret = parse_result_opt(m, c, argc, argv)) ||
-	    (ret = parse_system_opt(m, c)) || (ret = parse_log_opt(m, c, argc, argv)))
+	    (ret = parse_system_opt(m, c)) || (ret = parse_log_opt(m, c)) ||
+	    (ret = parse_stream_opt(m, c, argc, argv)))
 		return ret;
 	return parse_cyclictest_opt(m, c, argc, argv);
 }

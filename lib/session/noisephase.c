@@ -20,16 +20,16 @@
 #include "session/session_priv.h"
 #include "trace/stream.h"
 
-/* The latency phase's options, turned into the noise phase's. */
-static void phase_opts(const struct rtm_session_opts *m, struct rtm_session_opts *n)
+void rtm_session_noise_opts(const struct rtm_session_opts *m, struct rtm_session_opts *n,
+			    const struct rtm_cpulist *cpus, uint64_t duration_ns, const char *reason)
 {
-	*n = *m;	/* the CPU list is borrowed: released with @m */
+	*n = *m;	/* the CPU lists are borrowed: released with @m */
 	n->ops = &rtm_probe_noise_ops;
-	n->trace.on = false;		/* the flight recorder is the latency phase's */
+	n->trace.on = false;		/* the flight recorder is the latency probe's */
 	n->trace.rt_hold_given = false;
 	n->trace.rt_hold_ns = 0;
 	n->trace.timer_irq_given = false;
-	n->noise.cpus = m->probe.cpus;
+	n->noise.cpus = *cpus;
 	n->noise.sched = m->probe.sched;
 	/* a busy loop runs at fifo, rr or other: deadline takes FIFO 95, batch/idle other */
 	if (n->noise.sched.policy != RTM_POLICY_FIFO && n->noise.sched.policy != RTM_POLICY_RR &&
@@ -40,11 +40,10 @@ static void phase_opts(const struct rtm_session_opts *m, struct rtm_session_opts
 		n->noise.sched.policy = rt ? RTM_POLICY_FIFO : RTM_POLICY_OTHER;
 		n->noise.sched.priority = rt ? 95 : 0;
 	}
-	n->noise.duration_ns = m->noise_phase.duration_ns;
+	n->noise.duration_ns = duration_ns;
 	n->noise.lock_memory = m->probe.lock_memory;
 	n->noise.dma_latency_us = m->probe.dma_latency_us;
-	n->noise.backend_reason = "run --noise: the busy loop, on the CPUs the latency phase "
-				  "measured";
+	n->noise.backend_reason = reason;
 }
 
 static void banner(const struct rtm_session_opts *n)
@@ -126,7 +125,9 @@ int rtm_session_noise_phase(struct rtm_session_opts *m, struct rtm_result *r,
 	struct rtm_result *t;
 	bool stopped = false, saved;
 
-	phase_opts(m, &n);
+	/* the latency phase's options, turned into the noise phase's */
+	rtm_session_noise_opts(m, &n, &m->probe.cpus, m->noise_phase.duration_ns, "run --noise: "
+			       "the busy loop, on the CPUs the latency phase measured");
 	t = rtm_result_alloc("noise");
 	if (!t)
 		return phase_warn(m, "out of memory");

@@ -112,6 +112,14 @@ void rtm_session_irq_free(struct rtm_session_irq *mi);
 /* ---- noisephase.c: run --noise */
 
 /*
+ * The noise probe's options from a latency session's @m (its scheduling, memory
+ * locking and PM QoS target), on @cpus for @duration_ns (0: until stopped), its
+ * backend's @reason: into @n, the CPU lists borrowed from @m.
+ */
+void rtm_session_noise_opts(const struct rtm_session_opts *m, struct rtm_session_opts *n,
+			    const struct rtm_cpulist *cpus, uint64_t duration_ns, const char *reason);
+
+/*
  * The noise phase on the latency phase's CPUs, after its threads are joined
  * (@latency_end_ns, CLOCK_MONOTONIC, recorded in sections.noise.phase):
  * sections.noise into @r. A stop ends it with what was measured. -1 after a
