@@ -191,8 +191,10 @@ static int run_parse(struct rtm_session_opts *m, struct run_cost *rc, bool *cost
 
 int cmd_run(int argc, char **argv)
 {
-	struct rtm_session_ops ops = { .serve = rtm_promlive_serve, .publish = rtm_promlive_publish,
-				       .unserve = rtm_promlive_unserve, .report = rtm_report_session };
+	struct rtm_session_ops ops = { .serve = rtm_promlive_serve,
+				       .publish = rtm_promlive_publish,
+				       .unserve = rtm_promlive_unserve,
+				       .report = rtm_report_session };
 	struct rtm_error err = { "" };
 	struct rtm_session_opts m;
 	struct run_cost rc = { .o = { .stressors = (1u << RTM_COST_NSTRESSORS) - 1,

@@ -333,9 +333,9 @@ void rtm_dash_print_plain(struct rtm_dash *d)
 
 	rtm_fmt_ns(thr, sizeof(thr), mo->threshold_ns);
 	fprintf(f, "-- %.1f s  threshold %s  tracing %s\n", rtm_mon_elapsed_s(mo), thr,
-	       mo->tracing ? "on" : "off");
+		mo->tracing ? "on" : "off");
 	fprintf(f, "%-5s %9s %9s %9s %9s %9s %9s %10s %8s\n", "CPU", "cur", "min", "avg", "p99",
-	       "p99.9", "max", "samples", "overruns");
+		"p99.9", "max", "samples", "overruns");
 	for (i = 0; i < mo->n; i++) {
 		const struct rtm_mon_cpu *mc = &mo->cpus[i];
 
@@ -345,8 +345,9 @@ void rtm_dash_print_plain(struct rtm_dash *d)
 		rtm_fmt_ns(a[3], sizeof(a[3]), mc->p99_ns);
 		rtm_fmt_ns(a[4], sizeof(a[4]), mc->p999_ns);
 		rtm_fmt_ns(a[5], sizeof(a[5]), mc->max_ns);
-		fprintf(f, "%-5d %9s %9s %9s %9s %9s %9s %10llu %8llu\n", mc->cpu, a[0], a[1], a[2], a[3],
-		       a[4], a[5], (unsigned long long)mc->samples, (unsigned long long)mc->overruns);
+		fprintf(f, "%-5d %9s %9s %9s %9s %9s %9s %10llu %8llu\n", mc->cpu, a[0], a[1], a[2],
+			a[3], a[4], a[5], (unsigned long long)mc->samples,
+			(unsigned long long)mc->overruns);
 	}
 	if (mo->nirqs) {
 		fprintf(f, "irq/s:");
@@ -358,8 +359,9 @@ void rtm_dash_print_plain(struct rtm_dash *d)
 		char cells[RTM_DASH_NOISE_CELLS][64];
 
 		rtm_dash_noise_cells(mo, i, cells);
-		fprintf(f, "noise CPU%s: %s noise, max gap %s, %s gaps, largest gap's cause %s, main "
-		       "cause %s\n", cells[0], cells[1], cells[2], cells[3], cells[4], cells[5]);
+		fprintf(f, "noise CPU%s: %s noise, max gap %s, %s gaps, largest gap's cause %s, "
+			"main cause %s\n", cells[0], cells[1], cells[2], cells[3], cells[4],
+			cells[5]);
 	}
 	if (mo->noise_note[0] && mo->nn)
 		fprintf(f, "noise: %s\n", mo->noise_note);

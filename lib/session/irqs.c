@@ -10,9 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "irq/irq.h"
-#include "irq/handlers.h"
 #include "core/units.h"
+#include "irq/handlers.h"
+#include "irq/irq.h"
 #include "session/session_priv.h"
 
 struct rtm_session_irq {

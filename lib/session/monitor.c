@@ -412,8 +412,8 @@ int rtm_mon_finish(struct rtm_mon *mo)
 	rtm_session_cpus_record(mo->locks, r);
 	rtm_session_stream_finish(&mo->m, mo->hold, r);	/* sections.rt_holds, when traced */
 	for (i = 0; !ret && i < mo->nspikes && i < RTM_MON_SPIKES; i++) {
-		const struct rtm_mon_spike *s = &mo->spikes[(mo->nspikes > RTM_MON_SPIKES ?
-							  mo->nspikes - RTM_MON_SPIKES : 0) + i % RTM_MON_SPIKES];
+		int first = mo->nspikes > RTM_MON_SPIKES ? mo->nspikes - RTM_MON_SPIKES : 0;
+		const struct rtm_mon_spike *s = &mo->spikes[first + i % RTM_MON_SPIKES];
 
 		json_array_append_new(r->events, json_pack("{s:s, s:i, s:I, s:f, s:s}",
 			"type", "monitor_spike", "cpu", s->cpu,

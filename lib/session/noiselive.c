@@ -8,11 +8,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "trace/noiseattr.h"
+#include "core/units.h"
 #include "probe/probe.h"
 #include "probe/probe_noise.h"
-#include "core/units.h"
 #include "session/session_priv.h"
+#include "trace/noiseattr.h"
 #include "trace/stream.h"
 
 #define LIVE_BATCH	1024	/* gaps fetched from a probe thread at a time */

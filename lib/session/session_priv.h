@@ -44,6 +44,95 @@ struct rtm_session {
 	bool noise_failed;		/* run --noise's phase could not run: the same */
 };
 
+/* The command's stop flag is set. */
+static inline bool rtm_session_stopping(const struct rtm_session_opts *o)
+{
+	return o->stop && *o->stop;
+}
+
+/* "rtmeasure: <message>" on @o's error stream; returns RTM_SESSION_EXIT_USAGE. */
+int rtm_session_fail(const struct rtm_session_opts *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* ---- the checks before a run (lib/session/checks.c) */
+
+/*
+ * Check the options against the box: the CPUs (default: every allowed one),
+ * privileges, /dev/cpu_dma_latency, the trace options. RTM_SESSION_EXIT_USAGE
+ * after the one-line message.
+ */
+int rtm_session_prepare(struct rtm_session_opts *o);
+/*
+ * --housekeeping: move the calling thread (and so every thread it starts
+ * later) to those CPUs; call after the load has started (its processes keep
+ * their own placement) and before the probes (they pin themselves).
+ * Returns 0 or -errno.
+ */
+int rtm_session_housekeeping_apply(const struct rtm_session_opts *o);
+/*
+ * The results folder @dir, before measuring: created if missing; refused with
+ * one line (RTM_SESSION_EXIT_USAGE) when it is a file, a symbolic link without
+ * --follow, not writable, or holds an earlier result without --force (which
+ * clears the files rtmeasure wrote there). 0 when it can be used.
+ */
+int rtm_session_check_outdir(const struct rtm_session_opts *o, const char *dir);
+
+struct rtm_cpulock;
+/*
+ * Announce the measured CPUs to other rtmeasure runs (runlock.h). Another run
+ * on one of them: with --exclusive (ours or its) the one-line error and
+ * RTM_SESSION_EXIT_USAGE in *@status, else @note says which CPUs are shared,
+ * with whom. A lock directory that cannot be used is noted too (refused with
+ * --exclusive).
+ */
+struct rtm_cpulock *rtm_session_cpus_lock(const struct rtm_session_opts *o, char *note,
+					  size_t len, int *status);
+/* A later run joined our CPUs since the last call: @note says so (once). */
+bool rtm_session_cpus_poll(struct rtm_cpulock *l, double elapsed_s, char *note, size_t len);
+/* result.json sections.shared_cpus: the CPUs another rtmeasure measured too. */
+void rtm_session_cpus_record(struct rtm_cpulock *l, struct rtm_result *r);
+
+/* ---- the results folder (lib/session/output.c) */
+
+/* The options as result.json records them. */
+json_t *rtm_session_options_json(const struct rtm_session_opts *o);
+/* result.json and histogram.txt into @dir; RTM_SESSION_EXIT_USAGE after the message. */
+int rtm_session_save_results(const struct rtm_session_opts *o, const struct rtm_result *r,
+			     const char *dir);
+
+/* ---- the streaming instance's consumers (lib/session/streaming.c, lib/trace/stream.h) */
+
+/* --rt-hold, --timer-irq, the spike census or the gap causes: a stream is wanted. */
+bool rtm_session_stream_wanted(const struct rtm_session_opts *o);
+/* noise --trace: each gap's cause, given or on by default as root. */
+bool rtm_session_noise_trace_wanted(const struct rtm_session_opts *o);
+/*
+ * The streaming instance (rtmeasure-PID-stream) on the measured CPUs, started now,
+ * with the consumers @o wants. NULL with @err set.
+ */
+struct rtm_stream *rtm_session_stream_start(const struct rtm_session_opts *o,
+					    struct rtm_error *err);
+/*
+ * rtm_session_stream_start() failed: true (after a note naming why) when the run
+ * goes on without it, which only noise's default gap causes do.
+ */
+bool rtm_session_stream_optional(struct rtm_session_opts *o, const struct rtm_error *err);
+/*
+ * Stop, drain, close what is open, and write r->sections.rt_holds, .timer_irq and
+ * .spike_census, and the gap causes into r->sections.noise (after the probe's
+ * finish); the warnings on @o's error stream.
+ */
+void rtm_session_stream_finish(const struct rtm_session_opts *o, struct rtm_stream *st,
+			       struct rtm_result *r);
+/*
+ * The timer probe's late wake-ups so far into the stream's census, the steal time
+ * beside them, and the verdicts on those the stream has caught up with (after
+ * rtm_stream_poll(); once more after the probe stopped, before the finish).
+ */
+void rtm_session_census_poll(struct rtm_stream *st, struct rtm_cyclic *c);
+
+/* ---- opts.c */
+
 /* A wake-up latency probe (the timer probe or the timerlat tracer): r->cpus, the summary. */
 bool rtm_session_latency_probe(const struct rtm_session_opts *o);
 /* One line on the error stream naming the stale trace instances @t's creation removed. */
@@ -117,7 +206,8 @@ void rtm_session_irq_free(struct rtm_session_irq *mi);
  * backend's @reason: into @n, the CPU lists borrowed from @m.
  */
 void rtm_session_noise_opts(const struct rtm_session_opts *m, struct rtm_session_opts *n,
-			    const struct rtm_cpulist *cpus, uint64_t duration_ns, const char *reason);
+			    const struct rtm_cpulist *cpus, uint64_t duration_ns,
+			    const char *reason);
 
 /*
  * The noise phase on the latency phase's CPUs, after its threads are joined
