@@ -7,6 +7,7 @@
 
 #include "cli/measure_opts.h"
 #include "present/promlive.h"
+#include "present/runreport.h"
 #include "rtmeasure.h"
 #include "session/session.h"
 
@@ -30,7 +31,8 @@ int cmd_cyclic(int argc, char **argv)
 	};
 	const struct rtm_session_ops ops = { .serve = rtm_promlive_serve,
 					     .publish = rtm_promlive_publish,
-					     .unserve = rtm_promlive_unserve };
+					     .unserve = rtm_promlive_unserve,
+					     .summary = rtm_runreport_summary };
 	struct rtm_session_opts m;
 	int c, ret;
 

@@ -262,7 +262,7 @@ static void monitor_loop(struct rtm_dash *d, struct rtm_promlive *prom)
 	uint64_t next = mono_ns() + mo->refresh_ns, now;
 	int key;
 
-	while (!quit && !rtm_cli_stopping() && !rtm_probe_run_done(mo->run)) {
+	while (!quit && !*mo->m.stop && !rtm_probe_run_done(mo->run)) {
 		quit = !monitor_wait(d, next, &key);
 		rtm_probe_run_tick(mo->run);
 		rtm_promlive_timer(prom, mo->c, NULL, NULL, mo->hold);

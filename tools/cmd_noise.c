@@ -348,7 +348,8 @@ int cmd_noise(int argc, char **argv)
 	const struct rtm_session_ops ops = { .serve = rtm_promlive_serve,
 					     .publish = rtm_promlive_publish,
 					     .unserve = rtm_promlive_unserve,
-					     .report = rtm_report_session };
+					     .report = rtm_runreport_write,
+					     .summary = rtm_runreport_summary };
 	struct noise_args a = { .name = argv[0], .backend = "auto" };
 	struct rtm_session_opts m;
 	int ret;

@@ -194,7 +194,9 @@ int cmd_run(int argc, char **argv)
 	struct rtm_session_ops ops = { .serve = rtm_promlive_serve,
 				       .publish = rtm_promlive_publish,
 				       .unserve = rtm_promlive_unserve,
-				       .report = rtm_report_session };
+				       .report = rtm_runreport_write,
+				       .summary = rtm_runreport_summary,
+				       .throughput_table = rtm_cost_fprint };
 	struct rtm_error err = { "" };
 	struct rtm_session_opts m;
 	struct run_cost rc = { .o = { .stressors = (1u << RTM_COST_NSTRESSORS) - 1,

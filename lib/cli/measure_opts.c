@@ -178,8 +178,8 @@ static int parse_cyclictest_opt(struct rtm_session_opts *m, int c, int argc, cha
 	case 'N':
 		m->out.nsecs = true;
 		return 1;
-	case 'u':	/* lines are written whole anyway; make stdout follow them */
-		setvbuf(stdout, NULL, _IOLBF, 0);
+	case 'u':	/* lines are written whole anyway; make the output follow them */
+		m->out.line_buffered = true;
 		return 1;
 	case 'e':
 		if (parse_u64(optarg, &v) || v > 2000000000)

@@ -471,6 +471,8 @@ int rtm_mon_prepare(struct rtm_mon *mo)
 	char note[512];
 	int ret;
 
+	if (mo->m.out.line_buffered)	/* before anything is written to it */
+		setvbuf(mo->m.outf, NULL, _IOLBF, 0);
 	ret = prepare_checks(mo);
 	if (ret) {
 		rtm_mon_noise_free(mo);

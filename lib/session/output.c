@@ -13,7 +13,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "box/cost.h"
 #include "box/sysinfo.h"
 #include "core/fileio.h"
 #include "core/units.h"
@@ -241,17 +240,11 @@ static void print_shared(const struct rtm_result *r, FILE *f)
 			"numbers include its disturbance\n", strpbrk(cpus, ",-") ? "s" : "", cpus);
 }
 
-/* The summary table (or the noise table). */
-static void print_summary(const struct rtm_session_opts *m, const struct rtm_result *r, FILE *f)
+/* The summary table (or the noise table): the command's printer (ops->summary). */
+static void print_summary(const struct rtm_session *s, FILE *f)
 {
-	if (rtm_session_latency_probe(m)) {
-		rtm_summary_fprint_unit(r, f, m->out.nsecs);
-		if (json_object_get(r->sections, "noise")) {	/* run --noise */
-			fprintf(f, "\nnoise phase (after the latency phase, same CPUs):\n");
-			rtm_noise_fprint(json_object_get(r->sections, "noise"), f, 5);
-		}
-	} else
-		rtm_noise_fprint(json_object_get(r->sections, "noise"), f, 10);
+	if (s->ops->summary)
+		s->ops->summary(s->o, s->r, f);
 }
 
 /* Outcome 2: the results folder and its report; the table goes out even if they fail. */
@@ -264,7 +257,7 @@ int rtm_session_outcome_save(struct rtm_session *s)
 		/* the numbers of the run are not lost with its folder */
 		if (!m->out.json) {
 			fprintf(m->outf, "\n");
-			print_summary(m, s->r, m->outf);
+			print_summary(s, m->outf);
 		}
 		return ret;
 	}
@@ -337,9 +330,11 @@ int rtm_session_outcome_print(struct rtm_session *s)
 		json_decref(j);
 	} else {
 		fprintf(m->outf, "\n");
-		print_summary(m, r, m->outf);
+		print_summary(s, m->outf);
 		rtm_session_irq_print(s->irq, m->outf);
-		rtm_cost_fprint(json_object_get(r->sections, "throughput"), m->outf);
+		if (s->ops->throughput_table)	/* run --throughput */
+			s->ops->throughput_table(json_object_get(r->sections, "throughput"),
+						 m->outf);
 		print_notes(s->si, m, m->outf);
 		print_shared(r, m->outf);
 		fprintf(m->outf, "results: %s/%s\n", s->dir, s->reported ? " (report.html)" : "");

@@ -355,6 +355,8 @@ int rtm_session_run(struct rtm_session_opts *o, const struct rtm_session_ops *op
 	memset(&s, 0, sizeof(s));
 	s.o = o;
 	s.ops = ops;
+	if (o->out.line_buffered)	/* before anything is written to it */
+		setvbuf(o->outf, NULL, _IOLBF, 0);
 	if ((ret = setup_checks(&s)) || (ret = setup_result(&s))) {
 		session_release(&s);
 		return ret;

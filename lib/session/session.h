@@ -65,6 +65,7 @@ struct rtm_session_out {
 	int nbounds;
 	struct rtm_bound bounds[RTM_SESSION_MAX_BOUNDS];
 	bool report;				/* run: report.html and plots at the end */
+	bool line_buffered;			/* -u: the output stream flushed by line */
 };
 
 /* The trace instances: the flight recorder and the streaming instance's consumers. */
@@ -152,7 +153,11 @@ struct rtm_session_live {
  *	with @err set (the results are kept)
  * @throughput: run --throughput, the cost phase after the latency phase with
  *	@ctx: its section into @r; -1 after a warning when it failed
- * NULL hooks are not called (no --prometheus server, no report, no cost phase).
+ * @summary: the table at the end (the latency summary, with run --noise's noise
+ *	table after it; noise: its table), also when the results folder failed
+ * @throughput_table: run --throughput's table (sections.throughput, or NULL)
+ * NULL hooks are not called (no --prometheus server, no report, no cost phase,
+ * nothing printed).
  */
 struct rtm_session_ops {
 	int (*serve)(const struct rtm_session_opts *o, const json_t *sysinfo, void **state,
@@ -162,6 +167,8 @@ struct rtm_session_ops {
 	int (*report)(const struct rtm_result *r, const char *dir, struct rtm_error *err);
 	int (*throughput)(void *ctx, const struct rtm_session_opts *o, struct rtm_result *r);
 	void *ctx;
+	void (*summary)(const struct rtm_session_opts *o, const struct rtm_result *r, FILE *f);
+	void (*throughput_table)(const json_t *sec, FILE *f);
 };
 
 /* Run the measurement (set-up, the drive loop, the phases after it, the outcome). */
