@@ -5,9 +5,12 @@
 #include <getopt.h>
 #include <stdio.h>
 
-#include "measure.h"
+#include "cli/measure_opts.h"
+#include "present/promlive.h"
+#include "present/runreport.h"
 #include "cli/cli.h"
 #include "rtmeasure.h"
+#include "session/session.h"
 
 static void cyclic_usage(FILE *f)
 {
@@ -27,10 +30,16 @@ int cmd_cyclic(int argc, char **argv, const struct rtm_cli *cli)
 		{ "help", no_argument, NULL, 2000 },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct measure_opts m;
+	const struct rtm_session_ops ops = { .serve = rtm_promlive_serve,
+					     .publish = rtm_promlive_publish,
+					     .unserve = rtm_promlive_unserve,
+					     .summary = rtm_runreport_summary };
+	struct rtm_session_opts m;
 	int c, ret;
 
-	measure_opts_init(&m, "cyclic");
+	rtm_session_opts_init(&m, "cyclic");
+	m.outf = stdout;
+	m.errf = stderr;
 	m.stop = cli->stop;
 	optind = 1;
 	opterr = 0;
@@ -49,7 +58,7 @@ int cmd_cyclic(int argc, char **argv, const struct rtm_cli *cli)
 	if (optind < argc)
 		return rtm_cli_fail("cyclic: unexpected argument '%s' (rtmeasure cyclic --help)",
 				    argv[optind]);
-	ret = measure_main(&m);
-	measure_opts_release(&m);
+	ret = rtm_session_run(&m, &ops);
+	rtm_session_opts_release(&m);
 	return ret;
 }

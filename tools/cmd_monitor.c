@@ -1,29 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * cmd_monitor.c - rtmeasure monitor: the timer probes on every CPU, watched
- * live. This file keeps the data: per-CPU snapshots (copies of the probes'
- * histograms, never stopping them), interrupt rates, the spike log (a probe
- * that sees a wake-up over the threshold claims it; with tracing on, the
- * flight recorder's window is saved and analysed), and the keys.
+ * live. The options, the keys and the loop; lib/session/monitor.c keeps the
+ * data, lib/present/dashboard.c draws it.
  */
-#include <errno.h>
-#include <ftw.h>
 #include <getopt.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "trace/capture.h"
-#include "core/fileio.h"
-#include "monitor.h"
+#include "box/sysinfo.h"
+#include "cli/measure_opts.h"
 #include "cli/cli.h"
 #include "rtmeasure.h"
-#include "core/runlock.h"
 #include "core/units.h"
+#include "present/dashboard.h"
+#include "present/promlive.h"
+#include "session/monitor.h"
+
+#define MON_OPT_NOISE_CPUS 3004
 
 static uint64_t mono_ns(void)
 {
@@ -59,446 +56,27 @@ static void monitor_usage(FILE *f)
 		"      --help              this help\n");
 }
 
-/* ---------------------------------------------------------------- data */
-
-static void mon_fill(struct mon_cpu *mc)
-{
-	const struct rtm_hist *h = mc->view;
-
-	mc->samples = h->count;
-	mc->min_ns = h->count ? h->min_ns : 0;
-	mc->max_ns = h->max_ns;
-	mc->avg_ns = rtm_hist_mean(h);
-	mc->p99_ns = rtm_hist_percentile(h, 99);
-	mc->p999_ns = rtm_hist_percentile(h, 99.9);
-	mc->cur_ns = mc->snap.last_ns;
-	mc->overruns = mc->snap.overruns - mc->base_overruns;
-}
-
-/* Snapshots of every CPU: the figures since the start (or the last reset). */
-static void refresh_cpus(struct mon *mo)
-{
-	int i;
-
-	for (i = 0; i < mo->n; i++) {
-		struct mon_cpu *mc = &mo->cpus[i];
-		struct rtm_hist *t;
-		uint64_t imax = 0;
-
-		t = mc->prev;		/* the previous snapshot becomes "prev" */
-		mc->prev = mc->cur;
-		mc->cur = t;
-		rtm_probe_timer_snapshot(mo->p, i, &mc->snap, mc->cur, NULL);
-		/* the interval's maximum, from the difference of two snapshots */
-		if (rtm_hist_diff(mc->view, mc->cur, mc->prev) == 0 && mc->view->count)
-			imax = mc->view->max_ns;
-		memmove(mc->spark, mc->spark + 1, sizeof(mc->spark) - sizeof(mc->spark[0]));
-		mc->spark[MON_SPARK - 1] = imax;
-		if (mc->base->count || mc->base_samples) {
-			if (rtm_hist_diff(mc->view, mc->cur, mc->base))
-				rtm_hist_copy(mc->view, mc->cur);
-		} else {
-			rtm_hist_copy(mc->view, mc->cur);
-		}
-		mon_fill(mc);
-	}
-}
-
-static void reset_stats(struct mon *mo)
-{
-	int i;
-
-	for (i = 0; i < mo->n; i++) {
-		struct mon_cpu *mc = &mo->cpus[i];
-
-		rtm_probe_timer_snapshot(mo->p, i, &mc->snap, mc->base, NULL);
-		rtm_hist_copy(mc->cur, mc->base);
-		rtm_hist_copy(mc->prev, mc->base);
-		rtm_hist_reset(mc->view);
-		mc->base_samples = mc->base->count ? mc->base->count : 1;
-		mc->base_overruns = mc->snap.overruns;
-		memset(mc->spark, 0, sizeof(mc->spark));
-		mon_fill(mc);
-	}
-	snprintf(mo->message, sizeof(mo->message), "statistics reset");
-}
-
-/* Interrupt rates of the measured CPUs over the last refresh; handler times when tracing. */
-static void refresh_irqs(struct mon *mo)
-{
-	struct rtm_irq_snap cur, d;
-	int i, n = 0;
-
-	memset(&cur, 0, sizeof(cur));
-	memset(&d, 0, sizeof(d));
-	if (!mo->irq_ok || rtm_irq_snap_read("/", &cur, NULL))
-		return;
-	if (rtm_irq_delta(&mo->irq_prev, &cur, &d, NULL) == 0) {
-		int idx[MON_IRQ_ROWS];
-		struct rtm_irqacct_cpu t;
-
-		n = rtm_irq_top(&d, &mo->m.probe.cpus, MON_IRQ_ROWS, idx);
-		for (i = 0; i < n; i++) {
-			const struct rtm_irq_row *r = &d.rows[idx[i]];
-			struct mon_irq *q = &mo->irqs[i];
-
-			memset(q, 0, sizeof(*q));
-			snprintf(q->name, sizeof(q->name), "%s", r->name);
-			snprintf(q->desc, sizeof(q->desc), "%s",
-				 r->actions && *r->actions ? r->actions : r->desc ? r->desc : "");
-			q->rate = rtm_irq_rate_hz(&d, rtm_irq_count_on(&d, r, &mo->m.probe.cpus));
-			rtm_irqacct_row_total(mo->acct, r->name, r->irq, &mo->m.probe.cpus, &t);
-			q->count = t.count;
-			q->total_ns = t.total_ns;
-			q->max_ns = t.max_ns;
-		}
-		mo->nirqs = n < 0 ? 0 : n;
-		rtm_irq_snap_release(&d);
-	}
-	rtm_irq_snap_release(&mo->irq_prev);
-	mo->irq_prev = cur;
-	if (mo->acct)
-		rtm_irqacct_reset(mo->acct);
-}
-
-static void add_spike(struct mon *mo, const struct rtm_probe_hit *pc, const char *verdict)
-{
-	struct mon_spike *s = &mo->spikes[mo->nspikes % MON_SPIKES];
-
-	s->t_s = (double)(pc->woke_ns - mo->start_ns) / 1e9;
-	s->cpu = pc->cpu;
-	s->latency_ns = pc->latency_ns;
-	snprintf(s->verdict, sizeof(s->verdict), "%s", verdict);
-	mo->nspikes++;
-}
-
-/* A probe claimed a wake-up over the threshold: log it, with its cause when tracing. */
-static void take_spike(struct mon *mo)
+/* --noise-cpus and the --noise-* options: 1 taken, 0 not ours, RTM_EXIT_USAGE. */
+static int mon_noise_parse(struct rtm_mon *mo, int c, int argc, char **argv)
 {
 	struct rtm_error err = { "" };
-	struct rtm_probe_hit pc;
-	struct rtm_spike_window w;
-	json_t *sum;
 
-	if (!rtm_probe_timer_capture_pending(mo->p, &pc))
-		return;
-	if (!mo->tracing) {
-		add_spike(mo, &pc, mo->plain ? "(tracing off: --trace explains them)" :
-			  "(tracing off: press t to trace and explain the next ones)");
-		rtm_probe_timer_capture_done(mo->p);
-		return;
+	if (c == MON_OPT_NOISE_CPUS) {
+		rtm_cpulist_release(&mo->noise_cpus);
+		if (rtm_cpulist_parse(optarg, &mo->noise_cpus, &err) || !mo->noise_cpus.n)
+			return rtm_cli_fail("monitor: --noise-cpus: %s", err.msg[0] ? err.msg :
+					    "give at least one CPU");
+		return 1;
 	}
-	rtm_spike_window_init(&w, pc.cpu, pc.planned_ns, pc.woke_ns, mo->m.probe.interval_ns,
-			      mo->m.preempt_model);
-	sum = rtm_capture_window(mo->trace, &w, ++mo->nspike_files, mo->spike_dir, &err);
-	add_spike(mo, &pc, sum ? json_string_value(json_object_get(sum, "verdict")) : err.msg);
-	json_decref(sum);
-	rtm_trace_start(mo->trace);
-	rtm_probe_timer_capture_done(mo->p);
-}
-
-static int tracing_on(struct mon *mo)
-{
-	struct rtm_error err = { "" };
-	struct measure_opts hm;
-	char cpus[1024];
-	int64_t delta;
-
-	if (!mo->trace) {
-		struct rtm_trace_opts to = { .buffer_kb = mo->m.trace_buffer_kb, .overwrite = true };
-		struct rtm_trace_opts io = { .events = "irq,nmi", .buffer_kb = 2048,
-					     .overwrite = false, .suffix = "irq" };
-
-		rtm_cpulist_format(&mo->m.probe.cpus, cpus, sizeof(cpus));
-		to.cpus = io.cpus = cpus;
-		to.events = mo->m.trace_events;
-		mo->trace = rtm_trace_create(&to, &err);
-		if (mo->trace && (rtm_trace_off_fd(mo->trace) < 0 ||
-				  rtm_trace_check_clock(mo->trace, &delta, &err))) {
-			rtm_trace_destroy(mo->trace);
-			mo->trace = NULL;
-		}
-		if (!mo->trace) {
-			snprintf(mo->message, sizeof(mo->message), "no tracing: %s", err.msg);
-			return -1;
-		}
-		mo->irqtrace = rtm_trace_create(&io, NULL);
-		mo->acct = mo->irqtrace ? rtm_irqacct_alloc((int)sysconf(_SC_NPROCESSORS_CONF)) : NULL;
-		/*
-		 * --rt-hold (issue 18): RT tasks holding a CPU, from sched_switch;
-		 * --timer-irq (issue 16): the timer IRQ part of the wake-ups. Both
-		 * "whenever tracing", which the monitor is from here on.
-		 */
-		hm = mo->m;
-		hm.trace = true;
-		if (measure_hold_wanted(&hm) && !(mo->hold = measure_hold_start(&hm, &err)))
-			snprintf(mo->holdline, sizeof(mo->holdline),
-				 "no RT hold or timer IRQ report: %.200s", err.msg);
+	if (c == MEASURE_OPT_NOISE)	/* run's --noise[=DUR] is not the monitor's */
+		return rtm_cli_fail("monitor: --noise is run's noise phase; here give --noise-cpus "
+				    "LIST (the noise probe on CPUs the timer probe does not "
+				    "measure)");
+	if (c >= MEASURE_OPT_NOISE_WINDOW && c <= MEASURE_OPT_NOISE_TRACE) {
+		mo->noise_opt_given = true;
+		return measure_noise_parse(&mo->m, c, argc, argv);
 	}
-	measure_hold_resume(mo->hold);
-	rtm_trace_start(mo->trace);
-	if (mo->irqtrace)
-		rtm_trace_start(mo->irqtrace);
-	/* the fd stays open until exit: a probe may hold it while we switch */
-	rtm_probe_timer_set_capture(mo->p, mo->threshold_ns, rtm_trace_off_fd(mo->trace));
-	mo->tracing = true;
-	if (*rtm_trace_stale_removed(mo->trace))
-		snprintf(mo->message, sizeof(mo->message), "tracing on (%s); removed stale "
-			 "instances %s", rtm_trace_name(mo->trace),
-			 rtm_trace_stale_removed(mo->trace));
-	else
-		snprintf(mo->message, sizeof(mo->message), "tracing on (%s)",
-			 rtm_trace_name(mo->trace));
 	return 0;
-}
-
-static void tracing_off(struct mon *mo)
-{
-	rtm_probe_timer_set_capture(mo->p, mo->threshold_ns, -1);
-	measure_hold_pause(mo->hold);
-	if (mo->trace)
-		rtm_trace_stop(mo->trace);
-	if (mo->irqtrace)
-		rtm_trace_stop(mo->irqtrace);
-	mo->tracing = false;
-	snprintf(mo->message, sizeof(mo->message), "tracing off");
-}
-
-/* The state so far as a result (cumulative since the start). */
-/* An empty result of the session: its options (threshold included) and the box. */
-static struct rtm_result *mon_result(const struct mon *mo)
-{
-	struct rtm_result *r = rtm_result_alloc("monitor");
-
-	if (!r)
-		return NULL;
-	json_decref(r->options);
-	r->options = measure_options_json(&mo->m);
-	json_object_set_new(r->options, "threshold_ns", json_integer((json_int_t)mo->threshold_ns));
-	if (mo->si)
-		r->sysinfo = rtm_sysinfo_to_json(mo->si);
-	return r;
-}
-
-static struct rtm_result *snapshot_result(struct mon *mo)
-{
-	struct rtm_result *r = mon_result(mo);
-	int i;
-
-	if (!r)
-		return NULL;
-	r->duration_ns = mono_ns() - mo->start_ns;
-	for (i = 0; i < mo->n; i++) {
-		struct rtm_result_cpu *rc = rtm_result_add_cpu(r, mo->cpus[i].cpu, true, 0);
-		struct rtm_probe_cpu_snap snap;
-
-		if (!rc) {
-			rtm_result_free(r);
-			return NULL;
-		}
-		rtm_probe_timer_snapshot(mo->p, i, &snap, rc->raw, rc->corrected);
-		rc->overruns = snap.overruns;
-	}
-	return r;
-}
-
-static void save_snapshot(struct mon *mo)
-{
-	struct rtm_result *r = snapshot_result(mo);
-	char dir[PATH_MAX], name[64];
-	time_t now = time(NULL);
-	struct tm tm;
-
-	localtime_r(&now, &tm);
-	if (mo->m.outdir)
-		snprintf(name, sizeof(name), "snapshot-%03d", ++mo->nsaved);
-	else
-		snprintf(name, sizeof(name), "rtmeasure-monitor-snapshot-%04d%02d%02d-%02d%02d%02d",
-			 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
-			 tm.tm_sec);
-	if (mo->m.outdir)
-		snprintf(dir, sizeof(dir), "%s/%s", mo->m.outdir, name);
-	else
-		snprintf(dir, sizeof(dir), "%s", name);
-	/* a symlink planted at snapshot-NNN is refused, not followed */
-	if (!r || rtm_dir_make(mo->m.outdir ? mo->m.outdir : ".", name) ||
-	    measure_save_results(&mo->m, r, dir))
-		snprintf(mo->message, sizeof(mo->message), "could not save %s", dir);
-	else
-		snprintf(mo->message, sizeof(mo->message), "saved %s/", dir);
-	rtm_result_free(r);
-}
-
-static void set_threshold(struct mon *mo, uint64_t ns)
-{
-	char t[16];
-
-	mo->threshold_ns = ns < 1000 ? 1000 : ns > 1000000000ULL ? 1000000000ULL : ns;
-	rtm_probe_timer_set_capture(mo->p, mo->threshold_ns,
-				    mo->tracing ? rtm_trace_off_fd(mo->trace) : -1);
-	rtm_fmt_ns(t, sizeof(t), mo->threshold_ns);
-	snprintf(mo->message, sizeof(mo->message), "threshold %s", t);
-}
-
-/* Returns false to quit. */
-static bool handle_key(struct mon *mo, int key)
-{
-	if (mo->help && key >= 0) {
-		mo->help = false;
-		return true;
-	}
-	switch (key) {
-	case 'q': case 'Q':
-		return false;
-	case ' ':
-		mo->paused = !mo->paused;
-		snprintf(mo->message, sizeof(mo->message), mo->paused ? "display paused (space "
-			 "resumes; measuring goes on)" : "display resumed");
-		break;
-	case 'r':
-		reset_stats(mo);
-		break;
-	case 's':
-		save_snapshot(mo);
-		break;
-	case 't':
-		if (mo->tracing)
-			tracing_off(mo);
-		else
-			tracing_on(mo);
-		break;
-	case '+': case '=':
-		set_threshold(mo, mo->threshold_ns * 2);
-		break;
-	case '-': case '_':
-		set_threshold(mo, mo->threshold_ns / 2);
-		break;
-	case '\t': case 'c':
-		mo->focus = (enum rtm_dash_panel)((mo->focus + 1) % RTM_PANEL_N);
-		break;
-	case '?': case 'h':
-		mo->help = true;
-		break;
-	default:
-		mon_scroll_key(mo, key);
-		break;
-	}
-	return true;
-}
-
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *f);
-
-static void mon_free(struct mon *mo)
-{
-	int i;
-
-	for (i = 0; mo->cpus && i < mo->n; i++) {
-		rtm_hist_free(mo->cpus[i].cur);
-		rtm_hist_free(mo->cpus[i].prev);
-		rtm_hist_free(mo->cpus[i].base);
-		rtm_hist_free(mo->cpus[i].view);
-	}
-	free(mo->cpus);
-	if (mo->irq_ok)
-		rtm_irq_snap_release(&mo->irq_prev);
-	rtm_trace_destroy(mo->trace);
-	rtm_trace_destroy(mo->irqtrace);
-	measure_hold_free(mo->hold);
-	rtm_irqacct_free(mo->acct);
-	if (mo->spike_dir_tmp && mo->spike_dir[0])
-		nftw(mo->spike_dir, remove_one, 8, FTW_DEPTH | FTW_PHYS);
-	rtm_sysinfo_free(mo->si);
-	rtm_cpulock_release(mo->locks);
-	mon_noise_free(mo);
-}
-
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *f)
-{
-	(void)st;
-	(void)flag;
-	(void)f;
-	return remove(path) < 0 ? -1 : 0;
-}
-
-static void drain_irq_trace(struct mon *mo)
-{
-	if (mo->tracing && mo->irqtrace && mo->acct)
-		rtm_trace_read(mo->irqtrace, rtm_irqacct_event, mo->acct, NULL, NULL);
-}
-
-static int mon_setup(struct mon *mo, struct rtm_error *err)
-{
-	int i;
-
-	if (mo->m.outdir) {
-		snprintf(mo->spike_dir, sizeof(mo->spike_dir), "%s", mo->m.outdir);
-		if (rtm_mkdir_p(mo->spike_dir))
-			return rtm_error_set(err, "cannot create results folder %s", mo->m.outdir);
-	} else {
-		snprintf(mo->spike_dir, sizeof(mo->spike_dir), "%s/rtmeasure-monitor.XXXXXX",
-			 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-		if (!mkdtemp(mo->spike_dir))
-			return rtm_error_set(err, "cannot create a folder for spike windows under "
-					     "/tmp: %s", strerror(errno));
-		mo->spike_dir_tmp = true;
-	}
-	mo->run = rtm_probe_run_start(&rtm_probe_timer_ops, &mo->m.probe, mo->m.ts_interval_ns,
-				      err);
-	if (!mo->run)
-		return -EINVAL;
-	mo->c = rtm_probe_run_probe(mo->run);
-	mo->p = rtm_cyclic_probe(mo->c);
-	mo->n = rtm_probe_timer_ncpus(mo->p);
-	mo->start_ns = rtm_probe_timer_start_ns(mo->p);
-	mo->cpus = calloc((size_t)mo->n, sizeof(*mo->cpus));
-	if (!mo->cpus)
-		return rtm_error_set(err, "out of memory");
-	for (i = 0; i < mo->n; i++) {
-		struct mon_cpu *mc = &mo->cpus[i];
-
-		mc->cpu = mo->m.probe.cpus.cpus[i];
-		mc->cur = rtm_hist_alloc();
-		mc->prev = rtm_hist_alloc();
-		mc->base = rtm_hist_alloc();
-		mc->view = rtm_hist_alloc();
-		if (!mc->cur || !mc->prev || !mc->base || !mc->view)
-			return rtm_error_set(err, "out of memory");
-	}
-	mo->irq_ok = rtm_irq_snap_read("/", &mo->irq_prev, NULL) == 0;
-	return 0;
-}
-
-/* -o: the results folder of the whole session (and the spike windows already there). */
-static int mon_save_final(struct mon *mo)
-{
-	struct rtm_error err = { "" };
-	struct rtm_result *r = mon_result(mo);
-	int i, ret;
-
-	if (!r)
-		return rtm_cli_fail("out of memory");
-	ret = rtm_probe_run_finish(mo->run, r, &err);
-	if (!ret)	/* --noise-cpus: sections.noise */
-		ret = mon_noise_finish(mo, r, &err);
-	measure_cpus_record(mo->locks, r);
-	measure_hold_finish(mo->hold, r);	/* sections.rt_holds, when traced */
-	for (i = 0; !ret && i < mo->nspikes && i < MON_SPIKES; i++) {
-		const struct mon_spike *s = &mo->spikes[(mo->nspikes > MON_SPIKES ?
-							  mo->nspikes - MON_SPIKES : 0) + i % MON_SPIKES];
-
-		json_array_append_new(r->events, json_pack("{s:s, s:i, s:I, s:f, s:s}",
-			"type", "monitor_spike", "cpu", s->cpu,
-			"latency_ns", (json_int_t)s->latency_ns, "at_s", s->t_s,
-			"verdict", s->verdict));
-	}
-	if (!ret)
-		ret = measure_save_results(&mo->m, r, mo->m.outdir);
-	else
-		ret = rtm_cli_fail("%s", err.msg);
-	rtm_result_free(r);
-	if (!ret)
-		printf("results: %s/\n", mo->m.outdir);
-	return ret;
 }
 
 /* The shared options of a measurement with an end result, which the dashboard has not. */
@@ -527,7 +105,7 @@ static int refuse_in_monitor(int c)
 }
 
 /* Set-up, options: -1 to go on, else the exit status (help, a bad option). */
-static int monitor_parse(struct mon *mo, int argc, char **argv, bool *start_tracing)
+static int monitor_parse(struct rtm_mon *mo, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		MEASURE_LONGOPTS,
@@ -565,7 +143,7 @@ static int monitor_parse(struct mon *mo, int argc, char **argv, bool *start_trac
 			mo->once = true;
 			continue;
 		case 1011:	/* --trace: here it switches tracing on from the start */
-			*start_tracing = true;
+			mo->start_tracing = true;
 			continue;
 		}
 		ret = refuse_in_monitor(c);
@@ -585,172 +163,161 @@ static int monitor_parse(struct mon *mo, int argc, char **argv, bool *start_trac
 	return -1;
 }
 
+/* Returns false to quit. */
+static bool handle_key(struct rtm_dash *d, int key)
+{
+	struct rtm_mon *mo = d->mo;
+
+	if (d->help && key >= 0) {
+		d->help = false;
+		return true;
+	}
+	switch (key) {
+	case 'q': case 'Q':
+		return false;
+	case ' ':
+		d->paused = !d->paused;
+		snprintf(mo->message, sizeof(mo->message), d->paused ? "display paused (space "
+			 "resumes; measuring goes on)" : "display resumed");
+		break;
+	case 'r':
+		rtm_mon_reset(mo);
+		break;
+	case 's':
+		rtm_mon_save_snapshot(mo);
+		break;
+	case 't':
+		if (mo->tracing)
+			rtm_mon_tracing_off(mo);
+		else
+			rtm_mon_tracing_on(mo);
+		break;
+	case '+': case '=':
+		rtm_mon_set_threshold(mo, mo->threshold_ns * 2);
+		break;
+	case '-': case '_':
+		rtm_mon_set_threshold(mo, mo->threshold_ns / 2);
+		break;
+	case '\t': case 'c':
+		d->focus = (enum rtm_dash_panel)((d->focus + 1) % RTM_PANEL_N);
+		break;
+	case '?': case 'h':
+		d->help = true;
+		break;
+	default:
+		rtm_dash_scroll_key(d, key);
+		break;
+	}
+	return true;
+}
+
 /*
  * Set-up, the run: options checked, the measured CPUs locked, --prometheus bound,
  * the probes started. 0, or the exit status with everything released.
  */
-static int monitor_start(struct mon *mo, bool *start_tracing, struct measure_prom **prom)
+static int monitor_start(struct rtm_mon *mo, struct rtm_promlive **prom)
 {
 	struct rtm_error err = { "" };
-	char note[512];
+	json_t *sj;
 	int ret;
 
-	ret = measure_prepare(&mo->m);
-	if (!ret)	/* --noise-cpus: the two probes' CPUs apart */
-		ret = mon_noise_prepare(mo);
-	if (!ret && mo->m.outdir)	/* -o checked before the dashboard starts */
-		ret = measure_check_outdir(&mo->m, mo->m.outdir);
-	if (!ret && (ret = measure_housekeeping_apply(&mo->m)))
-		ret = rtm_cli_fail("monitor: --housekeeping: cannot move rtmeasure's threads "
-				   "there: %s", strerror(-ret));
-	if (ret) {
-		mon_noise_free(mo);
-		measure_opts_release(&mo->m);
-		return ret;
-	}
-	/* --rt-hold BOUND or --timer-irq: trace from the start */
-	if (mo->m.rt_hold_given || mo->m.timer_irq_given)
-		*start_tracing = true;
-	if (mo->m.trace) {	/* --trace-events / --trace-filter: trace from the start */
-		*start_tracing = true;
-		mo->m.trace = false;
-	}
 	mo->plain = mo->once || !isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO);
-	/* every wake-up over the threshold is claimed (unlimited, 200 ms apart) for the log */
-	mo->m.probe.capture_ns = mo->threshold_ns;
-	/* the census (once tracing): every wake-up over the starting threshold */
-	mo->m.probe.late_ns = mo->threshold_ns;
-	mo->m.probe.capture_max = 0;
-	mo->m.probe.capture_holdoff_ns = mo->m.probe.interval_ns > 200000000ULL ?
-					 mo->m.probe.interval_ns : 200000000ULL;
-	mo->m.probe.trace_off_fd = -1;
-	mo->si = rtm_sysinfo_collect("/", NULL);
-	mo->m.preempt_model = mo->si ? rtm_preempt_name(mo->si->preempt) : NULL;
-	mo->locks = measure_cpus_lock(&mo->m, note, sizeof(note), &ret);
-	if (ret) {
-		mon_free(mo);
-		measure_opts_release(&mo->m);
+	ret = rtm_mon_prepare(mo);
+	if (ret)
 		return ret;
-	}
-	if (note[0]) {
-		fprintf(stderr, "rtmeasure: warning: %s\n", note);
-		snprintf(mo->message, sizeof(mo->message), "%.150s", note);
-	}
-	{	/* --prometheus: bound before anything is measured */
-		json_t *sj = mo->si ? rtm_sysinfo_to_json(mo->si) : NULL;
-
-		ret = measure_prom_start(&mo->m, sj, prom, &err);
-		json_decref(sj);
-	}
-	if (ret || mon_setup(mo, &err) || mon_noise_start(mo, &err)) {
-		measure_prom_stop(*prom);
-		mon_free(mo);
-		rtm_probe_run_free(mo->run);
-		measure_opts_release(&mo->m);
+	/* --prometheus: bound before anything is measured */
+	sj = mo->si ? rtm_sysinfo_to_json(mo->si) : NULL;
+	ret = rtm_promlive_start(&mo->m, sj, prom, &err);
+	json_decref(sj);
+	if (ret || rtm_mon_start(mo, &err)) {
+		rtm_promlive_stop(*prom);
+		rtm_mon_free(mo);
 		return rtm_cli_fail("monitor: %s", err.msg);
 	}
 	return 0;
 }
 
-/* The loop: ticks, keys, captures and a refresh every mo->refresh_ns until stopped. */
-static void monitor_loop(struct mon *mo, struct measure_prom *prom)
+/* Wait for the next turn: a key on the screen, a sleep in the plain form; false to quit. */
+static bool monitor_wait(struct rtm_dash *d, uint64_t next, int *key)
 {
+	uint64_t now = mono_ns(), wait = next > now ? next - now : 0;
+
+	*key = -1;
+	if (wait > 100000000ULL)
+		wait = 100000000ULL;	/* captures are noticed within 100 ms */
+	if (d->mo->plain) {
+		struct timespec ts = { 0, (long)wait };
+
+		nanosleep(&ts, NULL);
+		return true;
+	}
+	*key = rtm_dash_getkey((int)(wait / 1000000ULL));
+	return *key < 0 || handle_key(d, *key);
+}
+
+/* The loop: ticks, keys, captures and a refresh every mo->refresh_ns until stopped. */
+static void monitor_loop(struct rtm_dash *d, struct rtm_promlive *prom)
+{
+	struct rtm_mon *mo = d->mo;
 	bool quit = false;
-	char note[512];
-	uint64_t next = mono_ns() + mo->refresh_ns;
+	uint64_t next = mono_ns() + mo->refresh_ns, now;
+	int key;
 
 	while (!quit && !*mo->m.stop && !rtm_probe_run_done(mo->run)) {
-		uint64_t now = mono_ns(), wait = next > now ? next - now : 0;
-		int key = -1;
-
-		if (wait > 100000000ULL)
-			wait = 100000000ULL;	/* captures are noticed within 100 ms */
-		if (mo->plain) {
-			struct timespec ts = { 0, (long)wait };
-
-			nanosleep(&ts, NULL);
-		} else {
-			key = mon_getkey((int)(wait / 1000000ULL));
-			if (key >= 0 && !handle_key(mo, key))
-				quit = true;
-		}
+		quit = !monitor_wait(d, next, &key);
 		rtm_probe_run_tick(mo->run);
-		measure_prom_publish(prom, mo->c, NULL, NULL, mo->hold);
-		if (measure_cpus_poll(mo->locks, &mo->m, (double)(mono_ns() - mo->start_ns) / 1e9,
-				      note, sizeof(note))) {
-			if (mo->plain)
-				fprintf(stderr, "rtmeasure: warning: %s\n", note);
-			snprintf(mo->message, sizeof(mo->message), "%.150s", note);
-		}
-		drain_irq_trace(mo);
-		measure_hold_poll(mo->hold);
-		measure_census_poll(mo->hold, mo->c);
-		mon_noise_poll(mo);
-		take_spike(mo);
+		rtm_promlive_timer(prom, mo->c, NULL, NULL, mo->hold);
+		rtm_mon_poll(mo);
 		now = mono_ns();
 		if (now >= next) {
-			mo->refreshes++;
-			refresh_cpus(mo);
-			refresh_irqs(mo);
-			mon_noise_refresh(mo);
-			if (mo->hold) {
-				measure_hold_line(mo->hold, mo->holdline, sizeof(mo->holdline));
-				measure_timer_irq_line(mo->hold, mo->tirqline,
-						       sizeof(mo->tirqline));
-				measure_census_line(mo->hold, mo->censusline,
-						    sizeof(mo->censusline));
-			}
+			rtm_mon_refresh(mo);
 			if (mo->plain)
-				mon_print_plain(mo);
-			else if (!mo->paused || mo->help)
-				mon_draw(mo);
+				rtm_dash_print_plain(d);
+			else if (!d->paused || d->help)
+				rtm_dash_draw(d);
 			while (next <= now)
 				next += mo->refresh_ns;
 			if (mo->once)
 				break;
 		} else if (key >= 0 && !quit) {
-			mon_draw(mo);	/* answer a key at once */
+			rtm_dash_draw(d);	/* answer a key at once */
 		}
 	}
 }
 
 int cmd_monitor(int argc, char **argv, const struct rtm_cli *cli)
 {
-	struct mon mo;
-	struct measure_prom *prom = NULL;
-	bool start_tracing = false;
+	struct rtm_mon mo;
+	struct rtm_dash d = { .mo = &mo, .out = stdout };
+	struct rtm_promlive *prom = NULL;
 	int ret, status = RTM_EXIT_OK;
 
-	memset(&mo, 0, sizeof(mo));
-	measure_opts_init(&mo.m, "monitor");
+	rtm_mon_init(&mo);
+	mo.m.outf = stdout;
+	mo.m.errf = stderr;
 	mo.m.stop = cli->stop;
-	mo.refresh_ns = 1000000000ULL;
-	mo.threshold_ns = 100000;
-	measure_noise_init(&mo.m);	/* --noise-cpus: the noise probe's defaults */
-	ret = monitor_parse(&mo, argc, argv, &start_tracing);
+	ret = monitor_parse(&mo, argc, argv);
 	if (ret >= 0) {
 		rtm_cpulist_release(&mo.noise_cpus);
-		measure_opts_release(&mo.m);
+		rtm_session_opts_release(&mo.m);
 		return ret;
 	}
-	ret = monitor_start(&mo, &start_tracing, &prom);
+	ret = monitor_start(&mo, &prom);
 	if (ret)
 		return ret;
-	if (start_tracing && tracing_on(&mo) && mo.plain)
+	if (mo.start_tracing && rtm_mon_tracing_on(&mo) && mo.plain)
 		fprintf(stderr, "rtmeasure: %s\n", mo.message);
 	if (!mo.plain)
-		mon_draw_init(&mo);
-	monitor_loop(&mo, prom);
+		rtm_dash_init(&d);
+	monitor_loop(&d, prom);
 
 	/* outcome */
 	if (!mo.plain)
-		mon_draw_end();
+		rtm_dash_end();
 	rtm_probe_run_stop(mo.run);
-	measure_prom_stop(prom);
-	if (mo.m.outdir)
-		status = mon_save_final(&mo);
-	rtm_probe_run_free(mo.run);
-	mon_free(&mo);
-	measure_opts_release(&mo.m);
+	rtm_promlive_stop(prom);
+	if (mo.m.out.outdir)
+		status = rtm_mon_finish(&mo);
+	rtm_mon_free(&mo);
 	return status;
 }

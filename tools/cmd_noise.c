@@ -11,12 +11,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "probe/ktracer.h"
-#include "measure.h"
-#include "tracefs/instance.h"
+#include "cli/measure_opts.h"
 #include "cli/cli.h"
 #include "rtmeasure.h"
 #include "core/units.h"
+#include "present/promlive.h"
+#include "present/runreport.h"
+#include "probe/ktracer.h"
+#include "session/session.h"
+#include "tracefs/instance.h"
 
 #define NOISE_OPT_WINDOW	3001
 #define NOISE_OPT_WIDTH		3002
@@ -86,12 +89,12 @@ static bool is_onoff(const char *s)
  * --trace, --trace=0 or --trace 0 (as cyclic's --timer-irq: a following 0/1/on/off
  * is its value), --no-trace. 1 taken, or RTM_EXIT_USAGE.
  */
-static int parse_trace_opt(struct measure_opts *m, int c, int argc, char **argv)
+static int parse_trace_opt(struct rtm_session_opts *m, int c, int argc, char **argv)
 {
 	const char *arg = optarg;
 
 	if (c == NOISE_OPT_NO_TRACE) {
-		m->noise_trace = 0;
+		m->trace.noise_trace = 0;
 		return 1;
 	}
 	if (!arg && optind < argc && is_onoff(argv[optind]))
@@ -99,12 +102,12 @@ static int parse_trace_opt(struct measure_opts *m, int c, int argc, char **argv)
 	if (arg && !is_onoff(arg))
 		return rtm_cli_fail("%s: --trace=%s: give 1/on or 0/off (alone: on)", m->command,
 				    arg);
-	m->noise_trace = !arg || !strcmp(arg, "1") || !strcasecmp(arg, "on");
+	m->trace.noise_trace = !arg || !strcmp(arg, "1") || !strcasecmp(arg, "on");
 	return 1;
 }
 
 /* --window, --width, --threshold, --report-above, --max-gaps; 1 taken, 0 not ours. */
-static int parse_noise_opt(struct measure_opts *m, int c, int argc, char **argv)
+static int parse_noise_opt(struct rtm_session_opts *m, int c, int argc, char **argv)
 {
 	struct rtm_error err = { "" };
 	const char *cmd = m->command;
@@ -142,7 +145,7 @@ static int parse_noise_opt(struct measure_opts *m, int c, int argc, char **argv)
 }
 
 /* The duty cycle and the bounds, against each other; 0 or RTM_EXIT_USAGE. */
-static int check_noise_opts(struct measure_opts *m)
+static int check_noise_opts(struct rtm_session_opts *m)
 {
 	const struct rtm_probe_noise_opts *o = &m->noise;
 	char a[16], b[16];
@@ -171,7 +174,7 @@ static int check_noise_opts(struct measure_opts *m)
 	if (o->width_ns < o->window_ns)
 		return 0;
 	rtm_rt_throttling("/", &rt_run, &rt_per);
-	if (!m->force)
+	if (!m->out.force)
 		return rtm_cli_fail("%s: --width %s equals --window: the measured CPUs would have "
 				    "no time for anything else, and RT throttling "
 				    "(kernel.sched_rt_runtime_us %lld of sched_rt_period_us %lld) "
@@ -211,10 +214,11 @@ static const char *tracer_missing(const char *name, char *buf, size_t len)
  * takes the kernel's counterpart of the command when it can run (osnoise for
  * noise, hwlat for hwlat), else the busy loop. 0 or RTM_EXIT_USAGE.
  */
-static int pick_backend(struct measure_opts *m, const char *cmd, const char *backend,
+static int pick_backend(struct rtm_session_opts *m, const char *cmd, const char *backend,
 			bool rt_given)
 {
-	static char reason[256];	/* read by the probe until measure_main() returns */
+	char *reason = m->backend_why;	/* read by the probe until the run ends */
+	const size_t len = sizeof(m->backend_why);
 	const char *tracer = backend;
 	char why[200];
 
@@ -231,7 +235,7 @@ static int pick_backend(struct measure_opts *m, const char *cmd, const char *bac
 	 * The tracer's threads sample: nothing of ours runs at a priority, nothing
 	 * live, and no gap of ours to give a cause (--trace; osnoise counts causes).
 	 */
-	if (strcmp(backend, "auto") && m->noise_trace == 1)
+	if (strcmp(backend, "auto") && m->trace.noise_trace == 1)
 		return rtm_cli_fail("%s: --backend %s: --trace gives the busy loop's gaps their "
 				    "causes (the %s tracer samples in kernel threads); use "
 				    "--backend user, or drop --trace", cmd, backend, backend);
@@ -244,118 +248,135 @@ static int pick_backend(struct measure_opts *m, const char *cmd, const char *bac
 		if (strcmp(backend, "auto"))
 			return rtm_cli_fail("%s: --backend %s: %s; use --backend user", cmd,
 					    backend, why);
-		snprintf(reason, sizeof(reason), "chosen by --backend auto: %s", why);
+		snprintf(reason, len, "chosen by --backend auto: %s", why);
 		m->noise.backend_reason = reason;
 		return 0;
 	}
-	if (rt_given || m->prometheus || m->noise_trace == 1) {
-		snprintf(reason, sizeof(reason), "chosen by --backend auto: %s asked for, which "
+	if (rt_given || m->prometheus || m->trace.noise_trace == 1) {
+		snprintf(reason, len, "chosen by --backend auto: %s asked for, which "
 			 "the %s tracer does not have", m->prometheus ? "--prometheus" :
-			 m->noise_trace == 1 ? "--trace (a cause for each gap)" :
+			 m->trace.noise_trace == 1 ? "--trace (a cause for each gap)" :
 			 "a priority or policy", tracer);
 		m->noise.backend_reason = reason;
 		return 0;
 	}
 	m->ops = strcmp(tracer, "hwlat") ? &rtm_probe_osnoise_ops : &rtm_probe_hwlat_ops;
 	if (strcmp(backend, "auto"))
-		snprintf(reason, sizeof(reason), "asked for with --backend %s", tracer);
+		snprintf(reason, len, "asked for with --backend %s", tracer);
 	else
-		snprintf(reason, sizeof(reason), "chosen by --backend auto: the kernel has the %s "
+		snprintf(reason, len, "chosen by --backend auto: the kernel has the %s "
 			 "tracer", tracer);
 	m->noise.backend_reason = reason;
 	return 0;
 }
 
-int cmd_noise(int argc, char **argv, const struct rtm_cli *cli)
-{
-	static const struct option longopts[] = {
-		{ "cpus", required_argument, NULL, 'a' },
-		{ "priority", required_argument, NULL, 'p' },
-		{ "policy", required_argument, NULL, 1001 },
-		{ "no-rt", no_argument, NULL, 1007 },
-		{ "duration", required_argument, NULL, 'D' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "force", no_argument, NULL, MEASURE_OPT_FORCE },
-		{ "follow", no_argument, NULL, MEASURE_OPT_FOLLOW },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "json", optional_argument, NULL, MEASURE_OPT_JSON },
-		{ "no-mlock", no_argument, NULL, 1005 },
-		{ "latency", required_argument, NULL, 'e' },
-		{ "no-dma-latency", no_argument, NULL, 1006 },
-		{ "exclusive", no_argument, NULL, 1024 },
-		{ "housekeeping", required_argument, NULL, 1021 },
-		{ "prometheus", required_argument, NULL, 1023 },
-		{ "window", required_argument, NULL, NOISE_OPT_WINDOW },
-		{ "width", required_argument, NULL, NOISE_OPT_WIDTH },
-		{ "threshold", required_argument, NULL, NOISE_OPT_THRESHOLD },
-		{ "report-above", required_argument, NULL, NOISE_OPT_REPORT },
-		{ "max-gaps", required_argument, NULL, NOISE_OPT_MAX_GAPS },
-		{ "backend", required_argument, NULL, NOISE_OPT_BACKEND },
-		{ "trace", optional_argument, NULL, NOISE_OPT_TRACE },
-		{ "no-trace", no_argument, NULL, NOISE_OPT_NO_TRACE },
-		{ "no-report", no_argument, NULL, NOISE_OPT_NO_REPORT },
-		{ "help", no_argument, NULL, 2000 },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *name = argv[0];	/* "noise" or "hwlat" */
-	const char *backend = "auto";
-	struct measure_opts m;
-	int c, ret;
-	bool report_given = false, rt_given = false;
+static const struct option noise_longopts[] = {
+	{ "cpus", required_argument, NULL, 'a' },
+	{ "priority", required_argument, NULL, 'p' },
+	{ "policy", required_argument, NULL, 1001 },
+	{ "no-rt", no_argument, NULL, 1007 },
+	{ "duration", required_argument, NULL, 'D' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "force", no_argument, NULL, MEASURE_OPT_FORCE },
+	{ "follow", no_argument, NULL, MEASURE_OPT_FOLLOW },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "json", optional_argument, NULL, MEASURE_OPT_JSON },
+	{ "no-mlock", no_argument, NULL, 1005 },
+	{ "latency", required_argument, NULL, 'e' },
+	{ "no-dma-latency", no_argument, NULL, 1006 },
+	{ "exclusive", no_argument, NULL, 1024 },
+	{ "housekeeping", required_argument, NULL, 1021 },
+	{ "prometheus", required_argument, NULL, 1023 },
+	{ "window", required_argument, NULL, NOISE_OPT_WINDOW },
+	{ "width", required_argument, NULL, NOISE_OPT_WIDTH },
+	{ "threshold", required_argument, NULL, NOISE_OPT_THRESHOLD },
+	{ "report-above", required_argument, NULL, NOISE_OPT_REPORT },
+	{ "max-gaps", required_argument, NULL, NOISE_OPT_MAX_GAPS },
+	{ "backend", required_argument, NULL, NOISE_OPT_BACKEND },
+	{ "trace", optional_argument, NULL, NOISE_OPT_TRACE },
+	{ "no-trace", no_argument, NULL, NOISE_OPT_NO_TRACE },
+	{ "no-report", no_argument, NULL, NOISE_OPT_NO_REPORT },
+	{ "help", no_argument, NULL, 2000 },
+	{ NULL, 0, NULL, 0 },
+};
 
-	measure_opts_init(&m, "noise");	/* result.json says noise for hwlat too */
-	m.stop = cli->stop;
-	m.ops = &rtm_probe_noise_ops;
-	m.noise.window_ns = RTM_NOISE_WINDOW_NS;
-	m.noise.width_ns = RTM_NOISE_WIDTH_NS;
-	m.noise.threshold_ns = RTM_NOISE_THRESHOLD_NS;
-	m.noise.report_above_ns = RTM_NOISE_REPORT_NS;
-	m.noise.max_gaps = RTM_NOISE_MAX_GAPS;
-	m.noise_trace = -1;
-	m.report = true;	/* report.html of the gaps at the end, as run */
+/* What the options say besides the session's: the name, the backend, what was given. */
+struct noise_args {
+	const char *name;		/* "noise" or "hwlat" */
+	const char *backend;
+	bool report_given, rt_given;
+};
+
+/* The options into @m and @a: -1 to go on, else the exit status (help, a bad option). */
+static int noise_parse(struct rtm_session_opts *m, struct noise_args *a, int argc, char **argv)
+{
+	int c, ret;
+
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "a:p:D:o:qe:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "a:p:D:o:qe:", noise_longopts, NULL)) != -1) {
 		if (c == 2000) {
-			noise_usage(stdout, name);
-			measure_opts_release(&m);
+			noise_usage(stdout, a->name);
 			return RTM_EXIT_OK;
 		}
-		report_given |= c == NOISE_OPT_REPORT;
-		rt_given |= c == 'p' || c == 1001 || c == 1007;
+		a->report_given |= c == NOISE_OPT_REPORT;
+		a->rt_given |= c == 'p' || c == 1001 || c == 1007;
 		if (c == NOISE_OPT_BACKEND) {
-			backend = optarg;
+			a->backend = optarg;
 			continue;
 		}
 		if (c == NOISE_OPT_NO_REPORT) {
-			m.report = false;
+			m->out.report = false;
 			continue;
 		}
-		ret = parse_noise_opt(&m, c, argc, argv);
+		ret = parse_noise_opt(m, c, argc, argv);
 		if (!ret && c != '?' && c != ':')
-			ret = measure_parse_opt(&m, c, argc, argv);
+			ret = measure_parse_opt(m, c, argc, argv);
 		if (ret == 1)
 			continue;
-		measure_opts_release(&m);
 		if (ret)
 			return ret;
-		return rtm_cli_bad_option(name, "a:p:D:o:qe:", longopts, argv);
+		return rtm_cli_bad_option(a->name, "a:p:D:o:qe:", noise_longopts, argv);
 	}
-	if (optind < argc) {
-		measure_opts_release(&m);
-		return rtm_cli_fail("%s: unexpected argument '%s' (rtmeasure %s --help)", name,
-				    argv[optind], name);
+	if (optind < argc)
+		return rtm_cli_fail("%s: unexpected argument '%s' (rtmeasure %s --help)", a->name,
+				    argv[optind], a->name);
+	return -1;
+}
+
+int cmd_noise(int argc, char **argv, const struct rtm_cli *cli)
+{
+	const struct rtm_session_ops ops = { .serve = rtm_promlive_serve,
+					     .publish = rtm_promlive_publish,
+					     .unserve = rtm_promlive_unserve,
+					     .report = rtm_runreport_write,
+					     .summary = rtm_runreport_summary };
+	struct noise_args a = { .name = argv[0], .backend = "auto" };
+	struct rtm_session_opts m;
+	int ret;
+
+	rtm_session_opts_init(&m, "noise");	/* result.json says noise for hwlat too */
+	m.outf = stdout;
+	m.errf = stderr;
+	m.stop = cli->stop;
+	m.ops = &rtm_probe_noise_ops;
+	rtm_session_noise_init(&m);	/* the noise probe's defaults; --trace on as root */
+	m.out.report = true;	/* report.html of the gaps at the end, as run */
+	ret = noise_parse(&m, &a, argc, argv);
+	if (ret >= 0) {
+		rtm_session_opts_release(&m);
+		return ret;
 	}
-	if (!report_given && m.noise.report_above_ns < m.noise.threshold_ns)
+	if (!a.report_given && m.noise.report_above_ns < m.noise.threshold_ns)
 		m.noise.report_above_ns = m.noise.threshold_ns;
 	/* the gap causes by default only where they can work: root (tracefs) */
-	if (m.noise_trace < 0 && geteuid() != 0)
-		m.noise_trace = 0;
+	if (m.trace.noise_trace < 0 && geteuid() != 0)
+		m.trace.noise_trace = 0;
 	ret = check_noise_opts(&m);
 	if (!ret)
-		ret = pick_backend(&m, name, backend, rt_given);
+		ret = pick_backend(&m, a.name, a.backend, a.rt_given);
 	if (!ret)
-		ret = measure_main(&m);
-	measure_opts_release(&m);
+		ret = rtm_session_run(&m, &ops);
+	rtm_session_opts_release(&m);
 	return ret;
 }

@@ -12,10 +12,14 @@
 
 #include "box/cost.h"
 #include "box/load.h"
-#include "measure.h"
+#include "cli/measure_opts.h"
 #include "cli/cli.h"
 #include "rtmeasure.h"
 #include "core/units.h"
+#include "present/cost_report.h"
+#include "present/promlive.h"
+#include "present/runreport.h"
+#include "session/session.h"
 
 #define RUN_DEFAULT_DURATION_NS (60ULL * 1000000000ULL)
 
@@ -55,9 +59,10 @@ struct run_cost {
 	char cpus[1024];
 };
 
-int measure_throughput(struct measure_opts *m, struct rtm_result *r)
+/* The session's throughput hook: the cost phase's section into @r; -1 after a warning. */
+static int run_throughput(void *ctx, const struct rtm_session_opts *m, struct rtm_result *r)
 {
-	struct run_cost *rc = (struct run_cost *)m->throughput;
+	struct run_cost *rc = ctx;
 	struct rtm_error err = { "" };
 	char names[64] = "";
 	json_t *sec;
@@ -70,7 +75,7 @@ int measure_throughput(struct measure_opts *m, struct rtm_result *r)
 		if (rc->o.stressors & (1u << s))
 			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
 				 names[0] ? ", " : "", rtm_cost_stressor_names[s]);
-	if (!m->quiet && !m->json)
+	if (!m->out.quiet && !m->out.json)
 		fprintf(stderr, "rtmeasure run: throughput phase: stress-ng %s, %llu s each%s, "
 			"%d workers on CPUs %s\n", names,
 			(unsigned long long)(rc->o.time_ns / 1000000000ULL),
@@ -119,72 +124,99 @@ static int parse_cost_opt(struct run_cost *rc, bool *on, int c)
 	return 0;
 }
 
-int cmd_run(int argc, char **argv, const struct rtm_cli *cli)
+static const struct option run_longopts[] = {
+	MEASURE_LONGOPTS,
+	{ "load", required_argument, NULL, 2001 },
+	{ "no-report", no_argument, NULL, 2002 },
+	{ "throughput", optional_argument, NULL, 2003 },
+	{ "throughput-time", required_argument, NULL, 2004 },
+	{ "throughput-reps", required_argument, NULL, 2005 },
+	MEASURE_NOISE_LONGOPTS,
+	{ "help", no_argument, NULL, 2000 },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* One option of run's own: 1 taken, 0 not ours, 2 after the message. */
+static int parse_run_opt(struct rtm_session_opts *m, struct run_cost *rc, bool *cost,
+			 bool *noise_given, int c, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		MEASURE_LONGOPTS,
-		{ "load", required_argument, NULL, 2001 },
-		{ "no-report", no_argument, NULL, 2002 },
-		{ "throughput", optional_argument, NULL, 2003 },
-		{ "throughput-time", required_argument, NULL, 2004 },
-		{ "throughput-reps", required_argument, NULL, 2005 },
-		MEASURE_NOISE_LONGOPTS,
-		{ "help", no_argument, NULL, 2000 },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct rtm_error err = { "" };
-	struct measure_opts m;
-	struct run_cost rc = { .o = { .stressors = (1u << RTM_COST_NSTRESSORS) - 1,
-				      .time_ns = RTM_COST_DEFAULT_TIME_NS, .reps = 1 } };
-	bool cost = false, noise_given = false;
+	int ret;
+
+	if (c == 2001) {
+		if (rtm_load_parse(optarg, &m->load_kinds, &err))
+			return rtm_cli_fail("run: --load: %s", err.msg);
+		return 1;
+	}
+	if (c == 2002) {
+		m->out.report = false;
+		return 1;
+	}
+	ret = parse_cost_opt(rc, cost, c);
+	if (ret)
+		return ret;
+	ret = measure_noise_parse(m, c, argc, argv);
+	*noise_given |= ret == 1 && c != MEASURE_OPT_NOISE;
+	return ret;
+}
+
+/* The options into @m and @rc: -1 to go on, else the exit status (help, a bad option). */
+static int run_parse(struct rtm_session_opts *m, struct run_cost *rc, bool *cost,
+		     bool *noise_given, int argc, char **argv)
+{
 	int c, ret;
 
-	measure_opts_init(&m, "run");
-	m.stop = cli->stop;
-	m.probe.duration_ns = RUN_DEFAULT_DURATION_NS;
-	m.report = true;
-	measure_noise_init(&m);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, MEASURE_SHORTOPTS, longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, MEASURE_SHORTOPTS, run_longopts, NULL)) != -1) {
 		if (c == 2000) {
 			run_usage(stdout);
 			return RTM_EXIT_OK;
 		}
-		if (c == 2001) {
-			if (rtm_load_parse(optarg, &m.load_kinds, &err))
-				return rtm_cli_fail("run: --load: %s", err.msg);
-			continue;
-		}
-		if (c == 2002) {
-			m.report = false;
-			continue;
-		}
-		ret = parse_cost_opt(&rc, &cost, c);
+		ret = parse_run_opt(m, rc, cost, noise_given, c, argc, argv);
+		if (!ret)
+			ret = measure_parse_opt(m, c, argc, argv);
 		if (ret == 1)
 			continue;
 		if (ret)
 			return ret;
-		ret = measure_noise_parse(&m, c, argc, argv);
-		noise_given |= ret == 1 && c != MEASURE_OPT_NOISE;
-		if (ret == 1)
-			continue;
-		if (ret)
-			return ret;
-		ret = measure_parse_opt(&m, c, argc, argv);
-		if (ret == 1)
-			continue;
-		if (ret)
-			return ret;
-		return rtm_cli_bad_option("run", MEASURE_SHORTOPTS, longopts, argv);
+		return rtm_cli_bad_option("run", MEASURE_SHORTOPTS, run_longopts, argv);
 	}
 	if (optind < argc)
 		return rtm_cli_fail("run: unexpected argument '%s' (rtmeasure run --help)",
 				    argv[optind]);
-	if (!cost && (rc.o.time_ns != RTM_COST_DEFAULT_TIME_NS || rc.o.reps != 1))
+	if (!*cost && (rc->o.time_ns != RTM_COST_DEFAULT_TIME_NS || rc->o.reps != 1))
 		return rtm_cli_fail("run: --throughput-time and --throughput-reps go with "
 				    "--throughput");
-	ret = measure_noise_check(&m, noise_given);
+	return -1;
+}
+
+int cmd_run(int argc, char **argv, const struct rtm_cli *cli)
+{
+	struct rtm_session_ops ops = { .serve = rtm_promlive_serve,
+				       .publish = rtm_promlive_publish,
+				       .unserve = rtm_promlive_unserve,
+				       .report = rtm_runreport_write,
+				       .summary = rtm_runreport_summary,
+				       .throughput_table = rtm_cost_fprint };
+	struct rtm_error err = { "" };
+	struct rtm_session_opts m;
+	struct run_cost rc = { .o = { .stressors = (1u << RTM_COST_NSTRESSORS) - 1,
+				      .time_ns = RTM_COST_DEFAULT_TIME_NS, .reps = 1 } };
+	bool cost = false, noise_given = false;
+	int ret;
+
+	rtm_session_opts_init(&m, "run");
+	m.outf = stdout;
+	m.errf = stderr;
+	m.stop = cli->stop;
+	m.probe.duration_ns = RUN_DEFAULT_DURATION_NS;
+	m.out.report = true;
+	rtm_session_noise_init(&m);
+	ret = run_parse(&m, &rc, &cost, &noise_given, argc, argv);
+	if (ret >= 0)
+		return ret;
+	ret = rtm_session_noise_check(&m, noise_given);
 	if (ret)
 		return ret;
 	if (cost) {
@@ -192,9 +224,10 @@ int cmd_run(int argc, char **argv, const struct rtm_cli *cli)
 		rc.o.workers = 1;
 		if (rtm_cost_check(&rc.o, &err))
 			return rtm_cli_fail("run: --throughput: %s", err.msg);
-		m.throughput = &rc;
+		ops.throughput = run_throughput;
+		ops.ctx = &rc;
 	}
-	ret = measure_main(&m);
-	measure_opts_release(&m);
+	ret = rtm_session_run(&m, &ops);
+	rtm_session_opts_release(&m);
 	return ret;
 }

@@ -6,6 +6,7 @@
 #ifndef RTM_TOOL_H
 #define RTM_TOOL_H
 
+#include <signal.h>
 #include <stdbool.h>
 
 struct rtm_cli;

@@ -15,7 +15,9 @@
 
 #include <curses.h>
 
-#include "monitor.h"
+#include "core/hist.h"
+#include "present/dashboard.h"
+#include "session/monitor.h"
 
 static double now_s(void)
 {
@@ -29,7 +31,8 @@ int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 256, rounds = argc > 2 ? atoi(argv[2]) : 200, i, k;
 	struct rtm_hist *src = rtm_hist_alloc();
-	static struct mon mo;
+	static struct rtm_mon mo;
+	struct rtm_dash d = { .mo = &mo, .out = stdout };
 	double t0, data, draw;
 	FILE *devnull;
 	SCREEN *scr;
@@ -57,12 +60,12 @@ int main(int argc, char **argv)
 	t0 = now_s();
 	for (k = 0; k < rounds; k++) {
 		for (i = 0; i < n; i++) {
-			struct mon_cpu *mc = &mo.cpus[i];
+			struct rtm_mon_cpu *mc = &mo.cpus[i];
 
 			rtm_hist_copy(mc->prev, mc->cur);
 			rtm_hist_copy(mc->cur, src);
 			rtm_hist_diff(mc->view, mc->cur, mc->prev);
-			mc->spark[k % MON_SPARK] = mc->view->max_ns;
+			mc->spark[k % RTM_MON_SPARK] = mc->view->max_ns;
 			rtm_hist_copy(mc->view, mc->cur);
 			mc->samples = mc->view->count;
 			mc->min_ns = mc->view->min_ns;
@@ -88,7 +91,7 @@ int main(int argc, char **argv)
 	t0 = now_s();
 	for (k = 0; k < rounds; k++) {
 		mo.cpus[k % n].cur_ns = (uint64_t)k * 1000;	/* something changes each time */
-		mon_draw(&mo);
+		rtm_dash_draw(&d);
 	}
 	draw = (now_s() - t0) / rounds;
 	endwin();

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * measure_opts.c - the options cyclic, run and monitor share, cyclictest's
+ * measure_opts.c - parsing the options cyclic, run and monitor share, cyclictest's
  * among them: each is taken with its cyclictest meaning where that fits, or
  * refused with the reason and what to use instead (rtmeasure-cyclic(1),
  * COMPATIBILITY, has the same table for people).
@@ -13,11 +13,12 @@
 #include <string.h>
 #include <strings.h>
 
-#include "present/promhttp.h"
-#include "trace/rtholds.h"
-#include "measure.h"
 #include "cli/cli.h"
+#include "cli/measure_opts.h"
 #include "core/units.h"
+#include "present/promhttp.h"
+
+/* The commands' one-line error on stderr; returns 2 (tools/rtmeasure.h). */
 
 static const struct option measure_longopts[] = {
 	MEASURE_LONGOPTS,
@@ -50,34 +51,6 @@ static const struct {
 		"explained in spikes/" },
 	{ 1106, "no debugging output; result.json records the options used" },
 };
-
-void measure_opts_init(struct measure_opts *m, const char *command)
-{
-	memset(m, 0, sizeof(*m));
-	m->command = command;
-	m->ops = &rtm_probe_timer_ops;
-	m->probe.interval_ns = 1000 * 1000;
-	m->probe.sched.policy = RTM_POLICY_FIFO;
-	m->probe.sched.priority = 95;
-	m->probe.mode = RTM_TIMER_NANOSLEEP;
-	m->probe.lock_memory = true;
-	m->probe.dma_latency_us = 0;
-	m->ts_interval_ns = RTM_TS_DEFAULT_INTERVAL_NS;
-	m->probe.log_max = 10000;
-	m->probe.trace_off_fd = -1;
-	m->trace_buffer_kb = 8192;
-	m->probe.capture_max = 10;
-	m->probe.capture_holdoff_ns = 1000000000ULL;
-	m->deepest_idle = -2;
-	m->rt_hold_ns = RTM_RTHOLD_DEFAULT_NS;	/* --rt-hold: see rtmeasure-run(1) */
-	m->timer_irq = true;			/* --timer-irq: whenever tracing, as --rt-hold */
-}
-
-void measure_opts_release(struct measure_opts *m)
-{
-	rtm_cpulist_release(&m->probe.cpus);
-	rtm_cpulist_release(&m->housekeeping);
-}
 
 const char *measure_opt_name(int c, char *buf, size_t len)
 {
@@ -145,7 +118,7 @@ static int is_file(const char *s)
 	return *s && *s != '-';
 }
 
-static int refuse(const struct measure_opts *m, int c)
+static int refuse(const struct rtm_session_opts *m, int c)
 {
 	char name[48];
 	size_t i;
@@ -157,7 +130,7 @@ static int refuse(const struct measure_opts *m, int c)
 	return 0;
 }
 
-static int parse_cpus(struct measure_opts *m, const char *arg, struct rtm_cpulist *cl,
+static int parse_cpus(struct rtm_session_opts *m, const char *arg, struct rtm_cpulist *cl,
 		      const char *what)
 {
 	struct rtm_error err = { "" };
@@ -170,7 +143,7 @@ static int parse_cpus(struct measure_opts *m, const char *arg, struct rtm_cpulis
 }
 
 /* cyclictest's options without an rtmeasure counterpart of the same name. */
-static int parse_cyclictest_opt(struct measure_opts *m, int c, int argc, char **argv)
+static int parse_cyclictest_opt(struct rtm_session_opts *m, int c, int argc, char **argv)
 {
 	const char *cmd = m->command, *arg;
 	uint64_t v;
@@ -179,16 +152,16 @@ static int parse_cyclictest_opt(struct measure_opts *m, int c, int argc, char **
 	case 't':
 		arg = optional_value(argc, argv, is_count);
 		if (!arg) {
-			m->threads = 0;		/* one per CPU: every measured CPU */
+			m->box.threads = 0;		/* one per CPU: every measured CPU */
 			return 1;
 		}
 		if (parse_u64(arg, &v) || !v || v > 65536)
 			return rtm_cli_fail("%s: -t/--threads '%s': give a thread count of 1 or more "
 					    "(one thread per CPU; -a picks the CPUs)", cmd, arg);
-		m->threads = (unsigned int)v;
+		m->box.threads = (unsigned int)v;
 		return 1;
 	case 'S':	/* -t -a -n: one thread on every CPU, clock_nanosleep */
-		m->threads = 0;
+		m->box.threads = 0;
 		m->probe.mode = RTM_TIMER_NANOSLEEP;
 		return 1;
 	case 'n':
@@ -203,25 +176,25 @@ static int parse_cyclictest_opt(struct measure_opts *m, int c, int argc, char **
 					    "CLOCK_MONOTONIC (-c 0) only", cmd, optarg);
 		return 1;
 	case 'N':
-		m->nsecs = true;
+		m->out.nsecs = true;
 		return 1;
-	case 'u':	/* lines are written whole anyway; make stdout follow them */
-		setvbuf(stdout, NULL, _IOLBF, 0);
+	case 'u':	/* lines are written whole anyway; make the output follow them */
+		m->out.line_buffered = true;
 		return 1;
 	case 'e':
 		if (parse_u64(optarg, &v) || v > 2000000000)
 			return rtm_cli_fail("%s: --latency '%s': give the PM QoS target in "
 					    "microseconds, 0 or more", cmd, optarg);
 		m->probe.dma_latency_us = (int32_t)v;
-		m->deepest_idle = -2;
+		m->box.deepest_idle = -2;
 		return 1;
 	case 1020:
 		if (!*optarg)
 			return rtm_cli_fail("%s: --histfile: give a file name", cmd);
-		m->histfile = optarg;
+		m->out.histfile = optarg;
 		return 1;
 	case 1021:
-		return parse_cpus(m, optarg, &m->housekeeping, "--housekeeping");
+		return parse_cpus(m, optarg, &m->box.housekeeping, "--housekeeping");
 	case 1023: {
 		struct sockaddr_storage ss;
 		struct rtm_error err = { "" };
@@ -240,7 +213,7 @@ static int parse_cyclictest_opt(struct measure_opts *m, int c, int argc, char **
 		if (errno || *end || end == optarg || n < -1 || n > 64)
 			return rtm_cli_fail("%s: --deepest-idle-state '%s': give an idle state "
 					    "number, or -1 for none", cmd, optarg);
-		m->deepest_idle = (int)n;
+		m->box.deepest_idle = (int)n;
 		return 1;
 	}
 	}
@@ -248,24 +221,25 @@ static int parse_cyclictest_opt(struct measure_opts *m, int c, int argc, char **
 }
 
 /* What and how the probe measures: CPUs, period, scheduling, how long. */
-static int parse_probe_opt(struct measure_opts *m, int c, int argc, char **argv)
+static int parse_probe_opt(struct rtm_session_opts *m, int c, int argc, char **argv)
 {
 	struct rtm_error err = { "" };
 	const char *cmd = m->command, *arg = optarg;
 	uint64_t v;
+	int ret;
 
 	switch (c) {
 	case 'a':
 		arg = optional_value(argc, argv, is_cpulist);
 		if (!arg) {	/* cyclictest's bare -a: every CPU */
 			rtm_cpulist_release(&m->probe.cpus);
-			m->cpus_given = false;
+			m->box.cpus_given = false;
 			return 1;
 		}
-		if (parse_cpus(m, arg, &m->probe.cpus, "-a/--cpus") != 1)
-			return RTM_EXIT_USAGE;
-		m->cpus_given = true;
-		return 1;
+		ret = parse_cpus(m, arg, &m->probe.cpus, "-a/--cpus");
+		if (ret == 1)
+			m->box.cpus_given = true;
+		return ret;
 	case 'i':
 		if (rtm_parse_latency_ns(arg, &m->probe.interval_ns, &err))
 			return rtm_cli_fail("%s: -i/--interval: %s", cmd, err.msg);
@@ -305,7 +279,7 @@ static int parse_probe_opt(struct measure_opts *m, int c, int argc, char **argv)
 }
 
 /* The results: bounds, histogram rows, the folder, what is printed. */
-static int parse_result_opt(struct measure_opts *m, int c, int argc, char **argv)
+static int parse_result_opt(struct rtm_session_opts *m, int c, int argc, char **argv)
 {
 	struct rtm_error err = { "" };
 	const char *cmd = m->command, *arg = optarg;
@@ -318,12 +292,12 @@ static int parse_result_opt(struct measure_opts *m, int c, int argc, char **argv
 					    err.msg[0] ? err.msg : "must be above 0");
 		return 1;
 	case 1003:
-		if (m->nbounds == MEASURE_MAX_BOUNDS)
+		if (m->out.nbounds == RTM_SESSION_MAX_BOUNDS)
 			return rtm_cli_fail("%s: at most %d --fail-above bounds", cmd,
-					    MEASURE_MAX_BOUNDS);
-		if (rtm_bound_parse(arg, &m->bounds[m->nbounds], &err))
+					    RTM_SESSION_MAX_BOUNDS);
+		if (rtm_bound_parse(arg, &m->out.bounds[m->out.nbounds], &err))
 			return rtm_cli_fail("%s: %s", cmd, err.msg);
-		m->nbounds++;
+		m->out.nbounds++;
 		return 1;
 	case 'h':
 	case 'H':
@@ -331,36 +305,36 @@ static int parse_result_opt(struct measure_opts *m, int c, int argc, char **argv
 			return rtm_cli_fail("%s: %s '%s': give the number of microsecond rows, "
 					    "1 to 1000000", cmd, c == 'h' ? "-h/--histogram" :
 					    "-H/--histofall", arg);
-		m->hist_rows = (unsigned int)v;
-		m->histofall = c == 'H';
+		m->out.hist_rows = (unsigned int)v;
+		m->out.histofall = c == 'H';
 		return 1;
 	case 'o':
-		m->outdir = arg;
+		m->out.outdir = arg;
 		return 1;
 	case MEASURE_OPT_FORCE:
-		m->force = true;
+		m->out.force = true;
 		return 1;
 	case MEASURE_OPT_FOLLOW:
-		m->follow = true;
+		m->out.follow = true;
 		return 1;
 	case 'q':
-		m->quiet = true;
+		m->out.quiet = true;
 		return 1;
 	case 1004:
 		arg = optional_value(argc, argv, is_file);
 		if (arg && !*arg)
 			return rtm_cli_fail("%s: --json=FILE: give a file name", cmd);
 		if (arg)
-			m->json_file = arg;	/* cyclictest's --json=FILE */
+			m->out.json_file = arg;	/* cyclictest's --json=FILE */
 		else
-			m->json = true;
+			m->out.json = true;
 		return 1;
 	}
 	return 0;
 }
 
 /* The system around the probes: memory, PM QoS, other runs, RT or not, the series. */
-static int parse_system_opt(struct measure_opts *m, int c)
+static int parse_system_opt(struct rtm_session_opts *m, int c)
 {
 	struct rtm_error err = { "" };
 	const char *cmd = m->command, *arg = optarg;
@@ -374,13 +348,13 @@ static int parse_system_opt(struct measure_opts *m, int c)
 		return 1;
 	case 1006:
 		m->probe.dma_latency_us = -1;
-		m->deepest_idle = -2;
+		m->box.deepest_idle = -2;
 		return 1;
 	case 1024:
-		m->exclusive = true;
+		m->box.exclusive = true;
 		return 1;
 	case 1007:
-		m->no_rt = true;
+		m->box.no_rt = true;
 		return 1;
 	case 1008:
 		if (rtm_parse_duration_ns(arg, &m->ts_interval_ns, &err))
@@ -391,7 +365,7 @@ static int parse_system_opt(struct measure_opts *m, int c)
 }
 
 /* Late wake-ups kept, traced and captured. */
-static int parse_log_opt(struct measure_opts *m, int c, int argc, char **argv)
+static int parse_log_opt(struct rtm_session_opts *m, int c)
 {
 	struct rtm_error err = { "" };
 	const char *cmd = m->command, *arg = optarg;
@@ -410,23 +384,23 @@ static int parse_log_opt(struct measure_opts *m, int c, int argc, char **argv)
 		m->probe.log_max = (uint32_t)v;
 		return 1;
 	case 1011:
-		m->trace = true;
+		m->trace.on = true;
 		return 1;
 	case 1012:
-		m->trace = true;
-		m->trace_events = arg;
+		m->trace.on = true;
+		m->trace.events = arg;
 		return 1;
 	case 1013:
 		if (parse_u64(arg, &v) || v < 64 || v > 4194304)
 			return rtm_cli_fail("%s: --trace-buffer '%s': give KB per CPU, 64 to 4194304",
 					    cmd, arg);
-		m->trace_buffer_kb = (size_t)v;
+		m->trace.buffer_kb = (size_t)v;
 		return 1;
 	case 1014:
 		if (rtm_parse_latency_ns(arg, &m->probe.capture_ns, &err) || !m->probe.capture_ns)
 			return rtm_cli_fail("%s: --capture-above: %s", cmd,
 					    err.msg[0] ? err.msg : "must be above 0");
-		m->trace = true;
+		m->trace.on = true;
 		return 1;
 	case 1015:
 		if (parse_u64(arg, &v) || !v || v > 999)
@@ -438,28 +412,39 @@ static int parse_log_opt(struct measure_opts *m, int c, int argc, char **argv)
 			return rtm_cli_fail("%s: --capture-holdoff: %s", cmd, err.msg);
 		return 1;
 	case 1017:
-		if (m->ntrace_filters == RTM_TRACE_MAX_FILTERS)
+		if (m->trace.nfilters == RTM_TRACE_MAX_FILTERS)
 			return rtm_cli_fail("%s: at most %d --trace-filter options", cmd,
 					    RTM_TRACE_MAX_FILTERS);
 		if (!strchr(arg, ':') || !strchr(strchr(arg, ':') + 1, ':'))
 			return rtm_cli_fail("%s: --trace-filter '%s': write system:event:expression, "
 					    "e.g. irq:irq_handler_entry:irq==24", cmd, arg);
-		m->trace_filters[m->ntrace_filters++] = arg;
-		m->trace = true;
+		m->trace.filters[m->trace.nfilters++] = arg;
+		m->trace.on = true;
 		return 1;
-	case MEASURE_OPT_RT_HOLD:	/* RT tasks holding a CPU (issue 18) */
+	}
+	return 0;
+}
+
+/* The streaming instance's options and the latency probe's backend. */
+static int parse_stream_opt(struct rtm_session_opts *m, int c, int argc, char **argv)
+{
+	struct rtm_error err = { "" };
+	const char *cmd = m->command, *arg = optarg;
+
+	switch (c) {
+	case MEASURE_OPT_RT_HOLD:	/* RT tasks holding a CPU */
 		if (!strcmp(arg, "0"))
-			m->rt_hold_ns = 0;
-		else if (rtm_parse_duration_ns(arg, &m->rt_hold_ns, &err))
+			m->trace.rt_hold_ns = 0;
+		else if (rtm_parse_duration_ns(arg, &m->trace.rt_hold_ns, &err))
 			return rtm_cli_fail("%s: --rt-hold: %s (e.g. 100ms; 0 turns the report off)",
 					    cmd, err.msg);
-		if (m->rt_hold_ns && m->rt_hold_ns < 1000000ULL)
+		if (m->trace.rt_hold_ns && m->trace.rt_hold_ns < 1000000ULL)
 			return rtm_cli_fail("%s: --rt-hold %s: give 1ms or more (0 turns the report "
 					    "off): shorter holds are every RT task's normal run", cmd,
 					    arg);
-		m->rt_hold_given = m->rt_hold_ns != 0;
+		m->trace.rt_hold_given = m->trace.rt_hold_ns != 0;
 		return 1;
-	case MEASURE_OPT_BACKEND:	/* the latency probe (measure_backend.c) */
+	case MEASURE_OPT_BACKEND:	/* the latency probe (lib/session/backend.c) */
 		if (!strcmp(cmd, "monitor"))
 			return rtm_cli_fail("monitor: --backend: the monitor runs rtmeasure's own "
 					    "probe only (rtmeasure cyclic --backend timerlat)");
@@ -468,24 +453,78 @@ static int parse_log_opt(struct measure_opts *m, int c, int argc, char **argv)
 					    arg);
 		m->backend = arg;
 		return 1;
-	case MEASURE_OPT_TIMER_IRQ:	/* the timer IRQ part of each wake-up (issue 16) */
+	case MEASURE_OPT_TIMER_IRQ:	/* the timer IRQ part of each wake-up */
 		arg = optional_value(argc, argv, is_onoff);
 		if (arg && !is_onoff(arg))
 			return rtm_cli_fail("%s: --timer-irq=%s: give 1/on or 0/off (alone: on)",
 					    cmd, arg);
-		m->timer_irq = !arg || !strcmp(arg, "1") || !strcasecmp(arg, "on");
-		m->timer_irq_given = m->timer_irq;
+		m->trace.timer_irq = !arg || !strcmp(arg, "1") || !strcasecmp(arg, "on");
+		m->trace.timer_irq_given = m->trace.timer_irq;
 		return 1;
 	}
 	return 0;
 }
 
-int measure_parse_opt(struct measure_opts *m, int c, int argc, char **argv)
+int measure_parse_opt(struct rtm_session_opts *m, int c, int argc, char **argv)
 {
 	int ret;
 
 	if ((ret = parse_probe_opt(m, c, argc, argv)) || (ret = parse_result_opt(m, c, argc, argv)) ||
-	    (ret = parse_system_opt(m, c)) || (ret = parse_log_opt(m, c, argc, argv)))
+	    (ret = parse_system_opt(m, c)) || (ret = parse_log_opt(m, c)) ||
+	    (ret = parse_stream_opt(m, c, argc, argv)))
 		return ret;
 	return parse_cyclictest_opt(m, c, argc, argv);
+}
+
+/* ---- run --noise and its options (the noise phase, lib/session/noisephase.c) */
+
+static bool onoff(const char *s, int *v)
+{
+	if (!strcmp(s, "1") || !strcasecmp(s, "on"))
+		*v = 1;
+	else if (!strcmp(s, "0") || !strcasecmp(s, "off"))
+		*v = 0;
+	else
+		return false;
+	return true;
+}
+
+int measure_noise_parse(struct rtm_session_opts *m, int c, int argc, char **argv)
+{
+	struct rtm_error err = { "" };
+	const char *cmd = m->command;
+	int v;
+
+	switch (c) {
+	case MEASURE_OPT_NOISE:
+		m->noise_phase.on = true;
+		if (optarg && rtm_parse_duration_ns(optarg, &m->noise_phase.duration_ns, &err))
+			return rtm_cli_fail("%s: --noise: %s", cmd, err.msg);
+		return 1;
+	case MEASURE_OPT_NOISE_WINDOW:
+		if (rtm_parse_duration_ns(optarg, &m->noise.window_ns, &err))
+			return rtm_cli_fail("%s: --noise-window: %s", cmd, err.msg);
+		return 1;
+	case MEASURE_OPT_NOISE_WIDTH:
+		if (rtm_parse_duration_ns(optarg, &m->noise.width_ns, &err))
+			return rtm_cli_fail("%s: --noise-width: %s", cmd, err.msg);
+		return 1;
+	case MEASURE_OPT_NOISE_THRESHOLD:
+		if (rtm_parse_latency_ns(optarg, &m->noise.threshold_ns, &err))
+			return rtm_cli_fail("%s: --noise-threshold: %s", cmd, err.msg);
+		return 1;
+	case MEASURE_OPT_NOISE_TRACE:
+		/* --noise-trace, --noise-trace=0, --noise-trace 0 */
+		if (!optarg && optind < argc && onoff(argv[optind], &v)) {
+			optind++;
+			m->trace.noise_trace = v;
+			return 1;
+		}
+		if (optarg && !onoff(optarg, &v))
+			return rtm_cli_fail("%s: --noise-trace=%s: give 1/on or 0/off (alone: on)",
+					    cmd, optarg);
+		m->trace.noise_trace = optarg ? v : 1;
+		return 1;
+	}
+	return 0;
 }

@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * measure_prom.c - --prometheus for cyclic, run, monitor and noise: /metrics while measuring
- *
- * The server starts before anything is measured (a port in use fails the
- * command at once), runs on the CPUs no probe measures when there are any,
- * and is given new figures at each interval boundary by the main thread.
+ * promlive.c - --prometheus for cyclic, run, monitor and noise: /metrics while
+ * a session measures (promlive.h).
  */
 #include <errno.h>
 #include <sched.h>
@@ -13,12 +10,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "measure.h"
-#include "probe/probe.h"
 #include "present/promhttp.h"
-#include "cli/cli.h"
+#include "present/promlive.h"
+#include "probe/cyclic.h"
+#include "probe/probe.h"
+#include "trace/stream.h"
 
-struct measure_prom {
+struct rtm_promlive {
 	struct rtm_promhttp *srv;
 	struct rtm_prom_cpu *cpus;
 	struct rtm_cyclic_stats *st;
@@ -26,11 +24,11 @@ struct measure_prom {
 	uint64_t boundary;		/* the interval boundary last published */
 };
 
-int measure_prom_start(const struct measure_opts *m, const json_t *sysinfo,
-		       struct measure_prom **out, struct rtm_error *err)
+int rtm_promlive_start(const struct rtm_session_opts *m, const json_t *sysinfo,
+		       struct rtm_promlive **out, struct rtm_error *err)
 {
 	struct rtm_prom_target t;
-	struct measure_prom *mp;
+	struct rtm_promlive *mp;
 	cpu_set_t free_cpus;
 	int i;
 
@@ -54,8 +52,8 @@ int measure_prom_start(const struct measure_opts *m, const json_t *sysinfo,
 		return -EINVAL;
 	}
 	/* with port 0 the port is news even to a quiet run */
-	if ((!m->quiet && !m->json) || !rtm_promhttp_port_given(m->prometheus))
-		fprintf(stderr, "rtmeasure %s: metrics for Prometheus at port %u, /metrics%s\n",
+	if ((!m->out.quiet && !m->out.json) || !rtm_promhttp_port_given(m->prometheus))
+		fprintf(m->errf, "rtmeasure %s: metrics for Prometheus at port %u, /metrics%s\n",
 			m->command, rtm_promhttp_port(mp->srv),
 			CPU_COUNT(&free_cpus) ? "" : " (sharing the measured CPUs: none is free)");
 	*out = mp;
@@ -79,9 +77,9 @@ static int64_t spikes(const struct rtm_result *r)
 	return n;
 }
 
-void measure_prom_publish(struct measure_prom *mp, struct rtm_cyclic *c,
-			  struct measure_irq *irq, const struct rtm_result *r,
-			  struct measure_hold *hold)
+void rtm_promlive_timer(struct rtm_promlive *mp, struct rtm_cyclic *c,
+			struct rtm_session_irq *irq, const struct rtm_result *r,
+			struct rtm_stream *st)
 {
 	struct rtm_prom_run run = { .trace_lost = -1, .spikes_captured = -1 };
 	json_t *irqsec = NULL;
@@ -115,17 +113,17 @@ void measure_prom_publish(struct measure_prom *mp, struct rtm_cyclic *c,
 		mp->cpus[i].overruns = mp->st[i].overruns;
 		mp->cpus[i].implied = mp->st[i].implied;
 	}
-	irqsec = measure_irq_live(irq, &run.trace_lost);
+	irqsec = rtm_session_irq_live(irq, &run.trace_lost);
 	run.irq = irqsec;
 	run.spikes_captured = spikes(r);
-	run.timer_irq = measure_timer_irq_live(hold);	/* as drained so far (250 ms) */
+	run.timer_irq = rtm_stream_timer_irq_live(st);	/* as drained so far (250 ms) */
 	rtm_promhttp_publish(mp->srv, mp->cpus, n, &run);
 	json_decref(irqsec);
 	json_decref((json_t *)run.timer_irq);
 }
 
-void measure_prom_publish_probe(struct measure_prom *mp, struct rtm_probe_run *pr,
-				struct measure_irq *irq, struct measure_hold *hold)
+void rtm_promlive_probe(struct rtm_promlive *mp, struct rtm_probe_run *pr,
+			struct rtm_session_irq *irq, struct rtm_stream *st)
 {
 	struct rtm_prom_run run = { .trace_lost = -1, .spikes_captured = -1 };
 	uint64_t next;
@@ -140,15 +138,15 @@ void measure_prom_publish_probe(struct measure_prom *mp, struct rtm_probe_run *p
 	if (!sec)
 		return;	/* the scrapes keep the previous figures */
 	mp->boundary = next;
-	measure_noise_live_causes(hold, sec);	/* noise --trace: the causes so far */
+	rtm_stream_noise_live_causes(st, sec);	/* noise --trace: the causes so far */
 	run.noise = sec;
-	run.irq = measure_irq_live(irq, &run.trace_lost);
+	run.irq = rtm_session_irq_live(irq, &run.trace_lost);
 	rtm_promhttp_publish(mp->srv, NULL, 0, &run);
 	json_decref((json_t *)run.irq);
 	json_decref(sec);
 }
 
-void measure_prom_stop(struct measure_prom *mp)
+void rtm_promlive_stop(struct rtm_promlive *mp)
 {
 	if (!mp)
 		return;
@@ -156,4 +154,27 @@ void measure_prom_stop(struct measure_prom *mp)
 	free(mp->cpus);
 	free(mp->st);
 	free(mp);
+}
+
+int rtm_promlive_serve(const struct rtm_session_opts *o, const json_t *sysinfo, void **state,
+		       struct rtm_error *err)
+{
+	struct rtm_promlive *mp = NULL;
+	int ret = rtm_promlive_start(o, sysinfo, &mp, err);
+
+	*state = mp;
+	return ret;
+}
+
+void rtm_promlive_publish(void *state, const struct rtm_session_live *live)
+{
+	if (live->c)
+		rtm_promlive_timer(state, live->c, live->irq, live->r, live->stream);
+	else	/* noise: its section through the probe seam */
+		rtm_promlive_probe(state, live->run, live->irq, live->stream);
+}
+
+void rtm_promlive_unserve(void *state)
+{
+	rtm_promlive_stop(state);
 }

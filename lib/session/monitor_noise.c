@@ -10,7 +10,8 @@
  * tracepoints and attribution as `noise --trace` (lib/trace/noiseattr.c, on as root
  * when tracefs works): at each refresh the gaps that ended at least
  * CAUSE_LAG_NS ago (their events have been drained) are laid over the events,
- * once each, and their class totals added up.
+ * once each, and their class totals added up. The panel itself is drawn by
+ * lib/present/dashboard_noise.c.
  */
 #include <errno.h>
 #include <sched.h>
@@ -20,43 +21,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "monitor.h"
-#include "trace/noiseattr.h"
-#include "cli/cli.h"
 #include "core/units.h"
+#include "session/monitor.h"
+#include "session/session_priv.h"
+#include "trace/noiseattr.h"
+#include "trace/stream.h"
 
 #define CAUSE_LAG_NS	500000000ULL	/* a gap's events are drained by then */
 #define CAUSE_BATCH	65536		/* gaps attributed per CPU and refresh at most */
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-int mon_noise_parse(struct mon *mo, int c, int argc, char **argv)
-{
-	struct rtm_error err = { "" };
-
-	if (c == MON_OPT_NOISE_CPUS) {
-		rtm_cpulist_release(&mo->noise_cpus);
-		if (rtm_cpulist_parse(optarg, &mo->noise_cpus, &err) || !mo->noise_cpus.n)
-			return rtm_cli_fail("monitor: --noise-cpus: %s", err.msg[0] ? err.msg :
-					    "give at least one CPU");
-		return 1;
-	}
-	if (c == MEASURE_OPT_NOISE)	/* run's --noise[=DUR] is not the monitor's */
-		return rtm_cli_fail("monitor: --noise is run's noise phase; here give --noise-cpus "
-				    "LIST (the noise probe on CPUs the timer probe does not "
-				    "measure)");
-	if (c >= MEASURE_OPT_NOISE_WINDOW && c <= MEASURE_OPT_NOISE_TRACE) {
-		mo->noise_opt_given = true;
-		return measure_noise_parse(&mo->m, c, argc, argv);
-	}
-	return 0;
-}
 
 /* Is @cpu one this process may run on (online, in its cpuset)? */
 static bool cpu_allowed(int cpu)
@@ -67,7 +39,7 @@ static bool cpu_allowed(int cpu)
 	       CPU_ISSET(cpu, &set);
 }
 
-int mon_noise_prepare(struct mon *mo)
+int rtm_mon_noise_prepare(struct rtm_mon *mo)
 {
 	struct rtm_cpulist *t = &mo->m.probe.cpus;
 	char a[256], b[256];
@@ -75,23 +47,25 @@ int mon_noise_prepare(struct mon *mo)
 
 	if (!mo->noise_cpus.n) {
 		if (mo->noise_opt_given)
-			return rtm_cli_fail("monitor: --noise-window, --noise-width, "
-					    "--noise-threshold and --noise-trace go with "
-					    "--noise-cpus");
+			return rtm_session_fail(&mo->m, "monitor: --noise-window, --noise-width, "
+						"--noise-threshold and --noise-trace go with "
+						"--noise-cpus");
 		return 0;
 	}
 	rtm_cpulist_format(&mo->noise_cpus, a, sizeof(a));
 	for (i = 0; i < mo->noise_cpus.n; i++)
 		if (!cpu_allowed(mo->noise_cpus.cpus[i]))
-			return rtm_cli_fail("monitor: --noise-cpus %s: CPU %d is not online or not "
-					    "in this process's cpuset", a, mo->noise_cpus.cpus[i]);
-	if (mo->m.cpus_given) {
+			return rtm_session_fail(&mo->m, "monitor: --noise-cpus %s: CPU %d is not "
+						"online or not in this process's cpuset", a,
+						mo->noise_cpus.cpus[i]);
+	if (mo->m.box.cpus_given) {
 		for (i = 0; i < t->n; i++)
 			if (rtm_cpulist_has(&mo->noise_cpus, t->cpus[i])) {
 				rtm_cpulist_format(t, b, sizeof(b));
-				return rtm_cli_fail("monitor: --noise-cpus %s and -a %s share CPU %d: "
-						    "the two probes never measure a CPU together; "
-						    "give them apart", a, b, t->cpus[i]);
+				return rtm_session_fail(&mo->m, "monitor: --noise-cpus %s and -a "
+							"%s share CPU %d: the two probes never "
+							"measure a CPU together; give them apart",
+							a, b, t->cpus[i]);
 			}
 	} else {	/* the timer probe: every other CPU */
 		for (i = j = 0; i < t->n; i++)
@@ -99,62 +73,43 @@ int mon_noise_prepare(struct mon *mo)
 				t->cpus[j++] = t->cpus[i];
 		t->n = j;
 		if (!j)
-			return rtm_cli_fail("monitor: --noise-cpus %s takes every CPU: leave one for "
-					    "the timer probe (or give -a)", a);
+			return rtm_session_fail(&mo->m, "monitor: --noise-cpus %s takes every CPU: "
+						"leave one for the timer probe (or give -a)", a);
 	}
 	/* the duty cycle and the threshold, checked as run --noise checks them */
-	mo->m.noise_phase = true;
-	ret = measure_noise_check(&mo->m, true);
-	mo->m.noise_phase = false;
+	mo->m.noise_phase.on = true;
+	ret = rtm_session_noise_check(&mo->m, true);
+	mo->m.noise_phase.on = false;
 	if (ret)
 		return ret;
 	mo->nn = mo->noise_cpus.n;
 	mo->noise = calloc((size_t)mo->nn, sizeof(*mo->noise));
 	if (!mo->noise)
-		return rtm_cli_fail("out of memory");
+		return rtm_session_fail(&mo->m, "out of memory");
 	for (k = 0; k < mo->nn; k++)
 		mo->noise[k].cpu = mo->noise_cpus.cpus[k];
 	return 0;
 }
 
 /* The noise probe's options: the monitor's, on the noise CPUs, until stopped. */
-static void noise_opts(const struct mon *mo, struct measure_opts *n)
+static void noise_opts(const struct rtm_mon *mo, struct rtm_session_opts *n)
 {
-	*n = mo->m;
-	n->ops = &rtm_probe_noise_ops;
-	n->trace = false;
-	n->rt_hold_given = false;
-	n->rt_hold_ns = 0;
-	n->timer_irq_given = false;
-	n->cpus_given = true;
+	rtm_session_noise_opts(&mo->m, n, &mo->noise_cpus, 0, "monitor --noise-cpus: the busy "
+			       "loop, on CPUs the timer probe does not measure");
+	n->box.cpus_given = true;
 	n->probe.cpus = mo->noise_cpus;		/* borrowed */
-	n->noise.cpus = mo->noise_cpus;
-	n->noise.sched = mo->m.probe.sched;
-	if (n->noise.sched.policy != RTM_POLICY_FIFO && n->noise.sched.policy != RTM_POLICY_RR &&
-	    n->noise.sched.policy != RTM_POLICY_OTHER) {
-		bool rt = n->noise.sched.policy == RTM_POLICY_DEADLINE;
-
-		memset(&n->noise.sched, 0, sizeof(n->noise.sched));
-		n->noise.sched.policy = rt ? RTM_POLICY_FIFO : RTM_POLICY_OTHER;
-		n->noise.sched.priority = rt ? 95 : 0;
-	}
-	n->noise.duration_ns = 0;
-	n->noise.lock_memory = mo->m.probe.lock_memory;
-	n->noise.dma_latency_us = mo->m.probe.dma_latency_us;
-	n->noise.backend_reason = "monitor --noise-cpus: the busy loop, on CPUs the timer probe "
-				  "does not measure";
 }
 
-int mon_noise_start(struct mon *mo, struct rtm_error *err)
+int rtm_mon_noise_start(struct rtm_mon *mo, struct rtm_error *err)
 {
-	struct measure_opts n;
+	struct rtm_session_opts n;
 
 	if (!mo->nn)
 		return 0;
 	noise_opts(mo, &n);
-	if (measure_noise_trace_wanted(&n)) {
-		mo->nhold = measure_hold_start(&n, err);
-		if (!mo->nhold && !measure_hold_optional(&n, err))
+	if (rtm_session_noise_trace_wanted(&n)) {
+		mo->nhold = rtm_session_stream_start(&n, err);
+		if (!mo->nhold && !rtm_session_stream_optional(&n, err))
 			return -1;
 		if (!mo->nhold)
 			snprintf(mo->noise_note, sizeof(mo->noise_note), "no gap causes: %.200s",
@@ -169,9 +124,9 @@ int mon_noise_start(struct mon *mo, struct rtm_error *err)
 }
 
 /* The gaps of CPU @i ended by @until and not yet attributed, as a one-CPU section. */
-static json_t *new_gaps(struct mon *mo, int i, uint64_t until, uint32_t *taken)
+static json_t *new_gaps(struct rtm_mon *mo, int i, uint64_t until, uint32_t *taken)
 {
-	struct mon_noise *mn = &mo->noise[i];
+	struct rtm_mon_noise *mn = &mo->noise[i];
 	uint64_t start = rtm_probe_noise_start_ns(mo->np);
 	json_t *list = json_array(), *sec;
 	uint32_t n, k;
@@ -190,7 +145,7 @@ static json_t *new_gaps(struct mon *mo, int i, uint64_t until, uint32_t *taken)
 }
 
 /* Fold one CPU's freshly attributed gaps into its totals and its largest gap's cause. */
-static void fold_causes(struct mon_noise *mn, const json_t *cpu)
+static void fold_causes(struct rtm_mon_noise *mn, const json_t *cpu)
 {
 	static const char *const cls[RTM_NOISE_NCLASSES] = { "irq_ns", "softirq_ns", "nmi_ns",
 							     "thread_ns", "rt_throttling_ns",
@@ -218,9 +173,9 @@ static void fold_causes(struct mon_noise *mn, const json_t *cpu)
 	mn->traced = true;
 }
 
-void mon_noise_refresh(struct mon *mo)
+void rtm_mon_noise_refresh(struct rtm_mon *mo)
 {
-	uint64_t until = now_ns() - CAUSE_LAG_NS;
+	uint64_t until = rtm_session_now_ns() - CAUSE_LAG_NS;
 	struct rtm_noise_cpu_snap snap;
 	int i;
 
@@ -229,7 +184,7 @@ void mon_noise_refresh(struct mon *mo)
 	if (mo->nhold && !mo->gapbuf)
 		mo->gapbuf = calloc(CAUSE_BATCH, sizeof(*mo->gapbuf));
 	for (i = 0; i < mo->nn; i++) {
-		struct mon_noise *mn = &mo->noise[i];
+		struct rtm_mon_noise *mn = &mo->noise[i];
 		uint32_t taken;
 		json_t *sec;
 
@@ -241,7 +196,7 @@ void mon_noise_refresh(struct mon *mo)
 		if (!mo->nhold || !mo->gapbuf)
 			continue;
 		sec = new_gaps(mo, i, until, &taken);
-		if (sec && taken && !measure_hold_noise_apply(mo->nhold, sec)) {
+		if (sec && taken && !rtm_stream_noise_apply(mo->nhold, sec)) {
 			fold_causes(mn, json_array_get(json_object_get(sec, "cpus"), 0));
 			mn->attributed += taken;
 		} else if (sec && !taken) {
@@ -251,15 +206,15 @@ void mon_noise_refresh(struct mon *mo)
 	}
 }
 
-void mon_noise_poll(struct mon *mo)
+void rtm_mon_noise_poll(struct rtm_mon *mo)
 {
 	if (!mo->nrun)
 		return;
 	rtm_probe_run_tick(mo->nrun);
-	measure_hold_poll(mo->nhold);
+	rtm_stream_poll(mo->nhold);
 }
 
-int mon_noise_finish(struct mon *mo, struct rtm_result *r, struct rtm_error *err)
+int rtm_mon_noise_finish(struct rtm_mon *mo, struct rtm_result *r, struct rtm_error *err)
 {
 	struct rtm_result *t;
 	json_t *sec;
@@ -273,7 +228,7 @@ int mon_noise_finish(struct mon *mo, struct rtm_result *r, struct rtm_error *err
 		return rtm_error_setn(err, -ENOMEM, "out of memory");
 	ret = rtm_probe_run_finish(mo->nrun, t, err);
 	if (!ret) {
-		measure_hold_finish(mo->nhold, t);	/* the gap causes */
+		rtm_session_stream_finish(&mo->m, mo->nhold, t);	/* the gap causes */
 		sec = json_object_get(t->sections, "noise");
 		if (sec)
 			json_object_set(r->sections, "noise", sec);
@@ -282,7 +237,7 @@ int mon_noise_finish(struct mon *mo, struct rtm_result *r, struct rtm_error *err
 	return ret;
 }
 
-void mon_noise_free(struct mon *mo)
+void rtm_mon_noise_free(struct rtm_mon *mo)
 {
 	if (mo->nrun) {
 		rtm_probe_run_stop(mo->nrun);
@@ -290,7 +245,7 @@ void mon_noise_free(struct mon *mo)
 		mo->nrun = NULL;
 		mo->np = NULL;
 	}
-	measure_hold_free(mo->nhold);
+	rtm_stream_free(mo->nhold);
 	mo->nhold = NULL;
 	free(mo->noise);
 	mo->noise = NULL;

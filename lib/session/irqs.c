@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * measure_irq.c - the IRQ section of cyclic and run: /proc/interrupts,
+ * irqs.c - the IRQ section of cyclic and run: /proc/interrupts,
  * /proc/softirqs and /proc/stat over the measurement, and with --trace the
  * handler times of the measured CPUs from a second, streaming trace instance
  * (rtmeasure-PID-irq) that the drive loop drains at every wake-up.
@@ -10,13 +10,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "irq/irq.h"
-#include "irq/handlers.h"
-#include "measure.h"
-#include "cli/cli.h"
 #include "core/units.h"
+#include "irq/handlers.h"
+#include "irq/irq.h"
+#include "session/session_priv.h"
 
-struct measure_irq {
+struct rtm_session_irq {
 	struct rtm_irq_snap start;
 	bool have_start;
 	struct rtm_trace *trace;	/* NULL without --trace */
@@ -26,16 +25,17 @@ struct measure_irq {
 	char line[512];			/* the busiest sources, for the summary */
 };
 
-struct measure_irq *measure_irq_start(const struct measure_opts *m, struct rtm_error *err)
+struct rtm_session_irq *rtm_session_irq_start(const struct rtm_session_opts *m,
+					      struct rtm_error *err)
 {
-	struct measure_irq *mi = calloc(1, sizeof(*mi));
+	struct rtm_session_irq *mi = calloc(1, sizeof(*mi));
 	char cpus[1024];
 
 	if (!mi) {
 		rtm_error_set(err, "out of memory");
 		return NULL;
 	}
-	if (m->trace) {
+	if (m->trace.on) {
 		struct rtm_trace_opts to = { .events = "irq,nmi", .buffer_kb = 2048,
 					     .overwrite = false, .suffix = "irq" };
 
@@ -46,10 +46,10 @@ struct measure_irq *measure_irq_start(const struct measure_opts *m, struct rtm_e
 		if (!mi->trace) {
 			if (!mi->acct)
 				rtm_error_set(err, "out of memory");
-			measure_irq_free(mi);
+			rtm_session_irq_free(mi);
 			return NULL;
 		}
-		rtm_cli_trace_note(mi->trace);
+		rtm_session_trace_note(m, mi->trace);
 		rtm_trace_start(mi->trace);
 	}
 	/* no /proc/interrupts (a container): the run goes on without the section */
@@ -57,7 +57,7 @@ struct measure_irq *measure_irq_start(const struct measure_opts *m, struct rtm_e
 	return mi;
 }
 
-void measure_irq_poll(struct measure_irq *mi)
+void rtm_session_irq_poll(struct rtm_session_irq *mi)
 {
 	uint64_t lost = 0;
 
@@ -68,7 +68,7 @@ void measure_irq_poll(struct measure_irq *mi)
 	mi->lost += lost;
 }
 
-json_t *measure_irq_live(struct measure_irq *mi, int64_t *lost)
+json_t *rtm_session_irq_live(struct rtm_session_irq *mi, int64_t *lost)
 {
 	struct rtm_irq_snap now, d;
 	json_t *sec;
@@ -92,8 +92,8 @@ json_t *measure_irq_live(struct measure_irq *mi, int64_t *lost)
 	return sec;
 }
 
-void measure_irq_finish(struct measure_irq *mi, const struct measure_opts *m,
-			struct rtm_result *r)
+void rtm_session_irq_finish(struct rtm_session_irq *mi, const struct rtm_session_opts *m,
+			    struct rtm_result *r)
 {
 	struct rtm_irq_snap end, d;
 	json_t *sec;
@@ -112,7 +112,7 @@ void measure_irq_finish(struct measure_irq *mi, const struct measure_opts *m,
 	rtm_irq_snap_read_affinity(&d, "/", NULL);
 	sec = json_pack("{s:o}", "interrupts", rtm_irq_delta_to_json(&d, false));
 	if (mi->trace) {
-		measure_irq_poll(mi);
+		rtm_session_irq_poll(mi);
 		mi->lost += rtm_trace_dropped(mi->trace);
 		json_object_set_new(sec, "handlers", rtm_irqacct_to_json(mi->acct));
 		json_object_set_new(sec, "trace_lost", json_integer((json_int_t)mi->lost));
@@ -135,13 +135,13 @@ void measure_irq_finish(struct measure_irq *mi, const struct measure_opts *m,
 	rtm_irq_snap_release(&end);
 }
 
-void measure_irq_print(const struct measure_irq *mi, FILE *f)
+void rtm_session_irq_print(const struct rtm_session_irq *mi, FILE *f)
 {
 	if (mi && mi->line[0])
 		fprintf(f, "%s (result.json: sections.irq)\n", mi->line);
 }
 
-void measure_irq_free(struct measure_irq *mi)
+void rtm_session_irq_free(struct rtm_session_irq *mi)
 {
 	if (!mi)
 		return;

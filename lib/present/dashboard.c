@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * monitor_draw.c - rtmeasure monitor's screen (ncurses) and its plain-text
- * form. Draws from the state cmd_monitor.c collected; never reads a probe.
+ * dashboard.c - rtmeasure monitor's screen (ncurses) and its plain-text form.
+ * Draws from the state lib/session/monitor.c collected; never reads a probe.
  */
 #include <locale.h>
 #include <stdio.h>
@@ -12,28 +12,28 @@
 
 #include <curses.h>
 
-#include "monitor.h"
-#include "trace/noiseattr.h"
+#include "box/sysinfo.h"
 #include "core/units.h"
+#include "present/dashboard.h"
+#include "present/dashboard_priv.h"
+#include "session/monitor.h"
 
-enum { PAIR_OK = 1, PAIR_WARN, PAIR_ALERT, PAIR_HEAD, PAIR_STATUS };
-
-void mon_draw_init(struct mon *mo)
+void rtm_dash_init(struct rtm_dash *d)
 {
 	const char *cs;
 
 	setlocale(LC_CTYPE, "");
 	cs = getenv("LC_ALL") ? getenv("LC_ALL") : getenv("LC_CTYPE") ? getenv("LC_CTYPE") :
 	     getenv("LANG");
-	mo->utf8 = cs && (strstr(cs, "UTF-8") || strstr(cs, "utf8") || strstr(cs, "UTF8"));
+	d->utf8 = cs && (strstr(cs, "UTF-8") || strstr(cs, "utf8") || strstr(cs, "UTF8"));
 	initscr();
 	cbreak();
 	noecho();
 	nonl();
 	keypad(stdscr, TRUE);
 	curs_set(0);
-	mo->colours = has_colors() && !getenv("NO_COLOR");
-	if (mo->colours) {
+	d->colours = has_colors() && !getenv("NO_COLOR");
+	if (d->colours) {
 		start_color();
 		use_default_colors();
 		init_pair(PAIR_OK, COLOR_GREEN, -1);
@@ -44,12 +44,12 @@ void mon_draw_init(struct mon *mo)
 	}
 }
 
-void mon_draw_end(void)
+void rtm_dash_end(void)
 {
 	endwin();
 }
 
-int mon_getkey(int ms)
+int rtm_dash_getkey(int ms)
 {
 	int k;
 
@@ -58,10 +58,9 @@ int mon_getkey(int ms)
 	return k == ERR ? -1 : k;
 }
 
-/* Colour (or, on a monochrome terminal, bold / reverse) by threshold. */
-static attr_t level_attr(const struct mon *mo, enum rtm_level l)
+attr_t rtm_dash_level_attr(const struct rtm_dash *d, enum rtm_level l)
 {
-	bool colours = mo->colours;
+	bool colours = d->colours;
 
 	switch (l) {
 	case RTM_LEVEL_OK:
@@ -75,11 +74,11 @@ static attr_t level_attr(const struct mon *mo, enum rtm_level l)
 	}
 }
 
-static void put_lat(const struct mon *mo, int y, int x, uint64_t ns, bool have,
+static void put_lat(const struct rtm_dash *d, int y, int x, uint64_t ns, bool have,
 		    uint64_t threshold)
 {
 	char b[16];
-	attr_t a = level_attr(mo, rtm_level_of(ns, threshold, have));
+	attr_t a = rtm_dash_level_attr(d, rtm_level_of(ns, threshold, have));
 
 	if (have)
 		rtm_fmt_ns(b, sizeof(b), ns);
@@ -96,18 +95,9 @@ static void fmt_elapsed(char *b, size_t len, uint64_t s)
 		 (unsigned long long)(s / 60 % 60), (unsigned long long)(s % 60));
 }
 
-static double elapsed_s(const struct mon *mo)
+static void draw_header(const struct rtm_dash *d, int rows, int cols)
 {
-	struct timespec ts;
-	uint64_t now;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	now = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-	return now > mo->start_ns ? (double)(now - mo->start_ns) / 1e9 : 0;
-}
-
-static void draw_header(const struct mon *mo, int rows, int cols)
-{
+	const struct rtm_mon *mo = d->mo;
 	const struct rtm_sysinfo *si = mo->si;
 	char up[16], thr[16], cpus[128], iv[16], load[64] = "";
 	FILE *f = fopen("/proc/loadavg", "r");
@@ -119,7 +109,7 @@ static void draw_header(const struct mon *mo, int rows, int cols)
 		fclose(f);
 	}
 	load[14] = '\0';	/* the three averages */
-	fmt_elapsed(up, sizeof(up), (uint64_t)elapsed_s(mo));
+	fmt_elapsed(up, sizeof(up), (uint64_t)rtm_mon_elapsed_s(mo));
 	attron(A_BOLD);
 	mvprintw(0, 0, "rtmeasure monitor");
 	attroff(A_BOLD);
@@ -135,69 +125,71 @@ static void draw_header(const struct mon *mo, int rows, int cols)
 		 "kernel tracers: %s  tracing %s%s", cpus, iv,
 		 rtm_policy_name(mo->m.probe.sched.policy), mo->m.probe.sched.priority, thr,
 		 si && strstr(si->tracers, "timerlat") ? "timerlat" : "none",
-		 mo->tracing ? "ON" : "off", mo->paused ? "  [PAUSED]" : "");
+		 mo->tracing ? "ON" : "off", d->paused ? "  [PAUSED]" : "");
 	if (rows < 3 || !si)
 		return;
 	move(2, 0);
 	for (i = 0; i < si->nchecks; i++) {
 		if (si->checks[i].level != RTM_CHECK_WARN)
 			continue;
-		attron(level_attr(mo, RTM_LEVEL_WARN));
+		attron(rtm_dash_level_attr(d, RTM_LEVEL_WARN));
 		printw("! %.*s", cols > 4 ? cols - 4 : 0, si->checks[i].text);
-		attroff(level_attr(mo, RTM_LEVEL_WARN));
+		attroff(rtm_dash_level_attr(d, RTM_LEVEL_WARN));
 		break;
 	}
 }
 
-static void draw_cpus(struct mon *mo, int y, int rows, const struct rtm_dash_layout *l)
+static void draw_cpus(struct rtm_dash *d, int y, int rows, const struct rtm_dash_layout *l)
 {
+	const struct rtm_mon *mo = d->mo;
 	int i, shown = rows - 1, width;
-	char spark[MON_SPARK * 3 + 1];
+	char spark[RTM_MON_SPARK * 3 + 1];
 
-	if (mo->scroll > mo->n - shown)
-		mo->scroll = mo->n - shown > 0 ? mo->n - shown : 0;
-	attron(A_BOLD | (mo->colours ? COLOR_PAIR(PAIR_HEAD) : 0));
+	if (d->scroll > mo->n - shown)
+		d->scroll = mo->n - shown > 0 ? mo->n - shown : 0;
+	attron(A_BOLD | (d->colours ? COLOR_PAIR(PAIR_HEAD) : 0));
 	mvprintw(y, 0, "%-5s %9s %9s %9s %9s %9s %9s %10s %8s%s", "CPU", "cur", "min", "avg", "p99",
 		 "p99.9", "max", "samples", "overruns", l->sparkline ? "  max per refresh" : "");
-	attroff(A_BOLD | (mo->colours ? COLOR_PAIR(PAIR_HEAD) : 0));
-	for (i = 0; i < shown && mo->scroll + i < mo->n; i++) {
-		const struct mon_cpu *mc = &mo->cpus[mo->scroll + i];
+	attroff(A_BOLD | (d->colours ? COLOR_PAIR(PAIR_HEAD) : 0));
+	for (i = 0; i < shown && d->scroll + i < mo->n; i++) {
+		const struct rtm_mon_cpu *mc = &mo->cpus[d->scroll + i];
 		bool have = mc->samples > 0;
 		int yy = y + 1 + i;
 
 		mvprintw(yy, 0, "%-5d", mc->cpu);
-		put_lat(mo, yy, 6, mc->cur_ns, have, mo->threshold_ns);
-		put_lat(mo, yy, 16, mc->min_ns, have, mo->threshold_ns);
-		put_lat(mo, yy, 26, (uint64_t)mc->avg_ns, have, mo->threshold_ns);
-		put_lat(mo, yy, 36, mc->p99_ns, have, mo->threshold_ns);
-		put_lat(mo, yy, 46, mc->p999_ns, have, mo->threshold_ns);
-		put_lat(mo, yy, 56, mc->max_ns, have, mo->threshold_ns);
+		put_lat(d, yy, 6, mc->cur_ns, have, mo->threshold_ns);
+		put_lat(d, yy, 16, mc->min_ns, have, mo->threshold_ns);
+		put_lat(d, yy, 26, (uint64_t)mc->avg_ns, have, mo->threshold_ns);
+		put_lat(d, yy, 36, mc->p99_ns, have, mo->threshold_ns);
+		put_lat(d, yy, 46, mc->p999_ns, have, mo->threshold_ns);
+		put_lat(d, yy, 56, mc->max_ns, have, mo->threshold_ns);
 		mvprintw(yy, 66, "%10llu %8llu", (unsigned long long)mc->samples,
 			 (unsigned long long)mc->overruns);
 		/* the newest maxima that fit in the width, newest on the right */
-		width = COLS - 88 < MON_SPARK ? COLS - 88 : MON_SPARK;
+		width = COLS - 88 < RTM_MON_SPARK ? COLS - 88 : RTM_MON_SPARK;
 		if (l->sparkline && width > 0 &&
-		    rtm_sparkline(spark, sizeof(spark), mc->spark + MON_SPARK - width, width,
+		    rtm_sparkline(spark, sizeof(spark), mc->spark + RTM_MON_SPARK - width, width,
 				  mo->m.probe.interval_ns / 100, mo->threshold_ns * 4,
-				  mo->utf8) >= 0)
+				  d->utf8) >= 0)
 			mvprintw(yy, 86, "  %s", spark);
 	}
 	if (mo->n > shown)
-		mvprintw(y, COLS - 12 > 0 ? COLS - 12 : 0, "[%d-%d/%d]", mo->scroll,
-			 mo->scroll + shown - 1, mo->n);
+		mvprintw(y, COLS - 12 > 0 ? COLS - 12 : 0, "[%d-%d/%d]", d->scroll,
+			 d->scroll + shown - 1, mo->n);
 }
 
-static void draw_irqs(const struct mon *mo, int y, int rows)
+static void draw_irqs(const struct rtm_dash *d, int y, int rows)
 {
+	const struct rtm_mon *mo = d->mo;
 	int i;
 
-	attron(A_BOLD | (mo->colours ? COLOR_PAIR(PAIR_HEAD) : 0));
+	attron(A_BOLD | (d->colours ? COLOR_PAIR(PAIR_HEAD) : 0));
 	mvprintw(y, 0, "%-8s %10s %11s %11s  %s", "IRQ", "per s", "handler avg", "max",
 		 mo->tracing ? "device (measured CPUs)" : "device (measured CPUs; t: handler "
 		 "times)");
-	attroff(A_BOLD | (mo->colours ? COLOR_PAIR(PAIR_HEAD) : 0));
+	attroff(A_BOLD | (d->colours ? COLOR_PAIR(PAIR_HEAD) : 0));
 	for (i = 0; i < rows - 1 && i < mo->nirqs; i++) {
-		const struct mon_irq *q = &mo->irqs[i];
+		const struct rtm_mon_irq *q = &mo->irqs[i];
 		char avg[16] = "-", mx[16] = "-";
 
 		if (q->count) {
@@ -209,82 +201,27 @@ static void draw_irqs(const struct mon *mo, int y, int rows)
 	}
 }
 
-static void draw_spikes(const struct mon *mo, int y, int rows)
+static void draw_spikes(const struct rtm_dash *d, int y, int rows)
 {
-	int i, n = mo->nspikes < MON_SPIKES ? mo->nspikes : MON_SPIKES;
+	const struct rtm_mon *mo = d->mo;
+	int i, n = mo->nspikes < RTM_MON_SPIKES ? mo->nspikes : RTM_MON_SPIKES;
 	char thr[16];
 
 	rtm_fmt_ns(thr, sizeof(thr), mo->threshold_ns);
-	attron(A_BOLD | (mo->colours ? COLOR_PAIR(PAIR_HEAD) : 0));
+	attron(A_BOLD | (d->colours ? COLOR_PAIR(PAIR_HEAD) : 0));
 	mvprintw(y, 0, "spikes over %s: %d%s", thr, mo->nspikes,
 		 mo->nspikes ? "   (newest first; time, CPU, latency, cause)" : "");
-	attroff(A_BOLD | (mo->colours ? COLOR_PAIR(PAIR_HEAD) : 0));
+	attroff(A_BOLD | (d->colours ? COLOR_PAIR(PAIR_HEAD) : 0));
 	for (i = 0; i < rows - 1 && i < n; i++) {
-		const struct mon_spike *s = &mo->spikes[(mo->nspikes - 1 - i) % MON_SPIKES];
+		const struct rtm_mon_spike *s = &mo->spikes[(mo->nspikes - 1 - i) % RTM_MON_SPIKES];
 		char lat[16];
 
 		rtm_fmt_ns(lat, sizeof(lat), s->latency_ns);
 		mvprintw(y + 1 + i, 0, "%8.1fs CPU%-3d ", s->t_s, s->cpu);
-		attron(level_attr(mo, RTM_LEVEL_ALERT));
+		attron(rtm_dash_level_attr(d, RTM_LEVEL_ALERT));
 		printw("%9s", lat);
-		attroff(level_attr(mo, RTM_LEVEL_ALERT));
+		attroff(rtm_dash_level_attr(d, RTM_LEVEL_ALERT));
 		printw("  %.*s", COLS > 30 ? COLS - 30 : 0, s->verdict);
-	}
-}
-
-/* --noise-cpus: a noise CPU's cells from its figures (monitor_noise.c collects them). */
-void mon_noise_cells(const struct mon *mo, int i, char cells[MON_NOISE_CELLS][64])
-{
-	const struct mon_noise *mn = &mo->noise[i];
-	int k, top = -1;
-
-	snprintf(cells[0], sizeof(cells[0]), "%d", mn->cpu);
-	if (mn->sampled_ns)
-		snprintf(cells[1], sizeof(cells[1]), "%.3f%%",
-			 100.0 * (double)mn->noise_ns / (double)mn->sampled_ns);
-	else
-		snprintf(cells[1], sizeof(cells[1]), "-");
-	rtm_fmt_ns(cells[2], sizeof(cells[2]), mn->max_gap_ns);
-	snprintf(cells[3], sizeof(cells[3]), "%llu", (unsigned long long)mn->gaps);
-	for (k = 0; k < RTM_NOISE_NCLASSES; k++)
-		if (mn->class_ns[k] && (top < 0 || mn->class_ns[k] > mn->class_ns[top]))
-			top = k;
-	if (!mo->nhold) {
-		snprintf(cells[4], sizeof(cells[4]), "(not traced)");
-		snprintf(cells[5], sizeof(cells[5]), "-");
-		return;
-	}
-	if (mn->caused_max_ns) {
-		char l[16];
-
-		rtm_fmt_ns(l, sizeof(l), mn->caused_max_ns);
-		snprintf(cells[4], sizeof(cells[4]), "%.44s (%s)", mn->max_cause, l);
-	} else {
-		snprintf(cells[4], sizeof(cells[4]), "-");
-	}
-	if (top >= 0)
-		snprintf(cells[5], sizeof(cells[5]), "%s %.0f%%",
-			 rtm_noise_class_name((enum rtm_noise_class)top),
-			 100.0 * (double)mn->class_ns[top] / (double)(mn->noise_ns ? mn->noise_ns :
-			 1));
-	else
-		snprintf(cells[5], sizeof(cells[5]), "-");
-}
-
-/* --noise-cpus: the noise panel, a row per noise CPU. */
-static void draw_noise(const struct mon *mo, int y, int rows)
-{
-	char cells[MON_NOISE_CELLS][64];
-	int i;
-
-	attron(A_BOLD | (mo->colours ? COLOR_PAIR(PAIR_HEAD) : 0));
-	mvprintw(y, 0, "%-5s %9s %9s %9s  %-40s %s", "noise", "noise %", "max gap", "gaps",
-		 "largest gap's cause", mo->noise_note[0] ? mo->noise_note : "main cause");
-	attroff(A_BOLD | (mo->colours ? COLOR_PAIR(PAIR_HEAD) : 0));
-	for (i = 0; i < rows - 1 && i < mo->nn; i++) {
-		mon_noise_cells(mo, i, cells);
-		mvprintw(y + 1 + i, 0, "%-5s %9s %9s %9s  %-40.40s %.*s", cells[0], cells[1],
-			 cells[2], cells[3], cells[4], COLS > 78 ? COLS - 78 : 0, cells[5]);
 	}
 }
 
@@ -316,49 +253,51 @@ static void draw_help(void)
 	attroff(A_REVERSE);
 }
 
-void mon_scroll_key(struct mon *mo, int key)
+void rtm_dash_scroll_key(struct rtm_dash *d, int key)
 {
+	const struct rtm_mon *mo = d->mo;
 	int page = LINES > 10 ? LINES / 2 : 1;
 
 	switch (key) {
-	case KEY_UP:	mo->scroll--; break;
-	case KEY_DOWN:	mo->scroll++; break;
-	case KEY_PPAGE:	mo->scroll -= page; break;
-	case KEY_NPAGE:	mo->scroll += page; break;
-	case KEY_HOME:	mo->scroll = 0; break;
-	case KEY_END:	mo->scroll = mo->n; break;
+	case KEY_UP:	d->scroll--; break;
+	case KEY_DOWN:	d->scroll++; break;
+	case KEY_PPAGE:	d->scroll -= page; break;
+	case KEY_NPAGE:	d->scroll += page; break;
+	case KEY_HOME:	d->scroll = 0; break;
+	case KEY_END:	d->scroll = mo->n; break;
 	case KEY_RESIZE: break;		/* the next draw lays out again */
 	default: return;
 	}
-	if (mo->scroll < 0)
-		mo->scroll = 0;
-	if (mo->scroll >= mo->n)
-		mo->scroll = mo->n - 1;
+	if (d->scroll < 0)
+		d->scroll = 0;
+	if (d->scroll >= mo->n)
+		d->scroll = mo->n - 1;
 }
 
-void mon_draw(struct mon *mo)
+void rtm_dash_draw(struct rtm_dash *d)
 {
+	const struct rtm_mon *mo = d->mo;
 	struct rtm_dash_layout l;
 	int y;
 
 	erase();	/* redrawn in a buffer; refresh() sends only the changes: no flicker */
-	rtm_dash_layout(LINES, COLS, mo->n, mo->focus, &l);
+	rtm_dash_layout(LINES, COLS, mo->n, d->focus, &l);
 	rtm_dash_layout_noise(&l, mo->nn);	/* --noise-cpus */
 	if (l.too_small) {
 		mvprintw(0, 0, "window too small (%dx%d): 40x8 at least", COLS, LINES);
 		refresh();
 		return;
 	}
-	draw_header(mo, l.header, COLS);
+	draw_header(d, l.header, COLS);
 	y = l.header;
-	draw_cpus(mo, y, l.cpu_rows, &l);
+	draw_cpus(d, y, l.cpu_rows, &l);
 	y += l.cpu_rows;
 	if (l.noise_rows) {
-		draw_noise(mo, y, l.noise_rows);
+		rtm_dash_draw_noise(d, y, l.noise_rows);
 		y += l.noise_rows;
 	}
 	if (l.irq_rows) {
-		draw_irqs(mo, y, l.irq_rows);
+		draw_irqs(d, y, l.irq_rows);
 		y += l.irq_rows;
 	}
 	if (l.spike_rows > 1 && mo->holdline[0]) {	/* --rt-hold: one line */
@@ -374,30 +313,31 @@ void mon_draw(struct mon *mo)
 		l.spike_rows--;
 	}
 	if (l.spike_rows)
-		draw_spikes(mo, y, l.spike_rows);
-	attron(mo->colours ? COLOR_PAIR(PAIR_STATUS) : A_REVERSE);
+		draw_spikes(d, y, l.spike_rows);
+	attron(d->colours ? COLOR_PAIR(PAIR_STATUS) : A_REVERSE);
 	mvprintw(LINES - 1, 0, "%-*.*s", COLS, COLS, "");
 	mvprintw(LINES - 1, 0, " q quit  spc pause  r reset  s save  t trace %s  +/- threshold  "
 		 "tab panel  ? help  %s", mo->tracing ? "ON" : "off", mo->message);
-	attroff(mo->colours ? COLOR_PAIR(PAIR_STATUS) : A_REVERSE);
-	if (mo->help)
+	attroff(d->colours ? COLOR_PAIR(PAIR_STATUS) : A_REVERSE);
+	if (d->help)
 		draw_help();
 	refresh();
 }
 
-void mon_print_plain(const struct mon *mo)
+void rtm_dash_print_plain(struct rtm_dash *d)
 {
-	static int spikes_printed;
+	const struct rtm_mon *mo = d->mo;
+	FILE *f = d->out;
 	char thr[16], a[6][16];
 	int i;
 
 	rtm_fmt_ns(thr, sizeof(thr), mo->threshold_ns);
-	printf("-- %.1f s  threshold %s  tracing %s\n", elapsed_s(mo), thr,
-	       mo->tracing ? "on" : "off");
-	printf("%-5s %9s %9s %9s %9s %9s %9s %10s %8s\n", "CPU", "cur", "min", "avg", "p99",
-	       "p99.9", "max", "samples", "overruns");
+	fprintf(f, "-- %.1f s  threshold %s  tracing %s\n", rtm_mon_elapsed_s(mo), thr,
+		mo->tracing ? "on" : "off");
+	fprintf(f, "%-5s %9s %9s %9s %9s %9s %9s %10s %8s\n", "CPU", "cur", "min", "avg", "p99",
+		"p99.9", "max", "samples", "overruns");
 	for (i = 0; i < mo->n; i++) {
-		const struct mon_cpu *mc = &mo->cpus[i];
+		const struct rtm_mon_cpu *mc = &mo->cpus[i];
 
 		rtm_fmt_ns(a[0], sizeof(a[0]), mc->cur_ns);
 		rtm_fmt_ns(a[1], sizeof(a[1]), mc->min_ns);
@@ -405,37 +345,39 @@ void mon_print_plain(const struct mon *mo)
 		rtm_fmt_ns(a[3], sizeof(a[3]), mc->p99_ns);
 		rtm_fmt_ns(a[4], sizeof(a[4]), mc->p999_ns);
 		rtm_fmt_ns(a[5], sizeof(a[5]), mc->max_ns);
-		printf("%-5d %9s %9s %9s %9s %9s %9s %10llu %8llu\n", mc->cpu, a[0], a[1], a[2], a[3],
-		       a[4], a[5], (unsigned long long)mc->samples, (unsigned long long)mc->overruns);
+		fprintf(f, "%-5d %9s %9s %9s %9s %9s %9s %10llu %8llu\n", mc->cpu, a[0], a[1], a[2],
+			a[3], a[4], a[5], (unsigned long long)mc->samples,
+			(unsigned long long)mc->overruns);
 	}
 	if (mo->nirqs) {
-		printf("irq/s:");
+		fprintf(f, "irq/s:");
 		for (i = 0; i < mo->nirqs && i < 5; i++)
-			printf(" %s %.0f", mo->irqs[i].name, mo->irqs[i].rate);
-		putchar('\n');
+			fprintf(f, " %s %.0f", mo->irqs[i].name, mo->irqs[i].rate);
+		fputc('\n', f);
 	}
 	for (i = 0; i < mo->nn; i++) {	/* --noise-cpus */
-		char cells[MON_NOISE_CELLS][64];
+		char cells[RTM_DASH_NOISE_CELLS][64];
 
-		mon_noise_cells(mo, i, cells);
-		printf("noise CPU%s: %s noise, max gap %s, %s gaps, largest gap's cause %s, main "
-		       "cause %s\n", cells[0], cells[1], cells[2], cells[3], cells[4], cells[5]);
+		rtm_dash_noise_cells(mo, i, cells);
+		fprintf(f, "noise CPU%s: %s noise, max gap %s, %s gaps, largest gap's cause %s, "
+			"main cause %s\n", cells[0], cells[1], cells[2], cells[3], cells[4],
+			cells[5]);
 	}
 	if (mo->noise_note[0] && mo->nn)
-		printf("noise: %s\n", mo->noise_note);
+		fprintf(f, "noise: %s\n", mo->noise_note);
 	if (mo->holdline[0])
-		printf("%s\n", mo->holdline);
+		fprintf(f, "%s\n", mo->holdline);
 	if (mo->tirqline[0])
-		printf("%s\n", mo->tirqline);
+		fprintf(f, "%s\n", mo->tirqline);
 	if (mo->censusline[0])
-		printf("%s\n", mo->censusline);
-	for (; spikes_printed < mo->nspikes; spikes_printed++) {
-		const struct mon_spike *s = &mo->spikes[spikes_printed % MON_SPIKES];
+		fprintf(f, "%s\n", mo->censusline);
+	for (; d->spikes_printed < mo->nspikes; d->spikes_printed++) {
+		const struct rtm_mon_spike *s = &mo->spikes[d->spikes_printed % RTM_MON_SPIKES];
 
-		if (mo->nspikes - spikes_printed > MON_SPIKES)
+		if (mo->nspikes - d->spikes_printed > RTM_MON_SPIKES)
 			continue;
 		rtm_fmt_ns(a[0], sizeof(a[0]), s->latency_ns);
-		printf("spike %.1f s CPU%d %s: %s\n", s->t_s, s->cpu, a[0], s->verdict);
+		fprintf(f, "spike %.1f s CPU%d %s: %s\n", s->t_s, s->cpu, a[0], s->verdict);
 	}
-	fflush(stdout);
+	fflush(f);
 }

@@ -1,24 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * measure_backend.c - `cyclic`/`run --backend auto|timer|timerlat`: which
- * probe measures the wake-up latency. timer (the default) is rtmeasure's own
- * userspace probe; timerlat is the kernel's timerlat tracer (lib/probe/probe_timerlat.c),
- * whose kthreads measure the same thing from inside the kernel and split each
- * wake-up into its IRQ and thread part. auto takes timerlat where the kernel
- * has it and can run it here (tracefs, root, nobody else running timerlat or
- * osnoise) and nothing asked for needs the userspace probe; else timer. The reason goes into result.json.
+ * backend.c - `cyclic`/`run --backend auto|timer|timerlat`: which probe measures
+ * the wake-up latency. timer (the default) is rtmeasure's own userspace probe;
+ * timerlat is the kernel's timerlat tracer (lib/probe/probe_timerlat.c), whose
+ * kthreads measure the same thing from inside the kernel and split each wake-up
+ * into its IRQ and thread part. auto takes timerlat where the kernel has it and
+ * can run it here (tracefs, root, nobody else running timerlat or osnoise) and
+ * nothing asked for needs the userspace probe; else timer. The reason goes into
+ * result.json.
  */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "probe/ktracer.h"
-#include "measure.h"
-#include "cli/cli.h"
+#include "session/session_priv.h"
 #include "tracefs/instance.h"
 
 /* The first option given that only the userspace probe has, or NULL. */
-static const char *timer_only_option(const struct measure_opts *m)
+static const char *timer_only_option(const struct rtm_session_opts *m)
 {
 	if (m->probe.mode != RTM_TIMER_NANOSLEEP)
 		return "--mode (the kernel's threads sleep on an hrtimer of their own)";
@@ -28,18 +28,18 @@ static const char *timer_only_option(const struct measure_opts *m)
 		return "-l/--loops (give -D)";
 	if (m->probe.break_ns)
 		return "-b/--breaktrace";
-	if (m->trace || m->probe.capture_ns)
+	if (m->trace.on || m->probe.capture_ns)
 		return "--trace and --capture-above (the flight recorder follows rtmeasure's "
 		       "own threads)";
 	if (m->probe.log_above_ns)
 		return "--log-above";
-	if (m->timer_irq_given)
+	if (m->trace.timer_irq_given)
 		return "--timer-irq (timerlat splits every wake-up itself)";
-	if (m->rt_hold_given)
+	if (m->trace.rt_hold_given)
 		return "--rt-hold";
 	if (m->prometheus)
 		return "--prometheus (no live figures from the tracer yet)";
-	if (m->no_rt)
+	if (m->box.no_rt)
 		return "--no-rt (the tracer needs root; give --policy other)";
 	return NULL;
 }
@@ -71,9 +71,10 @@ static bool in_use(char *where, size_t len)
 		       rtm_ktracer_in_use(dir, "osnoise", where, len));
 }
 
-int measure_pick_backend(struct measure_opts *m)
+int rtm_session_pick_backend(struct rtm_session_opts *m)
 {
-	static char reason[320];	/* read by the probe until measure_main() returns */
+	char *reason = m->backend_why;	/* read by the probe until the run ends */
+	const size_t len = sizeof(m->backend_why);
 	const char *b = m->backend, *only;
 	char why[256];
 
@@ -84,11 +85,12 @@ int measure_pick_backend(struct measure_opts *m)
 	only = timer_only_option(m);
 	if (!strcmp(b, "timerlat")) {
 		if (only)
-			return rtm_cli_fail("%s: --backend timerlat: %s works with rtmeasure's own "
-					    "probe only; use --backend timer", m->command, only);
+			return rtm_session_fail(m, "%s: --backend timerlat: %s works with "
+						"rtmeasure's own probe only; use --backend timer",
+						m->command, only);
 		if (timerlat_missing(why, sizeof(why)))
-			return rtm_cli_fail("%s: --backend timerlat: %s; use --backend timer",
-					    m->command, why);
+			return rtm_session_fail(m, "%s: --backend timerlat: %s; use --backend "
+						"timer", m->command, why);
 		m->ops = &rtm_probe_timerlat_ops;
 		m->timerlat.backend_reason = "asked for with --backend timerlat";
 		return 0;
@@ -96,19 +98,19 @@ int measure_pick_backend(struct measure_opts *m)
 	/* auto: the userspace probe unless timerlat can run now, untouched by anyone */
 	m->timerlat.backend_reason = reason;
 	if (only) {
-		snprintf(reason, sizeof(reason), "chosen by --backend auto: %s asked for", only);
+		snprintf(reason, len, "chosen by --backend auto: %s asked for", only);
 		return 0;
 	}
 	if (timerlat_missing(why, sizeof(why))) {
-		snprintf(reason, sizeof(reason), "chosen by --backend auto: %s", why);
+		snprintf(reason, len, "chosen by --backend auto: %s", why);
 		return 0;
 	}
 	if (in_use(why, sizeof(why))) {
-		snprintf(reason, sizeof(reason), "chosen by --backend auto: the timerlat/osnoise "
+		snprintf(reason, len, "chosen by --backend auto: the timerlat/osnoise "
 			 "tracer is in use (%s)", why);
 		return 0;
 	}
-	snprintf(reason, sizeof(reason), "chosen by --backend auto: the kernel has the timerlat "
+	snprintf(reason, len, "chosen by --backend auto: the kernel has the timerlat "
 		 "tracer");
 	m->ops = &rtm_probe_timerlat_ops;
 	return 0;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * measure_checks.c - what a measurement checks before it starts: the CPUs
+ * checks.c - what a measurement checks before it starts: the CPUs
  * (online, in this process's cpuset, -t), --housekeeping, idle states,
  * privileges, and the other rtmeasure runs on the same CPUs (run locks).
  */
@@ -14,9 +14,8 @@
 
 #include "core/fileio.h"
 #include "core/runlock.h"
-#include "measure.h"
-#include "cli/cli.h"
 #include "core/units.h"
+#include "session/session_priv.h"
 
 /* ------------------------------------------------------------ checks */
 
@@ -49,42 +48,42 @@ static int online_cpus(struct rtm_cpulist *online)
  * cyclictest's -t N: one thread per CPU here, so the first N measured CPUs; more
  * threads than CPUs cannot be placed one per CPU and are refused.
  */
-static int check_threads(struct measure_opts *m)
+static int check_threads(struct rtm_session_opts *m)
 {
 	char list[256];
 
-	if (!m->threads || m->threads == (unsigned int)m->probe.cpus.n)
+	if (!m->box.threads || m->box.threads == (unsigned int)m->probe.cpus.n)
 		return 0;
-	if (m->threads > (unsigned int)m->probe.cpus.n) {
+	if (m->box.threads > (unsigned int)m->probe.cpus.n) {
 		rtm_cpulist_format(&m->probe.cpus, list, sizeof(list));
-		return rtm_cli_fail("%s: -t %u: rtmeasure runs one thread per CPU and can measure "
-				    "%d CPU%s (%s); give -t %d or fewer, or more CPUs with -a",
-				    m->command, m->threads, m->probe.cpus.n,
-				    m->probe.cpus.n == 1 ? "" : "s", list, m->probe.cpus.n);
+		return rtm_session_fail(m, "%s: -t %u: rtmeasure runs one thread per CPU and can "
+					"measure %d CPU%s (%s); give -t %d or fewer, or more CPUs "
+					"with -a", m->command, m->box.threads, m->probe.cpus.n,
+					m->probe.cpus.n == 1 ? "" : "s", list, m->probe.cpus.n);
 	}
-	m->probe.cpus.n = (int)m->threads;
+	m->probe.cpus.n = (int)m->box.threads;
 	return 0;
 }
 
 /* --housekeeping: online CPUs of this process's cpuset, as -a. */
-static int check_housekeeping(struct measure_opts *m, const struct rtm_cpulist *online,
+static int check_housekeeping(struct rtm_session_opts *m, const struct rtm_cpulist *online,
 			      const struct rtm_cpulist *usable)
 {
 	char list[256];
 	int i, cpu;
 
-	for (i = 0; i < m->housekeeping.n; i++) {
-		cpu = m->housekeeping.cpus[i];
+	for (i = 0; i < m->box.housekeeping.n; i++) {
+		cpu = m->box.housekeeping.cpus[i];
 		if (!rtm_cpulist_has(online, cpu)) {
 			rtm_cpulist_format(online, list, sizeof(list));
-			return rtm_cli_fail("%s: --housekeeping: CPU %d is not online (online CPUs: "
-					    "%s)", m->command, cpu, list);
+			return rtm_session_fail(m, "%s: --housekeeping: CPU %d is not online "
+						"(online CPUs: %s)", m->command, cpu, list);
 		}
 		if (!rtm_cpulist_has(usable, cpu)) {
 			rtm_cpulist_format(usable, list, sizeof(list));
-			return rtm_cli_fail("%s: --housekeeping: CPU %d is outside this process's "
-					    "cpuset (cgroup), which allows CPUs %s", m->command, cpu,
-					    list);
+			return rtm_session_fail(m, "%s: --housekeeping: CPU %d is outside this "
+						"process's cpuset (cgroup), which allows CPUs %s",
+						m->command, cpu, list);
 		}
 	}
 	return 0;
@@ -97,30 +96,31 @@ static int check_housekeeping(struct measure_opts *m, const struct rtm_cpulist *
  * measured CPUs in sysfs; the PM QoS request needs no restoring and ends with
  * the process). -1: no idle state, the target 0.
  */
-static int check_idle_state(struct measure_opts *m)
+static int check_idle_state(struct rtm_session_opts *m)
 {
 	char buf[64];
 	int64_t lat;
 	int cpu, ret;
 
-	if (m->deepest_idle < -1)
+	if (m->box.deepest_idle < -1)
 		return 0;
-	if (m->deepest_idle == -1) {
+	if (m->box.deepest_idle == -1) {
 		m->probe.dma_latency_us = 0;
 		return 0;
 	}
 	cpu = m->probe.cpus.n ? m->probe.cpus.cpus[0] : 0;
 	snprintf(buf, sizeof(buf), "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/latency", cpu,
-		 m->deepest_idle);
+		 m->box.deepest_idle);
 	ret = rtm_read_s64("/", buf, &lat);
 	if (ret == -ENOENT && !rtm_exists("/", "/sys/devices/system/cpu/cpu0/cpuidle"))
-		return rtm_cli_fail("%s: --deepest-idle-state %d: this box has no cpuidle states "
-				    "(/sys/devices/system/cpu/cpu0/cpuidle); leave it out",
-				    m->command, m->deepest_idle);
+		return rtm_session_fail(m, "%s: --deepest-idle-state %d: this box has no cpuidle "
+					"states (/sys/devices/system/cpu/cpu0/cpuidle); leave it "
+					"out", m->command, m->box.deepest_idle);
 	if (ret < 0 || lat < 0 || lat > INT32_MAX)
-		return rtm_cli_fail("%s: --deepest-idle-state %d: cannot read %s: %s (see the "
-				    "states in /sys/devices/system/cpu/cpu%d/cpuidle)", m->command,
-				    m->deepest_idle, buf, strerror(ret < 0 ? -ret : EINVAL), cpu);
+		return rtm_session_fail(m, "%s: --deepest-idle-state %d: cannot read %s: %s (see "
+					"the states in /sys/devices/system/cpu/cpu%d/cpuidle)",
+					m->command, m->box.deepest_idle, buf,
+					strerror(ret < 0 ? -ret : EINVAL), cpu);
 	m->probe.dma_latency_us = (int32_t)lat;
 	return 0;
 }
@@ -131,7 +131,7 @@ static int check_idle_state(struct measure_opts *m)
  * isolcpus= (left out of every process's inherited mask) are measured, and
  * taskset only places rtmeasure's own threads that do not measure.
  */
-static int check_cpus(struct measure_opts *m)
+static int check_cpus(struct rtm_session_opts *m)
 {
 	struct rtm_cpulist online = { 0, NULL }, usable = { 0, NULL };
 	struct rtm_error err = { "" };
@@ -140,34 +140,34 @@ static int check_cpus(struct measure_opts *m)
 
 	ret = online_cpus(&online);
 	if (ret < 0)
-		return rtm_cli_fail("%s: cannot read the online CPUs: %s", m->command,
-				    strerror(-ret));
+		return rtm_session_fail(m, "%s: cannot read the online CPUs: %s", m->command,
+					strerror(-ret));
 	if (rtm_cpus_pinnable(&online, &usable, &err) < 0) {
 		rtm_cpulist_release(&online);
-		return rtm_cli_fail("%s: %s", m->command, err.msg);
+		return rtm_session_fail(m, "%s: %s", m->command, err.msg);
 	}
 	ret = check_housekeeping(m, &online, &usable);
-	if (!m->cpus_given && !ret) {
+	if (!m->box.cpus_given && !ret) {
 		m->probe.cpus = usable;	/* default: every CPU a probe may run on */
 		usable.cpus = NULL;
 	}
-	for (i = 0; m->cpus_given && i < m->probe.cpus.n && !ret; i++) {
+	for (i = 0; m->box.cpus_given && i < m->probe.cpus.n && !ret; i++) {
 		cpu = m->probe.cpus.cpus[i];
 		if (!rtm_cpulist_has(&online, cpu)) {
 			rtm_cpulist_format(&online, list, sizeof(list));
-			ret = rtm_cli_fail("%s: CPU %d is not online (online CPUs: %s); pick "
-					   "others with -a", m->command, cpu, list);
+			ret = rtm_session_fail(m, "%s: CPU %d is not online (online CPUs: %s); "
+					       "pick others with -a", m->command, cpu, list);
 		} else if (!rtm_cpulist_has(&usable, cpu)) {
 			rtm_cpulist_format(&usable, list, sizeof(list));
-			ret = rtm_cli_fail("%s: CPU %d is outside this process's cpuset (cgroup), "
-					   "which allows CPUs %s; pick others with -a or run "
-					   "rtmeasure in a cpuset that has it", m->command, cpu,
-					   list);
+			ret = rtm_session_fail(m, "%s: CPU %d is outside this process's cpuset "
+					       "(cgroup), which allows CPUs %s; pick others with "
+					       "-a or run rtmeasure in a cpuset that has it",
+					       m->command, cpu, list);
 		}
 	}
 	if (!m->probe.cpus.n && !ret)
-		ret = rtm_cli_fail("%s: no CPU to measure: this process may not run on any "
-				   "online CPU", m->command);
+		ret = rtm_session_fail(m, "%s: no CPU to measure: this process may not run on any "
+				       "online CPU", m->command);
 	if (!ret)
 		ret = check_threads(m);
 	rtm_cpulist_release(&online);
@@ -175,11 +175,11 @@ static int check_cpus(struct measure_opts *m)
 	return ret;
 }
 
-static int check_privileges(struct measure_opts *m)
+static int check_privileges(struct rtm_session_opts *m)
 {
 	struct rtm_error err = { "" };
 
-	if (m->no_rt) {
+	if (m->box.no_rt) {
 		m->probe.sched.policy = RTM_POLICY_OTHER;
 		m->probe.sched.priority = 0;
 		if (geteuid() != 0)
@@ -195,46 +195,46 @@ static int check_privileges(struct measure_opts *m)
 	if (m->probe.sched.policy == RTM_POLICY_OTHER)
 		m->probe.sched.priority = 0;
 	if (rtm_sched_validate(&m->probe.sched, &err))
-		return rtm_cli_fail("%s: %s", m->command, err.msg);
+		return rtm_session_fail(m, "%s: %s", m->command, err.msg);
 	if (rtm_rt_privileges(&m->probe.sched, m->probe.lock_memory, &err))
-		return rtm_cli_fail("%s", err.msg);
+		return rtm_session_fail(m, "%s", err.msg);
 	if (m->probe.dma_latency_us >= 0 && access("/dev/cpu_dma_latency", W_OK) != 0 &&
 	    errno != ENOENT)
-		return rtm_cli_fail("cannot write /dev/cpu_dma_latency: %s (run as root, or "
-				    "--no-dma-latency)", strerror(errno));
+		return rtm_session_fail(m, "cannot write /dev/cpu_dma_latency: %s (run as root, or "
+					"--no-dma-latency)", strerror(errno));
 	if (m->probe.dma_latency_us >= 0 && access("/dev/cpu_dma_latency", F_OK) != 0)
 		m->probe.dma_latency_us = -1;	/* no PM QoS device: nothing to hold */
 	return 0;
 }
 
-int measure_prepare(struct measure_opts *m)
+int rtm_session_prepare(struct rtm_session_opts *m)
 {
 	int ret;
 
-	if ((ret = measure_trace_check(m)) || (ret = check_cpus(m)) ||
+	if ((ret = rtm_session_trace_check(m)) || (ret = check_cpus(m)) ||
 	    (ret = check_idle_state(m)) || (ret = check_privileges(m)))
 		return ret;
 	return 0;
 }
 
-int measure_housekeeping_apply(const struct measure_opts *m)
+int rtm_session_housekeeping_apply(const struct rtm_session_opts *m)
 {
 	cpu_set_t set;
 	int i;
 
-	if (!m->housekeeping.n)
+	if (!m->box.housekeeping.n)
 		return 0;
 	CPU_ZERO(&set);
-	for (i = 0; i < m->housekeeping.n; i++)
-		if (m->housekeeping.cpus[i] < CPU_SETSIZE)
-			CPU_SET(m->housekeeping.cpus[i], &set);
+	for (i = 0; i < m->box.housekeeping.n; i++)
+		if (m->box.housekeeping.cpus[i] < CPU_SETSIZE)
+			CPU_SET(m->box.housekeeping.cpus[i], &set);
 	/* this thread's mask; the threads started later inherit it, probes pin themselves */
 	return sched_setaffinity(0, sizeof(set), &set) < 0 ? -errno : 0;
 }
 
 /* ------------------------------------------------------------ other runs */
 
-struct rtm_cpulock *measure_cpus_lock(const struct measure_opts *m, char *note, size_t len,
+struct rtm_cpulock *rtm_session_cpus_lock(const struct rtm_session_opts *m, char *note, size_t len,
 				      int *status)
 {
 	struct rtm_error err = { "" };
@@ -245,9 +245,9 @@ struct rtm_cpulock *measure_cpus_lock(const struct measure_opts *m, char *note, 
 
 	note[0] = '\0';
 	*status = 0;
-	l = rtm_cpulock_take(&m->probe.cpus, m->exclusive, &err);
-	if (!l && (errno == EBUSY || m->exclusive)) {
-		*status = rtm_cli_fail("%s: %s", m->command, err.msg);
+	l = rtm_cpulock_take(&m->probe.cpus, m->box.exclusive, &err);
+	if (!l && (errno == EBUSY || m->box.exclusive)) {
+		*status = rtm_session_fail(m, "%s: %s", m->command, err.msg);
 		return NULL;
 	}
 	if (!l) {
@@ -269,13 +269,11 @@ struct rtm_cpulock *measure_cpus_lock(const struct measure_opts *m, char *note, 
 	return l;
 }
 
-bool measure_cpus_poll(struct rtm_cpulock *l, const struct measure_opts *m, double elapsed_s,
-		       char *note, size_t len)
+bool rtm_session_cpus_poll(struct rtm_cpulock *l, double elapsed_s, char *note, size_t len)
 {
 	struct rtm_cpulist shared;
 	char list[256];
 
-	(void)m;
 	if (!l || !rtm_cpulock_poll(l))
 		return false;
 	rtm_cpulock_shared(l, &shared, NULL);
@@ -286,7 +284,7 @@ bool measure_cpus_poll(struct rtm_cpulock *l, const struct measure_opts *m, doub
 	return true;
 }
 
-void measure_cpus_record(struct rtm_cpulock *l, struct rtm_result *r)
+void rtm_session_cpus_record(struct rtm_cpulock *l, struct rtm_result *r)
 {
 	struct rtm_cpulist shared;
 	char list[256];

@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * monitor.h - rtmeasure monitor's data: the timer probe on every CPU watched
+ * live, per-CPU snapshots (copies of the probes' histograms, never stopping
+ * them), interrupt rates, the spike log (a probe that sees a wake-up over the
+ * threshold claims it; with tracing on, the flight recorder's window is saved
+ * and analysed), the streaming instance's lines, and with --noise-cpus the noise
+ * probe beside it. Collecting and drawing are separate, as in htop: this is the
+ * collecting side (lib/present/dashboard.h draws), and the probes never wait on
+ * the screen.
+ */
+#ifndef RTM_SESSION_MONITOR_H
+#define RTM_SESSION_MONITOR_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/hist.h"
+#include "irq/handlers.h"
+#include "irq/irq.h"
+#include "probe/cyclic.h"
+#include "session/session.h"
+#include "trace/noiseattr.h"
+
+#define RTM_MON_SPARK 60		/* sparkline: the last 60 refreshes' maxima */
+#define RTM_MON_SPIKES 64		/* spike log entries kept */
+#define RTM_MON_IRQ_ROWS 16
+
+struct rtm_mon_cpu {
+	int cpu;
+	struct rtm_hist *cur, *prev, *base, *view;	/* view = cur - base (after a reset) */
+	struct rtm_probe_cpu_snap snap;
+	uint64_t base_samples, base_overruns;
+	uint64_t spark[RTM_MON_SPARK];	/* per-refresh maxima, oldest first */
+	/* figures shown */
+	uint64_t samples, overruns, cur_ns, min_ns, max_ns, p99_ns, p999_ns;
+	double avg_ns;
+};
+
+struct rtm_mon_spike {
+	double t_s;			/* seconds since the start */
+	int cpu;
+	uint64_t latency_ns;
+	char verdict[400];
+};
+
+struct rtm_mon_irq {
+	char name[24], desc[48];
+	double rate;
+	uint64_t count, total_ns, max_ns;	/* handler time when tracing */
+};
+
+/* --noise-cpus: one noise CPU's panel row (monitor_noise.c) */
+struct rtm_mon_noise {
+	int cpu;
+	uint64_t sampled_ns, noise_ns, max_gap_ns, gaps;	/* since the start */
+	uint32_t attributed;		/* gaps given a cause so far (the log's first ones) */
+	uint64_t class_ns[RTM_NOISE_NCLASSES];	/* their time by class (enum rtm_noise_class) */
+	uint64_t caused_max_ns;		/* the largest of them, and its main cause */
+	char max_cause[96];
+	bool traced;
+};
+
+struct rtm_stream;
+struct rtm_sysinfo;
+struct rtm_trace;
+struct rtm_cpulock;
+
+struct rtm_mon {
+	struct rtm_session_opts m;
+	uint64_t refresh_ns;
+	uint64_t threshold_ns;
+	bool once, plain;		/* plain: one text block per refresh, no keys */
+	bool start_tracing;		/* tracing from the start (--trace, --rt-hold, ...) */
+	struct rtm_sysinfo *si;
+	struct rtm_probe_run *run;	/* the runner (lib/probe/probe.h) driving the timer probe */
+	struct rtm_cyclic *c;		/* its session, for the figures */
+	struct rtm_probe_timer *p;
+	int n;
+	struct rtm_mon_cpu *cpus;
+	uint64_t start_ns, refreshes;
+	/* interrupts */
+	struct rtm_irq_snap irq_prev;
+	bool irq_ok;
+	struct rtm_mon_irq irqs[RTM_MON_IRQ_ROWS];
+	int nirqs;
+	/* tracing (key t) */
+	struct rtm_trace *trace, *irqtrace;
+	struct rtm_irqacct *acct;
+	bool tracing;
+	char spike_dir[PATH_MAX];
+	bool spike_dir_tmp;
+	int nspike_files;
+	struct rtm_mon_spike spikes[RTM_MON_SPIKES];
+	int nspikes;			/* total seen; the last RTM_MON_SPIKES kept */
+	struct rtm_stream *hold;	/* --rt-hold: RT tasks holding a CPU (with tracing) */
+	char holdline[256];		/* its line, "" when not tracing them */
+	char tirqline[256];		/* --timer-irq: its line, "" when not tracing it */
+	char censusline[512];		/* the spike census: its line, "" when not tracing */
+	char message[160];		/* what the last action did (the status line) */
+	int nsaved;
+	struct rtm_cpulock *locks;	/* the measured CPUs, announced to other runs */
+	/* --noise-cpus: the noise probe beside the timer probe, on other CPUs */
+	struct rtm_cpulist noise_cpus;
+	bool noise_opt_given;
+	int nn;
+	struct rtm_mon_noise *noise;
+	struct rtm_probe_run *nrun;
+	struct rtm_probe_noise *np;
+	struct rtm_stream *nhold;	/* its gap causes (root, tracefs), or NULL */
+	struct rtm_noise_gap *gapbuf;
+	char noise_note[256];
+};
+
+/* Defaults: the session's options for "monitor", 1 s refresh, 100 us threshold. */
+void rtm_mon_init(struct rtm_mon *mo);
+/*
+ * Set-up 1, before the --prometheus server: options checked, the measured CPUs
+ * locked, the probes' capture settings. 0, or the exit status after the message
+ * with everything released.
+ */
+int rtm_mon_prepare(struct rtm_mon *mo);
+/* Set-up 2: the results folder, the probes started; -1 with @err set. */
+int rtm_mon_start(struct rtm_mon *mo, struct rtm_error *err);
+/* At each turn of the loop: other runs, the trace instances drained, a spike claimed. */
+void rtm_mon_poll(struct rtm_mon *mo);
+/* Fresh figures for a refresh of the screen. */
+void rtm_mon_refresh(struct rtm_mon *mo);
+/* The keys' actions; each says what it did in mo->message. */
+void rtm_mon_reset(struct rtm_mon *mo);
+void rtm_mon_save_snapshot(struct rtm_mon *mo);
+int rtm_mon_tracing_on(struct rtm_mon *mo);
+void rtm_mon_tracing_off(struct rtm_mon *mo);
+void rtm_mon_set_threshold(struct rtm_mon *mo, uint64_t ns);
+/* Seconds since the start. */
+double rtm_mon_elapsed_s(const struct rtm_mon *mo);
+/*
+ * -o: the results folder of the whole session (and the spike windows already
+ * there), its path on the output stream; the exit status. Call after the probe
+ * was stopped.
+ */
+int rtm_mon_finish(struct rtm_mon *mo);
+/* Everything released, the options too. */
+void rtm_mon_free(struct rtm_mon *mo);
+
+/* ---- monitor_noise.c: --noise-cpus, the noise panel's figures */
+
+/* After rtm_session_prepare(): the two probes' CPUs apart, the options checked. */
+int rtm_mon_noise_prepare(struct rtm_mon *mo);
+/* The noise probe (and its gap causes) started; -1 with @err set. */
+int rtm_mon_noise_start(struct rtm_mon *mo, struct rtm_error *err);
+void rtm_mon_noise_poll(struct rtm_mon *mo);
+/* Fresh figures, and causes for the gaps whose events are in. */
+void rtm_mon_noise_refresh(struct rtm_mon *mo);
+/* -o at the end: sections.noise (with causes) into @r. */
+int rtm_mon_noise_finish(struct rtm_mon *mo, struct rtm_result *r, struct rtm_error *err);
+void rtm_mon_noise_free(struct rtm_mon *mo);
+
+#endif

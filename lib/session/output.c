@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * output.c - what a session leaves: the results folder (result.json, histogram.txt,
+ * the report through the command's hook), --histfile and --json=FILE, the options
+ * as result.json records them, and what the user reads at the end (the summary,
+ * the notes, the bounds of --fail-above).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "box/sysinfo.h"
+#include "core/fileio.h"
+#include "core/units.h"
+#include "result/histfile.h"
+#include "result/resultdir.h"
+#include "session/session_priv.h"
+
+int rtm_session_save_results(const struct rtm_session_opts *m, const struct rtm_result *r,
+			 const char *dir)
+{
+	struct rtm_error err = { "" };
+	char path[PATH_MAX];
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int ret;
+
+	if (rtm_result_save(r, dir, &err))
+		return rtm_session_fail(m, "%s", err.msg);
+	if (!rtm_session_latency_probe(m))
+		return 0;	/* histogram.txt is wake-up latency in cyclictest's layout */
+	f = open_memstream(&text, &len);
+	if (!f)
+		return rtm_session_fail(m, "out of memory writing histogram.txt");
+	ret = m->out.histofall ? rtm_histfile_write_all(r, f, m->out.hist_rows) :
+			     rtm_histfile_write(r, f, m->out.hist_rows);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/histogram.txt", dir);
+	if (!ret)
+		ret = rtm_write_atomic(path, text, len);
+	free(text);
+	if (ret)
+		return rtm_session_fail(m, "cannot write %s: %s", path, rtm_write_strerror(ret));
+	return 0;
+}
+
+/* The noise probe's options as result.json records them. */
+static json_t *noise_options_json(const struct rtm_session_opts *m, const char *cpus)
+{
+	return json_pack("{s:s, s:s, s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:b, s:i, s:b, s:b}",
+		"probe", m->ops->name,
+		"cpus", cpus,
+		"sched", rtm_sched_to_json(&m->probe.sched),
+		"duration_ns", (json_int_t)m->probe.duration_ns,
+		"window_ns", (json_int_t)m->noise.window_ns,
+		"width_ns", (json_int_t)m->noise.width_ns,
+		"threshold_ns", (json_int_t)m->noise.threshold_ns,
+		"report_above_ns", (json_int_t)m->noise.report_above_ns,
+		"max_gaps", (json_int_t)m->noise.max_gaps,
+		"mlockall", m->probe.lock_memory,
+		"dma_latency_us", m->probe.dma_latency_us,
+		"rt", !m->box.no_rt,
+		"trace", rtm_session_noise_trace_wanted(m));
+}
+
+json_t *rtm_session_options_json(const struct rtm_session_opts *m)
+{
+	char cpus[1024];
+	json_t *o;
+
+	rtm_cpulist_format(&m->probe.cpus, cpus, sizeof(cpus));
+	if (!rtm_session_latency_probe(m))
+		return noise_options_json(m, cpus);
+	o = json_pack("{s:s, s:I, s:I, s:o, s:s, s:I, s:I, s:I, s:b, s:i, s:b, s:I, s:I}",
+		"cpus", cpus,
+		"interval_ns", (json_int_t)m->probe.interval_ns,
+		"distance_ns", (json_int_t)m->probe.distance_ns,
+		"sched", rtm_sched_to_json(&m->probe.sched),
+		"mode", m->ops == &rtm_probe_timerlat_ops ? "timerlat" :
+			rtm_timer_mode_name(m->probe.mode),
+		"duration_ns", (json_int_t)m->probe.duration_ns,
+		"loops", (json_int_t)m->probe.loops,
+		"break_ns", (json_int_t)m->probe.break_ns,
+		"mlockall", m->probe.lock_memory,
+		"dma_latency_us", m->probe.dma_latency_us,
+		"rt", !m->box.no_rt,
+		"series_interval_ns", (json_int_t)m->ts_interval_ns,
+		"log_above_ns", (json_int_t)m->probe.log_above_ns);
+	if (o && m->box.housekeeping.n) {
+		rtm_cpulist_format(&m->box.housekeeping, cpus, sizeof(cpus));
+		json_object_set_new(o, "housekeeping", json_string(cpus));
+	}
+	if (o) {	/* the probe that measured: timer (rtmeasure's) or timerlat (the kernel's) */
+		json_object_set_new(o, "backend", json_string(m->ops->name));
+		if (m->timerlat.backend_reason)
+			json_object_set_new(o, "backend_reason",
+					    json_string(m->timerlat.backend_reason));
+	}
+	if (o && m->box.deepest_idle >= -1)
+		json_object_set_new(o, "deepest_idle_state", json_integer(m->box.deepest_idle));
+	return o;
+}
+
+
+/* The summary as --json prints it and --json=FILE writes it. */
+static json_t *summary_json(const struct rtm_session_opts *m, const struct rtm_result *r,
+			    const char *dir)
+{
+	json_t *j;
+
+	if (rtm_session_latency_probe(m)) {
+		j = rtm_summary_to_json(r);
+		if (json_object_get(r->sections, "noise"))	/* run --noise */
+			json_object_set_new(j, "noise", rtm_noise_summary_json(
+						json_object_get(r->sections, "noise")));
+	} else {
+		j = json_object();
+		json_object_set_new(j, "noise", rtm_noise_summary_json(
+					json_object_get(r->sections, "noise")));
+	}
+	if (json_object_get(r->sections, "throughput"))	/* run --throughput */
+		json_object_set(j, "throughput", json_object_get(r->sections, "throughput"));
+	json_object_set_new(j, "result_dir", json_string(dir));
+	json_object_set_new(j, "interrupted", json_boolean(r->interrupted));
+	json_object_set_new(j, "duration_ns", json_integer((json_int_t)r->duration_ns));
+	json_object_set(j, "events", r->events);
+	return j;
+}
+
+int rtm_session_check_out_file(const struct rtm_session_opts *m, const char *path, const char *opt)
+{
+	int ret = rtm_target_check(path, m->out.follow ? RTM_OUT_FOLLOW : 0);
+
+	if (ret < 0)
+		return rtm_session_fail(m, "%s: %s %s: cannot write it: %s", m->command, opt, path,
+					rtm_write_strerror(ret));
+	return 0;
+}
+
+/*
+ * The results folder, before anything is measured: created if missing; a
+ * symlink only with --follow; not a file; an earlier result in it only with
+ * --force, which clears the files rtmeasure wrote there.
+ */
+int rtm_session_check_outdir(const struct rtm_session_opts *m, const char *dir)
+{
+	char what[32];
+	int fd, ret;
+
+	fd = rtm_dir_open(dir, RTM_OUT_CREATE | (m->out.follow ? RTM_OUT_FOLLOW : 0));
+	if (fd == -ELOOP)
+		return rtm_session_fail(m, "%s: -o %s is a symbolic link (give --follow to write "
+					"the results where it points)", m->command, dir);
+	if (fd == -ENOTDIR)
+		return rtm_session_fail(m, "%s: -o %s exists and is not a folder (give a folder "
+					"name)", m->command, dir);
+	if (fd < 0)
+		return rtm_session_fail(m, "%s: cannot create results folder %s: %s", m->command,
+					dir, rtm_write_strerror(fd));
+	ret = 0;
+	if (faccessat(fd, ".", W_OK, AT_EACCESS) < 0)
+		ret = rtm_session_fail(m, "%s: cannot write in results folder %s: %s", m->command,
+				       dir, rtm_write_strerror(-errno));
+	else if (rtm_resultdir_find(fd, what, sizeof(what)) && !m->out.force)
+		ret = rtm_session_fail(m, "%s: -o %s already holds a result (%s): give another "
+				       "folder, or --force to replace it", m->command, dir, what);
+	else if (m->out.force && (ret = rtm_resultdir_clear(fd)))
+		ret = rtm_session_fail(m, "%s: --force: cannot clear the earlier result in %s: %s",
+				       m->command, dir, rtm_write_strerror(ret));
+	close(fd);
+	return ret;
+}
+
+/* --histfile and --json=FILE, besides the results folder; 2 after the message. */
+static int save_extra_files(const struct rtm_session_opts *m, const struct rtm_result *r,
+			    const char *dir)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int ret = 0, bad = 0;
+	FILE *f;
+
+	if (m->out.histfile) {
+		f = open_memstream(&text, &len);
+		ret = f ? 0 : -ENOMEM;
+		if (f) {
+			ret = m->out.histofall ? rtm_histfile_write_all(r, f, m->out.hist_rows) :
+					     rtm_histfile_write(r, f, m->out.hist_rows);
+			fclose(f);
+		}
+		if (!ret)
+			ret = rtm_write_target(m->out.histfile, text, len,
+					       m->out.follow ? RTM_OUT_FOLLOW : 0);
+		free(text);
+		if (ret)
+			bad = rtm_session_fail(m, "cannot write --histfile %s: %s", m->out.histfile,
+					       rtm_write_strerror(ret));
+	}
+	if (m->out.json_file) {
+		json_t *j = summary_json(m, r, dir);
+
+		text = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		json_decref(j);
+		ret = text ? rtm_write_target(m->out.json_file, text, strlen(text),
+					      m->out.follow ? RTM_OUT_FOLLOW : 0) : -ENOMEM;
+		free(text);
+		if (ret)
+			bad = rtm_session_fail(m, "cannot write --json %s: %s", m->out.json_file,
+					       rtm_write_strerror(ret));
+	}
+	return bad;
+}
+
+static void print_notes(const struct rtm_sysinfo *si, const struct rtm_session_opts *m, FILE *f)
+{
+	int i;
+
+	if (m->box.no_rt)
+		fprintf(f, "note: measured at SCHED_OTHER (--no-rt): not real-time latency\n");
+	if (!si)
+		return;
+	for (i = 0; i < si->nchecks; i++)
+		if (si->checks[i].level == RTM_CHECK_WARN)
+			fprintf(f, "note: %s\n", si->checks[i].text);
+}
+
+/* The CPUs another rtmeasure measured during this run (sections.shared_cpus). */
+static void print_shared(const struct rtm_result *r, FILE *f)
+{
+	const char *cpus = json_string_value(json_object_get(json_object_get(r->sections,
+								"shared_cpus"), "cpus"));
+
+	if (cpus)
+		fprintf(f, "note: another rtmeasure measured CPU%s %s during this run: these "
+			"numbers include its disturbance\n", strpbrk(cpus, ",-") ? "s" : "", cpus);
+}
+
+/* The summary table (or the noise table): the command's printer (ops->summary). */
+static void print_summary(const struct rtm_session *s, FILE *f)
+{
+	if (s->ops->summary)
+		s->ops->summary(s->o, s->r, f);
+}
+
+/* Outcome 2: the results folder and its report; the table goes out even if they fail. */
+int rtm_session_outcome_save(struct rtm_session *s)
+{
+	const struct rtm_session_opts *m = s->o;
+	int ret = rtm_session_save_results(m, s->r, s->dir);
+
+	if (ret) {
+		/* the numbers of the run are not lost with its folder */
+		if (!m->out.json) {
+			fprintf(m->outf, "\n");
+			print_summary(s, m->outf);
+		}
+		return ret;
+	}
+	if (m->out.report && s->ops->report) {	/* a noise result gets its own pages */
+		/* the measurement is saved whatever happens to its report */
+		s->reported = s->ops->report(s->r, s->dir, &s->err) == 0;
+		if (!s->reported)
+			fprintf(m->errf, "rtmeasure: no report: %s; the results are saved "
+				"(rtmeasure report %s, once fixed)\n", s->err.msg, s->dir);
+	}
+	return 0;
+}
+
+/* -b: the wake-up that stopped the run. */
+static void print_break(const struct rtm_session_opts *m, const struct rtm_result *r)
+{
+	char lat[16], thr[16];
+	size_t i;
+
+	for (i = 0; i < json_array_size(r->events); i++) {
+		json_t *e = json_array_get(r->events, i);
+
+		if (strcmp(json_string_value(json_object_get(e, "type")) ?: "", "break"))
+			continue;
+		rtm_fmt_ns(lat, sizeof(lat), (uint64_t)json_integer_value(
+				json_object_get(e, "latency_ns")));
+		rtm_fmt_ns(thr, sizeof(thr), m->probe.break_ns);
+		fprintf(m->errf, "rtmeasure: break: CPU %lld woke %s late (> %s) at %.3f s, "
+			"sample %lld\n", json_integer_value(json_object_get(e, "cpu")), lat, thr,
+			(double)json_integer_value(json_object_get(e, "planned_ns")) / 1e9,
+			json_integer_value(json_object_get(e, "sample")));
+	}
+}
+
+/* --fail-above: RTM_SESSION_EXIT_BOUND when one is exceeded. */
+static int check_bounds(const struct rtm_session_opts *m, const struct rtm_result *r)
+{
+	int status = RTM_SESSION_EXIT_OK, i;
+	char what[160];
+
+	for (i = 0; i < m->out.nbounds; i++) {
+		if (rtm_bound_describe(r, &m->out.bounds[i], what, sizeof(what))) {
+			fprintf(m->errf, "rtmeasure: --fail-above %s exceeded: %s\n",
+				m->out.bounds[i].text, what);
+			status = RTM_SESSION_EXIT_BOUND;
+		}
+	}
+	return status;
+}
+
+/* Outcome 3: what the user reads (or --json), the extra files, the bounds. */
+int rtm_session_outcome_print(struct rtm_session *s)
+{
+	const struct rtm_session_opts *m = s->o;
+	const struct rtm_result *r = s->r;
+	int status = RTM_SESSION_EXIT_OK, ret;
+
+	if (r->interrupted)
+		fprintf(m->errf, "rtmeasure: interrupted after %.1f s; results saved in %s/\n",
+			(double)r->duration_ns / 1e9, s->dir);
+	print_break(m, r);
+	rtm_session_trace_print(r, s->dir, m->errf);
+	if (save_extra_files(m, r, s->dir) || s->throughput_failed || s->noise_failed)
+		status = RTM_SESSION_EXIT_USAGE;
+	if (m->out.json) {
+		json_t *j = summary_json(m, r, s->dir);
+
+		json_dumpf(j, m->outf, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		fputc('\n', m->outf);
+		json_decref(j);
+	} else {
+		fprintf(m->outf, "\n");
+		print_summary(s, m->outf);
+		rtm_session_irq_print(s->irq, m->outf);
+		if (s->ops->throughput_table)	/* run --throughput */
+			s->ops->throughput_table(json_object_get(r->sections, "throughput"),
+						 m->outf);
+		print_notes(s->si, m, m->outf);
+		print_shared(r, m->outf);
+		fprintf(m->outf, "results: %s/%s\n", s->dir, s->reported ? " (report.html)" : "");
+	}
+	ret = check_bounds(m, r);	/* the bounds are named even after a USAGE error */
+	return status == RTM_SESSION_EXIT_OK ? ret : status;
+}
+

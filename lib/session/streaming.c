@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * streaming.c - which consumers of the streaming instance (lib/trace/stream.h) a
+ * session wants, from its options; the instance started with them and finished
+ * into the result; and the spike census fed: the timer probe's late wake-ups and
+ * the CPUs' steal time handed to it between drains.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "probe/cyclic.h"
+#include "probe/probe_timer.h"
+#include "session/session_priv.h"
+#include "trace/census.h"
+#include "trace/stream.h"
+
+static bool rt_hold_wanted(const struct rtm_session_opts *m)
+{
+	return m->trace.rt_hold_ns && (m->trace.rt_hold_given || m->trace.on);
+}
+
+static bool timer_irq_wanted(const struct rtm_session_opts *m)
+{
+	return m->trace.timer_irq && (m->trace.timer_irq_given || m->trace.on) &&
+	       m->ops == &rtm_probe_timer_ops && m->probe.mode == RTM_TIMER_NANOSLEEP;
+}
+
+bool rtm_session_noise_trace_wanted(const struct rtm_session_opts *m)
+{
+	return m->ops == &rtm_probe_noise_ops && m->trace.noise_trace != 0;
+}
+
+/* The census matches the late wake-ups with the probe's timer expiries (--timer-irq). */
+bool rtm_session_census_wanted(const struct rtm_session_opts *m)
+{
+	return m->trace.on && m->probe.capture_ns && timer_irq_wanted(m);
+}
+
+bool rtm_session_stream_wanted(const struct rtm_session_opts *m)
+{
+	return rt_hold_wanted(m) || timer_irq_wanted(m) || rtm_session_noise_trace_wanted(m) ||
+	       rtm_session_census_wanted(m);
+}
+
+bool rtm_session_stream_optional(struct rtm_session_opts *m, const struct rtm_error *err)
+{
+	if (m->ops != &rtm_probe_noise_ops || m->trace.noise_trace >= 0)
+		return false;
+	fprintf(m->errf, "rtmeasure: note: no gap causes: %s (give --trace to make this an error, "
+		"--trace 0 to go without)\n", err->msg);
+	m->trace.noise_trace = 0;
+	return true;
+}
+
+struct rtm_stream *rtm_session_stream_start(const struct rtm_session_opts *m,
+					    struct rtm_error *err)
+{
+	struct rtm_stream_opts so = {
+		.cpus = &m->probe.cpus,
+		.rt_hold_ns = rt_hold_wanted(m) ? m->trace.rt_hold_ns : 0,
+		.timer_irq = timer_irq_wanted(m),
+		.census_ns = rtm_session_census_wanted(m) ? m->probe.capture_ns : 0,
+		.noise_causes = rtm_session_noise_trace_wanted(m),
+		.noise_window_ns = m->noise.window_ns,
+	};
+	struct rtm_stream *st = rtm_stream_start(&so, err);
+
+	if (st)
+		rtm_session_trace_note(m, rtm_stream_trace(st));
+	return st;
+}
+
+void rtm_session_stream_finish(const struct rtm_session_opts *m, struct rtm_stream *st,
+			       struct rtm_result *r)
+{
+	json_t *hz = json_object_get(json_object_get(r->sysinfo, "kernel"), "hz");
+
+	rtm_stream_finish(st, r->sections, json_integer_value(hz) > 0 ?
+			  1000000000ULL / (uint64_t)json_integer_value(hz) : 0, m->errf);
+}
+
+void rtm_session_census_poll(struct rtm_stream *st, struct rtm_cyclic *c)
+{
+	struct rtm_probe_spike late[256];
+	struct rtm_probe_cpu_snap snap;
+	struct rtm_probe_timer *p;
+	uint64_t drained_at = 0, dropped, all_dropped = 0, t;
+	struct rtm_census *cs = rtm_stream_census(st, &drained_at);
+	int i, n, ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+	int64_t *steal;
+	uint32_t k, got;
+
+	if (!c)
+		return;
+	p = rtm_cyclic_probe(c);
+	if (!cs) {	/* not tracing (the monitor before its key t): not the census's */
+		for (i = 0; i < rtm_probe_timer_ncpus(p); i++)
+			while (rtm_probe_timer_late_take(p, i, late, 256, NULL) == 256)
+				;
+		return;
+	}
+	for (i = 0; i < rtm_probe_timer_ncpus(p); i++) {
+		rtm_probe_timer_snapshot(p, i, &snap, NULL, NULL);
+		do {
+			got = rtm_probe_timer_late_take(p, i, late, 256, &dropped);
+			for (k = 0; k < got; k++)
+				if (rtm_census_add(cs, snap.cpu, late[k].planned_ns,
+						   late[k].latency_ns))
+					dropped++;
+		} while (got == 256);
+		all_dropped += dropped;
+	}
+	rtm_census_dropped(cs, all_dropped);
+	steal = calloc((size_t)ncpus, sizeof(*steal));
+	if (steal) {
+		t = rtm_session_now_ns();
+		rtm_stream_read_steal(steal, ncpus);
+		for (n = 0; n < ncpus; n++)
+			rtm_census_steal(cs, n, t, steal[n]);
+		free(steal);
+	}
+	rtm_census_advance(cs, drained_at);
+}
