@@ -339,6 +339,7 @@ static struct rtm_result *build(struct imp_set *s, const struct rtm_import_opts 
 	set_origin(s, o, r);
 	r->duration_ns = s->duration_ns;
 	r->sysinfo = s->sysinfo;
+	s->sysinfo = NULL;	/* r owns it now: freed once, on either path */
 	if (!strcmp(s->format, "rtla-osnoise-hist")) {	/* noise lengths: a noise result */
 		json_t *sec = imp_osnoise_hist_section(s);
 
@@ -348,7 +349,6 @@ static struct rtm_result *build(struct imp_set *s, const struct rtm_import_opts 
 		}
 		json_object_set_new(r->sections, "noise", sec);
 	}
-	s->sysinfo = NULL;
 	json_decref(r->events);
 	r->events = s->events;
 	s->events = json_array();
