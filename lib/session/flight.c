@@ -96,7 +96,7 @@ struct rtm_trace *rtm_session_trace_start(struct rtm_session_opts *m, struct rtm
 	t = rtm_trace_create(&to, err);
 	if (!t)
 		return NULL;
-	rtm_session_trace_note(m, t);
+	rtm_trace_stale_note(t, m->errf);
 	if (rtm_trace_off_fd(t) < 0) {
 		rtm_error_set(err, "cannot open tracing_on of %s", rtm_trace_name(t));
 		rtm_trace_destroy(t);

@@ -49,7 +49,7 @@ struct rtm_session_irq *rtm_session_irq_start(const struct rtm_session_opts *m,
 			rtm_session_irq_free(mi);
 			return NULL;
 		}
-		rtm_session_trace_note(m, mi->trace);
+		rtm_trace_stale_note(mi->trace, m->errf);
 		rtm_trace_start(mi->trace);
 	}
 	/* no /proc/interrupts (a container): the run goes on without the section */

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "box/sysinfo.h"
+#include "core/clock.h"
 #include "core/fileio.h"
 #include "core/runlock.h"
 #include "core/units.h"
@@ -34,7 +35,7 @@ void rtm_mon_init(struct rtm_mon *mo)
 
 double rtm_mon_elapsed_s(const struct rtm_mon *mo)
 {
-	uint64_t now = rtm_session_now_ns();
+	uint64_t now = rtm_clock_ns(CLOCK_MONOTONIC);
 
 	return now > mo->start_ns ? (double)(now - mo->start_ns) / 1e9 : 0;
 }
@@ -264,7 +265,7 @@ static struct rtm_result *snapshot_result(struct rtm_mon *mo)
 
 	if (!r)
 		return NULL;
-	r->duration_ns = rtm_session_now_ns() - mo->start_ns;
+	r->duration_ns = rtm_clock_ns(CLOCK_MONOTONIC) - mo->start_ns;
 	for (i = 0; i < mo->n; i++) {
 		struct rtm_result_cpu *rc = rtm_result_add_cpu(r, mo->cpus[i].cpu, true, 0);
 		struct rtm_probe_cpu_snap snap;

@@ -2,18 +2,16 @@
 /*
  * opts.c - a session's options: their defaults, run --noise's checked against
  * the run's, and the few things every file of the session shares (the one-line
- * error, the stale-instance note, the clock).
+ * error, which probe measures).
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/units.h"
 #include "session/session_priv.h"
 #include "trace/rtholds.h"
-#include "tracefs/instance.h"
 
 void rtm_session_opts_init(struct rtm_session_opts *o, const char *command)
 {
@@ -104,24 +102,7 @@ int rtm_session_fail(const struct rtm_session_opts *o, const char *fmt, ...)
 	return RTM_SESSION_EXIT_USAGE;
 }
 
-void rtm_session_trace_note(const struct rtm_session_opts *o, const struct rtm_trace *t)
-{
-	const char *names = t ? rtm_trace_stale_removed(t) : "";
-
-	if (*names)
-		fprintf(o->errf, "rtmeasure: removed stale trace instances of a killed rtmeasure: "
-			"%s\n", names);
-}
-
 bool rtm_session_latency_probe(const struct rtm_session_opts *o)
 {
 	return !strcmp(o->ops->section, "cpus");
-}
-
-uint64_t rtm_session_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
