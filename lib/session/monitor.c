@@ -184,7 +184,8 @@ int rtm_mon_tracing_on(struct rtm_mon *mo)
 	int64_t delta;
 
 	if (!mo->trace) {
-		struct rtm_trace_opts to = { .buffer_kb = mo->m.trace.buffer_kb, .overwrite = true };
+		struct rtm_trace_opts to = { .buffer_kb = mo->m.trace.buffer_kb,
+					     .overwrite = true };
 		struct rtm_trace_opts io = { .events = "irq,nmi", .buffer_kb = 2048,
 					     .overwrite = false, .suffix = "irq" };
 
@@ -202,7 +203,8 @@ int rtm_mon_tracing_on(struct rtm_mon *mo)
 			return -1;
 		}
 		mo->irqtrace = rtm_trace_create(&io, NULL);
-		mo->acct = mo->irqtrace ? rtm_irqacct_alloc((int)sysconf(_SC_NPROCESSORS_CONF)) : NULL;
+		mo->acct = mo->irqtrace ?
+			   rtm_irqacct_alloc((int)sysconf(_SC_NPROCESSORS_CONF)) : NULL;
 		/*
 		 * --rt-hold: RT tasks holding a CPU, from sched_switch; --timer-irq:
 		 * the timer IRQ part of the wake-ups. Both "whenever tracing", which
@@ -210,7 +212,8 @@ int rtm_mon_tracing_on(struct rtm_mon *mo)
 		 */
 		hm = mo->m;
 		hm.trace.on = true;
-		if (rtm_session_stream_wanted(&hm) && !(mo->hold = rtm_session_stream_start(&hm, &err)))
+		if (rtm_session_stream_wanted(&hm) &&
+		    !(mo->hold = rtm_session_stream_start(&hm, &err)))
 			snprintf(mo->holdline, sizeof(mo->holdline),
 				 "no RT hold or timer IRQ report: %.200s", err.msg);
 	}
@@ -363,7 +366,8 @@ static int mon_setup(struct rtm_mon *mo, struct rtm_error *err)
 	if (mo->m.out.outdir) {
 		snprintf(mo->spike_dir, sizeof(mo->spike_dir), "%s", mo->m.out.outdir);
 		if (rtm_mkdir_p(mo->spike_dir))
-			return rtm_error_set(err, "cannot create results folder %s", mo->m.out.outdir);
+			return rtm_error_set(err, "cannot create results folder %s",
+					     mo->m.out.outdir);
 	} else {
 		snprintf(mo->spike_dir, sizeof(mo->spike_dir), "%s/rtmeasure-monitor.XXXXXX",
 			 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");

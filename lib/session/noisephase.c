@@ -20,7 +20,8 @@
 #include "trace/stream.h"
 
 void rtm_session_noise_opts(const struct rtm_session_opts *m, struct rtm_session_opts *n,
-			    const struct rtm_cpulist *cpus, uint64_t duration_ns, const char *reason)
+			    const struct rtm_cpulist *cpus, uint64_t duration_ns,
+			    const char *reason)
 {
 	*n = *m;	/* the CPU lists are borrowed: released with @m */
 	n->ops = &rtm_probe_noise_ops;
