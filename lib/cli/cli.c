@@ -99,11 +99,7 @@ int rtm_cli_bad_option(const char *cmd, const char *shortopts, const struct opti
 
 void rtm_cli_trace_note(const struct rtm_trace *t)
 {
-	const char *names = t ? rtm_trace_stale_removed(t) : "";
-
-	if (*names)
-		fprintf(stderr, "rtmeasure: removed stale trace instances of a killed rtmeasure: "
-			"%s\n", names);
+	rtm_trace_stale_note(t, stderr);
 }
 
 bool rtm_cli_colour(int fd)

@@ -182,6 +182,23 @@ int rtm_task_read_comm(const char *root, int pid, char *buf, size_t len)
 	return read_task_file(root, pid, 0, "comm", buf, len);
 }
 
+/* "/proc/@pid/task" (/proc/self/task when @pid is 0) into @buf. */
+static void task_dir(char *buf, size_t len, int pid)
+{
+	if (pid)
+		snprintf(buf, len, "/proc/%d/task", pid);
+	else
+		snprintf(buf, len, "/proc/self/task");
+}
+
+int rtm_task_read_thread_comm(const char *root, int pid, int tid, char *buf, size_t len)
+{
+	char dir[64];
+
+	task_dir(dir, sizeof(dir), pid);
+	return rtm_read_smallf(root, buf, len, "%s/%d/comm", dir, tid);
+}
+
 int rtm_task_policy(const char *root, int pid, const char *comm)
 {
 	struct rtm_task_stat t;
@@ -268,7 +285,7 @@ static int each_process_thread(int pid, void *arg)
 	int list_err;
 
 	e->pid = pid;
-	snprintf(rel, sizeof(rel), "/proc/%d/task", pid);
+	task_dir(rel, sizeof(rel), pid);
 	return each_number(e->root, rel, each_thread_of, e, &list_err);
 }
 
@@ -277,4 +294,14 @@ int rtm_task_each_thread(const char *root, int (*fn)(int pid, int tid, void *arg
 	struct each_thread e = { .root = root, .fn = fn, .arg = arg };
 
 	return rtm_task_each_process(root, each_process_thread, &e);
+}
+
+int rtm_task_each_thread_of(const char *root, int pid, int (*fn)(int tid, void *arg), void *arg)
+{
+	char rel[64];
+	int list_err, ret;
+
+	task_dir(rel, sizeof(rel), pid);
+	ret = each_number(root, rel, fn, arg, &list_err);
+	return list_err ? list_err : ret;
 }

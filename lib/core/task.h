@@ -84,6 +84,12 @@ int rtm_task_read_schedstat(const char *root, int pid, int tid, struct rtm_task_
 int rtm_task_read_comm(const char *root, int pid, char *buf, size_t len);
 
 /*
+ * /proc/@pid/task/@tid/comm, a thread's, the same way; @pid 0 is this process
+ * (/proc/self).
+ */
+int rtm_task_read_thread_comm(const char *root, int pid, int tid, char *buf, size_t len);
+
+/*
  * The SCHED_* policy of task @pid as /proc/@pid/stat has it, when its command
  * is still @comm (its first 15 characters, what a trace keeps): -1 when @root is NULL,
  * the task is gone or its pid went to another command.
@@ -107,5 +113,11 @@ int rtm_task_each_process(const char *root, int (*fn)(int pid, void *arg), void 
  * as above; a process that ends while being listed is skipped.
  */
 int rtm_task_each_thread(const char *root, int (*fn)(int pid, int tid, void *arg), void *arg);
+
+/*
+ * The threads of process @pid (0: this process, /proc/self): @fn(@tid, @arg),
+ * as above; -errno when its task directory cannot be listed (it has ended).
+ */
+int rtm_task_each_thread_of(const char *root, int pid, int (*fn)(int tid, void *arg), void *arg);
 
 #endif

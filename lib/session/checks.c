@@ -295,7 +295,8 @@ void rtm_session_cpus_record(struct rtm_cpulock *l, struct rtm_result *r)
 	rtm_cpulock_poll(l);
 	if (rtm_cpulock_shared(l, &shared, &pid)) {
 		rtm_cpulist_format(&shared, list, sizeof(list));
-		json_object_set_new(r->sections, "shared_cpus", json_pack("{s:s, s:o}", "cpus", list,
+		json_object_set_new(r->sections, "shared_cpus", json_pack("{s:s, s:o}",
+			"cpus", list,
 			"other_pid", pid > 0 ? json_integer(pid) : json_null()));
 	}
 	rtm_cpulist_release(&shared);

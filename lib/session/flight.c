@@ -96,7 +96,7 @@ struct rtm_trace *rtm_session_trace_start(struct rtm_session_opts *m, struct rtm
 	t = rtm_trace_create(&to, err);
 	if (!t)
 		return NULL;
-	rtm_session_trace_note(m, t);
+	rtm_trace_stale_note(t, m->errf);
 	if (rtm_trace_off_fd(t) < 0) {
 		rtm_error_set(err, "cannot open tracing_on of %s", rtm_trace_name(t));
 		rtm_trace_destroy(t);
@@ -202,9 +202,9 @@ static json_t *find_capture(const struct rtm_result *r, json_int_t cpu, json_int
 }
 
 void rtm_session_trace_break(const struct rtm_session_opts *m, struct rtm_trace *t,
-			 struct rtm_result *r, const char *dir)
+			     struct rtm_result *r, const char *dir)
 {
-	json_int_t cpu, planned;
+	json_int_t cpu, planned, lat;
 	const char *type;
 	json_t *e, *same;
 	size_t i;
@@ -217,11 +217,12 @@ void rtm_session_trace_break(const struct rtm_session_opts *m, struct rtm_trace 
 		planned = json_integer_value(json_object_get(e, "planned_mono_ns"));
 		same = find_capture(r, cpu, planned);
 		if (same) {	/* one wake-up over both thresholds: saved once */
-			json_object_set_new(same, "trigger", json_string("capture-above,breaktrace"));
+			json_object_set_new(same, "trigger",
+					    json_string("capture-above,breaktrace"));
 			return;
 		}
-		save_window(m, t, r, dir, (int)cpu, (uint64_t)planned,
-			    (uint64_t)(planned + json_integer_value(json_object_get(e, "latency_ns"))),
+		lat = json_integer_value(json_object_get(e, "latency_ns"));
+		save_window(m, t, r, dir, (int)cpu, (uint64_t)planned, (uint64_t)(planned + lat),
 			    "breaktrace");
 		return;
 	}

@@ -49,7 +49,7 @@ struct rtm_session_irq *rtm_session_irq_start(const struct rtm_session_opts *m,
 			rtm_session_irq_free(mi);
 			return NULL;
 		}
-		rtm_session_trace_note(m, mi->trace);
+		rtm_trace_stale_note(mi->trace, m->errf);
 		rtm_trace_start(mi->trace);
 	}
 	/* no /proc/interrupts (a container): the run goes on without the section */
@@ -126,7 +126,8 @@ void rtm_session_irq_finish(struct rtm_session_irq *mi, const struct rtm_session
 
 		n = rtm_irq_top(&d, &m->probe.cpus, 3, idx);
 		for (i = 0; i < n && len < sizeof(mi->line); i++)
-			len += (size_t)snprintf(mi->line + len, sizeof(mi->line) - len, "%s %s %.0f/s",
+			len += (size_t)snprintf(mi->line + len, sizeof(mi->line) - len,
+				"%s %s %.0f/s",
 				i ? "," : "interrupts on the measured CPUs:", d.rows[idx[i]].name,
 				rtm_irq_rate_hz(&d, rtm_irq_count_on(&d, &d.rows[idx[i]],
 								   &m->probe.cpus)));

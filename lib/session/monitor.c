@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "box/sysinfo.h"
+#include "core/clock.h"
 #include "core/fileio.h"
 #include "core/runlock.h"
 #include "core/units.h"
@@ -34,7 +35,7 @@ void rtm_mon_init(struct rtm_mon *mo)
 
 double rtm_mon_elapsed_s(const struct rtm_mon *mo)
 {
-	uint64_t now = rtm_session_now_ns();
+	uint64_t now = rtm_clock_ns(CLOCK_MONOTONIC);
 
 	return now > mo->start_ns ? (double)(now - mo->start_ns) / 1e9 : 0;
 }
@@ -183,7 +184,8 @@ int rtm_mon_tracing_on(struct rtm_mon *mo)
 	int64_t delta;
 
 	if (!mo->trace) {
-		struct rtm_trace_opts to = { .buffer_kb = mo->m.trace.buffer_kb, .overwrite = true };
+		struct rtm_trace_opts to = { .buffer_kb = mo->m.trace.buffer_kb,
+					     .overwrite = true };
 		struct rtm_trace_opts io = { .events = "irq,nmi", .buffer_kb = 2048,
 					     .overwrite = false, .suffix = "irq" };
 
@@ -201,7 +203,8 @@ int rtm_mon_tracing_on(struct rtm_mon *mo)
 			return -1;
 		}
 		mo->irqtrace = rtm_trace_create(&io, NULL);
-		mo->acct = mo->irqtrace ? rtm_irqacct_alloc((int)sysconf(_SC_NPROCESSORS_CONF)) : NULL;
+		mo->acct = mo->irqtrace ?
+			   rtm_irqacct_alloc((int)sysconf(_SC_NPROCESSORS_CONF)) : NULL;
 		/*
 		 * --rt-hold: RT tasks holding a CPU, from sched_switch; --timer-irq:
 		 * the timer IRQ part of the wake-ups. Both "whenever tracing", which
@@ -209,7 +212,8 @@ int rtm_mon_tracing_on(struct rtm_mon *mo)
 		 */
 		hm = mo->m;
 		hm.trace.on = true;
-		if (rtm_session_stream_wanted(&hm) && !(mo->hold = rtm_session_stream_start(&hm, &err)))
+		if (rtm_session_stream_wanted(&hm) &&
+		    !(mo->hold = rtm_session_stream_start(&hm, &err)))
 			snprintf(mo->holdline, sizeof(mo->holdline),
 				 "no RT hold or timer IRQ report: %.200s", err.msg);
 	}
@@ -264,7 +268,7 @@ static struct rtm_result *snapshot_result(struct rtm_mon *mo)
 
 	if (!r)
 		return NULL;
-	r->duration_ns = rtm_session_now_ns() - mo->start_ns;
+	r->duration_ns = rtm_clock_ns(CLOCK_MONOTONIC) - mo->start_ns;
 	for (i = 0; i < mo->n; i++) {
 		struct rtm_result_cpu *rc = rtm_result_add_cpu(r, mo->cpus[i].cpu, true, 0);
 		struct rtm_probe_cpu_snap snap;
@@ -362,7 +366,8 @@ static int mon_setup(struct rtm_mon *mo, struct rtm_error *err)
 	if (mo->m.out.outdir) {
 		snprintf(mo->spike_dir, sizeof(mo->spike_dir), "%s", mo->m.out.outdir);
 		if (rtm_mkdir_p(mo->spike_dir))
-			return rtm_error_set(err, "cannot create results folder %s", mo->m.out.outdir);
+			return rtm_error_set(err, "cannot create results folder %s",
+					     mo->m.out.outdir);
 	} else {
 		snprintf(mo->spike_dir, sizeof(mo->spike_dir), "%s/rtmeasure-monitor.XXXXXX",
 			 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");

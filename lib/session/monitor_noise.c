@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/units.h"
 #include "session/monitor.h"
 #include "session/session_priv.h"
@@ -175,7 +176,7 @@ static void fold_causes(struct rtm_mon_noise *mn, const json_t *cpu)
 
 void rtm_mon_noise_refresh(struct rtm_mon *mo)
 {
-	uint64_t until = rtm_session_now_ns() - CAUSE_LAG_NS;
+	uint64_t until = rtm_clock_ns(CLOCK_MONOTONIC) - CAUSE_LAG_NS;
 	struct rtm_noise_cpu_snap snap;
 	int i;
 

@@ -88,7 +88,8 @@ int rtm_session_noise_lines(struct rtm_stream *st, struct rtm_probe_run *run,
 			rtm_fmt_ns(t, sizeof(t), ns[k]);
 			class_label(k, name, sizeof(name));
 			used += (size_t)snprintf(out[n] + used, RTM_SESSION_NOISE_LINE - used,
-						 "%s%s %s", k ? ", " : "  causes so far: ", name, t);
+						 "%s%s %s", k ? ", " : "  causes so far: ",
+						 name, t);
 		}
 	}
 	return n;

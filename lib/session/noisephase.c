@@ -13,7 +13,6 @@
  * noise` writes, with a "phase" object saying when it ran.
  */
 #include <stdio.h>
-#include <string.h>
 
 #include "core/units.h"
 #include "probe/probe_noise.h"
@@ -21,7 +20,8 @@
 #include "trace/stream.h"
 
 void rtm_session_noise_opts(const struct rtm_session_opts *m, struct rtm_session_opts *n,
-			    const struct rtm_cpulist *cpus, uint64_t duration_ns, const char *reason)
+			    const struct rtm_cpulist *cpus, uint64_t duration_ns,
+			    const char *reason)
 {
 	*n = *m;	/* the CPU lists are borrowed: released with @m */
 	n->ops = &rtm_probe_noise_ops;
@@ -30,16 +30,7 @@ void rtm_session_noise_opts(const struct rtm_session_opts *m, struct rtm_session
 	n->trace.rt_hold_ns = 0;
 	n->trace.timer_irq_given = false;
 	n->noise.cpus = *cpus;
-	n->noise.sched = m->probe.sched;
-	/* a busy loop runs at fifo, rr or other: deadline takes FIFO 95, batch/idle other */
-	if (n->noise.sched.policy != RTM_POLICY_FIFO && n->noise.sched.policy != RTM_POLICY_RR &&
-	    n->noise.sched.policy != RTM_POLICY_OTHER) {
-		bool rt = n->noise.sched.policy == RTM_POLICY_DEADLINE;
-
-		memset(&n->noise.sched, 0, sizeof(n->noise.sched));
-		n->noise.sched.policy = rt ? RTM_POLICY_FIFO : RTM_POLICY_OTHER;
-		n->noise.sched.priority = rt ? 95 : 0;
-	}
+	rtm_noise_sched_of(&m->probe.sched, &n->noise.sched);
 	n->noise.duration_ns = duration_ns;
 	n->noise.lock_memory = m->probe.lock_memory;
 	n->noise.dma_latency_us = m->probe.dma_latency_us;

@@ -2,18 +2,16 @@
 /*
  * opts.c - a session's options: their defaults, run --noise's checked against
  * the run's, and the few things every file of the session shares (the one-line
- * error, the stale-instance note, the clock).
+ * error, which probe measures).
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/units.h"
 #include "session/session_priv.h"
 #include "trace/rtholds.h"
-#include "tracefs/instance.h"
 
 void rtm_session_opts_init(struct rtm_session_opts *o, const char *command)
 {
@@ -57,6 +55,7 @@ int rtm_session_noise_check(struct rtm_session_opts *o, bool given)
 {
 	const struct rtm_probe_noise_opts *n = &o->noise;
 	const char *cmd = o->command;
+	unsigned int f;
 	char a[16], b[16];
 
 	if (!o->noise_phase.on) {
@@ -73,18 +72,20 @@ int rtm_session_noise_check(struct rtm_session_opts *o, bool given)
 		o->noise_phase.duration_ns = n->window_ns;	/* one whole window at least */
 	rtm_fmt_ns(a, sizeof(a), n->width_ns);
 	rtm_fmt_ns(b, sizeof(b), n->window_ns);
-	if (n->window_ns < 10000000ULL || n->window_ns > 3600000000000ULL)
+	/* no policy fault: rtm_session_noise_opts() makes the probe's one a busy loop runs at */
+	f = rtm_noise_opts_faults(n);
+	if (f & RTM_NOISE_BAD_WINDOW)
 		return rtm_session_fail(o, "%s: --noise-window %s: give 10ms to 1h", cmd, b);
-	if (n->width_ns < 1000000ULL)
+	if (f & RTM_NOISE_BAD_WIDTH)
 		return rtm_session_fail(o, "%s: --noise-width %s: give 1ms or more", cmd, a);
-	if (n->width_ns >= n->window_ns)
+	if (f & (RTM_NOISE_WIDTH_OVER | RTM_NOISE_WIDTH_FULL))
 		return rtm_session_fail(o, "%s: --noise-width %s: give less than --noise-window "
 					"%s (the measured CPUs need time for the rest; rtmeasure "
 					"noise --force measures without a pause)", cmd, a, b);
-	if (n->threshold_ns < 100 || n->threshold_ns > 1000000000ULL)
+	if (f & RTM_NOISE_BAD_THRESHOLD)
 		return rtm_session_fail(o, "%s: --noise-threshold: give 100ns to 1s (the loop "
 					"reads the counter every few tens of ns)", cmd);
-	if (o->noise.report_above_ns < n->threshold_ns)
+	if (f & RTM_NOISE_BAD_REPORT)
 		o->noise.report_above_ns = n->threshold_ns;
 	if (o->trace.noise_trace < 0 && geteuid() != 0)
 		o->trace.noise_trace = 0;
@@ -104,24 +105,7 @@ int rtm_session_fail(const struct rtm_session_opts *o, const char *fmt, ...)
 	return RTM_SESSION_EXIT_USAGE;
 }
 
-void rtm_session_trace_note(const struct rtm_session_opts *o, const struct rtm_trace *t)
-{
-	const char *names = t ? rtm_trace_stale_removed(t) : "";
-
-	if (*names)
-		fprintf(o->errf, "rtmeasure: removed stale trace instances of a killed rtmeasure: "
-			"%s\n", names);
-}
-
 bool rtm_session_latency_probe(const struct rtm_session_opts *o)
 {
 	return !strcmp(o->ops->section, "cpus");
-}
-
-uint64_t rtm_session_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }

@@ -95,7 +95,8 @@ json_t *rtm_session_options_json(const struct rtm_session_opts *m)
 		rtm_cpulist_format(&m->box.housekeeping, cpus, sizeof(cpus));
 		json_object_set_new(o, "housekeeping", json_string(cpus));
 	}
-	if (o) {	/* the probe that measured: timer (rtmeasure's) or timerlat (the kernel's) */
+	/* the probe that measured: timer (rtmeasure's) or timerlat (the kernel's) */
+	if (o) {
 		json_object_set_new(o, "backend", json_string(m->ops->name));
 		if (m->timerlat.backend_reason)
 			json_object_set_new(o, "backend_reason",

@@ -19,6 +19,7 @@
 #include "box/load.h"
 #include "box/rt.h"
 #include "box/sysinfo.h"
+#include "core/clock.h"
 #include "core/runlock.h"
 #include "core/units.h"
 #include "probe/cyclic.h"
@@ -320,7 +321,7 @@ static int outcome_finish(struct rtm_session *s)
 	uint64_t latency_end_ns;
 	int ret = finish_probe(s);
 
-	latency_end_ns = rtm_session_now_ns();
+	latency_end_ns = rtm_clock_ns(CLOCK_MONOTONIC);
 	if (s->trace) {
 		rtm_trace_stop(s->trace);
 		if (!ret)

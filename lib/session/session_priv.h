@@ -135,9 +135,6 @@ void rtm_session_census_poll(struct rtm_stream *st, struct rtm_cyclic *c);
 
 /* A wake-up latency probe (the timer probe or the timerlat tracer): r->cpus, the summary. */
 bool rtm_session_latency_probe(const struct rtm_session_opts *o);
-/* One line on the error stream naming the stale trace instances @t's creation removed. */
-void rtm_session_trace_note(const struct rtm_session_opts *o, const struct rtm_trace *t);
-uint64_t rtm_session_now_ns(void);
 
 /* ---- streaming.c: the census takes the late wake-ups (--trace --capture-above, the split) */
 bool rtm_session_census_wanted(const struct rtm_session_opts *o);

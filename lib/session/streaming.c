@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "probe/cyclic.h"
 #include "probe/probe_timer.h"
 #include "session/session_priv.h"
@@ -67,7 +68,7 @@ struct rtm_stream *rtm_session_stream_start(const struct rtm_session_opts *m,
 	struct rtm_stream *st = rtm_stream_start(&so, err);
 
 	if (st)
-		rtm_session_trace_note(m, rtm_stream_trace(st));
+		rtm_trace_stale_note(rtm_stream_trace(st), m->errf);
 	return st;
 }
 
@@ -114,7 +115,7 @@ void rtm_session_census_poll(struct rtm_stream *st, struct rtm_cyclic *c)
 	rtm_census_dropped(cs, all_dropped);
 	steal = calloc((size_t)ncpus, sizeof(*steal));
 	if (steal) {
-		t = rtm_session_now_ns();
+		t = rtm_clock_ns(CLOCK_MONOTONIC);
 		rtm_stream_read_steal(steal, ncpus);
 		for (n = 0; n < ncpus; n++)
 			rtm_census_steal(cs, n, t, steal[n]);

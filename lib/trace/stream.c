@@ -4,7 +4,6 @@
  * instance with the events of the consumers wanted, drained by the drive loop
  * and dispatched to lib/trace/rtholds.c, timerirq.c, census.c and noiseattr.c.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -16,6 +15,9 @@
 
 #include "box/rt.h"
 #include "box/smi.h"
+#include "core/clock.h"
+#include "core/grow.h"
+#include "core/task.h"
 #include "irq/irq.h"
 #include "trace/census.h"
 #include "trace/noiseattr.h"
@@ -37,20 +39,13 @@ struct rtm_stream {
 	uint64_t window_ns;		/* the noise probe's duty cycle */
 	char cpus[1024];
 	int *tids;
-	int ntids, cap;
+	int ntids;
+	size_t cap;
 	uint64_t lost;
 	bool failed;			/* a drain failed: the figures are incomplete */
 	bool paused;
 	uint64_t wakeup_fn;		/* hrtimer_wakeup, for --timer-irq */
 };
-
-static uint64_t stream_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 void rtm_stream_read_steal(int64_t *steal, int n)
 {
@@ -304,7 +299,7 @@ struct rtm_stream *rtm_stream_start(const struct rtm_stream_opts *o, struct rtm_
 		return NULL;
 	}
 	if (st->holds)
-		rtm_rtholds_begin(st->holds, stream_now_ns());
+		rtm_rtholds_begin(st->holds, rtm_clock_ns(CLOCK_MONOTONIC));
 	rtm_trace_start(st->trace);
 	return st;
 }
@@ -317,17 +312,10 @@ const struct rtm_trace *rtm_stream_trace(const struct rtm_stream *st)
 /* A thread of this process named @prefix... (rtm-probe/CPU, rtm-noise/CPU). */
 static bool is_named(int tid, const char *prefix)
 {
-	char path[64], comm[32] = "";
-	FILE *f;
+	char comm[32];
 
-	snprintf(path, sizeof(path), "/proc/self/task/%d/comm", tid);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	if (!fgets(comm, sizeof(comm), f))
-		comm[0] = '\0';
-	fclose(f);
-	return !strncmp(comm, prefix, strlen(prefix));
+	return rtm_task_read_thread_comm("/", 0, tid, comm, sizeof(comm)) >= 0 &&
+	       !strncmp(comm, prefix, strlen(prefix));
 }
 
 /* A new thread of this process handed to the consumers that follow it; -1: failed. */
@@ -342,6 +330,30 @@ static int follow_thread(struct rtm_stream *st, int tid)
 	return 0;
 }
 
+/* Thread @tid of this process, if new: followed and excluded; non-zero stops the scan. */
+static int exclude_thread(int tid, void *arg)
+{
+	struct rtm_stream *st = arg;
+	int i, *n;
+
+	for (i = 0; i < st->ntids && st->tids[i] != tid; i++)
+		;
+	if (i < st->ntids)
+		return 0;
+	if (follow_thread(st, tid)) {
+		st->failed = true;
+		return -1;
+	}
+	n = rtm_grow(st->tids, &st->cap, (size_t)st->ntids, sizeof(*n), 32);
+	if (!n)
+		return -ENOMEM;
+	st->tids = n;
+	if (st->holds && rtm_rtholds_exclude(st->holds, tid))
+		return -1;
+	st->tids[st->ntids++] = tid;
+	return 0;
+}
+
 /*
  * Every thread of this process (the probes above all) is transparent to
  * --rt-hold, never reported; the probes' hrtimers are the ones --timer-irq
@@ -351,36 +363,7 @@ static int follow_thread(struct rtm_stream *st, int tid)
  */
 static void exclude_self(struct rtm_stream *st)
 {
-	struct dirent *de;
-	DIR *d = opendir("/proc/self/task");
-	int tid, i, *n;
-
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		tid = atoi(de->d_name);
-		if (tid <= 0)
-			continue;
-		for (i = 0; i < st->ntids && st->tids[i] != tid; i++)
-			;
-		if (i < st->ntids)
-			continue;
-		if (follow_thread(st, tid)) {
-			st->failed = true;
-			break;
-		}
-		if (st->ntids == st->cap) {
-			n = realloc(st->tids, (size_t)(st->cap ? 2 * st->cap : 32) * sizeof(*n));
-			if (!n)
-				break;
-			st->tids = n;
-			st->cap = st->cap ? 2 * st->cap : 32;
-		}
-		if (st->holds && rtm_rtholds_exclude(st->holds, tid))
-			break;
-		st->tids[st->ntids++] = tid;
-	}
-	closedir(d);
+	rtm_task_each_thread_of("/", 0, exclude_thread, st);
 }
 
 /* The stream's dispatcher: each event to the consumers that read it. */
@@ -406,7 +389,7 @@ static void stream_drain(struct rtm_stream *st)
 	uint64_t lost = 0;
 
 	exclude_self(st);
-	st->drained_at = stream_now_ns();
+	st->drained_at = rtm_clock_ns(CLOCK_MONOTONIC);
 	if (rtm_trace_read(st->trace, stream_event, st, &lost, NULL) < 0)
 		st->failed = true;
 	st->lost += lost;
@@ -420,12 +403,12 @@ void rtm_stream_poll(struct rtm_stream *st)
 		return;
 	stream_drain(st);
 	if (st->holds)
-		rtm_rtholds_tick(st->holds, stream_now_ns());
+		rtm_rtholds_tick(st->holds, rtm_clock_ns(CLOCK_MONOTONIC));
 }
 
 void rtm_stream_pause(struct rtm_stream *st)
 {
-	uint64_t now = stream_now_ns();
+	uint64_t now = rtm_clock_ns(CLOCK_MONOTONIC);
 
 	if (!st || st->paused)
 		return;
@@ -444,7 +427,7 @@ void rtm_stream_resume(struct rtm_stream *st)
 	if (!st || !st->paused)
 		return;
 	if (st->holds)
-		rtm_rtholds_begin(st->holds, stream_now_ns());
+		rtm_rtholds_begin(st->holds, rtm_clock_ns(CLOCK_MONOTONIC));
 	rtm_trace_start(st->trace);
 	st->paused = false;
 }
@@ -455,7 +438,7 @@ void rtm_stream_holds_line(struct rtm_stream *st, char *buf, size_t len)
 		buf[0] = '\0';
 		return;
 	}
-	rtm_rtholds_line(st->holds, stream_now_ns(), buf, len);
+	rtm_rtholds_line(st->holds, rtm_clock_ns(CLOCK_MONOTONIC), buf, len);
 }
 
 void rtm_stream_timer_irq_line(struct rtm_stream *st, char *buf, size_t len)

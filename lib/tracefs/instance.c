@@ -269,6 +269,13 @@ const char *rtm_trace_stale_removed(const struct rtm_trace *t)
 	return t->stale;
 }
 
+void rtm_trace_stale_note(const struct rtm_trace *t, FILE *f)
+{
+	if (t && *t->stale)
+		fprintf(f, "rtmeasure: removed stale trace instances of a killed rtmeasure: %s\n",
+			t->stale);
+}
+
 /* The new instance's clock, buffer, CPUs, events and filters; 0 or -errno with the message. */
 static int configure_instance(struct rtm_trace *t, const struct rtm_trace_opts *o,
 			      struct rtm_error *err)

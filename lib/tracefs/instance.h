@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "core/error.h"
 #include "tracefs/tracedec.h"
@@ -77,6 +78,11 @@ const char *rtm_trace_name(const struct rtm_trace *t);
  * runs'), comma separated, "" when none: the caller says so in one line.
  */
 const char *rtm_trace_stale_removed(const struct rtm_trace *t);
+/*
+ * That line, on @f: "rtmeasure: removed stale trace instances of a killed
+ * rtmeasure: NAMES"; nothing when @t is NULL or removed none.
+ */
+void rtm_trace_stale_note(const struct rtm_trace *t, FILE *f);
 /*
  * An open descriptor of the instance's tracing_on (owned by @t): writing "0"
  * stops the flight recorder at once, from any thread, with one write().

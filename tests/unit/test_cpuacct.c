@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Unit tests: who is charged for interrupt time (cpuacct.h). The /proc task
- * parsers; the accounting mode and its statements from recorded sysroots; a
- * hand-made event sequence with known answers (windows, the first switch,
- * handlers inside and outside a task's window, idle, a CPU that never
- * switched, a softirq across a switch); and a window recorded on this VM
- * (tests/data/cpuacct-vm-6.18) whose figures were worked out by hand from
- * its event listing.
+ * parsers and this process's threads; the accounting mode and its statements
+ * from recorded sysroots; a hand-made event sequence with known answers
+ * (windows, the first switch, handlers inside and outside a task's window,
+ * idle, a CPU that never switched, a softirq across a switch); and a window
+ * recorded on this VM (tests/data/cpuacct-vm-6.18) whose figures were worked
+ * out by hand from its event listing.
  */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "irq/charged.h"
 #include "../tap.h"
@@ -43,6 +44,40 @@ static void parsers(void)
 	   "schedstat: sum_exec_runtime, run_delay, timeslices");
 	ok(rtm_task_parse_schedstat("1 2\n", &t) < 0, "schedstat with two fields is refused");
 	ok(rtm_task_parse_schedstat("1 2 3 4\n", &t) < 0, "schedstat with four fields is refused");
+}
+
+static int count_thread(int tid, void *arg)
+{
+	int *seen = arg;	/* [0]: the main thread seen, [1]: threads */
+
+	seen[0] += tid == (int)getpid();
+	seen[1]++;
+	return 0;
+}
+
+static int stop_at_first(int tid, void *arg)
+{
+	(void)arg;
+	return tid;
+}
+
+/* The threads of this process, listed and named through /proc/self and /proc/PID. */
+static void own_threads(void)
+{
+	int self[2] = { 0, 0 }, bypid[2] = { 0, 0 };
+	char comm[32], tcomm[32];
+
+	ok(rtm_task_each_thread_of("/", 0, count_thread, self) == 0 && self[0] == 1,
+	   "this process's threads (pid 0, /proc/self/task) hold its main thread");
+	ok(rtm_task_each_thread_of("/", (int)getpid(), count_thread, bypid) == 0 &&
+	   bypid[0] == 1 && bypid[1] == self[1], "the same threads through /proc/PID/task");
+	ok(rtm_task_each_thread_of("/", 0, stop_at_first, NULL) > 0,
+	   "a callback's non-zero value stops the listing and is returned");
+	ok(rtm_task_each_thread_of("/", INT_MAX, count_thread, self) < 0,
+	   "a process that does not exist: -errno");
+	ok(rtm_task_read_comm("/", (int)getpid(), comm, sizeof(comm)) > 0 &&
+	   rtm_task_read_thread_comm("/", 0, (int)getpid(), tcomm, sizeof(tcomm)) > 0 &&
+	   !strcmp(comm, tcomm), "the main thread's comm is the process's");
 }
 
 static bool any_line(char lines[RTM_ACCT_LINES][400], int n, const char *needle)
@@ -359,6 +394,7 @@ static void recorded(void)
 int main(void)
 {
 	parsers();
+	own_threads();
 	modes();
 	synthetic();
 	recorded();
