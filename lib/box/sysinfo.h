@@ -78,7 +78,7 @@ struct rtm_sysinfo {
 	char preempt_source[96];	/* where the model was read from */
 	int config_hz;			/* 0 unknown */
 	int config_no_hz_full;		/* -1 unknown, 0, 1 */
-	/* CPU time accounting, for irq --accounting (cpuacct.h): -1 unknown, 0, 1 */
+	/* CPU time accounting, for irq --accounting (irq/charged.h): -1 unknown, 0, 1 */
 	int config_irq_time_accounting, config_tick_cpu_accounting,
 	    config_virt_cpu_accounting_gen, config_virt_cpu_accounting_native,
 	    config_irq_forced_threading, config_paravirt_time_accounting;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * cpuacct.c - on-CPU intervals of every task from sched_switch, and the
+ * charged.c - on-CPU intervals of every task from sched_switch, and the
  * interrupt handler time that fell inside them.
  *
  * irqacct pairs the handler entries and exits and tells each handler run, as it

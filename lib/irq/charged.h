@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * cpuacct.h - who is charged for interrupt time.
+ * charged.h - who is charged for interrupt time.
  *
  * Three views of the same CPU time, per task and per CPU:
  *   charged   what the kernel booked to the task: utime+stime of
@@ -10,7 +10,7 @@
  *   ran       the task's on-CPU time: the intervals between its sched_switch in
  *             and out, from the trace;
  *   interrupt the hard-IRQ (irq_handler, irq_vectors) and softirq handler time
- *             that fell inside those intervals, from irqacct.h's handler
+ *             that fell inside those intervals, from irq/handlers.h's handler
  *             pairing (a softirq's time without the hard IRQs nested in it).
  *
  * Fed the decoded events of each CPU in time order (rtm_cpuacct_event() is an

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * cpuacct_proc.c - what the kernel charged each thread (/proc/PID/task/TID
+ * charged_proc.c - what the kernel charged each thread (/proc/PID/task/TID
  * stat and schedstat), and which CPU time accounting the kernel does.
  *
  * What each kernel option means was read in kernel/sched/cputime.c,

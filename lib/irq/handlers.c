@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * irqacct.c - interrupt handler time from trace events.
+ * handlers.c - interrupt handler time from trace events.
  */
 #include <errno.h>
 #include <stdio.h>

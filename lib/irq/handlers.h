@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * irqacct.h - interrupt handler time from trace events.
+ * handlers.h - interrupt handler time from trace events.
  *
  * Fed the decoded events of each CPU in time order (rtm_irqacct_event() is an
  * rtm_event_cb), it pairs irq_handler_entry/exit, irq_vectors *_entry/exit and
@@ -92,7 +92,7 @@ uint64_t rtm_irqacct_unpaired(const struct rtm_irqacct *a);
 
 /*
  * One handler run as it is accounted (hard IRQ, vector, softirq, NMI; not IRQ
- * threads): for charging it to the task it interrupted (cpuacct.h). @own_ns is
+ * threads): for charging it to the task it interrupted (irq/charged.h). @own_ns is
  * the time added to its source: a softirq's without the hard IRQs nested in it.
  */
 struct rtm_irqspan {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * irq_proc.c - the parsers of /proc/interrupts, /proc/softirqs and /proc/stat,
+ * proc.c - the parsers of /proc/interrupts, /proc/softirqs and /proc/stat,
  * and snapshots of the three read through a root prefix: their whole life-cycle
  * (read, look up rows and columns, release). irq.c builds on it, never the
  * other way round.

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * irq.c - IRQ affinity and threads, and the difference of two snapshots:
+ * rates.c - IRQ affinity and threads, and the difference of two snapshots:
  * counts per interval, rates, totals, top N, the IRQs that hit a set of CPUs,
- * and its JSON form. It builds on irq_proc.c (snapshots: parse, read, look up,
+ * and its JSON form. It builds on proc.c (snapshots: parse, read, look up,
  * release), which calls nothing here.
  */
 #include <errno.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * trace.c - the private tracefs instance: life cycle, events, raw reading.
+ * instance.c - the private tracefs instance: life cycle, events, raw reading.
  */
 #include <dirent.h>
 #include <errno.h>

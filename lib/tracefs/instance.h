@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * trace.h - a private tracefs instance through libtracefs.
+ * instance.h - a private tracefs instance through libtracefs.
  *
  * The instance is named rtmeasure-<pid> (or rtmeasure-<pid>-<suffix>), never
  * the top level one, and locked for its life (runlock.h); rtmeasure-<pid>.<k>
