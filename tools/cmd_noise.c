@@ -4,21 +4,21 @@
  * latency detector (lib/probe/probe_noise.c), driven by the shared runner.
  */
 #include <getopt.h>
-#include <strings.h>
-#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
-#include "cli/measure_opts.h"
 #include "cli/cli.h"
+#include "cli/measure_opts.h"
 #include "cli/opts.h"
-#include "rtmeasure.h"
 #include "core/units.h"
 #include "present/promlive.h"
 #include "present/runreport.h"
 #include "probe/ktracer.h"
+#include "probe/probe_noise.h"
+#include "rtmeasure.h"
 #include "session/session.h"
 #include "tracefs/instance.h"
 
@@ -207,34 +207,36 @@ static int parse_noise_opt(struct rtm_session_opts *m, int c, int argc, char **a
 	return 0;
 }
 
-/* The duty cycle and the bounds, against each other; 0 or RTM_EXIT_USAGE. */
+/* The duty cycle, the bounds and the policy, against each other; 0 or RTM_EXIT_USAGE. */
 static int check_noise_opts(struct rtm_session_opts *m)
 {
-	const struct rtm_probe_noise_opts *o = &m->noise;
+	struct rtm_probe_noise_opts o = m->noise;	/* the policy the session gives it */
+	unsigned int f;
 	char a[16], b[16];
 	int64_t rt_run = -1, rt_per = -1;
 
-	rtm_fmt_ns(a, sizeof(a), o->width_ns);
-	rtm_fmt_ns(b, sizeof(b), o->window_ns);
-	if (o->window_ns < 10000000ULL || o->window_ns > 3600000000000ULL)
+	o.sched = m->probe.sched;
+	f = rtm_noise_opts_faults(&o);
+	rtm_fmt_ns(a, sizeof(a), o.width_ns);
+	rtm_fmt_ns(b, sizeof(b), o.window_ns);
+	if (f & RTM_NOISE_BAD_WINDOW)
 		return rtm_cli_fail("%s: --window %s: give 10ms to 1h", m->command, b);
-	if (o->width_ns < 1000000ULL)
+	if (f & RTM_NOISE_BAD_WIDTH)
 		return rtm_cli_fail("%s: --width %s: give 1ms or more", m->command, a);
-	if (o->width_ns > o->window_ns)
+	if (f & RTM_NOISE_WIDTH_OVER)
 		return rtm_cli_fail("%s: --width %s is longer than --window %s: give a width up "
 				    "to the window", m->command, a, b);
-	if (o->threshold_ns < 100 || o->threshold_ns > 1000000000ULL)
+	if (f & RTM_NOISE_BAD_THRESHOLD)
 		return rtm_cli_fail("%s: --threshold: give 100ns to 1s (the loop reads the "
 				    "counter every few tens of ns)", m->command);
-	if (o->report_above_ns < o->threshold_ns)
+	if (f & RTM_NOISE_BAD_REPORT)
 		return rtm_cli_fail("%s: --report-above is below --threshold: gaps shorter than "
 				    "the threshold are not recorded; give at least the threshold",
 				    m->command);
-	if (m->probe.sched.policy != RTM_POLICY_FIFO && m->probe.sched.policy != RTM_POLICY_RR &&
-	    m->probe.sched.policy != RTM_POLICY_OTHER)
+	if (f & RTM_NOISE_BAD_POLICY)
 		return rtm_cli_fail("%s: --policy %s: a busy loop runs at fifo, rr or other",
-				    m->command, rtm_policy_name(m->probe.sched.policy));
-	if (o->width_ns < o->window_ns)
+				    m->command, rtm_policy_name(o.sched.policy));
+	if (!(f & RTM_NOISE_WIDTH_FULL))
 		return 0;
 	rtm_rt_throttling("/", &rt_run, &rt_per);
 	if (!m->out.force)
