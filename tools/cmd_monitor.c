@@ -15,19 +15,12 @@
 #include "cli/cli.h"
 #include "cli/measure_opts.h"
 #include "cli/opts.h"
+#include "core/clock.h"
 #include "core/units.h"
 #include "present/dashboard.h"
 #include "present/promlive.h"
 #include "rtmeasure.h"
 #include "session/monitor.h"
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 /* The keys of the monitor's own options. */
 enum {
@@ -273,7 +266,7 @@ static int monitor_start(struct rtm_mon *mo, struct rtm_promlive **prom)
 /* Wait for the next turn: a key on the screen, a sleep in the plain form; false to quit. */
 static bool monitor_wait(struct rtm_dash *d, uint64_t next, int *key)
 {
-	uint64_t now = mono_ns(), wait = next > now ? next - now : 0;
+	uint64_t now = rtm_clock_ns(CLOCK_MONOTONIC), wait = next > now ? next - now : 0;
 
 	*key = -1;
 	if (wait > 100000000ULL)
@@ -293,7 +286,7 @@ static void monitor_loop(struct rtm_dash *d, struct rtm_promlive *prom)
 {
 	struct rtm_mon *mo = d->mo;
 	bool quit = false;
-	uint64_t next = mono_ns() + mo->refresh_ns, now;
+	uint64_t next = rtm_clock_ns(CLOCK_MONOTONIC) + mo->refresh_ns, now;
 	int key;
 
 	while (!quit && !*mo->m.stop && !rtm_probe_run_done(mo->run)) {
@@ -301,7 +294,7 @@ static void monitor_loop(struct rtm_dash *d, struct rtm_promlive *prom)
 		rtm_probe_run_tick(mo->run);
 		rtm_promlive_timer(prom, mo->c, NULL, NULL, mo->hold);
 		rtm_mon_poll(mo);
-		now = mono_ns();
+		now = rtm_clock_ns(CLOCK_MONOTONIC);
 		if (now >= next) {
 			rtm_mon_refresh(mo);
 			if (mo->plain)
