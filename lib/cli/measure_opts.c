@@ -105,8 +105,8 @@ const struct rtm_opt measure_opts_system[] = {
 	  NULL },
 	{ "latency", 'e', required_argument, "US", MEASURE_G_POWER,
 	  "hold /dev/cpu_dma_latency at US (default 0)" },
-	{ "deepest-idle-state", MEASURE_OPT_DEEPEST_IDLE, required_argument, "N",
-	  MEASURE_G_POWER, "allow idle states up to N (their exit latency into "
+	{ "deepest-idle-state", MEASURE_OPT_DEEPEST_IDLE, required_argument, "STATE",
+	  MEASURE_G_POWER, "allow idle states up to STATE (their exit latency into "
 	  "/dev/cpu_dma_latency); -1: none (the default)" },
 	{ "prometheus", MEASURE_OPT_PROMETHEUS, required_argument, "[ADDR:]PORT",
 	  MEASURE_G_SERIES, "serve /metrics for Prometheus during the run (127.0.0.1 unless "
