@@ -12,49 +12,73 @@
 #include <unistd.h>
 
 #include "box/sysinfo.h"
-#include "cli/measure_opts.h"
 #include "cli/cli.h"
-#include "rtmeasure.h"
+#include "cli/measure_opts.h"
+#include "cli/opts.h"
+#include "core/clock.h"
 #include "core/units.h"
 #include "present/dashboard.h"
 #include "present/promlive.h"
+#include "rtmeasure.h"
 #include "session/monitor.h"
 
-#define MON_OPT_NOISE_CPUS 3004
+/* The keys of the monitor's own options. */
+enum {
+	MON_OPT_REFRESH = MEASURE_OPT_KEY_END,
+	MON_OPT_THRESHOLD,
+	MON_OPT_ONCE,
+	MON_OPT_NOISE_CPUS,
+};
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
+/* The monitor's group after the shared ones: the noise detector's settings. */
+enum { MON_G_NOISE = MEASURE_G_END };
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
+static const struct rtm_opt monitor_opts[] = {
+	{ "refresh", MON_OPT_REFRESH, required_argument, "DUR", MEASURE_G_OWN,
+	  "redraw interval (default 1s)" },
+	{ "threshold", MON_OPT_THRESHOLD, required_argument, "LAT", MEASURE_G_OWN,
+	  "alert threshold (default 100us)" },
+	{ "once", MON_OPT_ONCE, no_argument, NULL, MEASURE_G_OWN,
+	  "one refresh interval, one plain table, exit" },
+	{ "noise-cpus", MON_OPT_NOISE_CPUS, required_argument, "LIST", MEASURE_G_OWN,
+	  "the noise detector of rtmeasure noise on these CPUs, beside the timer probe on "
+	  "the others (never both on one CPU): the noise panel, noise %, largest gap and its "
+	  "cause, the main cause class" },
+	/* run's noise phase: refused with what to give instead */
+	{ "noise", MEASURE_OPT_NOISE, optional_argument, NULL, RTM_OPT_HIDDEN, NULL },
+	{ "noise-window", MEASURE_OPT_NOISE_WINDOW, required_argument, "DUR", MON_G_NOISE,
+	  "its duty cycle period (default 1s)" },
+	{ "noise-width", MEASURE_OPT_NOISE_WIDTH, required_argument, "DUR", MON_G_NOISE,
+	  "its busy part of each window (default 500ms)" },
+	{ "noise-threshold", MEASURE_OPT_NOISE_THRESHOLD, required_argument, "LAT", MON_G_NOISE,
+	  "its gap threshold (default 1us)" },
+	{ "noise-trace", MEASURE_OPT_NOISE_TRACE, optional_argument, "[0|1]", MON_G_NOISE,
+	  "its gap causes (default: on as root with tracefs)" },
+	RTM_OPT_HELP_ROWS(MEASURE_G_HELP),
+	RTM_OPT_END,
+};
 
-static void monitor_usage(FILE *f)
-{
-	fprintf(f, "usage: rtmeasure monitor [options]\n\n"
+static const struct rtm_opt_group monitor_groups[] = {
+	[MEASURE_G_OWN] = { NULL, true },
+	MEASURE_GROUPS,
+	[MON_G_NOISE] = { "Noise detector (--noise-cpus)", false },
+};
+
+/* The shared tables, the results and tracing ones in the monitor's versions. */
+static const struct rtm_cmd_opts monitor_cmd = {
+	.command = "monitor",
+	.usage = "usage: rtmeasure monitor [options]\n\n"
 		"Live dashboard: the timer probe on every CPU with current, min, avg, p99,\n"
 		"p99.9 and max latency, the interrupts of the measured CPUs, and a log of the\n"
 		"wake-ups over the alert threshold with the cause when tracing is on.\n"
 		"Keys: q quit, space pause, r reset, s save, t tracing, + - threshold,\n"
 		"tab panel, arrows/PgUp/PgDn scroll, ? help. Not on a terminal: a plain table\n"
-		"per refresh.\n\n"
-		"      --refresh DUR       redraw interval (default 1s)\n"
-		"      --threshold LAT     alert threshold (default 100us)\n"
-		"      --trace             start with tracing on (key t toggles it)\n"
-		"      --once              one refresh interval, one plain table, exit\n"
-		"      --noise-cpus LIST   the noise detector of rtmeasure noise on these CPUs,\n"
-		"                          beside the timer probe on the others (never both\n"
-		"                          on one CPU): the noise panel, noise %%, largest gap\n"
-		"                          and its cause, the main cause class\n"
-		"      --noise-window DUR, --noise-width DUR, --noise-threshold LAT\n"
-		"                          its duty cycle (1s, 500ms) and gap threshold (1us)\n"
-		"      --noise-trace [0|1] its gap causes (default: on as root with tracefs)\n"
-		MEASURE_PROBE_HELP
-		"      --force             -o names an earlier result: replace it\n"
-		"      --follow            -o may be a symbolic link\n"
-		"      --help              this help\n");
-}
+		"per refresh.\n",
+	.groups = monitor_groups,
+	.ngroups = sizeof(monitor_groups) / sizeof(monitor_groups[0]),
+	.tables = { measure_opts_probe, measure_opts_results_monitor, measure_opts_system,
+		    measure_opts_trace_monitor, measure_opts_refused, monitor_opts },
+};
 
 /* --noise-cpus and the --noise-* options: 1 taken, 0 not ours, RTM_EXIT_USAGE. */
 static int mon_noise_parse(struct rtm_mon *mo, int c, int argc, char **argv)
@@ -104,49 +128,51 @@ static int refuse_in_monitor(int c)
 			    measure_opt_name(c, name, sizeof(name)), why);
 }
 
-/* Set-up, options: -1 to go on, else the exit status (help, a bad option). */
+/* The monitor's own options: 1 taken, 0 not ours, RTM_EXIT_USAGE after the message. */
+static int monitor_own_opt(struct rtm_mon *mo, int c)
+{
+	struct rtm_error err = { "" };
+
+	switch (c) {
+	case MON_OPT_REFRESH:
+		if (rtm_parse_duration_ns(optarg, &mo->refresh_ns, &err) ||
+		    mo->refresh_ns < 100000000ULL)
+			return rtm_cli_fail("monitor: --refresh: %s", err.msg[0] ? err.msg :
+					    "at least 100ms");
+		return 1;
+	case MON_OPT_THRESHOLD:
+		if (rtm_parse_latency_ns(optarg, &mo->threshold_ns, &err) || !mo->threshold_ns)
+			return rtm_cli_fail("monitor: --threshold: %s", err.msg[0] ? err.msg :
+					    "must be above 0");
+		return 1;
+	case MON_OPT_ONCE:
+		mo->once = true;
+		return 1;
+	case MEASURE_OPT_TRACE:	/* --trace: here it switches tracing on from the start */
+		mo->start_tracing = true;
+		return 1;
+	}
+	return 0;
+}
+
+/* The options into @mo: -1 to go on, else the exit status (help, a bad option). */
 static int monitor_parse(struct rtm_mon *mo, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		MEASURE_LONGOPTS,
-		{ "refresh", required_argument, NULL, 3001 },
-		{ "threshold", required_argument, NULL, 3002 },
-		{ "once", no_argument, NULL, 3003 },
-		{ "noise-cpus", required_argument, NULL, MON_OPT_NOISE_CPUS },
-		MEASURE_NOISE_LONGOPTS,
-		{ "help", no_argument, NULL, 2000 },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct rtm_error err = { "" };
+	struct rtm_getopt g;
 	int c, ret;
 
+	if (rtm_opts_getopt(&monitor_cmd, &g))
+		return rtm_cli_fail("monitor: bad option table");
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, MEASURE_SHORTOPTS, longopts, NULL)) != -1) {
-		switch (c) {
-		case 2000:
-			monitor_usage(stdout);
+	while ((c = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) != -1) {
+		if (c == RTM_OPT_HELP || c == RTM_OPT_HELP_ALL) {
+			rtm_opts_help(&monitor_cmd, stdout, c == RTM_OPT_HELP_ALL);
 			return RTM_EXIT_OK;
-		case 3001:
-			if (rtm_parse_duration_ns(optarg, &mo->refresh_ns, &err) ||
-			    mo->refresh_ns < 100000000ULL)
-				return rtm_cli_fail("monitor: --refresh: %s", err.msg[0] ? err.msg :
-						    "at least 100ms");
-			continue;
-		case 3002:
-			if (rtm_parse_latency_ns(optarg, &mo->threshold_ns, &err) ||
-			    !mo->threshold_ns)
-				return rtm_cli_fail("monitor: --threshold: %s", err.msg[0] ? err.msg :
-						    "must be above 0");
-			continue;
-		case 3003:
-			mo->once = true;
-			continue;
-		case 1011:	/* --trace: here it switches tracing on from the start */
-			mo->start_tracing = true;
-			continue;
 		}
-		ret = refuse_in_monitor(c);
+		ret = monitor_own_opt(mo, c);
+		if (!ret)
+			ret = refuse_in_monitor(c);
 		if (!ret)
 			ret = mon_noise_parse(mo, c, argc, argv);
 		if (!ret)
@@ -155,7 +181,7 @@ static int monitor_parse(struct rtm_mon *mo, int argc, char **argv)
 			continue;
 		if (ret)
 			return ret;
-		return rtm_cli_bad_option("monitor", MEASURE_SHORTOPTS, longopts, argv);
+		return rtm_cli_bad_option("monitor", g.shortopts, g.longopts, argv);
 	}
 	if (optind < argc)
 		return rtm_cli_fail("monitor: unexpected argument '%s' (rtmeasure monitor --help)",
@@ -240,7 +266,7 @@ static int monitor_start(struct rtm_mon *mo, struct rtm_promlive **prom)
 /* Wait for the next turn: a key on the screen, a sleep in the plain form; false to quit. */
 static bool monitor_wait(struct rtm_dash *d, uint64_t next, int *key)
 {
-	uint64_t now = mono_ns(), wait = next > now ? next - now : 0;
+	uint64_t now = rtm_clock_ns(CLOCK_MONOTONIC), wait = next > now ? next - now : 0;
 
 	*key = -1;
 	if (wait > 100000000ULL)
@@ -260,7 +286,7 @@ static void monitor_loop(struct rtm_dash *d, struct rtm_promlive *prom)
 {
 	struct rtm_mon *mo = d->mo;
 	bool quit = false;
-	uint64_t next = mono_ns() + mo->refresh_ns, now;
+	uint64_t next = rtm_clock_ns(CLOCK_MONOTONIC) + mo->refresh_ns, now;
 	int key;
 
 	while (!quit && !*mo->m.stop && !rtm_probe_run_done(mo->run)) {
@@ -268,7 +294,7 @@ static void monitor_loop(struct rtm_dash *d, struct rtm_promlive *prom)
 		rtm_probe_run_tick(mo->run);
 		rtm_promlive_timer(prom, mo->c, NULL, NULL, mo->hold);
 		rtm_mon_poll(mo);
-		now = mono_ns();
+		now = rtm_clock_ns(CLOCK_MONOTONIC);
 		if (now >= next) {
 			rtm_mon_refresh(mo);
 			if (mo->plain)

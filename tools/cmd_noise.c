@@ -4,80 +4,143 @@
  * latency detector (lib/probe/probe_noise.c), driven by the shared runner.
  */
 #include <getopt.h>
-#include <strings.h>
-#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
-#include "cli/measure_opts.h"
 #include "cli/cli.h"
-#include "rtmeasure.h"
+#include "cli/measure_opts.h"
+#include "cli/opts.h"
 #include "core/units.h"
 #include "present/promlive.h"
 #include "present/runreport.h"
 #include "probe/ktracer.h"
+#include "probe/probe_noise.h"
+#include "rtmeasure.h"
 #include "session/session.h"
 #include "tracefs/instance.h"
 
-#define NOISE_OPT_WINDOW	3001
-#define NOISE_OPT_WIDTH		3002
-#define NOISE_OPT_THRESHOLD	3003
-#define NOISE_OPT_REPORT	3004
-#define NOISE_OPT_MAX_GAPS	3005
-#define NOISE_OPT_BACKEND	3006
-#define NOISE_OPT_TRACE		3007
-#define NOISE_OPT_NO_TRACE	3008
-#define NOISE_OPT_NO_REPORT	3009
+/* The keys of noise's own options (the others are the shared ones of cli/measure_opts.h). */
+enum {
+	NOISE_OPT_WINDOW = MEASURE_OPT_KEY_END,
+	NOISE_OPT_WIDTH,
+	NOISE_OPT_THRESHOLD,
+	NOISE_OPT_REPORT,
+	NOISE_OPT_MAX_GAPS,
+	NOISE_OPT_BACKEND,
+	NOISE_OPT_TRACE,
+	NOISE_OPT_NO_TRACE,
+	NOISE_OPT_NO_REPORT,
+};
 
-static void noise_usage(FILE *f, const char *name)
-{
-	fprintf(f, "usage: rtmeasure %s [options]\n\n"
-		"Time stolen from a CPU that no scheduler can give back: one thread per CPU,\n"
-		"pinned and real-time, reads the cycle counter (TSC) in a busy loop for\n"
-		"--width of every --window and records every gap between two reads longer\n"
-		"than --threshold (an interrupt, another task, the hypervisor, firmware).\n"
-		"Prints per CPU the noise, %% CPU available, the largest gap and the loop's\n"
-		"own sample period, like rtla osnoise top; writes result.json (sections.noise:\n"
-		"gap histogram, every gap with its time).\n\n"
-		"  -a, --cpus LIST         CPUs to measure, one thread each (default: every CPU)\n"
-		"  -p, --priority N        RT priority of the threads (default 95)\n"
-		"      --policy P          fifo (default), rr or other\n"
-		"      --no-rt             run at SCHED_OTHER (no privileges needed)\n"
-		"  -D, --duration DUR      measuring time, e.g. 30s, 5m (default: until stopped)\n"
-		"      --window DUR        duty cycle period (default 1s)\n"
-		"      --width DUR         busy part of each window (default 500ms); equal to\n"
-		"                          --window only with --force\n"
-		"      --threshold LAT     a gap is longer than this (default 1us)\n"
-		"      --report-above LAT  list the gaps longer than this (default 20us)\n"
-		"      --max-gaps N        gaps kept per CPU with time and length (default 200000)\n"
-		"      --backend B         user (this busy loop, any kernel), hwlat (the kernel's\n"
-		"                          hwlat tracer: the largest gap of each window per CPU),\n"
-		"                          osnoise (the kernel's osnoise tracer: noise by cause)\n"
-		"                          or auto (default): the kernel's tracer (osnoise for\n"
-		"                          noise, hwlat for hwlat) when it can run, else user\n"
-		"      --trace [0|1]       a cause for every gap from the measured CPUs'\n"
-		"                          tracepoints (IRQ, softirq, NMI, another thread, RT\n"
-		"                          throttling, or unexplained, with the SMI count),\n"
-		"                          live so far too; on by default as root when\n"
-		"                          tracefs works; 0/off or --no-trace: off\n"
-		"  -o, --output DIR        results folder (default rtmeasure-HOST-KERNEL-TIME)\n"
-		"      --no-report         no report.html, report.md and plots at the end\n"
-		"      --force             replace an earlier result in -o; allow --width = --window\n"
-		"      --follow            -o and --json=FILE may be symbolic links\n"
-		"  -q, --quiet             only the table at the end\n"
-		"      --json[=FILE]       the summary as JSON on stdout (or into FILE)\n"
-		"      --no-mlock          do not lock memory\n"
-		"      --latency US        hold /dev/cpu_dma_latency at US (default 0)\n"
-		"      --no-dma-latency    do not hold /dev/cpu_dma_latency\n"
-		"      --exclusive         refuse CPUs another rtmeasure measures\n"
-		"      --housekeeping CPUS the threads that do not measure run there\n"
-		"      --prometheus [ADDR:]PORT  serve /metrics for Prometheus during the run\n"
-		"                          (127.0.0.1 unless ADDR is given; port 0: any free)\n"
-		"      --help              this help\n"
-		"\nCtrl-C or SIGTERM saves what was measured. See rtmeasure-noise(1).\n", name);
-}
+/*
+ * Its own table in the order getopt_long() has always seen it (ambiguity
+ * messages list candidates in that order), with help lines of its own: a busy
+ * loop takes fewer policies and no period. The groups are the shared ones.
+ */
+static const struct rtm_opt noise_opts[] = {
+	{ "cpus", 'a', required_argument, "LIST", MEASURE_G_CPUS,
+	  "CPUs to measure, one thread each (default: every CPU)" },
+	{ "priority", 'p', required_argument, "N", MEASURE_G_SCHED,
+	  "RT priority of the threads (default 95)" },
+	{ "policy", MEASURE_OPT_POLICY, required_argument, "P", MEASURE_G_SCHED,
+	  "fifo (default), rr or other" },
+	{ "no-rt", MEASURE_OPT_NO_RT, no_argument, NULL, MEASURE_G_SCHED,
+	  "run at SCHED_OTHER (no privileges needed)" },
+	{ "duration", 'D', required_argument, "DUR", MEASURE_G_DURATION,
+	  "measuring time, e.g. 30s, 5m (default: until stopped)" },
+	{ "output", 'o', required_argument, "DIR", MEASURE_G_RESULTS,
+	  "results folder (default rtmeasure-HOST-KERNEL-TIME)" },
+	{ "force", MEASURE_OPT_FORCE, no_argument, NULL, MEASURE_G_RESULTS,
+	  "replace an earlier result in -o; allow --width = --window" },
+	{ "follow", MEASURE_OPT_FOLLOW, no_argument, NULL, MEASURE_G_RESULTS,
+	  "-o and --json=FILE may be symbolic links" },
+	{ "quiet", 'q', no_argument, NULL, MEASURE_G_RESULTS, "only the table at the end" },
+	{ "json", MEASURE_OPT_JSON, optional_argument, "FILE", MEASURE_G_RESULTS,
+	  "the summary as JSON on stdout (or into FILE)" },
+	{ "no-mlock", MEASURE_OPT_NO_MLOCK, no_argument, NULL, MEASURE_G_POWER,
+	  "do not lock memory" },
+	{ "latency", 'e', required_argument, "US", MEASURE_G_POWER,
+	  "hold /dev/cpu_dma_latency at US (default 0)" },
+	{ "no-dma-latency", MEASURE_OPT_NO_DMA_LATENCY, no_argument, NULL, MEASURE_G_POWER,
+	  "do not hold /dev/cpu_dma_latency" },
+	{ "exclusive", MEASURE_OPT_EXCLUSIVE, no_argument, NULL, MEASURE_G_CPUS,
+	  "refuse CPUs another rtmeasure measures" },
+	{ "housekeeping", MEASURE_OPT_HOUSEKEEPING, required_argument, "CPUS", MEASURE_G_CPUS,
+	  "the threads that do not measure run there" },
+	{ "prometheus", MEASURE_OPT_PROMETHEUS, required_argument, "[ADDR:]PORT",
+	  MEASURE_G_SERIES, "serve /metrics for Prometheus during the run (127.0.0.1 unless "
+	  "ADDR is given; port 0: any free)" },
+	{ "window", NOISE_OPT_WINDOW, required_argument, "DUR", MEASURE_G_OWN,
+	  "duty cycle period (default 1s)" },
+	{ "width", NOISE_OPT_WIDTH, required_argument, "DUR", MEASURE_G_OWN,
+	  "busy part of each window (default 500ms); equal to --window only with --force" },
+	{ "threshold", NOISE_OPT_THRESHOLD, required_argument, "LAT", MEASURE_G_OWN,
+	  "a gap is longer than this (default 1us)" },
+	{ "report-above", NOISE_OPT_REPORT, required_argument, "LAT", MEASURE_G_OWN,
+	  "list the gaps longer than this (default 20us)" },
+	{ "max-gaps", NOISE_OPT_MAX_GAPS, required_argument, "N", MEASURE_G_OWN,
+	  "gaps kept per CPU with time and length (default 200000)" },
+	{ "backend", NOISE_OPT_BACKEND, required_argument, "B", MEASURE_G_OWN,
+	  "user (this busy loop, any kernel), hwlat (the kernel's hwlat tracer: the largest "
+	  "gap of each window per CPU), osnoise (the kernel's osnoise tracer: noise by "
+	  "cause) or auto (default): the kernel's tracer (osnoise for noise, hwlat for "
+	  "hwlat) when it can run, else user" },
+	{ "trace", NOISE_OPT_TRACE, optional_argument, "[0|1]", MEASURE_G_OWN,
+	  "a cause for every gap from the measured CPUs' tracepoints (IRQ, softirq, NMI, "
+	  "another thread, RT throttling, or unexplained, with the SMI count), live so far "
+	  "too; on by default as root when tracefs works; 0/off or --no-trace: off" },
+	{ "no-trace", NOISE_OPT_NO_TRACE, no_argument, NULL, MEASURE_G_OWN,
+	  "the same as --trace 0" },
+	{ "no-report", NOISE_OPT_NO_REPORT, no_argument, NULL, MEASURE_G_RESULTS,
+	  "no report.html, report.md and plots at the end" },
+	RTM_OPT_HELP_ROWS(MEASURE_G_HELP),
+	RTM_OPT_END,
+};
+
+static const struct rtm_opt_group noise_groups[] = {
+	[MEASURE_G_OWN] = { NULL, true },
+	[MEASURE_G_CPUS] = { "CPUs and threads", true },
+	[MEASURE_G_SCHED] = { "Scheduling", true },
+	[MEASURE_G_DURATION] = { "Duration", true },
+	[MEASURE_G_RESULTS] = { "Results", true },
+	[MEASURE_G_HELP] = { NULL, true },
+	[MEASURE_G_POWER] = { "Memory and power management", false },
+	[MEASURE_G_SERIES] = { "Prometheus", false },
+};
+
+#define NOISE_USAGE(name)							\
+	"usage: rtmeasure " name " [options]\n\n"				\
+	"Time stolen from a CPU that no scheduler can give back: one thread per CPU,\n" \
+	"pinned and real-time, reads the cycle counter (TSC) in a busy loop for\n"	\
+	"--width of every --window and records every gap between two reads longer\n"	\
+	"than --threshold (an interrupt, another task, the hypervisor, firmware).\n"	\
+	"Prints per CPU the noise, % CPU available, the largest gap and the loop's\n"	\
+	"own sample period, like rtla osnoise top; writes result.json (sections.noise:\n" \
+	"gap histogram, every gap with its time).\n"
+
+#define NOISE_EPILOG "\nCtrl-C or SIGTERM saves what was measured. See rtmeasure-noise(1).\n"
+
+/* The same options under both names; only the usage line differs. */
+static const struct rtm_cmd_opts noise_cmd = {
+	.command = "noise",
+	.usage = NOISE_USAGE("noise"),
+	.groups = noise_groups,
+	.ngroups = sizeof(noise_groups) / sizeof(noise_groups[0]),
+	.tables = { noise_opts },
+	.epilog = NOISE_EPILOG,
+};
+
+static const struct rtm_cmd_opts hwlat_cmd = {
+	.command = "hwlat",
+	.usage = NOISE_USAGE("hwlat"),
+	.groups = noise_groups,
+	.ngroups = sizeof(noise_groups) / sizeof(noise_groups[0]),
+	.tables = { noise_opts },
+	.epilog = NOISE_EPILOG,
+};
 
 static bool is_onoff(const char *s)
 {
@@ -144,34 +207,36 @@ static int parse_noise_opt(struct rtm_session_opts *m, int c, int argc, char **a
 	return 0;
 }
 
-/* The duty cycle and the bounds, against each other; 0 or RTM_EXIT_USAGE. */
+/* The duty cycle, the bounds and the policy, against each other; 0 or RTM_EXIT_USAGE. */
 static int check_noise_opts(struct rtm_session_opts *m)
 {
-	const struct rtm_probe_noise_opts *o = &m->noise;
+	struct rtm_probe_noise_opts o = m->noise;	/* the policy the session gives it */
+	unsigned int f;
 	char a[16], b[16];
 	int64_t rt_run = -1, rt_per = -1;
 
-	rtm_fmt_ns(a, sizeof(a), o->width_ns);
-	rtm_fmt_ns(b, sizeof(b), o->window_ns);
-	if (o->window_ns < 10000000ULL || o->window_ns > 3600000000000ULL)
+	o.sched = m->probe.sched;
+	f = rtm_noise_opts_faults(&o);
+	rtm_fmt_ns(a, sizeof(a), o.width_ns);
+	rtm_fmt_ns(b, sizeof(b), o.window_ns);
+	if (f & RTM_NOISE_BAD_WINDOW)
 		return rtm_cli_fail("%s: --window %s: give 10ms to 1h", m->command, b);
-	if (o->width_ns < 1000000ULL)
+	if (f & RTM_NOISE_BAD_WIDTH)
 		return rtm_cli_fail("%s: --width %s: give 1ms or more", m->command, a);
-	if (o->width_ns > o->window_ns)
+	if (f & RTM_NOISE_WIDTH_OVER)
 		return rtm_cli_fail("%s: --width %s is longer than --window %s: give a width up "
 				    "to the window", m->command, a, b);
-	if (o->threshold_ns < 100 || o->threshold_ns > 1000000000ULL)
+	if (f & RTM_NOISE_BAD_THRESHOLD)
 		return rtm_cli_fail("%s: --threshold: give 100ns to 1s (the loop reads the "
 				    "counter every few tens of ns)", m->command);
-	if (o->report_above_ns < o->threshold_ns)
+	if (f & RTM_NOISE_BAD_REPORT)
 		return rtm_cli_fail("%s: --report-above is below --threshold: gaps shorter than "
 				    "the threshold are not recorded; give at least the threshold",
 				    m->command);
-	if (m->probe.sched.policy != RTM_POLICY_FIFO && m->probe.sched.policy != RTM_POLICY_RR &&
-	    m->probe.sched.policy != RTM_POLICY_OTHER)
+	if (f & RTM_NOISE_BAD_POLICY)
 		return rtm_cli_fail("%s: --policy %s: a busy loop runs at fifo, rr or other",
-				    m->command, rtm_policy_name(m->probe.sched.policy));
-	if (o->width_ns < o->window_ns)
+				    m->command, rtm_policy_name(o.sched.policy));
+	if (!(f & RTM_NOISE_WIDTH_FULL))
 		return 0;
 	rtm_rt_throttling("/", &rt_run, &rt_per);
 	if (!m->out.force)
@@ -270,36 +335,6 @@ static int pick_backend(struct rtm_session_opts *m, const char *cmd, const char 
 	return 0;
 }
 
-static const struct option noise_longopts[] = {
-	{ "cpus", required_argument, NULL, 'a' },
-	{ "priority", required_argument, NULL, 'p' },
-	{ "policy", required_argument, NULL, 1001 },
-	{ "no-rt", no_argument, NULL, 1007 },
-	{ "duration", required_argument, NULL, 'D' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "force", no_argument, NULL, MEASURE_OPT_FORCE },
-	{ "follow", no_argument, NULL, MEASURE_OPT_FOLLOW },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "json", optional_argument, NULL, MEASURE_OPT_JSON },
-	{ "no-mlock", no_argument, NULL, 1005 },
-	{ "latency", required_argument, NULL, 'e' },
-	{ "no-dma-latency", no_argument, NULL, 1006 },
-	{ "exclusive", no_argument, NULL, 1024 },
-	{ "housekeeping", required_argument, NULL, 1021 },
-	{ "prometheus", required_argument, NULL, 1023 },
-	{ "window", required_argument, NULL, NOISE_OPT_WINDOW },
-	{ "width", required_argument, NULL, NOISE_OPT_WIDTH },
-	{ "threshold", required_argument, NULL, NOISE_OPT_THRESHOLD },
-	{ "report-above", required_argument, NULL, NOISE_OPT_REPORT },
-	{ "max-gaps", required_argument, NULL, NOISE_OPT_MAX_GAPS },
-	{ "backend", required_argument, NULL, NOISE_OPT_BACKEND },
-	{ "trace", optional_argument, NULL, NOISE_OPT_TRACE },
-	{ "no-trace", no_argument, NULL, NOISE_OPT_NO_TRACE },
-	{ "no-report", no_argument, NULL, NOISE_OPT_NO_REPORT },
-	{ "help", no_argument, NULL, 2000 },
-	{ NULL, 0, NULL, 0 },
-};
-
 /* What the options say besides the session's: the name, the backend, what was given. */
 struct noise_args {
 	const char *name;		/* "noise" or "hwlat" */
@@ -310,17 +345,21 @@ struct noise_args {
 /* The options into @m and @a: -1 to go on, else the exit status (help, a bad option). */
 static int noise_parse(struct rtm_session_opts *m, struct noise_args *a, int argc, char **argv)
 {
+	const struct rtm_cmd_opts *cmd = strcmp(a->name, "hwlat") ? &noise_cmd : &hwlat_cmd;
+	struct rtm_getopt g;
 	int c, ret;
 
+	if (rtm_opts_getopt(cmd, &g))
+		return rtm_cli_fail("%s: bad option table", a->name);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "a:p:D:o:qe:", noise_longopts, NULL)) != -1) {
-		if (c == 2000) {
-			noise_usage(stdout, a->name);
+	while ((c = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) != -1) {
+		if (c == RTM_OPT_HELP || c == RTM_OPT_HELP_ALL) {
+			rtm_opts_help(cmd, stdout, c == RTM_OPT_HELP_ALL);
 			return RTM_EXIT_OK;
 		}
 		a->report_given |= c == NOISE_OPT_REPORT;
-		a->rt_given |= c == 'p' || c == 1001 || c == 1007;
+		a->rt_given |= c == 'p' || c == MEASURE_OPT_POLICY || c == MEASURE_OPT_NO_RT;
 		if (c == NOISE_OPT_BACKEND) {
 			a->backend = optarg;
 			continue;
@@ -336,7 +375,7 @@ static int noise_parse(struct rtm_session_opts *m, struct noise_args *a, int arg
 			continue;
 		if (ret)
 			return ret;
-		return rtm_cli_bad_option(a->name, "a:p:D:o:qe:", noise_longopts, argv);
+		return rtm_cli_bad_option(a->name, g.shortopts, g.longopts, argv);
 	}
 	if (optind < argc)
 		return rtm_cli_fail("%s: unexpected argument '%s' (rtmeasure %s --help)", a->name,

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Unit tests: options as data (lib/cli/opts.c): a table into getopt_long()'s
- * arrays, parsing with them, and --help / --help-all printed from it.
+ * arrays, parsing with them, and --help / --help-all printed from it; the
+ * shared tables of the measuring commands (lib/cli/measure_opts.c).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/measure_opts.h"
 #include "cli/opts.h"
 #include "../tap.h"
 
@@ -239,6 +241,59 @@ static void test_one_group(void)
 	free(all);
 }
 
+/* The rows of @a and @b alike but for their groups and help (the monitor's versions). */
+static bool same_rows(const struct rtm_opt *a, const struct rtm_opt *b)
+{
+	for (; a->name && b->name; a++, b++)
+		if (strcmp(a->name, b->name) || a->key != b->key || a->has_arg != b->has_arg)
+			return false;
+	return !a->name && !b->name;
+}
+
+static void test_measure_tables(void)
+{
+	/* the order getopt_long() has always seen: ambiguity messages list candidates so */
+	static const char *const names[] = {
+		"cpus", "affinity", "threads", "smp", "interval", "distance", "priority", "prio",
+		"policy", "mode", "nanosleep", "posix_timers", "clock", "duration", "loops",
+		"breaktrace", "fail-above", "histogram", "histofall", "histfile", "output",
+		"force", "follow", "quiet", "json", "nsecs", "unbuffered", "mlockall", "no-mlock",
+		"no-dma-latency", "laptop", "default-system", "latency", "deepest-idle-state",
+		"prometheus", "no-rt", "housekeeping", "exclusive", "mainaffinity",
+		"series-interval", "log-above", "spike", "log-max", "spike-nodes", "trace",
+		"trace-events", "trace-buffer", "capture-above", "max-captures",
+		"capture-holdoff", "trace-filter", "rt-hold", "timer-irq", "backend", "aligned",
+		"fifo", "refresh_on_max", "relative", "resolution", "system", "verbose", "oscope",
+		"priospread", "secaligned", "smi", "tracemark", "dbg_cyclictest",
+	};
+	const size_t n = sizeof(names) / sizeof(names[0]);
+	const struct rtm_cmd_opts c = { .tables = { measure_opts_probe, measure_opts_results,
+						    measure_opts_system, measure_opts_trace,
+						    measure_opts_refused } };
+	const struct rtm_opt *o;
+	struct rtm_getopt g;
+	bool same = true, hidden = true;
+	char buf[64];
+	size_t i;
+
+	is_int(rtm_opts_getopt(&c, &g), 0, "the shared tables build");
+	for (i = 0; i < n; i++)
+		same &= g.longopts[i].name && !strcmp(g.longopts[i].name, names[i]);
+	ok(same && !g.longopts[n].name, "the shared long options in cyclictest's order");
+	is_str(g.shortopts, "a::t::Si:d:p:nxc:D:l:b:h:H:o:qNume:A:F:MrRsv",
+	       "the short options, -a and -t with an optional value");
+	for (o = measure_opts_refused; o->name; o++)
+		hidden &= o->group == RTM_OPT_HIDDEN && o->help && *o->help;
+	ok(hidden, "refused options are hidden, each with its reason");
+	ok(same_rows(measure_opts_results_monitor, measure_opts_results),
+	   "the monitor's results table: the same rows in the same order");
+	ok(same_rows(measure_opts_trace_monitor, measure_opts_trace),
+	   "the monitor's tracing table: the same rows in the same order");
+	is_str(measure_opt_name('A', buf, sizeof(buf)), "-A/--aligned", "a refused option's name");
+	is_str(measure_opt_name(MEASURE_OPT_NO_DMA_LATENCY, buf, sizeof(buf)), "--no-dma-latency",
+	       "an option with aliases: its first name");
+}
+
 int main(void)
 {
 	test_arrays();
@@ -247,5 +302,6 @@ int main(void)
 	test_names();
 	test_help();
 	test_one_group();
+	test_measure_tables();
 	return tap_done();
 }
