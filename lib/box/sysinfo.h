@@ -113,7 +113,7 @@ struct rtm_sysinfo {
 	char hypervisor_cpuid[64];	/* what CPUID leaf 0x40000000 names, or "" */
 
 	char tracefs[256];		/* where tracefs was read, "" when not found */
-	int tracefs_errno;		/* not found: why not at /sys/kernel/tracing (ENOENT...) */
+	int tracefs_errno;		/* not found: /sys/kernel/tracing's errno (ENOENT...) */
 	char tracers[512];		/* available_tracers, space separated */
 	bool has_hwlat, has_osnoise, has_timerlat;
 	bool hist_triggers;

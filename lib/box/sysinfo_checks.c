@@ -259,11 +259,11 @@ const char *rtm_sysinfo_tracefs_problem(int errnum, const char *dir, char *buf, 
 static void check_tracing(struct rtm_sysinfo *si)
 {
 	char missing[64] = "", why[200];
+	int e = si->tracefs_errno ? si->tracefs_errno : ENOENT;
 
 	if (!si->tracefs[0]) {
 		add_check(si, "tracefs", RTM_CHECK_WARN, "spike causes cannot be traced: %s",
-			  rtm_sysinfo_tracefs_problem(si->tracefs_errno ? si->tracefs_errno : ENOENT,
-						      "/sys/kernel/tracing", why, sizeof(why)));
+			  rtm_sysinfo_tracefs_problem(e, "/sys/kernel/tracing", why, sizeof(why)));
 		return;
 	}
 	if (!si->has_hwlat)

@@ -42,7 +42,7 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null &&
    ! nobody test -r /sys/kernel/tracing/available_tracers; then
 	line=$(nobody "$RTMEASURE" sysinfo --json |
 		jq -r '.checks[] | select(.id == "tracefs") | .message')
-	echo "$line" | grep -q 'tracefs at /sys/kernel/tracing is readable by root only: run as root' &&
+	echo "$line" | grep -q 'at /sys/kernel/tracing is readable by root only: run as root' &&
 		! echo "$line" | grep -q 'mount'
 	ok $? "sysinfo as nobody: tracefs readable by root only, no mount advice ($line)"
 fi

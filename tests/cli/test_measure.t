@@ -192,7 +192,8 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 	# (the timer IRQ split, when /proc/kallsyms hides addresses from this user)
 	for cmd in cyclic run; do
 		out=$(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
-			"$RTMEASURE" $cmd --trace -b 100us -D 1s -q -o /tmp/rtm-never 2>&1 >/dev/null)
+			"$RTMEASURE" $cmd --trace -b 100us -D 1s -q -o /tmp/rtm-never \
+			2>&1 >/dev/null)
 		rc=$?
 		[ $rc -eq 2 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] &&
 			echo "$out" | grep -q '^rtmeasure: .*CAP_SYS_NICE'
@@ -217,7 +218,8 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 	wait $pid
 	rc=$?
 	out=$(cat "$d/t.err")
-	[ $rc -eq 2 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] && echo "$out" | grep -qi 'root\|tracefs'
+	[ $rc -eq 2 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] &&
+		echo "$out" | grep -qi 'root\|tracefs'
 	ok $? "not root with --trace: exit 2, one line naming root or tracefs ($out)"
 	ls /sys/kernel/tracing/instances 2>/dev/null | grep -qE "^rtmeasure-$pid([.-]|\$)"
 	ok $(( $? == 0 )) "and no trace instance of its own left"
