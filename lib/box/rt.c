@@ -52,8 +52,11 @@ struct rtm_sched_attr {
 #define RTM_GLIBC_TRIM_THRESHOLD	(128 * 1024)
 #define RTM_GLIBC_MMAP_MAX		65536
 
-#define RTM_FIX_PRIV "run as root, or setcap cap_sys_nice,cap_ipc_lock+ep on rtmeasure, " \
-		     "or measure without RT with --no-rt"
+/*
+ * How to get the privilege. Whether the caller can do without it (the measuring
+ * commands' --no-rt; guard cannot) is the caller's to add.
+ */
+#define RTM_FIX_PRIV "run as root, or setcap cap_sys_nice,cap_ipc_lock+ep on rtmeasure"
 
 /* rtmeasure's policies and the kernel's numbers; their names are core/task.c's */
 static const struct {
@@ -334,8 +337,7 @@ static int apply_error(const struct rtm_sched *s, int e, struct rtm_error *err)
 	if (e == EPERM && is_rt(s->policy))
 		return rtm_error_setn(err, -e, "%s refused although CAP_SYS_NICE is held: the "
 				      "cgroup has no RT time (CONFIG_RT_GROUP_SCHED); give it "
-				      "cpu.rt_runtime_us or run from the root cgroup, or measure "
-				      "without RT with --no-rt", what);
+				      "cpu.rt_runtime_us or run from the root cgroup", what);
 	if (e == EBUSY && s->policy == RTM_POLICY_DEADLINE)
 		return rtm_error_setn(err, -e, "%s does not fit the free SCHED_DEADLINE bandwidth "
 				      "(%s per %s): lower the runtime, run fewer threads, or raise "

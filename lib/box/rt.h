@@ -52,7 +52,10 @@ int rtm_sched_parse(const char *str, struct rtm_sched *s, struct rtm_error *err)
 /* Check ranges (priority 1..99 for FIFO/RR, runtime <= deadline <= period, ...). */
 int rtm_sched_validate(const struct rtm_sched *s, struct rtm_error *err);
 
-/* Apply to the calling thread (sched_setattr). EPERM names CAP_SYS_NICE. */
+/*
+ * Apply to the calling thread (sched_setattr). EPERM names CAP_SYS_NICE and how
+ * to get it; a caller that can do without RT adds that way itself.
+ */
 int rtm_sched_apply(const struct rtm_sched *s, struct rtm_error *err);
 /* The same for thread @tid (0: the calling thread), e.g. the timerlat/N kthreads. */
 int rtm_sched_apply_tid(pid_t tid, const struct rtm_sched *s, struct rtm_error *err);
@@ -113,8 +116,8 @@ int rtm_dma_latency_current(int32_t *us, struct rtm_error *err);
  * @lock_memory: whether mlockall will be called
  *
  * Tries the operations on a short-lived thread and reports the first missing
- * privilege: "SCHED_FIFO priority 95 needs CAP_SYS_NICE (run as root, or
- * setcap cap_sys_nice,cap_ipc_lock+ep rtmeasure; or --no-rt)".
+ * privilege, -EPERM: "SCHED_FIFO priority 95 needs CAP_SYS_NICE: run as root,
+ * or setcap cap_sys_nice,cap_ipc_lock+ep on rtmeasure".
  */
 int rtm_rt_privileges(const struct rtm_sched *s, bool lock_memory, struct rtm_error *err);
 

@@ -697,15 +697,17 @@ static bool has_word(const char *list, const char *w)
 	return false;
 }
 
-/* Read tracing features from a tracefs directory given relative to @root. */
-static bool read_tracefs(struct rtm_sysinfo *si, const char *root, const char *dir)
+/* Read tracing features from a tracefs directory given relative to @root; 0 or -errno. */
+static int read_tracefs(struct rtm_sysinfo *si, const char *root, const char *dir)
 {
 	char path[PATH_MAX];
 	char *events, *line;
+	int ret;
 
 	snprintf(path, sizeof(path), "%s/available_tracers", dir);
-	if (rtm_read_small(root, path, si->tracers, sizeof(si->tracers)) < 0)
-		return false;
+	ret = rtm_read_small(root, path, si->tracers, sizeof(si->tracers));
+	if (ret < 0)
+		return ret;
 	rtm_strstrip(si->tracers);
 	si->has_hwlat = has_word(si->tracers, "hwlat");
 	si->has_osnoise = has_word(si->tracers, "osnoise");
@@ -733,19 +735,25 @@ static bool read_tracefs(struct rtm_sysinfo *si, const char *root, const char *d
 	si->has_events_irq_vectors = has_word(si->event_groups, "irq_vectors");
 	si->has_events_ipi = has_word(si->event_groups, "ipi");
 	si->has_events_nmi = has_word(si->event_groups, "nmi");
-	return true;
+	return 0;
 }
 
 static void collect_tracing(struct rtm_sysinfo *si)
 {
 	static const char *const dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 	unsigned int i;
+	int ret;
 
 	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		if (read_tracefs(si, si->root, dirs[i])) {
+		ret = read_tracefs(si, si->root, dirs[i]);
+		if (!ret) {
 			strscpy_buf(si->tracefs, dirs[i]);
+			si->tracefs_errno = 0;
 			return;
 		}
+		/* the usual place tells: EACCES there is a tracefs closed to this user */
+		if (i == 0)
+			si->tracefs_errno = -ret;
 	}
 	/*
 	 * Live and not mounted: mount it on a private directory for the reading
@@ -757,7 +765,7 @@ static void collect_tracing(struct rtm_sysinfo *si)
 		if (!mkdtemp(tmp))
 			return;
 		if (mount("nodev", tmp, "tracefs", 0, NULL) == 0) {
-			if (read_tracefs(si, "/", tmp))
+			if (read_tracefs(si, "/", tmp) == 0)
 				strscpy_buf(si->tracefs, "(not mounted; read through a temporary mount)");
 			umount2(tmp, MNT_DETACH);
 		}

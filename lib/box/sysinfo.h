@@ -113,6 +113,7 @@ struct rtm_sysinfo {
 	char hypervisor_cpuid[64];	/* what CPUID leaf 0x40000000 names, or "" */
 
 	char tracefs[256];		/* where tracefs was read, "" when not found */
+	int tracefs_errno;		/* not found: /sys/kernel/tracing's errno (ENOENT...) */
 	char tracers[512];		/* available_tracers, space separated */
 	bool has_hwlat, has_osnoise, has_timerlat;
 	bool hist_triggers;
@@ -159,6 +160,19 @@ const char *rtm_check_level_name(enum rtm_check_level l);
  * the kernel log and CPUID disagree.
  */
 void rtm_sysinfo_hypervisor_text(const struct rtm_sysinfo *si, char *buf, size_t len);
+
+/**
+ * rtm_sysinfo_tracefs_problem - why tracefs at @dir cannot be used, and the fix
+ * @errnum: the failed access's errno: ENOENT, not mounted; EACCES or EPERM, mounted
+ *	but closed to this user; anything else in the kernel's words
+ * @dir: where it was looked for (/sys/kernel/tracing)
+ * @buf: the phrase, e.g. "tracefs at /sys/kernel/tracing is readable by root only:
+ *	run as root (sudo)"
+ *
+ * The one wording of the sysinfo check and of the tracing commands' error: a
+ * user who may not read tracefs is told to be root, not to mount it. Returns @buf.
+ */
+const char *rtm_sysinfo_tracefs_problem(int errnum, const char *dir, char *buf, size_t len);
 
 /* The one-line verdicts on facts read by rtm_sysinfo_read(); rtm_sysinfo_collect() does both. */
 void rtm_sysinfo_check(struct rtm_sysinfo *si);

@@ -4,6 +4,7 @@
  * rtm_sysinfo_collect() (facts, then verdicts). Built on sysinfo.c's
  * collection, which calls nothing here.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -242,13 +243,27 @@ static void check_misc(struct rtm_sysinfo *si)
 	}
 }
 
+const char *rtm_sysinfo_tracefs_problem(int errnum, const char *dir, char *buf, size_t len)
+{
+	if (errnum == ENOENT)
+		snprintf(buf, len, "tracefs is not mounted at %s (mount -t tracefs nodev %s, as "
+			 "root)", dir, dir);
+	else if (errnum == EACCES || errnum == EPERM)
+		snprintf(buf, len, "tracefs at %s is readable by root only: run as root (sudo)",
+			 dir);
+	else
+		snprintf(buf, len, "cannot read tracefs at %s: %s", dir, strerror(errnum));
+	return buf;
+}
+
 static void check_tracing(struct rtm_sysinfo *si)
 {
-	char missing[64] = "";
+	char missing[64] = "", why[200];
+	int e = si->tracefs_errno ? si->tracefs_errno : ENOENT;
 
 	if (!si->tracefs[0]) {
-		add_check(si, "tracefs", RTM_CHECK_WARN, "tracefs not found: spike causes cannot be "
-			  "traced (mount -t tracefs nodev /sys/kernel/tracing, as root)");
+		add_check(si, "tracefs", RTM_CHECK_WARN, "spike causes cannot be traced: %s",
+			  rtm_sysinfo_tracefs_problem(e, "/sys/kernel/tracing", why, sizeof(why)));
 		return;
 	}
 	if (!si->has_hwlat)

@@ -3,6 +3,7 @@
  * sysinfo_print.c - the box's facts and RT-readiness checklist
  * (lib/box/sysinfo.h) for people: `rtmeasure sysinfo`.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -82,6 +83,9 @@ void rtm_sysinfo_fprint(const struct rtm_sysinfo *si, FILE *f, bool colour, int 
 		fprint_field(f, width, "tracing", "%s; tracers: %s; %s", si->tracefs,
 			     si->tracers[0] ? si->tracers : "none",
 			     si->hist_triggers ? "hist triggers" : "no hist triggers");
+	else if (si->tracefs_errno && si->tracefs_errno != ENOENT)	/* there, not for us */
+		fprint_field(f, width, "tracing", "/sys/kernel/tracing: %s",
+			     strerror(si->tracefs_errno));
 	else
 		fprint_field(f, width, "tracing", "no tracefs");
 	fprint_field(f, width, "cmdline", "%s", si->cmdline);

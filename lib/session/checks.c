@@ -178,6 +178,7 @@ static int check_cpus(struct rtm_session_opts *m)
 static int check_privileges(struct rtm_session_opts *m)
 {
 	struct rtm_error err = { "" };
+	int ret;
 
 	if (m->box.no_rt) {
 		m->probe.sched.policy = RTM_POLICY_OTHER;
@@ -196,7 +197,11 @@ static int check_privileges(struct rtm_session_opts *m)
 		m->probe.sched.priority = 0;
 	if (rtm_sched_validate(&m->probe.sched, &err))
 		return rtm_session_fail(m, "%s: %s", m->command, err.msg);
-	if (rtm_rt_privileges(&m->probe.sched, m->probe.lock_memory, &err))
+	ret = rtm_rt_privileges(&m->probe.sched, m->probe.lock_memory, &err);
+	/* a privilege missing: rtmeasure's own threads can measure without it, a tracer's not */
+	if (ret == -EPERM && (m->ops == &rtm_probe_timer_ops || m->ops == &rtm_probe_noise_ops))
+		return rtm_session_fail(m, "%s, or measure without RT with --no-rt", err.msg);
+	if (ret)
 		return rtm_session_fail(m, "%s", err.msg);
 	if (m->probe.dma_latency_us >= 0 && access("/dev/cpu_dma_latency", W_OK) != 0 &&
 	    errno != ENOENT)

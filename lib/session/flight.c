@@ -33,7 +33,9 @@ static uint64_t window_before_ns(const struct rtm_session_opts *m)
  * --timer-irq is on by default whenever tracing. A kernel that hides
  * hrtimer_wakeup's address (kernel.kptr_restrict) cannot have it: then it is
  * turned off with a note rather than failing a --trace run that did not ask
- * for it; given, the same is an error (rtm_session_stream_start()).
+ * for it; given, the same is an error (rtm_session_stream_start()). The note
+ * waits for the run to start (rtm_session_timer_irq_note()): an error that
+ * refuses the run comes first and alone.
  */
 static void timer_irq_default(struct rtm_session_opts *m)
 {
@@ -48,11 +50,17 @@ static void timer_irq_default(struct rtm_session_opts *m)
 	if (!ret)
 		return;
 	if (!monitor)
+		m->trace.timer_irq_off = ret == -EPERM ? "/proc/kallsyms hides kernel addresses "
+			"(kernel.kptr_restrict)" : "hrtimer_wakeup is not in /proc/kallsyms";
+	m->trace.timer_irq = false;
+}
+
+void rtm_session_timer_irq_note(const struct rtm_session_opts *m)
+{
+	if (m->trace.timer_irq_off)
 		fprintf(m->errf, "rtmeasure: note: no timer IRQ split%s: %s (give --timer-irq to "
 			"make this an error)\n", m->probe.capture_ns ? " and no spike census" : "",
-			ret == -EPERM ? "/proc/kallsyms hides kernel addresses "
-			"(kernel.kptr_restrict)" : "hrtimer_wakeup is not in /proc/kallsyms");
-	m->trace.timer_irq = false;
+			m->trace.timer_irq_off);
 }
 
 int rtm_session_trace_check(struct rtm_session_opts *m)

@@ -29,6 +29,7 @@ void rtm_session_noise_opts(const struct rtm_session_opts *m, struct rtm_session
 	n->trace.rt_hold_given = false;
 	n->trace.rt_hold_ns = 0;
 	n->trace.timer_irq_given = false;
+	n->trace.timer_irq_off = NULL;	/* the latency phase noted it */
 	n->noise.cpus = *cpus;
 	rtm_noise_sched_of(&m->probe.sched, &n->noise.sched);
 	n->noise.duration_ns = duration_ns;

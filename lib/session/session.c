@@ -230,6 +230,7 @@ static int setup_start(struct rtm_session *s)
 		return -1;
 	if (is_timer(m))
 		s->c = rtm_probe_run_probe(s->run);
+	rtm_session_timer_irq_note(m);	/* nothing refused the run: now a note may come */
 	print_banner(s);
 	return 0;
 }

@@ -81,6 +81,7 @@ struct rtm_session_trace {
 	/* --timer-irq: the timer IRQ part of each wake-up (on unless 0/off) */
 	bool timer_irq;
 	bool timer_irq_given;			/* given: traced even without --trace */
+	const char *timer_irq_off;		/* why the default one is off, for the note */
 	/* noise --trace: a cause for each gap; -1: on as root, unless it fails */
 	int noise_trace;
 };

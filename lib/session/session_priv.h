@@ -146,10 +146,12 @@ int rtm_session_pick_backend(struct rtm_session_opts *o);
 
 /*
  * Check the trace options against the others; RTM_SESSION_EXIT_USAGE after the
- * message. The default --timer-irq is turned off (with a note when tracing) on a
- * kernel that hides hrtimer_wakeup's address.
+ * message. The default --timer-irq is turned off on a kernel that hides
+ * hrtimer_wakeup's address (o->trace.timer_irq_off says why when tracing).
  */
 int rtm_session_trace_check(struct rtm_session_opts *o);
+/* Once the run has started: the note that the default --timer-irq is off, if it is. */
+void rtm_session_timer_irq_note(const struct rtm_session_opts *o);
 /*
  * Create the instance (only the measured CPUs), check its clock, note the trace
  * options in @r and start recording. NULL with @err set.

@@ -20,6 +20,7 @@
 #include "core/clock.h"
 #include "core/fileio.h"
 #include "core/runlock.h"
+#include "box/sysinfo.h"
 #include "tracefs/instance.h"
 
 #define DEFAULT_TRACEFS "/sys/kernel/tracing"
@@ -40,21 +41,23 @@ static const char *const presets[] = { "sched", "irq", "timer", "ipi", "nmi", "i
 
 const char *rtm_trace_find_tracefs(struct rtm_error *err)
 {
+	char why[200];
 	struct stat st;
+	int e;
 
 	if (stat(DEFAULT_TRACEFS "/trace", &st) == 0)
 		return DEFAULT_TRACEFS;
-	if (errno == EACCES) {
-		rtm_error_set(err, "tracefs at %s is readable by root only: run as root",
-			      DEFAULT_TRACEFS);
-		return NULL;
-	}
+	e = errno;
+	/* mounted but closed to this user: mounting it again is no fix */
+	if (e == EACCES || e == EPERM)
+		goto fail;
 	if (stat("/sys/kernel/debug/tracing/trace", &st) == 0)
 		return "/sys/kernel/debug/tracing";
 	if (geteuid() == 0 && mount("nodev", DEFAULT_TRACEFS, "tracefs", 0, NULL) == 0)
 		return DEFAULT_TRACEFS;
-	rtm_error_set(err, "tracefs is not mounted at %s (mount -t tracefs nodev %s, as root)",
-		      DEFAULT_TRACEFS, DEFAULT_TRACEFS);
+fail:
+	rtm_error_set(err, "%s", rtm_sysinfo_tracefs_problem(e, DEFAULT_TRACEFS, why, sizeof(why)));
+	errno = e;
 	return NULL;
 }
 

@@ -51,7 +51,9 @@ struct rtm_trace;
 
 /**
  * rtm_trace_find_tracefs - where tracefs is; mounts it at /sys/kernel/tracing
- * when it is not mounted and we may. NULL with a message naming the fix.
+ * when it is not mounted and we may. NULL with errno set and a message naming
+ * the cause and the fix (rtm_sysinfo_tracefs_problem()): not mounted, or
+ * mounted but closed to this user.
  */
 const char *rtm_trace_find_tracefs(struct rtm_error *err);
 

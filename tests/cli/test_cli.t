@@ -34,4 +34,17 @@ for tree in "$RTM_TESTDATA"/sysroot-*/; do
 	printf '%s' "$out" | grep -q $'\033'; ok $(( $? == 0 )) "$name: no escape codes when not a tty"
 done
 
+# a user tracefs is closed to (mode 0700 /sys/kernel/tracing, the default) is told to
+# run as root, not to mount what is mounted; run as nobody when root, as CI does
+nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$@"; }
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null &&
+   [ -r /sys/kernel/tracing/available_tracers ] &&
+   ! nobody test -r /sys/kernel/tracing/available_tracers; then
+	line=$(nobody "$RTMEASURE" sysinfo --json |
+		jq -r '.checks[] | select(.id == "tracefs") | .message')
+	echo "$line" | grep -q 'at /sys/kernel/tracing is readable by root only: run as root' &&
+		! echo "$line" | grep -q 'mount'
+	ok $? "sysinfo as nobody: tracefs readable by root only, no mount advice ($line)"
+fi
+
 done_testing

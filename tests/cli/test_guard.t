@@ -18,5 +18,20 @@ expect_usage_error "an unknown option" guard --frobnicate
 run_cmd guard --help
 [ "$rc" -eq 0 ] && echo "$out" | grep -q -- '--action ACT' && echo "$out" | grep -q -- '--protect LIST'
 ok $? "guard --help documents --action and --protect"
+help=$out
+
+# not root: the guard needs SCHED_FIFO 99 for itself; the fix it names is one it takes
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	err=$(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		"$RTMEASURE" guard -D 1s 2>&1 >/dev/null)
+	rc=$?
+	[ $rc -eq 2 ] && [ "$(echo "$err" | wc -l)" -eq 1 ] && echo "$err" | grep -q CAP_SYS_NICE
+	ok $? "not root: exit 2, one line naming CAP_SYS_NICE ($err)"
+	bad=
+	for o in $(echo "$err" | grep -oE -- '--[a-z][a-z-]*'); do
+		echo "$help" | grep -q -- "$o" || bad="$bad $o"
+	done
+	[ -z "$bad" ]; ok $? "and it suggests no option guard refuses (${bad:-none})"
+fi
 
 done_testing

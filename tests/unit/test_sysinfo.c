@@ -253,6 +253,58 @@ static void expect(const char *what, const char *id, enum rtm_check_level level,
 	rtm_sysinfo_free(si);
 }
 
+/*
+ * Why tracefs cannot be read decides the advice: mounting is the fix only when it
+ * is not mounted. A tracefs closed to this user (EACCES, what a non-root user
+ * meets at a mode 0700 /sys/kernel/tracing) cannot be made here as root, who
+ * reads through any mode: its errno is set on the facts instead.
+ */
+static void test_tracefs_closed(void)
+{
+	static const struct {
+		int errnum;
+		const char *has, *hasnt;
+	} cases[] = {
+		{ ENOENT, "tracefs is not mounted at /sys/kernel/tracing (mount -t tracefs", NULL },
+		{ EACCES, "tracefs at /sys/kernel/tracing is readable by root only: run as root",
+		  "mount" },
+		{ EPERM, "readable by root only: run as root (sudo)", "mount" },
+		{ EIO, "cannot read tracefs at /sys/kernel/tracing: Input/output error", "mount" },
+	};
+	const struct rtm_check *c;
+	struct rtm_sysinfo *si;
+	char buf[200];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		rtm_sysinfo_tracefs_problem(cases[i].errnum, "/sys/kernel/tracing", buf,
+					    sizeof(buf));
+		ok(strstr(buf, cases[i].has) && (!cases[i].hasnt || !strstr(buf, cases[i].hasnt)),
+		   "tracefs %s: %s", strerror(cases[i].errnum), buf);
+	}
+
+	/* the tree has none: the usual place's errno is kept, ENOENT */
+	si = collect_work();
+	is_int(si->tracefs_errno, ENOENT, "no tracefs in the tree: ENOENT kept");
+	si->tracefs_errno = EACCES;	/* what a non-root user reads there */
+	rtm_sysinfo_check(si);
+	c = find_check(si, "tracefs");
+	ok(c && c->level == RTM_CHECK_WARN && strstr(c->text, "readable by root only") &&
+	   !strstr(c->text, "mount"), "tracefs closed to this user: run as root, not mount (%s)",
+	   c ? c->text : "no such check");
+	rtm_sysinfo_free(si);
+
+	/* something else in its place: the kernel's words, no mount advice */
+	put("/sys/kernel/tracing", "not a directory\n");
+	si = collect_work();
+	is_int(si->tracefs_errno, ENOTDIR, "a file at /sys/kernel/tracing: ENOTDIR");
+	c = find_check(si, "tracefs");
+	ok(c && strstr(c->text, "Not a directory") && !strstr(c->text, "mount"),
+	   "and the check says so (%s)", c ? c->text : "no such check");
+	rtm_sysinfo_free(si);
+	sh("rm -f '%s/sys/kernel/tracing'", work);
+}
+
 static void test_mutations(void)
 {
 	static const char gov[] = "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor";
@@ -357,6 +409,7 @@ static void test_mutations(void)
 	/* no tracefs in the tree */
 	sh("rm -rf '%s/sys/kernel/tracing'", work);
 	expect("no tracefs", "tracefs", RTM_CHECK_WARN, "mount -t tracefs");
+	test_tracefs_closed();
 
 	/* not a Linux root */
 	{
