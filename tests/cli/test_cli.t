@@ -34,4 +34,17 @@ for tree in "$RTM_TESTDATA"/sysroot-*/; do
 	printf '%s' "$out" | grep -q $'\033'; ok $(( $? == 0 )) "$name: no escape codes when not a tty"
 done
 
+# the tracers line: which options measure with the kernel's tracers, or what would add them
+run_cmd sysinfo --root "$RTM_TESTDATA/sysroot-rt-6.1" --json
+echo "$out" | jq -e '.checks[] | select(.id == "tracers") | .level == "ok" and
+	(.message | test("noise --backend hwlat\\|osnoise and cyclic/run --backend timerlat"))' \
+	>/dev/null
+ok $? "sysroot-rt-6.1: the tracers line names the options that use them"
+run_cmd sysinfo --root "$RTM_TESTDATA/sysroot-vm-6.18" --json
+echo "$out" | jq -e '.checks[] | select(.id == "tracers") | .level == "info" and
+	(.message | test("userspace probes.*CONFIG_HWLAT_TRACER, CONFIG_OSNOISE_TRACER and " +
+			 "CONFIG_TIMERLAT_TRACER would add")) and (.message | test("yet|rtla") | not)' \
+	>/dev/null
+ok $? "sysroot-vm-6.18: the tracers line names the configs that would add them"
+
 done_testing

@@ -25,7 +25,8 @@ ext=$(grep -n '^AC_USE_SYSTEM_EXTENSIONS' "$RTM_SRCDIR/configure.ac" | head -1 |
 first=$(grep -nE '^(AM_PROG_AR|LT_INIT|AC_SYS_LARGEFILE|AC_CHECK_|AC_(COMPILE|LINK|RUN)_IFELSE)' \
 	"$RTM_SRCDIR/configure.ac" | head -1 | cut -d: -f1)
 [ -n "$ext" ] && [ -n "$first" ] && [ "$ext" -lt "$first" ]
-ok $? "AC_USE_SYSTEM_EXTENSIONS (line ${ext:-none}) before the first compiling macro (line ${first:-none})"
+ok $? "AC_USE_SYSTEM_EXTENSIONS (line ${ext:-none}) before the first macro that compiles \
+(line ${first:-none})"
 
 # a source tree with no configure (autoreconf runs) and a configured build folder
 top="$d/top"
