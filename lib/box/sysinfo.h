@@ -177,6 +177,19 @@ const char *rtm_sysinfo_tracefs_problem(int errnum, const char *dir, char *buf, 
 /* The one-line verdicts on facts read by rtm_sysinfo_read(); rtm_sysinfo_collect() does both. */
 void rtm_sysinfo_check(struct rtm_sysinfo *si);
 
+/**
+ * rtm_sysinfo_tracers_verdict - the "tracers" check: what rtmeasure does with the kernel's
+ * hwlat, osnoise and timerlat tracers (@hwlat, @osnoise, @timerlat: present), or without them
+ * @buf: the one-line message (a check's text fits)
+ *
+ * The options that measure with the tracers present, and for the missing ones the kernel
+ * config that would add them. The report words a loaded result's check with it too, so an
+ * older result's checklist says what this rtmeasure does. Returns the check's level: ok
+ * with all three, info otherwise.
+ */
+enum rtm_check_level rtm_sysinfo_tracers_verdict(bool hwlat, bool osnoise, bool timerlat,
+						 char *buf, size_t len);
+
 /* JSON form (schema "rtmeasure-sysinfo/1"), as stored in result.json. */
 json_t *rtm_sysinfo_to_json(const struct rtm_sysinfo *si);
 

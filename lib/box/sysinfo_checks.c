@@ -256,31 +256,99 @@ const char *rtm_sysinfo_tracefs_problem(int errnum, const char *dir, char *buf, 
 	return buf;
 }
 
+/* The kernel tracers rtmeasure measures with: the option using each, the config adding it. */
+static const struct {
+	const char *name, *config;
+	bool noise;			/* a backend of noise, else of cyclic and run */
+} ktracers[] = {
+	{ "hwlat", "CONFIG_HWLAT_TRACER", true },
+	{ "osnoise", "CONFIG_OSNOISE_TRACER", true },
+	{ "timerlat", "CONFIG_TIMERLAT_TRACER", false },
+};
+#define NKTRACERS ((int)(sizeof(ktracers) / sizeof(ktracers[0])))
+
+/* Some of the tracers in words: "hwlat and osnoise", their configs, the options using them. */
+struct tracer_words {
+	int n;
+	char names[64], configs[128];
+	char uses[96];		/* "noise --backend hwlat|osnoise and cyclic/run --backend timerlat" */
+};
+
+/* Append @s to @buf as item @i of @n: "a", "a and b", "a, b and c". */
+static void put_item(char *buf, size_t len, int i, int n, const char *s)
+{
+	size_t off = strlen(buf);
+
+	snprintf(buf + off, len - off, "%s%s", !i ? "" : i == n - 1 ? " and " : ", ", s);
+}
+
+/* The tracers whose bit in @have (bit i: ktracers[i]) is @want. */
+static void tracer_words(unsigned int have, bool want, struct tracer_words *w)
+{
+	char noise[64] = "", other[64] = "";
+	int i, k = 0;
+
+	memset(w, 0, sizeof(*w));
+	for (i = 0; i < NKTRACERS; i++)
+		w->n += !!(have & 1u << i) == want;
+	for (i = 0; i < NKTRACERS; i++) {
+		char *u = ktracers[i].noise ? noise : other;
+
+		if (!!(have & 1u << i) != want)
+			continue;
+		put_item(w->names, sizeof(w->names), k, w->n, ktracers[i].name);
+		put_item(w->configs, sizeof(w->configs), k++, w->n, ktracers[i].config);
+		snprintf(u + strlen(u), sizeof(noise) - strlen(u), "%s%s", u[0] ? "|" :
+			 ktracers[i].noise ? "noise --backend " : "cyclic/run --backend ",
+			 ktracers[i].name);
+	}
+	put_item(w->uses, sizeof(w->uses), 0, 2, noise[0] ? noise : other);
+	if (noise[0] && other[0])
+		put_item(w->uses, sizeof(w->uses), 1, 2, other);
+}
+
+enum rtm_check_level rtm_sysinfo_tracers_verdict(bool hwlat, bool osnoise, bool timerlat,
+						 char *buf, size_t len)
+{
+	unsigned int have = (hwlat ? 1u : 0) | (osnoise ? 2u : 0) | (timerlat ? 4u : 0);
+	struct tracer_words w;
+	size_t off;
+	int n = 0;
+
+	buf[0] = '\0';
+	tracer_words(have, true, &w);
+	if (w.n)
+		n = snprintf(buf, len, "kernel tracer%s %s present: rtmeasure measures with %s "
+			     "through %s (or --backend auto)", w.n > 1 ? "s" : "", w.names,
+			     w.n > 1 ? "them" : "it", w.uses);
+	off = n < 0 || (size_t)n >= len ? len : (size_t)n;
+	tracer_words(have, false, &w);
+	if (!w.n)
+		return RTM_CHECK_OK;
+	if (!off)
+		snprintf(buf, len, "kernel lacks the %s tracer%s: rtmeasure measures with its "
+			 "userspace probes and the irq/sched/timer tracepoints; %s would add %s",
+			 w.names, w.n > 1 ? "s" : "", w.configs, w.uses);
+	else if (off < len)	/* shorter: a check's text holds both halves */
+		snprintf(buf + off, len - off, "; without %s it measures with its userspace "
+			 "probes; %s would add %s", w.names, w.configs, w.uses);
+	return RTM_CHECK_INFO;
+}
+
 static void check_tracing(struct rtm_sysinfo *si)
 {
-	char missing[64] = "", why[200];
+	char text[sizeof(si->checks[0].text)], why[200];
 	int e = si->tracefs_errno ? si->tracefs_errno : ENOENT;
+	enum rtm_check_level level;
 
 	if (!si->tracefs[0]) {
 		add_check(si, "tracefs", RTM_CHECK_WARN, "spike causes cannot be traced: %s",
 			  rtm_sysinfo_tracefs_problem(e, "/sys/kernel/tracing", why, sizeof(why)));
 		return;
 	}
-	if (!si->has_hwlat)
-		strcat(missing, " hwlat");
-	if (!si->has_osnoise)
-		strcat(missing, " osnoise");
-	if (!si->has_timerlat)
-		strcat(missing, " timerlat");
-	if (missing[0])
-		add_check(si, "tracers", RTM_CHECK_INFO, "kernel lacks the%s tracer%s (rtmeasure "
-			  "measures with its userspace probes and the irq/sched/timer tracepoints "
-			  "and does not drive these tracers yet; rtla does)",
-			  missing, strchr(missing + 1, ' ') ? "s" : "");
-	else
-		add_check(si, "tracers", RTM_CHECK_OK, "kernel tracers hwlat, osnoise and timerlat "
-			  "available (rtmeasure detects them and does not drive them yet; rtla "
-			  "does)");
+	level = rtm_sysinfo_tracers_verdict(si->has_hwlat, si->has_osnoise, si->has_timerlat, text,
+					    sizeof(text));
+	add_check(si, "tracers", level, "%s", text);
 	if (!si->hist_triggers)
 		add_check(si, "hist_triggers", RTM_CHECK_INFO, "no hist triggers "
 			  "(CONFIG_HIST_TRIGGERS off): in-kernel histograms of events cannot be "

@@ -23,9 +23,9 @@ static const char *incomplete(const json_t *sec, char *buf, size_t len)
 
 void rtm_census_fprint(const json_t *sec, FILE *f)
 {
-	const json_t *cpus = json_object_get(sec, "cpus"), *e, *t;
+	const json_t *cpus = json_object_get(sec, "cpus"), *e;
 	char line[1024], why[160];
-	size_t i, j;
+	size_t i;
 
 	if (!sec)
 		return;
@@ -33,18 +33,8 @@ void rtm_census_fprint(const json_t *sec, FILE *f)
 	fprintf(f, "Spike census (every wake-up over the bound, result.json: "
 		"sections.spike_census):\n  %s\n", line);
 	json_array_foreach(cpus, i, e) {
-		fprintf(f, "  CPU %lld: %lld", json_integer_value(json_object_get(e, "cpu")),
-			json_integer_value(json_object_get(e, "wakeups")));
-		json_array_foreach(json_object_get(e, "culprits"), j, t) {
-			if (j == 4) {
-				fputs(", ...", f);
-				break;
-			}
-			fprintf(f, "%s %lld %s", j ? "," : ":",
-				json_integer_value(json_object_get(t, "count")),
-				json_string_value(json_object_get(t, "culprit")));
-		}
-		fputs("\n", f);
+		rtm_census_cpu_sentence(e, line, sizeof(line), 4);
+		fprintf(f, "  %s\n", line);
 	}
 	if (incomplete(sec, why, sizeof(why)))
 		fprintf(f, "  (%s)\n", why);

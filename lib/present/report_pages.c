@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "box/cost.h"
+#include "box/sysinfo.h"
 #include "present/cost_report.h"
 #include "core/fileio.h"
 #include "present/html.h"
@@ -392,6 +393,27 @@ static void html_spikes(struct rtm_report_ctx *c, FILE *f)
 		      "their explanation).</p>\n", f);
 }
 
+/*
+ * The "tracers" check says what rtmeasure does with the kernel's tracers, so a result
+ * recorded by an older rtmeasure is worded again from its facts (sysinfo.tracing); true
+ * when @text and @level are set.
+ */
+static bool tracers_check(const json_t *si, const json_t *check, char *text, size_t len,
+			  const char **level)
+{
+	const json_t *t = json_object_get(si, "tracing");
+	const json_t *h = json_object_get(t, "hwlat"), *o = json_object_get(t, "osnoise");
+	const json_t *l = json_object_get(t, "timerlat");
+	const char *id = json_string_value(json_object_get(check, "id"));
+
+	if (!id || strcmp(id, "tracers") || !json_is_boolean(h) || !json_is_boolean(o) ||
+	    !json_is_boolean(l))
+		return false;
+	*level = rtm_check_level_name(rtm_sysinfo_tracers_verdict(json_is_true(h), json_is_true(o),
+								  json_is_true(l), text, len));
+	return true;
+}
+
 /* The box's fingerprint and the sysinfo checklist. */
 static void html_box(const struct rtm_result *r, FILE *f)
 {
@@ -417,10 +439,14 @@ static void html_box(const struct rtm_result *r, FILE *f)
 	fputs("<h2>Checklist</h2>\n<table>\n", f);
 	json_array_foreach(checks, k, e) {
 		const char *lv = json_string_value(json_object_get(e, "level"));
+		const char *msg = json_string_value(json_object_get(e, "message"));
+		char text[sizeof(((struct rtm_check *)0)->text)];
 
+		if (tracers_check(r->sysinfo, e, text, sizeof(text), &lv))
+			msg = text;
 		fprintf(f, "<tr><td class=\"l %s\">%s</td><td class=\"l\">", level_class(lv),
 			lv ? lv : "");
-		rtm_html_text(f, json_string_value(json_object_get(e, "message")));
+		rtm_html_text(f, msg);
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);

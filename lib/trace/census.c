@@ -391,9 +391,25 @@ static const struct seg *at(const struct cpu_state *s, uint64_t t, const struct 
 	return task;
 }
 
+/*
+ * A named task's scheduling in words, from the verdict's policy and priority: "FIFO 99",
+ * "OTHER nice 0"; the policy as /proc said when first seen, unknown: "rt 99" or "nice 0".
+ */
+static void sched_words(const struct rtm_census_verdict *v, bool rt, char *buf, size_t len)
+{
+	bool known = strcmp(v->policy, "unknown") != 0;
+
+	if (rt)
+		snprintf(buf, len, "%s %d", known ? v->policy : "rt", v->priority);
+	else
+		snprintf(buf, len, "%s%snice %d", known ? v->policy : "", known ? " " : "",
+			 v->priority);
+}
+
 static void name_task(struct rtm_census_verdict *v, const struct seg *g)
 {
 	int up = rtm_task_user_prio(g->prio);
+	char sched[48];
 
 	snprintf(v->comm, sizeof(v->comm), "%s", g->name);
 	v->pid = g->id;
@@ -402,16 +418,8 @@ static void name_task(struct rtm_census_verdict *v, const struct seg *g)
 		v->priority = g->prio - 120;
 	else
 		v->priority = up;
-	/* the policy as /proc said when first seen; unknown: "rt" or just the nice */
-	if (g->prio >= 100 && strcmp(v->policy, "unknown"))
-		snprintf(v->culprit, sizeof(v->culprit), "%s pid %d %s nice %d", g->name, g->id,
-			 v->policy, v->priority);
-	else if (g->prio >= 100)
-		snprintf(v->culprit, sizeof(v->culprit), "%s pid %d nice %d", g->name, g->id,
-			 v->priority);
-	else
-		snprintf(v->culprit, sizeof(v->culprit), "%s pid %d %s %d", g->name, g->id,
-			 strcmp(v->policy, "unknown") ? v->policy : "rt", v->priority);
+	sched_words(v, g->prio < 100, sched, sizeof(sched));
+	snprintf(v->culprit, sizeof(v->culprit), "%s pid %d (%s)", g->name, g->id, sched);
 }
 
 static void name_seg(struct rtm_census_verdict *v, const struct seg *g)
@@ -504,9 +512,15 @@ void census_judge(struct rtm_census *c, const struct cpu_state *s, int cpu,
 		v->cause = RTM_CENSUS_TIMER_LATE;
 		v->culprit_ns = timer;
 		if (g && !strcmp(v->detail, "irqs_off")) {
-			char who[sizeof(v->culprit)];
+			char who[sizeof(v->culprit)], sched[48];
 
-			snprintf(who, sizeof(who), "%s", v->culprit);
+			/* a task's scheduling after a comma: no brackets inside the brackets */
+			if (g->kind == SEG_THREAD) {
+				sched_words(v, g->prio < 100, sched, sizeof(sched));
+				snprintf(who, sizeof(who), "%s pid %d, %s", v->comm, v->pid, sched);
+			} else {
+				snprintf(who, sizeof(who), "%s", v->culprit);
+			}
 			snprintf(v->culprit, sizeof(v->culprit),
 				 "timer interrupt late (interrupts off in %.60s)", who);
 		} else {

@@ -69,7 +69,7 @@ struct rtm_census_verdict {
 	enum rtm_census_cause cause;
 	char detail[24];		/* timer_late / wake_path: "hypervisor", "irqs_off",
 					 * "unexplained", "unexplained: VM"; else "" */
-	char culprit[96];		/* "rtm-inject pid 123 FIFO 99", "vector local_timer", ... */
+	char culprit[96];		/* "rtm-inject pid 123 (FIFO 99)", "vector local_timer", ... */
 	char comm[RTM_COMM_LEN];	/* thread (or irqs_off in a thread): the task */
 	int pid;			/* -1 when not a task */
 	char policy[12];		/* FIFO, RR, OTHER, ... unknown; "" when not a task */
@@ -136,10 +136,13 @@ json_t *rtm_census_to_json(const struct rtm_census *c);
 int rtm_census_check(const json_t *sec, const char *what, struct rtm_error *err);
 
 /*
- * "37 wake-ups over 900 us: 18 timer interrupt late (unexplained: VM), 10 rtm-inject
- * pid 123 FIFO 99, ..." from a section (at most @top culprits, the rest summed).
+ * "37 wake-ups over 900 us: 18 with the timer interrupt late (unexplained: VM), 10 by
+ * rtm-inject pid 123 (FIFO 99), 9 other" from a section (at most @top culprits, the rest
+ * summed); "no wake-up over 900 us".
  */
 void rtm_census_sentence(const json_t *sec, char *buf, size_t len, int top);
+/* The same for one of its "cpus": "CPU 1: 6 late wake-ups: 6 by rtm-inject pid 6950 (rt 99)". */
+void rtm_census_cpu_sentence(const json_t *cpu, char *buf, size_t len, int top);
 /* The same live from the census (a monitor line). */
 void rtm_census_line(const struct rtm_census *c, char *buf, size_t len);
 

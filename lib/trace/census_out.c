@@ -278,32 +278,76 @@ int rtm_census_check(const json_t *sec, const char *what, struct rtm_error *err)
 
 /* ---------------------------------------------------------------- output */
 
-void rtm_census_sentence(const json_t *sec, char *buf, size_t len, int top)
+/*
+ * How a culprit took its wake-ups, before its words: a handler or a task held the CPU
+ * ("by irq 24 virtio0", "by cc1 pid 7 (OTHER nice 0)"); the timer and the switch were late
+ * themselves ("with the timer interrupt late (hypervisor)"); untraced: "not in the trace".
+ */
+static const char *culprit_lead(const char *cause)
 {
-	const json_t *causes = json_object_get(sec, "causes"), *e;
-	json_int_t n = json_integer_value(json_object_get(sec, "wakeups")), rest = 0;
-	char bound[16];
-	size_t off, i;
+	if (!cause || !strcmp(cause, "untraced"))
+		return "";
+	if (!strcmp(cause, "timer_late") || !strcmp(cause, "wake_path"))
+		return "with the ";
+	return "by ";
+}
+
+/* ": 6 by rtm-inject pid 6950 (FIFO 99), 1 with the timer ..., 2 other" after @off. */
+static void put_culprits(const json_t *arr, int top, char *buf, size_t len, size_t off)
+{
+	json_int_t rest = 0;
+	const json_t *e;
+	size_t i;
 	int w;
 
-	rtm_fmt_ns(bound, sizeof(bound), (uint64_t)json_integer_value(json_object_get(sec,
-		   "bound_ns")));
-	w = snprintf(buf, len, "%lld wake-up%s over %s%s", (long long)n, n == 1 ? "" : "s", bound,
-		     n ? ":" : "");
-	off = w > 0 && (size_t)w < len ? (size_t)w : len;
-	json_array_foreach(causes, i, e) {
+	json_array_foreach(arr, i, e) {
 		json_int_t k = json_integer_value(json_object_get(e, "count"));
 
 		if ((int)i >= top) {
 			rest += k;
 			continue;
 		}
-		w = snprintf(buf + off, len - off, "%s %lld %s", i ? "," : "", (long long)k,
+		if (off >= len)
+			return;
+		w = snprintf(buf + off, len - off, "%s %lld %s%s", i ? "," : ":", (long long)k,
+			     culprit_lead(json_string_value(json_object_get(e, "cause"))),
 			     json_string_value(json_object_get(e, "culprit")));
 		off = w > 0 && off + (size_t)w < len ? off + (size_t)w : len;
 	}
 	if (rest && off < len)
 		snprintf(buf + off, len - off, ", %lld other", (long long)rest);
+}
+
+void rtm_census_sentence(const json_t *sec, char *buf, size_t len, int top)
+{
+	json_int_t n = json_integer_value(json_object_get(sec, "wakeups"));
+	char bound[16];
+	int w;
+
+	rtm_fmt_ns(bound, sizeof(bound), (uint64_t)json_integer_value(json_object_get(sec,
+		   "bound_ns")));
+	if (!n) {
+		snprintf(buf, len, "no wake-up over %s", bound);
+		return;
+	}
+	w = snprintf(buf, len, "%lld wake-up%s over %s", (long long)n, n == 1 ? "" : "s", bound);
+	if (w > 0 && (size_t)w < len)
+		put_culprits(json_object_get(sec, "causes"), top, buf, len, (size_t)w);
+}
+
+void rtm_census_cpu_sentence(const json_t *cpu, char *buf, size_t len, int top)
+{
+	json_int_t n = json_integer_value(json_object_get(cpu, "wakeups"));
+	long long id = json_integer_value(json_object_get(cpu, "cpu"));
+	int w;
+
+	if (!n) {
+		snprintf(buf, len, "CPU %lld: no late wake-up", id);
+		return;
+	}
+	w = snprintf(buf, len, "CPU %lld: %lld late wake-up%s", id, (long long)n, n == 1 ? "" : "s");
+	if (w > 0 && (size_t)w < len)
+		put_culprits(json_object_get(cpu, "culprits"), top, buf, len, (size_t)w);
 }
 
 void rtm_census_line(const struct rtm_census *c, char *buf, size_t len)

@@ -46,5 +46,17 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null &&
 		! echo "$line" | grep -q 'mount'
 	ok $? "sysinfo as nobody: tracefs readable by root only, no mount advice ($line)"
 fi
+# the tracers line: which options measure with the kernel's tracers, or what would add them
+run_cmd sysinfo --root "$RTM_TESTDATA/sysroot-rt-6.1" --json
+echo "$out" | jq -e '.checks[] | select(.id == "tracers") | .level == "ok" and
+	(.message | test("noise --backend hwlat\\|osnoise and cyclic/run --backend timerlat"))' \
+	>/dev/null
+ok $? "sysroot-rt-6.1: the tracers line names the options that use them"
+run_cmd sysinfo --root "$RTM_TESTDATA/sysroot-vm-6.18" --json
+echo "$out" | jq -e '.checks[] | select(.id == "tracers") | .level == "info" and
+	(.message | test("userspace probes.*CONFIG_HWLAT_TRACER, CONFIG_OSNOISE_TRACER and " +
+			 "CONFIG_TIMERLAT_TRACER would add")) and (.message | test("yet|rtla") | not)' \
+	>/dev/null
+ok $? "sysroot-vm-6.18: the tracers line names the configs that would add them"
 
 done_testing

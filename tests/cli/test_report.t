@@ -52,6 +52,17 @@ ok $? "all CPUs: p99 $7 us inside its bucket [$bounds) us"
 grep -q 'class="verdict"' "$tmp/a/report.html"; ok $? "the spike verdicts are in the report"
 grep -q 'Interrupts on the measured CPUs' "$tmp/a/report.html"; ok $? "the IRQ section is in"
 grep -q '^| \*\*all\*\* | '"$samples"' |' "$tmp/a/report.md"; ok $? "report.md has the table"
+# the checklist's tracers line says what rtmeasure does with the kernel's tracers today, also
+# for results an older rtmeasure recorded (vm-6.18-load: none of them; lab-rt: all three)
+uses='noise --backend hwlat|osnoise and cyclic/run --backend timerlat'
+grep -q "kernel lacks the hwlat, osnoise and timerlat tracers: rtmeasure measures with its \
+userspace probes.*CONFIG_TIMERLAT_TRACER would add $uses</td>" "$tmp/a/report.html"
+ok $? "checklist without the tracers: the configs that add them, the options that use them"
+run_cmd report "$RTM_TESTDATA/compare/lab-rt" -o "$tmp/rt"
+grep -q "\">ok</td><td class=\"l\">kernel tracers hwlat, osnoise and timerlat present: \
+rtmeasure measures with them through $uses" "$tmp/rt/report.html" &&
+	! grep -q 'does not drive' "$tmp/rt/report.html"
+ok $? "checklist with the tracers: the options that use them (rc=$rc $err)"
 
 run_cmd report "$data/vm-6.18-load/result.json" -o "$tmp/b" --format svg,pdf --size 640x400
 ok $rc "report --format svg,pdf --size 640x400 exits 0"

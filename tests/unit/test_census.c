@@ -14,11 +14,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "trace/census.h"
 #include "present/census_print.h"
 #include "trace/timerirq.h"
 #include "tracefs/tracedec.h"
+#include "../fakeproc.h"
 #include "../tap.h"
 
 #define WAKEUP	0xffffffff8142de30ULL	/* hrtimer_wakeup */
@@ -34,6 +36,9 @@ struct feed {
 	struct rtm_timerirq *t;
 	struct rtm_census *c;
 };
+
+/* where fresh() censuses read tasks' policies (NULL: none, "unknown") */
+static const char *proc_root;
 
 static const char *data_dir(void)
 {
@@ -52,7 +57,7 @@ static int dispatch(const struct rtm_event *ev, void *ctx)
 
 static struct feed fresh(int cpu, int probe, uint64_t fn, bool vm)
 {
-	struct feed f = { rtm_timerirq_alloc(4, fn), rtm_census_alloc(4, BOUND, NULL) };
+	struct feed f = { rtm_timerirq_alloc(4, fn), rtm_census_alloc(4, BOUND, proc_root) };
 
 	if (!f.t || !f.c || rtm_timerirq_watch(f.t, cpu) || rtm_timerirq_follow(f.t, probe) ||
 	    rtm_census_watch(f.c, cpu) || rtm_census_follow(f.c, probe)) {
@@ -199,10 +204,47 @@ static void timer_late(void)
 	v = judge(&f, e, 1220 * US);
 	is_str(rtm_census_cause_name(v.cause), "timer_late", "a task at the expiry: timer_late");
 	is_str(v.detail, "irqs_off", "... interrupts off");
-	is_str(v.culprit, "timer interrupt late (interrupts off in hog pid 500 nice 0)",
+	is_str(v.culprit, "timer interrupt late (interrupts off in hog pid 500, nice 0)",
 	       "... in the task, named");
 	is_int(v.pid, HOG, "... its pid");
 	done(&f);
+}
+
+/* The policy /proc gives, in the words: "(FIFO 99)", "(OTHER nice 0)". */
+static void policies(void)
+{
+	char root[] = "/tmp/test_census.XXXXXX", path[600];
+	struct rtm_census_verdict v;
+	uint64_t e = T0 + 2 * MS;
+	struct feed f;
+
+	if (!ok(mkdtemp(root) != NULL, "a temporary /proc"))
+		return;
+	snprintf(path, sizeof(path), "%s/proc", root);
+	mkdir(path, 0755);
+	fake_proc_stat(root, HOG, "rtm-inject", 1);
+	fake_proc_stat(root, HOG + 1, "cc1", 0);
+	proc_root = root;
+	f = fresh(0, PROBE, WAKEUP, false);
+	sleep_until(&f, T0, e);
+	sw(&f, e - 100 * US, 0, "swapper/0", 120, HOG, "rtm-inject", 0);
+	expire(&f, e + 5 * US);
+	sw(&f, e + 1400 * US, HOG, "rtm-inject", 0, PROBE, "rtm-probe/0", 4);
+	v = judge(&f, e, 1410 * US);
+	is_str(v.culprit, "rtm-inject pid 500 (FIFO 99)", "a FIFO task: its policy and priority");
+	done(&f);
+	f = fresh(0, PROBE, WAKEUP, false);
+	sleep_until(&f, T0, e);
+	sw(&f, e - 100 * US, 0, "swapper/0", 120, HOG + 1, "cc1", 120);
+	expire(&f, e + 5 * US);
+	sw(&f, e + 1400 * US, HOG + 1, "cc1", 120, PROBE, "rtm-probe/0", 4);
+	v = judge(&f, e, 1410 * US);
+	is_str(v.culprit, "cc1 pid 501 (OTHER nice 0)", "an OTHER task: its policy and nice");
+	done(&f);
+	proc_root = NULL;
+	snprintf(path, sizeof(path), "rm -rf '%s'", root);
+	if (system(path))
+		diag("could not remove %s", root);
 }
 
 static void handlers(void)
@@ -290,7 +332,7 @@ static void tasks(void)
 	sw(&f, e + 1400 * US, HOG, "rtm-inject", 120, PROBE, "rtm-probe/0", 4);
 	v = judge(&f, e, 1410 * US);
 	is_str(rtm_census_cause_name(v.cause), "thread", "a task held the CPU: thread");
-	is_str(v.culprit, "rtm-inject pid 500 rt 99", "... named with its priority");
+	is_str(v.culprit, "rtm-inject pid 500 (rt 99)", "... named with its priority");
 	is_str(v.comm, "rtm-inject", "... its comm");
 	is_int(v.pid, HOG, "... its pid");
 	is_int(v.priority, 99, "... FIFO/RR priority 99");
@@ -304,7 +346,7 @@ static void tasks(void)
 	sw(&f, e - 100 * US, 0, "swapper/0", 120, HOG, "hog", 0);
 	expire(&f, e + 5 * US);
 	v = judge(&f, e, 1000 * US);
-	is_str(v.culprit, "hog pid 500 rt 99", "a task still on the CPU is laid over too");
+	is_str(v.culprit, "hog pid 500 (rt 99)", "a task still on the CPU is laid over too");
 	done(&f);
 	/* kernel prio 100 is nice -20 */
 	f = fresh(0, PROBE, WAKEUP, false);
@@ -314,7 +356,9 @@ static void tasks(void)
 	sw(&f, e + 1400 * US, HOG, "hog", 100, PROBE, "rtm-probe/0", 4);
 	v = judge(&f, e, 1410 * US);
 	is_int(v.priority, -20, "a normal task: its nice");
+	is_str(v.culprit, "hog pid 500 (nice -20)", "... in its words");
 	done(&f);
+	policies();
 }
 
 static void rest(void)
@@ -417,6 +461,9 @@ static struct rtm_census *recorded(void)
 	return f.c;
 }
 
+/* the recorded injector's six wake-ups, in words */
+#define W "6 by rtm-inject pid 6950 (rt 99)"
+
 static void output(struct rtm_census *c)
 {
 	json_t *sec = rtm_census_to_json(c), *bad;
@@ -428,7 +475,13 @@ static void output(struct rtm_census *c)
 	ok(sec && !rtm_census_check(sec, "t", &err), "the section checks (%s)", err.msg);
 	is_int(json_integer_value(json_object_get(sec, "wakeups")), 6, "section: 6 wake-ups");
 	rtm_census_sentence(sec, line, sizeof(line), 3);
-	is_str(line, "6 wake-ups over 900 us: 6 rtm-inject pid 6950 rt 99", "the sentence");
+	is_str(line, "6 wake-ups over 900 us: 6 by rtm-inject pid 6950 (rt 99)", "the sentence");
+	{
+		char live[512];
+
+		rtm_census_line(c, live, sizeof(live));
+		is_str(live, line, "the monitor's line is the same sentence");
+	}
 	bad = json_deep_copy(sec);
 	json_object_set_new(bad, "wakeups", json_integer(7));
 	ok(rtm_census_check(bad, "t", &err) && one_line(err.msg), "wake-ups not adding up: "
@@ -454,12 +507,60 @@ static void output(struct rtm_census *c)
 	rtm_census_html(sec, m);
 	rtm_census_md(sec, m);
 	fclose(m);
-	ok(text && strstr(text, "CPU 1: 6: 6 rtm-inject pid 6950 rt 99") &&
-	   strstr(text, "<td>rtm-inject pid 6950 rt 99</td>") &&
-	   strstr(text, "| 1 | thread | rtm-inject pid 6950 rt 99 | 6 |"),
-	   "summary, HTML and Markdown name the culprit");
+	if (!ok(text && strstr(text, "\n  6 wake-ups over 900 us: " W "\n  CPU 1: 6 late wake-ups: "
+			       W "\n") &&
+		strstr(text, "<p>6 wake-ups over 900 us: " W "</p>") &&
+		strstr(text, "<td>rtm-inject pid 6950 (rt 99)</td>") &&
+		strstr(text, "**Spike census:** 6 wake-ups over 900 us: " W "\n") &&
+		strstr(text, "| 1 | thread | rtm-inject pid 6950 (rt 99) | 6 |"),
+		"summary, HTML and Markdown: the same sentence, the culprit in words"))
+		diag("%s", text ? text : "");
 	free(text);
 	json_decref(sec);
+}
+
+/*
+ * The words around each culprit: a handler or task took the wake-ups "by", the timer and
+ * the switch were late themselves "with the", the untraced ones are "not in the trace";
+ * the section's sentence and each CPU's line say it alike.
+ */
+static void words(void)
+{
+	static const char causes[] =
+		"[{\"cause\": \"timer_late\", \"culprit\": \"timer interrupt late (unexplained: VM)\","
+		"  \"count\": 4, \"max_latency_ns\": 1},"
+		" {\"cause\": \"thread\", \"culprit\": \"cc1 pid 812 (OTHER nice 0)\", \"count\": 2,"
+		"  \"max_latency_ns\": 1},"
+		" {\"cause\": \"wake_path\", \"culprit\": \"switch to the probe late (unexplained)\","
+		"  \"count\": 1, \"max_latency_ns\": 1},"
+		" {\"cause\": \"untraced\", \"culprit\": \"not in the trace\", \"count\": 1,"
+		"  \"max_latency_ns\": 1}]";
+	json_t *list = json_loads(causes, 0, NULL);
+	json_t *sec = json_pack("{s:I, s:I, s:O, s:[{s:i, s:I, s:[]}, {s:i, s:I, s:O}]}",
+				"bound_ns", (json_int_t)100000, "wakeups", (json_int_t)8,
+				"causes", list, "cpus", "cpu", 0, "wakeups", (json_int_t)0,
+				"culprits", "cpu", 1, "wakeups", (json_int_t)8, "culprits", list);
+	char line[512];
+
+	if (!ok(list && sec, "a section of four causes"))
+		return;
+	rtm_census_sentence(sec, line, sizeof(line), 2);
+	is_str(line, "8 wake-ups over 100 us: 4 with the timer interrupt late (unexplained: VM), "
+	       "2 by cc1 pid 812 (OTHER nice 0), 2 other", "the sentence: two named, the rest summed");
+	rtm_census_cpu_sentence(json_array_get(json_object_get(sec, "cpus"), 1), line,
+				sizeof(line), 4);
+	is_str(line, "CPU 1: 8 late wake-ups: 4 with the timer interrupt late (unexplained: VM), "
+	       "2 by cc1 pid 812 (OTHER nice 0), 1 with the switch to the probe late (unexplained), "
+	       "1 not in the trace", "a CPU's line: each culprit in words");
+	rtm_census_cpu_sentence(json_array_get(json_object_get(sec, "cpus"), 0), line,
+				sizeof(line), 4);
+	is_str(line, "CPU 0: no late wake-up", "a CPU without any");
+	json_object_set_new(sec, "wakeups", json_integer(0));
+	json_object_set_new(sec, "causes", json_array());
+	rtm_census_sentence(sec, line, sizeof(line), 3);
+	is_str(line, "no wake-up over 100 us", "none at all");
+	json_decref(sec);
+	json_decref(list);
 }
 
 int main(void)
@@ -473,6 +574,7 @@ int main(void)
 	handlers();
 	tasks();
 	rest();
+	words();
 	c = recorded();
 	if (c)
 		output(c);

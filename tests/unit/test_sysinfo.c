@@ -424,6 +424,70 @@ static void test_mutations(void)
 	sh("rm -rf '%s'", work);
 }
 
+/*
+ * The tracers check says what rtmeasure does with the kernel's tracers: on the recorded RT
+ * kernel (all three) the options that measure with them, on the recorded VM (none) the
+ * configs that would add them; in every mix each tracer is named with its option or config,
+ * whole (no message cut short).
+ */
+static void test_tracers(void)
+{
+	static const char *const tracer[] = { "hwlat", "osnoise", "timerlat" };
+	static const char *const config[] = { "CONFIG_HWLAT_TRACER", "CONFIG_OSNOISE_TRACER",
+					       "CONFIG_TIMERLAT_TRACER" };
+	static const char *const option[] = { "noise --backend hwlat", "noise --backend osnoise",
+					       "cyclic/run --backend timerlat" };
+	char root[PATH_MAX], text[sizeof(((struct rtm_check *)0)->text)];
+	struct rtm_error err = { "" };
+	const struct rtm_check *c;
+	struct rtm_sysinfo *si;
+	unsigned int mask;
+	int i;
+
+	snprintf(root, sizeof(root), "%s/sysroot-rt-6.1", datadir);
+	si = rtm_sysinfo_collect(root, &err);
+	c = si ? find_check(si, "tracers") : NULL;
+	is_str(c ? c->text : err.msg, "kernel tracers hwlat, osnoise and timerlat present: "
+	       "rtmeasure measures with them through noise --backend hwlat|osnoise and "
+	       "cyclic/run --backend timerlat (or --backend auto)",
+	       "sysroot-rt-6.1: the tracers and the options that measure with them");
+	rtm_sysinfo_free(si);
+	snprintf(root, sizeof(root), "%s/sysroot-vm-6.18", datadir);
+	si = rtm_sysinfo_collect(root, &err);
+	c = si ? find_check(si, "tracers") : NULL;
+	is_str(c ? c->text : err.msg, "kernel lacks the hwlat, osnoise and timerlat tracers: "
+	       "rtmeasure measures with its userspace probes and the irq/sched/timer tracepoints; "
+	       "CONFIG_HWLAT_TRACER, CONFIG_OSNOISE_TRACER and CONFIG_TIMERLAT_TRACER would add "
+	       "noise --backend hwlat|osnoise and cyclic/run --backend timerlat",
+	       "sysroot-vm-6.18: no tracers, the configs that add them");
+	rtm_sysinfo_free(si);
+
+	for (mask = 0; mask < 8; mask++) {
+		enum rtm_check_level lv = rtm_sysinfo_tracers_verdict(mask & 1, mask & 2, mask & 4,
+								      text, sizeof(text));
+		const char *lacks = strstr(text, "lacks the ") ?: strstr(text, "without ");
+		bool named = true;
+
+		for (i = 0; i < 3; i++) {
+			const char *opt = strstr(option[i], "--backend ") + 10;
+			const char *at = strstr(text, tracer[i]);
+
+			/* present: named before "lacks" with its option; missing: with its config */
+			if (mask & 1u << i)
+				named &= at && (!lacks || at < lacks) && strstr(text, opt) &&
+					 !strstr(text, config[i]);
+			else
+				named &= lacks && strstr(lacks, tracer[i]) && strstr(lacks, config[i]) &&
+					 strstr(lacks, opt);
+		}
+		ok(named && lv == (mask == 7 ? RTM_CHECK_OK : RTM_CHECK_INFO) &&
+		   strlen(text) < sizeof(text) - 1 && !strstr(text, "yet") && !strstr(text, "rtla") &&
+		   (mask == 7 || (strstr(text, "userspace probes") > lacks)),
+		   "tracers%s%s%s: %s: %s", mask & 1 ? " hwlat" : "", mask & 2 ? " osnoise" : "",
+		   mask & 4 ? " timerlat" : "", rtm_check_level_name(lv), text);
+	}
+}
+
 int main(void)
 {
 	unsigned int i;
@@ -437,5 +501,6 @@ int main(void)
 	for (i = 0; i < sizeof(trees) / sizeof(trees[0]); i++)
 		test_tree(&trees[i]);
 	test_mutations();
+	test_tracers();
 	return tap_done();
 }
