@@ -166,7 +166,8 @@ const struct rtm_opt measure_opts_trace[] = {
  */
 const struct rtm_opt measure_opts_refused[] = {
 	{ "aligned", 'A', required_argument, NULL, RTM_OPT_HIDDEN,
-	  "every probe thread has its own period and phase; use -d for different periods" },
+	  "the probe threads already start aligned on one time base, as with -A 0; a "
+	  "per-thread offset is not offered (use -d for different periods)" },
 	{ "fifo", 'F', required_argument, NULL, RTM_OPT_HIDDEN,
 	  "no statistics are written to a pipe; read result.json, or --json" },
 	{ "refresh_on_max", 'M', no_argument, NULL, RTM_OPT_HIDDEN,
@@ -188,7 +189,7 @@ const struct rtm_opt measure_opts_refused[] = {
 	{ "priospread", MEASURE_OPT_PRIOSPREAD, no_argument, NULL, RTM_OPT_HIDDEN,
 	  "all probe threads run at one priority (-p)" },
 	{ "secaligned", MEASURE_OPT_SECALIGNED, optional_argument, NULL, RTM_OPT_HIDDEN,
-	  "every probe thread has its own phase; use -d for different periods" },
+	  "the probe threads start together 100 ms after set-up, not on a whole second" },
 	{ "smi", MEASURE_OPT_SMI, no_argument, NULL, RTM_OPT_HIDDEN,
 	  "SMI counting is not implemented; sysinfo reports what the box tells about "
 	  "firmware and virtualisation" },

@@ -137,6 +137,10 @@ for args in "-A 10" "-F /tmp/fifo" "-M" "-r" "-R" "-s" "-v" "--oscope=2" "--prio
 	echo "$err" | grep -q -- "$opt.* (cyclictest) is not taken: ..*"
 	ok $? "the message names $opt and the reason"
 done
+# -A's reason says what the probe does: its threads already start aligned (as -A 0)
+expect_usage_error "cyclic -A 0 is refused" cyclic -A 0
+echo "$err" | grep -q 'already start aligned on one time base, as with -A 0'
+ok $? "-A's reason: the threads already start aligned ($err)"
 expect_usage_error "-c 1 (CLOCK_REALTIME)" cyclic -c 1
 expect_usage_error "-t 9999: more threads than CPUs" cyclic -t 9999
 if [ ! -d /sys/devices/system/cpu/cpu0/cpuidle ]; then
