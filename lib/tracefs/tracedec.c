@@ -429,6 +429,7 @@ int rtm_tracedec_page(struct rtm_tracedec *d, void *page, int cpu, rtm_event_cb 
 	unsigned long long ts;
 	int n = 0, commit, used;
 	const char *records;
+	long last = -1;
 	bool stored;
 	void *data;
 
@@ -463,10 +464,16 @@ int rtm_tracedec_page(struct rtm_tracedec *d, void *page, int cpu, rtm_event_cb 
 		int id, ret;
 
 		rec.size = kbuffer_event_size(d->kbuf);
-		/* a record outside the commit, or too short for the common fields */
-		if (rec.size < d->common_size || rec.size < 2 || off < 0 ||
+		/*
+		 * A record outside the commit, too short for the common fields, or
+		 * not after the one before: a corrupt length (padding of 0xffffff00)
+		 * can send kbuffer's 32-bit next index back to an earlier record,
+		 * and every record of that cycle would pass the other checks.
+		 */
+		if (rec.size < d->common_size || rec.size < 2 || off <= last ||
 		    off + rec.size > commit)
 			return -EINVAL;
+		last = off;
 		id = tep_data_type(d->tep, &rec);
 		if (id >= 0 && id <= d->max_id && d->slots[id].name) {
 			s = &d->slots[id];

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fileio.h"
 #include "tracefs/tracedec.h"
 #include "../tap.h"
 
@@ -376,6 +377,53 @@ static void check_tree(const char *data, const struct tree *t)
 	rtm_tracedec_free(d);
 }
 
+/* Counts the events of a page, and gives up (1) past any real page's count. */
+static int bounded(const struct rtm_event *ev, void *arg)
+{
+	long *n = arg;
+
+	(void)ev;
+	return ++*n > 4096 ? 1 : 0;
+}
+
+/*
+ * A page whose padding record's length sends kbuffer's next index back to an
+ * earlier record (found by fuzz_tracedec): every record of the cycle lies
+ * inside the commit, so only a record that does not move forward ends it. The
+ * page is refused, as any corrupt page is, instead of decoding forever.
+ */
+static void check_backward_record(const char *data)
+{
+	char dir[PATH_MAX], path[PATH_MAX];
+	struct rtm_error err = { "" };
+	struct rtm_tracedec *d;
+	char *page, *in;
+	size_t len = 0;
+	uint64_t lost = 0;
+	long n = 0;
+	int ret;
+
+	snprintf(dir, sizeof(dir), "%s/trace-vm-6.18", data);
+	snprintf(path, sizeof(path), "%s/fuzz-regress/fuzz_tracedec/backward-record", data);
+	d = rtm_tracedec_alloc(dir, &err);
+	in = rtm_read_all("", path, &len);
+	page = calloc(1, 4096);
+	if (!ok(d && in && page && len <= 4096, "the looping page and the 6.18 formats load (%s)",
+		err.msg)) {
+		free(in);
+		free(page);
+		rtm_tracedec_free(d);
+		return;
+	}
+	memcpy(page, in, len);
+	ret = rtm_tracedec_page(d, page, 0, bounded, &n, &lost);
+	ok(ret == -EINVAL && n <= 4096, "a record that goes back: page refused (%d) after %ld "
+	   "events, not decoded round and round", ret, n);
+	free(in);
+	free(page);
+	rtm_tracedec_free(d);
+}
+
 int main(void)
 {
 	const char *data = getenv("RTM_TESTDATA") ? getenv("RTM_TESTDATA") : "tests/data";
@@ -386,6 +434,7 @@ int main(void)
 
 	for (i = 0; i < sizeof(trees) / sizeof(trees[0]); i++)
 		check_tree(data, &trees[i]);
+	check_backward_record(data);
 
 	/* the PREEMPT_RT kernel's formats (recorded under qemu) load too */
 	snprintf(dir, sizeof(dir), "%s/sysroot-rt-6.1/sys/kernel/tracing", data);
