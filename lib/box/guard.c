@@ -44,16 +44,6 @@ static int add(struct rtm_guard_scan *s, const struct rtm_guard_task *t)
 	return 0;
 }
 
-static bool number(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (*s < '0' || *s > '9')
-			return false;
-	return true;
-}
-
 /* One thread: kept when real-time; a thread that ended meanwhile is skipped. */
 static int scan_thread(int pid, int tid, void *arg)
 {
@@ -148,7 +138,7 @@ int rtm_guard_protect_parse(const char *list, struct rtm_guard_protect *p, struc
 	if (snprintf(buf, sizeof(buf), "%s", list) >= (int)sizeof(buf))
 		return rtm_error_set(err, "--protect: list too long");
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (number(tok)) {
+		if (rtm_task_is_pid(tok)) {
 			if (p->npids == (int)(sizeof(p->pids) / sizeof(p->pids[0])))
 				return rtm_error_set(err, "--protect: at most 64 pids");
 			p->pids[p->npids++] = (pid_t)atoi(tok);

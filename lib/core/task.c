@@ -218,7 +218,7 @@ const char *rtm_task_policy_name(const char *root, int pid, const char *comm)
 
 /* ------------------------------------------------------------ listing */
 
-static bool numeric(const char *s)
+bool rtm_task_is_pid(const char *s)
 {
 	if (!*s)
 		return false;
@@ -250,7 +250,7 @@ static int each_number(const char *root, const char *rel, int (*fn)(int n, void 
 		return 0;
 	}
 	while (!ret && (de = readdir(d)) != NULL)
-		if (numeric(de->d_name))
+		if (rtm_task_is_pid(de->d_name))
 			ret = fn(atoi(de->d_name), arg);
 	closedir(d);
 	return ret;

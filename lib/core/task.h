@@ -101,6 +101,9 @@ const char *rtm_task_policy_name(const char *root, int pid, const char *comm);
 
 /* ------------------------------------------------------------ listing */
 
+/* @s is a pid as /proc names its folders: decimal digits only, at least one. */
+bool rtm_task_is_pid(const char *s);
+
 /*
  * Every process of @root/proc: @fn(@pid, @arg) in directory order, until one
  * returns non-zero. Returns that value, 0, or -errno when @root/proc cannot be
