@@ -13,7 +13,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <math.h>
 #include <sched.h>
@@ -32,6 +31,7 @@
 #include "core/fileio.h"
 #include "core/jsonutil.h"
 #include "box/load.h"
+#include "core/tmpdir.h"
 #include "core/units.h"
 
 extern char **environ;
@@ -323,6 +323,7 @@ struct cost_run {
 	const volatile sig_atomic_t *stop;	/* the caller's stop flag, may be NULL */
 	char exe[PATH_MAX];
 	char dir[PATH_MAX];		/* private temporary folder */
+	int dir_fd;			/* the folder, locked while it exists (core/tmpdir.h) */
 	char version[32];
 	bool stopped;
 };
@@ -623,15 +624,6 @@ static int run_one(struct cost_run *cr, int s, int rep, struct rtm_cost_metrics 
 	return 0;
 }
 
-static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	remove(path);
-	return 0;
-}
-
 static json_t *rep_json(const struct rtm_cost_metrics *m)
 {
 	json_t *o = json_pack("{s:o, s:f, s:f}", "bogo_ops", rtm_json_u64(m->bogo_ops),
@@ -653,18 +645,7 @@ struct cost_tally {
 /* cr->dir: a private temporary folder in $TMPDIR or /tmp. */
 static int make_tmpdir(struct cost_run *cr, struct rtm_error *err)
 {
-	const char *tmp = getenv("TMPDIR");
-
-	if (!tmp || !*tmp)
-		tmp = "/tmp";
-	if (snprintf(cr->dir, sizeof(cr->dir), "%s/rtmeasure-cost.XXXXXX", tmp) >=
-	    (int)sizeof(cr->dir) - 64)
-		return rtm_error_set(err, "temporary folder '%s' is too long (set TMPDIR to a "
-				     "short path)", tmp);
-	if (!mkdtemp(cr->dir))
-		return rtm_error_setn(err, -errno, "cannot create a temporary folder in %s: %s "
-				      "(set TMPDIR to a writable folder)", tmp, strerror(errno));
-	return 0;
+	return rtm_tmpdir_make("cost", cr->dir, sizeof(cr->dir), &cr->dir_fd, err);
 }
 
 /* Every repetition of every stressor asked for, until one fails or the caller stops. */
@@ -728,7 +709,7 @@ static json_t *cost_section(const struct cost_run *cr, const struct cost_tally *
 json_t *rtm_cost_run(const struct rtm_cost_opts *o, const volatile sig_atomic_t *stop,
 		     struct rtm_error *err)
 {
-	struct cost_run cr = { .o = o, .stop = stop };
+	struct cost_run cr = { .o = o, .stop = stop, .dir_fd = -1 };
 	struct cost_tally t = { .done = { 0 } };
 	uint64_t t0 = rtm_clock_ms(CLOCK_MONOTONIC);
 	json_t *sec = NULL;
@@ -743,7 +724,7 @@ json_t *rtm_cost_run(const struct rtm_cost_opts *o, const volatile sig_atomic_t 
 		if (o->stressors & (1u << s))
 			t.reps[s] = json_array();
 	ret = run_all(&cr, &t, err);
-	nftw(cr.dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+	rtm_tmpdir_remove(cr.dir, cr.dir_fd);
 	if (!ret) {
 		sec = cost_section(&cr, &t, t0);
 		if (!sec)

@@ -106,5 +106,12 @@ for i in $(seq 100); do
 	sleep 0.1
 done
 pgrep -g "$sng" >/dev/null && { pkill -KILL -g "$sng"; fail "stress-ng (group $sng) and its workers outlive a SIGKILLed run by 10 s"; }
-rm -rf "$d/tmp"/rtmeasure-cost.*	# what a killed run cannot remove itself
+# what the killed run could not remove, the next run removes and names
+left=$(cd "$d/tmp" && ls -d rtmeasure-cost.* 2>/dev/null)
+[ -n "$left" ] || fail "the killed run left no temporary folder (was it killed mid-phase?)"
+TMPDIR=$d/tmp "$RTMEASURE" cyclic -D 1s -q -o "$d/n" >/dev/null 2>"$d/nerr" ||
+	fail "the run after the SIGKILL failed: $(cat "$d/nerr")"
+grep -q "removed temporary folders of a killed rtmeasure: $left" "$d/nerr" ||
+	fail "the next run did not say it removed $left: $(cat "$d/nerr")"
+[ -z "$(ls -A "$d/tmp")" ] || fail "left after the next run: $(ls -A "$d/tmp")"
 echo "PASS: run --throughput writes, prints, reports and compares the cost phase; SIGINT stops it cleanly, SIGKILL leaves no stress-ng"
