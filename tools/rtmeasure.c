@@ -5,6 +5,7 @@
  * Argument parsing and wiring only; every measurement lives in lib/.
  */
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -60,6 +61,17 @@ void rtm_cli_catch_stop(void)
 	if (sigaction(SIGHUP, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
 		return;
 	sigaction(SIGHUP, &sa, NULL);
+}
+
+/* --help or --help-all among the command's options: it prints and changes nothing */
+static bool asks_help(int argc, char **argv)
+{
+	int i;
+
+	for (i = 2; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "--help-all"))
+			return true;
+	return false;
 }
 
 static void usage(FILE *f)
@@ -122,6 +134,8 @@ int main(int argc, char **argv)
 			continue;
 		if (commands[i].stops)
 			rtm_cli_catch_stop();	/* first: nothing slow has happened yet */
+		if (commands[i].stops && !asks_help(argc, argv))
+			rtm_cli_clean_leftovers();
 		status = commands[i].run(argc - 1, argv + 1, &cli);
 		/* stopped by a signal and saved: 130 (SIGINT), 143 (SIGTERM), 129 (SIGHUP) */
 		if (stop_signal && status != RTM_EXIT_USAGE)

@@ -13,15 +13,14 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <math.h>
 #include <sched.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -32,6 +31,7 @@
 #include "core/fileio.h"
 #include "core/jsonutil.h"
 #include "box/load.h"
+#include "core/tmpdir.h"
 #include "core/units.h"
 
 extern char **environ;
@@ -323,6 +323,7 @@ struct cost_run {
 	const volatile sig_atomic_t *stop;	/* the caller's stop flag, may be NULL */
 	char exe[PATH_MAX];
 	char dir[PATH_MAX];		/* private temporary folder */
+	int dir_fd;			/* the folder, locked while it exists (core/tmpdir.h) */
 	char version[32];
 	bool stopped;
 };
@@ -426,39 +427,89 @@ static void stop_group(pid_t pgid, bool reaped)
 		waitpid(pgid, &status, 0);
 }
 
+/* The child's side of spawn_stress(): only async-signal-safe calls until exec. */
+static void __attribute__((noreturn)) stress_child(const struct cost_run *cr, char *const *argv,
+						   pid_t parent, int null_fd, int log_fd,
+						   int err_fd)
+{
+	struct sched_param sp = { .sched_priority = 0 };
+	struct sigaction sa;
+	sigset_t none;
+	int e, sig;
+
+	setpgid(0, 0);
+	/*
+	 * Our death (even SIGKILL) sends stress-ng SIGTERM, on which it stops
+	 * its workers: none keeps loading the measured CPUs until its timeout.
+	 */
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent)
+		_exit(127);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	for (sig = 1; sig < NSIG; sig++)
+		sigaction(sig, &sa, NULL);	/* SIGKILL/SIGSTOP and glibc's own refuse: fine */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (dup2(null_fd, STDIN_FILENO) < 0 || dup2(log_fd, STDOUT_FILENO) < 0 ||
+	    dup2(log_fd, STDERR_FILENO) < 0 || sched_setscheduler(0, SCHED_OTHER, &sp) < 0 ||
+	    chdir(cr->dir) < 0)
+		goto fail;
+	execve(cr->exe, argv, environ);
+fail:
+	e = errno;
+	if (write(err_fd, &e, sizeof(e)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
 /*
  * Start stress-ng with @a in its own process group, at SCHED_OTHER, its
- * output in @log; 0 or the error number of posix_spawn().
+ * output in @log, sent SIGTERM if this thread dies; 0 or an error number.
  */
 static int spawn_stress(const struct cost_run *cr, struct argv_buf *a, const char *log,
 			pid_t *pid)
 {
-	struct sched_param sp = { .sched_priority = 0 };
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t at;
-	sigset_t none, all;
-	int ret;
+	int null_fd, log_fd, pipe_fd[2] = { -1, -1 }, e = 0, status;
+	pid_t parent = getpid(), p;
+	ssize_t n;
 
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, log,
-					 O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
-	posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
-	posix_spawn_file_actions_addchdir_np(&fa, cr->dir);
-	posix_spawnattr_init(&at);
-	sigemptyset(&none);
-	sigfillset(&all);
-	posix_spawnattr_setsigmask(&at, &none);
-	posix_spawnattr_setsigdefault(&at, &all);
-	posix_spawnattr_setpgroup(&at, 0);
-	posix_spawnattr_setschedpolicy(&at, SCHED_OTHER);
-	posix_spawnattr_setschedparam(&at, &sp);
-	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF |
-				 POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSCHEDULER);
-	ret = posix_spawn(pid, cr->exe, &fa, &at, a->argv, environ);
-	posix_spawnattr_destroy(&at);
-	posix_spawn_file_actions_destroy(&fa);
-	return ret;
+	*pid = -1;
+	null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	log_fd = open(log, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (null_fd < 0 || log_fd < 0 || pipe2(pipe_fd, O_CLOEXEC) < 0) {
+		e = errno;
+		goto out;
+	}
+	p = fork();
+	if (p < 0) {
+		e = errno;
+		goto out;
+	}
+	if (p == 0)
+		stress_child(cr, a->argv, parent, null_fd, log_fd, pipe_fd[1]);
+	close(pipe_fd[1]);
+	pipe_fd[1] = -1;
+	/* the exec closes the pipe; an errno on it means the child failed before */
+	do
+		n = read(pipe_fd[0], &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	if (n == (ssize_t)sizeof(e)) {
+		waitpid(p, &status, 0);
+		e = e ? e : EIO;
+	} else {
+		e = 0;
+		*pid = p;
+	}
+out:
+	if (null_fd >= 0)
+		close(null_fd);
+	if (log_fd >= 0)
+		close(log_fd);
+	if (pipe_fd[0] >= 0)
+		close(pipe_fd[0]);
+	if (pipe_fd[1] >= 0)
+		close(pipe_fd[1]);
+	return e;
 }
 
 /*
@@ -573,15 +624,6 @@ static int run_one(struct cost_run *cr, int s, int rep, struct rtm_cost_metrics 
 	return 0;
 }
 
-static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	remove(path);
-	return 0;
-}
-
 static json_t *rep_json(const struct rtm_cost_metrics *m)
 {
 	json_t *o = json_pack("{s:o, s:f, s:f}", "bogo_ops", rtm_json_u64(m->bogo_ops),
@@ -603,18 +645,7 @@ struct cost_tally {
 /* cr->dir: a private temporary folder in $TMPDIR or /tmp. */
 static int make_tmpdir(struct cost_run *cr, struct rtm_error *err)
 {
-	const char *tmp = getenv("TMPDIR");
-
-	if (!tmp || !*tmp)
-		tmp = "/tmp";
-	if (snprintf(cr->dir, sizeof(cr->dir), "%s/rtmeasure-cost.XXXXXX", tmp) >=
-	    (int)sizeof(cr->dir) - 64)
-		return rtm_error_set(err, "temporary folder '%s' is too long (set TMPDIR to a "
-				     "short path)", tmp);
-	if (!mkdtemp(cr->dir))
-		return rtm_error_setn(err, -errno, "cannot create a temporary folder in %s: %s "
-				      "(set TMPDIR to a writable folder)", tmp, strerror(errno));
-	return 0;
+	return rtm_tmpdir_make("cost", cr->dir, sizeof(cr->dir), &cr->dir_fd, err);
 }
 
 /* Every repetition of every stressor asked for, until one fails or the caller stops. */
@@ -678,7 +709,7 @@ static json_t *cost_section(const struct cost_run *cr, const struct cost_tally *
 json_t *rtm_cost_run(const struct rtm_cost_opts *o, const volatile sig_atomic_t *stop,
 		     struct rtm_error *err)
 {
-	struct cost_run cr = { .o = o, .stop = stop };
+	struct cost_run cr = { .o = o, .stop = stop, .dir_fd = -1 };
 	struct cost_tally t = { .done = { 0 } };
 	uint64_t t0 = rtm_clock_ms(CLOCK_MONOTONIC);
 	json_t *sec = NULL;
@@ -693,7 +724,7 @@ json_t *rtm_cost_run(const struct rtm_cost_opts *o, const volatile sig_atomic_t 
 		if (o->stressors & (1u << s))
 			t.reps[s] = json_array();
 	ret = run_all(&cr, &t, err);
-	nftw(cr.dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+	rtm_tmpdir_remove(cr.dir, cr.dir_fd);
 	if (!ret) {
 		sec = cost_section(&cr, &t, t0);
 		if (!sec)

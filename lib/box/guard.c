@@ -58,6 +58,7 @@ static int scan_thread(int pid, int tid, void *arg)
 	t.pid = (pid_t)pid;
 	t.tid = (pid_t)tid;
 	snprintf(t.comm, sizeof(t.comm), "%s", st.comm);
+	snprintf(t.pcomm, sizeof(t.pcomm), "%s", st.comm);
 	t.policy = st.kpolicy;
 	t.priority = st.rt_priority;
 	t.cpu = st.cpu;
@@ -65,6 +66,10 @@ static int scan_thread(int pid, int tid, void *arg)
 	t.kthread = (st.flags & PF_KTHREAD_FLAG) != 0;
 	if (!rtm_task_read_schedstat(r->root, pid, tid, &st))
 		t.runtime_ns = st.sum_exec_ns;
+	/* a thread's process is named by its leader; a leader gone meanwhile leaves the thread's */
+	memset(&st, 0, sizeof(st));
+	if (tid != pid && !rtm_task_read_stat(r->root, pid, pid, &st))
+		snprintf(t.pcomm, sizeof(t.pcomm), "%s", st.comm);
 	return r->err = add(r->s, &t);
 }
 
@@ -171,7 +176,7 @@ const char *rtm_guard_refusal(const struct rtm_guard_task *t, const struct rtm_g
 		if (p->pids[i] == t->pid || p->pids[i] == t->tid)
 			return "protected (--protect)";
 	for (i = 0; p && i < p->ncomms; i++)
-		if (!strcmp(p->comms[i], t->comm))
+		if (!strcmp(p->comms[i], t->comm) || !strcmp(p->comms[i], t->pcomm))
 			return "protected (--protect)";
 	return NULL;
 }

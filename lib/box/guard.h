@@ -20,7 +20,8 @@
 struct rtm_guard_task {
 	pid_t pid;		/* the process (thread group) */
 	pid_t tid;		/* the thread */
-	char comm[32];
+	char comm[32];		/* the thread's name */
+	char pcomm[32];		/* its process's name (the thread group leader's) */
 	int policy;		/* SCHED_FIFO, SCHED_RR, ... */
 	int priority;		/* rt_priority */
 	int cpu;		/* the CPU it last ran on */

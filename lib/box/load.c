@@ -13,7 +13,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <sched.h>
 #include <signal.h>
@@ -33,6 +32,7 @@
 #include "core/jsonutil.h"
 #include "core/task.h"
 #include "box/load.h"
+#include "core/tmpdir.h"
 
 #define LOAD_MAX_PROCS		4
 #define LOAD_MAX_ARGS		16
@@ -83,6 +83,7 @@ struct rtm_load {
 	unsigned int kinds;
 	int ncpus;
 	char dir[PATH_MAX];	/* "" when none */
+	int dir_fd;		/* the folder, locked while it exists (core/tmpdir.h) */
 	int n;
 	struct load_proc procs[LOAD_MAX_PROCS];
 	bool stopped;
@@ -482,18 +483,13 @@ static bool signal_and_wait(struct rtm_load *l, int sig, unsigned int ms)
 	}
 }
 
-static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	remove(path);
-	return 0;
-}
-
 static void remove_dir(struct rtm_load *l)
 {
 	if (!l->dir[0])
 		return;
-	nftw(l->dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+	rtm_tmpdir_remove(l->dir, l->dir_fd);
 	l->dir[0] = '\0';
+	l->dir_fd = -1;
 }
 
 /**
@@ -636,24 +632,7 @@ static struct rtm_load *start_fail(struct rtm_load *l, int neg_errno)
 /* l->dir: a private temporary directory in $TMPDIR or /tmp; 0 or -errno with the message. */
 static int make_load_dir(struct rtm_load *l, struct rtm_error *err)
 {
-	char tmpl[PATH_MAX];
-	const char *tmp;
-	int ret, n;
-
-	tmp = getenv("TMPDIR");
-	if (!tmp || !*tmp)
-		tmp = "/tmp";
-	n = snprintf(tmpl, sizeof(tmpl), "%s/rtmeasure-load.XXXXXX", tmp);
-	if (n < 0 || (size_t)n >= sizeof(tmpl) - 32)
-		return rtm_error_setn(err, -ENAMETOOLONG, "temporary directory '%s' is too long "
-				      "(set TMPDIR to a short path)", tmp);
-	if (!mkdtemp(tmpl)) {
-		ret = -errno;
-		return rtm_error_setn(err, ret, "cannot create a temporary directory in %s: %s "
-				      "(set TMPDIR to a writable directory)", tmp, strerror(-ret));
-	}
-	snprintf(l->dir, sizeof(l->dir), "%s", tmpl);
-	return 0;
+	return rtm_tmpdir_make("load", l->dir, sizeof(l->dir), &l->dir_fd, err);
 }
 
 /* A generator for each kind asked for, its command built; 0 or -errno with the message. */
@@ -741,6 +720,8 @@ struct rtm_load *rtm_load_start(unsigned int kinds, int ncpus, struct rtm_error 
 		return NULL;
 	}
 	l = calloc(1, sizeof(*l));
+	if (l)
+		l->dir_fd = -1;
 	if (!l) {
 		rtm_error_setn(err, -ENOMEM, "out of memory");
 		return NULL;

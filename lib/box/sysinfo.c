@@ -8,6 +8,7 @@
  * are only consulted when the root is the live system.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -524,42 +525,118 @@ static void collect_clock(struct rtm_sysinfo *si)
 
 /* ------------------------------------------------------------ virtualisation */
 
-/*
- * The hypervisor the kernel named at boot ("Hypervisor detected: PVM"): live,
- * from the kernel log (klogctl; the line is gone once the log has wrapped);
- * in a recorded tree, from its kernel-log file (the lines scripts/record-sysroot
- * kept). It can differ from CPUID's vendor string: a PVM guest's CPUID says
- * "bhyve bhyve ".
- */
-static void kernel_log_hypervisor(struct rtm_sysinfo *si)
+/* The last "Hypervisor detected: X" of @line (NUL-terminated) into si->hypervisor_kernel. */
+static void log_line_hypervisor(struct rtm_sysinfo *si, char *line)
 {
 	static const char key[] = "Hypervisor detected: ";
-	char *log = NULL, *p, *found = NULL;
-	size_t len = 0;
+	char *p, *found = NULL;
 
-	if (si->live) {
-		int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0), n;
-
-		if (size <= 0 || !(log = malloc((size_t)size + 1)))
-			return;
-		n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, size);
-		if (n < 0) {
-			free(log);
-			return;		/* dmesg_restrict without CAP_SYSLOG */
-		}
-		log[n] = '\0';
-	} else {
-		log = rtm_read_all(si->root, "/kernel-log", &len);
-		if (!log)
-			return;
-	}
-	for (p = strstr(log, key); p; p = strstr(p + 1, key))
+	for (p = strstr(line, key); p; p = strstr(p + 1, key))
 		found = p + strlen(key);
 	if (found) {
 		found[strcspn(found, "\r\n")] = '\0';
 		snprintf(si->hypervisor_kernel, sizeof(si->hypervisor_kernel), "%s",
 			 rtm_strstrip(found));
 	}
+}
+
+/*
+ * Kernel log records from @fd, line by line: /dev/kmsg gives one record a
+ * read ("6,1,0,-;Hypervisor detected: KVM\n") and EAGAIN at the end, EPIPE when
+ * a record was overwritten while read; a file gives any number of lines a read.
+ * Returns false when nothing could be read.
+ */
+static bool scan_log_fd(struct rtm_sysinfo *si, int fd)
+{
+	char buf[8192 + 1];
+	size_t have = 0;
+	bool any = false;
+
+	for (;;) {
+		ssize_t n = read(fd, buf + have, sizeof(buf) - 1 - have);
+		char *line, *nl;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EPIPE)
+			continue;	/* overwritten under us: the next record follows */
+		if (n <= 0)
+			break;
+		any = true;
+		have += (size_t)n;
+		buf[have] = '\0';
+		for (line = buf; (nl = memchr(line, '\n', have - (size_t)(line - buf)));
+		     line = nl + 1) {
+			*nl = '\0';
+			log_line_hypervisor(si, line);
+		}
+		have -= (size_t)(line - buf);
+		memmove(buf, line, have);
+		if (have == sizeof(buf) - 1) {	/* a line longer than a record: look at it */
+			buf[have] = '\0';
+			log_line_hypervisor(si, buf);
+			have = 0;
+		}
+	}
+	buf[have] = '\0';
+	log_line_hypervisor(si, buf);
+	return any;
+}
+
+/* The kernel log through klogctl: its formatted text, the last 128 KiB or so of it. */
+static void klogctl_hypervisor(struct rtm_sysinfo *si)
+{
+	int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0), n;
+	char *log;
+
+	if (size <= 0 || !(log = malloc((size_t)size + 1)))
+		return;
+	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, size);
+	if (n >= 0) {
+		log[n] = '\0';
+		log_line_hypervisor(si, log);
+	}
+	free(log);	/* n < 0: dmesg_restrict without CAP_SYSLOG */
+}
+
+/*
+ * The hypervisor the kernel named at boot ("Hypervisor detected: PVM"): live,
+ * from the kernel's log records through /dev/kmsg, which holds every record
+ * still in the ring buffer (klogctl's READ_ALL returns only the last buffer's
+ * worth of formatted text, which a long-lived box has filled past the boot
+ * lines), with klogctl where /dev/kmsg cannot be opened. In a recorded tree,
+ * from its dev/kmsg (records) or kernel-log (the lines scripts/record-sysroot
+ * kept). It can differ from CPUID's vendor string: a PVM guest's CPUID says
+ * "bhyve bhyve ".
+ */
+static void kernel_log_hypervisor(struct rtm_sysinfo *si)
+{
+	char path[PATH_MAX], *log;
+	size_t len = 0;
+	int fd;
+
+	if (si->live) {
+		fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (fd >= 0 && scan_log_fd(si, fd)) {
+			close(fd);
+			return;
+		}
+		if (fd >= 0)
+			close(fd);
+		klogctl_hypervisor(si);
+		return;
+	}
+	fd = rtm_path(path, sizeof(path), si->root, "/dev/kmsg") ? -1 :
+	     open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd >= 0) {
+		scan_log_fd(si, fd);
+		close(fd);
+		return;
+	}
+	log = rtm_read_all(si->root, "/kernel-log", &len);
+	if (!log)
+		return;
+	log_line_hypervisor(si, log);
 	free(log);
 }
 

@@ -16,6 +16,7 @@
 
 #include "cli/cli.h"
 #include "core/fileio.h"
+#include "core/tmpdir.h"
 #include "tracefs/instance.h"
 
 int rtm_cli_fail(const char *fmt, ...)
@@ -95,6 +96,18 @@ int rtm_cli_bad_option(const char *cmd, const char *shortopts, const struct opti
 				    hit->name, cmd);
 	return rtm_cli_fail("%s: option --%s needs a value (rtmeasure %s --help)", cmd, hit->name,
 			    cmd);
+}
+
+void rtm_cli_clean_leftovers(void)
+{
+	char inst[256], dirs[512];
+
+	if (rtm_trace_remove_stale(inst, sizeof(inst)))
+		fprintf(stderr, "rtmeasure: removed stale trace instances of a killed rtmeasure: "
+			"%s\n", inst);
+	if (rtm_tmpdir_remove_stale(dirs, sizeof(dirs)))
+		fprintf(stderr, "rtmeasure: removed temporary folders of a killed rtmeasure: %s\n",
+			dirs);
 }
 
 void rtm_cli_trace_note(const struct rtm_trace *t)

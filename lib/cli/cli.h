@@ -50,6 +50,14 @@ struct rtm_trace;
 /* One line on stderr naming the stale trace instances @t's creation removed. */
 void rtm_cli_trace_note(const struct rtm_trace *t);
 
+/*
+ * What a killed rtmeasure left and could not remove itself (its trace
+ * instances, its temporary folders in $TMPDIR), removed before a measuring
+ * command starts, with one line on stderr for each kind found. What belongs
+ * to a live run is told by its lock and left alone.
+ */
+void rtm_cli_clean_leftovers(void);
+
 /* Colour only on a terminal, and never when NO_COLOR is set. */
 bool rtm_cli_colour(int fd);
 

@@ -9,9 +9,21 @@
  * thread, SCHED_OTHER) placed on the CPUs it is given, a bounded number of
  * connections, a bounded request size and an idle timeout: slow or malformed
  * clients cost neither the probes nor memory.
+ *
+ * Slow clients cannot silence the page either: a request must be complete
+ * REQUEST_DEADLINE_MS after its connection was accepted (or after the answer
+ * before it on a kept-alive connection), whatever it trickles meanwhile; and
+ * when a new connection finds every slot (or its address's share) taken, the
+ * oldest connection still sending its request gives way, so a scraper, whose
+ * request takes a millisecond, always gets through. A reaper thread ends late
+ * requests; connections are ended by shutdown(2) of a socket that is still
+ * tracked under the lock the close notification takes, never of a reused
+ * descriptor.
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <sys/socket.h>
+#include <time.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <sched.h>
@@ -21,16 +33,36 @@
 
 #include <microhttpd.h>
 
+#include "core/clock.h"
 #include "present/promhttp.h"
 
 #define MAX_CONNECTIONS		16
 #define MAX_PER_IP		8
 #define IDLE_TIMEOUT_S		5
 #define REQUEST_MEMORY		(16 * 1024)	/* request line + headers */
+#define REQUEST_DEADLINE_MS	5000		/* from accept to a complete request */
+#define REAP_PERIOD_MS		250
+/* MHD's own limits sit above ours: a new connection must reach us to evict a slow one */
+#define MHD_CONNECTIONS		(2 * MAX_CONNECTIONS)
+
+/* A connection, from accept to close; "pending" while its request is incomplete. */
+struct conn_slot {
+	bool used;
+	bool pending;
+	bool ended;			/* shut down by us; closing */
+	int fd;
+	uint64_t since_ms;		/* accepted, or its last answer sent */
+	struct sockaddr_storage addr;
+};
 
 struct rtm_promhttp {
 	struct MHD_Daemon *d;
 	pthread_mutex_t lock;
+	pthread_mutex_t conn_lock;	/* the slots; held while a socket is shut down */
+	pthread_cond_t reap_cond;
+	pthread_t reaper;
+	bool reaper_started, stopping;
+	struct conn_slot conns[MHD_CONNECTIONS];
 	struct rtm_prom_target target;
 	struct rtm_prom_cpu *cpus;	/* latest published figures */
 	int ncpus, cap;
@@ -59,6 +91,171 @@ static enum MHD_Result reply(struct MHD_Connection *conn, unsigned int status,
 	ret = MHD_queue_response(conn, status, r);
 	MHD_destroy_response(r);
 	return ret;
+}
+
+static bool same_address(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
+{
+	if (a->ss_family != b->ss_family)
+		return false;
+	if (a->ss_family == AF_INET)
+		return !memcmp(&((const struct sockaddr_in *)a)->sin_addr,
+			       &((const struct sockaddr_in *)b)->sin_addr, sizeof(struct in_addr));
+	if (a->ss_family == AF_INET6)
+		return !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+			       &((const struct sockaddr_in6 *)b)->sin6_addr,
+			       sizeof(struct in6_addr));
+	return false;
+}
+
+/* End @c (conn_lock held): libmicrohttpd sees the end of the stream and closes it. */
+static void end_conn(struct conn_slot *c)
+{
+	if (!c->ended)
+		shutdown(c->fd, SHUT_RDWR);
+	c->ended = true;
+}
+
+/*
+ * A new connection @fresh over the limits (conn_lock held): the oldest other
+ * connection of its address (over MAX_PER_IP) or of all (over MAX_CONNECTIONS)
+ * gives way, one still sending its request first.
+ */
+static void make_room(struct rtm_promhttp *s, const struct conn_slot *fresh)
+{
+	struct conn_slot *victim = NULL;
+	int i, total = 0, same = 0;
+	bool per_ip;
+
+	for (i = 0; i < MHD_CONNECTIONS; i++) {
+		const struct conn_slot *c = &s->conns[i];
+
+		if (!c->used || c->ended)
+			continue;
+		total++;
+		same += same_address(&c->addr, &fresh->addr);
+	}
+	per_ip = same > MAX_PER_IP;
+	if (!per_ip && total <= MAX_CONNECTIONS)
+		return;
+	for (i = 0; i < MHD_CONNECTIONS; i++) {
+		struct conn_slot *c = &s->conns[i];
+
+		if (!c->used || c->ended || c == fresh ||
+		    (per_ip && !same_address(&c->addr, &fresh->addr)))
+			continue;
+		if (!victim || (c->pending && !victim->pending) ||
+		    (c->pending == victim->pending && c->since_ms < victim->since_ms))
+			victim = c;
+	}
+	if (victim)
+		end_conn(victim);
+}
+
+/* libmicrohttpd's connection notices: a slot from accept to close. */
+static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
+			  enum MHD_ConnectionNotificationCode code)
+{
+	struct rtm_promhttp *s = cls;
+	struct conn_slot *c = *socket_context;
+	const union MHD_ConnectionInfo *fd, *addr;
+	int i;
+
+	pthread_mutex_lock(&s->conn_lock);
+	if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+		if (c)
+			c->used = false;	/* before libmicrohttpd closes the socket */
+		*socket_context = NULL;
+		goto out;
+	}
+	fd = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+	addr = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	for (i = 0; i < MHD_CONNECTIONS && s->conns[i].used; i++)
+		;
+	if (!fd || i == MHD_CONNECTIONS)	/* cannot be: its limit is our slot count */
+		goto out;
+	c = &s->conns[i];
+	memset(c, 0, sizeof(*c));
+	c->used = c->pending = true;
+	c->fd = fd->connect_fd;
+	c->since_ms = rtm_clock_ms(CLOCK_MONOTONIC);
+	if (addr && addr->client_addr && addr->client_addr->sa_family == AF_INET6)
+		memcpy(&c->addr, addr->client_addr, sizeof(struct sockaddr_in6));
+	else if (addr && addr->client_addr && addr->client_addr->sa_family == AF_INET)
+		memcpy(&c->addr, addr->client_addr, sizeof(struct sockaddr_in));
+	*socket_context = c;
+	make_room(s, c);
+out:
+	pthread_mutex_unlock(&s->conn_lock);
+}
+
+/* The connection of @conn has its request (@pending false) or starts waiting for the next. */
+static void set_pending(struct rtm_promhttp *s, struct MHD_Connection *conn, bool pending)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	struct conn_slot *c = ci ? ci->socket_context : NULL;
+
+	if (!c)
+		return;
+	pthread_mutex_lock(&s->conn_lock);
+	c->pending = pending;
+	c->since_ms = rtm_clock_ms(CLOCK_MONOTONIC);
+	pthread_mutex_unlock(&s->conn_lock);
+}
+
+/* A request answered: a kept-alive connection has REQUEST_DEADLINE_MS for its next. */
+static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
+			 enum MHD_RequestTerminationCode toe)
+{
+	(void)req_cls;
+	(void)toe;
+	set_pending(cls, conn, true);
+}
+
+/* The reaper's wake-up condition, on the monotonic clock; 0 or an error number. */
+static int init_reap_cond(struct rtm_promhttp *s)
+{
+	pthread_condattr_t ca;
+	int ret;
+
+	ret = pthread_condattr_init(&ca);
+	if (ret)
+		return ret;
+	ret = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	if (!ret)
+		ret = pthread_cond_init(&s->reap_cond, &ca);
+	pthread_condattr_destroy(&ca);
+	return ret;
+}
+
+/* The reaper: ends every request not complete REQUEST_DEADLINE_MS after it started. */
+static void *reaper(void *arg)
+{
+	struct rtm_promhttp *s = arg;
+	struct timespec until;
+	uint64_t now;
+	int i;
+
+	pthread_mutex_lock(&s->conn_lock);
+	while (!s->stopping) {
+		now = rtm_clock_ms(CLOCK_MONOTONIC);
+		for (i = 0; i < MHD_CONNECTIONS; i++) {
+			struct conn_slot *c = &s->conns[i];
+
+			if (c->used && c->pending && !c->ended &&
+			    now - c->since_ms >= REQUEST_DEADLINE_MS)
+				end_conn(c);
+		}
+		clock_gettime(CLOCK_MONOTONIC, &until);
+		until.tv_nsec += REAP_PERIOD_MS * 1000000L;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&s->reap_cond, &s->conn_lock, &until);
+	}
+	pthread_mutex_unlock(&s->conn_lock);
+	return NULL;
 }
 
 /* The page for one scrape, in the format the Accept header asks for. */
@@ -101,6 +298,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 	/* first call: headers only; a body sent with a GET is dropped unread */
 	if (!*req_cls) {
 		*req_cls = &seen;
+		set_pending(cls, conn, false);
 		return MHD_YES;
 	}
 	if (*upload_data_size) {
@@ -174,6 +372,14 @@ struct rtm_promhttp *rtm_promhttp_start(const char *spec, const cpu_set_t *cpus,
 		return NULL;
 	}
 	pthread_mutex_init(&s->lock, NULL);
+	pthread_mutex_init(&s->conn_lock, NULL);
+	if (init_reap_cond(s)) {
+		rtm_error_set(err, "--prometheus: out of resources for the server's timer");
+		pthread_mutex_destroy(&s->conn_lock);
+		pthread_mutex_destroy(&s->lock);
+		free(s);
+		return NULL;
+	}
 	s->target = *t;
 	s->run.trace_lost = s->run.spikes_captured = -1;
 	if (ss.ss_family == AF_INET6)
@@ -185,17 +391,26 @@ struct rtm_promhttp *rtm_promhttp_start(const char *spec, const cpu_set_t *cpus,
 		moved = true;
 	s->d = MHD_start_daemon(flags, 0, NULL, NULL, handle, s,
 				MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
-				MHD_OPTION_CONNECTION_LIMIT, (unsigned int)MAX_CONNECTIONS,
-				MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)MAX_PER_IP,
+				MHD_OPTION_CONNECTION_LIMIT, (unsigned int)MHD_CONNECTIONS,
 				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)IDLE_TIMEOUT_S,
 				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)REQUEST_MEMORY,
+				MHD_OPTION_NOTIFY_CONNECTION, on_connection, s,
+				MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
 				MHD_OPTION_END);
+	if (s->d)
+		s->reaper_started = !pthread_create(&s->reaper, NULL, reaper, s);
 	if (moved)
 		pthread_setaffinity_np(pthread_self(), sizeof(saved), &saved);
+	if (s->d && !s->reaper_started) {
+		MHD_stop_daemon(s->d);
+		s->d = NULL;
+	}
 	if (!s->d) {
 		rtm_error_set(err, "--prometheus %s: cannot listen there (port in use, or an "
 			      "address this box does not have): pick another with --prometheus "
 			      "[ADDR:]PORT", spec);
+		pthread_cond_destroy(&s->reap_cond);
+		pthread_mutex_destroy(&s->conn_lock);
 		pthread_mutex_destroy(&s->lock);
 		free(s);
 		return NULL;
@@ -261,7 +476,15 @@ void rtm_promhttp_stop(struct rtm_promhttp *s)
 {
 	if (!s)
 		return;
+	pthread_mutex_lock(&s->conn_lock);
+	s->stopping = true;
+	pthread_cond_signal(&s->reap_cond);
+	pthread_mutex_unlock(&s->conn_lock);
+	if (s->reaper_started)
+		pthread_join(s->reaper, NULL);
 	MHD_stop_daemon(s->d);
+	pthread_cond_destroy(&s->reap_cond);
+	pthread_mutex_destroy(&s->conn_lock);
 	json_decref((json_t *)s->run.irq);
 	json_decref((json_t *)s->run.noise);
 	json_decref((json_t *)s->run.timer_irq);

@@ -5,7 +5,6 @@
  * Draws nothing; lib/present/dashboard.c shows what this keeps.
  */
 #include <errno.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +17,7 @@
 #include "core/clock.h"
 #include "core/fileio.h"
 #include "core/runlock.h"
+#include "core/tmpdir.h"
 #include "core/units.h"
 #include "session/monitor.h"
 #include "session/session_priv.h"
@@ -321,14 +321,6 @@ void rtm_mon_set_threshold(struct rtm_mon *mo, uint64_t ns)
 	snprintf(mo->message, sizeof(mo->message), "threshold %s", t);
 }
 
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *f)
-{
-	(void)st;
-	(void)flag;
-	(void)f;
-	return remove(path) < 0 ? -1 : 0;
-}
-
 static void mon_release(struct rtm_mon *mo)
 {
 	int i;
@@ -347,7 +339,7 @@ static void mon_release(struct rtm_mon *mo)
 	rtm_stream_free(mo->hold);
 	rtm_irqacct_free(mo->acct);
 	if (mo->spike_dir_tmp && mo->spike_dir[0])
-		nftw(mo->spike_dir, remove_one, 8, FTW_DEPTH | FTW_PHYS);
+		rtm_tmpdir_remove(mo->spike_dir, mo->spike_dir_fd);
 	rtm_sysinfo_free(mo->si);
 	rtm_cpulock_release(mo->locks);
 	rtm_mon_noise_free(mo);
@@ -369,11 +361,9 @@ static int mon_setup(struct rtm_mon *mo, struct rtm_error *err)
 			return rtm_error_set(err, "cannot create results folder %s",
 					     mo->m.out.outdir);
 	} else {
-		snprintf(mo->spike_dir, sizeof(mo->spike_dir), "%s/rtmeasure-monitor.XXXXXX",
-			 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-		if (!mkdtemp(mo->spike_dir))
-			return rtm_error_set(err, "cannot create a folder for spike windows under "
-					     "/tmp: %s", strerror(errno));
+		if (rtm_tmpdir_make("monitor", mo->spike_dir, sizeof(mo->spike_dir),
+				    &mo->spike_dir_fd, err))
+			return -1;
 		mo->spike_dir_tmp = true;
 	}
 	mo->run = rtm_probe_run_start(&rtm_probe_timer_ops, &mo->m.probe, mo->m.ts_interval_ns,

@@ -91,6 +91,7 @@ struct rtm_mon {
 	bool tracing;
 	char spike_dir[PATH_MAX];
 	bool spike_dir_tmp;
+	int spike_dir_fd;		/* the temporary folder, locked (core/tmpdir.h) */
 	int nspike_files;
 	struct rtm_mon_spike spikes[RTM_MON_SPIKES];
 	int nspikes;			/* total seen; the last RTM_MON_SPIKES kept */

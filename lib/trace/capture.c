@@ -276,7 +276,7 @@ json_t *rtm_capture_window(struct rtm_trace *t, const struct rtm_spike_window *w
 	struct window_ctx c = { .w = w, .t = t };
 	struct rtm_analysis an;
 	char sdir[PATH_MAX], txt[PATH_MAX + 32], js[PATH_MAX + 32], rel[64];
-	uint64_t lost = 0;
+	uint64_t lost = 0, refused = rtm_trace_refused(t);
 	bool truncated;
 	json_t *arr, *doc;
 	char *text;
@@ -299,6 +299,8 @@ json_t *rtm_capture_window(struct rtm_trace *t, const struct rtm_spike_window *w
 	 * the start of the window: the CPU's oldest event is later than it.
 	 */
 	truncated = (lost || rtm_trace_dropped(t)) && (!c.first_ns || c.first_ns > c.from);
+	refused = rtm_trace_refused(t) - refused;	/* corrupt pages skipped: events missing */
+	truncated = truncated || refused;
 	snprintf(sdir, sizeof(sdir), "%s/spikes", dir);
 	ret = rtm_dir_make(dir, "spikes");	/* a symlink planted at spikes is not followed */
 	if (ret) {
@@ -322,6 +324,8 @@ json_t *rtm_capture_window(struct rtm_trace *t, const struct rtm_spike_window *w
 			"planned_ns", (json_int_t)w->planned_ns, "woke_ns", (json_int_t)w->woke_ns,
 			"lost", (json_int_t)lost, "truncated", truncated,
 			"analysis", rtm_analysis_to_json(&an), "events", arr);
+	if (doc && refused)
+		json_object_set_new(doc, "refused_pages", json_integer((json_int_t)refused));
 	text = json_dumps(doc, JSON_INDENT(1));
 	json_decref(doc);
 	if (!ret)

@@ -43,6 +43,7 @@ struct rtm_stream {
 	size_t cap;
 	uint64_t lost;
 	bool failed;			/* a drain failed: the figures are incomplete */
+	uint64_t refused;		/* corrupt trace pages skipped: incomplete too */
 	bool paused;
 	uint64_t wakeup_fn;		/* hrtimer_wakeup, for --timer-irq */
 };
@@ -544,7 +545,7 @@ static void noise_causes(struct rtm_stream *st, json_t *sections, uint64_t tick_
 	if ((rtm_noiseattr_apply(st->attr, noise, env, st->nsteal) || st->failed) && err)
 		fprintf(err, "rtmeasure: warning: the gap causes are %s\n", st->failed ?
 			"incomplete (a drain of the trace failed)" : "missing (out of memory)");
-	if (st->failed)
+	if (st->failed || st->refused)
 		json_object_set_new(json_object_get(noise, "attribution"), "complete",
 				    json_false());
 	free(env);
@@ -565,7 +566,7 @@ static void census_section(struct rtm_stream *st, json_t *sections, FILE *err)
 			fprintf(err, "rtmeasure: warning: no spike census (out of memory)\n");
 		return;
 	}
-	if (st->failed)
+	if (st->failed || st->refused)
 		json_object_set_new(sec, "complete", json_false());
 	json_object_set_new(sections, "spike_census", sec);
 }
@@ -580,14 +581,15 @@ static void holds_sections(struct rtm_stream *st, json_t *sections)
 		json_object_set_new(sec, "excluded_threads", json_integer(st->ntids));
 		json_object_set_new(sec, "trace_lost", json_integer((json_int_t)st->lost));
 		json_object_set_new(sec, "complete", json_boolean(!st->failed && !st->lost &&
-					!rtm_rtholds_uncertain(st->holds)));
+					!st->refused && !rtm_rtholds_uncertain(st->holds)));
 		json_object_set_new(sections, "rt_holds", sec);
 	}
 	sec = st->tirq ? rtm_timerirq_to_json(st->tirq) : NULL;
 	if (sec) {
 		/* events lost anywhere in the stream may be this feature's */
 		json_object_set_new(sec, "trace_lost", json_integer((json_int_t)st->lost));
-		json_object_set_new(sec, "complete", json_boolean(!st->failed && !st->lost));
+		json_object_set_new(sec, "complete", json_boolean(!st->failed && !st->lost &&
+								  !st->refused));
 		json_object_set_new(sections, "timer_irq", sec);
 	}
 }
@@ -598,6 +600,14 @@ void rtm_stream_finish(struct rtm_stream *st, json_t *sections, uint64_t tick_ns
 		return;
 	rtm_stream_pause(st);
 	st->lost += rtm_trace_dropped(st->trace);
+	st->refused = rtm_trace_refused(st->trace);
+	if (st->refused && err)
+		fprintf(err, "rtmeasure: warning: %llu corrupt trace page%s skipped: the trace "
+			"figures are incomplete\n", (unsigned long long)st->refused,
+			st->refused == 1 ? " was" : "s were");
+	if (st->refused)
+		json_object_set_new(sections, "trace_refused_pages",
+				    json_integer((json_int_t)st->refused));
 	holds_sections(st, sections);
 	if (st->attr)
 		noise_causes(st, sections, tick_ns, err);

@@ -459,9 +459,13 @@ struct read_ctx {
 static int decode_page(void *page, int size, int cpu, void *arg)
 {
 	struct read_ctx *rc = arg;
+	uint64_t refused = rtm_tracedec_refused(rc->dec);
 	int n = rtm_tracedec_page(rc->dec, page, cpu, rc->cb, rc->ctx, &rc->lost);
 
 	(void)size;
+	/* a corrupt page is counted by the decoder and skipped; a callback's error stops */
+	if (n < 0 && rtm_tracedec_refused(rc->dec) != refused)
+		return 0;
 	if (n < 0)
 		return n;
 	rc->total += n;
@@ -595,6 +599,11 @@ int rtm_trace_check_clock(struct rtm_trace *t, int64_t *delta_ns, struct rtm_err
 				      (long long)c.min_delta);
 	*delta_ns = c.min_delta;
 	return 0;
+}
+
+uint64_t rtm_trace_refused(const struct rtm_trace *t)
+{
+	return rtm_tracedec_refused(t->dec);
 }
 
 uint64_t rtm_trace_dropped(struct rtm_trace *t)

@@ -111,8 +111,9 @@ int rtm_trace_marker(struct rtm_trace *t, const char *fmt, ...)
  * rtm_trace_read - consume what the buffers hold, all CPUs, decoded
  * @lost: set to the events the kernel reports lost (overruns); never hidden
  *
- * Events come per CPU in time order (CPU after CPU). Returns the number of
- * events or -errno.
+ * Events come per CPU in time order (CPU after CPU). A corrupt page is
+ * skipped and counted (rtm_trace_refused()); the pages after it are decoded.
+ * Returns the number of events or -errno.
  */
 long rtm_trace_read(struct rtm_trace *t, rtm_event_cb cb, void *ctx, uint64_t *lost,
 		    struct rtm_error *err);
@@ -123,6 +124,9 @@ long rtm_trace_read(struct rtm_trace *t, rtm_event_cb cb, void *ctx, uint64_t *l
  * before rtm_trace_destroy(); report it, never hide it.
  */
 uint64_t rtm_trace_dropped(struct rtm_trace *t);
+
+/* Pages rtm_trace_read() skipped as corrupt since the instance was made; report them too. */
+uint64_t rtm_trace_refused(const struct rtm_trace *t);
 
 /*
  * The text libtraceevent prints for @ev (inside an rtm_trace_read() callback):

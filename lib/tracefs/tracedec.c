@@ -86,6 +86,7 @@ struct rtm_tracedec {
 	char *copy;			/* page_size + PAGE_SLACK: the page being decoded */
 	int max_id;
 	struct ev_slot *slots;		/* indexed by event id */
+	uint64_t refused;		/* corrupt pages met (rtm_tracedec_refused()) */
 };
 
 static const char *const systems[] = {
@@ -435,7 +436,7 @@ int rtm_tracedec_page(struct rtm_tracedec *d, void *page, int cpu, rtm_event_cb 
 
 	commit = page_commit(d, page, &stored);
 	if (commit < 0)
-		return commit;
+		goto refused;
 	/*
 	 * Decode a copy with zeroed slack after the records: kbuffer reads a
 	 * record's header before it knows the record's length, so a corrupt
@@ -446,7 +447,7 @@ int rtm_tracedec_page(struct rtm_tracedec *d, void *page, int cpu, rtm_event_cb 
 	memset(d->copy + used, 0, PAGE_SLACK);
 	records = d->copy + d->data_offset;
 	if (kbuffer_load_subbuffer(d->kbuf, d->copy) < 0)
-		return -EINVAL;
+		goto refused;
 	/*
 	 * The count of events missed before the page, from its header: kbuffer
 	 * reports it only when the first record sits at offset 0, not after a
@@ -472,13 +473,13 @@ int rtm_tracedec_page(struct rtm_tracedec *d, void *page, int cpu, rtm_event_cb 
 		 */
 		if (rec.size < d->common_size || rec.size < 2 || off <= last ||
 		    off + rec.size > commit)
-			return -EINVAL;
+			goto refused;
 		last = off;
 		id = tep_data_type(d->tep, &rec);
 		if (id >= 0 && id <= d->max_id && d->slots[id].name) {
 			s = &d->slots[id];
 			if (rec.size < s->min_size)
-				return -EINVAL;	/* shorter than its own fields */
+				goto refused;	/* shorter than its own fields */
 		}
 		memset(&ev, 0, sizeof(ev));
 		ev.ts_ns = ts;
@@ -504,6 +505,14 @@ int rtm_tracedec_page(struct rtm_tracedec *d, void *page, int cpu, rtm_event_cb 
 		}
 	}
 	return n;
+refused:
+	d->refused++;
+	return -EINVAL;
+}
+
+uint64_t rtm_tracedec_refused(const struct rtm_tracedec *d)
+{
+	return d->refused;
 }
 
 int rtm_tracedec_print(struct rtm_tracedec *d, const struct rtm_event *ev, char *buf,

@@ -164,10 +164,15 @@ typedef int (*rtm_event_cb)(const struct rtm_event *ev, void *ctx);
  * returned. Returns the number of records decoded or -errno: -EINVAL for a
  * corrupt page, whose header claims more record bytes than the page holds
  * (nothing decoded), or with a record beyond those bytes or shorter than its
- * event's fields (the records before it were decoded).
+ * event's fields (the records before it were decoded). Each -EINVAL page is
+ * counted (rtm_tracedec_refused()), so a reader can tell a corrupt page, which
+ * it skips, from a callback's own -EINVAL, which stops it.
  */
 int rtm_tracedec_page(struct rtm_tracedec *d, void *page, int cpu, rtm_event_cb cb, void *ctx,
 		      uint64_t *lost);
+
+/* Pages rtm_tracedec_page() refused as corrupt since the decoder was made. */
+uint64_t rtm_tracedec_refused(const struct rtm_tracedec *d);
 
 /**
  * rtm_tracedec_print - the event's text as libtraceevent prints it

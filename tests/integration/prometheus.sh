@@ -104,6 +104,45 @@ rss1=$(awk '/^VmRSS/ { print $2 }' /proc/$rpid/status)
 [ $((rss1 - rss0)) -lt 4096 ] || fail "memory grew ${rss0} -> ${rss1} kB under bad clients"
 echo "ok: bad clients: 40 half-sent, 5 x 100 KB headers, 30 at once; RSS ${rss0} -> ${rss1} kB"
 
+# slow clients: 16 connections trickling one header byte a second (each one
+# reopened when the server ends it) hold every slot for 12 s; scrapes made
+# meanwhile must all be answered, and no slow request lives past its deadline
+slow_end=$(($(date +%s) + 12))
+slow() {
+	while [ "$(date +%s)" -lt $slow_end ]; do
+		exec 3<>/dev/tcp/127.0.0.1/$port || { sleep 0.2; continue; }
+		printf 'G' >&3 || continue
+		while [ "$(date +%s)" -lt $slow_end ] && printf 'X' >&3 2>/dev/null; do
+			sleep 1
+		done
+		exec 3>&-
+	done
+}
+for i in $(seq 16); do slow 2>/dev/null & done
+sleep 3	# the slow ones hold the slots
+answered=0
+for i in $(seq 8); do
+	code=$(curl -s -o /dev/null --max-time 3 -w '%{http_code}' "$url")
+	[ "$code" = 200 ] && answered=$((answered + 1))
+	sleep 0.5
+done
+[ $answered -eq 8 ] || fail "$answered of 8 scrapes answered while 16 slow clients held connections"
+echo "ok: 8 of 8 scrapes answered while 16 slow clients trickled headers"
+while [ "$(date +%s)" -le $slow_end ]; do sleep 0.5; done
+sleep 1
+# one slow request alone: ended by the server (its 5 s deadline), not kept for 20 s
+exec 4<>/dev/tcp/127.0.0.1/$port || fail "cannot connect to /metrics"
+printf 'G' >&4
+closed=""
+for i in $(seq 20); do
+	printf 'X' >&4 2>/dev/null || { closed=$i; break; }
+	read -r -t 1 -u 4 _
+	[ $? -eq 1 ] && { closed=$i; break; }	# end of stream: the server closed it
+done
+exec 4>&-
+[ -n "$closed" ] || fail "a request trickled for 20 s was never ended"
+echo "ok: a trickled request ended by the server after about $closed s"
+
 q() {	# q PROMQL TIME: the first value
 	curl -sf -G "http://127.0.0.1:$pport/api/v1/query" --data-urlencode "query=$1" \
 		--data-urlencode "time=$2" | jq -r '.data.result[0].value[1] // empty'

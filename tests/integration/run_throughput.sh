@@ -85,4 +85,33 @@ jq -e '.sections.throughput.complete == false and .interrupted == false and
 	fail "interrupted phase: $(jq -c .sections.throughput "$d/i/result.json")"
 pgrep -g "$sng" >/dev/null && fail "stress-ng (group $sng) still runs after SIGINT"
 [ -z "$(ls -A "$d/tmp")" ] || fail "temporary files left after SIGINT: $(ls -A "$d/tmp")"
-echo "PASS: run --throughput writes, prints, reports and compares the cost phase; SIGINT stops it cleanly"
+
+# SIGKILL while stress-ng runs: nothing can be saved, but stress-ng and its
+# workers must not keep loading the CPUs until their own 60 s timeout
+TMPDIR=$d/tmp "$RTMEASURE" run -D 1s --throughput=cpu --throughput-time 60s -q \
+	-o "$d/k" >/dev/null 2>"$d/kerr" &
+pid=$!
+sng=""
+for i in $(seq 600); do
+	sng=$(pgrep -P $pid -x stress-ng | head -n 1)
+	[ -n "$sng" ] && [ "$(pgrep -g "$sng" | wc -l)" -gt 1 ] && break
+	kill -0 $pid 2>/dev/null || break
+	sleep 0.1
+done
+[ -n "$sng" ] || fail "no stress-ng started by run $pid ($(cat "$d/kerr"))"
+kill -KILL $pid
+wait $pid 2>/dev/null
+for i in $(seq 100); do
+	pgrep -g "$sng" >/dev/null || break
+	sleep 0.1
+done
+pgrep -g "$sng" >/dev/null && { pkill -KILL -g "$sng"; fail "stress-ng (group $sng) and its workers outlive a SIGKILLed run by 10 s"; }
+# what the killed run could not remove, the next run removes and names
+left=$(cd "$d/tmp" && ls -d rtmeasure-cost.* 2>/dev/null)
+[ -n "$left" ] || fail "the killed run left no temporary folder (was it killed mid-phase?)"
+TMPDIR=$d/tmp "$RTMEASURE" cyclic -D 1s -q -o "$d/n" >/dev/null 2>"$d/nerr" ||
+	fail "the run after the SIGKILL failed: $(cat "$d/nerr")"
+grep -q "removed temporary folders of a killed rtmeasure: $left" "$d/nerr" ||
+	fail "the next run did not say it removed $left: $(cat "$d/nerr")"
+[ -z "$(ls -A "$d/tmp")" ] || fail "left after the next run: $(ls -A "$d/tmp")"
+echo "PASS: run --throughput writes, prints, reports and compares the cost phase; SIGINT stops it cleanly, SIGKILL leaves no stress-ng"

@@ -45,6 +45,24 @@ static void put(const char *pid, const char *file, const char *data_file, const 
 	fclose(out);
 }
 
+/* /proc/PID/task/TID/FILE with @text: a thread that is not its process's leader. */
+static void put2(const char *pid, const char *tid, const char *file, const char *text)
+{
+	char path[PATH_MAX + 128], cmd[PATH_MAX + 160];
+	FILE *out;
+
+	snprintf(path, sizeof(path), "%s/proc/%s/task/%s", root, pid, tid);
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", path);
+	if (system(cmd))
+		exit(99);
+	snprintf(path, sizeof(path), "%s/proc/%s/task/%s/%s", root, pid, tid, file);
+	out = fopen(path, "w");
+	if (!out)
+		exit(99);
+	fputs(text, out);
+	fclose(out);
+}
+
 static const struct rtm_guard_task *find(const struct rtm_guard_scan *s, pid_t tid)
 {
 	int i;
@@ -68,8 +86,25 @@ static void test_scan(void)
 	put("2", "stat", "kthreadd.stat", NULL);
 	put("4242", "stat", "parens-constructed.stat", NULL);
 	put("4242", "schedstat", NULL, "123000000 0 0\n");
+	/* process "protme" (SCHED_OTHER leader) with a FIFO 50 thread "spinthr" */
+	put("4300", "stat", NULL, "4300 (protme) S 1 4300 4300 0 -1 4194560 0 0 0 0 0 0 0 0 20 "
+	    "0 2 0 100 0 0 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 0 0 0 0 0 0\n");
+	put2("4300", "4301", "stat", "4301 (spinthr) R 1 4300 4300 0 -1 4194560 0 0 0 0 9 0 0 0 "
+	     "-51 0 2 0 101 0 0 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 1 50 1 0 0 0\n");
 	ok(rtm_guard_scan_rt(root, &s, &err) == 0, "scan of a recorded /proc (%s)", err.msg);
-	is_int(s.n, 2, "the two real-time threads (kthreadd is SCHED_OTHER)");
+	is_int(s.n, 3, "the three real-time threads (kthreadd and protme's leader are SCHED_OTHER)");
+	t = find(&s, 4301);
+	ok(t && !strcmp(t->comm, "spinthr") && !strcmp(t->pcomm, "protme") && t->pid == 4300,
+	   "a thread carries its process's name (%s of %s)", t ? t->comm : "?",
+	   t ? t->pcomm : "?");
+	{
+		struct rtm_guard_protect p;
+
+		memset(&p, 0, sizeof(p));
+		rtm_guard_protect_parse("protme", &p, &err);
+		ok(t && rtm_guard_refusal(t, &p, 999) != NULL,
+		   "--protect NAME protects the threads of process NAME");
+	}
 	t = find(&s, 25502);
 	ok(t && !strcmp(t->comm, "rtm-inject") && t->policy == SCHED_FIFO && t->priority == 90 &&
 	   t->cpu == 1 && t->state == 'R' && !t->kthread && t->pid == 25502,

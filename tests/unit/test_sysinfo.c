@@ -406,6 +406,19 @@ static void test_mutations(void)
 	expect("kernel-log hypervisor", "virtualization", RTM_CHECK_WARN, "virtual machine (PVM");
 	sh("rm -f '%s/kernel-log'", work);
 
+	/*
+	 * /dev/kmsg records of a long-lived box: the boot line first, then 300 KB
+	 * of later records (more than klogctl's 128 KiB READ_ALL text holds).
+	 */
+	sh("mkdir -p '%s/dev' && { printf '6,1,0,-;Hypervisor detected: KVM\\n'; "
+	   "i=2; while [ $i -le 3000 ]; do printf '6,%%d,%%d,-;a later kernel message of some "
+	   "length, line %%d, to fill the log past what klogctl returns\\n' $i $i $i; "
+	   "i=$((i+1)); done; } > '%s/dev/kmsg'", work, work);
+	si = collect_work();
+	is_str(si->hypervisor_kernel, "KVM", "the boot line read from /dev/kmsg records (300 KB)");
+	rtm_sysinfo_free(si);
+	sh("rm -rf '%s/dev'", work);
+
 	/* no tracefs in the tree */
 	sh("rm -rf '%s/sys/kernel/tracing'", work);
 	expect("no tracefs", "tracefs", RTM_CHECK_WARN, "mount -t tracefs");

@@ -377,6 +377,14 @@ static void check_tree(const char *data, const struct tree *t)
 	rtm_tracedec_free(d);
 }
 
+/* A consumer that fails on the first event with -EINVAL. */
+static int fail_einval(const struct rtm_event *ev, void *arg)
+{
+	(void)ev;
+	(void)arg;
+	return -EINVAL;
+}
+
 /* Counts the events of a page, and gives up (1) past any real page's count. */
 static int bounded(const struct rtm_event *ev, void *arg)
 {
@@ -419,6 +427,17 @@ static void check_backward_record(const char *data)
 	ret = rtm_tracedec_page(d, page, 0, bounded, &n, &lost);
 	ok(ret == -EINVAL && n <= 4096, "a record that goes back: page refused (%d) after %ld "
 	   "events, not decoded round and round", ret, n);
+	is_int((long)rtm_tracedec_refused(d), 1, "the refused page is counted");
+	/* a reader skips the counted page and decodes the next; a callback's error is no refusal */
+	snprintf(dir, sizeof(dir), "%s/trace-vm-6.18", data);
+	if (fp_read_page(dir, page)) {
+		ok(rtm_tracedec_page(d, page, 0, NULL, NULL, NULL) > 0,
+		   "the page after a refused one decodes");
+		is_int(rtm_tracedec_page(d, page, 0, fail_einval, NULL, NULL), -EINVAL,
+		       "a callback's -EINVAL comes back");
+		is_int((long)rtm_tracedec_refused(d), 1,
+		       "a callback's -EINVAL is not counted as a corrupt page");
+	}
 	free(in);
 	free(page);
 	rtm_tracedec_free(d);
