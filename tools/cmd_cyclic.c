@@ -4,6 +4,8 @@
  */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli/cli.h"
 #include "cli/measure_opts.h"
@@ -66,22 +68,49 @@ static int cyclic_parse(struct rtm_session_opts *m, int argc, char **argv)
 	return -1;
 }
 
+/* "rtmeasure cyclic ARGS" as typed, joined as cyclictest joins its own for "cmdline:". */
+static char *cyclic_cmdline(int argc, char **argv)
+{
+	size_t len = sizeof("rtmeasure");
+	char *s;
+	int i;
+
+	for (i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	s = malloc(len);
+	if (!s)
+		return NULL;
+	strcpy(s, "rtmeasure");
+	for (i = 0; i < argc; i++) {
+		strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
+}
+
 int cmd_cyclic(int argc, char **argv, const struct rtm_cli *cli)
 {
 	const struct rtm_session_ops ops = { .serve = rtm_promlive_serve,
 					     .publish = rtm_promlive_publish,
 					     .unserve = rtm_promlive_unserve,
 					     .summary = rtm_runreport_summary };
+	char *cmdline = cyclic_cmdline(argc, argv);
 	struct rtm_session_opts m;
 	int ret;
 
+	if (!cmdline)
+		return rtm_cli_fail("cyclic: out of memory");
 	rtm_session_opts_init(&m, "cyclic");
 	m.outf = stdout;
 	m.errf = stderr;
 	m.stop = cli->stop;
+	/* --json=FILE as cyclictest writes it; --json alone prints rtmeasure's summary */
+	m.out.json_file_rttests = true;
+	m.out.cmdline = cmdline;
 	ret = cyclic_parse(&m, argc, argv);
 	if (ret < 0)
 		ret = rtm_session_run(&m, &ops);
 	rtm_session_opts_release(&m);
+	free(cmdline);
 	return ret;
 }

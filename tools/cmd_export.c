@@ -35,8 +35,8 @@ enum { EG_FORMAT, EG_OUTPUT, EG_PUSH };
 static const struct rtm_opt export_opts[] = {
 	{ "cyclictest-json", EXPORT_OPT_CYCLICTEST_JSON, no_argument, NULL, EG_FORMAT,
 	  "the JSON cyclictest --json writes (rt-tests keys, with their stray colon: "
-	  "\"cmdline:\", \"rt_test_version:\"), one thread per CPU, microsecond histogram "
-	  "rows" },
+	  "\"cmdline:\"; \"rt_test_version:\" only from an import of cyclictest's), one "
+	  "thread per CPU, microsecond histogram rows" },
 	{ "csv", EXPORT_OPT_CSV, no_argument, NULL, EG_FORMAT,
 	  "cpu,lo_ns,hi_ns,count: one line per CPU per non-empty histogram bucket (a noise "
 	  "result: its gap-length histogram, cpu,gap_lo_ns,gap_hi_ns,count)" },

@@ -87,7 +87,8 @@ const struct rtm_opt measure_opts_results[] = {
 	{ "quiet", 'q', no_argument, NULL, MEASURE_G_RESULTS,
 	  "no live lines or progress, only the summary" },
 	{ "json", MEASURE_OPT_JSON, optional_argument, "FILE", MEASURE_G_RESULTS,
-	  "the summary as JSON on stdout (or into FILE, then the table stays on stdout)" },
+	  "the summary as JSON on stdout; with FILE the table stays on stdout and FILE gets "
+	  "cyclic: cyclictest's JSON (rt-tests layout), run: the summary JSON" },
 	{ "nsecs", 'N', no_argument, NULL, MEASURE_G_RESULTS, "the summary table in ns" },
 	RTM_OPT_END,
 };

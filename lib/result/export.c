@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/jsonutil.h"
 #include "result/export.h"
 
 /* sections.provenance.cpus entry of @cpu, or NULL (not an import) */
@@ -163,6 +164,7 @@ static json_t *thread_json(const struct rtm_result *r, const struct rtm_result_c
 	json_t *rows = json_object();
 	int64_t srows = pc ? source_rows(prov, pc, rows) : -1;
 	double avg = pc ? source_avg_us(prov, pc) : NAN;
+	const json_t *node = json_object_get(pc, "node");
 
 	if (placed > h->count)
 		placed = h->count;
@@ -185,7 +187,7 @@ static json_t *thread_json(const struct rtm_result *r, const struct rtm_result_c
 		"max", (json_int_t)(h->max_ns / 1000),
 		"avg", isnan(avg) ? json_null() : json_real(avg),
 		"cpu", threads ? -1 : c->cpu,
-		"node", 0);
+		"node", json_is_integer(node) ? (int)json_integer_value(node) : 0);
 }
 
 json_t *rtm_export_cyclictest_json(const struct rtm_result *r, const char *cmdline)
@@ -193,6 +195,7 @@ json_t *rtm_export_cyclictest_json(const struct rtm_result *r, const char *cmdli
 	const json_t *prov = json_object_get(r->sections, "provenance");
 	bool threads = prov && json_is_false(json_object_get(prov, "cpus_known"));
 	const char *src_cmd = json_string_value(json_object_get(prov, "command_line"));
+	const char *src_ver = json_string_value(json_object_get(prov, "version"));
 	const char *export_cmd;
 	json_t *root, *th = json_object(), *start, *end;
 	char cmd[128];
@@ -218,25 +221,29 @@ json_t *rtm_export_cyclictest_json(const struct rtm_result *r, const char *cmdli
 		cmdline = src_cmd;
 	start = rfc2822(r->created, 0);
 	end = rfc2822(r->created, r->duration_ns);
-	root = json_pack("{s:i, s:s, s:s, s:o, s:o, s:i}",
-		"file_version", 1,
-		"cmdline:", cmdline,
-		"rt_test_version:", PACKAGE_VERSION,
-		"start_time", start ? start : json_string(""),
-		"end_time", end ? end : json_string(""),
-		"return_code", 0);
+	/* a command line as typed may hold bytes that are not UTF-8 */
+	root = json_pack("{s:i, s:o}", "file_version", 1, "cmdline:", rtm_json_text(cmdline));
 	if (!root) {
+		json_decref(start);
+		json_decref(end);
 		json_decref(th);
 		return NULL;
 	}
+	/* rt-tests' version only for cyclictest's own run; who wrote the file is "generator" */
+	if (cmdline == src_cmd && src_ver)
+		json_object_set_new(root, "rt_test_version:", json_string(src_ver));
+	json_object_set_new(root, "generator", json_string("rtmeasure " PACKAGE_VERSION));
+	json_object_set_new(root, "start_time", start ? start : json_string(""));
+	json_object_set_new(root, "end_time", end ? end : json_string(""));
+	json_object_set_new(root, "return_code", json_integer(0));
 	if (r->sysinfo)
 		json_object_set_new(root, "sysinfo", sysinfo(r->sysinfo));
 	json_object_set_new(root, "num_threads", json_integer(r->ncpus));
 	json_object_set_new(root, "resolution_in_ns", json_integer(0));
 	json_object_set_new(root, "thread", th);
-	json_object_set_new(root, "exported_by", json_pack("{s:s, s:s, s:s, s:s}",
+	json_object_set_new(root, "exported_by", json_pack("{s:s, s:o, s:s, s:s}",
 		"tool", "rtmeasure " PACKAGE_VERSION,
-		"command", export_cmd,
+		"command", rtm_json_text(export_cmd),
 		"source_tool", r->tool,
 		"source_command", r->command));
 	if (src_cmd && cmdline != src_cmd)

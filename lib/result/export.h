@@ -5,7 +5,8 @@
  * rt-tests JSON: the layout cyclictest --json writes (file_version 1, the keys
  * "cmdline:" and "rt_test_version:" with rt-tests' stray colon, so scripts
  * written for cyclictest read it unchanged), one thread per CPU with a sparse
- * microsecond histogram. CSV: one line per CPU per non-empty histogram bucket.
+ * microsecond histogram; "generator" names the rtmeasure that wrote it. CSV:
+ * one line per CPU per non-empty histogram bucket.
  */
 #ifndef RTM_EXPORT_H
 #define RTM_EXPORT_H
@@ -36,7 +37,9 @@
  * but not in the histogram, and a maximum recorded from beyond the rows is
  * taken out of them again, so importing the export gives back the same
  * counts, min, avg and max. "cpu" is -1 when the result's entries are
- * threads, not CPUs.
+ * threads, not CPUs; "node" is the source's (-1 for none, as cyclictest -S
+ * writes), else 0. "rt_test_version:" is written only with cyclictest's own
+ * "cmdline:" (an import that named both): rtmeasure's version is not rt-tests'.
  * Returns NULL when out of memory.
  */
 json_t *rtm_export_cyclictest_json(const struct rtm_result *r, const char *cmdline);

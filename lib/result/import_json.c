@@ -17,6 +17,7 @@
  * [L-1, L) us (oslat rounds up); its last key also holds every longer one.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,6 +133,7 @@ static int cyclictest_thread(struct imp_set *s, struct imp_col *c, const json_t 
 {
 	const json_t *h = json_object_get(th, "histogram");
 	const json_t *cy = json_object_get(th, "cycles");
+	const json_t *node = json_object_get(th, "node");
 	size_t i;
 
 	if (!json_is_object(h))
@@ -151,6 +153,12 @@ static int cyclictest_thread(struct imp_set *s, struct imp_col *c, const json_t 
 				     "than its %llu cycles (corrupt file?)", s->name, t,
 				     (unsigned long long)c->in_rows, (unsigned long long)c->count);
 	c->overflows = c->count - c->in_rows;
+	/* -1 (cyclictest -S, no NUMA) is kept for export, not read as node 0 */
+	if (json_is_integer(node) && json_integer_value(node) >= -1 &&
+	    json_integer_value(node) <= INT_MAX) {
+		c->has_node = true;
+		c->node = (int)json_integer_value(node);
+	}
 	return c->count ? set_extremes(s, c, th, t, 0, err) : 0;
 }
 

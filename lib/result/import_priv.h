@@ -41,7 +41,8 @@ struct imp_col {
 	size_t nrows, cap;
 	uint64_t in_rows;		/* sum of the rows' counts */
 	uint64_t overflows;		/* samples beyond the rows: values unknown */
-	bool has_count, has_min, has_max, has_avg;
+	bool has_count, has_min, has_max, has_avg, has_node;
+	int node;			/* rt-tests JSON: the thread's NUMA node (-1: none) */
 	uint64_t count;			/* total the source states (rows + overflows) */
 	uint64_t min_ns, max_ns;	/* lower bounds of the source's min and max */
 	double avg_ns;

@@ -275,6 +275,8 @@ json_t *imp_col_json(const struct imp_set *s, const struct imp_col *c, uint64_t 
 		json_object_set_new(j, "thread", json_integer(c->thread));
 	if (c->kind)
 		json_object_set_new(j, "context", json_string(c->kind));
+	if (c->has_node)
+		json_object_set_new(j, "node", json_integer(c->node));
 	json_object_set_new(j, "count", rtm_json_u64(c->has_count ? c->count :
 						      c->in_rows + c->overflows));
 	json_object_set_new(j, "samples_in_rows", rtm_json_u64(c->in_rows));

@@ -16,6 +16,7 @@
 #include "box/sysinfo.h"
 #include "core/fileio.h"
 #include "core/units.h"
+#include "result/export.h"
 #include "result/histfile.h"
 #include "result/resultdir.h"
 #include "session/session_priv.h"
@@ -203,10 +204,21 @@ static int save_extra_files(const struct rtm_session_opts *m, const struct rtm_r
 					       rtm_write_strerror(ret));
 	}
 	if (m->out.json_file) {
-		json_t *j = summary_json(m, r, dir);
+		/* cyclic's is cyclictest's option: rt-tests' layout, ended as cyclictest ends it */
+		json_t *j = m->out.json_file_rttests ?
+			    rtm_export_cyclictest_json(r, m->out.cmdline) : summary_json(m, r, dir);
 
-		text = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		text = j ? json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
 		json_decref(j);
+		if (text && m->out.json_file_rttests) {
+			char *t = realloc(text, strlen(text) + 2);
+
+			if (t)
+				strcat(t, "\n");
+			else
+				free(text);
+			text = t;
+		}
 		ret = text ? rtm_write_target(m->out.json_file, text, strlen(text),
 					      m->out.follow ? RTM_OUT_FOLLOW : 0) : -ENOMEM;
 		free(text);

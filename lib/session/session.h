@@ -58,6 +58,8 @@ struct rtm_session_out {
 	bool histofall;				/* -H: histograms with an all-CPU column */
 	const char *histfile;			/* --histfile: the histogram here too */
 	const char *json_file;			/* --json=FILE: the summary JSON there */
+	bool json_file_rttests;			/* cyclic: --json=FILE is cyclictest's */
+	const char *cmdline;			/* as typed: rt-tests JSON's "cmdline:" */
 	const char *outdir;			/* NULL: default name */
 	bool force;				/* --force: replace an earlier result in -o */
 	bool follow;				/* --follow: -o and FILEs may be symlinks */

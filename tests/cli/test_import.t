@@ -179,10 +179,22 @@ ok $(( rc != 0 )) "import --help exits 0"
 
 # ---------------------------------------------------------------- export
 run_cmd export --cyclictest-json "$t/loaded"
-echo "$out" | jq -e '.file_version == 1 and has("cmdline:") and has("rt_test_version:") and
+echo "$out" | jq -e '.file_version == 1 and has("cmdline:") and
 	.num_threads == 2 and .thread["0"].cycles == 14964 and .thread["0"].max == 25639 and
 	.thread["0"].cpu == -1 and (.thread["0"].histogram | has("27"))' >/dev/null
 ok $? "export --cyclictest-json: cyclictest's keys and values"
+# rtmeasure's version is not rt-tests': "rt_test_version:" only as cyclictest wrote it
+echo "$out" | jq -e '(has("rt_test_version:") | not) and
+	(.generator | test("^rtmeasure [0-9]"))' >/dev/null
+ok $? "export of a source that names no rt-tests version: no \"rt_test_version:\", a generator"
+run_cmd export --cyclictest-json "$t/many/oslat"
+echo "$out" | jq -e '(has("rt_test_version:") | not) and (."cmdline:" | startswith("rtmeasure "))' \
+	>/dev/null
+ok $? "export of oslat's JSON (not cyclictest's layout): no \"rt_test_version:\" of oslat's"
+run_cmd export --cyclictest-json "$RTM_TESTDATA/results/vm-6.18-load"
+echo "$out" | jq -e '(has("rt_test_version:") | not) and (.generator | startswith("rtmeasure ")) and
+	(.thread | length) > 0' >/dev/null
+ok $? "export of a measured result: no \"rt_test_version:\", a generator"
 run_cmd export --cyclictest-json -o "$t/ct.json" "$t/loaded/result.json"
 [ "$rc" -eq 0 ] && [ -z "$out" ] && jq -e '.thread["1"].cycles == 14955' "$t/ct.json" >/dev/null
 ok $? "export -o FILE"
@@ -197,6 +209,16 @@ run_cmd export --cyclictest-json -o "$t/h400.json" "$t/h400"
 [ "$rc" -eq 0 ] && [ "$(jq -S -c '[."cmdline:", (.thread[] | del(.node))]' "$t/h400.json")" = \
 	"$(jq -S -c '[."cmdline:", (.thread[] | del(.node))]' "$D/cyclictest-loaded-h400.json")" ]
 ok $? "import then export of cyclictest JSON: the source's rows, cycles, min, avg, max, cmdline:"
+jq -e '."rt_test_version:" == "2.40"' "$t/h400.json" >/dev/null
+ok $? "import then export of cyclictest JSON: the source's \"rt_test_version:\""
+# cyclictest -S writes node -1 (no NUMA binding): the export keeps it, and all else
+run_cmd import -q -o "$t/smp" "$D/cyclictest-smp-h100.json"
+run_cmd export --cyclictest-json -o "$t/smp.json" "$t/smp"
+[ "$rc" -eq 0 ] && jq -e '[.thread[].node] == [-1, -1]' "$t/smp.json" >/dev/null
+ok $? "import then export of cyclictest -S JSON: node -1 kept"
+[ "$(jq -S -c 'del(.generator, .exported_by)' "$t/smp.json")" = \
+	"$(jq -S -c . "$D/cyclictest-smp-h100.json")" ]
+ok $? "import then export of cyclictest -S JSON: its file, plus generator and exported_by"
 run_cmd export --csv "$t/aff"
 [ "$(echo "$out" | head -1)" = "cpu,lo_ns,hi_ns,count" ] &&
 	[ "$(echo "$out" | tail -n +2 | awk -F, '{s += $4} END {print s}')" = \
