@@ -87,12 +87,59 @@ need_jq() {
 # under flock(1) on $RTM_TEST_LOCK and exits with that run's status.
 RTM_TEST_LOCK=${RTM_TEST_LOCK:-/run/lock/rtmeasure-tests.lock}
 measure_lock() {
-	[ -n "${RTM_TEST_LOCKED:-}" ] && return 0
+	if [ -n "${RTM_TEST_LOCKED:-}" ]; then
+		wait_alone
+		return 0
+	fi
 	command -v flock >/dev/null || skip "flock (util-linux) missing: measuring tests cannot take turns"
 	RTM_TEST_LOCKED=1 flock -w 1800 -E 200 "$RTM_TEST_LOCK" "$BASH" "$0" "$@"
 	local rc=$?
 	[ $rc -ne 200 ] || fail "waited 30 min for $RTM_TEST_LOCK (a measuring test hanging?)"
 	exit $rc
+}
+
+# others_measuring: "pid N (cpuK.lock)" for a live process that holds a CPU
+# lock of rtmeasure's lock directory, as the first run on a CPU (cpuK.lock) or
+# a later one (cpuK.guests): another rtmeasure measuring this box (a user's
+# run, or a command test's), or nothing. Read from /proc/locks, so
+# the check takes no lock itself and never makes a starting run think its
+# CPU is taken.
+others_measuring() {
+	local dir=${RTMEASURE_LOCK_DIR:-/run/lock/rtmeasure} f ino pid
+	[ -r /proc/locks ] || return 0
+	for f in "$dir"/cpu*.lock "$dir"/cpu*.guests; do
+		[ -f "$f" ] || continue
+		ino=$(stat -c %i "$f" 2>/dev/null) || continue
+		pid=$(awk -v ino="$ino" '$2 == "FLOCK" {
+			n = split($6, d, ":"); if (d[n] == ino) { print $5; exit } }' /proc/locks)
+		[ -n "$pid" ] && [ "$pid" != $$ ] && { echo "pid $pid (${f##*/})"; return 0; }
+	done
+	return 0
+}
+
+# wait_alone: a measuring test judges timing only on a box no other rtmeasure
+# measures: wait for one that does to end (up to $RTM_TEST_WAIT_OTHERS, 300 s),
+# then skip with the reason; never a failure that is the other run's doing.
+wait_alone() {
+	local who waited=0 limit=${RTM_TEST_WAIT_OTHERS:-300}
+	while who=$(others_measuring) && [ -n "$who" ]; do
+		[ $waited -ge "$limit" ] &&
+			skip "another rtmeasure measures this box ($who) for over $limit s: timing not judged while it runs"
+		[ $waited -eq 0 ] && echo "waiting: another rtmeasure measures this box ($who)"
+		sleep 1
+		waited=$((waited + 1))
+	done
+	[ $waited -eq 0 ] || echo "waited $waited s for another rtmeasure to end"
+}
+
+# judged_alone DIR: skip when the run saved in DIR shared its CPUs with another
+# rtmeasure that started meanwhile (sections.shared_cpus): its timing is not
+# this test's to judge.
+judged_alone() {
+	local shared
+	shared=$(jq -c '.sections.shared_cpus // empty' "$1/result.json" 2>/dev/null)
+	[ -z "$shared" ] ||
+		skip "another rtmeasure measured CPUs of this run meanwhile ($shared): timing not judged"
 }
 
 # no_instances_of PID: fail when tracefs still has an instance of process PID

@@ -28,6 +28,7 @@ wait $cyc || fail "cyclic exited $?"
 wait $inj || fail "inject exited $?"
 n_inj=$(sed -n 's/^injections //p' "$out/inj.txt")
 [ "$n_inj" = 20 ] || fail "injector reports $n_inj injections"
+judged_alone "$out/a"
 "$check" "$out/a" --spikes >"$out/spikes.txt" || fail "result does not load"
 # Match every injection [start, end] with the logged wake-ups that happened
 # right after it ended (woke = planned + latency in [end, end + 300 us]).
@@ -77,6 +78,7 @@ wait_probes $cyc
 inj=$!
 wait $cyc || fail "cyclic exited $?"
 wait $inj || fail "inject exited $?"
+judged_alone "$out/b"
 facts=$("$check" "$out/b" 1500000 3500000 1000000) || fail "result does not load"
 echo "$facts"
 line=$(echo "$facts" | grep '^cpu=0 ')

@@ -58,6 +58,7 @@ wait_probes "$rpid"
 	fail "inject exited $?"
 wait "$rpid" || fail "run exited $?: $(cat "$t/spin.err")"
 no_instances_of "$rpid"
+judged_alone "$t/spin"
 read -r _ _ start end <"$t/inj"
 ipid=$(jq -r '.sections.rt_holds.tasks[] | select(.comm == "rtm-inject") | .pid' \
 	"$t/spin/result.json")
@@ -160,6 +161,7 @@ done
 	fail "inject exited $?"
 wait "$rpid" || fail "monitor exited $?: $(cat "$t/mon.err")"
 no_instances_of "$rpid"
+judged_alone "$t/mon"
 grep -q "^RT tasks holding a CPU > 100 ms: rtm-inject [0-9]* FIFO 90 on CPU 1 running " \
 	"$t/mon.out" || fail "the monitor's line never showed the spinner running"
 grep -q "^RT tasks holding a CPU > 100 ms: rtm-inject [0-9]* FIFO 90 on CPU 1: [0-9]* intervals\?, " \
