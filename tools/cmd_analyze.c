@@ -80,6 +80,23 @@ static char *model_of_results(const char *spike_path)
 }
 
 /* Analyse one spike file; 0, or RTM_EXIT_USAGE after the one-line error. */
+/* A capture of the monitor names its own threads again ("own_name", "own_tids"). */
+static void analyze_own(const json_t *doc, struct rtm_analysis *a)
+{
+	const json_t *tids = json_object_get(doc, "own_tids");
+	const char *name = json_string_value(json_object_get(doc, "own_name"));
+	int *id, n = 0;
+	size_t i;
+
+	if (!name || !json_is_array(tids) || !(id = calloc(json_array_size(tids) + 1, sizeof(*id))))
+		return;
+	for (i = 0; i < json_array_size(tids); i++)
+		if (json_is_integer(json_array_get(tids, i)))
+			id[n++] = (int)json_integer_value(json_array_get(tids, i));
+	rtm_analysis_own(a, id, n, name);
+	free(id);
+}
+
 static int analyze_file(const char *path, json_t *out, bool json, const char *model)
 {
 	char *found = NULL;
@@ -112,6 +129,7 @@ static int analyze_file(const char *path, json_t *out, bool json, const char *mo
 		    (uint64_t)json_integer_value(json_object_get(doc, "planned_ns")),
 		    (uint64_t)json_integer_value(json_object_get(doc, "woke_ns")),
 		    probe ? probe : "", model, &a);
+	analyze_own(doc, &a);
 	free(found);
 	if (json) {
 		json_t *j = rtm_analysis_to_json(&a);

@@ -139,40 +139,58 @@ static void draw_header(const struct rtm_dash *d, int rows, int cols)
 	}
 }
 
+/* The table's heading, each shown column right-aligned in its width. */
+static void draw_cpu_heading(const struct rtm_dash *d, int y, const struct rtm_dash_cols *c)
+{
+	static const char *const names[RTM_COL_N] = { "CPU", "cur", "min", "avg", "p99", "p99.9",
+						       "max", "samples", "overruns", "" };
+	int i;
+
+	attron(A_BOLD | (d->colours ? COLOR_PAIR(PAIR_HEAD) : 0));
+	mvprintw(y, 0, "%-*s", c->width[RTM_COL_CPU], names[RTM_COL_CPU]);
+	for (i = RTM_COL_CPU + 1; i < RTM_COL_SPARK; i++)
+		if (c->shown[i])
+			mvprintw(y, c->x[i], "%*s", c->width[i], names[i]);
+	if (c->shown[RTM_COL_SPARK])
+		mvprintw(y, c->x[RTM_COL_SPARK] + 1, "%s", c->spark_head);
+	attroff(A_BOLD | (d->colours ? COLOR_PAIR(PAIR_HEAD) : 0));
+}
+
+static void draw_cpu_row(const struct rtm_dash *d, int y, const struct rtm_mon_cpu *mc,
+			 const struct rtm_dash_cols *c)
+{
+	const struct rtm_mon *mo = d->mo;
+	const uint64_t lat[RTM_COL_N] = { [RTM_COL_CUR] = mc->cur_ns, [RTM_COL_MIN] = mc->min_ns,
+		[RTM_COL_AVG] = (uint64_t)mc->avg_ns, [RTM_COL_P99] = mc->p99_ns,
+		[RTM_COL_P999] = mc->p999_ns, [RTM_COL_MAX] = mc->max_ns };
+	char spark[RTM_MON_SPARK * 3 + 1];
+	int i, marks = c->spark_marks < RTM_MON_SPARK ? c->spark_marks : RTM_MON_SPARK;
+
+	mvprintw(y, 0, "%-5d", mc->cpu);
+	for (i = RTM_COL_CUR; i <= RTM_COL_MAX; i++)
+		if (c->shown[i])
+			put_lat(d, y, c->x[i], lat[i], mc->samples > 0, mo->threshold_ns);
+	if (c->shown[RTM_COL_SAMPLES])
+		mvprintw(y, c->x[RTM_COL_SAMPLES], "%10llu", (unsigned long long)mc->samples);
+	if (c->shown[RTM_COL_OVERRUNS])
+		mvprintw(y, c->x[RTM_COL_OVERRUNS], "%8llu", (unsigned long long)mc->overruns);
+	/* the newest maxima that fit in the width, newest on the right */
+	if (marks > 0 && rtm_sparkline(spark, sizeof(spark), mc->spark + RTM_MON_SPARK - marks,
+				       marks, mo->m.probe.interval_ns / 100, mo->threshold_ns * 4,
+				       d->utf8) >= 0)
+		mvprintw(y, c->x[RTM_COL_SPARK] + 1, "%s", spark);
+}
+
 static void draw_cpus(struct rtm_dash *d, int y, int rows, const struct rtm_dash_layout *l)
 {
 	const struct rtm_mon *mo = d->mo;
-	int i, shown = rows - 1, width;
-	char spark[RTM_MON_SPARK * 3 + 1];
+	int i, shown = rows - 1;
 
 	if (d->scroll > mo->n - shown)
 		d->scroll = mo->n - shown > 0 ? mo->n - shown : 0;
-	attron(A_BOLD | (d->colours ? COLOR_PAIR(PAIR_HEAD) : 0));
-	mvprintw(y, 0, "%-5s %9s %9s %9s %9s %9s %9s %10s %8s%s", "CPU", "cur", "min", "avg", "p99",
-		 "p99.9", "max", "samples", "overruns", l->sparkline ? "  max per refresh" : "");
-	attroff(A_BOLD | (d->colours ? COLOR_PAIR(PAIR_HEAD) : 0));
-	for (i = 0; i < shown && d->scroll + i < mo->n; i++) {
-		const struct rtm_mon_cpu *mc = &mo->cpus[d->scroll + i];
-		bool have = mc->samples > 0;
-		int yy = y + 1 + i;
-
-		mvprintw(yy, 0, "%-5d", mc->cpu);
-		put_lat(d, yy, 6, mc->cur_ns, have, mo->threshold_ns);
-		put_lat(d, yy, 16, mc->min_ns, have, mo->threshold_ns);
-		put_lat(d, yy, 26, (uint64_t)mc->avg_ns, have, mo->threshold_ns);
-		put_lat(d, yy, 36, mc->p99_ns, have, mo->threshold_ns);
-		put_lat(d, yy, 46, mc->p999_ns, have, mo->threshold_ns);
-		put_lat(d, yy, 56, mc->max_ns, have, mo->threshold_ns);
-		mvprintw(yy, 66, "%10llu %8llu", (unsigned long long)mc->samples,
-			 (unsigned long long)mc->overruns);
-		/* the newest maxima that fit in the width, newest on the right */
-		width = COLS - 88 < RTM_MON_SPARK ? COLS - 88 : RTM_MON_SPARK;
-		if (l->sparkline && width > 0 &&
-		    rtm_sparkline(spark, sizeof(spark), mc->spark + RTM_MON_SPARK - width, width,
-				  mo->m.probe.interval_ns / 100, mo->threshold_ns * 4,
-				  d->utf8) >= 0)
-			mvprintw(yy, 86, "  %s", spark);
-	}
+	draw_cpu_heading(d, y, &l->cols);
+	for (i = 0; i < shown && d->scroll + i < mo->n; i++)
+		draw_cpu_row(d, y + 1 + i, &mo->cpus[d->scroll + i], &l->cols);
 	if (mo->n > shown)
 		mvprintw(y, COLS - 12 > 0 ? COLS - 12 : 0, "[%d-%d/%d]", d->scroll,
 			 d->scroll + shown - 1, mo->n);
@@ -201,10 +219,42 @@ static void draw_irqs(const struct rtm_dash *d, int y, int rows)
 	}
 }
 
+/*
+ * @text from (@y, @x) in the screen's width, broken at words into at most @max lines
+ * (" ..." ending the last when more was left); the lines used.
+ */
+static int draw_wrapped(int y, int x, const char *text, int max)
+{
+	int start[8], len[8], i, n;
+	bool cut;
+
+	if (max > 8)
+		max = 8;
+	n = rtm_dash_wrap(text, COLS - x, max, start, len, &cut);
+	for (i = 0; i < n; i++)
+		mvprintw(y + i, x, "%.*s%s", len[i], text + start[i],
+			 cut && i == n - 1 ? " ..." : "");
+	return n;
+}
+
+/* The lines @text takes from column @x, at most @max. */
+static int wrapped_lines(int x, const char *text, int max)
+{
+	int start[8], len[8];
+	bool cut;
+
+	return rtm_dash_wrap(text, COLS - x, max > 8 ? 8 : max, start, len, &cut);
+}
+
+/*
+ * Newest first, each spike's cause broken at words under its time, CPU and
+ * latency; a spike is shown whole or, when the newest does not fit, as far as the
+ * rows go. Tab gives the log more rows.
+ */
 static void draw_spikes(const struct rtm_dash *d, int y, int rows)
 {
 	const struct rtm_mon *mo = d->mo;
-	int i, n = mo->nspikes < RTM_MON_SPIKES ? mo->nspikes : RTM_MON_SPIKES;
+	int i, used = 1, n = mo->nspikes < RTM_MON_SPIKES ? mo->nspikes : RTM_MON_SPIKES;
 	char thr[16];
 
 	rtm_fmt_ns(thr, sizeof(thr), mo->threshold_ns);
@@ -212,16 +262,19 @@ static void draw_spikes(const struct rtm_dash *d, int y, int rows)
 	mvprintw(y, 0, "spikes over %s: %d%s", thr, mo->nspikes,
 		 mo->nspikes ? "   (newest first; time, CPU, latency, cause)" : "");
 	attroff(A_BOLD | (d->colours ? COLOR_PAIR(PAIR_HEAD) : 0));
-	for (i = 0; i < rows - 1 && i < n; i++) {
+	for (i = 0; used < rows && i < n; i++) {
 		const struct rtm_mon_spike *s = &mo->spikes[(mo->nspikes - 1 - i) % RTM_MON_SPIKES];
+		int need = wrapped_lines(28, s->verdict, 8);
 		char lat[16];
 
+		if (i && used + need > rows)
+			break;
 		rtm_fmt_ns(lat, sizeof(lat), s->latency_ns);
-		mvprintw(y + 1 + i, 0, "%8.1fs CPU%-3d ", s->t_s, s->cpu);
+		mvprintw(y + used, 0, "%8.1fs CPU%-3d ", s->t_s, s->cpu);
 		attron(rtm_dash_level_attr(d, RTM_LEVEL_ALERT));
 		printw("%9s", lat);
 		attroff(rtm_dash_level_attr(d, RTM_LEVEL_ALERT));
-		printw("  %.*s", COLS > 30 ? COLS - 30 : 0, s->verdict);
+		used += draw_wrapped(y + used, 28, s->verdict, rows - used);
 	}
 }
 
@@ -278,7 +331,7 @@ void rtm_dash_draw(struct rtm_dash *d)
 {
 	const struct rtm_mon *mo = d->mo;
 	struct rtm_dash_layout l;
-	int y;
+	int y, n;
 
 	erase();	/* redrawn in a buffer; refresh() sends only the changes: no flicker */
 	rtm_dash_layout(LINES, COLS, mo->n, d->focus, &l);
@@ -300,17 +353,19 @@ void rtm_dash_draw(struct rtm_dash *d)
 		draw_irqs(d, y, l.irq_rows);
 		y += l.irq_rows;
 	}
-	if (l.spike_rows > 1 && mo->holdline[0]) {	/* --rt-hold: one line */
-		mvprintw(y++, 0, "%.*s", COLS, mo->holdline);
+	/* --rt-hold, --timer-irq and the spike census: a line each, two for the census */
+	if (l.spike_rows > 1 && mo->holdline[0]) {
+		y += draw_wrapped(y, 0, mo->holdline, 1);	/* cut at a word */
 		l.spike_rows--;
 	}
-	if (l.spike_rows > 1 && mo->tirqline[0]) {	/* --timer-irq: one line */
-		mvprintw(y++, 0, "%.*s", COLS, mo->tirqline);
+	if (l.spike_rows > 1 && mo->tirqline[0]) {
+		y += draw_wrapped(y, 0, mo->tirqline, 1);	/* cut at a word */
 		l.spike_rows--;
 	}
-	if (l.spike_rows > 1 && mo->censusline[0]) {	/* the spike census: one line */
-		mvprintw(y++, 0, "%.*s", COLS, mo->censusline);
-		l.spike_rows--;
+	if (l.spike_rows > 1 && mo->censusline[0]) {
+		n = draw_wrapped(y, 0, mo->censusline, l.spike_rows > 4 ? 2 : 1);
+		y += n;
+		l.spike_rows -= n;
 	}
 	if (l.spike_rows)
 		draw_spikes(d, y, l.spike_rows);
@@ -322,6 +377,32 @@ void rtm_dash_draw(struct rtm_dash *d)
 	if (d->help)
 		draw_help();
 	refresh();
+}
+
+/*
+ * The busiest interrupts of the measured CPUs, counted on them all together:
+ * "irq/s, CPUs 0-1 together: LOC 3344/s, irq 42 (virtio0) 1/s". Each figure
+ * carries its unit, and a numbered IRQ its word, so no figure reads as a CPU.
+ */
+static void print_plain_irqs(const struct rtm_mon *mo, FILE *f)
+{
+	char cpus[128];
+	int i;
+
+	rtm_cpulist_format(&mo->m.probe.cpus, cpus, sizeof(cpus));
+	fprintf(f, "irq/s, CPU%s %s%s:", mo->m.probe.cpus.n > 1 ? "s" : "", cpus,
+		mo->m.probe.cpus.n > 1 ? " together" : "");
+	for (i = 0; i < mo->nirqs && i < 5; i++) {
+		const struct rtm_mon_irq *q = &mo->irqs[i];
+		bool numbered = q->name[0] && strspn(q->name, "0123456789") == strlen(q->name);
+
+		if (numbered)
+			fprintf(f, "%s irq %s%s%s%s %.0f/s", i ? "," : "", q->name,
+				q->desc[0] ? " (" : "", q->desc, q->desc[0] ? ")" : "", q->rate);
+		else
+			fprintf(f, "%s %s %.0f/s", i ? "," : "", q->name, q->rate);
+	}
+	fputc('\n', f);
 }
 
 void rtm_dash_print_plain(struct rtm_dash *d)
@@ -349,12 +430,8 @@ void rtm_dash_print_plain(struct rtm_dash *d)
 			a[3], a[4], a[5], (unsigned long long)mc->samples,
 			(unsigned long long)mc->overruns);
 	}
-	if (mo->nirqs) {
-		fprintf(f, "irq/s:");
-		for (i = 0; i < mo->nirqs && i < 5; i++)
-			fprintf(f, " %s %.0f", mo->irqs[i].name, mo->irqs[i].rate);
-		fputc('\n', f);
-	}
+	if (mo->nirqs)
+		print_plain_irqs(mo, f);
 	for (i = 0; i < mo->nn; i++) {	/* --noise-cpus */
 		char cells[RTM_DASH_NOISE_CELLS][64];
 

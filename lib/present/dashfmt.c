@@ -67,6 +67,105 @@ int rtm_sparkline(char *buf, size_t len, const uint64_t *v, int n, uint64_t lo, 
 	return (int)used;
 }
 
+void rtm_dash_columns(int ncols, int max_marks, struct rtm_dash_cols *c)
+{
+	/* the keep order; widths without the one-space separator before each */
+	static const struct { enum rtm_dash_col col; int width; } keep[] = {
+		{ RTM_COL_CPU, 5 }, { RTM_COL_CUR, 9 }, { RTM_COL_MAX, 9 }, { RTM_COL_P99, 9 },
+		{ RTM_COL_OVERRUNS, 8 }, { RTM_COL_SPARK, 1 + RTM_DASH_SPARK_MIN },
+		{ RTM_COL_AVG, 9 }, { RTM_COL_MIN, 9 }, { RTM_COL_P999, 9 },
+		{ RTM_COL_SAMPLES, 10 },
+	};
+	static const char *const heads[] = { "max per refresh", "max/refresh", "maxima" };
+	int i, used = 0, x = 0;
+
+	memset(c, 0, sizeof(*c));
+	c->spark_head = "";
+	if (max_marks < RTM_DASH_SPARK_MIN)	/* no room kept for a trend */
+		max_marks = 0;
+	for (i = 0; i < (int)(sizeof(keep) / sizeof(keep[0])); i++) {
+		int w = keep[i].width + (used ? 1 : 0);
+
+		if (keep[i].col == RTM_COL_SPARK && !max_marks)
+			continue;
+		if (used + w > ncols)
+			break;
+		c->shown[keep[i].col] = true;
+		c->width[keep[i].col] = keep[i].width;
+		used += w;
+	}
+	if (c->shown[RTM_COL_SPARK]) {	/* the width left over, one space before the marks */
+		c->spark_marks = RTM_DASH_SPARK_MIN + ncols - used;
+		if (c->spark_marks > max_marks)
+			c->spark_marks = max_marks;
+		c->width[RTM_COL_SPARK] = 1 + c->spark_marks;
+		for (i = 0; i < 3 && c->spark_head[0] == '\0'; i++)
+			if ((int)strlen(heads[i]) <= c->spark_marks)
+				c->spark_head = heads[i];
+	}
+	for (i = 0; i < RTM_COL_N; i++) {
+		if (!c->shown[i])
+			continue;
+		x += x ? 1 : 0;
+		c->x[i] = x;
+		x += c->width[i];
+	}
+}
+
+/* The length of the UTF-8 text @s cut at most @n bytes in, at a character's start. */
+static int utf8_cut(const char *s, int n)
+{
+	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+		n--;
+	return n;
+}
+
+/* The next line of @s (no leading spaces) in @width bytes: its length, broken at a space. */
+static int wrap_one(const char *s, int width)
+{
+	int n = (int)strlen(s), k;
+
+	if (n <= width)
+		return n;
+	for (k = width; k > 0 && s[k] != ' '; k--)
+		;
+	if (k > 0) {
+		while (k > 0 && s[k - 1] == ' ')
+			k--;
+		if (k > 0)
+			return k;
+	}
+	k = utf8_cut(s, width);		/* one word wider than the line: cut it */
+	return k > 0 ? k : width;
+}
+
+int rtm_dash_wrap(const char *text, int width, int max, int *start, int *len, bool *cut)
+{
+	const char *p = text;
+	int n = 0;
+
+	*cut = false;
+	if (width < 1 || max < 1)
+		return 0;
+	while (*p == ' ')
+		p++;
+	while (*p && n < max) {
+		int k = wrap_one(p, width);
+
+		if (n == max - 1 && p[k + (int)strspn(p + k, " ")]) {	/* more to come */
+			if (width > 4)	/* room for " ..." */
+				k = wrap_one(p, width - 4);
+			*cut = true;
+		}
+		start[n] = (int)(p - text);
+		len[n++] = k;
+		p += k;
+		while (*p == ' ')
+			p++;
+	}
+	return n;
+}
+
 void rtm_dash_layout(int nlines, int ncols, int ncpus, enum rtm_dash_panel focus,
 		     struct rtm_dash_layout *l)
 {
@@ -78,7 +177,7 @@ void rtm_dash_layout(int nlines, int ncols, int ncpus, enum rtm_dash_panel focus
 		return;
 	}
 	l->header = nlines >= 16 ? 3 : 1;
-	l->sparkline = ncols >= 100;
+	rtm_dash_columns(ncols, RTM_DASH_SPARK_MAX, &l->cols);
 	avail = nlines - l->header - 1;		/* the status line */
 	want_cpu = ncpus + 1;			/* the table's heading + a row per CPU */
 	/* the CPU table first (at least its heading and 2 rows), then the focused panel */

@@ -33,17 +33,53 @@ int rtm_sparkline(char *buf, size_t len, const uint64_t *v, int n, uint64_t lo, 
 /* Which panels fit on the screen, and how many lines each gets. */
 enum rtm_dash_panel { RTM_PANEL_CPUS, RTM_PANEL_IRQ, RTM_PANEL_SPIKES, RTM_PANEL_N };
 
+/* The CPU table's columns, in the order they are drawn left to right. */
+enum rtm_dash_col {
+	RTM_COL_CPU, RTM_COL_CUR, RTM_COL_MIN, RTM_COL_AVG, RTM_COL_P99, RTM_COL_P999,
+	RTM_COL_MAX, RTM_COL_SAMPLES, RTM_COL_OVERRUNS, RTM_COL_SPARK, RTM_COL_N
+};
+
+#define RTM_DASH_SPARK_MIN 8		/* marks: a shorter sparkline shows no trend */
+#define RTM_DASH_SPARK_MAX 60		/* marks: the refreshes the monitor keeps */
+
+struct rtm_dash_cols {
+	bool shown[RTM_COL_N];
+	int x[RTM_COL_N];		/* the column's first screen column, when shown */
+	int width[RTM_COL_N];		/* its width, the separator before it left out */
+	int spark_marks;		/* the sparkline's marks, 0: not shown */
+	const char *spark_head;		/* its heading as wide as fits ("": not shown) */
+};
+
+/*
+ * The CPU table's columns in @ncols screen columns, the sparkline at most
+ * @max_marks wide. Columns are kept in this order, the first that does not fit
+ * and those after it left out: CPU, cur, max, p99, overruns, the sparkline (at
+ * least RTM_DASH_SPARK_MIN marks), avg, min, p99.9, samples. The sparkline then
+ * takes the width left over. 80 columns keep all but p99.9 and samples.
+ */
+void rtm_dash_columns(int ncols, int max_marks, struct rtm_dash_cols *c);
+
+/*
+ * rtm_dash_wrap - break @text into lines of at most @width bytes at spaces (a
+ * word longer than @width is cut, at a UTF-8 character's start). At most @max
+ * lines: when the text needs more, the last one is shortened to end at a word
+ * and leave room for " ..." (*@cut set). Each line's offset into @text and its
+ * length in @start and @len (spaces at the breaks left out); returns the number.
+ */
+int rtm_dash_wrap(const char *text, int width, int max, int *start, int *len, bool *cut);
+
 struct rtm_dash_layout {
 	bool too_small;			/* below 40x8: only a one-line notice */
 	int header;			/* header lines at the top */
 	int cpu_rows;			/* CPU table rows shown (a scrolled window) */
 	int irq_rows, spike_rows;	/* 0: the panel is not shown */
 	int noise_rows;			/* the noise panel (monitor --noise-cpus), 0: none */
-	bool sparkline;			/* the CPU table has room for the sparkline column */
+	struct rtm_dash_cols cols;	/* the CPU table's columns (rtm_dash_columns()) */
 };
 
 /*
- * Lay out @lines x @cols for @ncpus CPUs, giving room first to the @focus panel:
+ * Lay out @lines x @cols for @ncpus CPUs (the table's columns with a sparkline of
+ * at most RTM_DASH_SPARK_MAX marks), giving room first to the @focus panel:
  * header, CPU table (at least 2 rows), IRQ panel, spike log, status line.
  */
 void rtm_dash_layout(int nlines, int ncols, int ncpus, enum rtm_dash_panel focus,

@@ -158,6 +158,7 @@ static void save_window(const struct rtm_session_opts *m, struct rtm_trace *t, s
 
 	rtm_spike_window_init(&w, cpu, planned_ns, woke_ns, m->probe.interval_ns,
 			      m->preempt_model);
+	w.own_name = "this rtmeasure";	/* its own threads named as such, as in the census */
 	sum = rtm_capture_window(t, &w, count_captures(r) + 1, dir, &err);
 	if (!sum) {
 		fprintf(m->errf, "rtmeasure: spike capture failed: %s\n", err.msg);

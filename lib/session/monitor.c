@@ -169,6 +169,7 @@ static void take_spike(struct rtm_mon *mo)
 	}
 	rtm_spike_window_init(&w, pc.cpu, pc.planned_ns, pc.woke_ns, mo->m.probe.interval_ns,
 			      mo->m.preempt_model);
+	w.own_name = "this monitor";	/* its drawing and draining can be the cause too */
 	sum = rtm_capture_window(mo->trace, &w, ++mo->nspike_files, mo->spike_dir, &err);
 	add_spike(mo, &pc, sum ? json_string_value(json_object_get(sum, "verdict")) : err.msg);
 	json_decref(sum);

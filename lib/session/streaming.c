@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "core/clock.h"
@@ -64,6 +65,7 @@ struct rtm_stream *rtm_session_stream_start(const struct rtm_session_opts *m,
 		.census_ns = rtm_session_census_wanted(m) ? m->probe.capture_ns : 0,
 		.noise_causes = rtm_session_noise_trace_wanted(m),
 		.noise_window_ns = m->noise.window_ns,
+		.own_name = !strcmp(m->command, "monitor") ? "this monitor" : NULL,
 	};
 	struct rtm_stream *st = rtm_stream_start(&so, err);
 

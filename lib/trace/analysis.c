@@ -227,9 +227,15 @@ static void verdict(struct rtm_analysis *a)
 			    rtm_fmt_ns(t1, sizeof(t1), a->sched_delay_ns));
 			for (i = 0, shown = 0; i < a->ntasks && shown < 3; i++, shown++) {
 				policy_text(a->tasks[i].prio, pol, sizeof(pol));
-				PUT("%s %s (pid %d, %s) ran %s", shown ? "," : ", while",
-				    a->tasks[i].comm, a->tasks[i].pid, pol,
-				    rtm_fmt_ns(t1, sizeof(t1), a->tasks[i].ran_ns));
+				if (a->tasks[i].own)	/* the measuring process: said so */
+					PUT("%s %s (%s, pid %d, %s) ran %s",
+					    shown ? "," : ", while", a->own_name, a->tasks[i].comm,
+					    a->tasks[i].pid, pol,
+					    rtm_fmt_ns(t1, sizeof(t1), a->tasks[i].ran_ns));
+				else
+					PUT("%s %s (pid %d, %s) ran %s", shown ? "," : ", while",
+					    a->tasks[i].comm, a->tasks[i].pid, pol,
+					    rtm_fmt_ns(t1, sizeof(t1), a->tasks[i].ran_ns));
 				if (i == a->held_by) {
 					const char *where, *why;
 
@@ -417,6 +423,18 @@ void rtm_analyze(const struct rtm_event *ev, size_t n, int cpu, uint64_t planned
 		a->probe_prio = ev[se.wakeup].wakeup.prio;
 		find_holder(a, ev, n, cpu, t_wake, t_switch);
 	}
+	verdict(a);
+}
+
+void rtm_analysis_own(struct rtm_analysis *a, const int *tids, int n, const char *name)
+{
+	int i, k;
+
+	snprintf(a->own_name, sizeof(a->own_name), "%s", name);
+	for (i = 0; i < a->ntasks; i++)
+		for (k = 0; k < n; k++)
+			if (a->tasks[i].pid == tids[k])
+				a->tasks[i].own = true;
 	verdict(a);
 }
 

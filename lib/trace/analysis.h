@@ -33,6 +33,7 @@ struct rtm_analysis_task {
 	int pid;
 	int prio;			/* kernel prio: < 100 RT (99 - prio), 120 + nice */
 	uint64_t ran_ns;		/* time it ran while the probe waited */
+	bool own;			/* a thread of the measuring process (rtm_analysis_own) */
 };
 
 struct rtm_analysis_irq {
@@ -60,6 +61,7 @@ struct rtm_analysis {
 	struct rtm_analysis_task tasks[RTM_ANALYSIS_MAX_ITEMS];
 	int nirqs;
 	struct rtm_analysis_irq irqs[RTM_ANALYSIS_MAX_ITEMS];
+	char own_name[24];		/* how the verdict names those ("this monitor") */
 	char verdict[1024];
 };
 
@@ -78,6 +80,14 @@ struct rtm_analysis {
 void rtm_analyze(const struct rtm_event *ev, size_t n, int cpu, uint64_t planned_ns,
 		 uint64_t woke_ns, const char *probe_comm, const char *preempt_model,
 		 struct rtm_analysis *a);
+
+/*
+ * The tasks of @a whose pid is one of @tids (@n) are threads of the measuring
+ * process (the command's drawing and draining, never the probe): still causes,
+ * but the verdict names them "@name (comm, pid N, ...)" so that nobody takes the
+ * tool for the system's load. The verdict is written again.
+ */
+void rtm_analysis_own(struct rtm_analysis *a, const int *tids, int n, const char *name);
 
 json_t *rtm_analysis_to_json(const struct rtm_analysis *a);
 

@@ -13,6 +13,7 @@
 #include "trace/capture.h"
 #include "core/fileio.h"
 #include "core/jsonutil.h"
+#include "core/task.h"
 
 struct window_ctx {
 	const struct rtm_spike_window *w;
@@ -270,6 +271,47 @@ static int save_text(const char *path, const struct window_ctx *c, bool truncate
 	return ret;
 }
 
+struct own_tids {
+	int *tid;
+	size_t n, cap;
+};
+
+static int add_own(int tid, void *arg)
+{
+	struct own_tids *o = arg;
+	int *n = rtm_grow(o->tid, &o->cap, o->n, sizeof(*n), 16);
+
+	if (!n)
+		return -ENOMEM;
+	o->tid = n;
+	o->tid[o->n++] = tid;
+	return 0;
+}
+
+/*
+ * The window analysed; with w->own_name, this process's threads named so. Their
+ * ids as a JSON array for the spike file (NULL without), so a later analyze says
+ * the same.
+ */
+static json_t *analyse(const struct window_ctx *c, struct rtm_analysis *an)
+{
+	const struct rtm_spike_window *w = c->w;
+	struct own_tids o = { NULL, 0, 0 };
+	json_t *tids = NULL;
+	size_t i;
+
+	rtm_analyze(c->ev, c->n, w->cpu, w->planned_ns, w->woke_ns, w->probe_comm,
+		    w->preempt_model, an);
+	if (w->own_name && rtm_task_each_thread_of("/", 0, add_own, &o) >= 0) {
+		rtm_analysis_own(an, o.tid, (int)o.n, w->own_name);
+		tids = json_array();
+		for (i = 0; i < o.n; i++)
+			json_array_append_new(tids, json_integer(o.tid[i]));
+	}
+	free(o.tid);
+	return tids;
+}
+
 json_t *rtm_capture_window(struct rtm_trace *t, const struct rtm_spike_window *w, int index,
 			   const char *dir, struct rtm_error *err)
 {
@@ -278,7 +320,7 @@ json_t *rtm_capture_window(struct rtm_trace *t, const struct rtm_spike_window *w
 	char sdir[PATH_MAX], txt[PATH_MAX + 32], js[PATH_MAX + 32], rel[64];
 	uint64_t lost = 0, refused = rtm_trace_refused(t);
 	bool truncated;
-	json_t *arr, *doc;
+	json_t *arr, *doc, *own;
 	char *text;
 	long n;
 	size_t i, nev;
@@ -312,8 +354,7 @@ json_t *rtm_capture_window(struct rtm_trace *t, const struct rtm_spike_window *w
 	snprintf(txt, sizeof(txt), "%s/%s.txt", dir, rel);
 	snprintf(js, sizeof(js), "%s/%s.json", dir, rel);
 	nev = c.n;
-	rtm_analyze(c.ev, c.n, w->cpu, w->planned_ns, w->woke_ns, w->probe_comm,
-		    w->preempt_model, &an);
+	own = analyse(&c, &an);
 	ret = save_text(txt, &c, truncated, an.verdict);
 	arr = json_array();
 	for (i = 0; i < c.n; i++)
@@ -326,6 +367,10 @@ json_t *rtm_capture_window(struct rtm_trace *t, const struct rtm_spike_window *w
 			"analysis", rtm_analysis_to_json(&an), "events", arr);
 	if (doc && refused)
 		json_object_set_new(doc, "refused_pages", json_integer((json_int_t)refused));
+	if (own) {
+		json_object_set_new(doc, "own_name", json_string(w->own_name));
+		json_object_set_new(doc, "own_tids", own);
+	}
 	text = json_dumps(doc, JSON_INDENT(1));
 	json_decref(doc);
 	if (!ret)

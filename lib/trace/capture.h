@@ -26,6 +26,8 @@ struct rtm_spike_window {
 	uint64_t after_ns;		/* how far after the wake-up to end */
 	char probe_comm[32];		/* the probe thread's name, for the analysis */
 	const char *preempt_model;	/* the kernel's ("none", ...; NULL: unknown) */
+	const char *own_name;		/* NULL, or how the analysis names this process's
+					 * other threads ("this monitor": rtm_analysis_own()) */
 };
 
 /* How far before the planned wake-up a window starts: max(@interval_ns, 1 ms). */
@@ -59,9 +61,10 @@ int rtm_events_from_json(const json_t *arr, struct rtm_event **out, size_t *n,
  * @index: the spike's number (files spike-<index>.txt/.json, 3 digits)
  *
  * The window is analysed (analysis.h); the analysis goes into the .json file and
- * its verdict into the summary. Returns a summary object for result.json
- * ({"type": "spike_capture", "cpu", "file", "events", "lost", "verdict", ...})
- * or NULL with a one-line message in @err.
+ * its verdict into the summary. With @w->own_name, the threads of this process
+ * are named so (their ids saved as "own_tids", the name as "own_name"). Returns a
+ * summary object for result.json ({"type": "spike_capture", "cpu", "file", "events",
+ * "lost", "verdict", ...}) or NULL with a one-line message in @err.
  */
 json_t *rtm_capture_window(struct rtm_trace *t, const struct rtm_spike_window *w, int index,
 			   const char *dir, struct rtm_error *err);

@@ -63,6 +63,7 @@ void rtm_census_free(struct rtm_census *c)
 	rtm_irqacct_free(c->irq);
 	free(c->proc_root);
 	free(c->tids);
+	free(c->own);
 	free(c->tasks);
 	free(c->verdicts);
 	free(c->tally);
@@ -98,6 +99,31 @@ int rtm_census_follow(struct rtm_census *c, int tid)
 		return -ENOMEM;
 	c->tids = n;
 	c->tids[c->ntids++] = tid;
+	return 0;
+}
+
+static bool own(const struct rtm_census *c, int tid)
+{
+	size_t i;
+
+	for (i = 0; i < c->nown; i++)
+		if (c->own[i] == tid)
+			return true;
+	return false;
+}
+
+int rtm_census_own(struct rtm_census *c, int tid, const char *name)
+{
+	int *n;
+
+	snprintf(c->own_name, sizeof(c->own_name), "%s", name);
+	if (own(c, tid))
+		return 0;
+	n = rtm_grow(c->own, &c->ocap, c->nown, sizeof(*n), 16);
+	if (!n)
+		return -ENOMEM;
+	c->own = n;
+	c->own[c->nown++] = tid;
 	return 0;
 }
 
@@ -406,7 +432,8 @@ static void sched_words(const struct rtm_census_verdict *v, bool rt, char *buf, 
 			 v->priority);
 }
 
-static void name_task(struct rtm_census_verdict *v, const struct seg *g)
+static void name_task(const struct rtm_census *c, struct rtm_census_verdict *v,
+		      const struct seg *g)
 {
 	int up = rtm_task_user_prio(g->prio);
 	char sched[48];
@@ -419,15 +446,20 @@ static void name_task(struct rtm_census_verdict *v, const struct seg *g)
 	else
 		v->priority = up;
 	sched_words(v, g->prio < 100, sched, sizeof(sched));
-	snprintf(v->culprit, sizeof(v->culprit), "%s pid %d (%s)", g->name, g->id, sched);
+	if (own(c, g->id))	/* the measuring process itself: said so */
+		snprintf(v->culprit, sizeof(v->culprit), "%s (%s pid %d, %s)", c->own_name,
+			 g->name, g->id, sched);
+	else
+		snprintf(v->culprit, sizeof(v->culprit), "%s pid %d (%s)", g->name, g->id, sched);
 }
 
-static void name_seg(struct rtm_census_verdict *v, const struct seg *g)
+static void name_seg(const struct rtm_census *c, struct rtm_census_verdict *v,
+		     const struct seg *g)
 {
 	switch (g->kind) {
 	case SEG_THREAD:
 		v->cause = RTM_CENSUS_THREAD;
-		name_task(v, g);
+		name_task(c, v, g);
 		return;
 	case SEG_IRQ:
 		v->cause = RTM_CENSUS_IRQ;
@@ -505,7 +537,7 @@ void census_judge(struct rtm_census *c, const struct cpu_state *s, int cpu,
 		} else if (g) {
 			/* something ran with the interrupt due: it held interrupts off */
 			snprintf(v->detail, sizeof(v->detail), "irqs_off");
-			name_seg(v, g);
+			name_seg(c, v, g);
 		} else {
 			unexplained(c, s, v, e, x);
 		}
@@ -517,7 +549,9 @@ void census_judge(struct rtm_census *c, const struct cpu_state *s, int cpu,
 			/* a task's scheduling after a comma: no brackets inside the brackets */
 			if (g->kind == SEG_THREAD) {
 				sched_words(v, g->prio < 100, sched, sizeof(sched));
-				snprintf(who, sizeof(who), "%s pid %d, %s", v->comm, v->pid, sched);
+				snprintf(who, sizeof(who), "%s%s%s pid %d, %s",
+					 own(c, v->pid) ? c->own_name : "",
+					 own(c, v->pid) ? ": " : "", v->comm, v->pid, sched);
 			} else {
 				snprintf(who, sizeof(who), "%s", v->culprit);
 			}
@@ -530,7 +564,7 @@ void census_judge(struct rtm_census *c, const struct cpu_state *s, int cpu,
 		return;
 	}
 	if (k >= 0 && p[k].ns >= rest) {
-		name_seg(v, p[k].g);
+		name_seg(c, v, p[k].g);
 		v->culprit_ns = p[k].ns;
 		return;
 	}

@@ -92,6 +92,13 @@ void rtm_census_free(struct rtm_census *c);
 int rtm_census_watch(struct rtm_census *c, int cpu);
 /* @tid is a probe thread: its running time is the wake-up, never a cause. 0 or -ENOMEM. */
 int rtm_census_follow(struct rtm_census *c, int tid);
+/*
+ * @tid is a thread of this process other than a probe (the command's own work:
+ * drawing, draining the trace). It is still a cause when it held the CPU, but
+ * named "@name (comm pid N, policy)" ("this monitor (rtmeasure pid 7, OTHER nice
+ * 0)"), so that nobody takes the measuring tool for the system's load. 0 or -ENOMEM.
+ */
+int rtm_census_own(struct rtm_census *c, int tid, const char *name);
 /* The box is a virtual machine (words "unexplained: VM"). */
 void rtm_census_set_vm(struct rtm_census *c, bool vm);
 

@@ -86,6 +86,9 @@ struct rtm_census {
 	struct rtm_irqacct *irq;	/* handler runs (its span callback) */
 	int *tids;
 	size_t ntids, tcap;
+	int *own;			/* this process's other threads (rtm_census_own()) */
+	size_t nown, ocap;
+	char own_name[24];
 	struct task *tasks;
 	size_t ntasks, taskcap;
 	struct rtm_census_verdict *verdicts;

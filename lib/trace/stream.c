@@ -46,6 +46,7 @@ struct rtm_stream {
 	uint64_t refused;		/* corrupt trace pages skipped: incomplete too */
 	bool paused;
 	uint64_t wakeup_fn;		/* hrtimer_wakeup, for --timer-irq */
+	char own_name[24];		/* this process in the census's words */
 };
 
 void rtm_stream_read_steal(int64_t *steal, int n)
@@ -289,6 +290,8 @@ struct rtm_stream *rtm_stream_start(const struct rtm_stream_opts *o, struct rtm_
 		return NULL;
 	}
 	rtm_cpulist_format(o->cpus, st->cpus, sizeof(st->cpus));
+	snprintf(st->own_name, sizeof(st->own_name), "%s", o->own_name ? o->own_name :
+		 "this rtmeasure");
 	to.cpus = st->cpus;
 	if (consumers_alloc(st, o, events, sizeof(events), err)) {
 		rtm_stream_free(st);
@@ -319,14 +322,21 @@ static bool is_named(int tid, const char *prefix)
 	       !strncmp(comm, prefix, strlen(prefix));
 }
 
-/* A new thread of this process handed to the consumers that follow it; -1: failed. */
+/*
+ * A new thread of this process handed to the consumers that follow it; -1: failed.
+ * The census sees through the probes; the other threads (the command's drawing and
+ * draining) can delay a probe as any task can, and are named as this process.
+ */
 static int follow_thread(struct rtm_stream *st, int tid)
 {
+	bool probe = is_named(tid, "rtm-probe/");
+
 	if (st->attr && is_named(tid, "rtm-noise/") && rtm_noiseattr_self(st->attr, tid))
 		return -1;
-	if (st->tirq && is_named(tid, "rtm-probe/") && rtm_timerirq_follow(st->tirq, tid))
+	if (st->tirq && probe && rtm_timerirq_follow(st->tirq, tid))
 		return -1;
-	if (st->census && is_named(tid, "rtm-probe/") && rtm_census_follow(st->census, tid))
+	if (st->census && (probe ? rtm_census_follow(st->census, tid) :
+			   rtm_census_own(st->census, tid, st->own_name)))
 		return -1;
 	return 0;
 }

@@ -40,6 +40,8 @@ struct rtm_stream_opts {
 	bool noise_causes;		/* a cause for each noise gap */
 	uint64_t noise_window_ns;	/* the noise probe's duty cycle (the gaps' tolerance) */
 	size_t buffer_kb;		/* per CPU, 0: 4096 */
+	const char *own_name;		/* how causes name this process's threads other than
+					 * the probes ("this monitor"); NULL: "this rtmeasure" */
 };
 
 struct rtm_stream;

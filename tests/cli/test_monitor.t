@@ -40,6 +40,15 @@ ok $? "a plain table heading"
 echo "$out" | grep -q '^0  '; ok $? "a row for CPU 0"
 [ "$(echo "$out" | grep -c '^-- ')" = 1 ]; ok $? "--once: one table"
 echo "$out" | grep -q $'\e'; ok $(( $? == 0 )) "no escape codes"
+# the IRQ line (when CPU 0 had interrupts): each figure a rate with its unit, on CPU 0
+irq=$(echo "$out" | grep '^irq/s')
+if [ -n "$irq" ]; then
+	echo "$irq" |
+		grep -Eq '^irq/s, CPU 0:( (irq [0-9]+( \(.*\))?|[A-Za-z][A-Za-z0-9]*) [0-9]+/s,?)+$'
+	ok $? "the IRQ line says what each figure is ($irq)"
+else
+	echo "ok $((tap_n += 1)) # SKIP no interrupt on CPU 0 in the refresh"
+fi
 
 # --noise-cpus: the noise probe beside the timer probe, never on the same CPU
 expect_usage_error "monitor: --noise-cpus overlapping -a" monitor -a 0 --noise-cpus 0

@@ -3,7 +3,8 @@
 # In a detached tmux session of fixed size: a row per CPU, numbers that change
 # between captures, r resets the statistics, a resize redraws (80x24 fully, a
 # tiny window degrades to a notice), ? shows the help, q exits with status 0 and
-# writes the results folder (-o). Then once more on a monochrome vt100. Then
+# writes the results folder (-o); at 80 columns the table keeps its key columns and
+# the sparkline. Then once more on a monochrome vt100. Then
 # with --noise-cpus: the noise panel's row for its CPU, the cause of the
 # largest gap (as root with tracefs), sections.noise on that CPU only.
 . "$RTM_SRCDIR/tests/lib.sh"
@@ -60,9 +61,14 @@ echo "after r: $c"
 T resize-window -t mon -x 80 -y 24
 sleep 1.2
 screen >/dev/null
-[ "$(awk '{ if (length($0) > m) m = length($0) } END { print m }' "$tmp/screen")" -le 80 ] ||
+# characters, not bytes: the sparkline's blocks are 3 bytes each in UTF-8
+[ "$(LC_ALL=C sed 's/[\x80-\xbf]//g' "$tmp/screen" |
+	awk '{ if (length($0) > m) m = length($0) } END { print m }')" -le 80 ] ||
 	fail "lines wider than 80 columns after the resize"
 grep -q '^1  ' "$tmp/screen" && grep -q 'q quit' "$tmp/screen" || fail "80x24 lost the table"
+# 80 columns keep the key columns and a sparkline; p99.9 and samples give way first
+grep -Eq '^CPU  *cur  *min  *avg  *p99  *max  *overruns  *max/refresh' "$tmp/screen" ||
+	fail "80 columns: not CPU, cur, min, avg, p99, max, overruns and the sparkline"
 T resize-window -t mon -x 30 -y 6
 wait_for 'too small' 3 || fail "a 30x6 window shows no notice"
 T resize-window -t mon -x 100 -y 30

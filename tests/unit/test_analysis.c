@@ -244,6 +244,39 @@ int main(void)
 	free(ev);
 	json_decref(doc);
 
+	/*
+	 * The measuring process's own thread as the cause: rtm-epoll (pid 103) of the
+	 * recorded window stands in for the monitor's main thread. It stays the cause,
+	 * named as the monitor; a pid not in the window changes nothing.
+	 */
+	ev = NULL;
+	doc = load("nonpreempt-stock-6.1.json", &ev, &n);
+	if (doc) {
+		uint64_t planned = jget(doc, "planned_ns"), woke = jget(doc, "woke_ns");
+		static const int self[] = { 4242, 103 }, other[] = { 4242 };
+		char before[sizeof(a.verdict)];
+		json_t *j;
+
+		rtm_analyze(ev, n, 0, planned, woke, "rtm-probe/0", "none", &a);
+		snprintf(before, sizeof(before), "%s", a.verdict);
+		rtm_analysis_own(&a, other, 1, "this monitor");
+		is_str(a.verdict, before, "no thread of the monitor in the window: the same "
+		       "verdict");
+		rtm_analysis_own(&a, self, 2, "this monitor");
+		ok(strstr(a.verdict, ", while this monitor (rtm-epoll, pid 103, SCHED_OTHER nice "
+			  "0) ran ") && !strstr(a.verdict, "while rtm-epoll"),
+		   "its own thread named as the monitor: %s", a.verdict);
+		ok(a.held_by >= 0 && a.tasks[a.held_by].own &&
+		   strstr(a.verdict, "preemption model"),
+		   "still the cause, and why it held the CPU");
+		j = rtm_analysis_to_json(&a);
+		ok(j && !strcmp(json_string_value(json_object_get(j, "verdict")), a.verdict),
+		   "the JSON form carries the named verdict");
+		json_decref(j);
+	}
+	free(ev);
+	json_decref(doc);
+
 	ev = NULL;
 	doc = load("irq-thread-rt-6.1.json", &ev, &n);
 	if (doc) {

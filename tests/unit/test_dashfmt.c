@@ -2,11 +2,20 @@
 /*
  * Unit tests: the live monitor's formatting helpers: threshold levels,
  * sparklines (UTF-8 blocks and the ASCII ramp, log scale, clamping, buffer
- * limits) and the screen layout from 80x24 down to too small, with many CPUs.
+ * limits), the screen layout from 80x24 down to too small, with many CPUs, the
+ * CPU table's columns at 40 to 200 columns, the spike causes recorded in
+ * tests/data/spikes broken at words, and the plain form's IRQ line.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
+#include "core/units.h"
+#include "present/dashboard.h"
 #include "present/dashfmt.h"
+#include "session/monitor.h"
 #include "../tap.h"
 
 static void levels(void)
@@ -49,9 +58,10 @@ static void layouts(void)
 	is_int(l.header + l.cpu_rows + l.irq_rows + l.spike_rows + 1, 24, "every line used");
 	ok(l.irq_rows >= 3 && l.spike_rows >= 3, "both panels shown (irq %d, spikes %d)",
 	   l.irq_rows, l.spike_rows);
-	ok(!l.sparkline, "no sparkline column at 80 columns");
+	ok(l.cols.spark_marks >= RTM_DASH_SPARK_MIN, "a sparkline at 80 columns (%d marks)",
+	   l.cols.spark_marks);
 	rtm_dash_layout(30, 120, 2, RTM_PANEL_CPUS, &l);
-	ok(l.sparkline, "sparkline column at 120 columns");
+	ok(l.cols.spark_marks > 20, "a longer one at 120 columns (%d marks)", l.cols.spark_marks);
 
 	rtm_dash_layout(24, 80, 256, RTM_PANEL_CPUS, &l);
 	is_int(l.header + l.cpu_rows + 1, 24, "256 CPUs, table focused: the table takes the rest");
@@ -107,11 +117,206 @@ static void noise_layouts(void)
 	ok(!l.noise_rows, "too small a screen: no panel");
 }
 
+/* The shown columns as a string of their names, "CPU cur min ..." */
+static void col_names(const struct rtm_dash_cols *c, char *buf, size_t len)
+{
+	static const char *const names[RTM_COL_N] = { "CPU", "cur", "min", "avg", "p99", "p99.9",
+						       "max", "samples", "overruns", "spark" };
+	size_t off = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < RTM_COL_N; i++)
+		if (c->shown[i])
+			off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? " " : "",
+						 names[i]);
+}
+
+/* The table fits the width: columns in order, apart, none past the edge. */
+static bool cols_fit(const struct rtm_dash_cols *c, int ncols)
+{
+	int i, end = 0;
+
+	for (i = 0; i < RTM_COL_N; i++) {
+		if (!c->shown[i])
+			continue;
+		if (c->x[i] < end + (end ? 1 : 0) || c->width[i] <= 0)
+			return false;
+		end = c->x[i] + c->width[i];
+	}
+	return end <= ncols;
+}
+
+static void columns(void)
+{
+	static const struct {
+		int ncols;
+		const char *shown;
+		int marks;
+		const char *head;
+	} cases[] = {
+		{ 40, "CPU cur p99 max", 0, "" },
+		{ 44, "CPU cur p99 max overruns", 0, "" },
+		{ 54, "CPU cur p99 max overruns spark", 8, "maxima" },
+		{ 80, "CPU cur min avg p99 max overruns spark", 14, "max/refresh" },
+		{ 100, "CPU cur min avg p99 p99.9 max samples overruns spark", 13, "max/refresh" },
+		{ 120, "CPU cur min avg p99 p99.9 max samples overruns spark", 33,
+		  "max per refresh" },
+		{ 200, "CPU cur min avg p99 p99.9 max samples overruns spark", RTM_DASH_SPARK_MAX,
+		  "max per refresh" },
+	};
+	struct rtm_dash_cols c;
+	char got[160];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		rtm_dash_columns(cases[i].ncols, RTM_DASH_SPARK_MAX, &c);
+		col_names(&c, got, sizeof(got));
+		is_str(got, cases[i].shown, "the columns kept at this width");
+		is_int(c.spark_marks, cases[i].marks, "the sparkline's marks");
+		is_str(c.spark_head, cases[i].head, "its heading as wide as fits");
+		ok(cols_fit(&c, cases[i].ncols), "%d columns: in order, apart, within the width",
+		   cases[i].ncols);
+		ok((int)strlen(c.spark_head) <= c.spark_marks,
+		   "the heading no wider than the marks");
+	}
+	rtm_dash_columns(80, 0, &c);
+	col_names(&c, got, sizeof(got));
+	is_str(got, "CPU cur min avg p99 p99.9 max overruns", "no sparkline kept: its room goes "
+	       "to the next columns");
+}
+
+/* @text broken at words: each line within @width, ends and starts at a word, nothing lost. */
+static bool wrapped_at_words(const char *text, int width, int max, int *nlines, bool *cut)
+{
+	int start[16], len[16], i, n;
+	char joined[2048] = "", words[2048];
+	size_t off = 0;
+
+	n = rtm_dash_wrap(text, width, max, start, len, cut);
+	*nlines = n;
+	for (i = 0; i < n; i++) {
+		const char *s = text + start[i];
+
+		if (len[i] > (*cut && i == n - 1 ? width - 4 : width) || len[i] <= 0)
+			return false;
+		if (s[0] == ' ' || (start[i] > 0 && s[-1] != ' '))
+			return false;	/* begins inside a word */
+		if (s[len[i]] != ' ' && s[len[i]] != '\0')
+			return false;	/* ends inside a word */
+		off += (size_t)snprintf(joined + off, sizeof(joined) - off, "%s%.*s", i ? " " : "",
+					len[i], s);
+	}
+	/* the words of the text, spaces collapsed: all there unless cut */
+	snprintf(words, sizeof(words), "%s", text);
+	return *cut ? !strncmp(words, joined, strlen(joined)) : !strcmp(words, joined);
+}
+
+static void wraps(void)
+{
+	static const char *const files[] = { "inject-rt-6.1.json", "irq-stock-6.1.json",
+		"nonpreempt-stock-6.1.json", "softirq-rt-6.1.json", "vm-stall-6.18.json" };
+	static const int widths[] = { 80, 100, 120, 200 };
+	const char *data = getenv("RTM_TESTDATA") ? getenv("RTM_TESTDATA") : "tests/data";
+	int start[4], len[4], n;
+	size_t f, w;
+	bool cut;
+
+	for (f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+		char path[4096];
+		json_t *doc;
+		const char *v;
+
+		snprintf(path, sizeof(path), "%s/spikes/%s", data, files[f]);
+		doc = json_load_file(path, 0, NULL);
+		v = json_string_value(json_object_get(json_object_get(doc, "analysis"), "verdict"));
+		if (!ok(v, "%s: a recorded verdict", files[f])) {
+			json_decref(doc);
+			continue;
+		}
+		for (w = 0; w < sizeof(widths) / sizeof(widths[0]); w++) {
+			int width = widths[w] - 28;	/* the spike log's cause column */
+			int lines;
+			bool good;
+
+			good = wrapped_at_words(v, width, 16, &lines, &cut) && !cut;
+			ok(good && (lines > 1) == ((int)strlen(v) > width),
+			   "%s at %d columns: %d lines, each broken at a word", files[f],
+			   widths[w], lines);
+			good = wrapped_at_words(v, width, 1, &lines, &cut) && lines == 1;
+			ok(good && cut == ((int)strlen(v) > width),
+			   "%s at %d columns in one line: cut at a word, room for \" ...\"",
+			   files[f], widths[w]);
+		}
+		json_decref(doc);
+	}
+	n = rtm_dash_wrap("short", 80, 3, start, len, &cut);
+	ok(n == 1 && len[0] == 5 && !cut, "a short text: one line, whole");
+	n = rtm_dash_wrap("aaaaaaaaaaaa bb", 4, 4, start, len, &cut);
+	ok(n == 4 && len[0] == 4 && len[2] == 4 && len[3] == 2 && start[3] == 13 && !cut,
+	   "a word wider than the line is cut (nothing else fits), the next word whole");
+	n = rtm_dash_wrap("", 10, 3, start, len, &cut);
+	ok(n == 0 && !cut, "an empty text: no line");
+	n = rtm_dash_wrap("a b", 0, 3, start, len, &cut);
+	ok(n == 0, "no width: no line");
+}
+
+/* monitor --once: the IRQ line says which figure is what, on which CPUs. */
+static void plain_irqs(void)
+{
+	struct rtm_mon mo;
+	struct rtm_dash d;
+	struct rtm_error err = { "" };
+	char *text = NULL;
+	size_t len = 0;
+	const char *line;
+
+	rtm_mon_init(&mo);
+	if (rtm_cpulist_parse("0-1", &mo.m.probe.cpus, &err)) {
+		ok(0, "CPU list: %s", err.msg);
+		return;
+	}
+	mo.nirqs = 3;
+	snprintf(mo.irqs[0].name, sizeof(mo.irqs[0].name), "LOC");
+	snprintf(mo.irqs[0].desc, sizeof(mo.irqs[0].desc), "Local timer interrupts");
+	mo.irqs[0].rate = 3344;
+	snprintf(mo.irqs[1].name, sizeof(mo.irqs[1].name), "42");
+	snprintf(mo.irqs[1].desc, sizeof(mo.irqs[1].desc), "virtio0-input.0");
+	mo.irqs[1].rate = 1;
+	snprintf(mo.irqs[2].name, sizeof(mo.irqs[2].name), "24");
+	mo.irqs[2].rate = 7.4;
+	memset(&d, 0, sizeof(d));
+	d.mo = &mo;
+	d.out = open_memstream(&text, &len);
+	rtm_dash_print_plain(&d);
+	fclose(d.out);
+	line = text ? strstr(text, "\nirq/s") : NULL;
+	ok(text && strstr(text, "\nirq/s, CPUs 0-1 together: LOC 3344/s, irq 42 "
+			  "(virtio0-input.0) 1/s, irq 24 7/s\n"),
+	   "each figure with its unit, a numbered IRQ named so, the CPUs counted together");
+	if (line)
+		diag("%.*s", (int)strcspn(line + 1, "\n"), line + 1);
+	free(text);
+	text = NULL;
+	rtm_cpulist_release(&mo.m.probe.cpus);
+	rtm_cpulist_parse("3", &mo.m.probe.cpus, &err);
+	mo.nirqs = 1;
+	d.out = open_memstream(&text, &len);
+	rtm_dash_print_plain(&d);
+	fclose(d.out);
+	ok(text && strstr(text, "\nirq/s, CPU 3: LOC 3344/s\n"), "one CPU: named, no \"together\"");
+	free(text);
+	rtm_session_opts_release(&mo.m);
+}
+
 int main(void)
 {
 	levels();
 	sparklines();
 	layouts();
 	noise_layouts();
+	columns();
+	wraps();
+	plain_irqs();
 	return tap_done();
 }
