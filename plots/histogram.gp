@@ -8,8 +8,9 @@
 # block, a comment line and one row per line "max_us samples overflow_us
 # overflows"), ncpus, title_text, subtitle_text, logx, xmin, xmax, split (> 0:
 # a body panel [xmin:split] and a tail panel [split:xmax], tailtic its tic step), ymax,
-# has_overflow (1: some line has overflowed samples); optional: what (the axis's
-# quantity, default 'latency'; a noise report's 'gap length') and ylabel_text.
+# has_overflow (1: some line has overflowed samples), colours (one "#rrggbb" a line,
+# space separated: a CPU has the same colour in every plot); optional: what (the
+# axis's quantity, default 'latency'; a noise report's 'gap length') and ylabel_text.
 if (!exists("what")) what = 'latency'
 if (!exists("ylabel_text")) ylabel_text = 'samples'
 set xlabel what . ' (us)'
@@ -21,27 +22,25 @@ set grid xtics ytics mytics lc rgb '#dddddd'
 set key inside right top box opaque Left reverse samplen 2 spacing 1.1
 set border 3
 set tics nomirror
-array colours[8] = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', \
-	'#e377c2', '#17becf']
 marks = ncpus
 # each row a step [us, us + 1) at its count: the risers within a run of rows
 # (steps, broken at every blank line, so nothing bridges empty microseconds)
 # and each row's top (a vector 1 us long); a dot on every row so a lone
 # outlier is seen
 lines = "plot for [i=0:ncpus-1] datafile index i using 1:2 with steps lw 1.5 " . \
-	"lc rgb colours[i % 8 + 1] title columnheader(2), " . \
+	"lc rgb word(colours, i + 1) title columnheader(2), " . \
 	"for [i=0:ncpus-1] datafile index i using 1:2:(1):(0) with vectors nohead lw 1.5 " . \
-	"lc rgb colours[i % 8 + 1] notitle, " . \
+	"lc rgb word(colours, i + 1) notitle, " . \
 	"for [i=0:ncpus-1] datafile index i using 1:2 with points pt 7 ps 0.4 " . \
-	"lc rgb colours[i % 8 + 1] notitle, " . \
+	"lc rgb word(colours, i + 1) notitle, " . \
 	"for [i=0:ncpus-1] datafile index marks every ::i::i using 1:2 with points pt 9 ps 1.8 " . \
-	"lc rgb colours[i % 8 + 1] title (i == 0 ? 'maximum' : ''), " . \
+	"lc rgb word(colours, i + 1) title (i == 0 ? 'maximum' : ''), " . \
 	"for [i=0:ncpus-1] datafile index marks every ::i::i using 3:4 " . \
-	"with points pt 4 ps 2 lw 2 lc rgb colours[i % 8 + 1] " . \
+	"with points pt 4 ps 2 lw 2 lc rgb word(colours, i + 1) " . \
 	"title (i == 0 && has_overflow ? 'overflowed (value unknown)' : ''), " . \
 	"for [i=0:ncpus-1] datafile index marks every ::i::i " . \
 	"using 3:4:(sprintf('%d overflowed', int($4))) with labels right offset -1.5,0 " . \
-	"tc rgb colours[i % 8 + 1] notitle"
+	"tc rgb word(colours, i + 1) notitle"
 if (split > 0) {
 	set multiplot title title_text . "\n" . subtitle_text
 	set bmargin at screen 0.11

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * compare_pages.c - the comparison's overlay plots (histogram.gp and
- * percentiles.gp with one block, so one colour, per run), compare.html
+ * percentiles.gp with one block, so one colour, per run: the runs' colours,
+ * which no CPU has in the report's plots), compare.html
  * (self-contained: images embedded) and compare.md (images linked).
  */
 #include <errno.h>
@@ -24,11 +25,12 @@ struct pages {
 	char title[512];
 };
 
+/* Draw plots/@name.*; the script is kept beside its data (plots/data/@name.gp). */
 static int draw(const struct pages *p, const char *tmpl, const char *name,
 		struct rtm_plot_var *vars, int nvars, struct rtm_error *err)
 {
-	return rtm_plot_draw_formats(tmpl, rtm_report_draw_formats(p->o->formats), p->o->width,
-				     p->o->height, p->plots, name, vars, nvars, err);
+	return rtm_plot_draw_kept(tmpl, rtm_report_draw_formats(p->o->formats), p->o->width,
+				  p->o->height, p->plots, name, vars, nvars, err);
 }
 
 static FILE *open_data(const struct pages *p, const char *name, char *path, size_t len,
@@ -41,6 +43,16 @@ static FILE *open_data(const struct pages *p, const char *name, char *path, size
 	if (!f)
 		rtm_error_set(err, "cannot write %s: %s", path, strerror(errno));
 	return f;
+}
+
+/* The runs' colours, one a line in the order of the runs. */
+static void run_colours(const struct rtm_compare *c, char *list, size_t len)
+{
+	int i;
+
+	list[0] = '\0';
+	for (i = 0; i < c->nruns; i++)
+		rtm_plot_list_add(list, len, rtm_plot_run_colour(i));
 }
 
 /* The plots' subtitle: one line per run saying what it measured. */
@@ -69,7 +81,7 @@ static int plot_histogram(const struct pages *p, const char *sub, struct rtm_err
 {
 	const struct rtm_compare *c = p->c;
 	char path[PATH_MAX + 64], t[128], mx[16], n[16], logx[4], xmin[32], xmax[32], split[32];
-	char ymax[32], tt[32];
+	char ymax[32], tt[32], colours[RTM_COMPARE_MAX_RUNS * 8 + 1];
 	const struct rtm_hist *lines[RTM_COMPARE_MAX_RUNS];
 	struct rtm_report_mark marks[RTM_COMPARE_MAX_RUNS];
 	struct rtm_plot_var v[12];
@@ -115,48 +127,58 @@ static int plot_histogram(const struct pages *p, const char *sub, struct rtm_err
 	v[8] = (struct rtm_plot_var){ "ymax", ymax, true };
 	v[9] = (struct rtm_plot_var){ "has_overflow", ovf ? "1" : "0", true };
 	v[10] = (struct rtm_plot_var){ "tailtic", tt, true };
-	return draw(p, "histogram", HIST_NAME, v, 11, err);
+	run_colours(c, colours, sizeof(colours));
+	v[11] = (struct rtm_plot_var){ "colours", colours, false };
+	return draw(p, "histogram", HIST_NAME, v, 12, err);
 }
 
 static int plot_percentiles(const struct pages *p, const char *sub, struct rtm_error *err)
 {
 	const struct rtm_compare *c = p->c;
 	char path[PATH_MAX + 64], n[16], xm[32], ym[32], t[128], mx[16];
-	struct rtm_plot_var v[6];
+	char colours[RTM_COMPARE_MAX_RUNS * 8 + 1];
+	const struct rtm_hist *curves[RTM_COMPARE_MAX_RUNS];
+	struct rtm_plot_var v[7];
 	double xmax = 10, x;
 	uint64_t top = 0;
 	FILE *f = open_data(p, PCT_NAME, path, sizeof(path), err);
-	int i;
+	int i, ret = 0;
 
 	if (!f)
 		return -EIO;
-	for (i = 0; i < c->nruns; i++) {
+	for (i = 0; i < c->nruns && !ret; i++) {
 		rtm_fmt_us(mx, sizeof(mx), c->runs[i].all->max_ns);
 		snprintf(t, sizeof(t), "%s (max %s us)", c->runs[i].label, mx);
-		x = rtm_report_pct_block(f, c->runs[i].all, t);
+		ret = rtm_report_pct_block(f, c->runs[i].all, t, &x);
 		xmax = x > xmax ? x : xmax;
 		top = c->runs[i].all->max_ns > top ? c->runs[i].all->max_ns : top;
+		curves[i] = c->runs[i].all;
 	}
-	if (fclose(f))
-		return rtm_error_setn(err, -errno, "cannot write %s: %s", path,
-				      rtm_write_strerror(-errno));
+	if (!ret)
+		ret = rtm_report_pct_marks_block(f, curves, c->nruns);
+	if (fclose(f) || ret)
+		return rtm_error_setn(err, ret ? ret : -errno, "cannot write %s: %s", path,
+				      ret ? strerror(-ret) : rtm_write_strerror(-errno));
 	snprintf(n, sizeof(n), "%d", c->nruns);
 	snprintf(xm, sizeof(xm), "%.6g", xmax);
 	snprintf(ym, sizeof(ym), "%.6g", (double)top / 1000.0 * 1.6 + 1);
+	run_colours(c, colours, sizeof(colours));
 	v[0] = (struct rtm_plot_var){ "nblocks", n, true };
 	v[1] = (struct rtm_plot_var){ "title_text", p->title, false };
 	v[2] = (struct rtm_plot_var){ "xmax", xm, true };
 	v[3] = (struct rtm_plot_var){ "datafile", path, false };
 	v[4] = (struct rtm_plot_var){ "subtitle_text", sub, false };
 	v[5] = (struct rtm_plot_var){ "ymax", ym, true };
-	return draw(p, "percentiles", PCT_NAME, v, 6, err);
+	v[6] = (struct rtm_plot_var){ "colours", colours, false };
+	return draw(p, "percentiles", PCT_NAME, v, 7, err);
 }
 
 static const char *const captions[2] = {
 	"Latency histograms of all CPUs, one colour per run (samples per microsecond, log "
 	"scale); triangles mark each run's maximum",
-	"Percentile distributions of all CPUs, one colour per run (HdrHistogram style), each "
-	"dashed up to its exact maximum (triangle, at x = samples)",
+	"Percentile distributions of all CPUs, one colour per run (HdrHistogram style): each "
+	"histogram bucket a step at the latency the table gives for the percentiles inside it, "
+	"up to the last sample's rank (x = samples), where a triangle marks the exact maximum",
 };
 
 /* ---------------------------------------------------------------- HTML */

@@ -137,6 +137,24 @@ static bool is_ident(const char *s)
 	       strlen(s);
 }
 
+/* One "name = value" line per variable; the index of the first bad one, or -1. */
+static int put_vars(FILE *f, const struct rtm_plot_var *vars, int nvars)
+{
+	int i;
+
+	for (i = 0; i < nvars; i++) {
+		if (!is_ident(vars[i].name) || (vars[i].number && !is_number(vars[i].value)))
+			return i;
+		fprintf(f, "%s = ", vars[i].name);
+		if (vars[i].number)
+			fputs(vars[i].value, f);
+		else if (put_string(f, vars[i].value))
+			return i;
+		fputc('\n', f);
+	}
+	return -1;
+}
+
 /* The whole script: terminal, output, variables, then the template. */
 static char *build_script(const char *tmpl, enum rtm_plot_format fmt, int w, int h,
 			  const struct rtm_plot_var *vars, int nvars,
@@ -144,7 +162,7 @@ static char *build_script(const char *tmpl, enum rtm_plot_format fmt, int w, int
 {
 	char *text = NULL;
 	FILE *f = open_memstream(&text, len);
-	int i, bad = 0;
+	int bad;
 
 	if (!f) {
 		rtm_error_set(err, "out of memory");
@@ -166,27 +184,99 @@ static char *build_script(const char *tmpl, enum rtm_plot_format fmt, int w, int
 	}
 	/* gnuplot writes the image to its stdout, a pipe: it never opens a file by name */
 	fputs("set output\n", f);
-	for (i = 0; i < nvars && !bad; i++) {
-		if (!is_ident(vars[i].name) || (vars[i].number && !is_number(vars[i].value))) {
-			bad = 1;
-			break;
-		}
-		fprintf(f, "%s = ", vars[i].name);
-		if (vars[i].number)
-			fputs(vars[i].value, f);
-		else
-			bad |= put_string(f, vars[i].value);
-		fputc('\n', f);
-	}
+	bad = put_vars(f, vars, nvars);
 	fputs(tmpl, f);
 	fputs("\nset output\n", f);
 	fclose(f);
-	if (bad) {
+	if (bad >= 0) {
 		free(text);
-		rtm_error_set(err, "plot parameter %d is not valid for gnuplot", i);
+		rtm_error_set(err, "plot parameter %d is not valid for gnuplot", bad);
 		return NULL;
 	}
 	return text;
+}
+
+/*
+ * The colours of the lines. CPU 0-7 as the plots always had them (matplotlib's
+ * tab10 without grey and olive), CPU 8-15 the lighter shade of the same hue;
+ * the all-CPUs line black. A comparison's runs take ColorBrewer's Dark2, which
+ * no CPU has.
+ */
+const char *rtm_plot_cpu_colour(int cpu)
+{
+	static const char *const cpus[16] = {
+		"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2",
+		"#17becf", "#aec7e8", "#ff9896", "#98df8a", "#c5b0d5", "#ffbb78", "#c49c94",
+		"#f7b6d2", "#9edae5",
+	};
+
+	if (cpu < 0)
+		return "#000000";
+	return cpus[cpu % 16];
+}
+
+const char *rtm_plot_run_colour(int run)
+{
+	static const char *const runs[8] = {
+		"#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d",
+		"#666666",
+	};
+
+	return runs[(run < 0 ? 0 : run) % 8];
+}
+
+int rtm_plot_list_add(char *list, size_t len, const char *word)
+{
+	size_t used = strlen(list);
+	int n = snprintf(list + used, len - used, "%s%s", used ? " " : "", word);
+
+	if (n < 0 || (size_t)n >= len - used) {
+		list[used] = '\0';
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+int rtm_plot_script_write(const char *tmpl, const char *out, const struct rtm_plot_var *vars,
+			  int nvars, struct rtm_error *err)
+{
+	const char *tdir = rtm_plot_template_dir(err);
+	char path[PATH_MAX];
+	char *text, *script = NULL;
+	size_t len = 0;
+	FILE *f;
+	int bad, ret;
+
+	if (!tdir)
+		return -ENOENT;
+	if (snprintf(path, sizeof(path), "%s/%s.gp", tdir, tmpl) >= (int)sizeof(path))
+		return rtm_error_setn(err, -ENAMETOOLONG, "template path too long");
+	text = rtm_read_all("/", path, NULL);
+	if (!text)
+		return rtm_error_setn(err, -ENOENT, "cannot read plot template %s: %s", path,
+				      strerror(errno));
+	f = open_memstream(&script, &len);
+	if (!f) {
+		free(text);
+		return rtm_error_setn(err, -ENOMEM, "out of memory");
+	}
+	fprintf(f, "# The variables and template %s.gp a plot was drawn with; redraw it with\n"
+		"#   gnuplot -e \"set terminal pngcairo size 1000,560\" THIS.gp > PLOT.png\n",
+		tmpl);
+	bad = put_vars(f, vars, nvars);
+	fputs(text, f);
+	fclose(f);
+	free(text);
+	if (bad >= 0) {
+		free(script);
+		return rtm_error_setn(err, -EINVAL, "plot parameter %d is not valid for gnuplot",
+				      bad);
+	}
+	ret = rtm_write_atomic(out, script, len);
+	free(script);
+	if (ret)
+		return rtm_error_setn(err, ret, "cannot write %s: %s", out, rtm_write_strerror(ret));
+	return 0;
 }
 
 /* Append what @fd has to *@buf; 0 at EOF, 1 for more, -errno. */
@@ -484,4 +574,19 @@ int rtm_plot_draw_formats(const char *tmpl, unsigned int formats, int width, int
 			return ret;
 	}
 	return 0;
+}
+
+int rtm_plot_draw_kept(const char *tmpl, unsigned int formats, int width, int height,
+		       const char *dir, const char *name, const struct rtm_plot_var *vars,
+		       int nvars, struct rtm_error *err)
+{
+	char script[PATH_MAX];
+	int ret;
+
+	if (snprintf(script, sizeof(script), "%s/data/%s.gp", dir, name) >= (int)sizeof(script))
+		return rtm_error_setn(err, -ENAMETOOLONG, "plot path too long");
+	ret = rtm_plot_script_write(tmpl, script, vars, nvars, err);
+	if (ret)
+		return ret;
+	return rtm_plot_draw_formats(tmpl, formats, width, height, dir, name, vars, nvars, err);
 }

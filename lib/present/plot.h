@@ -59,6 +59,24 @@ int rtm_plot_draw(const char *template_dir, const char *name, enum rtm_plot_form
 		  int width, int height, const char *out, const struct rtm_plot_var *vars,
 		  int nvars, struct rtm_error *err);
 
+/*
+ * Line colours. A colour stands for one CPU in every plot: CPU N has the same
+ * colour in the histogram, the percentile and timer-IRQ plots, the time series
+ * and the noise histogram; the all-CPUs line has its own (black). The lines of
+ * a comparison are runs, not CPUs: they take colours of their own, none of them
+ * a CPU's, so a colour never means CPU 0 in one plot and a run in another.
+ * Each is "#rrggbb". CPUs 16 apart share a colour (CPU 8-15 are lighter shades
+ * of CPU 0-7's); a plot names every line in its key.
+ */
+#define RTM_PLOT_ALL_CPUS (-1)
+const char *rtm_plot_cpu_colour(int cpu);	/* RTM_PLOT_ALL_CPUS: the all-CPUs line */
+const char *rtm_plot_run_colour(int run);	/* a comparison's run 0, 1, ... */
+/*
+ * Append @word to @list, a space-separated list the templates read with
+ * gnuplot's word(list, i) ("colours", "dashes"); -ENOSPC when it does not fit.
+ */
+int rtm_plot_list_add(char *list, size_t len, const char *word);
+
 /* A whole image: PNG ending in its IEND chunk, SVG in </svg>, PDF with %%EOF. */
 bool rtm_plot_image_whole(enum rtm_plot_format fmt, const char *buf, size_t len);
 
@@ -71,5 +89,25 @@ bool rtm_plot_image_whole(enum rtm_plot_format fmt, const char *buf, size_t len)
 int rtm_plot_draw_formats(const char *tmpl, unsigned int formats, int width, int height,
 			  const char *dir, const char *name, const struct rtm_plot_var *vars,
 			  int nvars, struct rtm_error *err);
+
+/**
+ * rtm_plot_script_write - save the script a plot was drawn with
+ * @tmpl: the template ("percentiles")
+ * @out: the file to write (plots/data/NAME.gp)
+ *
+ * The variables and the template, without terminal and output, so a plot can
+ * be redrawn by hand: gnuplot -e "set terminal pngcairo" NAME.gp > NAME.png.
+ * 0 or -errno with a one-line message.
+ */
+int rtm_plot_script_write(const char *tmpl, const char *out, const struct rtm_plot_var *vars,
+			  int nvars, struct rtm_error *err);
+
+/*
+ * rtm_plot_draw_kept - rtm_plot_draw_formats(), its script first saved as
+ * @dir/data/@name.gp (rtm_plot_script_write(); @dir/data must exist).
+ */
+int rtm_plot_draw_kept(const char *tmpl, unsigned int formats, int width, int height,
+		       const char *dir, const char *name, const struct rtm_plot_var *vars,
+		       int nvars, struct rtm_error *err);
 
 #endif

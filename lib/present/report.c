@@ -51,7 +51,10 @@ static FILE *open_data(const struct rtm_report_ctx *c, const char *name, char *p
 	return rtm_fopen_atomic(path);	/* saved whole at fclose(), or not at all */
 }
 
-/* Draw plots/@name.* from template @tmpl and list it for the pages. */
+/*
+ * Draw plots/@name.* from template @tmpl and list it for the pages; the script
+ * is kept beside its data (plots/data/@name.gp) for redrawing by hand.
+ */
 static int draw_as(struct rtm_report_ctx *c, const char *tmpl, const char *name,
 		   const char *caption, const char *datafile, struct rtm_plot_var *vars, int nvars,
 		   struct rtm_error *err)
@@ -61,8 +64,8 @@ static int draw_as(struct rtm_report_ctx *c, const char *tmpl, const char *name,
 	vars[nvars].name = "datafile";
 	vars[nvars].value = datafile;
 	vars[nvars].number = false;
-	ret = rtm_plot_draw_formats(tmpl, rtm_report_draw_formats(c->o->formats), c->o->width,
-				    c->o->height, c->plots, name, vars, nvars + 1, err);
+	ret = rtm_plot_draw_kept(tmpl, rtm_report_draw_formats(c->o->formats), c->o->width,
+				 c->o->height, c->plots, name, vars, nvars + 1, err);
 	if (ret)
 		return ret;
 	c->pf[c->npf].name = name;
@@ -75,6 +78,12 @@ static int draw(struct rtm_report_ctx *c, const char *name, const char *caption,
 		const char *datafile, struct rtm_plot_var *vars, int nvars, struct rtm_error *err)
 {
 	return draw_as(c, name, name, caption, datafile, vars, nvars, err);
+}
+
+/* The lines' colours, in the order of their blocks: @cpu's own (-1: all CPUs). */
+static void add_colour(char *list, size_t len, int cpu)
+{
+	rtm_plot_list_add(list, len, rtm_plot_cpu_colour(cpu < 0 ? RTM_PLOT_ALL_CPUS : cpu));
 }
 
 static void cpu_title(char *buf, size_t len, int cpu, const struct rtm_hist *h)
@@ -91,14 +100,14 @@ static void cpu_title(char *buf, size_t len, int cpu, const struct rtm_hist *h)
 static int plot_histogram(struct rtm_report_ctx *c, const char *title, const char *sub,
 			  struct rtm_error *err)
 {
-	char path[PATH_MAX + 32], t[64];
+	char path[PATH_MAX + 32], t[64], colours[RTM_REPORT_COLOURS_LEN] = "";
 	struct rtm_report_hist_vars hv;
 	bool ovf = false;
 	const struct rtm_hist *lines[RTM_REPORT_MAX_LINES + 1];
 	struct rtm_report_mark marks[RTM_REPORT_MAX_LINES + 1];
 	uint64_t ovf_ns = (uint64_t)json_integer_value(rtm_json_path(c->r->sections,
 						"provenance.overflow_above_ns"));
-	struct rtm_plot_var v[11];
+	struct rtm_plot_var v[12];
 	struct rtm_hist_axis ax;
 	FILE *f = open_data(c, "histogram", path, sizeof(path));
 	int i, blocks = 0;
@@ -110,6 +119,7 @@ static int plot_histogram(struct rtm_report_ctx *c, const char *title, const cha
 		rtm_report_hist_block(f, c->all_raw, t);
 		rtm_report_mark_of(c->all_raw, rtm_result_unplaced_cpu(c->r, -1), ovf_ns,
 				   &marks[blocks]);
+		add_colour(colours, sizeof(colours), -1);
 		lines[blocks++] = c->all_raw;
 	}
 	for (i = 0; i < c->nsel; i++) {
@@ -119,6 +129,7 @@ static int plot_histogram(struct rtm_report_ctx *c, const char *title, const cha
 		rtm_report_hist_block(f, rc->raw, t);
 		rtm_report_mark_of(rc->raw, rtm_result_unplaced_cpu(c->r, rc->cpu), ovf_ns,
 				   &marks[blocks]);
+		add_colour(colours, sizeof(colours), rc->cpu);
 		lines[blocks++] = rc->raw;
 	}
 	rtm_report_marks_block(f, marks, blocks);
@@ -136,70 +147,107 @@ static int plot_histogram(struct rtm_report_ctx *c, const char *title, const cha
 	rtm_report_hist_vars(&ax, blocks, ovf, &hv, v);
 	v[8] = (struct rtm_plot_var){ "title_text", title, false };
 	v[9] = (struct rtm_plot_var){ "subtitle_text", sub, false };
+	v[10] = (struct rtm_plot_var){ "colours", colours, false };
 	return draw(c, "histogram", ax.split_us > 0 ?
 		    "Latency histogram: samples per microsecond, one line per CPU (OSADL style); "
 		    "left the body, right the tail on its own scale; triangles mark each CPU's "
 		    "maximum" :
 		    "Latency histogram: samples per microsecond, one line per CPU (OSADL style); "
-		    "triangles mark each CPU's maximum", path, v, 10, err);
+		    "triangles mark each CPU's maximum", path, v, 11, err);
+}
+
+/* The curves of a percentile plot: their histograms (for the markers), colours and dashes. */
+struct pct_curves {
+	const struct rtm_hist *h[2 * RTM_REPORT_MAX_LINES + 2];
+	char colours[RTM_REPORT_COLOURS_LEN], dashes[RTM_REPORT_COLOURS_LEN];
+	double xmax;
+	int n;
+};
+
+static int pct_curve(FILE *f, struct pct_curves *pc, const struct rtm_hist *h, const char *title,
+		     int cpu, const char *dash)
+{
+	double x;
+	int ret = rtm_report_pct_block(f, h, title, &x);
+
+	pc->xmax = x > pc->xmax ? x : pc->xmax;
+	pc->h[pc->n++] = h;
+	add_colour(pc->colours, sizeof(pc->colours), cpu);
+	rtm_plot_list_add(pc->dashes, sizeof(pc->dashes), dash);
+	return ret;
+}
+
+/* The markers after the curves, then the file closed and the template's variables. */
+static int pct_finish(FILE *f, const char *path, struct pct_curves *pc, uint64_t top_ns,
+		      char (*buf)[32], struct rtm_plot_var *v, struct rtm_error *err)
+{
+	int ret = rtm_report_pct_marks_block(f, pc->h, pc->n);
+
+	if (fclose(f) || ret)
+		return rtm_error_setn(err, ret ? ret : -errno, "cannot write %s: %s", path,
+				      ret ? strerror(-ret) : rtm_write_strerror(-errno));
+	snprintf(buf[0], sizeof(buf[0]), "%d", pc->n);
+	snprintf(buf[1], sizeof(buf[1]), "%.6g", pc->xmax);
+	/* room above the highest maximum's marker and its label */
+	snprintf(buf[2], sizeof(buf[2]), "%.6g", (double)top_ns / 1000.0 * 1.6 + 1);
+	v[0] = (struct rtm_plot_var){ "nblocks", buf[0], true };
+	v[1] = (struct rtm_plot_var){ "xmax", buf[1], true };
+	v[2] = (struct rtm_plot_var){ "ymax", buf[2], true };
+	v[3] = (struct rtm_plot_var){ "colours", pc->colours, false };
+	v[4] = (struct rtm_plot_var){ "dashes", pc->dashes, false };
+	return 0;
 }
 
 static int plot_percentiles(struct rtm_report_ctx *c, const char *title, const char *sub,
 			    struct rtm_error *err)
 {
-	char path[PATH_MAX + 32], t[64], n[16], xm[32], mx[16], ym[32];
-	struct rtm_plot_var v[6];
-	double xmax = 10, x;
+	char path[PATH_MAX + 32], t[64], mx[16], buf[3][32];
+	struct pct_curves pc = { .xmax = 10 };
+	struct rtm_plot_var v[8];
 	FILE *f = open_data(c, "percentiles", path, sizeof(path));
-	int i, blocks = 0;
+	int i, ret = 0;
 
 	if (!f)
 		return rtm_error_setn(err, -errno, "cannot write %s: %s", path, strerror(errno));
 	if (c->lines_all) {
 		rtm_fmt_us(mx, sizeof(mx), c->all_raw->max_ns);
 		snprintf(t, sizeof(t), "all CPUs (max %s us)", mx);
-		xmax = rtm_report_pct_block(f, c->all_raw, t);
-		blocks++;
+		ret = pct_curve(f, &pc, c->all_raw, t, -1, "1");
 	}
-	for (i = 0; i < c->nsel; i++) {
+	for (i = 0; i < c->nsel && !ret; i++) {
 		const struct rtm_result_cpu *rc = &c->r->cpus[c->sel[i]];
 
 		cpu_title(t, sizeof(t), rc->cpu, rc->raw);
-		x = rtm_report_pct_block(f, rc->raw, t);
-		xmax = x > xmax ? x : xmax;
-		blocks++;
+		ret = pct_curve(f, &pc, rc->raw, t, rc->cpu, "1");
 	}
-	/* the corrected curve where a stall swallowed periods */
-	if (c->all_corr && c->all_corr->count > c->all_raw->count) {
+	/* the corrected curve where a stall swallowed periods: all CPUs' colour, dashed */
+	if (!ret && c->all_corr && c->all_corr->count > c->all_raw->count) {
 		rtm_fmt_us(mx, sizeof(mx), c->all_corr->max_ns);
 		snprintf(t, sizeof(t), "all CPUs, corrected (max %s us)", mx);
-		x = rtm_report_pct_block(f, c->all_corr, t);
-		xmax = x > xmax ? x : xmax;
-		blocks++;
+		ret = pct_curve(f, &pc, c->all_corr, t, -1, "2");
 	}
-	if (fclose(f))
-		return rtm_error_setn(err, -errno, "cannot write %s: %s", path,
-				      rtm_write_strerror(-errno));
-	snprintf(n, sizeof(n), "%d", blocks);
-	snprintf(xm, sizeof(xm), "%.6g", xmax);
-	v[0] = (struct rtm_plot_var){ "nblocks", n, true };
-	v[1] = (struct rtm_plot_var){ "title_text", title, false };
-	v[2] = (struct rtm_plot_var){ "xmax", xm, true };
-	v[3] = (struct rtm_plot_var){ "subtitle_text", sub, false };
-	/* room above the highest maximum's marker (the corrected one is no higher) */
-	snprintf(ym, sizeof(ym), "%.6g", (double)c->all_raw->max_ns / 1000.0 * 1.6 + 1);
-	v[4] = (struct rtm_plot_var){ "ymax", ym, true };
-	return draw(c, "percentiles", "Percentile distribution (HdrHistogram style): latency at "
-		    "each percentile the sample count supports, then a dashed line up to the "
-		    "exact maximum (triangle, drawn at x = samples); the corrected curve adds the "
-		    "wake-ups a stall swallowed", path, v, 5, err);
+	if (ret) {
+		fclose(f);
+		return rtm_error_setn(err, ret, "cannot write %s: %s", path, strerror(-ret));
+	}
+	/* the corrected maximum is the raw one: no higher */
+	ret = pct_finish(f, path, &pc, c->all_raw->max_ns, buf, v, err);
+	if (ret)
+		return ret;
+	v[5] = (struct rtm_plot_var){ "title_text", title, false };
+	v[6] = (struct rtm_plot_var){ "subtitle_text", sub, false };
+	return draw(c, "percentiles", "Percentile distribution (HdrHistogram style): each "
+		    "histogram bucket a step at the latency the tables give for the percentiles "
+		    "inside it, up to the last sample's rank (x = samples), where a triangle marks "
+		    "the exact maximum; the corrected curve (dashed) adds the wake-ups a stall "
+		    "swallowed", path, v, 7, err);
 }
 
 static int plot_timeseries(struct rtm_report_ctx *c, const char *title, const char *sub,
 			   struct rtm_error *err)
 {
-	char path[PATH_MAX + 32], t[32], n[16];
-	struct rtm_plot_var v[4];
+	char path[PATH_MAX + 32], t[32], n[16], colours[RTM_REPORT_COLOURS_LEN] = "";
+	struct rtm_plot_var v[5];
 	FILE *f;
 	int i, blocks = 0;
 	uint32_t k;
@@ -230,6 +278,7 @@ static int plot_timeseries(struct rtm_report_ctx *c, const char *title, const ch
 				(double)p->max_ns / 1000.0, (double)p->p99_ns / 1000.0);
 		}
 		fputs("\n\n", f);
+		add_colour(colours, sizeof(colours), rc->cpu);
 		blocks++;
 	}
 	if (fclose(f))
@@ -239,8 +288,9 @@ static int plot_timeseries(struct rtm_report_ctx *c, const char *title, const ch
 	v[0] = (struct rtm_plot_var){ "ncpus", n, true };
 	v[1] = (struct rtm_plot_var){ "title_text", title, false };
 	v[2] = (struct rtm_plot_var){ "subtitle_text", sub, false };
+	v[3] = (struct rtm_plot_var){ "colours", colours, false };
 	return draw(c, "timeseries", "Per-interval maximum (solid) and p99 (dashed) of each CPU "
-		    "over the run", path, v, 3, err);
+		    "over the run", path, v, 4, err);
 }
 
 static int plot_irq(struct rtm_report_ctx *c, const char *sub, struct rtm_error *err)
@@ -286,33 +336,21 @@ static int plot_irq(struct rtm_report_ctx *c, const char *sub, struct rtm_error 
 
 /*
  * --timer-irq (sections.timer_irq): each plotted CPU's wake-up and timer IRQ delay
- * as percentile curves, the percentiles template drawn as plots/timer_irq.
+ * as percentile curves in the CPU's colour (the IRQ part dashed), the percentiles
+ * template drawn as plots/timer_irq.
  */
-static int plot_timer_irq(struct rtm_report_ctx *c, const char *title, const char *sub,
-			  struct rtm_error *err)
+static int timer_irq_curves(struct rtm_report_ctx *c, FILE *f, struct pct_curves *pc,
+			    struct rtm_hist **irq)
 {
 	const json_t *cpus = rtm_json_path(c->r->sections, "timer_irq.cpus"), *e;
-	char path[PATH_MAX + 32], t[64], n[16], xm[32], mx[16], ym[32];
 	struct rtm_error herr = { "" };
-	struct rtm_plot_var v[6];
-	double xmax = 10, x;
-	struct rtm_hist *h;
-	int i, blocks = 0;
+	char t[64], mx[16];
+	int i, ret = 0;
 	size_t k;
-	FILE *f;
 
-	if (!json_array_size(cpus))
-		return 0;
-	h = rtm_hist_alloc();
-	if (!h)
-		return rtm_error_setn(err, -ENOMEM, "out of memory");
-	f = open_data(c, "timer_irq", path, sizeof(path));
-	if (!f) {
-		rtm_hist_free(h);
-		return rtm_error_setn(err, -errno, "cannot write %s: %s", path, strerror(errno));
-	}
-	for (i = 0; i < c->nsel; i++) {
+	for (i = 0; i < c->nsel && !ret; i++) {
 		const struct rtm_result_cpu *rc = &c->r->cpus[c->sel[i]];
+		struct rtm_hist *h = irq[i];
 
 		json_array_foreach(cpus, k, e) {
 			if (json_integer_value(json_object_get(e, "cpu")) != rc->cpu ||
@@ -320,34 +358,57 @@ static int plot_timer_irq(struct rtm_report_ctx *c, const char *title, const cha
 				continue;
 			rtm_fmt_us(mx, sizeof(mx), rc->raw->max_ns);
 			snprintf(t, sizeof(t), "CPU%d wake-up (max %s us)", rc->cpu, mx);
-			x = rtm_report_pct_block(f, rc->raw, t);
-			xmax = x > xmax ? x : xmax;
+			ret = pct_curve(f, pc, rc->raw, t, rc->cpu, "1");
 			rtm_fmt_us(mx, sizeof(mx), h->max_ns);
 			snprintf(t, sizeof(t), "CPU%d timer IRQ (max %s us)", rc->cpu, mx);
-			x = rtm_report_pct_block(f, h, t);
-			xmax = x > xmax ? x : xmax;
-			blocks += 2;
+			if (!ret)
+				ret = pct_curve(f, pc, h, t, rc->cpu, "2");
+			break;
 		}
 	}
-	rtm_hist_free(h);
-	if (fclose(f))
-		return rtm_error_setn(err, -errno, "cannot write %s: %s", path,
-				      rtm_write_strerror(-errno));
-	if (!blocks)
+	return ret;
+}
+
+static int plot_timer_irq(struct rtm_report_ctx *c, const char *title, const char *sub,
+			  struct rtm_error *err)
+{
+	struct rtm_hist *irq[RTM_REPORT_MAX_LINES] = { NULL };
+	char path[PATH_MAX + 32], buf[3][32];
+	struct pct_curves pc = { .xmax = 10 };
+	struct rtm_plot_var v[8];
+	int i, ret = 0;
+	FILE *f;
+
+	if (!json_array_size(rtm_json_path(c->r->sections, "timer_irq.cpus")))
 		return 0;
-	snprintf(n, sizeof(n), "%d", blocks);
-	snprintf(xm, sizeof(xm), "%.6g", xmax);
-	v[0] = (struct rtm_plot_var){ "nblocks", n, true };
-	v[1] = (struct rtm_plot_var){ "title_text", title, false };
-	v[2] = (struct rtm_plot_var){ "xmax", xm, true };
-	v[3] = (struct rtm_plot_var){ "subtitle_text", sub, false };
+	for (i = 0; i < c->nsel && !ret; i++)
+		ret = (irq[i] = rtm_hist_alloc()) ? 0 : -ENOMEM;
+	f = ret ? NULL : open_data(c, "timer_irq", path, sizeof(path));
+	if (!f) {
+		ret = ret ? rtm_error_setn(err, ret, "out of memory") :
+		      rtm_error_setn(err, -errno, "cannot write %s: %s", path, strerror(errno));
+		goto out;
+	}
+	ret = timer_irq_curves(c, f, &pc, irq);
+	if (ret) {
+		fclose(f);
+		ret = rtm_error_setn(err, ret, "cannot write %s: %s", path, strerror(-ret));
+		goto out;
+	}
 	/* the IRQ delay lies inside the wake-up: the wake-ups' maximum bounds both */
-	snprintf(ym, sizeof(ym), "%.6g", (double)c->all_raw->max_ns / 1000.0 * 1.6 + 1);
-	v[4] = (struct rtm_plot_var){ "ymax", ym, true };
-	return draw_as(c, "percentiles", "timer_irq", "Timer IRQ and wake-up: for each plotted "
-		       "CPU the percentile curve of the wake-up latency and, below it, of its "
-		       "timer IRQ part (the probe's hrtimer expiry to the interrupt running it)",
-		       path, v, 5, err);
+	ret = pct_finish(f, path, &pc, c->all_raw->max_ns, buf, v, err);
+	if (ret || !pc.n)
+		goto out;
+	v[5] = (struct rtm_plot_var){ "title_text", title, false };
+	v[6] = (struct rtm_plot_var){ "subtitle_text", sub, false };
+	ret = draw_as(c, "percentiles", "timer_irq", "Timer IRQ and wake-up: for each plotted "
+		      "CPU, in its colour, the percentile curve of the wake-up latency and, dashed "
+		      "below it, of its timer IRQ part (the probe's hrtimer expiry to the "
+		      "interrupt running it)", path, v, 7, err);
+out:
+	for (i = 0; i < c->nsel; i++)
+		rtm_hist_free(irq[i]);
+	return ret;
 }
 
 int rtm_report_write(const struct rtm_result *r, const struct rtm_report_opts *o,

@@ -3,8 +3,9 @@
  * report.h - plots (gnuplot, plot.h) and a self-contained HTML and Markdown
  * report of a result; the building blocks are shared with the comparison.
  *
- * Data files are plain text written next to the images (plots/data/), so the
- * plots can be redrawn or restyled by hand from the templates in plots/.
+ * Data files are plain text written next to the images (plots/data/), with the
+ * script each plot was drawn with (plots/data/NAME.gp), so the plots can be
+ * redrawn or restyled by hand.
  */
 #ifndef RTM_REPORT_H
 #define RTM_REPORT_H
@@ -52,13 +53,20 @@ void rtm_report_mark_of(const struct rtm_hist *h, uint64_t overflows, uint64_t o
 int rtm_report_marks_block(FILE *f, const struct rtm_report_mark *m, int n);
 
 /*
- * One block for percentiles.gp: header, then rows "1/(1-p) latency_us p" at
- * percentiles from 0 up to the one the sample count supports (at least 10
- * samples beyond it); then, after one blank line, a second part of two rows:
- * that last point and the maximum at x = samples (the last sample's rank).
- * Returns the largest x (>= 10), for the x range.
+ * One block for percentiles.gp: header, then the curve as steps, one row
+ * "1/(1-p) latency_us p" per non-empty bucket where it starts, its value the
+ * one rtm_hist_percentile() gives inside it (no point between two measured
+ * values, no line to the maximum), and a last row closing the last step at
+ * x = samples, where the last sample's rank starts. *@xmax: that x (>= 10),
+ * for the x range. 0 or -ENOMEM / -EIO.
  */
-double rtm_report_pct_block(FILE *f, const struct rtm_hist *h, const char *title);
+int rtm_report_pct_block(FILE *f, const struct rtm_hist *h, const char *title, double *xmax);
+/*
+ * The block after the curves: the maxima as markers, one row per curve in
+ * order, "samples max_us label" (the exact maximum at x = samples; NaN when
+ * the curve is empty).
+ */
+int rtm_report_pct_marks_block(FILE *f, const struct rtm_hist *const *h, int n);
 
 /* ---- axes and titles of the plots (report_data.c): no files, no gnuplot */
 

@@ -113,38 +113,87 @@ void rtm_report_mark_of(const struct rtm_hist *h, uint64_t overflows, uint64_t o
 	m->overflow_ns = overflows ? (overflow_ns ? overflow_ns : h->max_ns) : 0;
 }
 
-double rtm_report_pct_block(FILE *f, const struct rtm_hist *h, const char *title)
+/*
+ * The steps of @h's percentile curve: for each non-empty bucket, the x where it
+ * starts (1/(1 - p) at the rank below it) and its value, which is what
+ * rtm_hist_percentile() gives for any percentile inside it: it is asked at the
+ * bucket's first rank, so the curve and the tables cannot disagree.
+ */
+static int pct_steps(FILE *f, const struct rtm_hist *h)
 {
-	double xmax = h->count >= 100 ? (double)h->count / 10.0 : 10.0, x;
-	double ps[512] = { 0 };
-	uint64_t v[512] = { 0 };
+	double *ps = calloc(RTM_HIST_NCOUNTS, sizeof(*ps));
+	uint64_t *below = calloc(RTM_HIST_NCOUNTS, sizeof(*below));
+	uint64_t *v = calloc(RTM_HIST_NCOUNTS, sizeof(*v)), sum = 0;
+	double count = (double)h->count;
+	struct rtm_hist_bucket b;
+	unsigned int pos = 0;
 	int n = 0, i;
 
-	/* 1/(1-p) from 1 to xmax, 24 points a decade */
-	for (x = 1.0; x <= xmax * 1.0001 && n < 511; x *= pow(10.0, 1.0 / 24.0))
-		ps[n++] = 100.0 * (1.0 - 1.0 / x);
-	if (n && ps[n - 1] < 100.0 * (1.0 - 1.0 / xmax))
-		ps[n++] = 100.0 * (1.0 - 1.0 / xmax);
+	if (!ps || !below || !v) {
+		free(ps);
+		free(below);
+		free(v);
+		return -ENOMEM;
+	}
+	while (n < RTM_HIST_NCOUNTS && rtm_hist_next(h, &pos, &b)) {
+		below[n] = sum;
+		ps[n++] = 100.0 * (double)(sum + 1) / count;
+		sum += b.count;
+	}
 	rtm_hist_percentiles(h, ps, n, v);
+	for (i = 0; i < n; i++)
+		fprintf(f, "%.10g %.3f %.10g\n", count / (count - (double)below[i]),
+			(double)v[i] / 1000.0, 100.0 * (double)below[i] / count);
+	/* the last step runs to where the last sample's rank starts: x = samples */
+	if (n && below[n - 1] + 1 < h->count)
+		fprintf(f, "%.10g %.3f %.10g\n", count, (double)v[n - 1] / 1000.0,
+			100.0 * (count - 1) / count);
+	free(ps);
+	free(below);
+	free(v);
+	return 0;
+}
+
+int rtm_report_pct_block(FILE *f, const struct rtm_hist *h, const char *title, double *xmax)
+{
+	int ret = 0;
+
 	fputs("\"x\" ", f);
 	rtm_report_gp_quoted(f, title);
 	fputc('\n', f);
-	for (i = 0; i < n; i++)
-		fprintf(f, "%.6g %.3f %.6f\n", 1.0 / (1.0 - ps[i] / 100.0), (double)v[i] / 1000.0,
-			ps[i]);
-	if (h->count) {
-		/*
-		 * A second sub-block: from the last percentile the count supports
-		 * to the maximum, drawn at the last sample's rank (x = samples).
-		 */
-		x = (double)h->count > xmax ? (double)h->count : xmax;
-		fprintf(f, "\n%.6g %.3f %.6f\n", 1.0 / (1.0 - ps[n - 1] / 100.0),
-			(double)v[n - 1] / 1000.0, ps[n - 1]);
-		fprintf(f, "%.6g %.3f 100\n", x, (double)h->max_ns / 1000.0);
-		xmax = x;
-	}
+	if (h->count)
+		ret = pct_steps(f, h);
+	else
+		fputs("1 NaN 0\n", f);	/* gnuplot wants a row in every block */
 	fputs("\n\n", f);
-	return xmax;
+	*xmax = h->count > 10 ? (double)h->count : 10.0;
+	return ret ? ret : ferror(f) ? -EIO : 0;
+}
+
+int rtm_report_pct_marks_block(FILE *f, const struct rtm_hist *const *h, int n)
+{
+	char mx[16];
+	bool told;
+	int i, j;
+
+	fputs("# samples max_us label\n", f);
+	for (i = 0; i < n; i++) {
+		if (!h[i]->count) {
+			fputs("NaN NaN \"\"\n", f);
+			continue;
+		}
+		/* a maximum already labelled (the corrected curve's is the raw one) is not again */
+		for (j = 0, told = false; j < i; j++)
+			told |= h[j]->count && h[j]->max_ns == h[i]->max_ns;
+		rtm_fmt_us(mx, sizeof(mx), h[i]->max_ns);
+		fprintf(f, "%llu %.3f \"%s%s%s\"\n", (unsigned long long)h[i]->count,
+			(double)h[i]->max_ns / 1000.0, told ? "" : "max ", told ? "" : mx,
+			told ? "" : " us");
+	}
+	if (!n)
+		fputs("NaN NaN \"\"\n", f);
+	fputs("\n\n", f);
+	return ferror(f) ? -EIO : 0;
 }
 
 /* ---- axes */

@@ -690,14 +690,18 @@ static int draw_noise_hist(const struct rtm_result *r, const struct rtm_report_o
 {
 	const json_t *noise = json_object_get(r->sections, "noise");
 	const struct rtm_hist *lines[RTM_REPORT_NOISE_LINES];
-	char t[64], sub[256], win[16], wid[16];
+	char t[64], sub[256], win[16], wid[16], colours[RTM_REPORT_NOISE_LINES * 8 + 1] = "";
 	struct rtm_report_hist_vars hv;
-	struct rtm_plot_var v[13];
+	struct rtm_plot_var v[14];
 	struct rtm_hist_axis ax;
 	int i;
 
-	for (i = 0; i < nl->n; i++)
+	for (i = 0; i < nl->n; i++) {
 		lines[i] = nl->h[i];
+		/* each CPU in its colour of the latency plots; an unnamed one in none of them */
+		rtm_plot_list_add(colours, sizeof(colours), rtm_plot_cpu_colour(
+			nl->cpu[i] < 0 ? RTM_PLOT_ALL_CPUS : (int)nl->cpu[i]));
+	}
 	rtm_report_hist_axis(lines, nl->n, o->log_x, &ax);
 	rtm_report_hist_vars(&ax, nl->n, false, &hv, v);
 	snprintf(t, sizeof(t), "%s, noise, started %s",
@@ -712,8 +716,9 @@ static int draw_noise_hist(const struct rtm_result *r, const struct rtm_report_o
 	v[10] = (struct rtm_plot_var){ "what", "gap length", false };
 	v[11] = (struct rtm_plot_var){ "ylabel_text", "gaps", false };
 	v[12] = (struct rtm_plot_var){ "datafile", path, false };
-	return rtm_plot_draw_formats("histogram", rtm_report_draw_formats(o->formats), o->width,
-				     o->height, plots, "noise_hist", v, 13, err);
+	v[13] = (struct rtm_plot_var){ "colours", colours, false };
+	return rtm_plot_draw_kept("histogram", rtm_report_draw_formats(o->formats), o->width,
+				  o->height, plots, "noise_hist", v, 14, err);
 }
 
 int rtm_report_noise_plot(const struct rtm_result *r, const struct rtm_report_opts *o,

@@ -13,6 +13,8 @@
 #include "present/report.h"
 
 #define RTM_REPORT_MAX_LINES 16	/* CPUs drawn one by one; above that, the worst ones */
+/* A plot's "colours" (or "dashes"): "#rrggbb " for each of at most two curves a CPU, and two */
+#define RTM_REPORT_COLOURS_LEN ((2 * RTM_REPORT_MAX_LINES + 2) * 8 + 1)
 
 struct rtm_report_plot {
 	const char *name;	/* template and file name */

@@ -49,6 +49,10 @@ if command -v gnuplot >/dev/null; then
 	for f in $(find "$t/full/rep" -type f); do
 		case "$f" in
 		*.dat) [ -s "$f" ] || fail "an empty $f left" ;;
+		*.gp)	# a plot's script: whole, ending as its template does
+			tp=$(sed -n '1s/^# The variables and template \([a-z_]*\.gp\) .*/\1/p' "$f")
+			[ -n "$tp" ] && [ "$(tail -n1 "$f")" = "$(tail -n1 "$RTM_SRCDIR/plots/$tp")" ] ||
+				fail "a cut script left: $f" ;;
 		*.png) head -c 8 "$f" | od -An -c | grep -q 'P   N   G' && \
 			tail -c 12 "$f" | od -An -c | grep -q 'I   E   N   D' ||
 			fail "a cut PNG left: $f" ;;
