@@ -58,6 +58,9 @@ static const struct rtm_opt noise_opts[] = {
 	{ "follow", MEASURE_OPT_FOLLOW, no_argument, NULL, MEASURE_G_RESULTS,
 	  "-o and --json=FILE may be symbolic links" },
 	{ "quiet", 'q', no_argument, NULL, MEASURE_G_RESULTS, "only the table at the end" },
+	{ "verbose", 'v', no_argument, NULL, MEASURE_G_RESULTS,
+	  "the summary in full: the 10 longest gaps per CPU with their time and cause, the "
+	  "top 3 causes (default: the 3 longest on one line, the top cause)" },
 	{ "json", MEASURE_OPT_JSON, optional_argument, "FILE", MEASURE_G_RESULTS,
 	  "the summary as JSON on stdout (or into FILE)" },
 	{ "no-mlock", MEASURE_OPT_NO_MLOCK, no_argument, NULL, MEASURE_G_POWER,
@@ -362,6 +365,10 @@ static int noise_parse(struct rtm_session_opts *m, struct noise_args *a, int arg
 		a->rt_given |= c == 'p' || c == MEASURE_OPT_POLICY || c == MEASURE_OPT_NO_RT;
 		if (c == NOISE_OPT_BACKEND) {
 			a->backend = optarg;
+			continue;
+		}
+		if (c == 'v') {
+			m->out.verbose = true;
 			continue;
 		}
 		if (c == NOISE_OPT_NO_REPORT) {
