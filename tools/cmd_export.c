@@ -41,8 +41,8 @@ static const struct rtm_opt export_opts[] = {
 	  "cpu,lo_ns,hi_ns,count: one line per CPU per non-empty histogram bucket (a noise "
 	  "result: its gap-length histogram, cpu,gap_lo_ns,gap_hi_ns,count)" },
 	{ "csv-gaps", EXPORT_OPT_CSV_GAPS, no_argument, NULL, EG_FORMAT,
-	  "a noise result's gaps, cpu,start_ns,length_ns: one line per gap in result.json's "
-	  "gap list" },
+	  "a noise result's gaps (noise, or run --noise's phase), cpu,start_ns,length_ns: one "
+	  "line per gap in result.json's gap list" },
 	{ "output", 'o', required_argument, "FILE", EG_OUTPUT,
 	  "write FILE instead of stdout (- is stdout): a regular file is replaced "
 	  "atomically, a FIFO or character device is written in place; a symbolic link is "
@@ -190,8 +190,12 @@ static int export_parse(int argc, char **argv, struct export_opts *o)
 	return 0;
 }
 
-/* A format @r cannot give (a noise result has no wake-up latency); 0 or the exit status. */
-static int export_fits(const struct export_opts *o, bool noise)
+/*
+ * A format @r cannot give (a noise result has no wake-up latency); 0 or the exit
+ * status. @noise: a noise run alone; @has_noise: sections.noise, of noise or of
+ * run --noise's phase (the same section, so its gaps export alike).
+ */
+static int export_fits(const struct export_opts *o, bool noise, bool has_noise)
 {
 	/* a noise run has no wake-up latency: refused, not an empty file */
 	if (o->fmt == EXPORT_OPT_CYCLICTEST_JSON && noise)
@@ -199,9 +203,10 @@ static int export_fits(const struct export_opts *o, bool noise)
 				    "--cyclictest-json exports wake-up latency; use --csv or "
 				    "--csv-gaps for its gaps, or --prometheus for its noise series",
 				    o->result);
-	if (o->fmt == EXPORT_OPT_CSV_GAPS && !noise)
+	if (o->fmt == EXPORT_OPT_CSV_GAPS && !has_noise)
 		return rtm_cli_fail("export: %s holds no noise result: --csv-gaps lists the gaps "
-				    "of rtmeasure noise; --csv exports wake-up latency", o->result);
+				    "of rtmeasure noise or run --noise; --csv exports wake-up "
+				    "latency", o->result);
 	return 0;
 }
 
@@ -312,7 +317,7 @@ int cmd_export(int argc, char **argv, const struct rtm_cli *cli)
 	if (!r)
 		return rtm_cli_fail("export: %s", err.msg);
 	noise = !r->ncpus && json_object_get(r->sections, "noise");
-	if ((ret = export_fits(&o, noise))) {
+	if ((ret = export_fits(&o, noise, json_object_get(r->sections, "noise") != NULL))) {
 		rtm_result_free(r);
 		return ret;
 	}

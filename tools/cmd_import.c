@@ -227,7 +227,7 @@ static void print_human(const struct input *in, const char *dir, int n)
 	       json_string_value(json_object_get(prov, "format")), in->r->tool, dir,
 	       n > 1 ? "/" : "", n > 1 ? in->name : "");
 	if (!in->r->ncpus && json_object_get(in->r->sections, "noise"))
-		rtm_noise_fprint(json_object_get(in->r->sections, "noise"), stdout, 10);
+		rtm_noise_fprint(json_object_get(in->r->sections, "noise"), stdout, true);
 	else
 		rtm_summary_fprint(in->r, stdout);
 	json_array_foreach(json_object_get(prov, "notes"), k, note)

@@ -3,7 +3,10 @@
  * cmd_noise.c - rtmeasure noise (alias hwlat): the userspace noise / hardware
  * latency detector (lib/probe/probe_noise.c), driven by the shared runner.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,9 +14,11 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/hwlat_opts.h"
 #include "cli/measure_opts.h"
 #include "cli/opts.h"
 #include "core/units.h"
+#include "present/hwlat_print.h"
 #include "present/promlive.h"
 #include "present/runreport.h"
 #include "probe/ktracer.h"
@@ -58,6 +63,9 @@ static const struct rtm_opt noise_opts[] = {
 	{ "follow", MEASURE_OPT_FOLLOW, no_argument, NULL, MEASURE_G_RESULTS,
 	  "-o and --json=FILE may be symbolic links" },
 	{ "quiet", 'q', no_argument, NULL, MEASURE_G_RESULTS, "only the table at the end" },
+	{ "verbose", 'v', no_argument, NULL, MEASURE_G_RESULTS,
+	  "the summary in full: the 10 longest gaps per CPU with their time and cause, the "
+	  "top 3 causes (default: the 3 longest on one line, the top cause)" },
 	{ "json", MEASURE_OPT_JSON, optional_argument, "FILE", MEASURE_G_RESULTS,
 	  "the summary as JSON on stdout (or into FILE)" },
 	{ "no-mlock", MEASURE_OPT_NO_MLOCK, no_argument, NULL, MEASURE_G_POWER,
@@ -73,12 +81,6 @@ static const struct rtm_opt noise_opts[] = {
 	{ "prometheus", MEASURE_OPT_PROMETHEUS, required_argument, "[ADDR:]PORT",
 	  MEASURE_G_SERIES, "serve /metrics for Prometheus during the run (127.0.0.1 unless "
 	  "ADDR is given; port 0: any free)" },
-	{ "window", NOISE_OPT_WINDOW, required_argument, "DUR", MEASURE_G_OWN,
-	  "duty cycle period (default 1s)" },
-	{ "width", NOISE_OPT_WIDTH, required_argument, "DUR", MEASURE_G_OWN,
-	  "busy part of each window (default 500ms); equal to --window only with --force" },
-	{ "threshold", NOISE_OPT_THRESHOLD, required_argument, "LAT", MEASURE_G_OWN,
-	  "a gap is longer than this (default 1us)" },
 	{ "report-above", NOISE_OPT_REPORT, required_argument, "LAT", MEASURE_G_OWN,
 	  "list the gaps longer than this (default 20us)" },
 	{ "max-gaps", NOISE_OPT_MAX_GAPS, required_argument, "N", MEASURE_G_OWN,
@@ -97,6 +99,17 @@ static const struct rtm_opt noise_opts[] = {
 	{ "no-report", NOISE_OPT_NO_REPORT, no_argument, NULL, MEASURE_G_RESULTS,
 	  "no report.html, report.md and plots at the end" },
 	RTM_OPT_HELP_ROWS(MEASURE_G_HELP),
+	RTM_OPT_END,
+};
+
+/* noise's duty cycle and threshold; hwlat has hwlatdetect's (cli/hwlat_opts.h) instead */
+static const struct rtm_opt noise_duty_opts[] = {
+	{ "window", NOISE_OPT_WINDOW, required_argument, "DUR", MEASURE_G_OWN,
+	  "duty cycle period (default 1s)" },
+	{ "width", NOISE_OPT_WIDTH, required_argument, "DUR", MEASURE_G_OWN,
+	  "busy part of each window (default 500ms); equal to --window only with --force" },
+	{ "threshold", NOISE_OPT_THRESHOLD, required_argument, "LAT", MEASURE_G_OWN,
+	  "a gap is longer than this (default 1us)" },
 	RTM_OPT_END,
 };
 
@@ -121,24 +134,33 @@ static const struct rtm_opt_group noise_groups[] = {
 	"own sample period, like rtla osnoise top; writes result.json (sections.noise:\n" \
 	"gap histogram, every gap with its time).\n"
 
+/* hwlat measured by the busy loop: what its gaps hold that hwlat's would not */
+#define HWLAT_USER_LINE								\
+	"the userspace busy loop measures, not the kernel's hwlat tracer: it runs with "	\
+	"interrupts enabled, so its gaps include interrupt (IRQ) time, which hwlat's "	\
+	"kernel thread (interrupts off) does not see"
+
 #define NOISE_EPILOG "\nCtrl-C or SIGTERM saves what was measured. See rtmeasure-noise(1).\n"
 
-/* The same options under both names; only the usage line differs. */
+/* The same options under both names, but hwlat takes hwlatdetect's own with its units. */
 static const struct rtm_cmd_opts noise_cmd = {
 	.command = "noise",
 	.usage = NOISE_USAGE("noise"),
 	.groups = noise_groups,
 	.ngroups = sizeof(noise_groups) / sizeof(noise_groups[0]),
-	.tables = { noise_opts },
+	.tables = { noise_opts, noise_duty_opts },
 	.epilog = NOISE_EPILOG,
 };
 
 static const struct rtm_cmd_opts hwlat_cmd = {
 	.command = "hwlat",
-	.usage = NOISE_USAGE("hwlat"),
+	.usage = NOISE_USAGE("hwlat")
+		 "hwlatdetect's options are taken with its units and defaults (threshold\n"
+		 "10 us, 120 s) and its summary is printed first; see rtmeasure-noise(1),\n"
+		 "COMPATIBILITY.\n",
 	.groups = noise_groups,
 	.ngroups = sizeof(noise_groups) / sizeof(noise_groups[0]),
-	.tables = { noise_opts },
+	.tables = { noise_opts, hwlat_opts },
 	.epilog = NOISE_EPILOG,
 };
 
@@ -340,6 +362,7 @@ struct noise_args {
 	const char *name;		/* "noise" or "hwlat" */
 	const char *backend;
 	bool report_given, rt_given;
+	struct rtm_hwlat_opts hw;	/* hwlat: hwlatdetect's options */
 };
 
 /* The options into @m and @a: -1 to go on, else the exit status (help, a bad option). */
@@ -364,11 +387,17 @@ static int noise_parse(struct rtm_session_opts *m, struct noise_args *a, int arg
 			a->backend = optarg;
 			continue;
 		}
+		if (c == 'v') {
+			m->out.verbose = true;
+			continue;
+		}
 		if (c == NOISE_OPT_NO_REPORT) {
 			m->out.report = false;
 			continue;
 		}
-		ret = parse_noise_opt(m, c, argc, argv);
+		ret = cmd == &hwlat_cmd ? hwlat_parse_opt(m, &a->hw, c, optarg) : 0;
+		if (!ret)
+			ret = parse_noise_opt(m, c, argc, argv);
 		if (!ret && c != '?' && c != ':')
 			ret = measure_parse_opt(m, c, argc, argv);
 		if (ret == 1)
@@ -383,39 +412,192 @@ static int noise_parse(struct rtm_session_opts *m, struct noise_args *a, int arg
 	return -1;
 }
 
-int cmd_noise(int argc, char **argv, const struct rtm_cli *cli)
+/*
+ * hwlat: the session's options with what hwlatdetect's options ask for, so the
+ * session's hooks (which get the options back) find them.
+ */
+struct hwlat_run {
+	struct rtm_session_opts m;	/* first: the hooks' options are &m */
+	const struct rtm_hwlat_opts *hw;
+	uint64_t *max_ns;		/* the largest sample, for --hardlimit */
+	bool *report_failed;
+	struct rtm_hwlat_watch *watch;	/* --watch: the samples printed (the command's) */
+};
+
+/* The server of --prometheus and --watch's printer, one state while the probe runs. */
+struct hwlat_live {
+	void *prom;
+	struct rtm_hwlat_watch *watch;	/* not owned: the summary prints the rest */
+	FILE *f;
+};
+
+static const struct hwlat_run *hwlat_of(const struct rtm_session_opts *o)
 {
-	const struct rtm_session_ops ops = { .serve = rtm_promlive_serve,
-					     .publish = rtm_promlive_publish,
-					     .unserve = rtm_promlive_unserve,
-					     .report = rtm_runreport_write,
-					     .summary = rtm_runreport_summary };
-	struct noise_args a = { .name = argv[0], .backend = "auto" };
-	struct rtm_session_opts m;
+	return (const struct hwlat_run *)((const char *)o - offsetof(struct hwlat_run, m));
+}
+
+static int hwlat_serve(const struct rtm_session_opts *o, const json_t *sysinfo, void **state,
+		       struct rtm_error *err)
+{
+	struct hwlat_live *l = calloc(1, sizeof(*l));
+
+	*state = NULL;
+	if (!l)
+		return rtm_error_set(err, "out of memory");
+	l->f = o->outf;
+	l->watch = hwlat_of(o)->watch;
+	if (rtm_promlive_serve(o, sysinfo, &l->prom, err)) {
+		free(l);
+		return -1;
+	}
+	*state = l;
+	return 0;
+}
+
+static void hwlat_publish(void *state, const struct rtm_session_live *live)
+{
+	struct hwlat_live *l = state;
+
+	if (l->prom)
+		rtm_promlive_publish(l->prom, live);
+	rtm_hwlat_watch_fprint(l->watch, live, l->f);
+}
+
+static void hwlat_unserve(void *state)
+{
+	struct hwlat_live *l = state;
+
+	if (l->prom)
+		rtm_promlive_unserve(l->prom);
+	free(l);
+}
+
+/* --report FILE: the samples as hwlatdetect writes them, and its line about it. */
+static void hwlat_report(const struct hwlat_run *h, const json_t *noise, FILE *f)
+{
+	struct rtm_error err = { "" };
+	FILE *out = fopen(h->hw->report, "w");
+	uint64_t n = 0;
 	int ret;
 
-	rtm_session_opts_init(&m, "noise");	/* result.json says noise for hwlat too */
-	m.outf = stdout;
-	m.errf = stderr;
-	m.stop = cli->stop;
-	m.ops = &rtm_probe_noise_ops;
-	rtm_session_noise_init(&m);	/* the noise probe's defaults; --trace on as root */
-	m.out.report = true;	/* report.html of the gaps at the end, as run */
-	ret = noise_parse(&m, &a, argc, argv);
+	if (!out) {
+		fprintf(h->m.errf, "rtmeasure: hwlat: --report %s: %s\n", h->hw->report,
+			strerror(errno));
+		*h->report_failed = true;
+		return;
+	}
+	ret = rtm_hwlat_report_fprint(noise, out, &n, &err);
+	if (fclose(out) || ret) {
+		fprintf(h->m.errf, "rtmeasure: hwlat: --report %s: %s\n", h->hw->report,
+			err.msg[0] ? err.msg : strerror(errno));
+		*h->report_failed = true;
+		return;
+	}
+	fprintf(f, "report saved to %s (%" PRIu64 " samples)\n", h->hw->report, n);
+}
+
+/* hwlatdetect's summary first, then rtmeasure's own. */
+static void hwlat_summary(const struct rtm_session_opts *o, const struct rtm_result *r, FILE *f)
+{
+	const struct hwlat_run *h = hwlat_of(o);
+	const json_t *noise = json_object_get(r->sections, "noise");
+
+	if (noise) {
+		const char *backend = json_string_value(json_object_get(noise, "backend"));
+
+		rtm_hwlat_watch_rest(h->watch, noise, f);	/* --watch: after its last look */
+		if (backend && !strcmp(backend, "user"))
+			fprintf(f, "hwlat: %s\n", HWLAT_USER_LINE);
+		*h->max_ns = rtm_hwlat_summary_fprint(noise, f);
+		if (h->hw->report)
+			hwlat_report(h, noise, f);
+		fputc('\n', f);
+	}
+	rtm_runreport_summary(o, r, f);
+}
+
+/*
+ * hwlat after its options: hwlatdetect's window/width rules, what the kernel
+ * tracer cannot give, the first line when the busy loop measures instead.
+ */
+static int hwlat_prepare(struct rtm_session_opts *m, struct noise_args *a)
+{
+	if (m->ops != &rtm_probe_noise_ops && (a->hw.report || a->hw.watch))
+		return rtm_cli_fail("hwlat: %s with the kernel's hwlat tracer: rtmeasure keeps "
+				    "only the larger of each sample's inner and outer, read at "
+				    "the end; use --backend user (or result.json's gap list)",
+				    a->hw.report ? "--report" : "--watch");
+	if (m->ops == &rtm_probe_noise_ops)
+		fprintf(m->errf, "rtmeasure hwlat: %s\n", HWLAT_USER_LINE);
+	return 0;
+}
+
+int cmd_noise(int argc, char **argv, const struct rtm_cli *cli)
+{
+	struct rtm_session_ops ops = { .serve = rtm_promlive_serve,
+				       .publish = rtm_promlive_publish,
+				       .unserve = rtm_promlive_unserve,
+				       .report = rtm_runreport_write,
+				       .summary = rtm_runreport_summary };
+	struct noise_args a = { .name = argv[0], .backend = "auto" };
+	bool hwlat = !strcmp(argv[0], "hwlat"), report_failed = false;
+	uint64_t max_ns = 0;
+	struct hwlat_run h = { .hw = &a.hw, .max_ns = &max_ns, .report_failed = &report_failed };
+	struct rtm_session_opts *m = &h.m;
+	int ret;
+
+	rtm_session_opts_init(m, "noise");	/* result.json says noise for hwlat too */
+	m->outf = stdout;
+	m->errf = stderr;
+	m->stop = cli->stop;
+	m->ops = &rtm_probe_noise_ops;
+	rtm_session_noise_init(m);	/* the noise probe's defaults; --trace on as root */
+	if (hwlat)
+		hwlat_defaults(m);	/* hwlatdetect's: 10 us, 120 s */
+	m->out.report = true;	/* report.html of the gaps at the end, as run */
+	ret = noise_parse(m, &a, argc, argv);
 	if (ret >= 0) {
-		rtm_session_opts_release(&m);
+		rtm_session_opts_release(m);
 		return ret;
 	}
-	if (!a.report_given && m.noise.report_above_ns < m.noise.threshold_ns)
-		m.noise.report_above_ns = m.noise.threshold_ns;
+	/* hwlatdetect's summary, report and exit status are not in --json's */
+	if (hwlat && m->out.json && (a.hw.report || a.hw.watch || a.hw.hardlimit_ns)) {
+		rtm_session_opts_release(m);
+		return rtm_cli_fail("hwlat: --json prints rtmeasure's summary as JSON; %s goes "
+				    "with hwlatdetect's summary: drop one of them", a.hw.report ?
+				    "--report" : a.hw.watch ? "--watch" : "--hardlimit");
+	}
+	if (hwlat)
+		hwlat_settle(m, &a.hw, m->errf);
+	if (!a.report_given && m->noise.report_above_ns < m->noise.threshold_ns)
+		m->noise.report_above_ns = m->noise.threshold_ns;
 	/* the gap causes by default only where they can work: root (tracefs) */
-	if (m.trace.noise_trace < 0 && geteuid() != 0)
-		m.trace.noise_trace = 0;
-	ret = check_noise_opts(&m);
+	if (m->trace.noise_trace < 0 && geteuid() != 0)
+		m->trace.noise_trace = 0;
+	ret = check_noise_opts(m);
 	if (!ret)
-		ret = pick_backend(&m, a.name, a.backend, a.rt_given);
+		ret = pick_backend(m, a.name, a.backend, a.rt_given);
+	if (!ret && hwlat) {
+		ret = hwlat_prepare(m, &a);
+		if (!ret && a.hw.watch && !(h.watch = rtm_hwlat_watch_alloc()))
+			ret = rtm_cli_fail("hwlat: out of memory");
+		ops = (struct rtm_session_ops){ .serve = hwlat_serve, .publish = hwlat_publish,
+						.unserve = hwlat_unserve,
+						.report = rtm_runreport_write,
+						.summary = hwlat_summary };
+	}
 	if (!ret)
-		ret = rtm_session_run(&m, &ops);
-	rtm_session_opts_release(&m);
+		ret = rtm_session_run(m, &ops);
+	rtm_session_opts_release(m);
+	rtm_hwlat_watch_free(h.watch);
+	if (!ret && report_failed)
+		return RTM_EXIT_USAGE;
+	/* hwlatdetect's exit status: 1 when the largest sample is above the hardlimit */
+	if (!ret && hwlat && max_ns > a.hw.hardlimit_ns) {
+		fprintf(stderr, "rtmeasure hwlat: Max Latency %" PRIu64 "us is above --hardlimit "
+			"%" PRIu64 "us: exit status 1, as hwlatdetect\n", (max_ns + 500) / 1000,
+			(a.hw.hardlimit_ns + 500) / 1000);
+		return RTM_EXIT_BOUND;
+	}
 	return ret;
 }

@@ -18,7 +18,7 @@ static const struct rtm_command commands[] = {
 	{ "cyclic", cmd_cyclic, "cyclictest-style timer wake-up latency probe", true },
 	/* the userspace noise detector; hwlat is its other name */
 	{ "noise", cmd_noise, "OS and hardware noise: time stolen from busy CPUs, per CPU", true },
-	{ "hwlat", cmd_noise, "the same as noise (hwlatdetect users' name)", true },
+	{ "hwlat", cmd_noise, "noise with hwlatdetect's options, units and summary", true },
 	{ "analyze", cmd_analyze, "explain saved latency spikes from their trace events", false },
 	{ "monitor", cmd_monitor,
 	  "live dashboard: latency per CPU, interrupts, spikes and their causes", true },

@@ -149,7 +149,8 @@ struct rtm_compare_noise {
 	bool causes_incomplete;		/* a round lost trace events */
 	char backend[16];		/* of the first round */
 	uint64_t threshold_ns, window_ns, width_ns;
-	bool backend_mixed, threshold_mixed, duty_mixed;	/* the side's rounds differ */
+	char cpus[64];			/* the CPUs it measured, as a list ("0-1") */
+	bool backend_mixed, threshold_mixed, duty_mixed, cpus_mixed;	/* the rounds differ */
 	bool interrupted;		/* a round's noise phase was interrupted */
 };
 

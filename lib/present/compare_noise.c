@@ -12,7 +12,8 @@
  * (rtm_ratio_ci_logs on the logarithms of the per-run noise %); with one run
  * on each side the figures stand alone and the text says so. Sides measured
  * by different backends, thresholds or duty cycles are warned about: their
- * gaps are not counted alike.
+ * gaps are not counted alike; so are sides that measured different CPUs
+ * (their sums and largest gap are over other CPUs).
  */
 #include <errno.h>
 #include <math.h>
@@ -46,22 +47,55 @@ static bool u64_of(const json_t *o, const char *key, uint64_t *v)
 	return true;
 }
 
+#define NOISE_MAXCPUS	1024	/* CPUs of one section named in the CPU-set warning */
+#define NOISE_NWARN	4	/* warning(): backend, threshold, duty cycle, CPUs */
+
+static int cmp_int(const void *a, const void *b)
+{
+	return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b);
+}
+
+/* The CPUs of sections.noise as a list ("0-1"); "?" for an import that does not name them. */
+static void noise_cpus(const json_t *sec, char *buf, size_t len)
+{
+	const json_t *cpus = json_object_get(sec, "cpus");
+	int ids[NOISE_MAXCPUS];
+	struct rtm_cpulist cl = { 0, ids };
+	json_int_t cpu;
+	size_t i;
+
+	for (i = 0; i < json_array_size(cpus) && cl.n < NOISE_MAXCPUS; i++) {
+		cpu = json_integer_value(json_object_get(json_array_get(cpus, i), "cpu"));
+		if (cpu < 0 || !json_is_integer(json_object_get(json_array_get(cpus, i), "cpu"))) {
+			snprintf(buf, len, "?");
+			return;
+		}
+		ids[cl.n++] = (int)cpu;
+	}
+	qsort(ids, (size_t)cl.n, sizeof(int), cmp_int);
+	rtm_cpulist_format(&cl, buf, len);
+}
+
 /* The round's settings against the side's first: a difference inside one side. */
 static void digest_settings(struct rtm_compare_noise *n, const json_t *sec)
 {
 	const char *backend = json_string_value(json_object_get(sec, "backend")) ?: "user";
 	uint64_t thr = 0, win = 0, wid = 0;
+	char cpus[sizeof(n->cpus)];
 
 	u64_of(sec, "threshold_ns", &thr);
 	u64_of(sec, "window_ns", &win);
 	u64_of(sec, "width_ns", &wid);
+	noise_cpus(sec, cpus, sizeof(cpus));
 	if (!n->nrounds) {
 		snprintf(n->backend, sizeof(n->backend), "%s", backend);
+		snprintf(n->cpus, sizeof(n->cpus), "%s", cpus);
 		n->threshold_ns = thr;
 		n->window_ns = win;
 		n->width_ns = wid;
 		return;
 	}
+	n->cpus_mixed |= strcmp(n->cpus, cpus) != 0;
 	n->backend_mixed |= strcmp(n->backend, backend) != 0;
 	n->threshold_mixed |= n->threshold_ns != thr;
 	n->duty_mixed |= n->window_ns != win || n->width_ns != wid;
@@ -298,7 +332,7 @@ int rtm_compare_noise_verdict(const struct rtm_compare *c, int i,
 	return 0;
 }
 
-/* Warning @k (0 backend, 1 threshold, 2 duty cycle) when the sides differ; false when not. */
+/* Warning @k (0 backend, 1 threshold, 2 duty cycle, 3 CPUs) when the sides differ; false if not. */
 static bool warning(const struct rtm_compare *c, int k, char *buf, size_t len)
 {
 	const struct rtm_compare_noise *base = NULL;
@@ -313,21 +347,25 @@ static bool warning(const struct rtm_compare *c, int k, char *buf, size_t len)
 			continue;
 		if (k == 0 && n->backend_mixed)
 			differs = true;
-		if ((k == 1 && n->threshold_mixed) || (k == 2 && n->duty_mixed))
+		if ((k == 1 && n->threshold_mixed) || (k == 2 && n->duty_mixed) ||
+		    (k == 3 && n->cpus_mixed))
 			differs = true;
+		if (k == 3 && !strcmp(n->cpus, "?"))
+			continue;	/* an import that does not name its CPUs */
 		if (!base) {
 			base = n;
 			continue;
 		}
 		if ((k == 0 && strcmp(base->backend, n->backend)) ||
 		    (k == 1 && base->threshold_ns != n->threshold_ns) ||
-		    (k == 2 && (base->window_ns != n->window_ns || base->width_ns != n->width_ns)))
+		    (k == 2 && (base->window_ns != n->window_ns || base->width_ns != n->width_ns)) ||
+		    (k == 3 && strcmp(base->cpus, n->cpus)))
 			differs = true;
 	}
 	if (!differs)
 		return false;
 	off = (size_t)snprintf(buf, len, "different noise %s (", k == 0 ? "backends" :
-			       k == 1 ? "thresholds" : "duty cycles");
+			       k == 1 ? "thresholds" : k == 2 ? "duty cycles" : "CPU sets");
 	for (i = 0; i < c->nruns && off < len; i++) {
 		const struct rtm_compare_noise *n = c->runs[i].noise;
 		char a[16], b[16];
@@ -344,17 +382,24 @@ static bool warning(const struct rtm_compare *c, int k, char *buf, size_t len)
 			off += (size_t)snprintf(buf + off, len - off, "%s%s: %s%s", first ? "" : "; ",
 						c->runs[i].label, a,
 						n->threshold_mixed ? " (its runs differ)" : "");
-		else
+		else if (k == 2)
 			off += (size_t)snprintf(buf + off, len - off, "%s%s: busy %s of %s%s",
 						first ? "" : "; ", c->runs[i].label, a, b,
 						n->duty_mixed ? " (its runs differ)" : "");
+		else
+			off += (size_t)snprintf(buf + off, len - off, "%s%s: CPUs %s%s",
+						first ? "" : "; ", c->runs[i].label,
+						strcmp(n->cpus, "?") ? n->cpus : "not named",
+						n->cpus_mixed ? " (its runs differ)" : "");
 		first = false;
 	}
 	if (off < len)
 		snprintf(buf + off, len - off, "): %s", k == 0 ?
 			 "the kernel's tracers and the busy loop do not see the same gaps" : k == 1 ?
-			 "gaps between the thresholds count on one side only" :
-			 "the sides sampled different shares of the time");
+			 "gaps between the thresholds count on one side only" : k == 2 ?
+			 "the sides sampled different shares of the time" :
+			 "each CPU has its own interrupts and housekeeping, and the sums and "
+			 "largest gap are over different CPUs");
 	return true;
 }
 
@@ -421,7 +466,7 @@ void rtm_compare_noise_fprint(const struct rtm_compare *c, FILE *f)
 			fprintf(f, "  (%s: a noise phase was interrupted: what it measured)\n",
 				c->runs[i].label);
 	}
-	for (k = 0; k < 3; k++)
+	for (k = 0; k < NOISE_NWARN; k++)
 		if (warning(c, k, line, sizeof(line)))
 			fprintf(f, "warning: %s\n", line);
 	for (i = 1; i < c->nruns; i++)
@@ -504,12 +549,13 @@ json_t *rtm_compare_noise_json(const struct rtm_compare *c, int i)
 
 json_t *rtm_compare_noise_warnings_json(const struct rtm_compare *c)
 {
-	static const char *const ids[] = { "noise_backend", "noise_threshold", "noise_duty_cycle" };
+	static const char *const ids[NOISE_NWARN] = { "noise_backend", "noise_threshold",
+						     "noise_duty_cycle", "noise_cpus" };
 	json_t *a = json_array();
 	char line[640];
 	int k;
 
-	for (k = 0; k < 3; k++)
+	for (k = 0; k < NOISE_NWARN; k++)
 		if (warning(c, k, line, sizeof(line)))
 			json_array_append_new(a, json_pack("{s:s, s:s}", "id", ids[k], "message",
 							   line));
@@ -561,7 +607,7 @@ void rtm_compare_noise_page(const struct rtm_compare *c, FILE *f, bool html)
 			rtm_md_text(f, line);
 		fputs(html ? "</p>\n" : "\n", f);
 	}
-	for (k = 0; k < 3; k++) {
+	for (k = 0; k < NOISE_NWARN; k++) {
 		if (!warning(c, k, line, sizeof(line)))
 			continue;
 		fputs(html ? "<p class=\"warn\">Warning: " : "- **Warning:** ", f);

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "present/noise_print.h"
@@ -138,48 +139,78 @@ static void print_ns_us(FILE *f, int width, uint64_t ns)
 	fprintf(f, " %*" PRIu64, width, (ns + 500) / 1000);
 }
 
-/* The gaps of one CPU above the bound, in time order, at most @max. */
-static void print_listed(const json_t *c, uint64_t above, int max, FILE *f)
+struct listed {
+	uint64_t at_ns, len_ns;
+	size_t idx;		/* in gap_list (and gap_causes) */
+};
+
+/* Longest first; equal lengths in time order. */
+static int by_len(const void *x, const void *y)
 {
-	const json_t *list = json_object_get(c, "gap_list"), *g;
+	const struct listed *a = x, *b = y;
+
+	if (a->len_ns != b->len_ns)
+		return a->len_ns < b->len_ns ? 1 : -1;
+	return (a->at_ns > b->at_ns) - (a->at_ns < b->at_ns);
+}
+
+/* The main cause of gap @idx of @c, or NULL when the run did not trace the causes. */
+static const char *gap_cause(const json_t *c, size_t idx)
+{
 	const json_t *causes = json_object_get(c, "gap_causes");
 	const json_t *contrib = json_object_get(json_object_get(c, "causes"), "contributors");
-	int shown = 0, more = 0;
-	size_t i;
+	json_int_t k;
+	const char *why;
 
+	if (!causes)
+		return NULL;
+	k = json_integer_value(json_array_get(json_array_get(causes, idx), 0));
+	why = k >= 0 ? json_string_value(json_object_get(json_array_get(contrib, (size_t)k),
+							 "label")) : NULL;
+	return why ?: "unexplained";
+}
+
+/*
+ * The gaps of one CPU above the bound, the longest first (a stall early in the run
+ * must not hide behind the first few): at most @max. Verbose, one a line with its
+ * time; compact, their lengths on one line. -ENOMEM, else 0.
+ */
+static int print_listed(const json_t *c, uint64_t above, int max, bool verbose, FILE *f)
+{
+	const json_t *list = json_object_get(c, "gap_list"), *g;
+	struct listed *l = calloc(json_array_size(list) + 1, sizeof(*l));
+	size_t i, n = 0;
+	const char *why;
+	char len[16];
+
+	if (!l)
+		return -ENOMEM;
 	json_array_foreach(list, i, g) {
 		uint64_t at = (uint64_t)json_integer_value(json_array_get(g, 0));
-		uint64_t len = (uint64_t)json_integer_value(json_array_get(g, 1));
-		char l[16];
+		uint64_t ns = (uint64_t)json_integer_value(json_array_get(g, 1));
 
-		if (len <= above)
-			continue;
-		if (shown == max) {
-			more++;
-			continue;
-		}
-		if (!shown)
-			fprintf(f, "  CPU %lld:", json_integer_value(json_object_get(c, "cpu")));
-		rtm_fmt_ns(l, sizeof(l), len);
-		if (causes) {	/* noise --trace: one gap a line, with its main cause */
-			json_int_t k = json_integer_value(json_array_get(json_array_get(causes, i),
-									 0));
-			const char *why = json_string_value(json_object_get(
-				json_array_get(contrib, (size_t)k), "label"));
-
-			fprintf(f, "%s %.6f s %s %s", shown ? "\n        " : "",
-				(double)at / 1e9, l, k >= 0 && why ? why : "unexplained");
-			shown++;
-			continue;
-		}
-		fprintf(f, "%s %.6f s %s", shown % 4 ? "," : (shown ? "\n        " : ""),
-			(double)at / 1e9, l);
-		shown++;
+		if (ns > above)
+			l[n++] = (struct listed){ at, ns, i };
 	}
-	if (more)
-		fprintf(f, " ... and %d more (result.json)", more);
-	if (shown)
+	qsort(l, n, sizeof(*l), by_len);
+	for (i = 0; i < n && i < (size_t)max; i++) {
+		rtm_fmt_ns(len, sizeof(len), l[i].len_ns);
+		why = gap_cause(c, l[i].idx);
+		if (!i)
+			fprintf(f, "  CPU %lld:", json_integer_value(json_object_get(c, "cpu")));
+		if (verbose)
+			fprintf(f, "%s %9s at %.6f s%s%s", i ? "\n        " : "", len,
+				(double)l[i].at_ns / 1e9, why ? "  " : "", why ?: "");
+		else
+			fprintf(f, "%s %s%s%s%s", i ? "," : "", len, why ? " (" : "", why ?: "",
+				why ? ")" : "");
+	}
+	if (n > (size_t)max)
+		fprintf(f, "%s ... and %zu more", verbose ? "\n        " : ",", n - (size_t)max);
+	if (n)
 		fputc('\n', f);
+	free(l);
+	return 0;
 }
 
 /* What measured the noise and how, one line (two when the backend was chosen for a reason). */
@@ -306,12 +337,52 @@ static void print_tracer_extras(const json_t *noise, const char *backend, uint64
 	}
 }
 
-int rtm_noise_fprint(const json_t *noise, FILE *f, int max_listed)
+char *rtm_noise_time_text(const json_t *noise, char *buf, size_t len)
+{
+	const json_t *c;
+	uint64_t lo = UINT64_MAX, hi = 0, wall = u64(noise, "duration_ns");
+	uint64_t win = u64(noise, "window_ns"), wid = u64(noise, "width_ns");
+	bool unknown = false;
+	char sampled[48], duty[96] = "", a[16], b[16];
+	size_t i;
+
+	json_array_foreach(json_object_get(noise, "cpus"), i, c) {
+		if (!known(c, "sampled_ns")) {
+			unknown = true;
+			continue;
+		}
+		lo = u64(c, "sampled_ns") < lo ? u64(c, "sampled_ns") : lo;
+		hi = u64(c, "sampled_ns") > hi ? u64(c, "sampled_ns") : hi;
+	}
+	if (unknown || lo > hi)
+		snprintf(sampled, sizeof(sampled), "sampled time unknown (not reported)");
+	else if ((lo + 500000) / 1000000 == (hi + 500000) / 1000000)
+		snprintf(sampled, sizeof(sampled), "sampled %.3f s per CPU", (double)hi / 1e9);
+	else
+		snprintf(sampled, sizeof(sampled), "sampled %.3f to %.3f s per CPU",
+			 (double)lo / 1e9, (double)hi / 1e9);
+	if (win && wid) {
+		rtm_fmt_ns(a, sizeof(a), wid);
+		rtm_fmt_ns(b, sizeof(b), win);
+		snprintf(duty, sizeof(duty), " (duty cycle %.0f%%: busy %s of every %s)",
+			 100.0 * (double)wid / (double)win, a, b);
+	}
+	if (known(noise, "duration_ns"))
+		snprintf(buf, len, "%s in %.3f s of wall time%s", sampled, (double)wall / 1e9,
+			 duty);
+	else
+		snprintf(buf, len, "%s, wall time unknown (the source does not give it)%s",
+			 sampled, duty);
+	return buf;
+}
+
+int rtm_noise_fprint(const json_t *noise, FILE *f, bool verbose)
 {
 	const json_t *cpus = json_object_get(noise, "cpus"), *c;
 	uint64_t above = u64(noise, "report_above_ns"), listed = 0, dropped = 0, nmis = 0;
+	const int max_listed = verbose ? 10 : 3;
 	const char *backend;
-	char rep[16];
+	char rep[16], when[256];
 	size_t i;
 
 	if (!json_is_array(cpus))
@@ -322,6 +393,7 @@ int rtm_noise_fprint(const json_t *noise, FILE *f, int max_listed)
 		snprintf(rep, sizeof(rep), "unknown");
 	backend = json_string_value(json_object_get(noise, "backend")) ?: "user";
 	print_backend(noise, backend, f);
+	fprintf(f, "noise: %s\n", rtm_noise_time_text(noise, when, sizeof(when)));
 	fprintf(f, "CPU       Runtime        Noise  %% CPU Aval   Max Single       Gaps  "
 		"Period(ns)  >%s\n", rep);
 	json_array_foreach(cpus, i, c) {
@@ -332,11 +404,14 @@ int rtm_noise_fprint(const json_t *noise, FILE *f, int max_listed)
 	}
 	print_tracer_extras(noise, backend, nmis, f);
 	if (listed) {
-		fprintf(f, "gaps above %s (seconds after the start, length):\n", rep);
+		fprintf(f, "gaps above %s, the longest first (%s; all: export --csv-gaps):\n",
+			rep, verbose ? "length, seconds after the start, main cause" :
+			"-v: their times");
 		json_array_foreach(cpus, i, c)
-			print_listed(c, above, max_listed, f);
+			if (print_listed(c, above, max_listed, verbose, f))
+				return -ENOMEM;
 	}
-	rtm_noiseattr_fprint(noise, f, 3);
+	rtm_noiseattr_fprint(noise, f, verbose ? 3 : 1);
 	if (dropped)
 		fprintf(f, "note: %" PRIu64 " gaps were counted but not kept with their time "
 			"(--max-gaps); the list above may miss some\n", dropped);

@@ -16,6 +16,7 @@
 
 #include "core/fileio.h"
 #include "core/jsonutil.h"
+#include "present/noise_print.h"
 #include "present/report.h"
 #include "core/units.h"
 
@@ -240,10 +241,10 @@ static const char *str(const json_t *o, const char *path)
 
 static void run_table(struct page *p, const struct rtm_result *r, const json_t *noise)
 {
-	char v[512], a[16], b[16], t[16], rep[16];
+	char v[512], a[16], b[16], t[16], rep[16], when[256];
 	const char *cells[2], *model = str(r->sysinfo, "kernel.preempt.model");
 	const char *backend = str(noise, "backend") ?: "user";	/* written before backends */
-	double d, hz;
+	double hz;
 
 	table_begin(p, "ll", (const char *const[]){ "the run", "" }, 2);
 	cells[1] = v;
@@ -272,14 +273,12 @@ static void run_table(struct page *p, const struct rtm_result *r, const json_t *
 			 hz / 1e6);
 		KV("counter");
 	}
-	if (num(noise, "duration_ns", &d))
-		snprintf(v, sizeof(v), "%.3f s%s%s", d / 1e9, (p->sub ? json_is_true(
-			 rtm_json_path(noise, "phase.interrupted")) : r->interrupted) ?
-			 " (interrupted: what was measured until then)" : "",
-			 p->sub ? ", after the latency phase, on the same CPUs" : "");
-	else
-		snprintf(v, sizeof(v), UNKNOWN);
-	KV("duration");
+	/* sampled time against wall time: a duty cycle samples a share of the run */
+	snprintf(v, sizeof(v), "%s%s%s", rtm_noise_time_text(noise, when, sizeof(when)),
+		 (p->sub ? json_is_true(rtm_json_path(noise, "phase.interrupted")) :
+		  r->interrupted) ? " (interrupted: what was measured until then)" : "",
+		 p->sub ? ", after the latency phase, on the same CPUs" : "");
+	KV("time");
 	snprintf(v, sizeof(v), "%s %s, started %s", r->tool, r->command, r->created);
 	KV("command");
 #undef KV

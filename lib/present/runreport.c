@@ -21,10 +21,10 @@ void rtm_runreport_summary(const struct rtm_session_opts *o, const struct rtm_re
 		rtm_summary_fprint_unit(r, f, o->out.nsecs);
 		if (noise) {	/* run --noise */
 			fprintf(f, "\nnoise phase (after the latency phase, same CPUs):\n");
-			rtm_noise_fprint(noise, f, 5);
+			rtm_noise_fprint(noise, f, o->out.verbose);
 		}
 	} else {
-		rtm_noise_fprint(noise, f, 10);
+		rtm_noise_fprint(noise, f, o->out.verbose);
 	}
 }
 

@@ -68,6 +68,7 @@ struct rtm_session_out {
 	struct rtm_bound bounds[RTM_SESSION_MAX_BOUNDS];
 	bool report;				/* run: report.html and plots at the end */
 	bool line_buffered;			/* -u: the output stream flushed by line */
+	bool verbose;				/* noise -v: the summary in full */
 };
 
 /* The trace instances: the flight recorder and the streaming instance's consumers. */

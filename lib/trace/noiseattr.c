@@ -432,6 +432,40 @@ int rtm_noiseattr_gap_shares(const struct cpu_state *cs, uint64_t gs, uint64_t l
 	return n;
 }
 
+/* 2: the tick's hard handler (x86's local timer vector, a timer IRQ); 1: its softirq. */
+static int tick_rank(const struct cause *c)
+{
+	if (c->kind == K_VECTOR && !strcmp(c->name, "local_timer"))
+		return 2;
+	if (c->kind == K_IRQ && strstr(c->name, "timer"))	/* arch_timer, riscv-timer */
+		return 2;
+	if (c->kind == K_SOFTIRQ && (!strcmp(c->name, "TIMER") || !strcmp(c->name, "HRTIMER")))
+		return 1;
+	return 0;
+}
+
+uint64_t rtm_noiseattr_tick_rest(const struct rtm_noiseattr *a, struct share *sh, int n,
+				 uint64_t len, uint64_t *explained)
+{
+	uint64_t rest = len > *explained ? len - *explained : 0;
+	int i, best = -1, r, rbest = 0;
+
+	if (!rest || rest > RTM_NOISEATTR_TICK_REST_MAX_NS)
+		return 0;
+	for (i = 0; i < n; i++) {
+		r = tick_rank(&a->causes[sh[i].cause]);
+		if (r > rbest) {
+			rbest = r;
+			best = i;
+		}
+	}
+	if (best < 0)
+		return 0;
+	sh[best].ns += rest;
+	*explained = len;
+	return rest;
+}
+
 /* The slack of a gap @rel_ns after the run's start (lib/trace/noiseattr.h). */
 uint64_t rtm_noiseattr_tolerance(uint64_t rel, uint64_t window)
 {
@@ -482,6 +516,7 @@ struct cpu_acc {
 	uint64_t *gaps;		/* gaps it took time in */
 	uint64_t *main_of;	/* gaps it was the main cause of */
 	uint64_t class_ns[RTM_NOISE_NCLASSES], class_gaps[RTM_NOISE_NCLASSES];
+	uint64_t tick_rest_ns;	/* untraced time given to the tick (rtm_noiseattr_tick_rest) */
 };
 
 struct rank {
@@ -605,6 +640,7 @@ static json_t *causes_json(const struct rtm_noiseattr *a, const struct cpu_acc *
 		json_array_append_new(list, c);
 	}
 	json_object_set_new(o, "contributors", list);
+	json_object_set_new(o, "tick_rest_ns", json_integer((json_int_t)acc->tick_rest_ns));
 	json_object_set_new(o, "steal_ns", steal >= 0 ? json_integer(steal) : json_null());
 	json_object_set_new(o, "smis", env && env->smi_read ?
 			    json_integer((json_int_t)env->smis) : json_null());
@@ -646,6 +682,7 @@ static int apply_cpu(struct rtm_noiseattr *a, json_t *cpu, uint64_t start_mono,
 		len = (uint64_t)json_integer_value(json_array_get(g, 1));
 		tol = rtm_noiseattr_tolerance(rel, window);
 		m = rtm_noiseattr_gap_shares(cs, start_mono + rel, len, tol, &claimed, sh, &explained);
+		acc.tick_rest_ns += rtm_noiseattr_tick_rest(a, sh, m, len, &explained);
 		out[j] = (struct gap_out){ NO_CAUSE, 0, len - explained };
 		for (k = 0; k < m; k++) {
 			acc.ns[sh[k].cause] += sh[k].ns;

@@ -42,6 +42,16 @@
 #define RTM_NOISEATTR_TOL_BASE_NS	5000ULL
 #define RTM_NOISEATTR_TOL_PPM		100ULL
 
+/*
+ * The periodic tick inside a gap (the local timer vector, a timer IRQ, or the
+ * TIMER/HRTIMER softirq it raised) is the gap's cause: the loop runs with
+ * interrupts on, so the tick's entry and exit around its traced handler (and in
+ * a VM the hypervisor's delivery of the timer) are time no tracepoint covers.
+ * That untraced rest goes to the tick up to this much; a longer rest is
+ * something else (a stall, steal, firmware) and stays unexplained.
+ */
+#define RTM_NOISEATTR_TICK_REST_MAX_NS	50000ULL
+
 /* Intervals kept per CPU before further ones are dropped (and counted). */
 #define RTM_NOISEATTR_MAX_SEGS		(1U << 21)
 

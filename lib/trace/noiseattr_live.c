@@ -35,6 +35,7 @@ uint32_t rtm_noiseattr_live_add(struct rtm_noiseattr *a, int cpu, uint64_t start
 			break;	/* its events may still come */
 		m = rtm_noiseattr_gap_shares(cs, g[i].start_ns, g[i].len_ns, tol, &cs->live_claimed, sh,
 			       &explained);
+		rtm_noiseattr_tick_rest(a, sh, m, g[i].len_ns, &explained);
 		for (k = 0; k < m; k++)
 			cs->live_ns[rtm_noiseattr_kind_class[a->causes[sh[k].cause].kind]] += sh[k].ns;
 		cs->live_ns[RTM_NOISE_UNEXPLAINED] += g[i].len_ns - explained;

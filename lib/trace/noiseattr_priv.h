@@ -89,5 +89,12 @@ uint64_t rtm_noiseattr_tolerance(uint64_t rel, uint64_t window);
 int rtm_noiseattr_gap_shares(const struct cpu_state *cs, uint64_t gs, uint64_t len,
 			     uint64_t tol, uint64_t *claimed, struct share *sh,
 			     uint64_t *explained);
+/*
+ * A gap of @len with the tick among its @n shares and an untraced rest of at most
+ * RTM_NOISEATTR_TICK_REST_MAX_NS: the rest given to the tick's share (its hard
+ * handler first), *@explained raised to @len. The time given, 0 when none.
+ */
+uint64_t rtm_noiseattr_tick_rest(const struct rtm_noiseattr *a, struct share *sh, int n,
+				 uint64_t len, uint64_t *explained);
 
 #endif

@@ -5,7 +5,7 @@
 # one run a side with different thresholds (figures only, and a warning); its
 # figures equal those computed here from the inputs; --json carries them, the
 # verdict and the warning; compare.html and compare.md have the section; a
-# side without noise has no verdict. Results of rtmeasure noise alone are
+# side without noise has no verdict; sides on different CPUs are warned about. Results of rtmeasure noise alone are
 # compared the same way (golden output, --json kind "noise", pages); mixing
 # them with latency results is refused.
 . "$RTM_SRCDIR/tests/lib.sh"
@@ -78,6 +78,17 @@ echo "$out" | jq -e --argjson w "$want" '.kind == "noise" and (.runs | length) =
 	.comparisons[0].noise.interval == "pooled-t" and
 	(.warnings | map(.id)) == ["noise_threshold"]' >/dev/null
 ok $? "--json of noise results: kind noise, the sides' noise % ($want), verdict, warning"
+# sides measured on different CPUs: their sums are over other CPUs, and it is said
+run_cmd compare --labels both,one "$d/noise-only-1" "$d/noise-only-cpu1"
+ok $rc "compare of noise results on CPUs 0-1 and on CPU 1 exits 0 ($err)"
+echo "$out" | grep -q "^warning: different noise CPU sets (both: CPUs 0-1; one: CPUs 1): "
+ok $? "different CPU sets: a warning naming each side's CPUs"
+run_cmd compare --json --labels both,one "$d/noise-only-1" "$d/noise-only-cpu1"
+echo "$out" | jq -e '(.warnings | map(select(.id == "noise_cpus")) | length) == 1' >/dev/null
+ok $? "--json: the CPU-set warning, id noise_cpus"
+run_cmd compare --json --labels a,b "$d/noise-only-1" "$d/noise-only-2"
+echo "$out" | jq -e '(.warnings | map(select(.id == "noise_cpus")) | length) == 0' >/dev/null
+ok $? "the same CPUs on both sides: no CPU-set warning"
 expect_usage_error "a latency result beside noise results" compare \
 	"$RTM_TESTDATA/results/vm-6.18-noise" "$d/vm-idle"
 expect_usage_error "a noise result beside latency results" compare "$d/vm-idle" \

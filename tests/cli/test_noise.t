@@ -24,6 +24,29 @@ expect_usage_error "-h is not help" noise -h 100
 expect_usage_error "a CPU that does not exist" noise -a 4000
 expect_usage_error "a stray argument" noise extra
 expect_usage_error "hwlat: the same checks" hwlat --window 1s --width 2s
+# hwlat takes hwlatdetect's options with its units; those that make no sense are one line
+expect_usage_error "hwlat --debug (no debug prints)" hwlat --debug
+echo "$err" | grep -q "hwlat: --debug: rtmeasure has no debug prints; .*result.json"
+ok $? "hwlat --debug: the reason and where the details are ($err)"
+expect_usage_error "hwlat --duration with an unknown suffix" hwlat --duration 3x
+echo "$err" | grep -q "hwlatdetect's form: 30, 90s, 5m, 2h, 1d, 1w"
+ok $? "hwlat --duration: hwlatdetect's forms named ($err)"
+expect_usage_error "hwlat --window not in us" hwlat --window soon
+expect_usage_error "hwlat --hardlimit 0" hwlat --hardlimit 0
+expect_usage_error "hwlat --window 5000 (5 ms: below 10 ms)" hwlat --window 5000 --width 2000
+echo "$err" | grep -q -- "--window 5.00 ms: give 10ms to 1h"
+ok $? "hwlat --window: a plain number is microseconds ($err)"
+expect_usage_error "hwlat --report with --json" hwlat --report "$tmp/r.txt" --json
+echo "$err" | grep -q -- "--json prints rtmeasure's summary as JSON; --report goes with"
+ok $? "hwlat --report and --json: which summary each belongs to ($err)"
+run_cmd hwlat --help
+[ "$rc" -eq 0 ] && echo "$out" | grep -q -- "--hardlimit US" && echo "$out" | grep -q -- "--watch" &&
+	echo "$out" | grep -q -- "--report FILE" && echo "$out" | grep -q -- "--cpu-list LIST" &&
+	echo "$out" | grep -q -- "--window US"
+ok $? "hwlat --help: hwlatdetect's options with their units"
+run_cmd noise --help
+! echo "$out" | grep -q -- "--hardlimit" && echo "$out" | grep -q -- "--window DUR"
+ok $? "noise --help: its own window, not hwlatdetect's options"
 expect_usage_error "--backend unknown" noise --backend fast
 expect_usage_error "--backend osnoise with --policy" noise --backend osnoise --policy rr -D 1s
 expect_usage_error "--backend empty" hwlat --backend ''

@@ -83,6 +83,14 @@ run_cmd export --csv-gaps "$N"
 	echo "$err" | grep -q "warning: $(jq '[.sections.noise.cpus[].gaps_dropped] | add' \
 		"$N/result.json") gaps were counted beyond result.json's gap list"
 ok $? "export --csv-gaps: the gap list as CSV, the gaps beyond it counted in a warning"
+# run --noise's phase is the same section: its gaps export as a noise run's do
+RN="$RTM_TESTDATA/compare/noise-a1"
+run_cmd export --csv-gaps "$RN"
+[ "$rc" -eq 0 ] && [ "$(echo "$out" | head -n1)" = "cpu,start_ns,length_ns" ] &&
+	[ "$(echo "$out" | tail -n +2)" = \
+	  "$(jq -r '.sections.noise.cpus[] | .cpu as $c | .gap_list[] | "\($c),\(.[0]),\(.[1])"' \
+		"$RN/result.json")" ] && [ "$(echo "$out" | wc -l)" -gt 1 ]
+ok $? "export --csv-gaps of a run --noise result: its noise phase's gap list ($err)"
 expect_usage_error "export --csv-gaps of a latency result" export --csv-gaps "$R"
 echo "$err" | grep -q "holds no noise result"
 ok $? "the --csv-gaps refusal names the latency result"

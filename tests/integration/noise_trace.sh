@@ -18,7 +18,7 @@ out=$(mktemp -d)
 trap '[ -n "$KEEP" ] || rm -rf "$out"; kill $inj $pid 2>/dev/null' EXIT
 inject="$RTM_BUILDDIR/tests/helpers/inject"
 
-"$RTMEASURE" noise --trace -a 1 -D 5s -o "$out/a" >"$out/sum.txt" 2>"$out/err.txt" &
+"$RTMEASURE" noise --trace -v -a 1 -D 5s -o "$out/a" >"$out/sum.txt" 2>"$out/err.txt" &
 pid=$!
 for i in $(seq 3000); do	# until its noise thread runs (a bound, not a measurement)
 	grep -qs '^rtm-noise/1$' /proc/$pid/task/*/comm && break

@@ -214,7 +214,7 @@ static void check_recorded(const char *data)
 		char buf[4096] = "";
 		size_t len;
 
-		ok(rtm_noise_fprint(sec, f, 10) == 0, "the table prints");
+		ok(rtm_noise_fprint(sec, f, true) == 0, "the table prints");
 		rewind(f);
 		len = fread(buf, 1, sizeof(buf) - 1, f);
 		buf[len] = '\0';
@@ -448,7 +448,7 @@ static void check_osnoise(const char *data)
 		size_t len = 0;
 
 		if (f) {
-			rtm_noise_fprint(sec, f, 3);
+			rtm_noise_fprint(sec, f, false);
 			rewind(f);
 			len = fread(buf, 1, sizeof(buf) - 1, f);
 			fclose(f);

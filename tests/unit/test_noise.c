@@ -180,20 +180,75 @@ static void test_section(void)
 	json_decref(sum);
 
 	f = open_memstream(&out, &len);
-	ok(rtm_noise_fprint(sec, f, 10) == 0, "table printed");
+	ok(rtm_noise_fprint(sec, f, true) == 0, "table printed");
 	fclose(f);
 	ok(strstr(out, "  0       2000000           56    99.99720           50          3") != NULL,
 	   "CPU 0 row: runtime, noise, %% available, max single, gaps in us");
 	ok(strstr(out, "        20.0") != NULL, "sample period 20 ns");
 	ok(strstr(out, "unknown") != NULL, "CPU 1 sampled nothing: unknown, not 100%%");
-	ok(strstr(out, "CPU 0: 1.500000 s 50.0 us") != NULL, "the gap above 20 us listed");
+	ok(strstr(out, "CPU 0:   50.0 us at 1.500000 s") != NULL, "the gap above 20 us listed");
 	ok(strstr(out, "5.00 us") == NULL, "gaps below --report-above not listed");
 	if (tap_failed)
 		diag("%s", out);
 	free(out);
-	ok(rtm_noise_fprint(json_object_get(sec, "probe"), stdout, 10) == -EINVAL,
+	ok(rtm_noise_fprint(json_object_get(sec, "probe"), stdout, true) == -EINVAL,
 	   "not a noise section: -EINVAL");
 	json_decref(sec);
+}
+
+static int count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/*
+ * A recorded noise run (two CPUs, 5 s, gap causes traced): the listed gaps are the
+ * longest, not the first in time (CPU 0's longest, 99.2 us, is its 43rd gap above
+ * 20 us); compact by default, in full with verbose; what the time figures measure.
+ */
+static void test_recorded_print(void)
+{
+	const char *dir = getenv("RTM_TESTDATA") ? getenv("RTM_TESTDATA") : "tests/data";
+	char path[512], *out = NULL, *full = NULL, *p, *q;
+	json_t *r, *sec;
+	size_t len;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/compare/noise-only-1/result.json", dir);
+	r = json_load_file(path, 0, NULL);
+	sec = json_object_get(json_object_get(r, "sections"), "noise");
+	ok(sec != NULL, "recorded: %s loads", path);
+	if (!sec)
+		return;
+	f = open_memstream(&out, &len);
+	ok(rtm_noise_fprint(sec, f, false) == 0, "recorded: compact summary printed");
+	fclose(f);
+	ok(strstr(out, "  CPU 0: 99.2 us (") != NULL,
+	   "compact: CPU 0's longest gap (99.2 us, the 43rd in time) comes first");
+	ok(strstr(out, "  CPU 1: 77.3 us (") != NULL, "compact: so does CPU 1's (77.3 us)");
+	ok(strstr(out, ", ... and 60 more\n") != NULL, "compact: 3 of CPU 0's 63, the rest counted");
+	ok(strstr(out, "noise: sampled 1.000 s per CPU in 1.508 s of wall time (duty cycle 50%: "
+		  "busy 500 ms of every 1.00 s)\n") != NULL,
+	   "the time sampled per CPU against the wall time, not a bare duration");
+	ok(count_lines(out) <= 18, "compact: %d lines for two CPUs", count_lines(out));
+	f = open_memstream(&full, &len);
+	ok(rtm_noise_fprint(sec, f, true) == 0, "recorded: verbose summary printed");
+	fclose(f);
+	p = strstr(full, "  CPU 0:   99.2 us at ");
+	q = p ? strstr(p, "\n         ... and 53 more\n") : NULL;
+	ok(p && q, "verbose: CPU 0's longest first with its time, 10 shown, the rest counted");
+	ok(p && q && strstr(p, "  CPU 1:   77.3 us at ") > q, "verbose: then CPU 1's longest");
+	ok(count_lines(full) > count_lines(out) + 18, "verbose: %d lines, compact %d",
+	   count_lines(full), count_lines(out));
+	if (tap_failed)
+		diag("%s\n%s", out, full);
+	free(out);
+	free(full);
+	json_decref(r);
 }
 
 int main(void)
@@ -201,5 +256,6 @@ int main(void)
 	test_calibration();
 	test_gaps();
 	test_section();
+	test_recorded_print();
 	return tap_done();
 }

@@ -674,6 +674,20 @@ static void test_recorded(void)
 	ok(gap_inject_ns <= on_ns + US(5) * (uint64_t)expected && gap_inject_ns >= on_ns * 99 / 100,
 	   "recorded: the injector's %lu ns in gaps match its on-CPU time there (%lu ns)",
 	   gap_inject_ns, on_ns);
+	/*
+	 * The tick (local_timer every 4 ms) lies inside 394 gaps; its traced handler is
+	 * a few us of each, the rest its untraced entry and exit (and the hypervisor's
+	 * delivery of the timer): the tick is their cause, not "unexplained" (it was
+	 * the main cause of 36 of them when only the traced part counted).
+	 */
+	c = contrib(noise, 0, "vector local_timer");
+	k = (int)json_integer_value(json_object_get(c, "main_of"));
+	ok(json_integer_value(json_object_get(c, "gaps")) == 394 && k >= 394 * 9 / 10 &&
+	   k <= 394, "recorded: the tick is the main cause of %d of the 394 gaps it lies in", k);
+	ok(causes_int(noise, 0, "tick_rest_ns") > 0 &&
+	   causes_int(noise, 0, "tick_rest_ns") <= (json_int_t)k * (json_int_t)US(50),
+	   "recorded: the untraced rest given to the tick, at most 50 us a gap (%lld ns)",
+	   causes_int(noise, 0, "tick_rest_ns"));
 	/* and of those at a busy part's edges, nothing else */
 	k = (int)json_integer_value(json_object_get(contrib(noise, 0, label), "main_of"));
 	ok(k >= expected && k <= touching, "recorded: main cause of %d gaps (%d injections "
@@ -682,6 +696,76 @@ out:
 	json_decref(noise);
 	rtm_noiseattr_free(oc.a);
 	rtm_tracedec_free(d);
+}
+
+/*
+ * The periodic tick inside a gap is its cause: the rest of the gap no event covers
+ * (the interrupt's entry and exit, a VM's timer delivery) goes to the tick, up to
+ * RTM_NOISEATTR_TICK_REST_MAX_NS; another IRQ's gap keeps its rest unexplained.
+ */
+static void test_tick(void)
+{
+	struct rtm_noiseattr *a = rtm_noiseattr_alloc(2, NULL);
+	json_t *noise = section();
+	uint64_t cls[RTM_NOISE_NCLASSES];
+	struct rtm_noiseattr_gap lg[5];
+	int g;
+
+	ok(a && !rtm_noiseattr_self(a, PROBE), "tick: allocated");
+	sw(a, 1, T0, 0, 0, "rtm-noise/1", PROBE, 4);
+	/* gap 0: 20 us, the local timer's handler 3 us of it */
+	vec(a, 1, T0 + US(14), "local_timer_entry", true);
+	vec(a, 1, T0 + US(17), "local_timer_exit", false);
+	gap(noise, 0, T0 + US(10), US(20));
+	/* gap 1: 300 us with a 3 us tick in it: too long a rest to be the tick's */
+	vec(a, 1, T0 + US(1100), "local_timer_entry", true);
+	vec(a, 1, T0 + US(1103), "local_timer_exit", false);
+	gap(noise, 0, T0 + US(1000), US(300));
+	/* gap 2: 15 us with only the TIMER softirq the tick raised */
+	soft(a, 1, T0 + US(2005), 1, true);
+	soft(a, 1, T0 + US(2008), 1, false);
+	gap(noise, 0, T0 + US(2000), US(15));
+	/* gap 3: 20 us with a device's IRQ of 3 us: not the tick, the rest unexplained */
+	irq(a, 1, T0 + US(3005), 11, "virtio0", true);
+	irq(a, 1, T0 + US(3008), 11, NULL, false);
+	gap(noise, 0, T0 + US(3000), US(20));
+	/* gap 4: 20 us, the tick's handler 2 us then its TIMER softirq 2 us */
+	vec(a, 1, T0 + US(4002), "local_timer_entry", true);
+	vec(a, 1, T0 + US(4004), "local_timer_exit", false);
+	soft(a, 1, T0 + US(4004), 1, true);
+	soft(a, 1, T0 + US(4006), 1, false);
+	gap(noise, 0, T0 + US(4000), US(20));
+	sw(a, 1, T0 + US(9000), PROBE, 1, "swapper/1", 0, 120);
+	/* live, the same rule: the gaps laid so far */
+	for (g = 0; g < 5; g++) {
+		const json_t *e = json_array_get(json_object_get(cpu_of(noise, 0), "gap_list"),
+						 (size_t)g);
+
+		lg[g].start_ns = T0 + (uint64_t)json_integer_value(json_array_get(e, 0));
+		lg[g].len_ns = (uint64_t)json_integer_value(json_array_get(e, 1));
+	}
+	is_int((int)rtm_noiseattr_live_add(a, 1, T0, MS(1000), lg, 5), 5, "tick: 5 gaps laid live");
+	rtm_noiseattr_live_get(a, 1, cls);
+	is_u64(cls[RTM_NOISE_UNEXPLAINED], US(297) + US(17), "tick live: unexplained only in gaps 1, 3");
+	is_u64(cls[RTM_NOISE_IRQ], US(20) + US(3) + US(3) + US(18),
+	       "tick live: the tick's handler and rest to the IRQ class");
+	is_u64(cls[RTM_NOISE_SOFTIRQ], US(15) + US(2), "tick live: gap 2 all its softirq's");
+	is_int(rtm_noiseattr_apply(a, noise, NULL, 0), 0, "tick: applied");
+	is_str(gap_label(noise, 0, 0), "vector local_timer", "gap 0: the tick");
+	is_int((int)gc(noise, 0, 0, 1), (int)US(20), "gap 0: all 20 us the tick's");
+	is_int((int)gc(noise, 0, 0, 2), 0, "gap 0: nothing unexplained");
+	is_str(gap_label(noise, 0, 1), "unexplained", "gap 1: a 297 us rest is not the tick's");
+	is_int((int)gc(noise, 0, 1, 2), (int)US(297), "gap 1: 297 us unexplained");
+	is_str(gap_label(noise, 0, 2), "softirq TIMER", "gap 2: the tick's softirq");
+	is_int((int)gc(noise, 0, 2, 1), (int)US(15), "gap 2: all 15 us");
+	is_str(gap_label(noise, 0, 3), "unexplained", "gap 3: a device IRQ's rest stays unexplained");
+	is_str(gap_label(noise, 0, 4), "vector local_timer",
+	       "gap 4: the rest to the tick's handler, not its softirq");
+	is_int((int)gc(noise, 0, 4, 1), (int)US(18), "gap 4: the handler's 2 us and the 16 us rest");
+	is_int((int)causes_int(noise, 0, "tick_rest_ns"), (int)(US(17) + US(12) + US(16)),
+	       "tick_rest_ns: the untraced time given to the tick");
+	json_decref(noise);
+	rtm_noiseattr_free(a);
 }
 
 /* The preempting threads' policies, read from /proc when first seen. */
@@ -778,6 +862,7 @@ int main(void)
 {
 	test_load();
 	test_sequences();
+	test_tick();
 	test_reasons();
 	test_policies();
 	test_throttling();
