@@ -13,6 +13,7 @@
 #include <curses.h>
 
 #include "box/sysinfo.h"
+#include "core/stats.h"
 #include "core/units.h"
 #include "present/dashboard.h"
 #include "present/dashboard_priv.h"
@@ -159,9 +160,11 @@ static void draw_cpus(struct rtm_dash *d, int y, int rows, const struct rtm_dash
 		mvprintw(yy, 0, "%-5d", mc->cpu);
 		put_lat(d, yy, 6, mc->cur_ns, have, mo->threshold_ns);
 		put_lat(d, yy, 16, mc->min_ns, have, mo->threshold_ns);
-		put_lat(d, yy, 26, (uint64_t)mc->avg_ns, have, mo->threshold_ns);
-		put_lat(d, yy, 36, mc->p99_ns, have, mo->threshold_ns);
-		put_lat(d, yy, 46, mc->p999_ns, have, mo->threshold_ns);
+		put_lat(d, yy, 26, (uint64_t)(mc->avg_ns + 0.5), have, mo->threshold_ns);
+		/* "-" until samples enough lie beyond the percentile (core/stats.h) */
+		put_lat(d, yy, 36, mc->p99_ns, rtm_pct_defined(mc->samples, 99), mo->threshold_ns);
+		put_lat(d, yy, 46, mc->p999_ns, rtm_pct_defined(mc->samples, 99.9),
+			mo->threshold_ns);
 		put_lat(d, yy, 56, mc->max_ns, have, mo->threshold_ns);
 		mvprintw(yy, 66, "%10llu %8llu", (unsigned long long)mc->samples,
 			 (unsigned long long)mc->overruns);
@@ -341,9 +344,13 @@ void rtm_dash_print_plain(struct rtm_dash *d)
 
 		rtm_fmt_ns(a[0], sizeof(a[0]), mc->cur_ns);
 		rtm_fmt_ns(a[1], sizeof(a[1]), mc->min_ns);
-		rtm_fmt_ns(a[2], sizeof(a[2]), (uint64_t)mc->avg_ns);
+		rtm_fmt_ns(a[2], sizeof(a[2]), (uint64_t)(mc->avg_ns + 0.5));
 		rtm_fmt_ns(a[3], sizeof(a[3]), mc->p99_ns);
 		rtm_fmt_ns(a[4], sizeof(a[4]), mc->p999_ns);
+		if (!rtm_pct_defined(mc->samples, 99))
+			snprintf(a[3], sizeof(a[3]), "-");
+		if (!rtm_pct_defined(mc->samples, 99.9))
+			snprintf(a[4], sizeof(a[4]), "-");
 		rtm_fmt_ns(a[5], sizeof(a[5]), mc->max_ns);
 		fprintf(f, "%-5d %9s %9s %9s %9s %9s %9s %10llu %8llu\n", mc->cpu, a[0], a[1], a[2],
 			a[3], a[4], a[5], (unsigned long long)mc->samples,
