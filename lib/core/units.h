@@ -42,9 +42,9 @@ int rtm_cpulist_format(const struct rtm_cpulist *cl, char *buf, size_t len);
  * "4.56 ms", "1.20 s". */
 char *rtm_fmt_ns(char *buf, size_t len, uint64_t ns);
 /*
- * A latency in microseconds with 1 decimal ("12.3"), for tables: every text
- * output prints a latency in us through it, so one value reads the same
- * everywhere. @ns is a double so that an average is rounded once, here.
+ * A latency in microseconds with 1 decimal ("12.3"), for tables: the latency
+ * tables (summary, report, compare) print through it, so one value reads the
+ * same in each. @ns is a double so that an average is rounded once, here.
  */
 void rtm_fmt_us(char *buf, size_t len, double ns);
 /* Human form of a duration: "45s", "5m00s", "2h03m". */
