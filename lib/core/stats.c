@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -145,6 +146,31 @@ void rtm_hist_rank_ranges(const struct rtm_hist *h, const uint64_t *ranks, int n
 	}
 }
 
+uint64_t rtm_pct_min_samples(double pct)
+{
+	double x;
+
+	if (pct <= 0 || pct >= 100)
+		return 1;
+	/* n >= 10 / (1 - p/100), taken to 9 digits: 100 - 99.9 is not 0.1 in binary */
+	x = RTM_STATS_MIN_BEYOND * 100.0 / (100.0 - pct);
+	x = ceil(x - x * 1e-9);
+	return x < 1 ? 1 : (uint64_t)x;
+}
+
+bool rtm_pct_defined(uint64_t n, double pct)
+{
+	if (pct <= 0 || pct >= 100)
+		return n > 0;
+	return n >= rtm_pct_min_samples(pct);
+}
+
+void rtm_pct_few_reason(char *buf, size_t len, uint64_t n, double pct)
+{
+	snprintf(buf, len, "too few samples: %llu, %llu needed", (unsigned long long)n,
+		 (unsigned long long)rtm_pct_min_samples(pct));
+}
+
 void rtm_hist_quantile_ci(const struct rtm_hist *h, double pct, double conf,
 			  struct rtm_quantile_ci *ci)
 {
@@ -158,7 +184,7 @@ void rtm_hist_quantile_ci(const struct rtm_hist *h, double pct, double conf,
 	ci->valid = false;
 	ci->lo_ns = ci->hi_ns = ci->value_ns;
 	ci->lo_rank = ci->hi_rank = 0;
-	if (ci->beyond < RTM_STATS_MIN_BEYOND ||
+	if (!rtm_pct_defined(h->count, pct) ||
 	    rtm_quantile_ci_ranks(h->count, pct, conf, &ranks[0], &ranks[1]))
 		return;
 	rtm_hist_rank_ranges(h, ranks, 2, lo, hi);

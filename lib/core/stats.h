@@ -25,12 +25,27 @@
 #define RTM_STATS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/hist.h"
 
-/* Percentiles with fewer expected samples beyond them get no interval. */
+/*
+ * The one rule for when a percentile is a number, in every output: percentile
+ * p of n samples is one when at least RTM_STATS_MIN_BEYOND samples are
+ * expected beyond it, n (1 - p/100) >= 10. With fewer, the nearest rank is one
+ * of the few largest samples (p99.99 of 9,966 is the max) and says nothing the
+ * max does not; such a percentile is shown as "-" and is null in JSON, with
+ * rtm_pct_few_reason(). Intervals (rtm_hist_quantile_ci()) follow the same rule.
+ */
 #define RTM_STATS_MIN_BEYOND	10
+
+/* The fewest samples for which percentile @pct (0 < pct < 100) is a number. */
+uint64_t rtm_pct_min_samples(double pct);
+/* Whether percentile @pct of @n samples is a number (p0 and p100: any sample). */
+bool rtm_pct_defined(uint64_t n, double pct);
+/* Why it is not: "too few samples: 9966, 100000 needed". */
+void rtm_pct_few_reason(char *buf, size_t len, uint64_t n, double pct);
 
 /* Inverse of the standard normal distribution function, 0 < @q < 1. */
 double rtm_norm_quantile(double q);

@@ -242,9 +242,9 @@ char *rtm_fmt_ns(char *buf, size_t len, uint64_t ns)
 	return buf;
 }
 
-void rtm_fmt_us(char *buf, size_t len, uint64_t ns)
+void rtm_fmt_us(char *buf, size_t len, double ns)
 {
-	snprintf(buf, len, "%.1f", (double)ns / 1000.0);
+	snprintf(buf, len, "%.1f", ns / 1000.0);
 }
 
 char *rtm_fmt_duration(char *buf, size_t len, uint64_t ns)

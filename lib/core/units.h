@@ -41,8 +41,12 @@ int rtm_cpulist_format(const struct rtm_cpulist *cl, char *buf, size_t len);
 /* Human form of a nanosecond value with 3 significant digits: "812 ns", "12.3 us",
  * "4.56 ms", "1.20 s". */
 char *rtm_fmt_ns(char *buf, size_t len, uint64_t ns);
-/* A latency in microseconds with 1 decimal ("12.3"), for tables. */
-void rtm_fmt_us(char *buf, size_t len, uint64_t ns);
+/*
+ * A latency in microseconds with 1 decimal ("12.3"), for tables: the latency
+ * tables (summary, report, compare) print through it, so one value reads the
+ * same in each. @ns is a double so that an average is rounded once, here.
+ */
+void rtm_fmt_us(char *buf, size_t len, double ns);
 /* Human form of a duration: "45s", "5m00s", "2h03m". */
 char *rtm_fmt_duration(char *buf, size_t len, uint64_t ns);
 

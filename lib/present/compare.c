@@ -336,7 +336,7 @@ static int digest_round(struct rtm_compare_run *run, const struct rtm_result *r)
 		struct rtm_quantile_ci qc;
 
 		rd->pct_ns[k] = rtm_hist_percentile(h, p);
-		rd->pct_ok[k] = (double)h->count * (1.0 - p / 100.0) >= RTM_STATS_MIN_BEYOND &&
+		rd->pct_ok[k] = rtm_pct_defined(h->count, p) &&
 				!round_beyond_import(h->count, rd->overflows, p);
 		rtm_hist_quantile_ci(h, p, 0.95, &qc);
 		if (qc.valid && qc.lo_ns) {
@@ -649,10 +649,9 @@ static bool too_few(const struct rtm_compare_run *a, const struct rtm_compare_ru
 				snprintf(which, sizeof(which), "run %d of ", j + 1);
 			v->kind = RTM_VERDICT_FEW;
 			snprintf(v->text, sizeof(v->text), "too few samples for p%g in %s%s (%llu; "
-				 "%.0f needed for %d beyond it)", p, which, sides[s]->label,
+				 "%llu needed for %d beyond it)", p, which, sides[s]->label,
 				 (unsigned long long)rd->samples,
-				 ceil(RTM_STATS_MIN_BEYOND / (1.0 - p / 100.0) - 1e-6),
-				 RTM_STATS_MIN_BEYOND);
+				 (unsigned long long)rtm_pct_min_samples(p), RTM_STATS_MIN_BEYOND);
 			return true;
 		}
 	return false;

@@ -56,7 +56,7 @@ bool rtm_compare_metric_unknown(const struct rtm_summary_row *r, int m)
 	case RTM_CM_MIN: return r->unknown & RTM_SUMMARY_UNKNOWN_MIN;
 	case RTM_CM_AVG: return r->unknown & RTM_SUMMARY_UNKNOWN_AVG;
 	case RTM_CM_MAX: return r->unknown & RTM_SUMMARY_UNKNOWN_MAX;
-	default: return !rtm_summary_pct_known(r, m - RTM_CM_P50);
+	default: return !rtm_summary_pct_shown(r, m - RTM_CM_P50);
 	}
 }
 
@@ -112,7 +112,7 @@ void rtm_compare_fmt_value(char *buf, size_t len, double v, bool count)
 	if (count)
 		snprintf(buf, len, "%.0f", v);
 	else
-		snprintf(buf, len, "%.1f", v / 1000.0);
+		rtm_fmt_us(buf, len, v);
 }
 
 void rtm_compare_fmt_ratio(char *buf, size_t len, double b, double a)
@@ -142,9 +142,10 @@ void rtm_compare_cell(char *buf, size_t len, const struct rtm_summary_row *r,
 		return;
 	}
 	if (what == 'v' && rtm_compare_metric_unknown(r, m)) {
-		rtm_summary_fmt_unknown(buf, len, r, false);
 		if (m == RTM_CM_MIN || m == RTM_CM_AVG || m == RTM_CM_MAX)
 			snprintf(buf, len, "n/a");
+		else	/* "-" with too few samples, ">400" beyond an import's rows */
+			rtm_summary_fmt_pct(buf, len, r, m - RTM_CM_P50, false);
 		return;
 	}
 	if (what != 'v' && (rtm_compare_metric_unknown(r, m) || rtm_compare_metric_unknown(base, m))) {
@@ -284,21 +285,30 @@ static json_t *json_num(double v)
 static json_t *row_json(const struct rtm_summary_row *r)
 {
 	json_t *o = json_object();
+	json_t *unknown = json_object();
+	char why[256];
 	int m;
 
 	if (r->cpu >= 0)
 		json_object_set_new(o, "cpu", json_integer(r->cpu));
-	for (m = 0; m < RTM_CM_N; m++)
-		json_object_set_new(o, rtm_compare_metrics[m].key,
-				    rtm_compare_metric_unknown(r, m) ? json_null() :
+	/* a null value's reason under "unknown", key by key, as the summary's JSON */
+	for (m = 0; m < RTM_CM_N; m++) {
+		bool unk = rtm_compare_metric_unknown(r, m);
+
+		json_object_set_new(o, rtm_compare_metrics[m].key, unk ? json_null() :
 				    m == RTM_CM_AVG ? json_real(r->avg_ns) :
 				    json_integer((json_int_t)rtm_compare_metric(r, m)));
-	if (r->unknown) {
-		char why[256];
-
-		rtm_summary_unknown_reason(why, sizeof(why), r);
-		json_object_set_new(o, "unknown", json_string(why));
+		if (!unk)
+			continue;
+		if (m >= RTM_CM_P50 && m <= RTM_CM_P99999)
+			rtm_summary_pct_reason(why, sizeof(why), r, m - RTM_CM_P50);
+		else
+			rtm_summary_unknown_reason(why, sizeof(why), r);
+		json_object_set_new(unknown, rtm_compare_metrics[m].key, json_string(why));
 	}
+	if (json_object_size(unknown))
+		json_object_set(o, "unknown", unknown);
+	json_decref(unknown);
 	json_object_set_new(o, "stddev_ns", json_real(r->stddev_ns));
 	return o;
 }
@@ -356,8 +366,9 @@ static json_t *rounds_json(const struct rtm_compare_run *run)
 		json_t *p = json_array();
 
 		for (k = 0; k < RTM_COMPARE_NPCT; k++)
-			json_array_append_new(p, json_pack("{s:f, s:I, s:b}", "percentile",
-				rtm_compare_pcts[k], "value_ns", (json_int_t)rd->pct_ns[k],
+			json_array_append_new(p, json_pack("{s:f, s:o, s:b}", "percentile",
+				rtm_compare_pcts[k], "value_ns", rd->pct_ok[k] ?
+				json_integer((json_int_t)rd->pct_ns[k]) : json_null(),
 				"enough_samples", rd->pct_ok[k]));
 		json_array_append_new(a, json_pack("{s:I, s:I, s:I, s:o}", "duration_ns",
 			(json_int_t)rd->duration_ns, "samples", (json_int_t)rd->samples,
@@ -381,13 +392,13 @@ static json_t *run_json(const struct rtm_compare_run *run, bool baseline)
 		json_t *cj = ci_json(&run->ci[k]);
 		int sk;
 
-		/* an import's percentile among the samples beyond its rows: unknown */
+		/* too few samples, or an import's percentile beyond its rows: unknown */
 		for (sk = 0; sk < RTM_SUMMARY_NPCT; sk++)
 			if (rtm_summary_pcts[sk] == rtm_compare_pcts[k] &&
-			    !rtm_summary_pct_known(all, sk)) {
+			    !rtm_summary_pct_shown(all, sk)) {
 				char why[256];
 
-				rtm_summary_unknown_reason(why, sizeof(why), all);
+				rtm_summary_pct_reason(why, sizeof(why), all, sk);
 				json_object_set_new(cj, "value_ns", json_null());
 				json_object_set_new(cj, "valid", json_false());
 				json_object_set_new(cj, "ci_lo_ns", json_null());

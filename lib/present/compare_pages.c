@@ -262,7 +262,7 @@ static void html_fingerprints(FILE *f, const struct rtm_compare *c)
 /* Each run's tail percentiles with their intervals, and where the run came from. */
 static void html_intervals(FILE *f, const struct rtm_compare *c)
 {
-	char v[16], lo[16], hi[16], cell[64];
+	char v[16], lo[16], hi[16], cell[96], why[64];
 	int i, k;
 
 	fputs("<table>\n<tr><th class=\"l\">run</th>", f);
@@ -282,16 +282,18 @@ static void html_intervals(FILE *f, const struct rtm_compare *c)
 			for (sk = 0; sk < RTM_SUMMARY_NPCT; sk++)
 				if (rtm_summary_pcts[sk] == rtm_compare_pcts[k])
 					break;
-			if (sk < RTM_SUMMARY_NPCT && !rtm_summary_pct_known(all, sk)) {
-				rtm_summary_fmt_unknown(v, sizeof(v), all, false);
-				snprintf(cell, sizeof(cell), "%s (unknown: beyond the imported "
-					 "histogram)", v);
+			if (sk < RTM_SUMMARY_NPCT && !rtm_summary_pct_shown(all, sk)) {
+				rtm_summary_fmt_pct(v, sizeof(v), all, sk, false);
+				snprintf(why, sizeof(why), "unknown: beyond the imported histogram");
+				if (all->few & (1u << sk))
+					rtm_summary_pct_reason(why, sizeof(why), all, sk);
+				snprintf(cell, sizeof(cell), "%s (%s)", v, why);
 				html_cell(f, "info", cell);
 				continue;
 			}
-			rtm_fmt_us(v, sizeof(v), ci->value_ns);
-			rtm_fmt_us(lo, sizeof(lo), ci->lo_ns);
-			rtm_fmt_us(hi, sizeof(hi), ci->hi_ns);
+			rtm_fmt_us(v, sizeof(v), (double)ci->value_ns);
+			rtm_fmt_us(lo, sizeof(lo), (double)ci->lo_ns);
+			rtm_fmt_us(hi, sizeof(hi), (double)ci->hi_ns);
 			if (ci->valid)
 				snprintf(cell, sizeof(cell), "%s (%s-%s)", v, lo, hi);
 			else

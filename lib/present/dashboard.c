@@ -13,6 +13,7 @@
 #include <curses.h>
 
 #include "box/sysinfo.h"
+#include "core/stats.h"
 #include "core/units.h"
 #include "present/dashboard.h"
 #include "present/dashboard_priv.h"
@@ -161,15 +162,23 @@ static void draw_cpu_row(const struct rtm_dash *d, int y, const struct rtm_mon_c
 {
 	const struct rtm_mon *mo = d->mo;
 	const uint64_t lat[RTM_COL_N] = { [RTM_COL_CUR] = mc->cur_ns, [RTM_COL_MIN] = mc->min_ns,
-		[RTM_COL_AVG] = (uint64_t)mc->avg_ns, [RTM_COL_P99] = mc->p99_ns,
+		[RTM_COL_AVG] = (uint64_t)(mc->avg_ns + 0.5), [RTM_COL_P99] = mc->p99_ns,
 		[RTM_COL_P999] = mc->p999_ns, [RTM_COL_MAX] = mc->max_ns };
 	char spark[RTM_MON_SPARK * 3 + 1];
 	int i, marks = c->spark_marks < RTM_MON_SPARK ? c->spark_marks : RTM_MON_SPARK;
 
 	mvprintw(y, 0, "%-5d", mc->cpu);
-	for (i = RTM_COL_CUR; i <= RTM_COL_MAX; i++)
+	for (i = RTM_COL_CUR; i <= RTM_COL_MAX; i++) {
+		bool have = mc->samples > 0;
+
+		/* "-" until samples enough lie beyond the percentile (core/stats.h) */
+		if (i == RTM_COL_P99)
+			have = rtm_pct_defined(mc->samples, 99);
+		else if (i == RTM_COL_P999)
+			have = rtm_pct_defined(mc->samples, 99.9);
 		if (c->shown[i])
-			put_lat(d, y, c->x[i], lat[i], mc->samples > 0, mo->threshold_ns);
+			put_lat(d, y, c->x[i], lat[i], have, mo->threshold_ns);
+	}
 	if (c->shown[RTM_COL_SAMPLES])
 		mvprintw(y, c->x[RTM_COL_SAMPLES], "%10llu", (unsigned long long)mc->samples);
 	if (c->shown[RTM_COL_OVERRUNS])
@@ -422,9 +431,13 @@ void rtm_dash_print_plain(struct rtm_dash *d)
 
 		rtm_fmt_ns(a[0], sizeof(a[0]), mc->cur_ns);
 		rtm_fmt_ns(a[1], sizeof(a[1]), mc->min_ns);
-		rtm_fmt_ns(a[2], sizeof(a[2]), (uint64_t)mc->avg_ns);
+		rtm_fmt_ns(a[2], sizeof(a[2]), (uint64_t)(mc->avg_ns + 0.5));
 		rtm_fmt_ns(a[3], sizeof(a[3]), mc->p99_ns);
 		rtm_fmt_ns(a[4], sizeof(a[4]), mc->p999_ns);
+		if (!rtm_pct_defined(mc->samples, 99))
+			snprintf(a[3], sizeof(a[3]), "-");
+		if (!rtm_pct_defined(mc->samples, 99.9))
+			snprintf(a[4], sizeof(a[4]), "-");
 		rtm_fmt_ns(a[5], sizeof(a[5]), mc->max_ns);
 		fprintf(f, "%-5d %9s %9s %9s %9s %9s %9s %10llu %8llu\n", mc->cpu, a[0], a[1], a[2],
 			a[3], a[4], a[5], (unsigned long long)mc->samples,

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "core/jsonutil.h"
+#include "core/stats.h"
 #include "present/prom.h"
 
 struct page {
@@ -149,13 +150,14 @@ static const char *const pct_label[RTM_PROM_NPCT] = { "99", "99.9", "99.99" };
 
 /*
  * Percentile @q (0..1) of @h when @unplaced more samples lie above all of it;
- * false when the rank falls among those.
+ * false when the rank falls among those, or when too few samples lie beyond
+ * it for it to be a number (rtm_pct_defined(), the tables' "-").
  */
 static bool percentile(const struct rtm_hist *h, uint64_t unplaced, double q, uint64_t *v)
 {
 	uint64_t total = h->count + unplaced, rank;
 
-	if (!h->count)
+	if (!h->count || !rtm_pct_defined(total, q * 100.0))
 		return false;
 	rank = (uint64_t)ceil(q * (double)total - 1e-9);
 	if (rank < 1)
@@ -254,7 +256,8 @@ static void gauges(struct page *p, const struct rtm_prom_cpu *cpus, int n)
 		}
 	family(p, qname, "gauge", "seconds",
 	       "Wake-up latency percentile (nearest rank, within half a histogram bucket); "
-	       "left out when it lies among samples the source could not place.");
+	       "left out with fewer than 10 samples expected beyond it, or when it lies among "
+	       "samples the source could not place.");
 	for (w = 0; w < 2; w++)
 		for (i = 0; i < n; i++)
 			for (k = 0; k < RTM_PROM_NPCT; k++) {

@@ -10,6 +10,7 @@
 #include "box/sysinfo.h"
 #include "present/cost_report.h"
 #include "core/fileio.h"
+#include "core/stats.h"
 #include "present/html.h"
 #include "core/jsonutil.h"
 #include "irq/handlers.h"
@@ -24,12 +25,6 @@ static const char *const pct_names[RTM_SUMMARY_NPCT] = { "p50", "p90", "p99", "p
 							 "p99.99", "p99.999" };
 #define SHOWN_PCTS 5	/* p50 .. p99.99 */
 
-/* A percentile needs samples beyond it to mean anything: p99.99 of 500 is the max. */
-static bool pct_supported(uint64_t samples, double pct)
-{
-	return (double)samples * (1.0 - pct / 100.0) >= 1.0;
-}
-
 static bool imported(const struct rtm_result *r)
 {
 	return json_is_object(json_object_get(r->sections, "provenance"));
@@ -37,13 +32,10 @@ static bool imported(const struct rtm_result *r)
 
 /* A table cell in us, or what an unknown figure (@bit of s->unknown) shows. */
 static void cell_us(char *buf, size_t len, const struct rtm_summary_row *s, unsigned int bit,
-		    uint64_t ns)
+		    double ns)
 {
 	if (s->unknown & bit) {
-		if (bit < (1u << RTM_SUMMARY_NPCT))
-			rtm_summary_fmt_unknown(buf, len, s, false);
-		else
-			snprintf(buf, len, "n/a");
+		snprintf(buf, len, "n/a");
 		return;
 	}
 	rtm_fmt_us(buf, len, ns);
@@ -161,7 +153,7 @@ static int fingerprint(const struct rtm_result *r, struct fp_item *it)
 static void html_summary(FILE *f, const struct rtm_result *r, const struct rtm_summary_row *rows,
 			 int nrows)
 {
-	char v[32];
+	char v[32], why[256];
 	int i, k;
 
 	fputs("<table>\n<tr><th class=\"l\">CPU</th><th>samples</th><th>min</th><th>avg</th>", f);
@@ -177,30 +169,34 @@ static void html_summary(FILE *f, const struct rtm_result *r, const struct rtm_s
 		else
 			fprintf(f, "%d", s->cpu);
 		fprintf(f, "</td><td>%llu</td>", (unsigned long long)s->samples);
-		cell_us(v, sizeof(v), s, RTM_SUMMARY_UNKNOWN_MIN, s->samples ? s->min_ns : 0);
+		cell_us(v, sizeof(v), s, RTM_SUMMARY_UNKNOWN_MIN, s->samples ? (double)s->min_ns : 0);
 		fprintf(f, "<td>%s</td>", v);
-		cell_us(v, sizeof(v), s, RTM_SUMMARY_UNKNOWN_AVG, (uint64_t)s->avg_ns);
+		cell_us(v, sizeof(v), s, RTM_SUMMARY_UNKNOWN_AVG, s->avg_ns);
 		fprintf(f, "<td>%s</td>", v);
 		for (k = 0; k < SHOWN_PCTS; k++) {
-			if (!pct_supported(s->samples, rtm_summary_pcts[k])) {
-				fputs("<td title=\"too few samples\">&ndash;</td>", f);
+			rtm_summary_fmt_pct(v, sizeof(v), s, k, false);
+			if (s->few & (1u << k)) {
+				rtm_summary_pct_reason(why, sizeof(why), s, k);
+				fprintf(f, "<td title=\"%s\">&ndash;</td>", why);
 				continue;
 			}
-			cell_us(v, sizeof(v), s, 1u << k, s->pct_ns[k]);
 			fputs("<td>", f);
 			rtm_html_text(f, v);
 			fputs("</td>", f);
 		}
-		cell_us(v, sizeof(v), s, RTM_SUMMARY_UNKNOWN_MAX, s->max_ns);
+		cell_us(v, sizeof(v), s, RTM_SUMMARY_UNKNOWN_MAX, (double)s->max_ns);
 		fprintf(f, "<td>%s</td><td>%llu</td></tr>\n", v, (unsigned long long)s->overruns);
 	}
 	fputs("</table>\n<p class=\"sub\">Latencies in microseconds, from the raw histograms "
 	      "(bucket width at most 1/256 of the value", f);
 	fputs(imported(r) ? "; an import's rows stand for what its source's rows stood for, and "
 	      "its avg is the source's own figure" : "; min, avg and max exact", f);
-	fputs("). &ndash;: too few samples for that percentile.", f);
-	if (nrows && rows[nrows - 1].unknown) {
-		char x[32], why[256];
+	fputs(").", f);
+	rtm_summary_few_note(why, sizeof(why), rows, nrows, (1u << SHOWN_PCTS) - 1);
+	if (why[0])
+		fprintf(f, " &ndash;%s.", why + 1);
+	if (nrows && rows[nrows - 1].unknown & ~rows[nrows - 1].few) {
+		char x[32];
 
 		rtm_summary_fmt_unknown(x, sizeof(x), &rows[nrows - 1], false);
 		rtm_summary_unknown_reason(why, sizeof(why), &rows[nrows - 1]);
@@ -291,8 +287,12 @@ static void html_summary_section(struct rtm_report_ctx *c, FILE *f,
 	if (c->all_corr && c->all_corr->count > c->all_raw->count) {
 		char p99[16], p999[16];
 
-		rtm_fmt_us(p99, sizeof(p99), rtm_hist_percentile(c->all_corr, 99));
-		rtm_fmt_us(p999, sizeof(p999), rtm_hist_percentile(c->all_corr, 99.9));
+		rtm_fmt_us(p99, sizeof(p99), (double)rtm_hist_percentile(c->all_corr, 99));
+		rtm_fmt_us(p999, sizeof(p999), (double)rtm_hist_percentile(c->all_corr, 99.9));
+		if (!rtm_pct_defined(c->all_corr->count, 99))
+			snprintf(p99, sizeof(p99), "-");
+		if (!rtm_pct_defined(c->all_corr->count, 99.9))
+			snprintf(p999, sizeof(p999), "-");
 		fprintf(f, " Corrected for coordinated omission (the %llu wake-ups that stalls "
 			"swallowed added): p99 %s, p99.9 %s.",
 			(unsigned long long)(c->all_corr->count - c->all_raw->count), p99, p999);
@@ -482,7 +482,7 @@ static void write_md(struct rtm_report_ctx *c, FILE *f, const struct rtm_summary
 	const char *ext = page_ext(c->o->formats);
 	struct fp_item fp[16];
 	const json_t *e;
-	char v[32], m[32];
+	char v[32], m[32], v2[160];
 	int i, k, n;
 	size_t j;
 
@@ -506,22 +506,23 @@ static void write_md(struct rtm_report_ctx *c, FILE *f, const struct rtm_summary
 		else
 			fprintf(f, "| %d ", s->cpu);
 		fprintf(f, "| %llu ", (unsigned long long)s->samples);
-		cell_us(v, sizeof(v), s, RTM_SUMMARY_UNKNOWN_MIN, s->samples ? s->min_ns : 0);
+		cell_us(v, sizeof(v), s, RTM_SUMMARY_UNKNOWN_MIN, s->samples ? (double)s->min_ns : 0);
 		fprintf(f, "| %s ", v);
-		cell_us(v, sizeof(v), s, RTM_SUMMARY_UNKNOWN_AVG, (uint64_t)s->avg_ns);
+		cell_us(v, sizeof(v), s, RTM_SUMMARY_UNKNOWN_AVG, s->avg_ns);
 		fprintf(f, "| %s ", v);
 		for (k = 0; k < SHOWN_PCTS; k++) {
-			cell_us(v, sizeof(v), s, 1u << k, s->pct_ns[k]);
-			if (!pct_supported(s->samples, rtm_summary_pcts[k]))
-				fputs("| - ", f);
-			else	/* ">" opens a quote in Markdown: "\>" */
-				fprintf(f, "| %s%s ", v[0] == '>' ? "\\" : "", v);
+			rtm_summary_fmt_pct(v, sizeof(v), s, k, false);
+			/* ">" opens a quote in Markdown: "\>" */
+			fprintf(f, "| %s%s ", v[0] == '>' ? "\\" : "", v);
 		}
-		cell_us(v, sizeof(v), s, RTM_SUMMARY_UNKNOWN_MAX, s->max_ns);
+		cell_us(v, sizeof(v), s, RTM_SUMMARY_UNKNOWN_MAX, (double)s->max_ns);
 		fprintf(f, "| %s | %llu |\n", v, (unsigned long long)s->overruns);
 	}
 	fputs("\nLatencies in microseconds.", f);
-	if (nrows && rows[nrows - 1].unknown) {
+	rtm_summary_few_note(v2, sizeof(v2), rows, nrows, (1u << SHOWN_PCTS) - 1);
+	if (v2[0])
+		fprintf(f, " %s.", v2);
+	if (nrows && rows[nrows - 1].unknown & ~rows[nrows - 1].few) {
 		char x[32], why[256];
 
 		rtm_summary_fmt_unknown(x, sizeof(x), &rows[nrows - 1], false);

@@ -10,13 +10,14 @@
 #include "present/rtholds_print.h"
 #include "present/summary_print.h"
 #include "present/timerirq_print.h"
+#include "core/units.h"
 
-static void us(char *buf, size_t len, uint64_t ns, bool nsecs)
+static void us(char *buf, size_t len, double ns, bool nsecs)
 {
 	if (nsecs)
-		snprintf(buf, len, "%llu", (unsigned long long)ns);
+		snprintf(buf, len, "%.0f", ns);
 	else
-		snprintf(buf, len, "%.1f", (double)ns / 1000.0);
+		rtm_fmt_us(buf, len, ns);
 }
 
 void rtm_summary_fprint(const struct rtm_result *r, FILE *f)
@@ -27,6 +28,7 @@ void rtm_summary_fprint(const struct rtm_result *r, FILE *f)
 void rtm_summary_fprint_unit(const struct rtm_result *r, FILE *f, bool nsecs)
 {
 	struct rtm_summary_row *rows;
+	char note[160];
 	int n, i, j;
 
 	n = rtm_summary_rows(r, false, &rows);
@@ -46,23 +48,28 @@ void rtm_summary_fprint_unit(const struct rtm_result *r, FILE *f, bool nsecs)
 		else
 			snprintf(label, sizeof(label), "%d", row->cpu);
 		rtm_summary_fmt_unknown(v[4], sizeof(v[4]), row, nsecs);
-		us(v[0], sizeof(v[0]), row->min_ns, nsecs);
-		us(v[1], sizeof(v[1]), (uint64_t)(row->avg_ns + 0.5), nsecs);
+		us(v[0], sizeof(v[0]), (double)row->min_ns, nsecs);
+		us(v[1], sizeof(v[1]), row->avg_ns, nsecs);
 		fprintf(f, "%-5s %10llu %9s %9s", label, (unsigned long long)row->samples,
 			row->unknown & RTM_SUMMARY_UNKNOWN_MIN ? "n/a" : v[0],
 			row->unknown & RTM_SUMMARY_UNKNOWN_AVG ? "n/a" : v[1]);
 		for (j = 0; j < 4; j++) {
-			us(v[2], sizeof(v[2]), row->pct_ns[idx[j]], nsecs);
-			fprintf(f, " %9s", rtm_summary_pct_known(row, idx[j]) ? v[2] : v[4]);
+			rtm_summary_fmt_pct(v[2], sizeof(v[2]), row, idx[j], nsecs);
+			fprintf(f, " %9s", v[2]);
 		}
-		us(v[3], sizeof(v[3]), row->max_ns, nsecs);
+		us(v[3], sizeof(v[3]), (double)row->max_ns, nsecs);
 		if (row->unknown & RTM_SUMMARY_UNKNOWN_MAX)
 			snprintf(v[3], sizeof(v[3]), "n/a");
 		fprintf(f, " %9s %9llu\n", v[3], (unsigned long long)row->overruns);
 	}
 	fprintf(f, "(latencies in %s)\n", nsecs ? "ns" : "us");
+	/* "-" in the rows printed, of the percentiles shown: p50 p99 p99.9 p99.99 */
+	rtm_summary_few_note(note, sizeof(note), rows, n == 2 ? 1 : n,
+			     1u << 0 | 1u << 2 | 1u << 3 | 1u << 4);
+	if (note[0])
+		fprintf(f, "(%s)\n", note);
 	for (i = 0; i < n; i++)
-		if (rows[i].unknown) {
+		if (rows[i].unknown & ~rows[i].few) {
 			char why[256], x[32];
 
 			rtm_summary_fmt_unknown(x, sizeof(x), &rows[i], nsecs);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/jsonutil.h"
+#include "core/stats.h"
 #include "result/summary.h"
 #include "core/units.h"
 
@@ -150,7 +151,7 @@ int rtm_summary_rows(const struct rtm_result *r, bool corrected, struct rtm_summ
 	bool import = json_is_object(json_object_get(r->sections, "provenance"));
 	uint64_t overruns = 0;
 	double avg_sum = 0;
-	int i;
+	int i, k;
 
 	if (!rows || !all) {
 		free(rows);
@@ -188,8 +189,62 @@ int rtm_summary_rows(const struct rtm_result *r, bool corrected, struct rtm_summ
 		fill_import_row(&rows[r->ncpus], all, &sum, beyond_ns);
 	}
 	rtm_hist_free(all);
+	for (i = 0; i <= r->ncpus; i++)
+		for (k = 0; k < RTM_SUMMARY_NPCT; k++)
+			if (!rtm_pct_defined(rows[i].samples, rtm_summary_pcts[k]))
+				rows[i].few |= 1u << k;
 	*rowsp = rows;
 	return r->ncpus + 1;
+}
+
+static const char *const pct_names[RTM_SUMMARY_NPCT] = {
+	"p50", "p90", "p99", "p99.9", "p99.99", "p99.999",
+};
+
+void rtm_summary_fmt_pct(char *buf, size_t len, const struct rtm_summary_row *r, int k,
+			 bool nsecs)
+{
+	if (r->few & (1u << k))
+		snprintf(buf, len, "-");
+	else if (!rtm_summary_pct_known(r, k))
+		rtm_summary_fmt_unknown(buf, len, r, nsecs);
+	else if (nsecs)
+		snprintf(buf, len, "%llu", (unsigned long long)r->pct_ns[k]);
+	else
+		rtm_fmt_us(buf, len, (double)r->pct_ns[k]);
+}
+
+void rtm_summary_pct_reason(char *buf, size_t len, const struct rtm_summary_row *r, int k)
+{
+	if (r->few & (1u << k))
+		rtm_pct_few_reason(buf, len, r->samples, rtm_summary_pcts[k]);
+	else
+		rtm_summary_unknown_reason(buf, len, r);
+}
+
+void rtm_summary_few_note(char *buf, size_t len, const struct rtm_summary_row *rows, int n,
+			  unsigned int shown)
+{
+	unsigned int few = 0;
+	const char *sep = "";
+	size_t off;
+	int i, k;
+
+	for (i = 0; i < n; i++)
+		few |= rows[i].few & shown;
+	buf[0] = '\0';
+	if (!few)
+		return;
+	off = (size_t)snprintf(buf, len, "-: too few samples for that percentile, ");
+	for (k = 0; k < RTM_SUMMARY_NPCT && off < len; k++)
+		if (few & (1u << k)) {
+			off += (size_t)snprintf(buf + off, len - off, "%s%s needs %llu", sep,
+						pct_names[k], (unsigned long long)
+						rtm_pct_min_samples(rtm_summary_pcts[k]));
+			sep = ", ";
+		}
+	if (off < len)
+		snprintf(buf + off, len - off, " for %d beyond it", RTM_STATS_MIN_BEYOND);
 }
 
 void rtm_summary_fmt_unknown(char *buf, size_t len, const struct rtm_summary_row *r,
@@ -232,15 +287,17 @@ static json_t *row_json(const struct rtm_summary_row *row)
 	if (row->cpu >= 0)
 		json_object_set_new(o, "cpu", json_integer(row->cpu));
 	for (j = 0; j < RTM_SUMMARY_NPCT; j++)
-		json_object_set_new(o, keys[j], rtm_summary_pct_known(row, j) ?
+		json_object_set_new(o, keys[j], rtm_summary_pct_shown(row, j) ?
 				    json_integer((json_int_t)row->pct_ns[j]) : json_null());
-	if (!row->unknown)
+	if (!row->unknown && !row->few)
 		return o;
-	rtm_summary_unknown_reason(why, sizeof(why), row);
 	unknown = json_object();
 	for (j = 0; j < RTM_SUMMARY_NPCT; j++)
-		if (!rtm_summary_pct_known(row, j))
+		if (!rtm_summary_pct_shown(row, j)) {
+			rtm_summary_pct_reason(why, sizeof(why), row, j);
 			json_object_set_new(unknown, keys[j], json_string(why));
+		}
+	rtm_summary_unknown_reason(why, sizeof(why), row);
 	{
 		static const struct { unsigned int bit; const char *key; } other[] = {
 			{ RTM_SUMMARY_UNKNOWN_AVG, "avg_ns" },

@@ -39,15 +39,42 @@ struct rtm_summary_row {
 	 * source's own figure when it states one.
 	 */
 	unsigned int unknown;		/* bit k: pct_ns[k]; RTM_SUMMARY_UNKNOWN_* */
+	/*
+	 * Bit k: percentile k has too few samples beyond it to be a number
+	 * (rtm_pct_defined() of samples); pct_ns[k] keeps the nearest rank.
+	 */
+	unsigned int few;
 	uint64_t beyond_ns;		/* unknown percentiles are at least this; 0: not known */
 	uint64_t beyond;		/* samples beyond the source's rows (overflows) */
 };
 
-/* Whether percentile @k of the table (pct_ns[k]) is known. */
+/* Whether percentile @k of the table (pct_ns[k]) is known (not beyond an import's rows). */
 static inline bool rtm_summary_pct_known(const struct rtm_summary_row *r, int k)
 {
 	return !(r->unknown & (1u << k));
 }
+
+/* Whether percentile @k is a number to show: known, and with samples enough beyond it. */
+static inline bool rtm_summary_pct_shown(const struct rtm_summary_row *r, int k)
+{
+	return rtm_summary_pct_known(r, k) && !(r->few & (1u << k));
+}
+
+/*
+ * Percentile @k as every table prints it: its value in us (rtm_fmt_us(); in ns
+ * with @nsecs), "-" with too few samples, or rtm_summary_fmt_unknown()'s text.
+ */
+void rtm_summary_fmt_pct(char *buf, size_t len, const struct rtm_summary_row *r, int k,
+			 bool nsecs);
+/* Why percentile @k is not a number: too few samples, or rtm_summary_unknown_reason(). */
+void rtm_summary_pct_reason(char *buf, size_t len, const struct rtm_summary_row *r, int k);
+/*
+ * The note under a table with "-" cells (@shown: the bits of the percentiles
+ * it shows), "" when it has none: "-: too few samples for that percentile,
+ * p99.9 needs 10000, p99.99 needs 100000 for 10 beyond it".
+ */
+void rtm_summary_few_note(char *buf, size_t len, const struct rtm_summary_row *rows, int n,
+			  unsigned int shown);
 
 /*
  * What to print for an unknown figure: ">400" (the source's histogram ends at
@@ -66,8 +93,11 @@ void rtm_summary_unknown_reason(char *buf, size_t len, const struct rtm_summary_
  */
 int rtm_summary_rows(const struct rtm_result *r, bool corrected, struct rtm_summary_row **rows);
 
-/* The table as JSON: an unknown figure is null, and the row's "unknown" object
- * maps its key to the reason. */
+/*
+ * The table as JSON: an unknown figure, or a percentile with too few samples,
+ * is null, and the row's "unknown" object maps its key to the reason ("too few
+ * samples: 9966, 100000 needed").
+ */
 json_t *rtm_summary_to_json(const struct rtm_result *r);
 
 /* A --fail-above bound: "50us" (max), "max=50us", "p99.9=50us", "avg=20us". */

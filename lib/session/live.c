@@ -13,6 +13,7 @@
 #include <curses.h>
 #include <term.h>
 
+#include "core/stats.h"
 #include "core/units.h"
 #include "probe/cyclic.h"
 #include "probe/probe.h"
@@ -85,8 +86,10 @@ static void live_timer(struct rtm_session_live_lines *l, FILE *f, struct rtm_cyc
 
 		rtm_fmt_ns(cur, sizeof(cur), st[i].cur_ns);
 		rtm_fmt_ns(mn, sizeof(mn), st[i].samples ? st[i].min_ns : 0);
-		rtm_fmt_ns(avg, sizeof(avg), (uint64_t)st[i].avg_ns);
+		rtm_fmt_ns(avg, sizeof(avg), (uint64_t)(st[i].avg_ns + 0.5));
 		rtm_fmt_ns(p99, sizeof(p99), st[i].p99_ns);
+		if (!rtm_pct_defined(st[i].samples, 99))	/* the tables' "-" */
+			snprintf(p99, sizeof(p99), "-");
 		rtm_fmt_ns(mx, sizeof(mx), st[i].max_ns);
 		fprintf(f, "CPU%-3d cur %9s  min %9s  avg %9s  p99 %9s  max %9s  samples %9llu  "
 			"overruns %llu", st[i].cpu, cur, mn, avg, p99, mx,

@@ -13,7 +13,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # nearest-rank percentile over all CPUs' buckets, reported as rtm_hist_percentile
-# does: the bucket's midpoint, clamped to the exact min and max
+# does: the bucket's midpoint, clamped to the exact min and max; null with fewer
+# than 10 samples expected beyond it, n (100 - p) / 100 < 10
 pct() {	# pct FILE P
 	jq --argjson p "$2" '
 	def width: if . < 512 then 1 else pow(2; (log2 | floor) - 8) end;
@@ -22,8 +23,9 @@ pct() {	# pct FILE P
 	| ([$c[].hist.min_ns] | min) as $mn | ([$c[].hist.max_ns] | max) as $mx
 	| ([$c[].hist.buckets[]] | group_by(.[0]) | map([.[0][0], (map(.[1]) | add)])) as $b
 	| (($p * $n / 100 - 1e-9) | ceil) as $rank
-	| first(foreach $b[] as $x ([0, null]; [.[0] + $x[1], $x]; select(.[0] >= $rank) | .[1]))
-	| (.[0] + ((.[0] | width) - 1) / 2 | floor) | [., $mn] | max | [., $mx] | min' "$1"
+	| if $n * (100 - $p) < 1000 - 1e-6 then null else
+	first(foreach $b[] as $x ([0, null]; [.[0] + $x[1], $x]; select(.[0] >= $rank) | .[1]))
+	| (.[0] + ((.[0] | width) - 1) / 2 | floor) | [., $mn] | max | [., $mx] | min end' "$1"
 }
 
 # --- two runs on this VM: only the load differs

@@ -167,8 +167,15 @@ static void test_openmetrics(void)
 	   "build info");
 	ok(strstr(om, "percentile=\"99\",window=\"run\"} 0.0000299") != NULL,
 	   "p99 of 20001..30000 ns is ~29.9 us");
-	ok(strstr(om, "percentile=\"99.99\",window=\"interval\"} 0.00004\n") != NULL,
+	ok(strstr(om, "max_seconds{cpu=\"0\"") &&
+	   strstr(om, ",window=\"interval\"} 0.00004\n") != NULL,
 	   "interval window from the latest interval");
+	ok(!strstr(om, "percentile=\"99\",window=\"interval\"}") &&
+	   !strstr(om, "percentile=\"99.99\",window=\"interval\"}"),
+	   "no percentile of the latest interval's 1 sample (too few beyond it)");
+	ok(strstr(om, "percentile=\"99.9\",window=\"run\"}") &&
+	   !strstr(om, "percentile=\"99.99\",window=\"run\"}"),
+	   "p99.9 of 10000 samples, no p99.99 (100000 needed for 10 beyond it)");
 	free(om);
 	rtm_hist_free(h);
 	rtm_hist_free(last);

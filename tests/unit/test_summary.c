@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/stats.h"
+#include "present/summary_print.h"
 #include "result/histfile.h"
 #include "result/summary.h"
 #include "../tap.h"
@@ -59,6 +61,104 @@ static int has_line(const char *text, const char *line)
 		p += n;
 	}
 	return 0;
+}
+
+/* The one rule: percentile p of n samples is a number when n (1 - p/100) >= 10. */
+static void pct_rule(void)
+{
+	static const struct { double pct; uint64_t need; } want[] = {
+		{ 50, 20 }, { 90, 100 }, { 99, 1000 }, { 99.9, 10000 }, { 99.99, 100000 },
+		{ 99.999, 1000000 },
+	};
+	char why[64];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		ok(rtm_pct_min_samples(want[i].pct) == want[i].need, "p%g needs %llu samples (%llu)",
+		   want[i].pct, (unsigned long long)want[i].need,
+		   (unsigned long long)rtm_pct_min_samples(want[i].pct));
+		ok(rtm_pct_defined(want[i].need, want[i].pct) &&
+		   !rtm_pct_defined(want[i].need - 1, want[i].pct),
+		   "p%g: a number from %llu samples on, not below", want[i].pct,
+		   (unsigned long long)want[i].need);
+	}
+	ok(rtm_pct_defined(1, 100) && rtm_pct_defined(1, 0) && !rtm_pct_defined(0, 100),
+	   "min and max: any sample");
+	rtm_pct_few_reason(why, sizeof(why), 9966, 99.99);
+	is_str(why, "too few samples: 9966, 100000 needed", "the reason names N and M");
+}
+
+/* A recorded run of 9,970 + 9,987 samples: p99.99 nowhere, p99.9 on all CPUs only. */
+static void recorded_few(void)
+{
+	const char *data = getenv("RTM_TESTDATA");
+	struct rtm_error err = { "" };
+	struct rtm_summary_row *rows;
+	struct rtm_result *r;
+	char path[4096], v[32], *text = NULL;
+	size_t len = 0;
+	json_t *j;
+	FILE *f;
+	int n;
+
+	snprintf(path, sizeof(path), "%s/results/vm-6.18-few", data ? data : "tests/data");
+	r = rtm_result_load(path, &err);
+	ok(r != NULL, "recorded vm-6.18-few loads (%s)", err.msg);
+	if (!r)
+		return;
+	n = rtm_summary_rows(r, false, &rows);
+	is_int(n, 3, "two CPUs and all");
+	ok(rows[0].samples == 9970 && rows[1].samples == 9987 && rows[2].samples == 19957,
+	   "9970 + 9987 = 19957 samples");
+	ok((rows[0].few & (1u << 3)) && (rows[1].few & (1u << 3)) && !(rows[2].few & (1u << 3)),
+	   "p99.9: too few on each CPU, a number on all CPUs");
+	ok((rows[0].few & rows[1].few & rows[2].few & (1u << 4)) && !(rows[2].few & 7),
+	   "p99.99: too few everywhere; p50, p90, p99 numbers");
+	rtm_summary_fmt_pct(v, sizeof(v), &rows[2], 4, false);
+	is_str(v, "-", "p99.99 of 19957 prints '-'");
+	rtm_summary_fmt_pct(v, sizeof(v), &rows[2], 4, true);
+	is_str(v, "-", "in ns too");
+	free(rows);
+
+	j = rtm_summary_to_json(r);
+	ok(j && json_is_null(json_object_get(json_object_get(j, "all"), "p99.99_ns")) &&
+	   !strcmp(json_string_value(json_object_get(json_object_get(json_object_get(j, "all"),
+					"unknown"), "p99.99_ns")) ?: "",
+		   "too few samples: 19957, 100000 needed"),
+	   "JSON: all p99.99 null, the reason under unknown");
+	ok(j && json_is_integer(json_object_get(json_object_get(j, "all"), "p99.9_ns")) &&
+	   json_is_null(json_object_get(json_array_get(json_object_get(j, "cpus"), 0),
+					"p99.9_ns")),
+	   "JSON: p99.9 a number on all CPUs, null on CPU 0");
+	ok(j && !json_object_get(json_object_get(json_array_get(json_object_get(j, "cpus"), 0),
+						 "unknown"), "p99_ns"),
+	   "JSON: no reason for a percentile that is a number");
+	json_decref(j);
+
+	f = open_memstream(&text, &len);
+	rtm_summary_fprint(r, f);
+	fclose(f);
+	ok(text && strstr(text, "\nall        19957 ") &&
+	   strstr(text, "\n0           9970 ") && has_line(text, "(-: too few samples for that "
+	   "percentile, p99.9 needs 10000, p99.99 needs 100000 for 10 beyond it)"),
+	   "the table: the rows and the note on '-'");
+	{
+		char *line = text ? strstr(text, "\nall ") : NULL;
+		char c[10][24];
+
+		ok(line && sscanf(line, " %23s %23s %23s %23s %23s %23s %23s %23s", c[0], c[1],
+				  c[2], c[3], c[4], c[5], c[6], c[7]) == 8 &&
+		   strcmp(c[6], "-") && !strcmp(c[7], "-"),
+		   "all CPUs: p99.9 a number, p99.99 '-' (%.*s)",
+		   line ? (int)strcspn(line + 1, "\n") : 0, line ? line + 1 : "");
+		line = text ? strstr(text, "\n0 ") : NULL;
+		ok(line && sscanf(line, " %23s %23s %23s %23s %23s %23s %23s %23s", c[0], c[1],
+				  c[2], c[3], c[4], c[5], c[6], c[7]) == 8 &&
+		   !strcmp(c[6], "-") && !strcmp(c[7], "-"),
+		   "CPU 0: p99.9 and p99.99 '-'");
+	}
+	free(text);
+	rtm_result_free(r);
 }
 
 int main(void)
@@ -205,5 +305,7 @@ int main(void)
 	}
 
 	rtm_result_free(r);
+	pct_rule();
+	recorded_few();
 	return tap_done();
 }
