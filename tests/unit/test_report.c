@@ -620,6 +620,8 @@ out:
 		remove_dir(ndir);
 	if (cdir[strlen(cdir) - 1] != 'X')
 		remove_dir(cdir);
+}
+
 /*
  * avg is rounded once, in the one formatter: CPU 0's mean 33250.5 ns and CPU 1's
  * 33349.6 ns read 33.3 us in the summary table, compare and report.md alike
