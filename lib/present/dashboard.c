@@ -300,6 +300,12 @@ void rtm_dash_draw(struct rtm_dash *d)
 		draw_irqs(d, y, l.irq_rows);
 		y += l.irq_rows;
 	}
+	if (l.spike_rows > 1 && mo->sharedline[0]) {	/* another rtmeasure on these CPUs */
+		attron(rtm_dash_level_attr(d, RTM_LEVEL_ALERT));
+		mvprintw(y++, 0, "%.*s", COLS, mo->sharedline);
+		attroff(rtm_dash_level_attr(d, RTM_LEVEL_ALERT));
+		l.spike_rows--;
+	}
 	if (l.spike_rows > 1 && mo->holdline[0]) {	/* --rt-hold: one line */
 		mvprintw(y++, 0, "%.*s", COLS, mo->holdline);
 		l.spike_rows--;
@@ -365,6 +371,10 @@ void rtm_dash_print_plain(struct rtm_dash *d)
 	}
 	if (mo->noise_note[0] && mo->nn)
 		fprintf(f, "noise: %s\n", mo->noise_note);
+	if (mo->sharedline[0])
+		fprintf(f, "warning: %s\n", mo->sharedline);
+	if (mo->stopline[0])
+		fprintf(f, "warning: %s\n", mo->stopline);
 	if (mo->holdline[0])
 		fprintf(f, "%s\n", mo->holdline);
 	if (mo->tirqline[0])

@@ -496,6 +496,7 @@ int rtm_mon_prepare(struct rtm_mon *mo)
 		fprintf(mo->m.errf, "rtmeasure: warning: %s\n", note);
 		snprintf(mo->message, sizeof(mo->message), "%.150s", note);
 	}
+	rtm_session_cpus_line(mo->locks, mo->sharedline, sizeof(mo->sharedline));
 	return 0;
 }
 
@@ -514,6 +515,7 @@ void rtm_mon_poll(struct rtm_mon *mo)
 		if (mo->plain)
 			fprintf(mo->m.errf, "rtmeasure: warning: %s\n", note);
 		snprintf(mo->message, sizeof(mo->message), "%.150s", note);
+		rtm_session_cpus_line(mo->locks, mo->sharedline, sizeof(mo->sharedline));
 	}
 	drain_irq_trace(mo);
 	rtm_stream_poll(mo->hold);
