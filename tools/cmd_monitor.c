@@ -5,6 +5,7 @@
  * data, lib/present/dashboard.c draws it.
  */
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include "core/units.h"
 #include "present/dashboard.h"
 #include "present/promlive.h"
+#include "result/disturb.h"
 #include "rtmeasure.h"
 #include "session/monitor.h"
 
@@ -311,6 +313,21 @@ static void monitor_loop(struct rtm_dash *d, struct rtm_promlive *prom)
 	}
 }
 
+/* --once stopped by a signal before its refresh: the figures so far, and why they are few. */
+static void once_stopped(struct rtm_dash *d)
+{
+	struct rtm_mon *mo = d->mo;
+	const char *sig = sigabbrev_np(*mo->m.stop);
+	char name[16] = "";
+
+	if (sig)
+		snprintf(name, sizeof(name), "SIG%s", sig);
+	rtm_disturb_interrupted_text(mo->stopline, sizeof(mo->stopline),
+				     (uint64_t)(rtm_mon_elapsed_s(mo) * 1e9), mo->refresh_ns, name);
+	rtm_mon_refresh(mo);
+	rtm_dash_print_plain(d);
+}
+
 int cmd_monitor(int argc, char **argv, const struct rtm_cli *cli)
 {
 	struct rtm_mon mo;
@@ -336,6 +353,8 @@ int cmd_monitor(int argc, char **argv, const struct rtm_cli *cli)
 	if (!mo.plain)
 		rtm_dash_init(&d);
 	monitor_loop(&d, prom);
+	if (mo.once && *mo.m.stop && !mo.refreshes)
+		once_stopped(&d);
 
 	/* outcome */
 	if (!mo.plain)

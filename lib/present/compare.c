@@ -154,7 +154,7 @@ static char *fp_sched(const json_t *opt)
 static void fill_fp(struct rtm_compare_run *run, const struct rtm_result *r)
 {
 	const json_t *si = r->sysinfo, *opt = r->options, *v;
-	char buf[64];
+	char buf[96];
 	char **fp = run->fp;
 
 	fp[RTM_FP_HOST] = jstrdup(si, "hostname");
@@ -196,31 +196,14 @@ static void fill_fp(struct rtm_compare_run *run, const struct rtm_result *r)
 	fp[RTM_FP_SCHED] = fp_sched(opt);
 	fp[RTM_FP_MODE] = jstrdup(opt, "mode");
 	/* an import whose source does not tell its length or its CPUs: unknown */
-	if (r->duration_ns || !json_object_get(r->sections, "provenance"))
+	if (r->interrupted) {	/* "2.4 s of 60 s asked, stopped by SIGINT" (result/disturb.h) */
+		rtm_result_duration_text(r, buf, sizeof(buf));
+		fp[RTM_FP_DURATION] = strdup(buf);
+	} else if (r->duration_ns || !json_object_get(r->sections, "provenance"))
 		fp[RTM_FP_DURATION] = strdup(rtm_fmt_duration(buf, sizeof(buf), r->duration_ns));
 	if (json_is_false(rtm_json_path(r->sections, "provenance.cpus_known"))) {
 		free(fp[RTM_FP_MEASURED]);
 		fp[RTM_FP_MEASURED] = NULL;
-	}
-}
-
-static void fill_vm(struct rtm_compare_run *run, const struct rtm_result *r)
-{
-	static const char *const keys[] = {
-		"virtualization.hypervisor", "virtualization.cpuid", "virtualization.kernel",
-	};
-	size_t i;
-
-	if (json_is_true(rtm_json_path(r->sysinfo, "virtualization.vm")))
-		run->vm = true;
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		const char *s = json_string_value(rtm_json_path(r->sysinfo, keys[i]));
-
-		/* qemu's TCG answers CPUID 0x40000000 with "TCGTCGTCGTCG" */
-		if (s && strstr(s, "TCG")) {
-			run->vm = true;
-			run->emulated = true;
-		}
 	}
 }
 
@@ -374,7 +357,7 @@ static int digest_round(struct rtm_compare_run *run, const struct rtm_result *r)
 	for (k = 0; k < RTM_COMPARE_NPCT; k++)
 		rtm_hist_quantile_ci(run->all, rtm_compare_pcts[k], RTM_COMPARE_CONF, &run->ci[k]);
 	run->overflows += rd->overflows;
-	fill_vm(run, r);
+	rtm_compare_disturb_digest(run, r);	/* run->vm, emulated (compare_disturb.c) */
 	if (!run->nrounds) {
 		run->duration_ns = r->duration_ns;
 		fill_fp(run, r);
@@ -565,31 +548,6 @@ static void add_vm_warning(struct rtm_compare *c)
 		 "kernels only relative to each other" :
 		 "the hypervisor's exits and vCPU scheduling add latency that no guest kernel "
 		 "can remove");
-}
-
-/* A run that missed more than RTM_COMPARE_MISSED_WARN of its periods. */
-static void add_missed_warning(struct rtm_compare *c, const struct rtm_compare_run *r)
-{
-	uint64_t samples = 0, overruns = 0;
-	struct rtm_compare_warning *w;
-	double frac;
-	int j;
-
-	for (j = 0; j < r->nrounds; j++) {
-		samples += r->rounds[j].samples;
-		overruns += r->rounds[j].overruns;
-	}
-	frac = samples + overruns ? (double)overruns / (double)(samples + overruns) : 0;
-	if (frac <= RTM_COMPARE_MISSED_WARN)
-		return;
-	w = new_warning(c, RTM_FP_NFIELDS, "missed_periods");
-	snprintf(w->text, sizeof(w->text), "%s missed %.1f%% of its periods (%llu of %llu, more "
-		 "than %.0f%%): its percentiles are of the measured wake-ups only and do not "
-		 "include the corrected histogram (%s), so they understate the latency of the "
-		 "missed periods", r->label, frac * 100.0, (unsigned long long)overruns,
-		 (unsigned long long)(samples + overruns), RTM_COMPARE_MISSED_WARN * 100.0,
-		 r->corrected_kept ? "result.json keeps it: hist + hist_implied" :
-		 "the run kept none");
 }
 
 /* Decimals for a factor: 2 below 2, 1 below 10, none above. */
@@ -787,8 +745,6 @@ void rtm_compare_finish(struct rtm_compare *c)
 		if (rtm_fp_fields[k].unfair && fp_differs(c, k))
 			add_warning(c, k);
 	add_vm_warning(c);
-	for (i = 0; i < c->nruns; i++)
-		add_missed_warning(c, &c->runs[i]);
 	for (i = 1; i < c->nruns; i++) {
 		for (k = 0; k < RTM_COMPARE_NPCT; k++) {
 			struct rtm_compare_verdict *v = &c->verdicts[c->nverdicts++];
@@ -797,5 +753,6 @@ void rtm_compare_finish(struct rtm_compare *c)
 			rtm_compare_verdict(&c->runs[0], &c->runs[i], k, v);
 		}
 	}
+	rtm_compare_disturb_finish(c);	/* each side's disturbances; verdicts qualified */
 	rtm_compare_cost_finish(c);	/* throughput beside latency */
 }

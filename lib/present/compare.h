@@ -28,6 +28,7 @@
 
 #include "core/error.h"
 #include "present/plot.h"
+#include "result/disturb.h"
 #include "result/result.h"
 #include "core/stats.h"
 #include "result/summary.h"
@@ -40,7 +41,6 @@
 #define RTM_COMPARE_BATCHES	10	/* batches a run's time series is cut into */
 #define RTM_COMPARE_MIN_BATCHES	5	/* fewer on a side: no verdict */
 #define RTM_COMPARE_TS_MIN_COUNT 100	/* samples an interval needs to count in a batch */
-#define RTM_COMPARE_MISSED_WARN	0.01	/* missed periods beyond this fraction: warned */
 /*
  * One run per side: batches show how a run varies within itself, not how much
  * whole runs of one box differ. Identical 40 s runs on the development VM
@@ -154,6 +154,13 @@ struct rtm_compare_noise {
 	bool interrupted;		/* a round's noise phase was interrupted */
 };
 
+/* What disturbed a side's runs (result/disturb.h), one entry per key. */
+struct rtm_compare_disturb {
+	const char *key;		/* "shared_cpus", "interrupted", ... */
+	char text[512];			/* the sentence of the first run it disturbed */
+	int rounds;			/* runs of the side it disturbed; -1: the side as a whole */
+};
+
 struct rtm_compare_run {
 	char label[64];
 	char path[1024];		/* the rounds' paths, comma separated */
@@ -175,6 +182,8 @@ struct rtm_compare_run {
 	int batch_points;		/* intervals in them (all CPUs) */
 	int batch_merged;		/* intervals left out: merged (p99 an upper bound) */
 	bool vm, emulated;		/* a round ran under a hypervisor / emulated (TCG) */
+	int ndisturb;
+	struct rtm_compare_disturb disturb[RTM_DISTURB_NKEYS];
 	bool corrected_kept;		/* every round kept a corrected histogram */
 	struct rtm_compare_cost cost;	/* throughput (compare_cost.c) */
 	/* the timer IRQ delays of its rounds, all CPUs (compare_tirq.c); NULL: none traced */
@@ -191,8 +200,12 @@ struct rtm_compare_warning {
 	char text[640];			/* one line */
 };
 
-/* + 1: the throughput workloads differ (compare_cost.c) */
-#define RTM_COMPARE_MAX_WARNINGS	(RTM_FP_NFIELDS + RTM_COMPARE_MAX_RUNS + 1 + 1)
+/*
+ * + the emulation or VM warning, what disturbed each side (shared CPUs,
+ * interrupted, missed periods) and the throughput workloads differing
+ * (compare_cost.c)
+ */
+#define RTM_COMPARE_MAX_WARNINGS	(RTM_FP_NFIELDS + 1 + RTM_COMPARE_MAX_RUNS * 3 + 1)
 
 enum rtm_verdict {
 	RTM_VERDICT_LOWER,		/* the run's percentile is lower than the baseline's */
@@ -215,7 +228,7 @@ struct rtm_compare_verdict {
 	double ratio_lo, ratio_hi;	/* its RTM_COMPARE_CONF interval (NAN when none) */
 	enum rtm_compare_method method;
 	struct rtm_ratio_ci ci;		/* na, nb: runs or batches; welch; df */
-	char text[512];
+	char text[768];			/* with what disturbed a side, when it did */
 };
 
 struct rtm_compare {

@@ -417,6 +417,7 @@ static json_t *run_json(const struct rtm_compare_run *run, bool baseline)
 			    run->batch_points, "merged_left_out", run->batch_merged));
 	json_object_set_new(o, "vm", json_boolean(run->vm));
 	json_object_set_new(o, "emulated", json_boolean(run->emulated));
+	json_object_set_new(o, "warnings", rtm_compare_disturb_run_json(run));
 	json_object_set_new(o, "throughput", rtm_compare_cost_run_json(run));
 	json_object_set_new(o, "timer_irq", rtm_compare_tirq_run_json(run));
 	json_object_set_new(o, "noise", rtm_compare_noise_run_json(run));
@@ -477,8 +478,12 @@ json_t *rtm_compare_to_json(const struct rtm_compare *c)
 	nw = rtm_compare_noise_warnings_json(c);	/* run --noise (compare_noise.c) */
 	json_array_extend(warns, nw);
 	json_decref(nw);
-	for (i = 1; i < c->nruns; i++)
-		json_array_append_new(cmps, comparison_json(c, i, cpus, n));
+	for (i = 1; i < c->nruns; i++) {
+		json_t *cj = comparison_json(c, i, cpus, n);
+
+		json_object_set_new(cj, "shared_cpus", rtm_compare_disturb_shared_json(c, i));
+		json_array_append_new(cmps, cj);
+	}
 	free(cpus);
 	return json_pack("{s:s, s:f, s:f, s:s, s:o, s:o, s:o, s:o}", "schema",
 			 "rtmeasure-compare/1", "confidence", RTM_COMPARE_CONF, "batch_margin",

@@ -46,4 +46,17 @@ void rtm_compare_fmt_delta(char *buf, size_t len, double b, double a, bool count
 void rtm_compare_cell(char *buf, size_t len, const struct rtm_summary_row *r,
 		      const struct rtm_summary_row *base, int m, char what);
 
+/* ---- what disturbed each side (compare_disturb.c, result/disturb.h) */
+
+/* The round being digested: its disturbances merged into @run's, run->vm and emulated. */
+void rtm_compare_disturb_digest(struct rtm_compare_run *run, const struct rtm_result *r);
+/* A round of @run was disturbed by @key ("shared_cpus", ...). */
+bool rtm_compare_disturbed(const struct rtm_compare_run *run, const char *key);
+/* A warning per side and kind; the verdicts on a side with shared CPUs qualified. */
+void rtm_compare_disturb_finish(struct rtm_compare *c);
+/* runs[].warnings: [{id, runs, message}] */
+json_t *rtm_compare_disturb_run_json(const struct rtm_compare_run *run);
+/* comparisons[].shared_cpus: the labels of its sides whose CPUs were shared */
+json_t *rtm_compare_disturb_shared_json(const struct rtm_compare *c, int i);
+
 #endif

@@ -362,6 +362,12 @@ void rtm_dash_draw(struct rtm_dash *d)
 		draw_irqs(d, y, l.irq_rows);
 		y += l.irq_rows;
 	}
+	if (l.spike_rows > 1 && mo->sharedline[0]) {	/* another rtmeasure on these CPUs */
+		attron(rtm_dash_level_attr(d, RTM_LEVEL_ALERT));
+		y += draw_wrapped(y, 0, mo->sharedline, 1);	/* cut at a word */
+		attroff(rtm_dash_level_attr(d, RTM_LEVEL_ALERT));
+		l.spike_rows--;
+	}
 	/* --rt-hold, --timer-irq and the spike census: a line each, two for the census */
 	if (l.spike_rows > 1 && mo->holdline[0]) {
 		y += draw_wrapped(y, 0, mo->holdline, 1);	/* cut at a word */
@@ -455,6 +461,10 @@ void rtm_dash_print_plain(struct rtm_dash *d)
 	}
 	if (mo->noise_note[0] && mo->nn)
 		fprintf(f, "noise: %s\n", mo->noise_note);
+	if (mo->sharedline[0])
+		fprintf(f, "warning: %s\n", mo->sharedline);
+	if (mo->stopline[0])
+		fprintf(f, "warning: %s\n", mo->stopline);
 	if (mo->holdline[0])
 		fprintf(f, "%s\n", mo->holdline);
 	if (mo->tirqline[0])

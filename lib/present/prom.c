@@ -529,6 +529,24 @@ static void timer_irq_metrics(struct page *p, const json_t *sec)
 	}
 }
 
+/* 1 for each way the run was disturbed, 0 for the others known; reason="shared_cpus", ... */
+static void disturbed(struct page *p, const struct rtm_disturbances *d, unsigned int known)
+{
+	int k;
+
+	family(p, "rtmeasure_run_disturbed", "gauge", NULL,
+	       "1 when the run was disturbed this way (shared_cpus: another rtmeasure measured "
+	       "its CPUs; interrupted: a signal stopped it before its duration; missed_periods: "
+	       "over 1% of its periods missed; hypervisor, emulated: a VM or an emulator).");
+	for (k = 0; k < RTM_DISTURB_NKEYS; k++) {
+		const char *kv[] = { "reason", rtm_disturb_keys[k], NULL };
+
+		if (known & (1u << k))
+			sample(p, "rtmeasure_run_disturbed", "", -1, kv,
+			       rtm_disturbances_find(d, rtm_disturb_keys[k]) ? "1" : "0");
+	}
+}
+
 int rtm_prom_write(FILE *f, enum rtm_prom_format fmt, const struct rtm_prom_target *t,
 		   const struct rtm_prom_cpu *cpus, int n, const struct rtm_prom_run *run)
 {
@@ -556,6 +574,8 @@ int rtm_prom_write(FILE *f, enum rtm_prom_format fmt, const struct rtm_prom_targ
 	}
 	if (run && run->irq)
 		irq_metrics(&p, run->irq);
+	if (run && run->disturbed && run->disturb_known)
+		disturbed(&p, run->disturbed, run->disturb_known);
 	family(&p, "rtmeasure_build", "info", NULL, "rtmeasure's version.");
 	{
 		const char *kv[] = { "version", PACKAGE_VERSION, NULL };
@@ -610,6 +630,7 @@ int rtm_prom_write_result(FILE *f, enum rtm_prom_format fmt, const struct rtm_re
 	struct rtm_prom_run run = { .trace_lost = -1, .spikes_captured = -1 };
 	struct rtm_prom_target t;
 	const json_t *irq = json_object_get(r->sections, "irq");
+	struct rtm_disturbances d;
 	size_t i;
 	int ret;
 
@@ -648,6 +669,9 @@ int rtm_prom_write_result(FILE *f, enum rtm_prom_format fmt, const struct rtm_re
 		if (type && !strcmp(type, "spike_capture"))
 			run.spikes_captured = (run.spikes_captured < 0 ? 0 : run.spikes_captured) + 1;
 	}
+	rtm_result_disturbances(r, &d);
+	run.disturbed = &d;
+	run.disturb_known = (1u << RTM_DISTURB_NKEYS) - 1;	/* a finished run: every kind */
 	ret = rtm_prom_write(f, fmt, &t, cpus, r->ncpus, &run);
 	free(cpus);
 	if (ret)

@@ -22,6 +22,7 @@
 
 #include "core/error.h"
 #include "core/hist.h"
+#include "result/disturb.h"
 #include "result/result.h"
 
 enum rtm_prom_format {
@@ -84,6 +85,12 @@ struct rtm_prom_run {
 	const json_t *irq;		/* sections.irq of a result, or NULL */
 	const json_t *noise;		/* sections.noise (or a live copy of it), or NULL */
 	const json_t *timer_irq;	/* sections.timer_irq (or a live copy of it), or NULL */
+	/*
+	 * What disturbed the run (result/disturb.h), or NULL; rtmeasure_run_disturbed
+	 * gives the keys whose bit (1 << index in rtm_disturb_keys) is in @disturb_known
+	 */
+	const struct rtm_disturbances *disturbed;
+	unsigned int disturb_known;
 };
 
 /**

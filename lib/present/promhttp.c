@@ -67,6 +67,7 @@ struct rtm_promhttp {
 	struct rtm_prom_cpu *cpus;	/* latest published figures */
 	int ncpus, cap;
 	struct rtm_prom_run run;
+	struct rtm_disturbances disturbed;	/* run.disturbed points here */
 	bool published;
 	unsigned int port;
 	atomic_uint_fast64_t scrapes;
@@ -466,6 +467,10 @@ int rtm_promhttp_publish(struct rtm_promhttp *s, const struct rtm_prom_cpu *cpus
 	s->run.irq = run->irq ? json_deep_copy(run->irq) : NULL;
 	s->run.noise = run->noise ? json_deep_copy(run->noise) : NULL;
 	s->run.timer_irq = run->timer_irq ? json_deep_copy(run->timer_irq) : NULL;
+	if (run->disturbed) {
+		s->disturbed = *run->disturbed;
+		s->run.disturbed = &s->disturbed;
+	}
 	s->published = true;
 out:
 	pthread_mutex_unlock(&s->lock);

@@ -31,7 +31,10 @@ int rtm_promhttp_parse(const char *spec, struct sockaddr_storage *ss, struct rtm
 struct rtm_promhttp *rtm_promhttp_start(const char *spec, const cpu_set_t *cpus,
 					const struct rtm_prom_target *t, struct rtm_error *err);
 
-/* The figures the next scrapes show (copied, run->irq and run->noise too). Returns 0 or -ENOMEM. */
+/*
+ * The figures the next scrapes show (copied, run->irq, run->noise and
+ * run->disturbed too). Returns 0 or -ENOMEM.
+ */
 int rtm_promhttp_publish(struct rtm_promhttp *s, const struct rtm_prom_cpu *cpus, int n,
 			 const struct rtm_prom_run *run);
 

@@ -14,6 +14,7 @@
 #include "present/promlive.h"
 #include "probe/cyclic.h"
 #include "probe/probe.h"
+#include "result/disturb.h"
 #include "trace/stream.h"
 
 struct rtm_promlive {
@@ -82,6 +83,7 @@ void rtm_promlive_timer(struct rtm_promlive *mp, struct rtm_cyclic *c,
 			struct rtm_stream *st)
 {
 	struct rtm_prom_run run = { .trace_lost = -1, .spikes_captured = -1 };
+	struct rtm_disturbances d;
 	json_t *irqsec = NULL;
 	uint64_t next = rtm_cyclic_next_tick_ns(c);
 	int i, n;
@@ -117,6 +119,12 @@ void rtm_promlive_timer(struct rtm_promlive *mp, struct rtm_cyclic *c,
 	run.irq = irqsec;
 	run.spikes_captured = spikes(r);
 	run.timer_irq = rtm_stream_timer_irq_live(st);	/* as drained so far (250 ms) */
+	if (r) {	/* while measuring, only the kinds known so far: not how the run ends */
+		rtm_result_disturbances(r, &d);
+		run.disturbed = &d;
+		run.disturb_known = 1u << RTM_DISTURB_SHARED_CPUS | 1u << RTM_DISTURB_HYPERVISOR |
+				    1u << RTM_DISTURB_EMULATED;
+	}
 	rtm_promhttp_publish(mp->srv, mp->cpus, n, &run);
 	json_decref(irqsec);
 	json_decref((json_t *)run.timer_irq);

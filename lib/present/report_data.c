@@ -2,7 +2,8 @@
 /*
  * report_data.c - the data files the plot templates read, and the axes and
  * titles of the plots (pure functions: they look at histograms and results and
- * write nothing, so report.c and compare_pages.c draw alike).
+ * write nothing, so report.c and compare_pages.c draw alike), and the
+ * banner of what disturbed the run, which every report page opens with.
  */
 #include <errno.h>
 #include <limits.h>
@@ -12,9 +13,11 @@
 
 #include "irq/irq.h"
 #include "core/jsonutil.h"
+#include "present/html.h"
 #include "present/report.h"
 #include "present/report_priv.h"
 #include "core/units.h"
+#include "result/disturb.h"
 
 void rtm_report_gp_quoted(FILE *f, const char *s)
 {
@@ -407,4 +410,23 @@ int rtm_report_irq_rows(const struct rtm_result *r, struct rtm_report_irq *rows,
 	free(idx);
 	rtm_cpulist_release(&meas);
 	return n < 0 ? 0 : n;
+}
+
+void rtm_report_banner(const struct rtm_result *r, FILE *f, bool html)
+{
+	struct rtm_disturbances d;
+	int i;
+
+	rtm_result_disturbances(r, &d);
+	for (i = 0; i < d.n; i++) {
+		if (html) {
+			fprintf(f, "<p class=\"warn\" id=\"warning-%s\">Warning: ", d.d[i].key);
+			rtm_html_text(f, d.d[i].text);
+			fputs(".</p>\n", f);
+		} else {
+			fputs("> **Warning:** ", f);
+			rtm_md_text(f, d.d[i].text);
+			fputs(".\n\n", f);
+		}
+	}
 }

@@ -18,6 +18,7 @@
 #include "core/jsonutil.h"
 #include "present/noise_print.h"
 #include "present/report.h"
+#include "present/report_priv.h"
 #include "core/units.h"
 
 #define UNKNOWN "unknown"
@@ -601,6 +602,7 @@ void rtm_report_noise_page(FILE *f, const struct rtm_result *r, bool html, const
 		rtm_md_text(f, title);
 		fputs("\n\n", f);
 	}
+	rtm_report_banner(r, f, html);
 	noise_body(&p, r, img, pdf, max_gaps);
 	if (html)
 		rtm_html_end(f);

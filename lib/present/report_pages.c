@@ -18,6 +18,7 @@
 #include "present/rtholds_print.h"
 #include "present/census_print.h"
 #include "present/timerirq_print.h"
+#include "result/disturb.h"
 #include "result/summary.h"
 #include "core/units.h"
 
@@ -60,11 +61,16 @@ static bool box_known(const json_t *si)
 	return si && !json_is_true(json_object_get(si, "imported"));
 }
 
-/* "12.3 s" measured, or "duration unknown" (an import whose source does not tell). */
+/*
+ * "12.3 s measured", "2.4 s of 60 s asked, stopped by SIGINT" (result/disturb.h),
+ * or "duration unknown" (an import whose source does not tell).
+ */
 static void fmt_measured(char *buf, size_t len, const struct rtm_result *r)
 {
 	if (!r->duration_ns && imported(r))
 		snprintf(buf, len, "duration unknown");
+	else if (r->interrupted)
+		rtm_result_duration_text(r, buf, len);
 	else
 		snprintf(buf, len, "%.1f s measured", (double)r->duration_ns / 1e9);
 }
@@ -99,7 +105,7 @@ static int fingerprint(const struct rtm_result *r, struct fp_item *it)
 	const json_t *virt = json_object_get(si, "virtualization");
 	const json_t *online = rtm_json_path(si, "cpu.online_count");
 	const char *s;
-	char *ld = NULL, m[32], opts[512];
+	char *ld = NULL, m[96], opts[512];
 	size_t k, ldlen = 0;
 	FILE *lf;
 	int n = 0;
@@ -254,7 +260,7 @@ static const char *level_class(const char *level)
 /* The page's title, what was measured, and the warnings that frame every number. */
 static void html_head(const struct rtm_result *r, FILE *f)
 {
-	char title[256], m[32];
+	char title[256], m[96];
 
 	snprintf(title, sizeof(title), "Latency report: %s, %s",
 		 rtm_json_path_str(r->sysinfo, "hostname") ?: "host " UNKNOWN,
@@ -265,10 +271,9 @@ static void html_head(const struct rtm_result *r, FILE *f)
 	fputs("</h1>\n<p class=\"sub\">", f);
 	fmt_measured(m, sizeof(m), r);
 	fprintf(f, "%s %s, started %s, %s%s</p>\n", r->tool, r->command, r->created, m,
-		r->interrupted ? " (interrupted: what was measured until then)" : "");
-	if (json_is_true(json_object_get(json_object_get(r->sysinfo, "virtualization"), "vm")))
-		fputs("<p class=\"warn\">Virtual machine: these numbers include the hypervisor's "
-		      "scheduling of the vCPUs.</p>\n", f);
+		r->interrupted && !r->stop_signal[0] ? " (interrupted: what was measured until then)" :
+		"");
+	rtm_report_banner(r, f, true);
 
 	if (rtm_result_unplaced_overflows(r))
 		fprintf(f, "<p class=\"warn\">Imported: %llu samples lay beyond the source's "
@@ -482,7 +487,7 @@ static void write_md(struct rtm_report_ctx *c, FILE *f, const struct rtm_summary
 	const char *ext = page_ext(c->o->formats);
 	struct fp_item fp[16];
 	const json_t *e;
-	char v[32], m[32], v2[160];
+	char v[32], m[96], v2[160];
 	int i, k, n;
 	size_t j;
 
@@ -490,7 +495,9 @@ static void write_md(struct rtm_report_ctx *c, FILE *f, const struct rtm_summary
 	fprintf(f, "# Latency report: %s, %s\n\n%s %s, started %s, %s%s\n\n",
 		rtm_json_path_str(r->sysinfo, "hostname") ?: "host " UNKNOWN,
 		rtm_json_path_str(r->sysinfo, "kernel.release") ?: "kernel " UNKNOWN, r->tool,
-		r->command, r->created, m, r->interrupted ? " (interrupted)" : "");
+		r->command, r->created, m, r->interrupted && !r->stop_signal[0] ? " (interrupted)" :
+		"");
+	rtm_report_banner(r, f, false);
 	fputs("| CPU | samples | min | avg |", f);
 	for (k = 0; k < SHOWN_PCTS; k++)
 		fprintf(f, " %s |", pct_names[k]);

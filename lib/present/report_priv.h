@@ -43,6 +43,12 @@ struct rtm_report_irq {
 /* The busiest IRQ sources of the measured CPUs (sections.irq), at most @max
  * (report_data.c). */
 int rtm_report_irq_rows(const struct rtm_result *r, struct rtm_report_irq *rows, int max);
+/*
+ * What disturbed the run (result/disturb.h), one warning a line: the banner
+ * above the tables of report.html (@html) and report.md, a noise result's too
+ * (report_data.c).
+ */
+void rtm_report_banner(const struct rtm_result *r, FILE *f, bool html);
 /* report.html and report.md from the drawn plots. */
 int rtm_report_pages(struct rtm_report_ctx *c, struct rtm_error *err);
 

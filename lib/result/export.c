@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "core/jsonutil.h"
+#include "result/disturb.h"
 #include "result/export.h"
 
 /* sections.provenance.cpus entry of @cpu, or NULL (not an import) */
@@ -197,6 +198,7 @@ json_t *rtm_export_cyclictest_json(const struct rtm_result *r, const char *cmdli
 	const char *src_cmd = json_string_value(json_object_get(prov, "command_line"));
 	const char *src_ver = json_string_value(json_object_get(prov, "version"));
 	const char *export_cmd;
+	struct rtm_disturbances d;
 	json_t *root, *th = json_object(), *start, *end;
 	char cmd[128];
 	int i;
@@ -249,13 +251,27 @@ json_t *rtm_export_cyclictest_json(const struct rtm_result *r, const char *cmdli
 	if (src_cmd && cmdline != src_cmd)
 		json_object_set_new(json_object_get(root, "exported_by"), "source_command_line",
 				    json_string(src_cmd));
+	/* what disturbed the run: a key of rtmeasure's own, which rt-tests' readers skip */
+	rtm_result_disturbances(r, &d);
+	json_object_set_new(root, "rtmeasure_warnings", rtm_disturbances_to_json(&d));
 	return root;
+}
+
+void rtm_export_csv_warnings(const struct rtm_result *r, FILE *f)
+{
+	struct rtm_disturbances d;
+	int i;
+
+	rtm_result_disturbances(r, &d);
+	for (i = 0; i < d.n; i++)
+		fprintf(f, "# warning %s: %s\n", d.d[i].key, d.d[i].text);
 }
 
 int rtm_export_csv(const struct rtm_result *r, FILE *f)
 {
 	int i;
 
+	rtm_export_csv_warnings(r, f);
 	fprintf(f, "cpu,lo_ns,hi_ns,count\n");
 	for (i = 0; i < r->ncpus; i++) {
 		struct rtm_hist_bucket b;
@@ -321,6 +337,7 @@ int rtm_export_noise_csv(const struct rtm_result *r, FILE *f, bool gaps, uint64_
 	*dropped = 0;
 	if (!json_is_array(cpus))
 		return rtm_error_set(err, "the result has no sections.noise (not a noise run)");
+	rtm_export_csv_warnings(r, f);
 	fputs(gaps ? "cpu,start_ns,length_ns\n" : "cpu,gap_lo_ns,gap_hi_ns,count\n", f);
 	json_array_foreach(cpus, i, c) {
 		const json_t *cpu = json_object_get(c, "cpu");

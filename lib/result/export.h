@@ -40,6 +40,8 @@
  * threads, not CPUs; "node" is the source's (-1 for none, as cyclictest -S
  * writes), else 0. "rt_test_version:" is written only with cyclictest's own
  * "cmdline:" (an import that named both): rtmeasure's version is not rt-tests'.
+ * What disturbed the run (result/disturb.h) is under
+ * "rtmeasure_warnings", [{"id", "message"}], a key rt-tests' readers skip.
  * Returns NULL when out of memory.
  */
 json_t *rtm_export_cyclictest_json(const struct rtm_result *r, const char *cmdline);
@@ -48,9 +50,18 @@ json_t *rtm_export_cyclictest_json(const struct rtm_result *r, const char *cmdli
  * rtm_export_csv - "cpu,lo_ns,hi_ns,count" and one line per non-empty bucket
  *
  * Buckets of the raw histograms in ascending order per CPU; lo_ns and hi_ns
- * are the lowest and highest value the bucket holds. Returns 0 or -EIO.
+ * are the lowest and highest value the bucket holds. What disturbed the run
+ * comes first, a comment line each (rtm_export_csv_warnings). Returns 0 or
+ * -EIO.
  */
 int rtm_export_csv(const struct rtm_result *r, FILE *f);
+
+/*
+ * What disturbed the run (result/disturb.h) as CSV comment lines,
+ * "# warning KEY: sentence", before the header (readers skip them with
+ * pandas' comment="#", R's comment.char or grep -v '^#'); nothing when none.
+ */
+void rtm_export_csv_warnings(const struct rtm_result *r, FILE *f);
 
 /**
  * rtm_export_noise_csv - a noise result's sections.noise as CSV
@@ -62,8 +73,9 @@ int rtm_export_csv(const struct rtm_result *r, FILE *f);
  *           --max-gaps), over all CPUs: what the CSV does not list; else 0 (the
  *           histogram holds every gap)
  *
- * Returns 0, -EIO on a write error, or -EINVAL with a message in @err when the
- * section is missing or malformed.
+ * The warnings' comment lines (rtm_export_csv_warnings) come first. Returns 0,
+ * -EIO on a write error, or -EINVAL with a message in @err when the section is
+ * missing or malformed.
  */
 int rtm_export_noise_csv(const struct rtm_result *r, FILE *f, bool gaps, uint64_t *dropped,
 			 struct rtm_error *err);

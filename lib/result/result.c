@@ -197,6 +197,8 @@ json_t *rtm_result_to_json(const struct rtm_result *r)
 		"cpus", cpus,
 		"events", r->events,
 		"sections", r->sections);
+	if (root && r->interrupted && r->stop_signal[0])
+		json_object_set_new(root, "stop_signal", json_string(r->stop_signal));
 	return root;
 }
 
@@ -302,7 +304,7 @@ static int check_schema(const json_t *root, const char *what, struct rtm_error *
 	return 0;
 }
 
-/* tool, command, created, duration_ns, interrupted and sysinfo */
+/* tool, command, created, duration_ns, interrupted, stop_signal and sysinfo */
 static int load_header(struct rtm_result *r, const json_t *root, const char *what,
 		       struct rtm_error *err)
 {
@@ -319,6 +321,9 @@ static int load_header(struct rtm_result *r, const json_t *root, const char *wha
 	if (v && !json_is_boolean(v))
 		return rtm_error_set(err, "%s: \"interrupted\" must be true or false", what);
 	r->interrupted = json_is_true(v);
+	if (get_string(root, "stop_signal", r->stop_signal, sizeof(r->stop_signal), false, what,
+		       err))
+		return -EINVAL;
 
 	v = json_object_get(root, "sysinfo");
 	if (v && !json_is_null(v)) {

@@ -36,6 +36,7 @@ struct rtm_result {
 	char created[32];		/* ISO 8601 UTC of the run's start */
 	uint64_t duration_ns;		/* measured time */
 	bool interrupted;		/* stopped early by a signal */
+	char stop_signal[16];		/* which ("SIGINT"), "" when not stopped or not known */
 	json_t *sysinfo;		/* rtm_sysinfo_to_json() of the box, or NULL */
 	json_t *options;		/* the options the run used (object) */
 	json_t *events;			/* array of notable events (break, spikes) */

@@ -15,6 +15,7 @@
 #include "core/fileio.h"
 #include "core/runlock.h"
 #include "core/units.h"
+#include "result/disturb.h"
 #include "session/session_priv.h"
 
 /* ------------------------------------------------------------ checks */
@@ -289,7 +290,7 @@ bool rtm_session_cpus_poll(struct rtm_cpulock *l, double elapsed_s, char *note, 
 	return true;
 }
 
-void rtm_session_cpus_record(struct rtm_cpulock *l, struct rtm_result *r)
+void rtm_session_cpus_note(const struct rtm_cpulock *l, struct rtm_result *r)
 {
 	struct rtm_cpulist shared;
 	char list[256];
@@ -297,7 +298,6 @@ void rtm_session_cpus_record(struct rtm_cpulock *l, struct rtm_result *r)
 
 	if (!l)
 		return;
-	rtm_cpulock_poll(l);
 	if (rtm_cpulock_shared(l, &shared, &pid)) {
 		rtm_cpulist_format(&shared, list, sizeof(list));
 		json_object_set_new(r->sections, "shared_cpus", json_pack("{s:s, s:o}",
@@ -305,4 +305,28 @@ void rtm_session_cpus_record(struct rtm_cpulock *l, struct rtm_result *r)
 			"other_pid", pid > 0 ? json_integer(pid) : json_null()));
 	}
 	rtm_cpulist_release(&shared);
+}
+
+void rtm_session_cpus_record(struct rtm_cpulock *l, struct rtm_result *r)
+{
+	if (!l)
+		return;
+	rtm_cpulock_poll(l);
+	rtm_session_cpus_note(l, r);
+}
+
+bool rtm_session_cpus_line(const struct rtm_cpulock *l, char *buf, size_t len)
+{
+	struct rtm_cpulist shared;
+	char list[256];
+	long pid = 0;
+	bool any = l && rtm_cpulock_shared(l, &shared, &pid);
+
+	if (any) {
+		rtm_cpulist_format(&shared, list, sizeof(list));
+		rtm_disturb_shared_text(buf, len, list, pid, true);
+	}
+	if (l)
+		rtm_cpulist_release(&shared);
+	return any;
 }

@@ -487,6 +487,7 @@ int rtm_mon_prepare(struct rtm_mon *mo)
 		fprintf(mo->m.errf, "rtmeasure: warning: %s\n", note);
 		snprintf(mo->message, sizeof(mo->message), "%.150s", note);
 	}
+	rtm_session_cpus_line(mo->locks, mo->sharedline, sizeof(mo->sharedline));
 	return 0;
 }
 
@@ -505,6 +506,7 @@ void rtm_mon_poll(struct rtm_mon *mo)
 		if (mo->plain)
 			fprintf(mo->m.errf, "rtmeasure: warning: %s\n", note);
 		snprintf(mo->message, sizeof(mo->message), "%.150s", note);
+		rtm_session_cpus_line(mo->locks, mo->sharedline, sizeof(mo->sharedline));
 	}
 	drain_irq_trace(mo);
 	rtm_stream_poll(mo->hold);

@@ -100,6 +100,9 @@ struct rtm_mon {
 	char tirqline[256];		/* --timer-irq: its line, "" when not tracing it */
 	char censusline[512];		/* the spike census: its line, "" when not tracing */
 	char message[160];		/* what the last action did (the status line) */
+	/* what disturbs the figures (result/disturb.h), "" when nothing does */
+	char sharedline[256];		/* another rtmeasure measures these CPUs too */
+	char stopline[256];		/* --once: a signal stopped it before the refresh */
 	int nsaved;
 	struct rtm_cpulock *locks;	/* the measured CPUs, announced to other runs */
 	/* --noise-cpus: the noise probe beside the timer probe, on other CPUs */

@@ -17,6 +17,7 @@
 #include "core/fileio.h"
 #include "core/units.h"
 #include "result/export.h"
+#include "result/disturb.h"
 #include "result/histfile.h"
 #include "result/resultdir.h"
 #include "session/session_priv.h"
@@ -113,6 +114,7 @@ json_t *rtm_session_options_json(const struct rtm_session_opts *m)
 static json_t *summary_json(const struct rtm_session_opts *m, const struct rtm_result *r,
 			    const char *dir)
 {
+	struct rtm_disturbances d;
 	json_t *j;
 
 	if (rtm_session_latency_probe(m)) {
@@ -129,6 +131,8 @@ static json_t *summary_json(const struct rtm_session_opts *m, const struct rtm_r
 		json_object_set(j, "throughput", json_object_get(r->sections, "throughput"));
 	json_object_set_new(j, "result_dir", json_string(dir));
 	json_object_set_new(j, "interrupted", json_boolean(r->interrupted));
+	rtm_result_disturbances(r, &d);
+	json_object_set_new(j, "warnings", rtm_disturbances_to_json(&d));
 	json_object_set_new(j, "duration_ns", json_integer((json_int_t)r->duration_ns));
 	json_object_set(j, "events", r->events);
 	return j;
@@ -242,15 +246,19 @@ static void print_notes(const struct rtm_sysinfo *si, const struct rtm_session_o
 			fprintf(f, "note: %s\n", si->checks[i].text);
 }
 
-/* The CPUs another rtmeasure measured during this run (sections.shared_cpus). */
-static void print_shared(const struct rtm_result *r, FILE *f)
+/*
+ * What disturbed the run (result/disturb.h) under the summary; the box's
+ * hypervisor is print_notes()' already.
+ */
+static void print_disturbances(const struct rtm_result *r, FILE *f)
 {
-	const char *cpus = json_string_value(json_object_get(json_object_get(r->sections,
-								"shared_cpus"), "cpus"));
+	struct rtm_disturbances d;
+	int i;
 
-	if (cpus)
-		fprintf(f, "note: another rtmeasure measured CPU%s %s during this run: these "
-			"numbers include its disturbance\n", strpbrk(cpus, ",-") ? "s" : "", cpus);
+	rtm_result_disturbances(r, &d);
+	for (i = 0; i < d.n; i++)
+		if (strcmp(d.d[i].key, "hypervisor") && strcmp(d.d[i].key, "emulated"))
+			fprintf(f, "note: %s\n", d.d[i].text);
 }
 
 /* The summary table (or the noise table): the command's printer (ops->summary). */
@@ -349,7 +357,7 @@ int rtm_session_outcome_print(struct rtm_session *s)
 			s->ops->throughput_table(json_object_get(r->sections, "throughput"),
 						 m->outf);
 		print_notes(s->si, m, m->outf);
-		print_shared(r, m->outf);
+		print_disturbances(r, m->outf);
 		fprintf(m->outf, "results: %s/%s\n", s->dir, s->reported ? " (report.html)" : "");
 	}
 	ret = check_bounds(m, r);	/* the bounds are named even after a USAGE error */

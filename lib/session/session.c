@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -258,6 +259,7 @@ static void session_loop(struct rtm_session *s)
 	/* the timer's figures, or the noise probe's (with the causes so far) */
 	live.on = live.on && (s->c || m->ops == &rtm_probe_noise_ops);
 	progress.on = progress.on && (s->c || m->ops == &rtm_probe_noise_ops);
+	rtm_session_cpus_note(s->locks, s->r);	/* CPUs an earlier run measures: shared already */
 	while (!rtm_probe_run_done(s->run) && !rtm_session_stopping(m)) {
 		/* a pending capture is noticed within 100 ms */
 		rtm_probe_run_wait(s->run, m->probe.capture_ns ? 100000000ULL : 250000000ULL);
@@ -276,8 +278,10 @@ static void session_loop(struct rtm_session *s)
 		}
 		if (progress.on)
 			rtm_session_progress_show(&progress, s, el);
-		if (rtm_session_cpus_poll(s->locks, el, s->note, sizeof(s->note)))
+		if (rtm_session_cpus_poll(s->locks, el, s->note, sizeof(s->note))) {
 			fprintf(m->errf, "rtmeasure: warning: %s\n", s->note);
+			rtm_session_cpus_note(s->locks, s->r);	/* the live /metrics page */
+		}
 	}
 }
 
@@ -288,7 +292,11 @@ static int finish_probe(struct rtm_session *s)
 	int ret;
 
 	if (rtm_session_stopping(m)) {
+		const char *sig = sigabbrev_np(*m->stop);	/* the stop flag holds the signal */
+
 		s->r->interrupted = true;
+		if (sig)
+			snprintf(s->r->stop_signal, sizeof(s->r->stop_signal), "SIG%s", sig);
 		rtm_probe_run_stop(s->run);
 	}
 	ret = rtm_probe_run_finish(s->run, s->r, &s->err);

@@ -91,6 +91,13 @@ struct rtm_cpulock *rtm_session_cpus_lock(const struct rtm_session_opts *o, char
 bool rtm_session_cpus_poll(struct rtm_cpulock *l, double elapsed_s, char *note, size_t len);
 /* result.json sections.shared_cpus: the CPUs another rtmeasure measured too. */
 void rtm_session_cpus_record(struct rtm_cpulock *l, struct rtm_result *r);
+/* The same from what the locks know now, without looking for later runs (no poll). */
+void rtm_session_cpus_note(const struct rtm_cpulock *l, struct rtm_result *r);
+/*
+ * The monitor's line while measuring: "another rtmeasure measures CPU 0 too
+ * (pid N): ..." (result/disturb.h); false, @buf untouched, when no CPU is shared.
+ */
+bool rtm_session_cpus_line(const struct rtm_cpulock *l, char *buf, size_t len);
 
 /* ---- the results folder (lib/session/output.c) */
 

@@ -127,7 +127,7 @@ echo "$out" | grep -q "^all   identical  *$n "
 ok $? "the table merges the three runs' histograms ($n samples)"
 o=$(jq -s '[.[].cpus[].overruns] | add' "$i-1/result.json" "$i-2/result.json" "$i-3/result.json")
 frac=$(echo "$o $n" | awk '{ printf "%.1f", 100 * $1 / ($1 + $2) }')
-echo "$out" | grep -q "^warning: identical missed $frac% of its periods ($o of $((o + n)), more than 1%): its percentiles are of the measured wake-ups only and do not include the corrected histogram (result.json keeps it: hist + hist_implied)"
+echo "$out" | grep -q "^warning: identical, its 3 runs together: missed $frac% of its periods ($o of $((o + n)), more than 1%): its percentiles are of the measured wake-ups only and do not include the corrected histogram (result.json keeps it: hist + hist_implied)"
 ok $? "missed periods: $frac% warned, said not to be in the percentiles"
 run_cmd compare --json -l idle,shifted "$i-1,$i-2" "$i-3,$i-4"
 echo "$out" | jq -e '(.runs[0].rounds | length) == 2 and .runs[0].path ==

@@ -926,7 +926,7 @@ static void test_missed(void)
 	b->cpus[1].overruns = 2041;		/* 2.0% of 102041 */
 	c = compare2(a, b, "a", "b");
 	w = warning_id(c, "missed_periods");
-	ok(w && !strcmp(w->text, "b missed 2.0% of its periods (2041 of 102041, more than 1%): "
+	ok(w && !strcmp(w->text, "b: missed 2.0% of its periods (2041 of 102041, more than 1%): "
 	   "its percentiles are of the measured wake-ups only and do not include the corrected "
 	   "histogram (the run kept none), so they understate the latency of the missed "
 	   "periods"), "missed periods beyond 1%%: %s", w ? w->text : "");
