@@ -217,9 +217,9 @@ run_cmd import -q -o "$t/smp" "$D/cyclictest-smp-h100.json"
 run_cmd export --cyclictest-json -o "$t/smp.json" "$t/smp"
 [ "$rc" -eq 0 ] && jq -e '[.thread[].node] == [-1, -1]' "$t/smp.json" >/dev/null
 ok $? "import then export of cyclictest -S JSON: node -1 kept"
-[ "$(jq -S -c 'del(.generator, .exported_by)' "$t/smp.json")" = \
+[ "$(jq -S -c 'del(.generator, .exported_by, .rtmeasure_warnings)' "$t/smp.json")" = \
 	"$(jq -S -c . "$D/cyclictest-smp-h100.json")" ]
-ok $? "import then export of cyclictest -S JSON: its file, plus generator and exported_by"
+ok $? "import then export of cyclictest -S JSON: its file, plus generator, exported_by and rtmeasure_warnings"
 run_cmd export --csv "$t/aff"
 [ "$(echo "$out" | head -1)" = "cpu,lo_ns,hi_ns,count" ] &&
 	[ "$(echo "$out" | tail -n +2 | awk -F, '{s += $4} END {print s}')" = \
