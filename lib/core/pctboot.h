@@ -49,7 +49,7 @@ struct rtm_pctboot {
 	int block_a, block_b;		/* block lengths, in intervals */
 	double ratio;			/* b / a of the whole histograms' percentiles */
 	double lo, hi;			/* the interval */
-	bool stretched;			/* the percentile interval missed ratio: stretched to it */
+	bool stretched;			/* the percentile interval missed ratio: stretched */
 };
 
 /* The block length for @n intervals: sqrt(n), rounded, at least 1. */

@@ -95,8 +95,9 @@ void rtm_ts_point_merge(struct rtm_ts_point *a, const struct rtm_ts_point *b);
  * p99, merged], ...]} (min is null for empty points; a 64-bit value above 2^63 - 1
  * is written as a decimal string), and when the series keeps histograms
  * "hists": [[[lo_ns, count], ...], ...], one per point, non-empty buckets in
- * ascending order, their counts adding up to the point's. rtm_ts_from_json() validates it and returns
- * NULL with errno set (EINVAL with a message in @err, or ENOMEM) on failure.
+ * ascending order, their counts adding up to the point's. rtm_ts_from_json()
+ * validates it and returns NULL with errno set (EINVAL with a message in @err,
+ * or ENOMEM) on failure.
  */
 json_t *rtm_ts_to_json(const struct rtm_ts *ts);
 struct rtm_ts *rtm_ts_from_json(const json_t *obj, struct rtm_error *err);

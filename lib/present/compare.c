@@ -694,14 +694,14 @@ void rtm_compare_verdict(const struct rtm_compare_run *a, const struct rtm_compa
 		v->kind = RTM_VERDICT_HIGHER;
 		fmt_factors(f, point, v->ratio_lo, v->ratio_hi);
 		snprintf(v->text, sizeof(v->text), "%s's %s is %sx higher than %s's (%.0f%% CI "
-			 "%s-%sx; %s)", b->label, stat, f[0], a->label, RTM_COMPARE_CONF * 100, f[1],
-			 f[2], how);
+			 "%s-%sx; %s)", b->label, stat, f[0], a->label, RTM_COMPARE_CONF * 100,
+			 f[1], f[2], how);
 	} else if (v->ci.hi < 1.0 / margin) {
 		v->kind = RTM_VERDICT_LOWER;
 		fmt_factors(f, 1.0 / point, 1.0 / v->ratio_hi, 1.0 / v->ratio_lo);
 		snprintf(v->text, sizeof(v->text), "%s's %s is %sx lower than %s's (%.0f%% CI "
-			 "%s-%sx; %s)", b->label, stat, f[0], a->label, RTM_COMPARE_CONF * 100, f[1],
-			 f[2], how);
+			 "%s-%sx; %s)", b->label, stat, f[0], a->label, RTM_COMPARE_CONF * 100,
+			 f[1], f[2], how);
 	} else {
 		v->kind = RTM_VERDICT_SAME;
 		fmt_factors(f, point, v->ratio_lo, v->ratio_hi);

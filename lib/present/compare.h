@@ -17,8 +17,8 @@
  * with one run on each side, an interval of the ratio of the percentiles the
  * table shows, by a block bootstrap over each run's time series intervals
  * (core/pctboot.h, compare_series.c). A run whose series keeps no per-interval
- * histograms (recorded before they were kept, or imported) gets the older
- * interval over batches of its per-interval p99, named as that statistic.
+ * histograms (an older rtmeasure's, or an import) gets the interval over
+ * batches of its per-interval p99, named as that statistic.
  */
 #ifndef RTM_COMPARE_H
 #define RTM_COMPARE_H

@@ -322,8 +322,8 @@ static void write_html(const struct pages *p, FILE *f)
 		"intervals of their time series (a series without per-interval histograms: a "
 		"Welch t interval on batch means of its per-interval p99, named so), naming a "
 		"difference only beyond %.1fx. Each verdict says which it used and over how many "
-		"runs, intervals or batches. Not distinguishable: the interval holds 1, or "
-		"there are too few runs, intervals or batches to say. The table below gives each run's "
+		"runs, intervals or batches. Not distinguishable: the interval holds 1, or there "
+		"are too few runs, intervals or batches to say. The table below gives each run's "
 		"percentiles with order-statistic intervals of its merged histogram: the sampling "
 		"noise within the runs only.</p>\n", RTM_COMPARE_CONF * 100,
 		RTM_COMPARE_BATCH_MARGIN);

@@ -7,7 +7,7 @@
  * interval is of the ratio of those percentiles: a block bootstrap over each
  * run's intervals (core/pctboot.h), their histograms added over CPUs so that a
  * resampled interval keeps what every CPU saw at that time. A series that
- * keeps no per-interval histograms (an older recording, an import) still gets
+ * keeps no per-interval histograms (an older rtmeasure's, an import) still gets
  * the interval over batches of its per-interval p99, which is another
  * statistic (a geometric mean over time) and is named so in the verdict.
  */
@@ -171,9 +171,9 @@ static bool verdict_batches(const struct rtm_compare_run *a, const struct rtm_co
 	if (k != 0) {
 		snprintf(v->text, sizeof(v->text), "%s's p%g is not distinguishable from %s's: "
 			 "with one run per side and no per-interval histograms in %s's time series "
-			 "there is no interval for p%g; record with this version or give several "
-			 "runs per side (compare A1,A2,A3 B1,B2,B3)", b->label, p, a->label,
-			 a->boot_counts ? b->label : a->label, p);
+			 "there is no interval for p%g; record again with a current rtmeasure or "
+			 "give several runs per side (compare A1,A2,A3 B1,B2,B3)", b->label, p,
+			 a->label, a->boot_counts ? b->label : a->label, p);
 		return false;
 	}
 	if (a->nbatches < RTM_COMPARE_MIN_BATCHES || b->nbatches < RTM_COMPARE_MIN_BATCHES) {

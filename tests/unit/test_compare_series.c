@@ -90,8 +90,8 @@ static void test_injected(const struct rtm_result *idle, const struct rtm_result
 	/* what the verdict said before: the geometric mean of per-interval p99 over batches */
 	rtm_ratio_ci_logs(c->runs[0].batch_log_p99, c->runs[0].nbatches, c->runs[1].batch_log_p99,
 			  c->runs[1].nbatches, 0.95, 0, 0, &gm);
-	ok(gm.valid && t > gm.hi * 1.5, "the table's p99 ratio %.2f lies far beyond the per-interval "
-	   "geometric mean's interval [%.2f, %.2f]", t, gm.lo, gm.hi);
+	ok(gm.valid && t > gm.hi * 1.5, "the table's p99 ratio %.2f lies far beyond the "
+	   "per-interval geometric mean's interval [%.2f, %.2f]", t, gm.lo, gm.hi);
 	ok(v && v->kind == RTM_VERDICT_HIGHER && about_table(c, v) &&
 	   v->ratio_lo > RTM_COMPARE_BATCH_MARGIN,
 	   "injected p99: higher, the table's ratio %.2f in [%.2f, %.2f]: %s", t,
@@ -146,8 +146,8 @@ static void test_idle(const struct rtm_result *a, const struct rtm_result *b)
 			lo = v->ratio_lo;
 			hi = v->ratio_hi;
 		} else {
-			ok(lo == v->ratio_lo && hi == v->ratio_hi, "the same interval every time (a "
-			   "fixed seed)");
+			ok(lo == v->ratio_lo && hi == v->ratio_hi, "the same interval every "
+			   "time (a fixed seed)");
 		}
 		rtm_compare_free(c);
 	}
@@ -165,8 +165,8 @@ static void test_few(struct rtm_result *a, const struct rtm_result *b)
 	c = compare2(a, b);
 	v = verdict(c, 99);
 	ok(v && v->kind == RTM_VERDICT_SAME && isnan(v->ratio_lo) &&
-	   strstr(v->text, "b's p99 is not distinguishable from a's: too few intervals to say (a 7, "
-		  "b 20; 8 needed on each side)"), "7 intervals: too few to say: %s",
+	   strstr(v->text, "b's p99 is not distinguishable from a's: too few intervals to say "
+		  "(a 7, b 20; 8 needed on each side)"), "7 intervals: too few to say: %s",
 	   v ? v->text : "");
 	rtm_compare_free(c);
 }
