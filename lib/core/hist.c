@@ -335,6 +335,14 @@ static uint64_t hist_rank(uint64_t count, double p)
 	return r < x ? r + 1 : r;
 }
 
+/**
+ * rtm_hist_rank - the nearest rank of percentile @p among @count samples (see hist.h)
+ */
+uint64_t rtm_hist_rank(uint64_t count, double p)
+{
+	return hist_rank(count, p);
+}
+
 /* Value reported for @rank, found in counter @idx after @below samples. */
 static uint64_t hist_value(const struct rtm_hist *h, unsigned int idx, uint64_t below,
 			   uint64_t rank)

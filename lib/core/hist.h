@@ -135,6 +135,8 @@ double rtm_hist_stddev(const struct rtm_hist *h);
  * Returns 0 for an empty histogram.
  */
 uint64_t rtm_hist_percentile(const struct rtm_hist *h, double p);
+/* The rank rtm_hist_percentile takes: ceil(p / 100 * count) for p to 12 digits, 1..count. */
+uint64_t rtm_hist_rank(uint64_t count, double p);
 /* Several percentiles in one pass; @ps must be ascending. */
 void rtm_hist_percentiles(const struct rtm_hist *h, const double *ps, int n, uint64_t *out);
 

@@ -18,8 +18,8 @@
  * wake-ups; host noise comes in bursts), so the effective sample count is
  * smaller than n and these intervals are optimistic: they capture the
  * sampling noise within one run, not the difference between two runs of the
- * same box. Comparisons therefore use rtm_ratio_ci_logs() over whole runs or
- * over batches of a run's time series (compare.h).
+ * same box. Comparisons therefore use rtm_ratio_ci_logs() over whole runs, or
+ * resample a run's time-series intervals in blocks (core/pctboot.h).
  */
 #ifndef RTM_STATS_H
 #define RTM_STATS_H

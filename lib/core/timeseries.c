@@ -58,6 +58,7 @@ void rtm_ts_free(struct rtm_ts *ts)
 	if (!ts)
 		return;
 	free(ts->pts);
+	free(ts->hists);
 	free(ts);
 }
 
@@ -69,6 +70,35 @@ void rtm_ts_reset(struct rtm_ts *ts)
 {
 	ts->n = 0;
 	ts->stride_ns = ts->interval_ns;
+}
+
+/**
+ * rtm_ts_keep_hists - keep each point's histogram from now on (see timeseries.h)
+ * @ts: the series
+ *
+ * Returns 0 or -ENOMEM.
+ */
+int rtm_ts_keep_hists(struct rtm_ts *ts)
+{
+	if (!ts->hists)
+		ts->hists = calloc((size_t)ts->cap * RTM_TS_HIST_N, sizeof(*ts->hists));
+	return ts->hists ? 0 : -ENOMEM;
+}
+
+uint64_t rtm_ts_hist_lo(unsigned int idx)
+{
+	return rtm_hist_index_lo(idx << RTM_TS_HIST_SHIFT);
+}
+
+/* Add point @src's histogram into point @dst's (a count saturates at UINT32_MAX). */
+static void hist_fold(struct rtm_ts *ts, uint32_t dst, uint32_t src)
+{
+	uint32_t *d = &ts->hists[(size_t)dst * RTM_TS_HIST_N];
+	const uint32_t *s = &ts->hists[(size_t)src * RTM_TS_HIST_N];
+	unsigned int k;
+
+	for (k = 0; k < RTM_TS_HIST_N; k++)
+		d[k] = s[k] > UINT32_MAX - d[k] ? UINT32_MAX : d[k] + s[k];
 }
 
 static uint64_t pt_end(const struct rtm_ts_point *p)
@@ -118,9 +148,20 @@ static void ts_compact(struct rtm_ts *ts)
 	for (i = 0, j = 0; j + 1 < ts->n; i++, j += 2) {
 		ts->pts[i] = ts->pts[j];
 		rtm_ts_point_merge(&ts->pts[i], &ts->pts[j + 1]);
+		if (ts->hists) {
+			hist_fold(ts, j, j + 1);
+			memmove(&ts->hists[(size_t)i * RTM_TS_HIST_N],
+				&ts->hists[(size_t)j * RTM_TS_HIST_N],
+				RTM_TS_HIST_N * sizeof(*ts->hists));
+		}
 	}
-	if (j < ts->n)
+	if (j < ts->n) {
+		if (ts->hists)
+			memmove(&ts->hists[(size_t)i * RTM_TS_HIST_N],
+				&ts->hists[(size_t)j * RTM_TS_HIST_N],
+				RTM_TS_HIST_N * sizeof(*ts->hists));
 		ts->pts[i++] = ts->pts[j];
+	}
 	ts->n = i;
 	if (ts->stride_ns <= UINT64_MAX / 2)
 		ts->stride_ns *= 2;
@@ -133,21 +174,76 @@ static void ts_compact(struct rtm_ts *ts)
  */
 void rtm_ts_add(struct rtm_ts *ts, const struct rtm_ts_point *p)
 {
-	if (ts->n && ts_open(ts, p)) {
-		rtm_ts_point_merge(&ts->pts[ts->n - 1], p);
-		return;
+	rtm_ts_add_hist(ts, p, NULL);
+}
+
+/* Add the samples of @h into point @i's histogram (nothing without one). */
+static void hist_add(struct rtm_ts *ts, uint32_t i, const struct rtm_hist *h)
+{
+	uint32_t *d = &ts->hists[(size_t)i * RTM_TS_HIST_N];
+	unsigned int k;
+
+	for (k = 0; h && k < RTM_HIST_NCOUNTS; k++) {
+		uint32_t *c = &d[k >> RTM_TS_HIST_SHIFT];
+		uint64_t n = h->counts[k];
+
+		if (n)
+			*c = n > UINT32_MAX - *c ? UINT32_MAX : *c + (uint32_t)n;
 	}
-	if (ts->n == ts->cap) {
-		ts_compact(ts);
-		if (ts_open(ts, p)) {
-			rtm_ts_point_merge(&ts->pts[ts->n - 1], p);
+}
+
+/**
+ * rtm_ts_add_hist - rtm_ts_add with the interval's histogram (see timeseries.h)
+ * @ts: the series
+ * @p: the summary; copied
+ * @h: the interval's samples, NULL for none; ignored when the series keeps no histograms
+ */
+void rtm_ts_add_hist(struct rtm_ts *ts, const struct rtm_ts_point *p, const struct rtm_hist *h)
+{
+	if (!ts->n || !ts_open(ts, p)) {
+		if (ts->n == ts->cap)
+			ts_compact(ts);
+		if (!ts->n || !ts_open(ts, p)) {
+			ts->pts[ts->n++] = *p;
+			if (ts->hists) {
+				memset(&ts->hists[(size_t)(ts->n - 1) * RTM_TS_HIST_N], 0,
+				       RTM_TS_HIST_N * sizeof(*ts->hists));
+				hist_add(ts, ts->n - 1, h);
+			}
 			return;
 		}
 	}
-	ts->pts[ts->n++] = *p;
+	rtm_ts_point_merge(&ts->pts[ts->n - 1], p);
+	if (ts->hists)
+		hist_add(ts, ts->n - 1, h);
 }
 
 /* ---------------------------------------------------------------- JSON */
+
+/* "hists": each point's non-empty buckets as [lo_ns, count]; NULL when out of memory. */
+static json_t *hists_to_json(const struct rtm_ts *ts)
+{
+	json_t *all = json_array();
+	uint32_t i;
+	unsigned int k;
+
+	for (i = 0; all && i < ts->n; i++) {
+		const uint32_t *c = &ts->hists[(size_t)i * RTM_TS_HIST_N];
+		json_t *one = json_array();
+
+		for (k = 0; one && k < RTM_TS_HIST_N; k++)
+			if (c[k] && json_array_append_new(one, json_pack("[o, I]",
+					rtm_json_u64(rtm_ts_hist_lo(k)), (json_int_t)c[k]))) {
+				json_decref(one);
+				one = NULL;
+			}
+		if (json_array_append_new(all, one)) {
+			json_decref(all);
+			all = NULL;
+		}
+	}
+	return all;
+}
 
 /**
  * rtm_ts_to_json - the JSON form of a series (see timeseries.h)
@@ -183,6 +279,8 @@ json_t *rtm_ts_to_json(const struct rtm_ts *ts)
 		bad |= json_array_append_new(pts, a);
 	}
 	bad |= json_object_set_new(obj, "points", pts);
+	if (ts->hists && !bad)
+		bad |= json_object_set_new(obj, "hists", hists_to_json(ts));
 	if (bad) {
 		json_decref(obj);
 		return NULL;
@@ -235,6 +333,64 @@ static int parse_point(struct rtm_ts_point *p, const json_t *a, size_t i, struct
 	return 0;
 }
 
+/* Point @i's histogram from "hists"[@i]: known buckets, ascending, adding up to its count. */
+static int parse_hist(struct rtm_ts *ts, uint32_t i, const json_t *a, struct rtm_error *err)
+{
+	uint32_t *c = &ts->hists[(size_t)i * RTM_TS_HIST_N];
+	uint64_t sum = 0, lo, n;
+	bool saturated = false;
+	const json_t *b;
+	size_t j;
+	int prev = -1;
+
+	if (!json_is_array(a))
+		return JERR("hists[%u] is not an array of [lo_ns, count]", i);
+	json_array_foreach(a, j, b) {
+		unsigned int k;
+
+		if (!json_is_array(b) || json_array_size(b) != 2 ||
+		    rtm_json_get_u64(json_array_get(b, 0), &lo) ||
+		    rtm_json_get_u64(json_array_get(b, 1), &n))
+			return JERR("hists[%u][%zu] is not [lo_ns, count]", i, j);
+		k = rtm_ts_hist_index(lo);
+		if (rtm_ts_hist_lo(k) != lo || (int)k <= prev)
+			return JERR("hists[%u][%zu]: %" PRIu64 " is not the next bucket's lowest "
+				    "value", i, j, lo);
+		if (!n || n > UINT32_MAX)
+			return JERR("hists[%u][%zu]: count %" PRIu64 " is outside 1..%u", i, j, n,
+				    UINT32_MAX);
+		c[k] = (uint32_t)n;
+		saturated |= n == UINT32_MAX;
+		sum += n;
+		prev = (int)k;
+	}
+	if (sum != ts->pts[i].count && !(saturated && sum < ts->pts[i].count))
+		return JERR("hists[%u] holds %" PRIu64 " samples, its point %" PRIu64, i, sum,
+			    ts->pts[i].count);
+	return 0;
+}
+
+/* The optional "hists", one per point. */
+static int parse_hists(struct rtm_ts *ts, const json_t *obj, struct rtm_error *err)
+{
+	const json_t *h = json_object_get(obj, "hists");
+	uint32_t i;
+	int ret;
+
+	if (!h)
+		return 0;
+	if (!json_is_array(h) || json_array_size(h) != ts->n)
+		return JERR("\"hists\" is not an array of one histogram per point");
+	if (rtm_ts_keep_hists(ts))
+		return rtm_error_setn(err, -ENOMEM, "time series JSON: out of memory");
+	for (i = 0; i < ts->n; i++) {
+		ret = parse_hist(ts, i, json_array_get(h, i), err);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int ts_parse(struct rtm_ts **out, const json_t *obj, struct rtm_error *err)
 {
 	uint64_t interval, stride, cap, prev_end = 0;
@@ -282,6 +438,11 @@ static int ts_parse(struct rtm_ts **out, const json_t *obj, struct rtm_error *er
 		}
 		prev_end = p->start_ns + p->width_ns;
 		ts->n++;
+	}
+	ret = parse_hists(ts, obj, err);
+	if (ret) {
+		rtm_ts_free(ts);
+		return ret;
 	}
 	*out = ts;
 	return 0;

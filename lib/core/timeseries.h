@@ -9,6 +9,13 @@
  * coarser resolution. A merged point's p99 is the larger of the two p99s (an
  * upper bound: the exact p99 of the union is not recoverable) and it says so
  * through merged > 0.
+ *
+ * A series may also keep each point's histogram (rtm_ts_keep_hists), at a
+ * coarser resolution than struct rtm_hist's: RTM_TS_HIST_SHIFT bits fewer, so
+ * a bucket is 1/8 of a power of two above 512 ns and 32 ns wide below. Merged
+ * points add their histograms, which stay exact. They let a comparison
+ * resample a run's intervals and take the percentile of the resampled run
+ * (core/pctboot.h), which the per-interval p99 alone cannot give.
  */
 #ifndef RTM_TIMESERIES_H
 #define RTM_TIMESERIES_H
@@ -18,10 +25,13 @@
 #include <jansson.h>
 
 #include "core/error.h"
+#include "core/hist.h"
 
 #define RTM_TS_DEFAULT_INTERVAL_NS	1000000000ULL
 #define RTM_TS_DEFAULT_CAP		512
 #define RTM_TS_MAX_CAP			(1u << 24)
+#define RTM_TS_HIST_SHIFT		5
+#define RTM_TS_HIST_N			(RTM_HIST_NCOUNTS >> RTM_TS_HIST_SHIFT)
 
 struct rtm_ts_point {
 	uint64_t start_ns;	/* interval start, ns since the run's start */
@@ -39,6 +49,8 @@ struct rtm_ts {
 	uint32_t cap;		/* maximum points held */
 	uint32_t n;		/* points held */
 	struct rtm_ts_point *pts;
+	/* NULL, or cap * RTM_TS_HIST_N counts: point i's at i * RTM_TS_HIST_N (saturating) */
+	uint32_t *hists;
 };
 
 /*
@@ -59,14 +71,33 @@ void rtm_ts_reset(struct rtm_ts *ts);
  */
 void rtm_ts_add(struct rtm_ts *ts, const struct rtm_ts_point *p);
 
+/*
+ * Keep each point's histogram from now on (allocates them, cap * RTM_TS_HIST_N *
+ * 4 bytes); 0 or -ENOMEM. A series that keeps them takes them from
+ * rtm_ts_add_hist; rtm_ts_add gives a point none (all counts 0).
+ */
+int rtm_ts_keep_hists(struct rtm_ts *ts);
+/* rtm_ts_add, with the interval's samples @h (NULL: none) when the series keeps histograms. */
+void rtm_ts_add_hist(struct rtm_ts *ts, const struct rtm_ts_point *p, const struct rtm_hist *h);
+/* The histogram bucket of a value, and a bucket's lowest value. */
+static inline unsigned int rtm_ts_hist_index(uint64_t v_ns)
+{
+	return rtm_hist_index(v_ns > RTM_HIST_MAX_NS ? RTM_HIST_MAX_NS : v_ns) >>
+	       RTM_TS_HIST_SHIFT;
+}
+uint64_t rtm_ts_hist_lo(unsigned int idx);
+
 /* Fold @b into @a (both summaries; p99 becomes max of the two). */
 void rtm_ts_point_merge(struct rtm_ts_point *a, const struct rtm_ts_point *b);
 
 /*
  * JSON: {"interval_ns", "stride_ns", "cap", "points": [[start, width, count, min, max,
  * p99, merged], ...]} (min is null for empty points; a 64-bit value above 2^63 - 1
- * is written as a decimal string). rtm_ts_from_json() validates it and returns
- * NULL with errno set (EINVAL with a message in @err, or ENOMEM) on failure.
+ * is written as a decimal string), and when the series keeps histograms
+ * "hists": [[[lo_ns, count], ...], ...], one per point, non-empty buckets in
+ * ascending order, their counts adding up to the point's. rtm_ts_from_json()
+ * validates it and returns NULL with errno set (EINVAL with a message in @err,
+ * or ENOMEM) on failure.
  */
 json_t *rtm_ts_to_json(const struct rtm_ts *ts);
 struct rtm_ts *rtm_ts_from_json(const json_t *obj, struct rtm_error *err);

@@ -65,6 +65,7 @@ void rtm_compare_free(struct rtm_compare *c)
 		rtm_result_free(c->runs[i].pool);
 		rtm_hist_free(c->runs[i].tirq);
 		rtm_compare_noise_free(&c->runs[i]);
+		rtm_compare_series_free(&c->runs[i]);
 	}
 	free(c);
 }
@@ -238,59 +239,6 @@ static void merge_fp(struct rtm_compare_run *run, char **fp)
 	}
 }
 
-/* Mean log per-interval p99 of each batch of the run's time series (all CPUs). */
-static void digest_batches(struct rtm_compare_run *run, const struct rtm_result *r)
-{
-	double sum[RTM_COMPARE_BATCHES] = { 0 };
-	int cnt[RTM_COMPARE_BATCHES] = { 0 };
-	uint64_t end = 0;
-	int i, j, m, most = 0;
-
-	for (i = 0; i < r->ncpus; i++) {
-		const struct rtm_ts *ts = r->cpus[i].ts;
-		int used = 0;
-
-		for (j = 0; ts && j < (int)ts->n; j++) {
-			const struct rtm_ts_point *p = &ts->pts[j];
-
-			if (p->merged) {
-				run->batch_merged++;
-				continue;
-			}
-			if (p->count < RTM_COMPARE_TS_MIN_COUNT)
-				continue;
-			used++;
-			if (p->start_ns + p->width_ns > end)
-				end = p->start_ns + p->width_ns;
-		}
-		most = used > most ? used : most;
-	}
-	/* at least two intervals per batch, so a batch is not one interval's p99 */
-	m = most / 2 < RTM_COMPARE_BATCHES ? most / 2 : RTM_COMPARE_BATCHES;
-	if (m < 1 || !end)
-		return;
-	for (i = 0; i < r->ncpus; i++) {
-		const struct rtm_ts *ts = r->cpus[i].ts;
-
-		for (j = 0; ts && j < (int)ts->n; j++) {
-			const struct rtm_ts_point *p = &ts->pts[j];
-			int b;
-
-			if (p->merged || p->count < RTM_COMPARE_TS_MIN_COUNT)
-				continue;
-			b = (int)((double)p->start_ns / (double)end * m);
-			b = b < m ? b : m - 1;
-			sum[b] += log((double)(p->p99_ns ? p->p99_ns : 1));
-			cnt[b]++;
-			run->batch_points++;
-		}
-	}
-	for (j = 0; j < m; j++)
-		if (cnt[j])
-			run->batch_log_p99[run->nbatches++] = sum[j] / cnt[j];
-	run->batch_ns = end / (uint64_t)m;
-}
-
 static bool round_beyond_import(uint64_t count, uint64_t overflows, double p)
 {
 	double total = (double)count + (double)overflows;
@@ -361,7 +309,9 @@ static int digest_round(struct rtm_compare_run *run, const struct rtm_result *r)
 	if (!run->nrounds) {
 		run->duration_ns = r->duration_ns;
 		fill_fp(run, r);
-		digest_batches(run, r);
+		n = rtm_compare_series_digest(run, r);	/* compare_series.c */
+		if (n)
+			return n;
 	} else {
 		struct rtm_compare_run tmp;
 
@@ -577,14 +527,23 @@ static void method_text(char *buf, size_t len, const struct rtm_compare_run *a,
 {
 	char w[32];
 
-	if (v->method == RTM_METHOD_BATCHES)
-		snprintf(buf, len, "geometric mean of per-interval p99 over %d and %d batches of "
-			 "about %s of the runs' time series, Welch t", v->ci.na, v->ci.nb,
+	if (v->method == RTM_METHOD_BOOTSTRAP)
+		snprintf(buf, len, "block bootstrap of each run's p%g over its %d and %d intervals "
+			 "of %s, blocks of %d and %d, %d resamples%s", v->pct, v->ci.na, v->ci.nb,
+			 rtm_fmt_duration(w, sizeof(w), a->boot_ns > b->boot_ns ? a->boot_ns :
+					  b->boot_ns), v->boot.block_a, v->boot.block_b,
+			 v->boot.resamples, v->boot.stretched ?
+			 ", stretched to hold the table's ratio" : "");
+	else if (v->method == RTM_METHOD_BATCHES)
+		snprintf(buf, len, "over %d and %d batches of about %s of the runs' time series, "
+			 "Welch t; table's p99 ratio %.3g, no interval: the series keep no "
+			 "per-interval histograms", v->ci.na, v->ci.nb,
 			 rtm_fmt_duration(w, sizeof(w), a->batch_ns > b->batch_ns ? a->batch_ns :
-					  b->batch_ns));
+					  b->batch_ns), v->ratio);
 	else
-		snprintf(buf, len, "geometric mean of per-run p%g over %d and %d runs, %s t",
-			 v->pct, v->ci.na, v->ci.nb, v->ci.welch ? "Welch" : "pooled");
+		snprintf(buf, len, "over %d and %d runs, %s t; table's p%g ratio of the merged "
+			 "runs %.3g", v->ci.na, v->ci.nb, v->ci.welch ? "Welch" : "pooled", v->pct,
+			 v->ratio);
 }
 
 /* A run (a round of it) with fewer than RTM_STATS_MIN_BEYOND samples beyond the percentile. */
@@ -640,43 +599,16 @@ static bool verdict_runs(const struct rtm_compare_run *a, const struct rtm_compa
 	return true;
 }
 
-/* The interval over batches of the two runs' time series (p99 only). */
-static bool verdict_batches(const struct rtm_compare_run *a, const struct rtm_compare_run *b,
-			    int k, struct rtm_compare_verdict *v)
-{
-	double p = rtm_compare_pcts[k];
-
-	v->kind = RTM_VERDICT_SAME;
-	if (k != 0) {
-		snprintf(v->text, sizeof(v->text), "%s's p%g is not distinguishable from %s's: "
-			 "with one run per side the interval comes from batches of each run's "
-			 "time series, which keeps no p%g per interval; give several runs per "
-			 "side (compare A1,A2,A3 B1,B2,B3)", b->label, p, a->label, p);
-		return false;
-	}
-	if (a->nbatches < RTM_COMPARE_MIN_BATCHES || b->nbatches < RTM_COMPARE_MIN_BATCHES) {
-		snprintf(v->text, sizeof(v->text), "%s's p%g is not distinguishable from %s's: too "
-			 "few batches of the time series (%s %d, %s %d; %d needed, each of at "
-			 "least two unmerged intervals with %d samples); run longer or give "
-			 "several runs per side", b->label, p, a->label, a->label, a->nbatches,
-			 b->label, b->nbatches, RTM_COMPARE_MIN_BATCHES, RTM_COMPARE_TS_MIN_COUNT);
-		return false;
-	}
-	v->method = RTM_METHOD_BATCHES;
-	rtm_ratio_ci_logs(a->batch_log_p99, a->nbatches, b->batch_log_p99, b->nbatches,
-			  RTM_COMPARE_CONF, 0, 0, &v->ci);
-	return true;
-}
-
 void rtm_compare_verdict(const struct rtm_compare_run *a, const struct rtm_compare_run *b,
 			 int k, struct rtm_compare_verdict *v)
 {
 	double p = rtm_compare_pcts[k];
-	char f[3][24], how[200];
-	double margin;
+	char f[3][24], how[240], stat[80];
+	double margin, point;
 	bool ok;
 
 	memset(&v->ci, 0, sizeof(v->ci));
+	memset(&v->boot, 0, sizeof(v->boot));
 	v->pct = p;
 	v->method = RTM_METHOD_NONE;
 	v->ratio = ratio_of(rtm_hist_percentile(b->all, p), rtm_hist_percentile(a->all, p));
@@ -694,42 +626,44 @@ void rtm_compare_verdict(const struct rtm_compare_run *a, const struct rtm_compa
 	if (too_few(a, b, k, v))
 		return;
 	if (a->nrounds == 1 && b->nrounds == 1)
-		ok = verdict_batches(a, b, k, v);
+		ok = rtm_compare_verdict_series(a, b, k, v);	/* compare_series.c */
 	else
 		ok = verdict_runs(a, b, k, v);
 	if (!ok)
 		return;
-	v->ratio = v->ci.ratio;
+	/* the interval's own point: the table's ratio for the bootstrap, else its statistic's */
+	point = v->ci.ratio;
 	v->ratio_lo = v->ci.lo;
 	v->ratio_hi = v->ci.hi;
 	method_text(how, sizeof(how), a, b, v);
-	margin = v->method == RTM_METHOD_BATCHES ? RTM_COMPARE_BATCH_MARGIN : 1.0;
-	if (v->method == RTM_METHOD_BATCHES && v->ci.lo <= margin && v->ci.hi >= 1.0 / margin &&
+	rtm_compare_statistic(v, stat, sizeof(stat));
+	margin = v->method != RTM_METHOD_RUNS ? RTM_COMPARE_BATCH_MARGIN : 1.0;
+	if (v->method != RTM_METHOD_RUNS && v->ci.lo <= margin && v->ci.hi >= 1.0 / margin &&
 	    (v->ci.lo > 1.0 || v->ci.hi < 1.0)) {
 		v->kind = RTM_VERDICT_SAME;
-		fmt_factors(f, v->ratio, v->ratio_lo, v->ratio_hi);
-		snprintf(v->text, sizeof(v->text), "%s's p%g is not distinguishable from %s's "
+		fmt_factors(f, point, v->ratio_lo, v->ratio_hi);
+		snprintf(v->text, sizeof(v->text), "%s's %s is not distinguishable from %s's "
 			 "(ratio %s, %.0f%% CI %s-%s; %s): the interval is not beyond %.1fx, and "
 			 "identical runs of one box differ that much; give several runs per side",
-			 b->label, p, a->label, f[0], RTM_COMPARE_CONF * 100, f[1], f[2], how,
+			 b->label, stat, a->label, f[0], RTM_COMPARE_CONF * 100, f[1], f[2], how,
 			 margin);
 	} else if (v->ci.lo > margin) {
 		v->kind = RTM_VERDICT_HIGHER;
-		fmt_factors(f, v->ratio, v->ratio_lo, v->ratio_hi);
-		snprintf(v->text, sizeof(v->text), "%s's p%g is %sx higher than %s's (%.0f%% CI "
-			 "%s-%sx; %s)", b->label, p, f[0], a->label, RTM_COMPARE_CONF * 100, f[1],
-			 f[2], how);
+		fmt_factors(f, point, v->ratio_lo, v->ratio_hi);
+		snprintf(v->text, sizeof(v->text), "%s's %s is %sx higher than %s's (%.0f%% CI "
+			 "%s-%sx; %s)", b->label, stat, f[0], a->label, RTM_COMPARE_CONF * 100,
+			 f[1], f[2], how);
 	} else if (v->ci.hi < 1.0 / margin) {
 		v->kind = RTM_VERDICT_LOWER;
-		fmt_factors(f, 1.0 / v->ratio, 1.0 / v->ratio_hi, 1.0 / v->ratio_lo);
-		snprintf(v->text, sizeof(v->text), "%s's p%g is %sx lower than %s's (%.0f%% CI "
-			 "%s-%sx; %s)", b->label, p, f[0], a->label, RTM_COMPARE_CONF * 100, f[1],
-			 f[2], how);
+		fmt_factors(f, 1.0 / point, 1.0 / v->ratio_hi, 1.0 / v->ratio_lo);
+		snprintf(v->text, sizeof(v->text), "%s's %s is %sx lower than %s's (%.0f%% CI "
+			 "%s-%sx; %s)", b->label, stat, f[0], a->label, RTM_COMPARE_CONF * 100,
+			 f[1], f[2], how);
 	} else {
 		v->kind = RTM_VERDICT_SAME;
-		fmt_factors(f, v->ratio, v->ratio_lo, v->ratio_hi);
-		snprintf(v->text, sizeof(v->text), "%s's p%g is not distinguishable from %s's "
-			 "(ratio %s, %.0f%% CI %s-%s; %s)", b->label, p, a->label, f[0],
+		fmt_factors(f, point, v->ratio_lo, v->ratio_hi);
+		snprintf(v->text, sizeof(v->text), "%s's %s is not distinguishable from %s's "
+			 "(ratio %s, %.0f%% CI %s-%s; %s)", b->label, stat, a->label, f[0],
 			 RTM_COMPARE_CONF * 100, f[1], f[2], how);
 	}
 }

@@ -13,9 +13,12 @@
  *
  * Verdicts account for how much whole runs of one box vary, not only for the
  * sampling noise inside one run: with several rounds on a side, a t interval
- * over the rounds' percentiles; with one run on each side, a t interval over
- * batches of each run's time series (p99 only: the series keeps no higher
- * percentile per interval).
+ * over the rounds' percentiles (the ratio of their geometric means, named so);
+ * with one run on each side, an interval of the ratio of the percentiles the
+ * table shows, by a block bootstrap over each run's time series intervals
+ * (core/pctboot.h, compare_series.c). A run whose series keeps no per-interval
+ * histograms (an older rtmeasure's, or an import) gets the interval over
+ * batches of its per-interval p99, named as that statistic.
  */
 #ifndef RTM_COMPARE_H
 #define RTM_COMPARE_H
@@ -31,6 +34,7 @@
 #include "result/disturb.h"
 #include "result/result.h"
 #include "core/stats.h"
+#include "core/pctboot.h"
 #include "result/summary.h"
 #include "box/cost.h"
 
@@ -42,13 +46,16 @@
 #define RTM_COMPARE_MIN_BATCHES	5	/* fewer on a side: no verdict */
 #define RTM_COMPARE_TS_MIN_COUNT 100	/* samples an interval needs to count in a batch */
 /*
- * One run per side: batches show how a run varies within itself, not how much
- * whole runs of one box differ. Identical 40 s runs on the development VM
- * differed by up to 1.33x in per-interval p99 with batch intervals that
- * excluded 1 (tests/data/compare/identical-*), so a one-run verdict names a
- * difference only when the whole interval lies beyond this factor.
+ * One run per side: resampling a run's intervals (or batches of them) shows how
+ * a run varies within itself, not how much whole runs of one box differ.
+ * Identical 40 s runs on the development VM differed by up to 1.33x in
+ * per-interval p99 with batch intervals that excluded 1
+ * (tests/data/compare/identical-*), so a one-run verdict names a difference
+ * only when the whole interval lies beyond this factor.
  */
 #define RTM_COMPARE_BATCH_MARGIN 1.5
+/* More intervals than this in a run: neighbours are added up before resampling. */
+#define RTM_COMPARE_BOOT_MAX_INTERVALS 1024
 
 extern const double rtm_compare_pcts[RTM_COMPARE_NPCT];
 
@@ -181,6 +188,13 @@ struct rtm_compare_run {
 	uint64_t batch_ns;		/* the batches' length */
 	int batch_points;		/* intervals in them (all CPUs) */
 	int batch_merged;		/* intervals left out: merged (p99 an upper bound) */
+	/*
+	 * the first round's intervals for the bootstrap, all CPUs added: interval j's
+	 * buckets at j * RTM_TS_HIST_N; NULL when a CPU's series keeps no histograms
+	 */
+	uint64_t *boot_counts;
+	int boot_n;			/* intervals */
+	uint64_t boot_ns;		/* their length (the series' stride) */
 	bool vm, emulated;		/* a round ran under a hypervisor / emulated (TCG) */
 	int ndisturb;
 	struct rtm_compare_disturb disturb[RTM_DISTURB_NKEYS];
@@ -218,16 +232,22 @@ enum rtm_compare_method {
 	RTM_METHOD_NONE,		/* no interval */
 	RTM_METHOD_BATCHES,		/* one run per side: batches of the time series */
 	RTM_METHOD_RUNS,		/* several runs: their per-run percentiles */
+	RTM_METHOD_BOOTSTRAP,		/* one run per side: block bootstrap of the table's ratio */
 };
 
 struct rtm_compare_verdict {
 	int run;			/* compared with run 0 */
 	double pct;
 	enum rtm_verdict kind;
-	double ratio;			/* run / baseline */
-	double ratio_lo, ratio_hi;	/* its RTM_COMPARE_CONF interval (NAN when none) */
+	double ratio;			/* run / baseline, of the percentiles in the table */
+	/*
+	 * the RTM_COMPARE_CONF interval (NAN when none) of ci.ratio: the table's ratio
+	 * (bootstrap), or the ratio of geometric means the method is about (runs, batches)
+	 */
+	double ratio_lo, ratio_hi;
 	enum rtm_compare_method method;
-	struct rtm_ratio_ci ci;		/* na, nb: runs or batches; welch; df */
+	struct rtm_ratio_ci ci;		/* na, nb: runs, batches or intervals; welch; df */
+	struct rtm_pctboot boot;	/* the bootstrap's blocks and resamples */
 	char text[768];			/* with what disturbed a side, when it did */
 };
 
@@ -277,6 +297,20 @@ void rtm_compare_finish(struct rtm_compare *c);
 /* The verdict on one percentile of run @b against the baseline @a (used by finish). */
 void rtm_compare_verdict(const struct rtm_compare_run *a, const struct rtm_compare_run *b,
 			 int k, struct rtm_compare_verdict *v);
+
+/* ---- verdicts from one run's time series (compare_series.c) */
+
+/* The first round's intervals: bootstrap counts and batches; 0 or -ENOMEM. */
+int rtm_compare_series_digest(struct rtm_compare_run *run, const struct rtm_result *r);
+void rtm_compare_series_free(struct rtm_compare_run *run);
+/*
+ * One run per side: the interval by bootstrap when both series keep histograms,
+ * else over batches (p99 only). True with v->ci set; false with v->text saying why not.
+ */
+bool rtm_compare_verdict_series(const struct rtm_compare_run *a, const struct rtm_compare_run *b,
+				int k, struct rtm_compare_verdict *v);
+/* What the interval is about ("p99", "per-run p99 (geometric mean)", ...). */
+const char *rtm_compare_statistic(const struct rtm_compare_verdict *v, char *buf, size_t len);
 
 /* Human output: fingerprints, warnings, the table, the verdicts. */
 void rtm_compare_fprint(const struct rtm_compare *c, FILE *f);

@@ -354,7 +354,23 @@ static const char *const method_names[] = {
 	[RTM_METHOD_NONE] = "none",
 	[RTM_METHOD_BATCHES] = "batches",
 	[RTM_METHOD_RUNS] = "runs",
+	[RTM_METHOD_BOOTSTRAP] = "bootstrap",
 };
+
+/* The verdict's interval: what it is about, its own point, how it was made. */
+static void verdict_interval_json(json_t *o, const struct rtm_compare_verdict *v)
+{
+	char stat[80];
+
+	json_object_set_new(o, "statistic", v->method ? json_string(rtm_compare_statistic(v, stat,
+			    sizeof(stat))) : json_null());
+	json_object_set_new(o, "statistic_ratio", v->method ? json_num(v->ci.ratio) :
+			    json_null());
+	json_object_set_new(o, "bootstrap", v->method != RTM_METHOD_BOOTSTRAP ? json_null() :
+			    json_pack("{s:i, s:i, s:i, s:b}", "resamples", v->boot.resamples,
+				      "block_baseline", v->boot.block_a, "block_run",
+				      v->boot.block_b, "stretched", v->boot.stretched));
+}
 
 static json_t *rounds_json(const struct rtm_compare_run *run)
 {
@@ -440,20 +456,25 @@ static json_t *comparison_json(const struct rtm_compare *c, int i, const int *cp
 	for (k = 0; k < c->nverdicts; k++) {
 		const struct rtm_compare_verdict *v = &c->verdicts[k];
 		bool few = v->kind == RTM_VERDICT_FEW;
+		json_t *jo;
 
 		if (v->run != i)
 			continue;
-		json_array_append_new(jv, json_pack("{s:f, s:s, s:o, s:o, s:o, s:s, s:s, s:o, s:o,"
-			" s:o, s:s}", "percentile",
+		jo = json_pack("{s:f, s:s, s:o, s:o, s:o, s:s, s:s, s:o, s:o, s:o, s:s}",
+			"percentile",
 			v->pct, "verdict", verdict_names[v->kind], "ratio", json_num(v->ratio),
 			"ratio_ci_lo", few ? json_null() : json_num(v->ratio_lo),
 			"ratio_ci_hi", few ? json_null() : json_num(v->ratio_hi),
 			"method", method_names[v->method],
 			"interval", v->method == RTM_METHOD_NONE ? "none" :
+				    v->method == RTM_METHOD_BOOTSTRAP ? "block-bootstrap" :
 				    v->ci.welch ? "welch-t" : "pooled-t",
 			"n_baseline", v->method ? json_integer(v->ci.na) : json_null(),
 			"n_run", v->method ? json_integer(v->ci.nb) : json_null(),
-			"df", v->method ? json_num(v->ci.df) : json_null(), "text", v->text));
+			"df", v->method && v->method != RTM_METHOD_BOOTSTRAP ? json_num(v->ci.df) :
+			json_null(), "text", v->text);
+		verdict_interval_json(jo, v);
+		json_array_append_new(jv, jo);
 	}
 	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o}", "run", b->label, "baseline",
 			 a->label, "all", diff_json(&b->rows[b->nrows - 1], &a->rows[a->nrows - 1]),
@@ -489,10 +510,14 @@ json_t *rtm_compare_to_json(const struct rtm_compare *c)
 			 "rtmeasure-compare/1", "confidence", RTM_COMPARE_CONF, "batch_margin",
 			 RTM_COMPARE_BATCH_MARGIN, "method",
 			 "several runs on a side: t interval (Welch, or pooled when a side has "
-			 "one run) on the logarithms of the per-run percentiles; one run on each "
-			 "side: Welch t interval on batch means of the logarithm of each run's "
-			 "per-interval p99 (time series), a difference only beyond batch_margin; "
-			 "runs[].percentiles are order-statistic "
+			 "one run) on the logarithms of the per-run percentiles, about the ratio "
+			 "of their geometric means (statistic_ratio); one run on each side: "
+			 "circular block bootstrap of the ratio of the runs' percentiles (ratio, "
+			 "the table's) over their time series' intervals, 2000 resamples, blocks "
+			 "of sqrt(intervals), fixed seed, or, for series without per-interval "
+			 "histograms, Welch t interval on batch means of the logarithm of each "
+			 "run's per-interval p99; one run each: a difference only beyond "
+			 "batch_margin; runs[].percentiles are order-statistic "
 			 "intervals of the merged histogram, sampling noise within a run only",
 			 "banner", c->banner[0] ? json_string(c->banner) : json_null(),
 			 "runs", runs, "warnings", warns, "comparisons", cmps);

@@ -338,13 +338,16 @@ static void write_html(const struct pages *p, FILE *f)
 		fputs("</div>\n", f);
 	}
 	fprintf(f, "<p class=\"sub\">All CPUs, %.0f%% confidence. Whole runs of one box vary "
-		"more than the samples inside one run tell, so the intervals are taken over runs: "
-		"with several runs on a side, a t interval on the logarithms of the per-run "
-		"percentiles (Welch; pooled when one side has a single run); with one run per "
-		"side, a Welch t interval on batch means of each run's per-interval p99 (its time "
-		"series), naming a difference only beyond %.1fx. Each verdict says which it used "
-		"and over how many runs or batches. Not distinguishable: the interval holds 1, or "
-		"there are too few runs or batches to say. The table below gives each run's "
+		"more than the samples inside one run tell, so the intervals are taken over runs "
+		"or over stretches of time: with several runs on a side, a t interval on the "
+		"logarithms of the per-run percentiles (Welch; pooled when one side has a single "
+		"run), about the ratio of their geometric means; with one run per side, a block "
+		"bootstrap of the ratio of the two runs' percentiles, the table's, over the "
+		"intervals of their time series (a series without per-interval histograms: a "
+		"Welch t interval on batch means of its per-interval p99, named so), naming a "
+		"difference only beyond %.1fx. Each verdict says which it used and over how many "
+		"runs, intervals or batches. Not distinguishable: the interval holds 1, or there "
+		"are too few runs, intervals or batches to say. The table below gives each run's "
 		"percentiles with order-statistic intervals of its merged histogram: the sampling "
 		"noise within the runs only.</p>\n", RTM_COMPARE_CONF * 100,
 		RTM_COMPARE_BATCH_MARGIN);
@@ -481,8 +484,8 @@ static void write_md(const struct pages *p, FILE *f)
 		rtm_md_text(f, c->verdicts[i].text);
 		fputc('\n', f);
 	}
-	fprintf(f, "\nAll CPUs, %.0f%% confidence; intervals over runs, or over batches of one "
-		"run's time series (see rtmeasure-compare(1)).\n\n",
+	fprintf(f, "\nAll CPUs, %.0f%% confidence; intervals over runs, or over the intervals "
+		"of one run's time series (see rtmeasure-compare(1)).\n\n",
 		RTM_COMPARE_CONF * 100);
 	rtm_compare_tirq_md(c, f);	/* the timer IRQ part (compare_tirq.c) */
 	rtm_compare_noise_page(c, f, false);	/* run --noise (compare_noise.c) */

@@ -73,7 +73,8 @@ struct rtm_cyclic *rtm_cyclic_start(const struct rtm_probe_timer_opts *o, uint64
 		cc->cur = rtm_hist_alloc();
 		cc->delta = rtm_hist_alloc();
 		cc->ts = rtm_ts_alloc(c->ts_interval_ns, 0);
-		if (!cc->prev || !cc->cur || !cc->delta || !cc->ts)
+		/* each interval's histogram: compare resamples intervals to bound a percentile */
+		if (!cc->prev || !cc->cur || !cc->delta || !cc->ts || rtm_ts_keep_hists(cc->ts))
 			goto nomem;
 		cc->stats.cpu = o->cpus.cpus[i];
 		cc->stats.min_ns = UINT64_MAX;
@@ -154,7 +155,7 @@ static void sample(struct rtm_cyclic *c, uint64_t boundary, bool close_interval)
 				.p99_ns = cc->delta->count ? rtm_hist_percentile(cc->delta, 99.0) : 0,
 			};
 
-			rtm_ts_add(cc->ts, &pt);
+			rtm_ts_add_hist(cc->ts, &pt, cc->delta);
 		}
 		tmp = cc->prev;
 		cc->prev = cc->cur;

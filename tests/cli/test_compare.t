@@ -40,7 +40,7 @@ ok $? "a VM banner opens the output"
 echo "$out" | grep -q '^all   vm-idle ' && echo "$out" | grep -q '^0     vm-idle ' &&
 	echo "$out" | grep -q '^1     vm-idle ' && [ "$(echo "$out" | grep -c '^ *ratio ')" -eq 3 ]
 ok $? "table: all CPUs and each CPU, with ratio and delta rows; default labels are folder names"
-[ "$(echo "$out" | grep -c "^  vm-cpuload's p99.* is \|^  too few samples for p99")" -eq 4 ]
+[ "$(echo "$out" | grep -c "^  vm-cpuload's \(per-interval \)\?p99.* is \|^  too few samples for p99")" -eq 4 ]
 ok $? "a verdict for p99, p99.9, p99.99 and p99.999"
 
 run_cmd compare --json "$d/vm-idle" "$d/vm-cpuload/result.json"
@@ -119,8 +119,8 @@ ok $? "labels of same-named folders: lab-stock/out, lab-rt/out"
 i="$d/identical"
 run_cmd compare "$i-1,$i-2,$i-3" "$i-4,$i-5/result.json,$i-6"
 ok $rc "three runs against three exits 0 ($err)"
-echo "$out" | grep -q "^  identical#2's p99 is not distinguishable from identical's (ratio .*; geometric mean of per-run p99 over 3 and 3 runs, Welch t)$" &&
-	echo "$out" | grep -q "^  identical#2's p99.9 is not distinguishable from identical's (ratio .*over 3 and 3 runs, Welch t)$"
+echo "$out" | grep -q "^  identical#2's per-run p99 (geometric mean) is not distinguishable from identical's (ratio .*; over 3 and 3 runs, Welch t; table's p99 ratio of the merged runs [0-9.]*)$" &&
+	echo "$out" | grep -q "^  identical#2's per-run p99.9 (geometric mean) is not distinguishable from identical's (ratio .*over 3 and 3 runs, Welch t; table's p99.9 ratio of the merged runs [0-9.]*)$"
 ok $? "identical runs as rounds: p99 and p99.9 not distinguishable, over 3 and 3 runs"
 n=$(jq -s '[.[].cpus[].hist.count] | add' "$i-1/result.json" "$i-2/result.json" "$i-3/result.json")
 echo "$out" | grep -q "^all   identical  *$n "
@@ -136,9 +136,21 @@ echo "$out" | jq -e '(.runs[0].rounds | length) == 2 and .runs[0].path ==
 	>/dev/null
 ok $? "--json: rounds, paths, method and counts of each verdict"
 run_cmd compare "$i-1" "$i-2"
-echo "$out" | grep -q "^  identical-2's p99 is not distinguishable from identical-1's (ratio .*batches of about 4s of the runs' time series, Welch t)" &&
-	echo "$out" | grep -q "^  identical-2's p99.9 is not distinguishable from identical-1's: with one run per side"
-ok $? "one run each: p99 from batches, p99.9 not decided"
+echo "$out" | grep -q "^  identical-2's per-interval p99 (geometric mean over time, not the table's p99) is not distinguishable from identical-1's (ratio .*batches of about 4s of the runs' time series, Welch t; table's p99 ratio [0-9.]*, no interval: the series keep no per-interval histograms)" &&
+	echo "$out" | grep -q "^  identical-2's p99.9 is not distinguishable from identical-1's: with one run per side and no per-interval histograms"
+ok $? "one run each, series without per-interval histograms: p99 from batches, named so; p99.9 not decided"
+b="$d/boot"
+run_cmd compare --json "$b-idle-1" "$b-inj-1"
+echo "$out" | jq -e '.comparisons[0] as $c | $c.verdicts[0] as $v | $v.method == "bootstrap" and
+	$v.verdict == "higher" and $v.ratio == $c.all.p99_ns.ratio and $v.ratio_ci_lo <= $v.ratio and
+	$v.ratio <= $v.ratio_ci_hi and $v.statistic == "p99" and $v.statistic_ratio == $v.ratio and
+	$v.interval == "block-bootstrap" and $v.bootstrap.resamples == 2000 and
+	$v.bootstrap.block_run == 4 and $c.verdicts[1].method == "bootstrap" and
+	$c.verdicts[1].ratio == $c.all["p99.9_ns"].ratio' >/dev/null
+ok $? "one run each with per-interval histograms: the verdict's ratio is the table's, inside its bootstrap interval"
+run_cmd compare "$b-idle-1" "$b-idle-2"
+[ "$(echo "$out" | grep -c "^  boot-idle-2's p99\(.9\)\? is not distinguishable from boot-idle-1's (ratio .*; block bootstrap of each run's p99\(.9\)\? over its 20 and 20 intervals of 1s, blocks of 4 and 4, 2000 resamples)$")" -eq 2 ]
+ok $? "two idle runs of one box: p99 and p99.9 not distinguishable by the bootstrap"
 
 # --- files
 if command -v gnuplot >/dev/null; then
