@@ -52,7 +52,7 @@ ok $? "compare: the disturbed side's warnings, named after it"
 ok $? "compare: none for the other side"
 echo "$out" | grep -q "^duration  *10.0 s of 60 s asked, stopp"
 ok $? "compare: the duration row says what was measured of what was asked"
-v=$(echo "$out" | grep "^  vm-cpuload's p99 is ")
+v=$(echo "$out" | grep "^  vm-cpuload's \(per-interval \)\?p99 \(.*\) \?is ")
 echo "$v" | grep -q "; but disturbed shared its CPUs with another measuring rtmeasure (warning shared_cpus): the verdict may be about that disturbance, not the set-ups$"
 ok $? "compare: the p99 verdict is qualified ($v)"
 run_cmd compare --json "$d" "$alone"
