@@ -133,10 +133,17 @@ static json_t *summary_json(const struct rtm_session_opts *m, const struct rtm_r
 	return j;
 }
 
-int rtm_session_check_out_file(const struct rtm_session_opts *m, const char *path, const char *opt)
+int rtm_session_check_out_file(const struct rtm_session_opts *m, const char *path,
+			       const char *opt, int *fd)
 {
-	int ret = rtm_target_check(path, m->out.follow ? RTM_OUT_FOLLOW : 0);
+	unsigned int flags = m->out.follow ? RTM_OUT_FOLLOW : 0;
+	int ret = rtm_target_check(path, flags);
 
+	*fd = -1;
+	if (ret == RTM_TARGET_STREAM) {	/* held open: its reader is there at the end too */
+		*fd = rtm_stream_open(path, flags);
+		ret = *fd < 0 ? *fd : 0;
+	}
 	if (ret < 0)
 		return rtm_session_fail(m, "%s: %s %s: cannot write it: %s", m->command, opt, path,
 					rtm_write_strerror(ret));
@@ -177,10 +184,20 @@ int rtm_session_check_outdir(const struct rtm_session_opts *m, const char *dir)
 	return ret;
 }
 
-/* --histfile and --json=FILE, besides the results folder; 2 after the message. */
-static int save_extra_files(const struct rtm_session_opts *m, const struct rtm_result *r,
-			    const char *dir)
+/* @text to --histfile or --json=FILE: the stream opened at the check, or the file. */
+static int save_extra(const struct rtm_session_opts *m, const char *path, int fd,
+		      const char *text, size_t len)
 {
+	if (fd >= 0)
+		return rtm_stream_write(fd, text, len);
+	return rtm_write_target(path, text, len, m->out.follow ? RTM_OUT_FOLLOW : 0);
+}
+
+/* --histfile and --json=FILE, besides the results folder; 2 after the message. */
+static int save_extra_files(const struct rtm_session *s, const char *dir)
+{
+	const struct rtm_session_opts *m = s->o;
+	const struct rtm_result *r = s->r;
 	char *text = NULL;
 	size_t len = 0;
 	int ret = 0, bad = 0;
@@ -195,8 +212,7 @@ static int save_extra_files(const struct rtm_session_opts *m, const struct rtm_r
 			fclose(f);
 		}
 		if (!ret)
-			ret = rtm_write_target(m->out.histfile, text, len,
-					       m->out.follow ? RTM_OUT_FOLLOW : 0);
+			ret = save_extra(m, m->out.histfile, s->histfile_fd, text, len);
 		free(text);
 		if (ret)
 			bad = rtm_session_fail(m, "cannot write --histfile %s: %s", m->out.histfile,
@@ -207,8 +223,8 @@ static int save_extra_files(const struct rtm_session_opts *m, const struct rtm_r
 
 		text = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		json_decref(j);
-		ret = text ? rtm_write_target(m->out.json_file, text, strlen(text),
-					      m->out.follow ? RTM_OUT_FOLLOW : 0) : -ENOMEM;
+		ret = text ? save_extra(m, m->out.json_file, s->json_fd, text, strlen(text)) :
+		      -ENOMEM;
 		free(text);
 		if (ret)
 			bad = rtm_session_fail(m, "cannot write --json %s: %s", m->out.json_file,
@@ -321,7 +337,7 @@ int rtm_session_outcome_print(struct rtm_session *s)
 			(double)r->duration_ns / 1e9, s->dir);
 	print_break(m, r);
 	rtm_session_trace_print(r, s->dir, m->errf);
-	if (save_extra_files(m, r, s->dir) || s->throughput_failed || s->noise_failed)
+	if (save_extra_files(s, s->dir) || s->throughput_failed || s->noise_failed)
 		status = RTM_SESSION_EXIT_USAGE;
 	if (m->out.json) {
 		json_t *j = summary_json(m, r, s->dir);

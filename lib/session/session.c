@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "box/load.h"
 #include "box/rt.h"
@@ -64,6 +65,10 @@ static void session_release(struct rtm_session *s)
 	}
 	rtm_result_free(s->r);
 	rtm_sysinfo_free(s->si);
+	if (s->histfile_fd >= 0)
+		close(s->histfile_fd);
+	if (s->json_fd >= 0)
+		close(s->json_fd);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -101,9 +106,10 @@ static int setup_checks(struct rtm_session *s)
 
 	if ((ret = rtm_session_pick_backend(m)) || (ret = rtm_session_prepare(m)))
 		return ret;
-	if ((m->out.histfile &&
-	     (ret = rtm_session_check_out_file(m, m->out.histfile, "--histfile"))) ||
-	    (m->out.json_file && (ret = rtm_session_check_out_file(m, m->out.json_file, "--json"))))
+	if ((m->out.histfile && (ret = rtm_session_check_out_file(m, m->out.histfile,
+							"--histfile", &s->histfile_fd))) ||
+	    (m->out.json_file && (ret = rtm_session_check_out_file(m, m->out.json_file, "--json",
+								  &s->json_fd))))
 		return ret;
 	if (m->out.outdir && snprintf(s->dir, sizeof(s->dir), "%s", m->out.outdir) >=
 	    (int)sizeof(s->dir))
@@ -357,6 +363,8 @@ int rtm_session_run(struct rtm_session_opts *o, const struct rtm_session_ops *op
 	memset(&s, 0, sizeof(s));
 	s.o = o;
 	s.ops = ops;
+	s.histfile_fd = -1;
+	s.json_fd = -1;
 	if (o->out.line_buffered)	/* before anything is written to it */
 		setvbuf(o->outf, NULL, _IOLBF, 0);
 	if ((ret = setup_checks(&s)) || (ret = setup_result(&s))) {

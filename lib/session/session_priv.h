@@ -39,6 +39,8 @@ struct rtm_session {
 	struct rtm_error err;
 	char dir[PATH_MAX];
 	char note[512];
+	int histfile_fd;		/* --histfile, --json=FILE: a FIFO or device opened */
+	int json_fd;			/* at the check (-1: a file, written at the end) */
 	bool reported;
 	bool throughput_failed;		/* run --throughput's phase failed: exit 2, latency kept */
 	bool noise_failed;		/* run --noise's phase could not run: the same */
@@ -246,8 +248,13 @@ void rtm_session_progress_show(struct rtm_session_progress *p, struct rtm_sessio
 int rtm_session_outcome_save(struct rtm_session *s);
 /* Outcome 3: what the user reads (or --json), the extra files, the bounds. */
 int rtm_session_outcome_print(struct rtm_session *s);
-/* A file named on the command line: can it be written (no symlink unless --follow)? */
+/*
+ * A file named on the command line: can it be written (no symlink unless
+ * --follow)? A FIFO or character device is opened now into *@fd (a FIFO no
+ * process reads is refused), else *@fd is -1. RTM_SESSION_EXIT_USAGE after
+ * the one-line message.
+ */
 int rtm_session_check_out_file(const struct rtm_session_opts *o, const char *path,
-			       const char *opt);
+			       const char *opt, int *fd);
 
 #endif

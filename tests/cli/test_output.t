@@ -55,6 +55,21 @@ ok $? "export -o FIFO writes in place to its reader; the FIFO stays a FIFO"
 ls -A "$t" | grep -q '^\.' 
 ok $(( $? == 0 )) "no temporary file left beside the outputs"
 
+# a FIFO no process reads: refused at once in one line, never an open() that
+# waits for ever (timeout stands in for the hang, exit 124)
+printf '#!/bin/sh\nexec timeout 20 "%s" "$@"\n' "$RTMEASURE" >"$t/timed"
+chmod +x "$t/timed"
+untimed=$RTMEASURE
+RTMEASURE=$t/timed
+mkfifo "$t/lonely" "$t/lonely.prom"
+expect_refusal "export -o FIFO without a reader is refused" "no process reads" \
+	export --csv -o "$t/lonely" "$res"
+expect_refusal "export --prometheus-textfile FIFO without a reader is refused" \
+	"no process reads" export --prometheus-textfile "$t/lonely.prom" "$res"
+[ -p "$t/lonely" ] && [ -p "$t/lonely.prom" ]
+ok $? "... the FIFOs stay FIFOs"
+RTMEASURE=$untimed
+
 # ---------------------------------------------------------------- cyclic -o
 meas() { run_cmd cyclic --no-rt -l 20 -i 200us -q "$@"; }
 printf 'x' >"$t/afile"
@@ -113,6 +128,21 @@ wait "$reader"
 reader=
 [ "$rc" -eq 0 ] && [ -p "$t/hfifo" ] && cmp -s "$t/hfifo.out" "$t/h/histogram.txt"
 ok $? "--histfile FIFO: written in place, the same as histogram.txt"
+RTMEASURE=$t/timed
+meas -o "$t/h2" --histfile "$t/lonely"
+[ "$rc" -eq 2 ] && [ ! -e "$t/h2" ] && [ -z "$out" ] && echo "$err" | grep -q "no process reads"
+ok $? "--histfile FIFO without a reader: refused before measuring, no folder made ($err)"
+meas -o "$t/h2" --json="$t/lonely"
+[ "$rc" -eq 2 ] && [ ! -e "$t/h2" ] && echo "$err" | grep -q "no process reads"
+ok $? "--json=FIFO without a reader: refused before measuring ($err)"
+RTMEASURE=$untimed
+cat "$t/hfifo" >"$t/hfifo.out" &
+reader=$!
+run_cmd cyclic --no-rt -l 20 -i 200us -q -o "$t/h3" --json="$t/hfifo"
+wait "$reader"
+reader=
+[ "$rc" -eq 0 ] && jq -e '.result_dir' "$t/hfifo.out" >/dev/null
+ok $? "--json=FIFO with a reader: the reader gets the whole summary ($err)"
 
 # ---------------------------------------------------------------- monitor -o
 run_cmd monitor --no-rt --once -o "$t/linkdir"
