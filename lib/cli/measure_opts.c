@@ -493,6 +493,8 @@ static int parse_result_opt(struct rtm_session_opts *m, int c, int argc, char **
 		m->out.histofall = c == 'H';
 		return 1;
 	case 'o':
+		if (rtm_cli_outdir_named(cmd, arg))
+			return RTM_EXIT_USAGE;
 		m->out.outdir = arg;
 		return 1;
 	case MEASURE_OPT_FORCE:

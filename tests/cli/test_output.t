@@ -183,6 +183,20 @@ else
 	ok 0 "# SKIP gnuplot not installed"
 fi
 
+# ---------------------------------------------------------------- -o - of a folder
+# the commands that write a folder refuse "-" in one line: no folder named "-"
+mkdir "$t/dash"
+cd "$t/dash" || exit 1
+for args in "cyclic --no-rt -l 20 -i 200us -q" "run --no-rt -l 20 -i 200us -q" \
+	"noise --no-rt -D 1s -q" "monitor --no-rt --once" "report $res" "compare $res $res" \
+	"import $res/result.json"; do
+	# shellcheck disable=SC2086
+	expect_refusal "${args%% *} -o - is refused" "standard output" $args -o -
+	[ ! -e "$t/dash/-" ]
+	ok $? "... no folder named '-' made by ${args%% *}"
+done
+cd - >/dev/null || exit 1
+
 # ---------------------------------------------------------------- import
 head -c 3000 "$res/result.json" >"$t/cut.json"
 expect_refusal "import of a truncated result.json" "truncated" import -o "$t/imp" "$t/cut.json"
