@@ -280,7 +280,9 @@ int rtm_session_outcome_save(struct rtm_session *s)
 	}
 	if (m->out.report && s->ops->report) {	/* a noise result gets its own pages */
 		/* the measurement is saved whatever happens to its report */
-		s->reported = s->ops->report(s->r, s->dir, &s->err) == 0;
+		ret = s->ops->report(s->r, s->dir, &s->err);
+		s->reported = ret == 0;
+		s->report_failed = ret < 0;	/* exit 2 at the end, the table printed */
 		if (!s->reported)
 			fprintf(m->errf, "rtmeasure: no report: %s; the results are saved "
 				"(rtmeasure report %s, once fixed)\n", s->err.msg, s->dir);
@@ -337,7 +339,8 @@ int rtm_session_outcome_print(struct rtm_session *s)
 			(double)r->duration_ns / 1e9, s->dir);
 	print_break(m, r);
 	rtm_session_trace_print(r, s->dir, m->errf);
-	if (save_extra_files(s, s->dir) || s->throughput_failed || s->noise_failed)
+	if (save_extra_files(s, s->dir) || s->throughput_failed || s->noise_failed ||
+	    s->report_failed)
 		status = RTM_SESSION_EXIT_USAGE;
 	if (m->out.json) {
 		json_t *j = summary_json(m, r, s->dir);

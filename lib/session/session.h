@@ -150,8 +150,9 @@ struct rtm_session_live {
  * @publish: at each turn of the drive loop (the server picks the interval
  *	boundaries): new figures for the scrapes
  * @unserve: stop it (@state NULL: nothing to do)
- * @report: run's report.html and plots of the saved result in @dir; 0, or -errno
- *	with @err set (the results are kept)
+ * @report: run's report.html and plots of the saved result in @dir; 0, 1 when
+ *	nothing can draw them (gnuplot not installed: a note), or -errno with @err
+ *	set (the results are kept; the run exits 2, a promised output missing)
  * @throughput: run --throughput, the cost phase after the latency phase with
  *	@ctx: its section into @r; -1 after a warning when it failed
  * @summary: the table at the end (the latency summary, with run --noise's noise

@@ -42,6 +42,7 @@ struct rtm_session {
 	int histfile_fd;		/* --histfile, --json=FILE: a FIFO or device opened */
 	int json_fd;			/* at the check (-1: a file, written at the end) */
 	bool reported;
+	bool report_failed;		/* the report promised (run, noise) was not made: exit 2 */
 	bool throughput_failed;		/* run --throughput's phase failed: exit 2, latency kept */
 	bool noise_failed;		/* run --noise's phase could not run: the same */
 };

@@ -179,6 +179,16 @@ if command -v gnuplot >/dev/null; then
 	expect_refusal "compare -o SYMLINK is refused" "symbolic link" \
 		compare "$res" "$res" -o "$t/linkout"
 	expect_refusal "report -o FILE is refused" "not a folder" report "$res" -o "$t/afile"
+	# a FIFO planted at plots/histogram.png: never opened or renamed over; the
+	# report run promised is missing, so the run exits 2 with a line naming it
+	mkdir -p "$t/pf/plots"
+	mkfifo "$t/pf/plots/histogram.png"
+	RTMEASURE=$t/timed
+	run_cmd run --no-rt -l 20 -i 200us -q --force -o "$t/pf"
+	RTMEASURE=$untimed
+	[ "$rc" -eq 2 ] && [ -p "$t/pf/plots/histogram.png" ] && [ -f "$t/pf/result.json" ] &&
+		echo "$err" | grep -q "no report: .*plots/histogram.png"
+	ok $? "run with a FIFO at plots/histogram.png: exit 2, no report, result kept ($rc: $err)"
 else
 	ok 0 "# SKIP gnuplot not installed"
 fi
