@@ -189,6 +189,8 @@ if command -v gnuplot >/dev/null; then
 	[ "$rc" -eq 2 ] && [ -p "$t/pf/plots/histogram.png" ] && [ -f "$t/pf/result.json" ] &&
 		echo "$err" | grep -q "no report: .*plots/histogram.png"
 	ok $? "run with a FIFO at plots/histogram.png: exit 2, no report, result kept ($rc: $err)"
+	[ ! -e "$t/pf/report.html" ] && [ -z "$(find "$t/pf/plots" -type f)" ]
+	ok $? "... and no part of the report left ($(find "$t/pf" -type f | tr '\n' ' '))"
 else
 	ok 0 "# SKIP gnuplot not installed"
 fi
