@@ -57,6 +57,8 @@ static const struct rtm_opt noise_opts[] = {
 	  "replace an earlier result in -o; allow --width = --window" },
 	{ "follow", MEASURE_OPT_FOLLOW, no_argument, NULL, MEASURE_G_RESULTS,
 	  "-o and --json=FILE may be symbolic links" },
+	{ "fallback-dir", MEASURE_OPT_FALLBACK_DIR, required_argument, "DIR", MEASURE_G_RESULTS,
+	  MEASURE_HELP_FALLBACK },
 	{ "quiet", 'q', no_argument, NULL, MEASURE_G_RESULTS, "only the table at the end" },
 	{ "json", MEASURE_OPT_JSON, optional_argument, "FILE", MEASURE_G_RESULTS,
 	  "the summary as JSON on stdout (or into FILE)" },

@@ -20,32 +20,38 @@
 #include "result/resultdir.h"
 #include "session/session_priv.h"
 
+int rtm_session_write_results(const struct rtm_session_opts *m, const struct rtm_result *r,
+			      const char *dir, struct rtm_error *err)
+{
+	char path[PATH_MAX];
+	char *text;
+	size_t len;
+	int ret;
+
+	ret = rtm_result_save(r, dir, err);
+	if (ret)
+		return ret;
+	ret = rtm_session_histogram_text(m, r, &text, &len);
+	if (ret)
+		return rtm_error_setn(err, ret, "out of memory writing histogram.txt");
+	if (!text)
+		return 0;
+	snprintf(path, sizeof(path), "%s/histogram.txt", dir);
+	ret = rtm_write_atomic(path, text, len);
+	free(text);
+	if (ret)
+		return rtm_error_setn(err, ret, "cannot write %s: %s", path,
+				      rtm_write_strerror(ret));
+	return 0;
+}
+
 int rtm_session_save_results(const struct rtm_session_opts *m, const struct rtm_result *r,
 			 const char *dir)
 {
 	struct rtm_error err = { "" };
-	char path[PATH_MAX];
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
-	int ret;
 
-	if (rtm_result_save(r, dir, &err))
+	if (rtm_session_write_results(m, r, dir, &err))
 		return rtm_session_fail(m, "%s", err.msg);
-	if (!rtm_session_latency_probe(m))
-		return 0;	/* histogram.txt is wake-up latency in cyclictest's layout */
-	f = open_memstream(&text, &len);
-	if (!f)
-		return rtm_session_fail(m, "out of memory writing histogram.txt");
-	ret = m->out.histofall ? rtm_histfile_write_all(r, f, m->out.hist_rows) :
-			     rtm_histfile_write(r, f, m->out.hist_rows);
-	fclose(f);
-	snprintf(path, sizeof(path), "%s/histogram.txt", dir);
-	if (!ret)
-		ret = rtm_write_atomic(path, text, len);
-	free(text);
-	if (ret)
-		return rtm_session_fail(m, "cannot write %s: %s", path, rtm_write_strerror(ret));
 	return 0;
 }
 
@@ -126,7 +132,7 @@ static json_t *summary_json(const struct rtm_session_opts *m, const struct rtm_r
 	}
 	if (json_object_get(r->sections, "throughput"))	/* run --throughput */
 		json_object_set(j, "throughput", json_object_get(r->sections, "throughput"));
-	json_object_set_new(j, "result_dir", json_string(dir));
+	json_object_set_new(j, "result_dir", dir ? json_string(dir) : json_null());
 	json_object_set_new(j, "interrupted", json_boolean(r->interrupted));
 	json_object_set_new(j, "duration_ns", json_integer((json_int_t)r->duration_ns));
 	json_object_set(j, "events", r->events);
@@ -264,20 +270,47 @@ static void print_summary(const struct rtm_session *s, FILE *f)
 		s->ops->summary(s->o, s->r, f);
 }
 
+/*
+ * The results folder could not take the result (a full disk): the folder
+ * removed when the run made it and it stayed empty, the result saved
+ * elsewhere, the extra files and the table (or the JSON, holding the whole
+ * result when it could be saved nowhere). RTM_SESSION_EXIT_USAGE.
+ */
+static int outcome_rescue(struct rtm_session *s)
+{
+	const struct rtm_session_opts *m = s->o;
+	char where[PATH_MAX];
+	bool saved;
+	json_t *j;
+
+	if (s->dir_made)
+		rmdir(s->dir);	/* only when empty */
+	saved = rtm_session_rescue(m, s->r, s->dir, where, sizeof(where)) == 0;
+	save_extra_files(s, saved ? where : NULL);
+	if (!m->out.json) {
+		fprintf(m->outf, "\n");
+		print_summary(s, m->outf);
+		if (saved)
+			fprintf(m->outf, "results: %s/\n", where);
+		return RTM_SESSION_EXIT_USAGE;
+	}
+	j = summary_json(m, s->r, saved ? where : NULL);
+	if (!saved)	/* nothing lost: result.json is .result */
+		json_object_set_new(j, "result", rtm_result_to_json(s->r));
+	json_dumpf(j, m->outf, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', m->outf);
+	json_decref(j);
+	return RTM_SESSION_EXIT_USAGE;
+}
+
 /* Outcome 2: the results folder and its report; the table goes out even if they fail. */
 int rtm_session_outcome_save(struct rtm_session *s)
 {
 	const struct rtm_session_opts *m = s->o;
 	int ret = rtm_session_save_results(m, s->r, s->dir);
 
-	if (ret) {
-		/* the numbers of the run are not lost with its folder */
-		if (!m->out.json) {
-			fprintf(m->outf, "\n");
-			print_summary(s, m->outf);
-		}
-		return ret;
-	}
+	if (ret)
+		return outcome_rescue(s);
 	if (m->out.report && s->ops->report) {	/* a noise result gets its own pages */
 		/* the measurement is saved whatever happens to its report */
 		ret = s->ops->report(s->r, s->dir, &s->err);

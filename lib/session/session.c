@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -102,6 +103,7 @@ static const void *probe_opts(struct rtm_session_opts *m)
 static int setup_checks(struct rtm_session *s)
 {
 	struct rtm_session_opts *m = s->o;
+	struct stat st;
 	int ret;
 
 	if ((ret = rtm_session_pick_backend(m)) || (ret = rtm_session_prepare(m)))
@@ -124,8 +126,11 @@ static int setup_checks(struct rtm_session *s)
 	m->preempt_model = s->si ? rtm_preempt_name(s->si->preempt) : NULL;
 	if (!m->out.outdir)
 		default_outdir(s->dir, sizeof(s->dir), s->si);
+	/* removed again, when empty, if the results cannot be saved there */
+	s->dir_made = lstat(s->dir, &st) < 0 && errno == ENOENT;
 	/* fail on an unusable folder now, not after the measurement */
-	return rtm_session_check_outdir(m, s->dir);
+	ret = rtm_session_check_outdir(m, s->dir);
+	return ret ? ret : rtm_session_check_fallback(m);
 }
 
 /* Set-up 2: the result's metadata (system facts, options, RT throttling). */

@@ -61,6 +61,7 @@ struct rtm_session_out {
 	const char *outdir;			/* NULL: default name */
 	bool force;				/* --force: replace an earlier result in -o */
 	bool follow;				/* --follow: -o and FILEs may be symlinks */
+	const char *fallback_dir;		/* --fallback-dir: -o could not be written */
 	unsigned int hist_rows;			/* histogram.txt rows, 0 = auto */
 	int nbounds;
 	struct rtm_bound bounds[RTM_SESSION_MAX_BOUNDS];

@@ -41,6 +41,7 @@ struct rtm_session {
 	char note[512];
 	int histfile_fd;		/* --histfile, --json=FILE: a FIFO or device opened */
 	int json_fd;			/* at the check (-1: a file, written at the end) */
+	bool dir_made;			/* the results folder did not exist before the run */
 	bool reported;
 	bool report_failed;		/* the report promised (run, noise) was not made: exit 2 */
 	bool throughput_failed;		/* run --throughput's phase failed: exit 2, latency kept */
@@ -102,6 +103,31 @@ json_t *rtm_session_options_json(const struct rtm_session_opts *o);
 /* result.json and histogram.txt into @dir; RTM_SESSION_EXIT_USAGE after the message. */
 int rtm_session_save_results(const struct rtm_session_opts *o, const struct rtm_result *r,
 			     const char *dir);
+/* The same without the message: 0 or -errno with @err set. */
+int rtm_session_write_results(const struct rtm_session_opts *o, const struct rtm_result *r,
+			      const char *dir, struct rtm_error *err);
+
+/* ---- rescue.c: a result that -o could not take is not lost */
+
+/* histogram.txt's text (*@text NULL for a noise result, which has none); 0 or -ENOMEM. */
+int rtm_session_histogram_text(const struct rtm_session_opts *o, const struct rtm_result *r,
+			       char **text, size_t *len);
+
+/*
+ * --fallback-dir, before measuring: an existing folder that can be written and
+ * holds no result (unless --force), or a name whose folder can be written.
+ * RTM_SESSION_EXIT_USAGE after the one-line message; 0 when usable or not given.
+ */
+int rtm_session_check_fallback(const struct rtm_session_opts *o);
+/*
+ * The results folder @dir could not be written (the message is out): one line
+ * saying how much space the results need, and the results saved in
+ * --fallback-dir, else (or when that fails too) in a new folder in $TMPDIR or
+ * /tmp. 0 with the folder in @where, or -1 when nowhere could take them (the
+ * line says so).
+ */
+int rtm_session_rescue(const struct rtm_session_opts *o, const struct rtm_result *r,
+		       const char *dir, char *where, size_t len);
 
 /* ---- the streaming instance's consumers (lib/session/streaming.c, lib/trace/stream.h) */
 
