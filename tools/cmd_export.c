@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/opts.h"
 #include "result/export.h"
@@ -263,13 +264,14 @@ static char *export_render(int fmt, const struct rtm_result *r, const char *path
 	return text;
 }
 
-/* @text to -o's file or stdout; the exit status. */
-static int export_write(const struct export_opts *o, const char *text, size_t len)
+/* @text to -o's file (@fd: its FIFO or device, opened at the check) or stdout; the exit status. */
+static int export_write(const struct export_opts *o, int fd, const char *text, size_t len)
 {
 	int ret;
 
 	if (o->out) {
-		ret = rtm_write_target(o->out, text, len, o->oflags);
+		ret = fd >= 0 ? rtm_stream_write(fd, text, len) :
+		      rtm_write_target(o->out, text, len, o->oflags);
 		if (ret)
 			return rtm_cli_fail("export: cannot write %s: %s", o->out,
 					    rtm_write_strerror(ret));
@@ -294,9 +296,9 @@ static int export_push(const struct export_opts *o, const struct rtm_result *r,
 	return RTM_EXIT_OK;
 }
 
-int cmd_export(int argc, char **argv, const struct rtm_cli *cli)
+/* Read, render and write (@fd: -o's FIFO or device, opened at the check); the exit status. */
+static int export_result(const struct export_opts *o, int fd)
 {
-	struct export_opts o = { .job = "rtmeasure" };
 	struct rtm_error err = { "" };
 	struct rtm_result *r;
 	uint64_t dropped = 0;
@@ -305,39 +307,55 @@ int cmd_export(int argc, char **argv, const struct rtm_cli *cli)
 	bool noise;
 	int ret;
 
-	ret = export_parse(argc, argv, &o);
-	if (o.help)
-		rtm_opts_help(&export_cmd, stdout, o.help == RTM_OPT_HELP_ALL);
-	if (ret || o.help)
-		return ret;
-	/* a symlink, folder or missing folder at -o is refused before any work */
-	if (o.out && (ret = rtm_target_check(o.out, o.oflags)) < 0)
-		return rtm_cli_fail("export: cannot write %s: %s", o.out, rtm_write_strerror(ret));
-	r = rtm_result_load(o.result, &err);
+	r = rtm_result_load(o->result, &err);
 	if (!r)
 		return rtm_cli_fail("export: %s", err.msg);
 	noise = !r->ncpus && json_object_get(r->sections, "noise");
-	if ((ret = export_fits(&o, noise, json_object_get(r->sections, "noise") != NULL))) {
+	if ((ret = export_fits(o, noise, json_object_get(r->sections, "noise") != NULL))) {
 		rtm_result_free(r);
 		return ret;
 	}
-	text = export_render(o.fmt, r, o.result, noise, &len, &dropped, &err);
-	if (text && o.push) {
-		ret = export_push(&o, r, text, len);
+	text = export_render(o->fmt, r, o->result, noise, &len, &dropped, &err);
+	if (text && o->push) {
+		ret = export_push(o, r, text, len);
 		free(text);
 		rtm_result_free(r);
 		return ret;
 	}
 	rtm_result_free(r);
 	if (!text && err.msg[0])	/* a malformed section, named */
-		return rtm_cli_fail("export: %s: %s", o.result, err.msg);
+		return rtm_cli_fail("export: %s: %s", o->result, err.msg);
 	if (!text)
 		return rtm_cli_fail("export: out of memory");
-	ret = export_write(&o, text, len);
+	ret = export_write(o, fd, text, len);
 	free(text);
 	if (!ret && dropped)
 		fprintf(stderr, "export: warning: %llu gaps were counted beyond result.json's gap "
 			"list (rtmeasure noise --max-gaps) and are not listed\n",
 			(unsigned long long)dropped);
+	return ret;
+}
+
+int cmd_export(int argc, char **argv, const struct rtm_cli *cli)
+{
+	struct export_opts o = { .job = "rtmeasure" };
+	int ret, fd = -1;
+
+	ret = export_parse(argc, argv, &o);
+	if (o.help)
+		rtm_opts_help(&export_cmd, stdout, o.help == RTM_OPT_HELP_ALL);
+	if (ret || o.help)
+		return ret;
+	/*
+	 * a symlink, folder or missing folder at -o is refused before any work; a
+	 * FIFO is opened now, without waiting: one no process reads is refused too
+	 */
+	if (o.out && (ret = rtm_target_check(o.out, o.oflags)) == RTM_TARGET_STREAM)
+		ret = fd = rtm_stream_open(o.out, o.oflags);
+	if (o.out && ret < 0)
+		return rtm_cli_fail("export: cannot write %s: %s", o.out, rtm_write_strerror(ret));
+	ret = export_result(&o, fd);
+	if (fd >= 0)
+		close(fd);
 	return ret;
 }

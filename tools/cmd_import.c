@@ -325,6 +325,8 @@ static int import_parse(int argc, char **argv, struct import_cmd_opts *o)
 		return rtm_cli_fail("import: give the files to import (rtmeasure import --help)");
 	if (!dir)
 		return rtm_cli_fail("import: give the results folder with -o DIR");
+	if (rtm_cli_outdir_named("import", dir))
+		return RTM_EXIT_USAGE;
 	if (snprintf(o->outdir, sizeof(o->outdir), "%s", dir) >= (int)sizeof(o->outdir) - 32)
 		return rtm_cli_fail("import: -o: folder name too long");
 	for (i = (int)strlen(o->outdir) - 1; i > 0 && o->outdir[i] == '/'; i--)

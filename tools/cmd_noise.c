@@ -62,6 +62,8 @@ static const struct rtm_opt noise_opts[] = {
 	  "replace an earlier result in -o; allow --width = --window" },
 	{ "follow", MEASURE_OPT_FOLLOW, no_argument, NULL, MEASURE_G_RESULTS,
 	  "-o and --json=FILE may be symbolic links" },
+	{ "fallback-dir", MEASURE_OPT_FALLBACK_DIR, required_argument, "DIR", MEASURE_G_RESULTS,
+	  MEASURE_HELP_FALLBACK },
 	{ "quiet", 'q', no_argument, NULL, MEASURE_G_RESULTS, "only the table at the end" },
 	{ "verbose", 'v', no_argument, NULL, MEASURE_G_RESULTS,
 	  "the summary in full: the 10 longest gaps per CPU with their time and cause, the "

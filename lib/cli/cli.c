@@ -131,10 +131,21 @@ int rtm_cli_width(int fd)
 	return 100;
 }
 
+int rtm_cli_outdir_named(const char *cmd, const char *out)
+{
+	if (strcmp(out, "-"))
+		return 0;
+	return rtm_cli_fail("%s: -o -: a folder of results cannot go to standard output (give "
+			    "a folder name, or ./- for a folder named '-')", cmd);
+}
+
 int rtm_cli_check_outdir(const char *cmd, const char *out, bool follow)
 {
-	int fd = rtm_dir_open(out, follow ? RTM_OUT_FOLLOW : 0);
+	int fd;
 
+	if (rtm_cli_outdir_named(cmd, out))
+		return RTM_EXIT_USAGE;
+	fd = rtm_dir_open(out, follow ? RTM_OUT_FOLLOW : 0);
 	if (fd >= 0) {
 		close(fd);
 		return 0;

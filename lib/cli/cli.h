@@ -74,4 +74,11 @@ int rtm_cli_result_path(const char *arg, char *dir, size_t dlen, char *file, siz
  */
 int rtm_cli_check_outdir(const char *cmd, const char *out, bool follow);
 
+/*
+ * -o DIR of a command that writes a folder: "-" is refused (a folder of several
+ * files cannot go to standard output; ./- names a folder called "-"). 0, or
+ * RTM_EXIT_USAGE after the one-line message.
+ */
+int rtm_cli_outdir_named(const char *cmd, const char *out);
+
 #endif

@@ -84,6 +84,8 @@ const struct rtm_opt measure_opts_results[] = {
 	  "plots, spikes)" },
 	{ "follow", MEASURE_OPT_FOLLOW, no_argument, NULL, MEASURE_G_RESULTS,
 	  "-o, --histfile and --json=FILE may be symbolic links" },
+	{ "fallback-dir", MEASURE_OPT_FALLBACK_DIR, required_argument, "DIR", MEASURE_G_RESULTS,
+	  MEASURE_HELP_FALLBACK },
 	{ "quiet", 'q', no_argument, NULL, MEASURE_G_RESULTS,
 	  "no live lines or progress, only the summary" },
 	{ "json", MEASURE_OPT_JSON, optional_argument, "FILE", MEASURE_G_RESULTS,
@@ -218,6 +220,8 @@ const struct rtm_opt measure_opts_results_monitor[] = {
 	  "-o names an earlier result: replace it" },
 	{ "follow", MEASURE_OPT_FOLLOW, no_argument, NULL, MEASURE_G_RESULTS,
 	  "-o may be a symbolic link" },
+	{ "fallback-dir", MEASURE_OPT_FALLBACK_DIR, required_argument, "DIR", MEASURE_G_RESULTS,
+	  MEASURE_HELP_FALLBACK },
 	{ "quiet", 'q', no_argument, NULL, RTM_OPT_HIDDEN, NULL },
 	{ "json", MEASURE_OPT_JSON, optional_argument, NULL, RTM_OPT_HIDDEN, NULL },
 	{ "nsecs", 'N', no_argument, NULL, RTM_OPT_HIDDEN, NULL },
@@ -494,6 +498,8 @@ static int parse_result_opt(struct rtm_session_opts *m, int c, int argc, char **
 		m->out.histofall = c == 'H';
 		return 1;
 	case 'o':
+		if (rtm_cli_outdir_named(cmd, arg))
+			return RTM_EXIT_USAGE;
 		m->out.outdir = arg;
 		return 1;
 	case MEASURE_OPT_FORCE:
@@ -501,6 +507,12 @@ static int parse_result_opt(struct rtm_session_opts *m, int c, int argc, char **
 		return 1;
 	case MEASURE_OPT_FOLLOW:
 		m->out.follow = true;
+		return 1;
+	case MEASURE_OPT_FALLBACK_DIR:
+		if (!*arg || rtm_cli_outdir_named(cmd, arg))
+			return *arg ? RTM_EXIT_USAGE :
+			       rtm_cli_fail("%s: --fallback-dir: give a folder name", cmd);
+		m->out.fallback_dir = arg;
 		return 1;
 	case 'q':
 		m->out.quiet = true;

@@ -20,6 +20,10 @@
 #include "cli/opts.h"
 #include "session/session.h"
 
+/* --fallback-dir's help line, in every measuring command's table. */
+#define MEASURE_HELP_FALLBACK	"where the results go when -o cannot be written at the end " \
+				"(a full disk; default: a new folder in $TMPDIR or /tmp)"
+
 /* The keys of the shared options without a short option. */
 enum measure_opt_key {
 	MEASURE_OPT_POLICY = RTM_OPT_KEY0,
@@ -46,6 +50,7 @@ enum measure_opt_key {
 	MEASURE_OPT_EXCLUSIVE,
 	MEASURE_OPT_FORCE,
 	MEASURE_OPT_FOLLOW,
+	MEASURE_OPT_FALLBACK_DIR,
 	MEASURE_OPT_RT_HOLD,
 	MEASURE_OPT_TIMER_IRQ,
 	MEASURE_OPT_BACKEND,

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -593,23 +594,78 @@ int rtm_target_check(const char *path, unsigned int flags)
 	return kind;
 }
 
-/* A FIFO or character device, written where it is; a dead reader is EPIPE, not SIGPIPE. */
-static int write_stream(int dirfd, const char *base, const void *data, size_t len)
+/*
+ * Write to a stream opened O_NONBLOCK: a reader that stops reading holds the
+ * writer at most RTM_STREAM_WAIT_MS at a time; a dead reader is EPIPE, not SIGPIPE.
+ */
+#define RTM_STREAM_WAIT_MS	10000
+int rtm_stream_write(int fd, const void *data, size_t len)
 {
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
-	struct stat st;
-	int fd, ret;
+	struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+	const char *p = data;
+	size_t done = 0;
+	ssize_t n;
+	int ret = 0;
 
-	fd = openat(dirfd, base, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+	sigaction(SIGPIPE, &ign, &old);
+	while (done < len && !ret) {
+		n = write(fd, p + done, len - done);
+		if (n > 0)
+			done += (size_t)n;
+		else if (n == 0)
+			ret = -EIO;
+		else if (errno == EAGAIN) {
+			n = poll(&pfd, 1, RTM_STREAM_WAIT_MS);
+			if (n == 0)
+				ret = -ETIMEDOUT;
+			else if (n < 0 && errno != EINTR)
+				ret = -errno;
+		} else if (errno != EINTR) {
+			ret = -errno;
+		}
+	}
+	sigaction(SIGPIPE, &old, NULL);
+	return ret;
+}
+
+/* A FIFO or character device where it is, opened without waiting for a reader. */
+static int open_stream(int dirfd, const char *base)
+{
+	struct stat st;
+	int fd;
+
+	/* a FIFO no process reads: ENXIO now, instead of an open() that waits for ever */
+	fd = openat(dirfd, base, O_WRONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st) < 0 || !(S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))) {
 		close(fd);	/* swapped since the check: write nothing */
 		return -EEXIST;
 	}
-	sigaction(SIGPIPE, &ign, &old);
-	ret = write_full(fd, data, len);
-	sigaction(SIGPIPE, &old, NULL);
+	return fd;
+}
+
+int rtm_stream_open(const char *path, unsigned int flags)
+{
+	char base[NAME_MAX + 1];
+	int dirfd, kind, fd;
+
+	kind = target_open(path, flags, &dirfd, base, sizeof(base));
+	if (kind < 0)
+		return kind;
+	fd = kind == RTM_TARGET_STREAM ? open_stream(dirfd, base) : -EINVAL;
+	close(dirfd);
+	return fd;
+}
+
+static int write_stream(int dirfd, const char *base, const void *data, size_t len)
+{
+	int fd = open_stream(dirfd, base), ret;
+
+	if (fd < 0)
+		return fd;
+	ret = rtm_stream_write(fd, data, len);
 	if (close(fd) < 0 && !ret)
 		ret = -errno;
 	return ret;
@@ -647,6 +703,11 @@ const char *rtm_write_strerror(int neg_errno)
 		return "it is a folder (give a file name)";
 	case EEXIST:
 		return "a FIFO or device node is in the way (remove it or choose another name)";
+	case ENXIO:
+		return "it is a FIFO that no process reads (start its reader first, or give a "
+		       "file name)";
+	case ETIMEDOUT:
+		return "the reader of the FIFO stopped reading";
 	case EOPNOTSUPP:
 		return "it is a block device or socket (give a regular file, a FIFO or a "
 		       "character device)";

@@ -122,10 +122,28 @@ int rtm_target_check(const char *path, unsigned int flags);
 /*
  * Write @len bytes to @path as rtm_target_check() found it: a new or regular
  * file atomically (rtm_write_at()), a FIFO or character device in place
- * (opened O_WRONLY | O_NOFOLLOW, never created, truncated or renamed over).
- * Returns 0 or -errno.
+ * (rtm_stream_open(): never created, truncated or renamed over).
+ * Returns 0 or -errno (-ENXIO: a FIFO no process reads).
  */
 int rtm_write_target(const char *path, const void *data, size_t len, unsigned int flags);
+
+/**
+ * rtm_stream_open - open @path, a FIFO or character device, for writing now
+ *
+ * Opened O_WRONLY | O_NONBLOCK | O_NOFOLLOW, so it never waits: -ENXIO for a
+ * FIFO no process reads, -EEXIST when it is no longer a FIFO or device,
+ * -EINVAL when it is a file. A command that writes later (after measuring)
+ * opens it before and keeps the descriptor: its reader sees one writer from
+ * the check to the data, and no end of file in between. Returns the descriptor.
+ */
+int rtm_stream_open(const char *path, unsigned int flags);
+
+/*
+ * Write @len bytes to @fd from rtm_stream_open(); a reader that stops
+ * reading gives -ETIMEDOUT after 10 s without progress, a reader that left
+ * -EPIPE (SIGPIPE ignored meanwhile). Returns 0 or -errno.
+ */
+int rtm_stream_write(int fd, const void *data, size_t len);
 
 /*
  * The reason for a write error, for "cannot write X: <reason>": strerror()

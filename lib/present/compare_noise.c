@@ -24,6 +24,7 @@
 
 #include "present/compare_priv.h"
 #include "core/fileio.h"
+#include "core/stage.h"
 #include "present/html.h"
 #include "core/jsonutil.h"
 #include "present/report.h"
@@ -779,16 +780,18 @@ static int noise_only_page(const struct rtm_compare *c, const char *out_dir, boo
 	return 0;
 }
 
+/* Both pages into the staging folder @dir (rtm_stage_write()). */
+static int noise_only_staged(const char *dir, void *arg, struct rtm_error *err)
+{
+	const struct rtm_compare *c = arg;
+	int ret = noise_only_page(c, dir, true, err);
+
+	return ret ? ret : noise_only_page(c, dir, false, err);
+}
+
 int rtm_compare_noise_only_write(const struct rtm_compare *c, const char *out_dir,
 				 struct rtm_error *err)
 {
-	int fd = rtm_dir_open(out_dir, RTM_OUT_CREATE | RTM_OUT_FOLLOW), ret;
-
-	if (fd < 0)
-		return rtm_error_setn(err, fd, "cannot create %s: %s", out_dir,
-				      rtm_write_strerror(fd));
-	close(fd);
-	ret = noise_only_page(c, out_dir, true, err);
-
-	return ret ? ret : noise_only_page(c, out_dir, false, err);
+	/* all or nothing: never compare.html without compare.md on a full disk */
+	return rtm_stage_write(out_dir, noise_only_staged, (void *)c, err);
 }

@@ -12,6 +12,7 @@
 
 #include "present/compare_priv.h"
 #include "core/fileio.h"
+#include "core/stage.h"
 #include "present/report.h"
 #include "core/units.h"
 
@@ -528,8 +529,9 @@ static int write_page(const struct pages *p, const char *name,
 	return 0;
 }
 
-int rtm_compare_write(const struct rtm_compare *c, const struct rtm_compare_opts *o,
-		      struct rtm_error *err)
+/* The pages into @o->out_dir: rtm_compare_write() without the staging. */
+static int compare_write(const struct rtm_compare *c, const struct rtm_compare_opts *o,
+			 struct rtm_error *err)
 {
 	struct pages p;
 	char path[PATH_MAX + 16], sub[RTM_COMPARE_MAX_RUNS * 300];
@@ -560,4 +562,27 @@ int rtm_compare_write(const struct rtm_compare *c, const struct rtm_compare_opts
 	if (!ret)
 		ret = write_page(&p, "compare.md", write_md, err);
 	return ret;
+}
+
+struct staged_compare {
+	const struct rtm_compare *c;
+	const struct rtm_compare_opts *o;
+};
+
+static int compare_staged(const char *dir, void *arg, struct rtm_error *err)
+{
+	const struct staged_compare *a = arg;
+	struct rtm_compare_opts o = *a->o;
+
+	o.out_dir = dir;
+	return compare_write(a->c, &o, err);
+}
+
+int rtm_compare_write(const struct rtm_compare *c, const struct rtm_compare_opts *o,
+		      struct rtm_error *err)
+{
+	struct staged_compare a = { c, o };
+
+	/* all or nothing: a full disk leaves no plot without its page */
+	return rtm_stage_write(o->out_dir, compare_staged, &a, err);
 }

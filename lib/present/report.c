@@ -10,6 +10,7 @@
 
 #include "core/fileio.h"
 #include "core/jsonutil.h"
+#include "core/stage.h"
 #include "present/report.h"
 #include "present/report_priv.h"
 #include "result/summary.h"
@@ -411,8 +412,9 @@ out:
 	return ret;
 }
 
-int rtm_report_write(const struct rtm_result *r, const struct rtm_report_opts *o,
-		     struct rtm_error *err)
+/* The report into @o->out_dir: rtm_report_write() without the staging. */
+static int report_write(const struct rtm_result *r, const struct rtm_report_opts *o,
+			struct rtm_error *err)
 {
 	struct rtm_report_ctx c;
 	char title[256], sub[512], path[PATH_MAX + 32];
@@ -472,4 +474,30 @@ int rtm_report_write(const struct rtm_result *r, const struct rtm_report_opts *o
 	rtm_hist_free(c.all_raw);
 	rtm_hist_free(c.all_corr);
 	return ret;
+}
+
+struct staged_report {
+	const struct rtm_result *r;
+	const struct rtm_report_opts *o;
+};
+
+/* The report written into the staging folder @dir in place of the results folder. */
+static int report_staged(const char *dir, void *arg, struct rtm_error *err)
+{
+	const struct staged_report *a = arg;
+	struct rtm_report_opts o = *a->o;
+
+	o.out_dir = dir;
+	if (o.results_dir && !strcmp(o.results_dir, a->o->out_dir))
+		o.results_dir = dir;	/* links into the results folder stay relative */
+	return report_write(a->r, &o, err);
+}
+
+int rtm_report_write(const struct rtm_result *r, const struct rtm_report_opts *o,
+		     struct rtm_error *err)
+{
+	struct staged_report a = { r, o };
+
+	/* all or nothing: a full disk leaves no plot without its page */
+	return rtm_stage_write(o->out_dir, report_staged, &a, err);
 }

@@ -34,5 +34,7 @@ int rtm_runreport_write(const struct rtm_result *r, const char *dir, struct rtm_
 				      .formats = 1u << RTM_PLOT_PNG, .width = 1000,
 				      .height = 560 };
 
+	if (rtm_plot_check(err))
+		return 1;	/* no drawing tool: a note, not an output lost */
 	return rtm_report_write(r, &ro, err);
 }

@@ -20,7 +20,9 @@ void rtm_runreport_summary(const struct rtm_session_opts *o, const struct rtm_re
 			   FILE *f);
 /*
  * report.html, report.md and PNG plots (1000 x 560) of @r into its results folder
- * @dir (a noise result gets its own pages). 0, or -errno with @err set.
+ * @dir (a noise result gets its own pages). 0, 1 with @err set when gnuplot or
+ * the plot templates are not installed (nothing drawn, nothing to fix in @dir),
+ * or -errno with @err set.
  */
 int rtm_runreport_write(const struct rtm_result *r, const char *dir, struct rtm_error *err);
 

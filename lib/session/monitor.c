@@ -416,10 +416,10 @@ int rtm_mon_finish(struct rtm_mon *mo)
 			"latency_ns", (json_int_t)s->latency_ns, "at_s", s->t_s,
 			"verdict", s->verdict));
 	}
-	if (!ret)
-		ret = rtm_session_save_results(&mo->m, r, mo->m.out.outdir);
-	else
+	if (ret)
 		ret = rtm_session_fail(&mo->m, "%s", err.msg);
+	else if ((ret = rtm_session_save_results(&mo->m, r, mo->m.out.outdir)))
+		rtm_session_rescue(&mo->m, r, mo->m.out.outdir, NULL, 0);	/* not lost */
 	rtm_result_free(r);
 	if (!ret)
 		fprintf(mo->m.outf, "results: %s/\n", mo->m.out.outdir);
@@ -436,6 +436,8 @@ static int prepare_checks(struct rtm_mon *mo)
 		ret = rtm_mon_noise_prepare(mo);
 	if (!ret && mo->m.out.outdir)	/* -o checked before the dashboard starts */
 		ret = rtm_session_check_outdir(&mo->m, mo->m.out.outdir);
+	if (!ret)
+		ret = rtm_session_check_fallback(&mo->m);
 	if (!ret && (ret = rtm_session_housekeeping_apply(&mo->m)))
 		ret = rtm_session_fail(&mo->m, "monitor: --housekeeping: cannot move rtmeasure's "
 				       "threads there: %s", strerror(-ret));

@@ -22,32 +22,38 @@
 #include "result/resultdir.h"
 #include "session/session_priv.h"
 
+int rtm_session_write_results(const struct rtm_session_opts *m, const struct rtm_result *r,
+			      const char *dir, struct rtm_error *err)
+{
+	char path[PATH_MAX];
+	char *text;
+	size_t len;
+	int ret;
+
+	ret = rtm_result_save(r, dir, err);
+	if (ret)
+		return ret;
+	ret = rtm_session_histogram_text(m, r, &text, &len);
+	if (ret)
+		return rtm_error_setn(err, ret, "out of memory writing histogram.txt");
+	if (!text)
+		return 0;
+	snprintf(path, sizeof(path), "%s/histogram.txt", dir);
+	ret = rtm_write_atomic(path, text, len);
+	free(text);
+	if (ret)
+		return rtm_error_setn(err, ret, "cannot write %s: %s", path,
+				      rtm_write_strerror(ret));
+	return 0;
+}
+
 int rtm_session_save_results(const struct rtm_session_opts *m, const struct rtm_result *r,
 			 const char *dir)
 {
 	struct rtm_error err = { "" };
-	char path[PATH_MAX];
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
-	int ret;
 
-	if (rtm_result_save(r, dir, &err))
+	if (rtm_session_write_results(m, r, dir, &err))
 		return rtm_session_fail(m, "%s", err.msg);
-	if (!rtm_session_latency_probe(m))
-		return 0;	/* histogram.txt is wake-up latency in cyclictest's layout */
-	f = open_memstream(&text, &len);
-	if (!f)
-		return rtm_session_fail(m, "out of memory writing histogram.txt");
-	ret = m->out.histofall ? rtm_histfile_write_all(r, f, m->out.hist_rows) :
-			     rtm_histfile_write(r, f, m->out.hist_rows);
-	fclose(f);
-	snprintf(path, sizeof(path), "%s/histogram.txt", dir);
-	if (!ret)
-		ret = rtm_write_atomic(path, text, len);
-	free(text);
-	if (ret)
-		return rtm_session_fail(m, "cannot write %s: %s", path, rtm_write_strerror(ret));
 	return 0;
 }
 
@@ -129,7 +135,7 @@ static json_t *summary_json(const struct rtm_session_opts *m, const struct rtm_r
 	}
 	if (json_object_get(r->sections, "throughput"))	/* run --throughput */
 		json_object_set(j, "throughput", json_object_get(r->sections, "throughput"));
-	json_object_set_new(j, "result_dir", json_string(dir));
+	json_object_set_new(j, "result_dir", dir ? json_string(dir) : json_null());
 	json_object_set_new(j, "interrupted", json_boolean(r->interrupted));
 	rtm_result_disturbances(r, &d);
 	json_object_set_new(j, "warnings", rtm_disturbances_to_json(&d));
@@ -138,10 +144,17 @@ static json_t *summary_json(const struct rtm_session_opts *m, const struct rtm_r
 	return j;
 }
 
-int rtm_session_check_out_file(const struct rtm_session_opts *m, const char *path, const char *opt)
+int rtm_session_check_out_file(const struct rtm_session_opts *m, const char *path,
+			       const char *opt, int *fd)
 {
-	int ret = rtm_target_check(path, m->out.follow ? RTM_OUT_FOLLOW : 0);
+	unsigned int flags = m->out.follow ? RTM_OUT_FOLLOW : 0;
+	int ret = rtm_target_check(path, flags);
 
+	*fd = -1;
+	if (ret == RTM_TARGET_STREAM) {	/* held open: its reader is there at the end too */
+		*fd = rtm_stream_open(path, flags);
+		ret = *fd < 0 ? *fd : 0;
+	}
 	if (ret < 0)
 		return rtm_session_fail(m, "%s: %s %s: cannot write it: %s", m->command, opt, path,
 					rtm_write_strerror(ret));
@@ -182,10 +195,20 @@ int rtm_session_check_outdir(const struct rtm_session_opts *m, const char *dir)
 	return ret;
 }
 
-/* --histfile and --json=FILE, besides the results folder; 2 after the message. */
-static int save_extra_files(const struct rtm_session_opts *m, const struct rtm_result *r,
-			    const char *dir)
+/* @text to --histfile or --json=FILE: the stream opened at the check, or the file. */
+static int save_extra(const struct rtm_session_opts *m, const char *path, int fd,
+		      const char *text, size_t len)
 {
+	if (fd >= 0)
+		return rtm_stream_write(fd, text, len);
+	return rtm_write_target(path, text, len, m->out.follow ? RTM_OUT_FOLLOW : 0);
+}
+
+/* --histfile and --json=FILE, besides the results folder; 2 after the message. */
+static int save_extra_files(const struct rtm_session *s, const char *dir)
+{
+	const struct rtm_session_opts *m = s->o;
+	const struct rtm_result *r = s->r;
 	char *text = NULL;
 	size_t len = 0;
 	int ret = 0, bad = 0;
@@ -200,8 +223,7 @@ static int save_extra_files(const struct rtm_session_opts *m, const struct rtm_r
 			fclose(f);
 		}
 		if (!ret)
-			ret = rtm_write_target(m->out.histfile, text, len,
-					       m->out.follow ? RTM_OUT_FOLLOW : 0);
+			ret = save_extra(m, m->out.histfile, s->histfile_fd, text, len);
 		free(text);
 		if (ret)
 			bad = rtm_session_fail(m, "cannot write --histfile %s: %s", m->out.histfile,
@@ -223,8 +245,8 @@ static int save_extra_files(const struct rtm_session_opts *m, const struct rtm_r
 				free(text);
 			text = t;
 		}
-		ret = text ? rtm_write_target(m->out.json_file, text, strlen(text),
-					      m->out.follow ? RTM_OUT_FOLLOW : 0) : -ENOMEM;
+		ret = text ? save_extra(m, m->out.json_file, s->json_fd, text, strlen(text)) :
+		      -ENOMEM;
 		free(text);
 		if (ret)
 			bad = rtm_session_fail(m, "cannot write --json %s: %s", m->out.json_file,
@@ -268,23 +290,52 @@ static void print_summary(const struct rtm_session *s, FILE *f)
 		s->ops->summary(s->o, s->r, f);
 }
 
+/*
+ * The results folder could not take the result (a full disk): the folder
+ * removed when the run made it and it stayed empty, the result saved
+ * elsewhere, the extra files and the table (or the JSON, holding the whole
+ * result when it could be saved nowhere). RTM_SESSION_EXIT_USAGE.
+ */
+static int outcome_rescue(struct rtm_session *s)
+{
+	const struct rtm_session_opts *m = s->o;
+	char where[PATH_MAX];
+	bool saved;
+	json_t *j;
+
+	if (s->dir_made)
+		rmdir(s->dir);	/* only when empty */
+	saved = rtm_session_rescue(m, s->r, s->dir, where, sizeof(where)) == 0;
+	save_extra_files(s, saved ? where : NULL);
+	if (!m->out.json) {
+		fprintf(m->outf, "\n");
+		print_summary(s, m->outf);
+		if (saved)
+			fprintf(m->outf, "results: %s/\n", where);
+		return RTM_SESSION_EXIT_USAGE;
+	}
+	j = summary_json(m, s->r, saved ? where : NULL);
+	if (!saved)	/* nothing lost: result.json is .result */
+		json_object_set_new(j, "result", rtm_result_to_json(s->r));
+	json_dumpf(j, m->outf, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', m->outf);
+	json_decref(j);
+	return RTM_SESSION_EXIT_USAGE;
+}
+
 /* Outcome 2: the results folder and its report; the table goes out even if they fail. */
 int rtm_session_outcome_save(struct rtm_session *s)
 {
 	const struct rtm_session_opts *m = s->o;
 	int ret = rtm_session_save_results(m, s->r, s->dir);
 
-	if (ret) {
-		/* the numbers of the run are not lost with its folder */
-		if (!m->out.json) {
-			fprintf(m->outf, "\n");
-			print_summary(s, m->outf);
-		}
-		return ret;
-	}
+	if (ret)
+		return outcome_rescue(s);
 	if (m->out.report && s->ops->report) {	/* a noise result gets its own pages */
 		/* the measurement is saved whatever happens to its report */
-		s->reported = s->ops->report(s->r, s->dir, &s->err) == 0;
+		ret = s->ops->report(s->r, s->dir, &s->err);
+		s->reported = ret == 0;
+		s->report_failed = ret < 0;	/* exit 2 at the end, the table printed */
 		if (!s->reported)
 			fprintf(m->errf, "rtmeasure: no report: %s; the results are saved "
 				"(rtmeasure report %s, once fixed)\n", s->err.msg, s->dir);
@@ -341,7 +392,8 @@ int rtm_session_outcome_print(struct rtm_session *s)
 			(double)r->duration_ns / 1e9, s->dir);
 	print_break(m, r);
 	rtm_session_trace_print(r, s->dir, m->errf);
-	if (save_extra_files(m, r, s->dir) || s->throughput_failed || s->noise_failed)
+	if (save_extra_files(s, s->dir) || s->throughput_failed || s->noise_failed ||
+	    s->report_failed)
 		status = RTM_SESSION_EXIT_USAGE;
 	if (m->out.json) {
 		json_t *j = summary_json(m, r, s->dir);

@@ -15,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "box/load.h"
 #include "box/rt.h"
@@ -65,6 +67,10 @@ static void session_release(struct rtm_session *s)
 	}
 	rtm_result_free(s->r);
 	rtm_sysinfo_free(s->si);
+	if (s->histfile_fd >= 0)
+		close(s->histfile_fd);
+	if (s->json_fd >= 0)
+		close(s->json_fd);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -98,13 +104,15 @@ static const void *probe_opts(struct rtm_session_opts *m)
 static int setup_checks(struct rtm_session *s)
 {
 	struct rtm_session_opts *m = s->o;
+	struct stat st;
 	int ret;
 
 	if ((ret = rtm_session_pick_backend(m)) || (ret = rtm_session_prepare(m)))
 		return ret;
-	if ((m->out.histfile &&
-	     (ret = rtm_session_check_out_file(m, m->out.histfile, "--histfile"))) ||
-	    (m->out.json_file && (ret = rtm_session_check_out_file(m, m->out.json_file, "--json"))))
+	if ((m->out.histfile && (ret = rtm_session_check_out_file(m, m->out.histfile,
+							"--histfile", &s->histfile_fd))) ||
+	    (m->out.json_file && (ret = rtm_session_check_out_file(m, m->out.json_file, "--json",
+								  &s->json_fd))))
 		return ret;
 	if (m->out.outdir && snprintf(s->dir, sizeof(s->dir), "%s", m->out.outdir) >=
 	    (int)sizeof(s->dir))
@@ -119,8 +127,11 @@ static int setup_checks(struct rtm_session *s)
 	m->preempt_model = s->si ? rtm_preempt_name(s->si->preempt) : NULL;
 	if (!m->out.outdir)
 		default_outdir(s->dir, sizeof(s->dir), s->si);
+	/* removed again, when empty, if the results cannot be saved there */
+	s->dir_made = lstat(s->dir, &st) < 0 && errno == ENOENT;
 	/* fail on an unusable folder now, not after the measurement */
-	return rtm_session_check_outdir(m, s->dir);
+	ret = rtm_session_check_outdir(m, s->dir);
+	return ret ? ret : rtm_session_check_fallback(m);
 }
 
 /* Set-up 2: the result's metadata (system facts, options, RT throttling). */
@@ -365,6 +376,8 @@ int rtm_session_run(struct rtm_session_opts *o, const struct rtm_session_ops *op
 	memset(&s, 0, sizeof(s));
 	s.o = o;
 	s.ops = ops;
+	s.histfile_fd = -1;
+	s.json_fd = -1;
 	if (o->out.line_buffered)	/* before anything is written to it */
 		setvbuf(o->outf, NULL, _IOLBF, 0);
 	if ((ret = setup_checks(&s)) || (ret = setup_result(&s))) {

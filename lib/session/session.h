@@ -63,6 +63,7 @@ struct rtm_session_out {
 	const char *outdir;			/* NULL: default name */
 	bool force;				/* --force: replace an earlier result in -o */
 	bool follow;				/* --follow: -o and FILEs may be symlinks */
+	const char *fallback_dir;		/* --fallback-dir: -o could not be written */
 	unsigned int hist_rows;			/* histogram.txt rows, 0 = auto */
 	int nbounds;
 	struct rtm_bound bounds[RTM_SESSION_MAX_BOUNDS];
@@ -153,8 +154,9 @@ struct rtm_session_live {
  * @publish: at each turn of the drive loop (the server picks the interval
  *	boundaries): new figures for the scrapes
  * @unserve: stop it (@state NULL: nothing to do)
- * @report: run's report.html and plots of the saved result in @dir; 0, or -errno
- *	with @err set (the results are kept)
+ * @report: run's report.html and plots of the saved result in @dir; 0, 1 when
+ *	nothing can draw them (gnuplot not installed: a note), or -errno with @err
+ *	set (the results are kept; the run exits 2, a promised output missing)
  * @throughput: run --throughput, the cost phase after the latency phase with
  *	@ctx: its section into @r; -1 after a warning when it failed
  * @summary: the table at the end (the latency summary, with run --noise's noise

@@ -39,7 +39,11 @@ struct rtm_session {
 	struct rtm_error err;
 	char dir[PATH_MAX];
 	char note[512];
+	int histfile_fd;		/* --histfile, --json=FILE: a FIFO or device opened */
+	int json_fd;			/* at the check (-1: a file, written at the end) */
+	bool dir_made;			/* the results folder did not exist before the run */
 	bool reported;
+	bool report_failed;		/* the report promised (run, noise) was not made: exit 2 */
 	bool throughput_failed;		/* run --throughput's phase failed: exit 2, latency kept */
 	bool noise_failed;		/* run --noise's phase could not run: the same */
 };
@@ -106,6 +110,31 @@ json_t *rtm_session_options_json(const struct rtm_session_opts *o);
 /* result.json and histogram.txt into @dir; RTM_SESSION_EXIT_USAGE after the message. */
 int rtm_session_save_results(const struct rtm_session_opts *o, const struct rtm_result *r,
 			     const char *dir);
+/* The same without the message: 0 or -errno with @err set. */
+int rtm_session_write_results(const struct rtm_session_opts *o, const struct rtm_result *r,
+			      const char *dir, struct rtm_error *err);
+
+/* ---- rescue.c: a result that -o could not take is not lost */
+
+/* histogram.txt's text (*@text NULL for a noise result, which has none); 0 or -ENOMEM. */
+int rtm_session_histogram_text(const struct rtm_session_opts *o, const struct rtm_result *r,
+			       char **text, size_t *len);
+
+/*
+ * --fallback-dir, before measuring: an existing folder that can be written and
+ * holds no result (unless --force), or a name whose folder can be written.
+ * RTM_SESSION_EXIT_USAGE after the one-line message; 0 when usable or not given.
+ */
+int rtm_session_check_fallback(const struct rtm_session_opts *o);
+/*
+ * The results folder @dir could not be written (the message is out): one line
+ * saying how much space the results need, and the results saved in
+ * --fallback-dir, else (or when that fails too) in a new folder in $TMPDIR or
+ * /tmp. 0 with the folder in @where, or -1 when nowhere could take them (the
+ * line says so).
+ */
+int rtm_session_rescue(const struct rtm_session_opts *o, const struct rtm_result *r,
+		       const char *dir, char *where, size_t len);
 
 /* ---- the streaming instance's consumers (lib/session/streaming.c, lib/trace/stream.h) */
 
@@ -253,8 +282,13 @@ void rtm_session_progress_show(struct rtm_session_progress *p, struct rtm_sessio
 int rtm_session_outcome_save(struct rtm_session *s);
 /* Outcome 3: what the user reads (or --json), the extra files, the bounds. */
 int rtm_session_outcome_print(struct rtm_session *s);
-/* A file named on the command line: can it be written (no symlink unless --follow)? */
+/*
+ * A file named on the command line: can it be written (no symlink unless
+ * --follow)? A FIFO or character device is opened now into *@fd (a FIFO no
+ * process reads is refused), else *@fd is -1. RTM_SESSION_EXIT_USAGE after
+ * the one-line message.
+ */
 int rtm_session_check_out_file(const struct rtm_session_opts *o, const char *path,
-			       const char *opt);
+			       const char *opt, int *fd);
 
 #endif

@@ -55,6 +55,21 @@ ok $? "export -o FIFO writes in place to its reader; the FIFO stays a FIFO"
 ls -A "$t" | grep -q '^\.' 
 ok $(( $? == 0 )) "no temporary file left beside the outputs"
 
+# a FIFO no process reads: refused at once in one line, never an open() that
+# waits for ever (timeout stands in for the hang, exit 124)
+printf '#!/bin/sh\nexec timeout 20 "%s" "$@"\n' "$RTMEASURE" >"$t/timed"
+chmod +x "$t/timed"
+untimed=$RTMEASURE
+RTMEASURE=$t/timed
+mkfifo "$t/lonely" "$t/lonely.prom"
+expect_refusal "export -o FIFO without a reader is refused" "no process reads" \
+	export --csv -o "$t/lonely" "$res"
+expect_refusal "export --prometheus-textfile FIFO without a reader is refused" \
+	"no process reads" export --prometheus-textfile "$t/lonely.prom" "$res"
+[ -p "$t/lonely" ] && [ -p "$t/lonely.prom" ]
+ok $? "... the FIFOs stay FIFOs"
+RTMEASURE=$untimed
+
 # ---------------------------------------------------------------- cyclic -o
 meas() { run_cmd cyclic --no-rt -l 20 -i 200us -q "$@"; }
 printf 'x' >"$t/afile"
@@ -113,6 +128,21 @@ wait "$reader"
 reader=
 [ "$rc" -eq 0 ] && [ -p "$t/hfifo" ] && cmp -s "$t/hfifo.out" "$t/h/histogram.txt"
 ok $? "--histfile FIFO: written in place, the same as histogram.txt"
+RTMEASURE=$t/timed
+meas -o "$t/h2" --histfile "$t/lonely"
+[ "$rc" -eq 2 ] && [ ! -e "$t/h2" ] && [ -z "$out" ] && echo "$err" | grep -q "no process reads"
+ok $? "--histfile FIFO without a reader: refused before measuring, no folder made ($err)"
+meas -o "$t/h2" --json="$t/lonely"
+[ "$rc" -eq 2 ] && [ ! -e "$t/h2" ] && echo "$err" | grep -q "no process reads"
+ok $? "--json=FIFO without a reader: refused before measuring ($err)"
+RTMEASURE=$untimed
+cat "$t/hfifo" >"$t/hfifo.out" &
+reader=$!
+run_cmd cyclic --no-rt -l 20 -i 200us -q -o "$t/h3" --json="$t/hfifo"
+wait "$reader"
+reader=
+[ "$rc" -eq 0 ] && jq -e '.result_dir' "$t/hfifo.out" >/dev/null
+ok $? "--json=FIFO with a reader: the reader gets the whole summary ($err)"
 
 # ---------------------------------------------------------------- monitor -o
 run_cmd monitor --no-rt --once -o "$t/linkdir"
@@ -149,9 +179,35 @@ if command -v gnuplot >/dev/null; then
 	expect_refusal "compare -o SYMLINK is refused" "symbolic link" \
 		compare "$res" "$res" -o "$t/linkout"
 	expect_refusal "report -o FILE is refused" "not a folder" report "$res" -o "$t/afile"
+	# a FIFO planted at plots/histogram.png: never opened or renamed over; the
+	# report run promised is missing, so the run exits 2 with a line naming it
+	mkdir -p "$t/pf/plots"
+	mkfifo "$t/pf/plots/histogram.png"
+	RTMEASURE=$t/timed
+	run_cmd run --no-rt -l 20 -i 200us -q --force -o "$t/pf"
+	RTMEASURE=$untimed
+	[ "$rc" -eq 2 ] && [ -p "$t/pf/plots/histogram.png" ] && [ -f "$t/pf/result.json" ] &&
+		echo "$err" | grep -q "no report: .*plots/histogram.png"
+	ok $? "run with a FIFO at plots/histogram.png: exit 2, no report, result kept ($rc: $err)"
+	[ ! -e "$t/pf/report.html" ] && [ -z "$(find "$t/pf/plots" -type f)" ]
+	ok $? "... and no part of the report left ($(find "$t/pf" -type f | tr '\n' ' '))"
 else
 	ok 0 "# SKIP gnuplot not installed"
 fi
+
+# ---------------------------------------------------------------- -o - of a folder
+# the commands that write a folder refuse "-" in one line: no folder named "-"
+mkdir "$t/dash"
+cd "$t/dash" || exit 1
+for args in "cyclic --no-rt -l 20 -i 200us -q" "run --no-rt -l 20 -i 200us -q" \
+	"noise --no-rt -D 1s -q" "monitor --no-rt --once" "report $res" "compare $res $res" \
+	"import $res/result.json"; do
+	# shellcheck disable=SC2086
+	expect_refusal "${args%% *} -o - is refused" "standard output" $args -o -
+	[ ! -e "$t/dash/-" ]
+	ok $? "... no folder named '-' made by ${args%% *}"
+done
+cd - >/dev/null || exit 1
 
 # ---------------------------------------------------------------- import
 head -c 3000 "$res/result.json" >"$t/cut.json"

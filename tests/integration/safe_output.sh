@@ -2,7 +2,8 @@
 # Integration (root): outputs on a full tmpfs, a read-only tmpfs and device
 # nodes made with mknod in a folder of our own (never the real /dev/null or
 # /dev/full): the message names the fix, no partial or temporary file is left,
-# a device node is written in place and never replaced.
+# a device node is written in place and never replaced; a disk that fills up
+# during a run loses no result (kept, saved elsewhere, or on stdout with --json).
 . "$RTM_SRCDIR/tests/lib.sh"
 need_root
 measure_lock "$@"
@@ -14,7 +15,9 @@ cleanup() {
 	rm -rf "$t"
 }
 trap cleanup EXIT
-mkdir "$t/full" "$t/ro"
+mkdir "$t/full" "$t/ro" "$t/rescue"
+# a rescued result lands in $TMPDIR: the test's own folder, removed at the end
+export TMPDIR="$t/rescue"
 mount -t tmpfs -o size=64k,mode=0755 rtm-test-full "$t/full" || skip "cannot mount a tmpfs"
 mount -t tmpfs -o ro,size=64k rtm-test-ro "$t/ro" || skip "cannot mount a read-only tmpfs"
 # leftovers: anything but the folders the test made
@@ -46,22 +49,83 @@ if command -v gnuplot >/dev/null; then
 	"$RTMEASURE" report "$res" -o "$t/full/rep" 2>"$t/stderr"
 	rc=$?
 	[ "$rc" -eq 2 ] && grep -q "$fix" "$t/stderr" || fail "report, full: rc $rc: $(cat "$t/stderr")"
-	for f in $(find "$t/full/rep" -type f); do
-		case "$f" in
-		*.dat) [ -s "$f" ] || fail "an empty $f left" ;;
-		*.gp)	# a plot's script: whole, ending as its template does
-			tp=$(sed -n '1s/^# The variables and template \([a-z_]*\.gp\) .*/\1/p' "$f")
-			[ -n "$tp" ] && [ "$(tail -n1 "$f")" = "$(tail -n1 "$RTM_SRCDIR/plots/$tp")" ] ||
-				fail "a cut script left: $f" ;;
-		*.png) head -c 8 "$f" | od -An -c | grep -q 'P   N   G' && \
-			tail -c 12 "$f" | od -An -c | grep -q 'I   E   N   D' ||
-			fail "a cut PNG left: $f" ;;
-		*) fail "a partial file left: $f" ;;
-		esac
-	done
-	find "$t/full" -name '.rtm-*' | grep -q . && fail "a temporary file left"
+	# all or nothing: no plot or data file without its page
+	[ -z "$(find "$t/full/rep" ! -type d 2>/dev/null)" ] ||
+		fail "report, full: a part of the report left: $(find "$t/full/rep" ! -type d)"
+	grep -q '\.rtm-' "$t/stderr" && fail "report, full: a staging name in the message"
 	echo "report, full: $(cat "$t/stderr")"
+	"$RTMEASURE" compare "$res" "$res" -o "$t/full/cmp" >/dev/null 2>"$t/stderr"
+	rc=$?
+	[ "$rc" -eq 2 ] && grep -q "$fix" "$t/stderr" ||
+		fail "compare, full: rc $rc: $(cat "$t/stderr")"
+	[ -z "$(find "$t/full/cmp" ! -type d 2>/dev/null)" ] ||
+		fail "compare, full: a part of the pages left: $(find "$t/full/cmp" ! -type d)"
+	find "$t/full" -name '.rtm-*' | grep -q . && fail "a temporary file or stage left"
+	echo "compare, full: $(cat "$t/stderr")"
 fi
+
+# ------------------------------------------------------------ the disk fills during a run
+# a 2 s run whose results folder fills up 0.7 s in: exit 2, the space needed
+# named, the result saved in a rescue folder in $TMPDIR (or --fallback-dir),
+# the summary printed, no empty results folder left
+fill_soon() {
+	rm -f "$t/full/fill"
+	(sleep 0.7; dd if=/dev/zero of="$t/full/fill" bs=4096 2>/dev/null) &
+	filler=$!
+}
+for args in "cyclic --no-rt -D 2s -q" "run --no-rt --no-report -D 2s -q" \
+	"noise --no-rt --no-trace -D 2s -q"; do
+	name=${args%% *}
+	rm -rf "${t:?}/rescue/"*
+	fill_soon
+	# shellcheck disable=SC2086
+	"$RTMEASURE" $args -o "$t/full/$name" >"$t/stdout" 2>"$t/stderr"
+	rc=$?
+	wait "$filler"
+	[ "$rc" -eq 2 ] || fail "$name, disk full at the end: exit $rc, want 2: $(cat "$t/stderr")"
+	grep -q "no space left" "$t/stderr" || fail "$name: no reason given: $(cat "$t/stderr")"
+	saved=$(ls -d "$t/rescue"/rtmeasure-rescue-* 2>/dev/null)
+	[ -n "$saved" ] && grep -q "results need [0-9]* KiB: saved in $saved/" "$t/stderr" ||
+		fail "$name: the result was not rescued: $(cat "$t/stderr")"
+	"$RTMEASURE" export --csv "$saved" >/dev/null ||
+		fail "$name: the rescued result does not load"
+	grep -q "^results: $saved/" "$t/stdout" && [ "$(grep -c . "$t/stdout")" -gt 2 ] ||
+		fail "$name: no summary or results line: $(cat "$t/stdout")"
+	[ ! -e "$t/full/$name" ] || fail "$name: an empty results folder left"
+	echo "$name, disk full at the end: $(tr '\n' ' ' <"$t/stderr")"
+done
+rm -rf "${t:?}/rescue/"*
+fill_soon
+timeout 60 "$RTMEASURE" monitor --no-rt -D 2s -o "$t/full/mon" </dev/null >/dev/null 2>"$t/stderr"
+rc=$?
+wait "$filler"
+saved=$(ls -d "$t/rescue"/rtmeasure-rescue-* 2>/dev/null)
+[ "$rc" -eq 2 ] && [ -n "$saved" ] && grep -q "results need [0-9]* KiB: saved in $saved/" \
+	"$t/stderr" && "$RTMEASURE" export --csv "$saved" >/dev/null ||
+	fail "monitor, disk full at the end: rc $rc: $(tail -3 "$t/stderr")"
+echo "monitor, disk full at the end: $(tail -1 "$t/stderr")"
+fill_soon
+"$RTMEASURE" cyclic --no-rt -D 2s -q -o "$t/full/c2" --fallback-dir "$t/fb" >"$t/stdout" \
+	2>"$t/stderr"
+rc=$?
+wait "$filler"
+[ "$rc" -eq 2 ] && [ -s "$t/fb/result.json" ] && [ -s "$t/fb/histogram.txt" ] &&
+	grep -q "saved in $t/fb/ instead" "$t/stderr" ||
+	fail "--fallback-dir: rc $rc: $(cat "$t/stderr")"
+# nowhere to save it: --json carries the whole result on stdout
+fill_soon
+TMPDIR="$t/full" "$RTMEASURE" cyclic --no-rt -D 2s --json -o "$t/full/c3" \
+	--fallback-dir "$t/full/fb3" >"$t/stdout" 2>"$t/stderr"
+rc=$?
+wait "$filler"
+[ "$rc" -eq 2 ] && grep -q "could not be saved anywhere" "$t/stderr" &&
+	jq -e '.result_dir == null and .result.schema == "rtmeasure-result/1"' "$t/stdout" \
+	>/dev/null || fail "--json with nowhere to save: rc $rc: $(cat "$t/stderr")"
+jq .result "$t/stdout" >"$t/rescued.json"
+"$RTMEASURE" export --csv "$t/rescued.json" >/dev/null || fail "--json's .result does not load"
+[ ! -e "$t/full/fb3" ] || fail "an empty --fallback-dir left"
+echo "--json, nowhere to save: $(tr '\n' ' ' <"$t/stderr")"
+rm -f "$t/full/fill"
 
 # ------------------------------------------------------------ read-only file system
 start=$(date +%s)

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include <unistd.h>
 
 #include "core/fileio.h"
+#include "core/stage.h"
 #include "present/plot.h"
 #include "../tap.h"
 
@@ -243,7 +245,7 @@ static void test_dir_open(void)
 static void test_targets(void)
 {
 	char buf[64] = "";
-	int pfd[2], status;
+	int pfd[2], ready[2], status;
 	ssize_t n;
 	pid_t pid;
 
@@ -276,23 +278,36 @@ static void test_targets(void)
 	is_int(rtm_write_target(at("t/old.csv"), "new\n", 4, 0), 0, "write_target: a file");
 	ok(same("t/old.csv", "new\n"), "... replaced");
 
-	/* a FIFO is written in place, to its reader */
-	if (pipe(pfd))
+	/* a FIFO is written in place, to its reader (open before the writer comes) */
+	if (pipe(pfd) || pipe(ready))
 		perror("pipe");
 	pid = fork();
 	if (pid == 0) {
-		int fd = open(at("t/fifo"), O_RDONLY);
+		int fd = open(at("t/fifo"), O_RDONLY | O_NONBLOCK);
+		struct pollfd p = { .fd = fd, .events = POLLIN };
 		char b[64];
 		ssize_t k, got = 0;
 
-		while (fd >= 0 && (k = read(fd, b + got, sizeof(b) - 1 - (size_t)got)) > 0)
-			got += k;
+		if (fd < 0 || write(ready[1], "r", 1) != 1)
+			_exit(1);
+		/* no POLLHUP before a writer came and went: wait for the data, then EOF */
+		while (poll(&p, 1, -1) >= 0) {
+			k = read(fd, b + got, sizeof(b) - 1 - (size_t)got);
+			if (k > 0)
+				got += k;
+			else if (k == 0 || errno != EAGAIN)
+				break;
+		}
 		if (write(pfd[1], b, (size_t)got) != got)
 			_exit(1);
 		_exit(0);
 	}
 	close(pfd[1]);
+	close(ready[1]);
 	alarm(20);
+	if (read(ready[0], buf, 1) != 1)
+		perror("the reader did not start");
+	close(ready[0]);
 	is_int(rtm_write_target(at("t/fifo"), "to the reader\n", 14, 0), 0,
 	       "write_target: a FIFO with a reader");
 	n = read(pfd[0], buf, sizeof(buf) - 1);
@@ -417,6 +432,70 @@ static void test_images_whole(void)
 	ok(!rtm_plot_image_whole(RTM_PLOT_PNG, svg, sizeof(svg) - 1), "an SVG is not a PNG");
 }
 
+/* A FIFO no process reads: refused at once, never waited for in open(). */
+static void test_fifo_without_reader(void)
+{
+	if (mkdir(at("nr"), 0755) || mkfifo(at("nr/fifo"), 0644))
+		perror("nr/fifo");
+	put("nr/file", "x");
+	alarm(20);	/* the old open() waited here for ever */
+	is_int(rtm_write_target(at("nr/fifo"), "x", 1, 0), -ENXIO,
+	       "write_target: a FIFO without a reader is ENXIO, no wait");
+	is_int(rtm_stream_open(at("nr/fifo"), 0), -ENXIO, "stream_open: the same");
+	alarm(0);
+	is_int(rtm_stream_open(at("nr/file"), 0), -EINVAL, "stream_open: a file is not a stream");
+	ok(strstr(rtm_write_strerror(-ENXIO), "no process reads") != NULL,
+	   "the message says no process reads it");
+}
+
+/* A report's files in @dir: a page and a data file in plots/; fails when @arg says so. */
+static int stage_files(const char *dir, void *arg, struct rtm_error *err)
+{
+	char path[PATH_MAX];
+	int ret = rtm_dir_make(dir, "plots/data");
+
+	snprintf(path, sizeof(path), "%s/report.html", dir);
+	if (!ret)
+		ret = rtm_write_atomic(path, "page\n", 5);
+	snprintf(path, sizeof(path), "%s/plots/data/b.dat", dir);
+	if (!ret)
+		ret = rtm_write_atomic(path, "1 2\n", 4);
+	if (!ret && arg)	/* the image that did not fit */
+		return rtm_error_setn(err, -ENOSPC, "cannot write %s/plots/c.png: %s", dir,
+				      rtm_write_strerror(-ENOSPC));
+	return ret ? rtm_error_setn(err, ret, "cannot write %s", path) : 0;
+}
+
+/* All or nothing: a set of files moved into place only when every one was written. */
+static void test_stage(void)
+{
+	struct rtm_error err = { "" };
+	char want[PATH_MAX + 64];
+
+	is_int(rtm_stage_write(at("st"), stage_files, NULL, &err), 0, "stage: a whole set");
+	ok(same("st/report.html", "page\n") && same("st/plots/data/b.dat", "1 2\n"),
+	   "... every file in place");
+	is_int(hidden("st"), 0, "... no staging folder left");
+
+	is_int(rtm_stage_write(at("st2"), stage_files, "fail", &err), -ENOSPC,
+	       "stage: a set cut short by a full disk");
+	is_int(kind("st2"), 0, "... nothing of it left, not even the folder it made");
+	snprintf(want, sizeof(want), "cannot write %s/plots/c.png: no space", at("st2"));
+	ok(!strncmp(err.msg, want, strlen(want)) && !strstr(err.msg, ".rtm-"),
+	   "... the message names the final path, not the stage");
+
+	if (mkdir(at("st3"), 0755) || mkdir(at("st3/plots"), 0755) ||
+	    mkdir(at("st3/plots/data"), 0755) || mkfifo(at("st3/plots/data/b.dat"), 0644))
+		perror("st3");
+	is_int(rtm_stage_write(at("st3"), stage_files, NULL, &err), -EEXIST,
+	       "stage: a FIFO planted at a final name fails the set");
+	ok(kind("st3/report.html") == 0 && kind("st3/plots/data/b.dat") == S_IFIFO,
+	   "... no file moved, the FIFO untouched");
+	is_int(hidden("st3"), 0, "... no staging folder left");
+	snprintf(want, sizeof(want), "cannot write %s/plots/data/b.dat: a FIFO", at("st3"));
+	ok(!strncmp(err.msg, want, strlen(want)), "... the message names it");
+}
+
 int main(void)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -433,6 +512,8 @@ int main(void)
 	test_messages();
 	test_images_whole();
 	test_named_temporary();
+	test_fifo_without_reader();
+	test_stage();
 	nftw(top, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	return tap_done();
 }
