@@ -120,8 +120,10 @@ int main(int argc, char **argv)
 
 		if (strcmp(name, commands[i].name))
 			continue;
-		if (commands[i].stops)
+		if (commands[i].stops) {
 			rtm_cli_catch_stop();	/* first: nothing slow has happened yet */
+			rtm_cli_restore_ktracer();
+		}
 		status = commands[i].run(argc - 1, argv + 1, &cli);
 		/* stopped by a signal and saved: 130 (SIGINT), 143 (SIGTERM), 129 (SIGHUP) */
 		if (stop_signal && status != RTM_EXIT_USAGE)

@@ -50,6 +50,14 @@ struct rtm_trace;
 /* One line on stderr naming the stale trace instances @t's creation removed. */
 void rtm_cli_trace_note(const struct rtm_trace *t);
 
+/*
+ * Before a measuring command: the kernel tracers' global settings that a
+ * killed rtmeasure changed (its journal in the lock directory) are put back,
+ * the killed run's trace instances removed first, each said in one line on
+ * stderr; a journal that cannot be applied gets a one-line warning.
+ */
+void rtm_cli_restore_ktracer(void);
+
 /* Colour only on a terminal, and never when NO_COLOR is set. */
 bool rtm_cli_colour(int fd);
 
