@@ -134,8 +134,10 @@ int main(int argc, char **argv)
 			continue;
 		if (commands[i].stops)
 			rtm_cli_catch_stop();	/* first: nothing slow has happened yet */
-		if (commands[i].stops && !asks_help(argc, argv))
-			rtm_cli_clean_leftovers();
+		if (commands[i].stops && !asks_help(argc, argv)) {
+			rtm_cli_clean_leftovers();	/* before the journal: instances first */
+			rtm_cli_restore_ktracer();
+		}
 		status = commands[i].run(argc - 1, argv + 1, &cli);
 		/* stopped by a signal and saved: 130 (SIGINT), 143 (SIGTERM), 129 (SIGHUP) */
 		if (stop_signal && status != RTM_EXIT_USAGE)

@@ -2,7 +2,8 @@
 /*
  * cli.c - what the subcommands share: the one-line errors (and the one for an
  * option getopt_long() refused), the terminal's colour and width, result
- * paths and the -o folder check.
+ * paths, the -o folder check, and the kernel tracer settings a killed run
+ * left to put back.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -17,6 +18,8 @@
 #include "cli/cli.h"
 #include "core/fileio.h"
 #include "core/tmpdir.h"
+#include "core/runlock.h"
+#include "probe/ktracer.h"
 #include "tracefs/instance.h"
 
 int rtm_cli_fail(const char *fmt, ...)
@@ -113,6 +116,35 @@ void rtm_cli_clean_leftovers(void)
 void rtm_cli_trace_note(const struct rtm_trace *t)
 {
 	rtm_trace_stale_note(t, stderr);
+}
+
+static void ktjournal_note(bool warning, const char *msg, void *arg)
+{
+	(void)arg;
+	fprintf(stderr, "rtmeasure: %s%s\n", warning ? "warning: " : "", msg);
+}
+
+void rtm_cli_restore_ktracer(void)
+{
+	struct rtm_error err = { "" };
+	char removed[256];
+	const char *dir;
+
+	/* the usual case, nothing waits: tracefs is not even looked for */
+	if (!rtm_ktjournal_pending())
+		return;
+	dir = rtm_trace_find_tracefs(&err);
+	if (!dir) {
+		fprintf(stderr, "rtmeasure: warning: cannot restore the kernel tracer settings a "
+			"killed rtmeasure changed (its journal is in %s): %s\n", rtm_runlock_dir(),
+			err.msg);
+		return;
+	}
+	/* a tracer still running in a killed run's instance would undo the restore */
+	if (rtm_trace_remove_stale(removed, sizeof(removed)) > 0)
+		fprintf(stderr, "rtmeasure: removed stale trace instances of a killed rtmeasure: "
+			"%s\n", removed);
+	rtm_ktjournal_recover(dir, ktjournal_note, NULL);
 }
 
 bool rtm_cli_colour(int fd)

@@ -58,6 +58,14 @@ void rtm_cli_trace_note(const struct rtm_trace *t);
  */
 void rtm_cli_clean_leftovers(void);
 
+/*
+ * Before a measuring command: the kernel tracers' global settings that a
+ * killed rtmeasure changed (its journal in the lock directory) are put back,
+ * the killed run's trace instances removed first, each said in one line on
+ * stderr; a journal that cannot be applied gets a one-line warning.
+ */
+void rtm_cli_restore_ktracer(void);
+
 /* Colour only on a terminal, and never when NO_COLOR is set. */
 bool rtm_cli_colour(int fd);
 

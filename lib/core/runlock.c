@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * runlock.c - flock(2) locks on files in the lock directory: tracefs
- * instances and measured CPUs. See runlock.h for the files and their meaning.
+ * instances, journals and measured CPUs. See runlock.h for the files and their meaning.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/runlock.h"
@@ -152,6 +156,179 @@ int rtm_runlock_instance_stale(const char *name)
 	if (fd == -EWOULDBLOCK)
 		return -EBUSY;
 	return fd;
+}
+
+/* --------------------------------------------------------- journals */
+
+#define JOURNAL_SUFFIX ".journal"
+
+/* The lock directory, made if missing, opened; -errno with a message. */
+static int open_lock_dir(struct rtm_error *err)
+{
+	char path[PATH_MAX];
+	int fd, ret;
+
+	ret = lock_dir(path, sizeof(path), "", err);
+	if (ret)
+		return ret;
+	fd = open(rtm_runlock_dir(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return rtm_error_setn(err, -errno, "cannot open lock directory %s: %s",
+				      rtm_runlock_dir(), strerror(errno));
+	return fd;
+}
+
+/* 64 unguessable bits (the clock when the kernel has no getrandom: O_EXCL still holds). */
+static uint64_t random_bits(void)
+{
+	struct timespec ts;
+	uint64_t r;
+
+	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) == (ssize_t)sizeof(r))
+		return r;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_nsec * 0x9e3779b97f4a7c15ULL ^ (uint64_t)ts.tv_sec;
+}
+
+static int write_all(int fd, const char *text)
+{
+	size_t len = strlen(text), done = 0;
+	ssize_t w;
+
+	while (done < len) {
+		w = write(fd, text + done, len - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? -errno : -EIO;
+		done += (size_t)w;
+	}
+	return fsync(fd) ? -errno : 0;
+}
+
+/*
+ * @text into a new file of @dfd, locked, under the name @name. It is written
+ * under a temporary name (never a journal's) and linked to @name only once
+ * locked and whole; link() refuses a name that exists. 0 or -errno.
+ */
+static int journal_place(int dfd, int fd, const char *tmp, const char *text, const char *name)
+{
+	int ret;
+
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0)
+		return -errno;
+	ret = write_all(fd, text);
+	if (!ret && linkat(dfd, tmp, dfd, name, 0) < 0)
+		ret = -errno;
+	return ret;
+}
+
+int rtm_runlock_journal_create(const char *kind, const char *text, char *name, size_t len,
+			       struct rtm_error *err)
+{
+	char tmp[PATH_MAX];
+	int dfd, fd = -1, ret = -EEXIST, tries;
+	uint64_t r;
+
+	dfd = open_lock_dir(err);
+	if (dfd < 0)
+		return dfd;
+	/* another file at either name (a collision, or planted): another name */
+	for (tries = 0; tries < 8 && ret == -EEXIST; tries++) {
+		r = random_bits();
+		snprintf(tmp, sizeof(tmp), ".%s-%ld-%016llx.tmp", kind, (long)getpid(),
+			 (unsigned long long)r);
+		if (snprintf(name, len, "%s-%ld-%016llx%s", kind, (long)getpid(),
+			     (unsigned long long)r, JOURNAL_SUFFIX) >= (int)len) {
+			ret = -ENAMETOOLONG;
+			break;
+		}
+		fd = openat(dfd, tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd < 0) {
+			ret = -errno;
+			continue;
+		}
+		ret = journal_place(dfd, fd, tmp, text, name);
+		unlinkat(dfd, tmp, 0);
+		if (ret) {
+			close(fd);
+			fd = -1;
+		}
+	}
+	close(dfd);
+	if (ret)
+		return rtm_error_setn(err, ret, "cannot write a journal in %s: %s (set "
+				      "RTMEASURE_LOCK_DIR to a writable directory every rtmeasure "
+				      "on this box uses)", rtm_runlock_dir(), strerror(-ret));
+	return fd;
+}
+
+void rtm_runlock_journal_remove(const char *name, int fd)
+{
+	char path[PATH_MAX];
+
+	if (fd < 0)
+		return;
+	/* unlink first: nobody may see the file unlocked while we live */
+	if (snprintf(path, sizeof(path), "%s/%s", rtm_runlock_dir(), name) < (int)sizeof(path))
+		unlink(path);
+	close(fd);
+}
+
+/* Is @name a journal of @kind: <kind>-...journal? */
+static bool journal_of(const char *name, const char *kind)
+{
+	size_t n = strlen(name), k = strlen(kind), s = strlen(JOURNAL_SUFFIX);
+
+	return n > k + 1 + s && !strncmp(name, kind, k) && name[k] == '-' &&
+	       !strcmp(name + n - s, JOURNAL_SUFFIX);
+}
+
+/* Journal @name of @dfd opened and locked when a killed run of this user left it; else -1. */
+static int journal_take(int dfd, const char *name)
+{
+	struct stat st, now;
+	int fd;
+
+	/* a FIFO planted at the name must not block us: O_NONBLOCK, then regular files only */
+	fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+	    flock(fd, LOCK_EX | LOCK_NB) < 0 ||
+	    /* removed (or replaced) by another run between our open and our lock */
+	    fstatat(dfd, name, &now, AT_SYMLINK_NOFOLLOW) || now.st_ino != st.st_ino ||
+	    now.st_dev != st.st_dev) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int rtm_runlock_journal_each(const char *kind,
+			     enum rtm_journal_verdict (*fn)(const char *name, int fd, void *arg),
+			     void *arg)
+{
+	struct dirent *de;
+	int n = 0, fd;
+	DIR *d;
+
+	d = opendir(rtm_runlock_dir());
+	if (!d)
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		if (!journal_of(de->d_name, kind))
+			continue;
+		fd = journal_take(dirfd(d), de->d_name);
+		if (fd < 0)
+			continue;
+		n++;
+		if (fn(de->d_name, fd, arg) == RTM_JOURNAL_REMOVE)
+			unlinkat(dirfd(d), de->d_name, 0);
+		close(fd);
+	}
+	closedir(d);
+	return n;
 }
 
 /* --------------------------------------------------------- measured CPUs */

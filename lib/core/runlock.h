@@ -16,6 +16,10 @@
  *                         holder; it writes "PID [exclusive]" into the file)
  *   cpu<N>.guests         shared-locked by later runs that measure CPU N too;
  *                         the holder notices them by trying to take it.
+ *   <kind>-<PID>-<random>.journal
+ *                         what a run must put back if it is killed (a kernel
+ *                         tracer's global settings), held while it runs; one
+ *                         whose lock can be taken is a killed run's.
  */
 #ifndef RTM_RUNLOCK_H
 #define RTM_RUNLOCK_H
@@ -54,6 +58,42 @@ void rtm_runlock_instance_release(const char *name, int fd);
  * -EBUSY: its owner runs.
  */
 int rtm_runlock_instance_stale(const char *name);
+
+/* --------------------------------------------------------- journals */
+
+/**
+ * rtm_runlock_journal_create - leave @text where the next run finds it if we are killed
+ * @kind: the journal's kind ("ktracer"): its file is <kind>-<PID>-<random>.journal
+ * @name: set to that file name (for rtm_runlock_journal_remove())
+ *
+ * The file is created with O_EXCL | O_NOFOLLOW relative to the opened lock
+ * directory, mode 0600, and locked before it gets its final name, so no other
+ * run ever sees it unlocked while we live. Returns the locked descriptor, to
+ * keep open for the run's life, or -errno with a message.
+ */
+int rtm_runlock_journal_create(const char *kind, const char *text, char *name, size_t len,
+			       struct rtm_error *err);
+
+/* Remove journal @name (we hold it as @fd), then drop its lock (@fd < 0: nothing). */
+void rtm_runlock_journal_remove(const char *name, int fd);
+
+/* What a rtm_runlock_journal_each() callback decides about a killed run's journal. */
+enum rtm_journal_verdict {
+	RTM_JOURNAL_KEEP,		/* left for a later run */
+	RTM_JOURNAL_REMOVE,		/* done with (applied, or useless) */
+};
+
+/**
+ * rtm_runlock_journal_each - the journals of @kind that killed runs left
+ * @fn: called with each one's name and a locked read-only descriptor
+ *
+ * Only regular files of this user whose lock can be taken are handed on: a
+ * live run's journal (locked), a symbolic link, a FIFO or another user's file
+ * at a journal's name is passed over. Returns how many were handed to @fn.
+ */
+int rtm_runlock_journal_each(const char *kind,
+			     enum rtm_journal_verdict (*fn)(const char *name, int fd, void *arg),
+			     void *arg);
 
 /* --------------------------------------------------------- measured CPUs */
 

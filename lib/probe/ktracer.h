@@ -5,7 +5,8 @@
  * hwlat runs in a private instance (the kernel allows one instance at a time
  * to have it), but its width, window, thread mode and tracing_thresh are
  * global files of the top level: they are saved before rtmeasure writes them
- * and put back on every exit path. The functions here work on a tracefs
+ * and put back on every exit path; a journal in the lock directory lets the
+ * next run put them back when SIGKILL left no exit path. The functions here work on a tracefs
  * directory given by path, so the save/apply/restore rules are tested on a
  * copied tree. Its samples (ftrace:hwlat, decoded by tracedec) are gathered
  * per CPU into what sections.noise holds (docs/result-schema.md).
@@ -244,6 +245,58 @@ uint64_t rtm_timerlat_acc_thread_samples(const struct rtm_timerlat_acc *a, int c
  */
 int rtm_timerlat_fill(const struct rtm_timerlat_acc *a, const struct rtm_cpulist *cpus,
 		      uint64_t events_lost, struct rtm_result *r);
+
+/* ---- ktjournal.c: the settings a killed run leaves for the next one */
+
+/*
+ * A run's journal of a tracer's saved settings: a file in the lock directory
+ * (core/runlock.h) that the run holds locked while it lives, so a run killed
+ * before it could put the settings back leaves what the next run needs.
+ */
+struct rtm_ktjournal {
+	int fd;
+	char name[128];			/* its file name; "": none */
+};
+
+/**
+ * rtm_ktjournal_write - journal the settings a tracer's save function read
+ * @dir: the tracefs top level they were read from
+ * @tracer: "hwlat", "osnoise" or "timerlat"
+ * @saved: its struct rtm_hwlat_saved, rtm_osnoise_saved or rtm_timerlat_saved
+ *
+ * Called before the first setting is changed. 0, or -errno with @err set
+ * (@j then holds none).
+ */
+int rtm_ktjournal_write(struct rtm_ktjournal *j, const char *dir, const char *tracer,
+			const void *saved, struct rtm_error *err);
+/*
+ * The end of the run's hold: the journal is removed when the run put the
+ * settings back (@restored), else left unlocked for the next run. Nothing
+ * when @j holds none; safe to call twice.
+ */
+void rtm_ktjournal_close(struct rtm_ktjournal *j, bool restored);
+
+/* A line for the user: what was restored, or why a journal was not (@warning). */
+typedef void (*rtm_ktjournal_note_fn)(bool warning, const char *msg, void *arg);
+
+/* Is there a journal a killed run of this user left (one whose lock can be taken)? */
+bool rtm_ktjournal_pending(void);
+
+/**
+ * rtm_ktjournal_recover - put back the settings that killed runs changed
+ * @dir: the tracefs top level. The rtmeasure-* instances killed runs left
+ *	must be gone first (rtm_trace_remove_stale()): a tracer still running
+ *	there leaves its journal for a later run, and hwlat itself writes
+ *	tracing_thresh back when its instance goes.
+ * @fn: told one line per journal found (may be NULL)
+ *
+ * A journal is applied through the tracer's restore function and removed;
+ * one that cannot be read, names no known tracer or setting, or whose
+ * tracer this kernel lacks is removed with a warning; one for another
+ * tracefs, or whose tracer is in use, is left with a warning. A live run's
+ * journal is not touched. Returns how many were applied.
+ */
+int rtm_ktjournal_recover(const char *dir, rtm_ktjournal_note_fn fn, void *arg);
 
 /* The options of the timerlat backend (rtm_probe_timerlat_ops). */
 struct rtm_probe_timerlat_opts {

@@ -6,7 +6,8 @@
  * per-cpu mode with interrupts off, osnoise preemptible with its causes
  * counted); this side configures the tracer, drains its events from a private
  * instance once a second (lib/probe/ktracer_probe.c), and puts every global
- * setting back when it ends, however it ends.
+ * setting back when it ends, however it ends: on SIGKILL, the next run does,
+ * from the journal written before the first change (lib/probe/ktjournal.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -22,17 +23,22 @@ struct probe_hwlat {
 	struct rtm_probe_noise_opts opts;
 	struct rtm_hwlat_saved saved;
 	struct rtm_osnoise_saved osaved;
+	struct rtm_ktjournal journal;	/* the saved settings, for a run after a SIGKILL */
 	bool applied;			/* the saved settings must be put back */
 };
 
 /* Put back what was changed; safe to call twice. */
 static void teardown(struct probe_hwlat *p)
 {
+	int ret = 0;
+
 	rtm_ktprobe_close(&p->k);	/* current_tracer nop first: hwlat resets its thresh */
 	if (p->applied && p->osnoise)
-		rtm_osnoise_restore(p->k.dir, &p->osaved);
+		ret = rtm_osnoise_restore(p->k.dir, &p->osaved);
 	else if (p->applied)
-		rtm_hwlat_restore(p->k.dir, &p->saved);
+		ret = rtm_hwlat_restore(p->k.dir, &p->saved);
+	/* not all put back: the journal stays, and the next run tries again */
+	rtm_ktjournal_close(&p->journal, ret == 0);
 	p->applied = false;
 }
 
@@ -60,13 +66,15 @@ static int configure(struct probe_hwlat *p, struct rtm_error *err)
 	uint64_t th = o->threshold_ns < 1000 ? 1 : (o->threshold_ns + 999) / 1000;
 
 	if (p->osnoise) {
-		if (rtm_osnoise_save(dir, &p->osaved, err))
+		if (rtm_osnoise_save(dir, &p->osaved, err) ||
+		    rtm_ktjournal_write(&p->journal, dir, "osnoise", &p->osaved, err))
 			return -1;
 		p->applied = true;
 		return rtm_osnoise_apply(dir, th, o->width_ns / 1000, o->window_ns / 1000,
 					 p->k.cpulist, err) ? -1 : 0;
 	}
-	if (rtm_hwlat_save(dir, &p->saved, err))
+	if (rtm_hwlat_save(dir, &p->saved, err) ||
+	    rtm_ktjournal_write(&p->journal, dir, "hwlat", &p->saved, err))
 		return -1;
 	p->applied = true;
 	return rtm_hwlat_apply(dir, th, o->width_ns / 1000, o->window_ns / 1000, "per-cpu",

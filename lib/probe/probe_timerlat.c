@@ -8,7 +8,8 @@
  * the tracer in rtmeasure's private instance, drains its samples once a
  * second (lib/probe/ktracer_probe.c), and puts every global setting
  * (osnoise/timerlat_period_us, cpus, stop_tracing*, print_stack) back when it
- * ends, however it ends.
+ * ends, however it ends: on SIGKILL, the next run does, from the journal
+ * written before the first change (lib/probe/ktjournal.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -29,6 +30,7 @@ struct probe_timerlat {
 	struct rtm_ktprobe k;		/* first: the shared ops take it */
 	struct rtm_probe_timerlat_opts opts;
 	struct rtm_timerlat_saved saved;
+	struct rtm_ktjournal journal;	/* the saved settings, for a run after a SIGKILL */
 	bool applied;			/* the saved settings must be put back */
 	int dma_fd;			/* /dev/cpu_dma_latency held, -1: not */
 };
@@ -36,9 +38,13 @@ struct probe_timerlat {
 /* Put back what was changed; safe to call twice. */
 static void teardown(struct probe_timerlat *p)
 {
+	int ret = 0;
+
 	rtm_ktprobe_close(&p->k);	/* current_tracer nop first: the kthreads end */
 	if (p->applied)
-		rtm_timerlat_restore(p->k.dir, &p->saved);
+		ret = rtm_timerlat_restore(p->k.dir, &p->saved);
+	/* not all put back: the journal stays, and the next run tries again */
+	rtm_ktjournal_close(&p->journal, ret == 0);
 	p->applied = false;
 	if (p->dma_fd >= 0)
 		rtm_dma_latency_release(p->dma_fd);
@@ -133,7 +139,8 @@ static int wait_threads(struct probe_timerlat *p, struct rtm_error *err)
 
 static int start_tracer(struct probe_timerlat *p, struct rtm_error *err)
 {
-	if (rtm_timerlat_save(p->k.dir, &p->saved, err))
+	if (rtm_timerlat_save(p->k.dir, &p->saved, err) ||
+	    rtm_ktjournal_write(&p->journal, p->k.dir, "timerlat", &p->saved, err))
 		return -1;
 	p->applied = true;
 	if (rtm_timerlat_apply(p->k.dir, p->opts.interval_ns / 1000, p->k.cpulist, err) ||

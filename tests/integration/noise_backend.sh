@@ -5,7 +5,8 @@
 # option and the fix, exit 2, nothing measured; auto runs the busy loop and the
 # summary and result.json say why. On a kernel with them: each fills
 # sections.noise from its tracer and leaves every setting it changed and no
-# instance behind. Never asserts timing.
+# instance behind; a run killed with SIGKILL leaves them changed, and the next
+# measuring command puts them back and says so. Never asserts timing.
 . "$RTM_SRCDIR/tests/lib.sh"
 need_root
 need_jq
@@ -75,4 +76,26 @@ jq -e '.sections.noise.backend == "hwlat" and (.sections.noise.cpus | length) >=
 	.sections.noise.cpus[0].sampled_ns == null and .sections.noise.cpus[0].samples >= 0' \
 	"$out/hw/result.json" >/dev/null || fail "result.json: no hwlat section"
 echo "ok: hwlat backend: section filled, settings restored"
+
+# SIGKILL: nothing runs in the killed process; its journal (a private lock
+# directory, so no other run's start restores it first) is the next run's
+export RTMEASURE_LOCK_DIR="$out/locks"
+"$RTMEASURE" noise --backend hwlat -D 60s --window 200ms --width 100ms -o "$out/hwk" \
+	>"$out/hwk.out" 2>"$out/hwk.err" & pid=$!
+for _ in $(seq 100); do
+	ls "$RTMEASURE_LOCK_DIR"/ktracer-$pid-*.journal >/dev/null 2>&1 &&
+		[ "$(cat $T/hwlat_detector/width)" = 100000 ] && break
+	sleep 0.1
+done
+kill -KILL $pid
+wait $pid 2>/dev/null
+[ "$(state)" != "$before" ] || fail "the killed run changed no setting: nothing to test"
+"$RTMEASURE" cyclic --no-rt -l 20 -i 200us -a 0 -q -o "$out/next" 2>"$out/next.err" ||
+	fail "the next run: exit $? ($(cat "$out/next.err"))"
+grep -q "^rtmeasure: restored the hwlat settings a killed rtmeasure changed (pid $pid: " \
+	"$out/next.err" || fail "the next run does not say it restored them: $(cat "$out/next.err")"
+[ "$(state)" = "$before" ] || fail "not restored after SIGKILL: before: $before; after: $(state)"
+ls "$RTMEASURE_LOCK_DIR"/*.journal >/dev/null 2>&1 && fail "a journal is left"
+no_instances_of $pid
+echo "ok: hwlat killed: the next run restored its settings and said so"
 exit 0
