@@ -168,7 +168,8 @@ static int fill_file(int fd, uint64_t bytes, uint32_t align)
 static int create_file(struct rtm_io_target *t, const char *dir,
 		       const struct rtm_io_target_req *req, struct rtm_error *err)
 {
-	char avail[16], need[16];
+	char avail[32], need[32], fsname[32];
+	struct statfs sfs;
 	struct statvfs vfs;
 	struct stat st;
 	int e;
@@ -177,6 +178,14 @@ static int create_file(struct rtm_io_target *t, const char *dir,
 	if (t->dirfd < 0)
 		return rtm_error_setn(err, t->dirfd, "io: cannot open the folder %s: %s", dir,
 				      strerror(-t->dirfd));
+	/* memory is no device: refused before anything is written there */
+	if (!fstatfs(t->dirfd, &sfs)) {
+		rtm_io_fs_name((long)sfs.f_type, fsname, sizeof(fsname));
+		if (!strcmp(fsname, "tmpfs") || !strcmp(fsname, "ramfs"))
+			return rtm_error_setn(err, -EINVAL, "io: %s is on %s, in memory: no device "
+					      "to measure (give --target on a disk file system, "
+					      "or -o a folder on one)", dir, fsname);
+	}
 	if (fstatvfs(t->dirfd, &vfs))
 		return rtm_error_setn(err, -errno, "io: %s: statvfs: %s", dir, strerror(errno));
 	if ((uint64_t)vfs.f_bavail * vfs.f_frsize < req->file_bytes + RTM_IO_FREE_RESERVE) {

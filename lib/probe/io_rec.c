@@ -60,6 +60,33 @@ int rtm_io_ops_parse(const char *s, uint8_t *seq, struct rtm_error *err)
 	return n;
 }
 
+int rtm_io_bytes_parse(const char *s, const char *what, uint64_t *bytes, struct rtm_error *err)
+{
+	static const struct { const char *suffix; unsigned int shift; } units[] = {
+		{ "", 0 }, { "b", 0 }, { "k", 10 }, { "kib", 10 }, { "kb", 10 }, { "m", 20 },
+		{ "mib", 20 }, { "mb", 20 }, { "g", 30 }, { "gib", 30 }, { "gb", 30 },
+	};
+	unsigned long long v;
+	char *end;
+	size_t i;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || *s == '-')
+		goto bad;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcasecmp(end, units[i].suffix))
+			continue;
+		if (v > (UINT64_MAX >> units[i].shift))
+			goto bad;
+		*bytes = (uint64_t)v << units[i].shift;
+		return 0;
+	}
+bad:
+	return rtm_error_setn(err, -EINVAL, "%s: '%s' is not a size (use bytes, or 4k, 64k, 1m, "
+			      "1g)", what, s);
+}
+
 int rtm_ioprio_parse(const char *s, struct rtm_ioprio *p, struct rtm_error *err)
 {
 	const char *colon = strchr(s, ':');

@@ -54,6 +54,12 @@ bool rtm_io_op_writes(enum rtm_io_op op);
 int rtm_io_ops_parse(const char *s, uint8_t *seq, struct rtm_error *err);
 
 /*
+ * "4k", "64KiB", "1m", "512": bytes, with k, m, g (and KiB, MiB, GiB) as powers
+ * of 1024. 0 or -EINVAL with @err naming @what ("--size").
+ */
+int rtm_io_bytes_parse(const char *s, const char *what, uint64_t *bytes, struct rtm_error *err);
+
+/*
  * An I/O priority: class RTM_IOPRIO_RT, _BE or _IDLE and level 0..7 (none for
  * idle); RTM_IOPRIO_NONE leaves the thread's as it is.
  */
