@@ -135,7 +135,7 @@ static int io_parse_value(struct io_cmd_opts *o, int c, const char *arg, struct 
 		if (rtm_io_bytes_parse(arg, "--size", &v, err))
 			return -EINVAL;
 		if (!v || v > (64U << 20))
-			return rtm_error_set(err, "--size %s: give 512 bytes to 64m", arg);
+			return rtm_error_set(err, "give 512 bytes to 64m");
 		o->probe.size = (uint32_t)v;
 		return 0;
 	case IO_OPT_FILE_SIZE:
@@ -195,7 +195,9 @@ static int io_parse(struct io_cmd_opts *o, int argc, char **argv)
 		case ':':
 			return rtm_cli_bad_option("io", g.shortopts, g.longopts, argv);
 		}
-		if (io_parse_value(o, c, optarg, &err))
+		if (io_parse_value(o, c, optarg, &err) && !strncmp(err.msg, "--", 2))
+			return rtm_cli_fail("io: %s", err.msg);	/* it names the option */
+		if (err.msg[0])
 			return rtm_cli_fail("io: %s %s: %s", rtm_opts_name(&io_cmd, c, name,
 					    sizeof(name)), optarg, err.msg);
 	}
