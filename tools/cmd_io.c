@@ -229,6 +229,9 @@ static int io_check(struct io_cmd_opts *o)
 	} else if (rtm_sched_validate(&o->probe.sched, &err)) {
 		return rtm_cli_fail("io: -p: %s", err.msg);
 	}
+	if (o->cpu_given && o->probe.cpu >= sysconf(_SC_NPROCESSORS_CONF))
+		return rtm_cli_fail("io: -a %d: this box has CPUs 0-%ld", o->probe.cpu,
+				    sysconf(_SC_NPROCESSORS_CONF) - 1);
 	if (!o->cpu_given && !sched_getaffinity(0, sizeof(set), &set))
 		for (i = CPU_SETSIZE - 1; i >= 0; i--)
 			if (CPU_ISSET(i, &set)) {

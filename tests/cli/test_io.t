@@ -26,6 +26,7 @@ expect_usage_error "writes to an existing file without --allow-writes" \
 	io --no-rt --target "$tmp/existing" --op write -o "$tmp/a"
 echo "$err" | grep -q -- "--allow-writes"
 ok $? "the way to allow it is named ($err)"
+expect_usage_error "a CPU that does not exist" io -a 4000 -o "$tmp/a"
 expect_usage_error "a stray argument" io extra
 [ ! -e "$tmp/a/result.json" ]
 ok $? "no result written by a refused run"

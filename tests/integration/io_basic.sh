@@ -95,6 +95,16 @@ run_cmd io -D 1s --target "$loop" --force-device --op randwrite -o "$w/c"
 	fail "reads of the device with --force-device exited $?"
 jq -e '.sections.io.target.kind == "device" and .sections.io.ops.randread.count > 0' \
 	"$w/c/result.json" >/dev/null || fail "the device run recorded no reads"
+# a priority the thread may not take: refused before measuring, the created file removed
+if command -v setpriv >/dev/null; then
+	chmod 755 "$w" "$mnt" && mkdir "$mnt/g" && chmod 777 "$mnt/g"
+	setpriv --reuid 65534 --regid 65534 --clear-groups --inh-caps=-all "$RTMEASURE" io \
+		--no-rt --ioprio rt:2 -D 1s --file-size 1m -q -o "$mnt/g/r" 2>"$w/g.err"
+	rc=$?
+	[ $rc -eq 2 ] && [ "$(wc -l <"$w/g.err")" -eq 1 ] && grep -q CAP_SYS_ADMIN "$w/g.err" ||
+		fail "--ioprio rt:2 unprivileged: exit $rc: $(cat "$w/g.err")"
+	! ls "$mnt/g/r" | grep -q '^rtmeasure-io-' || fail "a refused priority left the target file"
+fi
 if [ -d /dev/shm ] && [ "$(stat -f -c %T /dev/shm)" = tmpfs ]; then
 	run_cmd io -D 1s --target /dev/shm -o "$w/d"
 	[ $rc -eq 2 ] && echo "$err" | grep -q tmpfs || fail "tmpfs not refused by name: $rc $err"
