@@ -19,6 +19,7 @@ static const struct rtm_command commands[] = {
 	/* the userspace noise detector; hwlat is its other name */
 	{ "noise", cmd_noise, "OS and hardware noise: time stolen from busy CPUs, per CPU", true },
 	{ "hwlat", cmd_noise, "noise with hwlatdetect's options, units and summary", true },
+	{ "io", cmd_io, "storage deadline probe: O_DIRECT requests at planned times, misses", true },
 	{ "analyze", cmd_analyze, "explain saved latency spikes from their trace events", false },
 	{ "monitor", cmd_monitor,
 	  "live dashboard: latency per CPU, interrupts, spikes and their causes", true },

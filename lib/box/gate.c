@@ -13,6 +13,7 @@ void rtm_gate_init(struct rtm_gate *g)
 	g->nready = 0;
 	g->open = false;
 	g->abort = false;
+	g->error = 0;
 }
 
 void rtm_gate_destroy(struct rtm_gate *g)
@@ -36,6 +37,8 @@ int rtm_gate_enter(struct rtm_gate *g, const char *prefix, int cpu,
 		rtm_stack_prefault(stack_prefault);
 
 	pthread_mutex_lock(&g->lock);
+	if (ret && !g->error)
+		g->error = ret;
 	g->nready++;
 	pthread_cond_broadcast(&g->cond);
 	while (!g->open)

@@ -30,6 +30,7 @@ struct rtm_gate {
 	int nready;
 	bool open;
 	bool abort;		/* written before the gate opens, read after */
+	int error;		/* a thread's set-up error, 0: none (after wait_ready) */
 };
 
 void rtm_gate_init(struct rtm_gate *g);

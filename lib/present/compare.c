@@ -350,6 +350,10 @@ int rtm_compare_add(struct rtm_compare *c, const struct rtm_result *r, const cha
 	if (c->nruns >= RTM_COMPARE_MAX_RUNS)
 		return rtm_error_setn(err, -E2BIG, "at most %d runs can be compared at once",
 				      RTM_COMPARE_MAX_RUNS);
+	if (r->ncpus < 1 && json_object_get(r->sections, "io"))	/* rtmeasure io */
+		return rtm_error_setn(err, -EINVAL, "%s is a storage run (sections.io), which "
+				      "compare does not weigh: its figures are in result.json",
+				      path ? path : label);
 	if (r->ncpus < 1)
 		return rtm_error_setn(err, -EINVAL, "%s holds no CPU: nothing to compare",
 				      path ? path : label);

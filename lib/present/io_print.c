@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * io_print.c - sections.io for people and programs (io_print.h).
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "core/hist.h"
+#include "core/jsonutil.h"
+#include "core/units.h"
+#include "present/io_print.h"
+
+#define MISSES_SHOWN	5
+
+/* The figures of one histogram, as the table and the JSON show them. */
+struct io_figs {
+	uint64_t count, min_ns, p50_ns, p99_ns, p999_ns, max_ns;
+	double avg_ns;
+};
+
+static const char *const figures[] = { "latency", "service", "lateness" };
+
+static int figs_of(const json_t *hj, struct rtm_hist *h, struct io_figs *o)
+{
+	static const double ps[] = { 50, 99, 99.9 };
+	uint64_t v[3];
+
+	if (rtm_hist_from_json(h, hj, NULL))
+		return -EINVAL;
+	rtm_hist_percentiles(h, ps, 3, v);
+	o->count = h->count;
+	o->min_ns = h->count ? h->min_ns : 0;
+	o->avg_ns = rtm_hist_mean(h);
+	o->p50_ns = v[0];
+	o->p99_ns = v[1];
+	o->p999_ns = v[2];
+	o->max_ns = h->max_ns;
+	return 0;
+}
+
+static void print_row(FILE *f, const char *label, const struct io_figs *x, const char *misses)
+{
+	char v[6][16];
+
+	rtm_fmt_us(v[0], sizeof(v[0]), x->min_ns);
+	rtm_fmt_us(v[1], sizeof(v[1]), (uint64_t)(x->avg_ns + 0.5));
+	rtm_fmt_us(v[2], sizeof(v[2]), x->p50_ns);
+	rtm_fmt_us(v[3], sizeof(v[3]), x->p99_ns);
+	rtm_fmt_us(v[4], sizeof(v[4]), x->p999_ns);
+	rtm_fmt_us(v[5], sizeof(v[5]), x->max_ns);
+	if (!x->count)
+		for (int i = 0; i < 6; i++)
+			snprintf(v[i], sizeof(v[i]), "-");
+	fprintf(f, "%-14s %9llu %9s %9s %9s %9s %9s %9s %7s\n", label,
+		(unsigned long long)x->count, v[0], v[1], v[2], v[3], v[4], v[5], misses);
+}
+
+/* Where it measured, how, against which deadline. */
+static void print_head(const json_t *io, FILE *f)
+{
+	const json_t *t = json_object_get(io, "target");
+	const char *sched = json_string_value(json_object_get(t, "scheduler_set")) ?:
+			    json_string_value(json_object_get(t, "scheduler"));
+	uint64_t dl = (uint64_t)json_integer_value(json_object_get(io, "deadline_ns"));
+	char dls[32], iv[32];
+
+	rtm_fmt_ns(iv, sizeof(iv), (uint64_t)json_integer_value(json_object_get(io,
+								"interval_ns")));
+	if (dl)
+		rtm_fmt_ns(dls, sizeof(dls), dl);
+	fprintf(f, "target %s (%s%s%s, device %s), scheduler %s%s, %lld bytes every %s, ioprio %s, "
+		"deadline %s\n",
+		json_string_value(json_object_get(t, "path")) ?: "?",
+		json_string_value(json_object_get(t, "kind")) ?: "?",
+		json_string_value(json_object_get(t, "fstype")) ? " on " : "",
+		json_string_value(json_object_get(t, "fstype")) ?: "",
+		json_string_value(json_object_get(t, "disk")) ?: "unknown",
+		sched ?: "unknown",
+		json_string_value(json_object_get(t, "scheduler_set")) ? " (set for the run)" : "",
+		(long long)json_integer_value(json_object_get(io, "size")), iv,
+		json_string_value(json_object_get(io, "ioprio")) ?: "none", dl ? dls : "none");
+}
+
+static void print_misses(const json_t *io, FILE *f)
+{
+	const json_t *list = json_object_get(io, "miss_list"), *m;
+	uint64_t n = (uint64_t)json_integer_value(json_object_get(io, "misses"));
+	char t[32], l[32], s[32], w[32];
+	size_t i;
+
+	if (!n)
+		return;
+	fprintf(f, "%llu miss%s of the deadline; the first:\n", (unsigned long long)n,
+		n == 1 ? "" : "es");
+	json_array_foreach(list, i, m) {
+		if (i == MISSES_SHOWN)
+			break;
+		rtm_fmt_ns(t, sizeof(t), (uint64_t)json_integer_value(json_object_get(m,
+										"time_ns")));
+		rtm_fmt_ns(l, sizeof(l), (uint64_t)json_integer_value(json_object_get(m,
+										"latency_ns")));
+		rtm_fmt_ns(s, sizeof(s), (uint64_t)json_integer_value(json_object_get(m,
+										"service_ns")));
+		rtm_fmt_ns(w, sizeof(w), (uint64_t)json_integer_value(json_object_get(m,
+										"lateness_ns")));
+		fprintf(f, "  at %s: %s %s (service %s, issued %s late)\n", t,
+			json_string_value(json_object_get(m, "op")) ?: "?", l, s, w);
+	}
+}
+
+int rtm_io_fprint(const json_t *io, FILE *f)
+{
+	const json_t *ops = json_object_get(io, "ops"), *op;
+	struct rtm_hist *h = rtm_hist_alloc();
+	const char *name;
+	int ret = 0;
+
+	if (!h)
+		return -ENOMEM;
+	if (!json_is_object(ops)) {
+		rtm_hist_free(h);
+		return -EINVAL;
+	}
+	print_head(io, f);
+	fprintf(f, "%-14s %9s %9s %9s %9s %9s %9s %9s %7s\n", "op", "samples", "min", "avg",
+		"p50", "p99", "p99.9", "max", "misses");
+	json_object_foreach((json_t *)ops, name, op) {
+		struct io_figs x[3];
+		char misses[24], label[32];
+		int k;
+
+		for (k = 0; k < 3 && !ret; k++)
+			ret = figs_of(json_object_get(op, figures[k]), h, &x[k]);
+		if (ret)
+			break;
+		snprintf(misses, sizeof(misses), "%lld",
+			 (long long)json_integer_value(json_object_get(op, "misses")));
+		print_row(f, name, &x[0], misses);
+		print_row(f, "  service", &x[1], "");
+		print_row(f, "  issue late", &x[2], "");
+		if (json_integer_value(json_object_get(op, "errors"))) {
+			snprintf(label, sizeof(label), "%s", name);
+			fprintf(f, "  %s: %lld requests failed\n", label,
+				(long long)json_integer_value(json_object_get(op, "errors")));
+		}
+	}
+	fprintf(f, "(latency from the planned issue time, service from the actual issue; in us)\n");
+	print_misses(io, f);
+	rtm_hist_free(h);
+	return ret;
+}
+
+static json_t *figs_json(const struct io_figs *x)
+{
+	return json_pack("{s:o, s:o, s:f, s:o, s:o, s:o, s:o}",
+		"count", rtm_json_u64(x->count),
+		"min_ns", rtm_json_u64(x->min_ns),
+		"avg_ns", x->avg_ns,
+		"p50_ns", rtm_json_u64(x->p50_ns),
+		"p99_ns", rtm_json_u64(x->p99_ns),
+		"p99.9_ns", rtm_json_u64(x->p999_ns),
+		"max_ns", rtm_json_u64(x->max_ns));
+}
+
+json_t *rtm_io_summary_json(const json_t *io)
+{
+	const json_t *ops = json_object_get(io, "ops"), *op;
+	struct rtm_hist *h = rtm_hist_alloc();
+	json_t *out = NULL, *jops = json_object();
+	const char *name;
+
+	if (!h || !jops || !json_is_object(ops))
+		goto fail;
+	json_object_foreach((json_t *)ops, name, op) {
+		json_t *j = json_pack("{s:O, s:O, s:O}", "count", json_object_get(op, "count"),
+				      "misses", json_object_get(op, "misses"),
+				      "errors", json_object_get(op, "errors"));
+		int k;
+
+		for (k = 0; j && k < 3; k++) {
+			struct io_figs x;
+
+			if (figs_of(json_object_get(op, figures[k]), h, &x)) {
+				json_decref(j);
+				goto fail;
+			}
+			json_object_set_new(j, figures[k], figs_json(&x));
+		}
+		if (!j || json_object_set_new(jops, name, j))
+			goto fail;
+	}
+	out = json_deep_copy(io);
+	if (out) {
+		json_object_del(out, "miss_list");
+		json_object_set(out, "ops", jops);
+	}
+fail:
+	json_decref(jops);
+	rtm_hist_free(h);
+	return out;
+}

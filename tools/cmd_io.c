@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cmd_io.c - rtmeasure io: the storage deadline probe (lib/probe/probe_io.c)
+ * on a safely opened target (lib/box/iotarget.c), driven by the shared runner.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "box/iotarget.h"
+#include "box/rt.h"
+#include "box/sysinfo.h"
+#include "cli/cli.h"
+#include "cli/opts.h"
+#include "core/fileio.h"
+#include "core/units.h"
+#include "present/io_print.h"
+#include "probe/probe.h"
+#include "probe/probe_io.h"
+#include "result/resultdir.h"
+#include "rtmeasure.h"
+
+enum {
+	IO_OPT_DEADLINE = RTM_OPT_KEY0,
+	IO_OPT_OP,
+	IO_OPT_SIZE,
+	IO_OPT_FILE_SIZE,
+	IO_OPT_TARGET,
+	IO_OPT_FORCE_DEVICE,
+	IO_OPT_ALLOW_WRITES,
+	IO_OPT_SCHEDULER,
+	IO_OPT_IOPRIO,
+	IO_OPT_JSON,
+	IO_OPT_FORCE,
+	IO_OPT_MAX_MISSES,
+	IO_OPT_NO_RT,
+};
+
+enum { G_PROBE, G_TARGET, G_OUTPUT, G_HELP };
+
+static const struct rtm_opt io_opts[] = {
+	{ "op", IO_OPT_OP, required_argument, "LIST", G_PROBE,
+	  "operations issued in turn, one per interval: read, write, randread, randwrite, "
+	  "fsync (default randread)" },
+	{ "size", IO_OPT_SIZE, required_argument, "BYTES", G_PROBE,
+	  "bytes a request, whole blocks: 4k (default), 64k, 1m" },
+	{ "interval", 'i', required_argument, "LAT", G_PROBE,
+	  "time between planned requests (default 10ms; a plain number is us)" },
+	{ "deadline", IO_OPT_DEADLINE, required_argument, "LAT", G_PROBE,
+	  "a request later than this after its planned time is a miss (default: none)" },
+	{ "duration", 'D', required_argument, "DUR", G_PROBE,
+	  "measuring time, e.g. 30s, 5m (default: until stopped)" },
+	{ "priority", 'p', required_argument, "N", G_PROBE,
+	  "SCHED_FIFO priority of the probe thread (default 90)" },
+	{ "no-rt", IO_OPT_NO_RT, no_argument, NULL, G_PROBE,
+	  "run at SCHED_OTHER (no privileges needed): not real-time latency" },
+	{ "affinity", 'a', required_argument, "CPU", G_PROBE,
+	  "the CPU of the probe thread (default: the last one this process may use)" },
+	{ "ioprio", IO_OPT_IOPRIO, required_argument, "CLASS", G_PROBE,
+	  "I/O priority of the thread: rt:N, be:N or idle (default: the thread's own)" },
+	{ "max-misses", IO_OPT_MAX_MISSES, required_argument, "N", G_PROBE,
+	  "misses listed with their times (default 10000; the rest are counted)" },
+	{ "target", IO_OPT_TARGET, required_argument, "PATH", G_TARGET,
+	  "a folder (a file is created there and removed after), an existing file or, "
+	  "with --force-device, a block device (default: a file in the results folder)" },
+	{ "file-size", IO_OPT_FILE_SIZE, required_argument, "BYTES", G_TARGET,
+	  "size of a created file (default 64m)" },
+	{ "force-device", IO_OPT_FORCE_DEVICE, no_argument, NULL, G_TARGET,
+	  "measure the block device given as --target (reads only, unless --allow-writes)" },
+	{ "allow-writes", IO_OPT_ALLOW_WRITES, no_argument, NULL, G_TARGET,
+	  "let write operations overwrite an existing --target file or device" },
+	{ "scheduler", IO_OPT_SCHEDULER, required_argument, "NAME", G_TARGET,
+	  "set the device's I/O scheduler for the run (none, mq-deadline, kyber, bfq); "
+	  "the earlier one is put back at the end" },
+	{ "output", 'o', required_argument, "DIR", G_OUTPUT,
+	  "results folder (default rtmeasure-io-HOST-KERNEL-TIME)" },
+	{ "force", IO_OPT_FORCE, no_argument, NULL, G_OUTPUT,
+	  "replace an earlier result in the results folder" },
+	{ "json", IO_OPT_JSON, no_argument, NULL, G_OUTPUT,
+	  "print the summary as JSON on stdout" },
+	{ "quiet", 'q', no_argument, NULL, G_OUTPUT, "no summary table" },
+	RTM_OPT_HELP_ROWS(G_HELP),
+	RTM_OPT_END,
+};
+
+static const struct rtm_opt_group io_groups[] = {
+	[G_PROBE] = { "Probe:", true },
+	[G_TARGET] = { "Target:", true },
+	[G_OUTPUT] = { "Output:", true },
+	[G_HELP] = { NULL, true },
+};
+
+static const struct rtm_cmd_opts io_cmd = {
+	.command = "io",
+	.usage = "usage: rtmeasure io [options]\n\n"
+		"Storage deadline probe: one real-time thread issues an O_DIRECT request at each\n"
+		"planned time and records its latency from that time (a late issue counts),\n"
+		"its service time from the actual issue and how late it was issued, per\n"
+		"operation, into exact histograms; requests over --deadline are misses, listed\n"
+		"with their times. Writes a results folder (result.json, sections.io).\n",
+	.groups = io_groups,
+	.ngroups = sizeof(io_groups) / sizeof(io_groups[0]),
+	.tables = { io_opts },
+	.epilog = "\nWithout --target it measures a file created in the results folder's file\n"
+		"system and removed after. Without -D it runs until interrupted (Ctrl-C saves\n"
+		"what was measured). Exit status 2 on a bad option, a refused target or a\n"
+		"missing privilege.\n",
+};
+
+struct io_cmd_opts {
+	struct rtm_probe_io_opts probe;
+	struct rtm_io_target_req req;
+	const char *outdir;
+	const char *scheduler;
+	bool force, json, quiet, no_rt, cpu_given;
+};
+
+static int io_parse_value(struct io_cmd_opts *o, int c, const char *arg, struct rtm_error *err)
+{
+	uint64_t v;
+	char *end;
+	long n;
+
+	switch (c) {
+	case IO_OPT_OP:
+		o->probe.nseq = rtm_io_ops_parse(arg, o->probe.seq, err);
+		return o->probe.nseq < 0 ? o->probe.nseq : 0;
+	case IO_OPT_SIZE:
+		if (rtm_io_bytes_parse(arg, "--size", &v, err))
+			return -EINVAL;
+		if (!v || v > (64U << 20))
+			return rtm_error_set(err, "give 512 bytes to 64m");
+		o->probe.size = (uint32_t)v;
+		return 0;
+	case IO_OPT_FILE_SIZE:
+		return rtm_io_bytes_parse(arg, "--file-size", &o->req.file_bytes, err);
+	case 'i':
+		return rtm_parse_latency_ns(arg, &o->probe.interval_ns, err);
+	case IO_OPT_DEADLINE:
+		return rtm_parse_latency_ns(arg, &o->probe.deadline_ns, err);
+	case 'D':
+		return rtm_parse_duration_ns(arg, &o->probe.duration_ns, err);
+	case IO_OPT_IOPRIO:
+		return rtm_ioprio_parse(arg, &o->probe.ioprio, err);
+	}
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || n < 0)
+		return rtm_error_set(err, "'%s' is not a number", arg);
+	if (c == 'p')
+		o->probe.sched.priority = (int)n;
+	else if (c == 'a') {
+		o->probe.cpu = (int)n;
+		o->cpu_given = true;
+	} else {
+		o->probe.max_misses = (uint32_t)n;
+	}
+	return 0;
+}
+
+/* The options into @o: -1 to go on, else the exit status (help, a bad option). */
+static int io_parse(struct io_cmd_opts *o, int argc, char **argv)
+{
+	struct rtm_error err = { "" };
+	struct rtm_getopt g;
+	char name[48];
+	int c;
+
+	if (rtm_opts_getopt(&io_cmd, &g))
+		return rtm_cli_fail("io: bad option table");
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) != -1) {
+		switch (c) {
+		case RTM_OPT_HELP:
+		case RTM_OPT_HELP_ALL:
+			rtm_opts_help(&io_cmd, stdout, c == RTM_OPT_HELP_ALL);
+			return RTM_EXIT_OK;
+		case IO_OPT_TARGET:		o->req.target = optarg; continue;
+		case IO_OPT_FORCE_DEVICE:	o->req.force_device = true; continue;
+		case IO_OPT_ALLOW_WRITES:	o->req.allow_writes = true; continue;
+		case IO_OPT_SCHEDULER:		o->scheduler = optarg; continue;
+		case 'o':			o->outdir = optarg; continue;
+		case IO_OPT_FORCE:		o->force = true; continue;
+		case IO_OPT_JSON:		o->json = true; continue;
+		case 'q':			o->quiet = true; continue;
+		case IO_OPT_NO_RT:		o->no_rt = true; continue;
+		case '?':
+		case ':':
+			return rtm_cli_bad_option("io", g.shortopts, g.longopts, argv);
+		}
+		if (io_parse_value(o, c, optarg, &err) && !strncmp(err.msg, "--", 2))
+			return rtm_cli_fail("io: %s", err.msg);	/* it names the option */
+		if (err.msg[0])
+			return rtm_cli_fail("io: %s %s: %s", rtm_opts_name(&io_cmd, c, name,
+					    sizeof(name)), optarg, err.msg);
+	}
+	if (optind < argc)
+		return rtm_cli_fail("io: unexpected argument '%s' (rtmeasure io --help)",
+				    argv[optind]);
+	return -1;
+}
+
+/* Checks between the options, and the defaults that depend on them. */
+static int io_check(struct io_cmd_opts *o)
+{
+	struct rtm_error err = { "" };
+	cpu_set_t set;
+	int i;
+
+	if (!o->probe.interval_ns)
+		return rtm_cli_fail("io: -i must be above 0 (e.g. -i 10ms)");
+	if (o->probe.size > o->req.file_bytes && !o->req.target)
+		return rtm_cli_fail("io: --size is larger than --file-size");
+	for (i = 0; i < o->probe.nseq; i++)
+		o->req.writes |= rtm_io_op_writes(o->probe.seq[i]);
+	if (o->req.force_device && !o->req.target)
+		return rtm_cli_fail("io: --force-device needs --target DEVICE");
+	if (o->no_rt) {
+		o->probe.sched.policy = RTM_POLICY_OTHER;
+		o->probe.sched.priority = 0;
+		o->probe.lock_memory = false;
+	} else if (rtm_sched_validate(&o->probe.sched, &err)) {
+		return rtm_cli_fail("io: -p: %s", err.msg);
+	}
+	if (o->cpu_given && o->probe.cpu >= sysconf(_SC_NPROCESSORS_CONF))
+		return rtm_cli_fail("io: -a %d: this box has CPUs 0-%ld", o->probe.cpu,
+				    sysconf(_SC_NPROCESSORS_CONF) - 1);
+	if (!o->cpu_given && !sched_getaffinity(0, sizeof(set), &set))
+		for (i = CPU_SETSIZE - 1; i >= 0; i--)
+			if (CPU_ISSET(i, &set)) {
+				o->probe.cpu = i;
+				break;
+			}
+	if (!o->no_rt && rtm_rt_privileges(&o->probe.sched, o->probe.lock_memory, &err))
+		return rtm_cli_fail("io: %s (or give --no-rt)", err.msg);
+	return 0;
+}
+
+static void default_outdir(char *buf, size_t len, const struct rtm_sysinfo *si)
+{
+	char stamp[32];
+	struct tm tm;
+	time_t now = time(NULL);
+
+	localtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	snprintf(buf, len, "rtmeasure-io-%s-%s-%s", si && si->hostname[0] ? si->hostname : "host",
+		 si ? si->release : "unknown", stamp);
+}
+
+/* The results folder before anything is measured: made, writable, no earlier result. */
+static int io_outdir(const struct io_cmd_opts *o, const char *dir)
+{
+	char what[32];
+	int fd, ret = 0;
+
+	fd = rtm_dir_open(dir, RTM_OUT_CREATE);
+	if (fd == -ELOOP)
+		return rtm_cli_fail("io: -o %s is a symbolic link (give the folder it points to)",
+				    dir);
+	if (fd < 0)
+		return rtm_cli_fail("io: cannot create results folder %s: %s", dir,
+				    rtm_write_strerror(fd));
+	if (rtm_resultdir_find(fd, what, sizeof(what)) && !o->force)
+		ret = rtm_cli_fail("io: -o %s already holds a result (%s): give another folder, "
+				   "or --force to replace it", dir, what);
+	else if (o->force && (ret = rtm_resultdir_clear(fd)))
+		ret = rtm_cli_fail("io: --force: cannot clear the earlier result in %s: %s", dir,
+				   rtm_write_strerror(ret));
+	close(fd);
+	return ret;
+}
+
+static json_t *io_options_json(const struct io_cmd_opts *o, const char *dir)
+{
+	const struct rtm_probe_io_opts *p = &o->probe;
+	char prio[16];
+
+	return json_pack("{s:s, s:s?, s:I, s:I, s:I, s:I, s:I, s:i, s:o, s:s, s:s?, s:b, s:b, "
+			 "s:s}",
+		"probe", "io",
+		"target", o->req.target,
+		"size", (json_int_t)p->size,
+		"file_bytes", (json_int_t)o->req.file_bytes,
+		"interval_ns", (json_int_t)p->interval_ns,
+		"deadline_ns", (json_int_t)p->deadline_ns,
+		"duration_ns", (json_int_t)p->duration_ns,
+		"cpu", p->cpu,
+		"sched", rtm_sched_to_json(&p->sched),
+		"ioprio", rtm_ioprio_format(&p->ioprio, prio, sizeof(prio)),
+		"scheduler", o->scheduler,
+		"force_device", o->req.force_device,
+		"allow_writes", o->req.allow_writes,
+		"output", dir);
+}
+
+/* Drive the probe until its duration, a stop signal or its end. */
+static int io_measure(struct io_cmd_opts *o, const struct rtm_cli *cli, struct rtm_result *r)
+{
+	struct rtm_error err = { "" };
+	struct rtm_probe_run *run;
+	int ret;
+
+	run = rtm_probe_run_start(&rtm_probe_io_ops, &o->probe, 0, &err);
+	if (!run)
+		return rtm_cli_fail("io: %s", err.msg);
+	while (!rtm_probe_run_done(run) && !*cli->stop) {
+		rtm_probe_run_wait(run, 200000000ULL);
+		rtm_probe_run_tick(run);
+	}
+	r->interrupted = *cli->stop != 0;
+	rtm_probe_run_stop(run);
+	ret = rtm_probe_run_finish(run, r, &err);
+	rtm_probe_run_free(run);
+	return ret ? rtm_cli_fail("io: %s", err.msg) : 0;
+}
+
+/* What the user reads: the table (or --json), then where the result is. */
+static int io_output(const struct io_cmd_opts *o, const struct rtm_result *r, const char *dir)
+{
+	const json_t *io = json_object_get(r->sections, "io");
+	const char *ferr = json_string_value(json_object_get(io, "first_error"));
+
+	if (o->json) {
+		json_t *j = json_pack("{s:o, s:s, s:b, s:I}", "io", rtm_io_summary_json(io),
+				      "result_dir", dir, "interrupted", r->interrupted,
+				      "duration_ns", (json_int_t)r->duration_ns);
+
+		if (!j || json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER))
+			return rtm_cli_fail("io: cannot write the JSON summary");
+		fputc('\n', stdout);
+		json_decref(j);
+	} else if (!o->quiet) {
+		rtm_io_fprint(io, stdout);
+		printf("results: %s/\n", dir);
+	}
+	if (ferr)
+		fprintf(stderr, "rtmeasure: io: warning: requests failed (the first: %s); see "
+			"sections.io.ops.*.errors\n", ferr);
+	return 0;
+}
+
+/* Open the target, measure, record; the target is closed (and restored) on every path. */
+static int io_run(struct io_cmd_opts *o, const struct rtm_cli *cli, struct rtm_result *r,
+		  const char *dir)
+{
+	struct rtm_error err = { "" };
+	struct rtm_io_target t;
+	int ret;
+
+	o->req.dir = dir;
+	o->req.size = o->probe.size;
+	if (rtm_io_target_open(&t, &o->req, &err))
+		return rtm_cli_fail("%s", err.msg);
+	ret = o->scheduler ? rtm_io_target_set_scheduler(&t, "/", o->scheduler, &err) : 0;
+	if (ret) {
+		rtm_io_target_close(&t, "/", NULL);
+		return rtm_cli_fail("%s", err.msg);
+	}
+	o->probe.fd = t.fd;
+	o->probe.region_bytes = t.bytes;
+	o->probe.align = t.align;
+	if (!o->quiet && !o->json)
+		fprintf(stderr, "rtmeasure io: %s, %u bytes every %llu us on CPU %d -> %s/\n",
+			t.path, o->probe.size,
+			(unsigned long long)(o->probe.interval_ns / 1000), o->probe.cpu, dir);
+	ret = io_measure(o, cli, r);
+	if (!ret)
+		json_object_set_new(json_object_get(r->sections, "io"), "target",
+				    rtm_io_target_to_json(&t));
+	if (rtm_io_target_close(&t, "/", &err) && !ret)
+		ret = rtm_cli_fail("%s", err.msg);
+	return ret;
+}
+
+int cmd_io(int argc, char **argv, const struct rtm_cli *cli)
+{
+	struct io_cmd_opts o = {
+		.probe = { .size = 4096, .interval_ns = 10000000ULL, .nseq = 1,
+			   .seq = { RTM_IO_RANDREAD }, .sched = { RTM_POLICY_FIFO, 90 },
+			   .max_misses = RTM_IO_MAX_MISSES, .lock_memory = true },
+		.req = { .file_bytes = RTM_IO_FILE_BYTES },
+	};
+	struct rtm_error err = { "" };
+	struct rtm_sysinfo *si;
+	struct rtm_result *r;
+	char dir[PATH_MAX];
+	int ret;
+
+	ret = io_parse(&o, argc, argv);
+	if (ret >= 0)
+		return ret;
+	if ((ret = io_check(&o)))
+		return ret;
+	si = rtm_sysinfo_collect("/", &err);
+	if (o.outdir)
+		snprintf(dir, sizeof(dir), "%s", o.outdir);
+	else
+		default_outdir(dir, sizeof(dir), si);
+	r = rtm_result_alloc("io");
+	if (!r) {
+		rtm_sysinfo_free(si);
+		return rtm_cli_fail("io: out of memory");
+	}
+	if (si)
+		r->sysinfo = rtm_sysinfo_to_json(si);
+	rtm_sysinfo_free(si);
+	json_decref(r->options);
+	r->options = io_options_json(&o, dir);
+	ret = io_outdir(&o, dir);
+	if (!ret)
+		ret = io_run(&o, cli, r, dir);
+	if (!ret && rtm_result_save(r, dir, &err))
+		ret = rtm_cli_fail("%s", err.msg);
+	if (!ret)
+		ret = io_output(&o, r, dir);
+	rtm_result_free(r);
+	return ret;
+}
