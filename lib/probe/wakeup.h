@@ -12,6 +12,7 @@
 #ifndef RTM_WAKEUP_H
 #define RTM_WAKEUP_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -19,12 +20,15 @@
 
 #include "core/error.h"
 #include "core/hist.h"
+#include "core/timeseries.h"
 #include "probe/wakeup_maps.h"
 #include "result/result.h"
 
 #define RTM_WAKEUP_TASK_CAP	1024	/* tasks measured apart, default */
 #define RTM_WAKEUP_WAKE_CAP	16384	/* wake-ups waiting for their switch-in at once */
 #define RTM_WAKEUP_TOP		20	/* tasks kept in the result, the longest waits first */
+/* the default selection: SCHED_FIFO, SCHED_RR and SCHED_DEADLINE */
+#define RTM_WAKEUP_RT_POLICIES	((1u << 1) | (1u << 2) | (1u << 6))
 
 struct rtm_wakeup_opts {
 	enum rtm_wk_sel sel;
@@ -100,6 +104,15 @@ void rtm_wakeup_cpu_hist(const struct rtm_wakeup_snap *s, int cpu, struct rtm_hi
 void rtm_wakeup_interval(const struct rtm_wakeup_snap *s, int cpu, uint64_t e,
 			 uint64_t *count, uint64_t *min_ns, uint64_t *max_ns);
 
+/*
+ * The time-series point of the interval of epoch @e on CPU @cpu (start and width
+ * left 0): count, min and max as the programs kept them, p99 from the counters'
+ * difference @cur - @prev (@diff: room for it), within min and max.
+ */
+void rtm_wakeup_ts_point(const struct rtm_wakeup_snap *s, int cpu, uint64_t e,
+			 const struct rtm_hist *prev, const struct rtm_hist *cur,
+			 struct rtm_hist *diff, struct rtm_ts_point *p);
+
 /* Sort @s's tasks by longest wait, longest first. */
 void rtm_wakeup_sort_tasks(struct rtm_wakeup_snap *s);
 
@@ -117,5 +130,27 @@ json_t *rtm_wakeup_section(const struct rtm_wakeup_opts *o, const struct rtm_wak
  */
 int rtm_wakeup_fill_result(struct rtm_result *r, const struct rtm_wakeup_snap *s,
 			   const int *cpus, int ncpus, uint64_t ts_interval_ns);
+
+/* ------------------------------------------ one measurement (wakeup_run.c) */
+
+struct rtm_wakeup_run {
+	struct rtm_wakeup_opts sel;	/* sel.cpus NULL: the online CPUs */
+	uint64_t duration_ns;		/* 0: until *stop */
+	uint64_t interval_ns;		/* time-series points and saves of result.json */
+	const char *dir;		/* the results folder, checked by the caller */
+	json_t *options;		/* the options as given, for the result (a reference) */
+	int top;			/* tasks kept in sections.wakeup */
+};
+
+/**
+ * rtm_wakeup_run - load the programs, measure until the end or *@stop, save
+ *
+ * result.json is written in @o->dir after every interval (a crash loses at
+ * most one) and at the end, when the programs are detached and the figures
+ * exact. Memory is allocated before the programs attach and not after.
+ * Returns 0 with the result in @out (free it), or -errno with @err set.
+ */
+int rtm_wakeup_run(const struct rtm_wakeup_run *o, const volatile sig_atomic_t *stop,
+		   struct rtm_result **out, struct rtm_error *err);
 
 #endif

@@ -134,6 +134,21 @@ void rtm_wakeup_interval(const struct rtm_wakeup_snap *s, int cpu, uint64_t e,
 	*max_ns = c->ival_max_ns[slot];
 }
 
+void rtm_wakeup_ts_point(const struct rtm_wakeup_snap *s, int cpu, uint64_t e,
+			 const struct rtm_hist *prev, const struct rtm_hist *cur,
+			 struct rtm_hist *diff, struct rtm_ts_point *p)
+{
+	memset(p, 0, sizeof(*p));
+	rtm_wakeup_interval(s, cpu, e, &p->count, &p->min_ns, &p->max_ns);
+	if (!p->count)
+		return;
+	/* a torn copy (no difference to take): the max, an upper bound */
+	if (rtm_hist_diff(diff, cur, prev) || !diff->count)
+		p->p99_ns = p->max_ns;
+	else
+		p->p99_ns = clamp_u64(rtm_hist_percentile(diff, 99.0), p->min_ns, p->max_ns);
+}
+
 static int by_max_desc(const void *a, const void *b)
 {
 	const struct rtm_wk_task *x = a, *y = b;

@@ -89,6 +89,35 @@ static int hist_valid(const struct rtm_hist *h)
 	return ret;
 }
 
+/* A time-series point: p99 of the interval's counters, never above its exact max. */
+static void test_point(struct rtm_wakeup_snap *s)
+{
+	struct rtm_hist *prev = rtm_hist_alloc(), *cur = rtm_hist_alloc(), *d = rtm_hist_alloc();
+	struct rtm_ts_point p;
+	int i;
+
+	if (!prev || !cur || !d)
+		abort();
+	memset(s->cpu, 0, 4 * sizeof(*s->cpu));
+	memset(s->counts, 0, 4 * RTM_HIST_NCOUNTS * sizeof(*s->counts));
+	for (i = 0; i < 10; i++)
+		bpf_record(s, 1, 100000, 0, 0);
+	rtm_wakeup_cpu_hist(s, 1, prev);
+	for (i = 0; i < 200; i++)	/* 4707 ns: its bucket's midpoint is 4711 */
+		bpf_record(s, 1, i < 190 ? 4000 : 4707, 0, 1);
+	rtm_wakeup_cpu_hist(s, 1, cur);
+	rtm_wakeup_ts_point(s, 1, 1, prev, cur, d, &p);
+	is_u64(p.count, 200, "the interval's count");
+	is_u64(p.max_ns, 4707, "its exact max, not the earlier interval's");
+	ok(p.p99_ns >= p.min_ns && p.p99_ns <= p.max_ns, "its p99 (%" PRIu64 ") within min and "
+	   "max", p.p99_ns);
+	rtm_wakeup_ts_point(s, 1, 1, cur, prev, d, &p);
+	is_u64(p.p99_ns, 4707, "a torn copy: p99 is the max");
+	rtm_hist_free(prev);
+	rtm_hist_free(cur);
+	rtm_hist_free(d);
+}
+
 static void test_record(void)
 {
 	struct rtm_wakeup_snap *s = rtm_wakeup_snap_alloc(4, 8);
@@ -137,6 +166,7 @@ static void test_record(void)
 	rtm_wakeup_interval(s, 0, 7, &c, &mn, &mx);
 	ok(c == 0 && mx == 0, "interval 7 is gone: no wake-ups, not 9's");
 	is_u64(s->cpu[0].above, 0, "no bound: nothing counted above it");
+	test_point(s);
 	rtm_wakeup_snap_free(s);
 	rtm_hist_free(want);
 	rtm_hist_free(got);
