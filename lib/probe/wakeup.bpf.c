@@ -148,6 +148,9 @@ static __always_inline void record_task(struct rtm_wk_cpu *c, struct task_struct
 		if (!t)
 			return;
 	}
+	/* a thread often sets its policy after its first wake-up: keep the latest */
+	t->policy = BPF_CORE_READ(p, policy);
+	t->prio = BPF_CORE_READ(p, prio);
 	t->count++;
 	t->sum_ns += lat_ns;
 	if (lat_ns > t->max_ns) {

@@ -50,8 +50,8 @@ struct rtm_wk_task {
 	__u64 above;
 	__u32 pid;		/* thread id */
 	__u32 tgid;		/* process id */
-	__s32 policy;		/* SCHED_* at the first measured wake-up */
-	__s32 prio;		/* the kernel's prio then (0..99: RT, 99 - rt_priority) */
+	__s32 policy;		/* SCHED_* at the last measured wake-up */
+	__s32 prio;		/* the kernel's prio then (0..98: RT, 99 - rt_priority) */
 	__s32 max_cpu;		/* where the longest wait ended */
 	__u32 pad;
 	char comm[RTM_WK_COMM_LEN];
