@@ -30,6 +30,8 @@ static const struct rtm_command commands[] = {
 	{ "import", cmd_import, "cyclictest, oslat and rtla output as results folders", false },
 	{ "export", cmd_export,
 	  "a results folder as cyclictest --json JSON, CSV or Prometheus metrics", false },
+	{ "wakeup", cmd_wakeup,
+	  "wake-up latency of the box's own real-time tasks, in the kernel (BPF)", true },
 	{ "irq", cmd_irq, "interrupt and softirq rates per CPU, handler times, affinity", true },
 	{ "guard", cmd_guard,
 	  "watchdog for runaway real-time tasks: name them, demote or stop them", true },

@@ -42,5 +42,6 @@ int cmd_compare(int argc, char **argv, const struct rtm_cli *cli);
 int cmd_import(int argc, char **argv, const struct rtm_cli *cli);
 int cmd_export(int argc, char **argv, const struct rtm_cli *cli);
 int cmd_io(int argc, char **argv, const struct rtm_cli *cli);
+int cmd_wakeup(int argc, char **argv, const struct rtm_cli *cli);
 
 #endif

@@ -23,12 +23,9 @@
 
 #include "core/error.h"
 
-#define RTM_HIST_SUB_BITS	9
-#define RTM_HIST_MAX_BITS	43
+#include "core/hist_layout.h"	/* RTM_HIST_SUB_BITS, _MAX_BITS, _NCOUNTS */
+
 #define RTM_HIST_MAX_NS		((UINT64_C(1) << RTM_HIST_MAX_BITS) - 1)
-/* counters: (buckets above the exact range + 1) * half sub-bucket count */
-#define RTM_HIST_NCOUNTS \
-	((RTM_HIST_MAX_BITS - RTM_HIST_SUB_BITS + 1 + 1) << (RTM_HIST_SUB_BITS - 1))
 
 struct rtm_hist {
 	uint64_t count;			/* samples recorded */

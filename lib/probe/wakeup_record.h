@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * wakeup_record.h - how the wake-up programs count one wait into a CPU's
+ * figures (struct rtm_wk_cpu): the code the BPF programs run, in a header so
+ * that tests/unit/test_wakeup.c runs the same code on the host.
+ */
+#ifndef RTM_WAKEUP_RECORD_H
+#define RTM_WAKEUP_RECORD_H
+
+#include "core/hist_layout.h"
+#include "probe/wakeup_maps.h"
+
+#ifndef __always_inline
+#define __always_inline inline __attribute__((always_inline))
+#endif
+
+/* The interval slot of this epoch, emptied when it last served an earlier one. */
+static __always_inline void rtm_wk_record_interval(struct rtm_wk_cpu *c, __u64 lat_ns, __u64 e)
+{
+	__u32 s = e & 1;
+
+	if (c->ival_epoch[s] != e) {
+		c->ival_epoch[s] = e;
+		c->ival_count[s] = 0;
+		c->ival_min_ns[s] = lat_ns;
+		c->ival_max_ns[s] = lat_ns;
+	}
+	c->ival_count[s]++;
+	if (lat_ns < c->ival_min_ns[s])
+		c->ival_min_ns[s] = lat_ns;
+	if (lat_ns > c->ival_max_ns[s])
+		c->ival_max_ns[s] = lat_ns;
+}
+
+/* count, sum, 128-bit sum of squares, min, max of one CPU */
+static __always_inline void rtm_wk_record_cpu(struct rtm_wk_cpu *c, __u64 lat_ns, __u64 above_ns,
+					     __u64 epoch)
+{
+	__u64 hi = lat_ns >> 32, lo = lat_ns & 0xffffffffULL;
+	__u64 mid = hi * lo, sq_lo, old;
+
+	/* lat^2 = hi^2 << 64 + 2 * hi * lo << 32 + lo^2 */
+	sq_lo = lo * lo;
+	old = c->sum_sq_lo;
+	c->sum_sq_lo += sq_lo;
+	c->sum_sq_hi += hi * hi + (c->sum_sq_lo < old);
+	old = c->sum_sq_lo;
+	c->sum_sq_lo += mid << 33;
+	c->sum_sq_hi += (mid >> 31) + (c->sum_sq_lo < old);
+	if (!c->count || lat_ns < c->min_ns)
+		c->min_ns = lat_ns;
+	if (lat_ns > c->max_ns)
+		c->max_ns = lat_ns;
+	c->count++;
+	c->sum_ns += lat_ns;
+	if (lat_ns > RTM_HIST_LAYOUT_MAX_NS)
+		c->saturated++;
+	if (above_ns && lat_ns > above_ns)
+		c->above++;
+	rtm_wk_record_interval(c, lat_ns, epoch);
+}
+
+#endif
