@@ -29,8 +29,10 @@ else
 fi
 keys='[keys_unsorted[]] | sort'
 # ours: cyclictest's keys without "rt_test_version:" (rtmeasure is not rt-tests),
-# with "generator" and "exported_by" that say what wrote it
-want=$(jq -c "$keys - [\"rt_test_version:\"] + [\"generator\", \"exported_by\"] | sort" "$ref")
+# with "generator" and "exported_by" that say what wrote it, and "rtmeasure_warnings",
+# what disturbed the run (a key rt-tests' readers skip)
+want=$(jq -c "$keys - [\"rt_test_version:\"] + [\"generator\", \"exported_by\",
+	\"rtmeasure_warnings\"] | sort" "$ref")
 got=$(jq -c "$keys" "$d/ct.json")
 [ "$got" = "$want" ] || fail "top-level keys $got, cyclictest's (adjusted) $want"
 for part in '.thread["0"]' '.sysinfo'; do

@@ -24,7 +24,7 @@ for i in $(seq 3000); do	# a bound: a sanitizer build on a loaded box is slow
 	[ "$(cut -d' ' -f1 "$RTMEASURE_LOCK_DIR/cpu0.lock" 2>/dev/null)" = "$first" ] && break
 	sleep 0.1
 done
-"$RTMEASURE" run -a 0 -D 1s -q -o "$out/b" >"$out/b.out" 2>"$out/b.err" ||
+"$RTMEASURE" run -a 0 -D 2s -q -o "$out/b" >"$out/b.out" 2>"$out/b.err" ||
 	fail "second run exited $? ($(cat "$out/b.err"))"
 kill -INT $first
 wait $first
