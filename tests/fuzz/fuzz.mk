@@ -19,7 +19,8 @@ CPPFLAGS_F := -include $(top_builddir)/config.h -I$(top_srcdir)/lib -I$(top_buil
 	-DRTM_SRCDIR='"$(top_srcdir)"'
 CFLAGS_F := -g -O1 $(SAN) $(WARN) $(DEP_CFLAGS) -pthread
 
-LIB_SRCS := $(wildcard $(top_srcdir)/lib/*/*.c)
+# the BPF programs (*.bpf.c) are built for the BPF target by make, never for the host
+LIB_SRCS := $(filter-out %.bpf.c,$(wildcard $(top_srcdir)/lib/*/*.c))
 LIB_OBJS := $(patsubst $(top_srcdir)/lib/%.c,$(O)/obj/%.o,$(LIB_SRCS))
 
 all: $(addprefix $(O)/,$(TARGETS))
