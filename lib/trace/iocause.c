@@ -33,19 +33,6 @@ const char *rtm_iocause_part_key(enum rtm_iocause_part p)
 	return (unsigned int)p < RTM_IOPART_N ? keys[p] : NULL;
 }
 
-char *rtm_iocause_ioprio_str(int ioprio, char *buf, size_t len)
-{
-	int klass = (ioprio >> 13) & 7, level = ioprio & 7;
-
-	if (ioprio < 0)
-		snprintf(buf, len, "?");
-	else if (klass == 1 || klass == 2)
-		snprintf(buf, len, "%s:%d", klass == 1 ? "rt" : "be", level);
-	else
-		snprintf(buf, len, "%s", klass == 3 ? "idle" : klass ? "invalid" : "none");
-	return buf;
-}
-
 struct rtm_iocause *rtm_iocause_alloc(uint32_t dev, int cpu, uint64_t deadline_ns,
 				      const char *proc_root)
 {

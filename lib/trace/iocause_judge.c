@@ -19,6 +19,19 @@
 #define MAX_RAN		16
 #define MAX_GROUPS	64
 
+char *rtm_iocause_ioprio_str(int ioprio, char *buf, size_t len)
+{
+	int klass = (ioprio >> 13) & 7, level = ioprio & 7;
+
+	if (ioprio < 0)
+		snprintf(buf, len, "?");
+	else if (klass == 1 || klass == 2)
+		snprintf(buf, len, "%s:%d", klass == 1 ? "rt" : "be", level);
+	else
+		snprintf(buf, len, "%s", klass == 3 ? "idle" : klass ? "invalid" : "none");
+	return buf;
+}
+
 /* A task's policy, looked up once per pid (the trace gives only its priority). */
 static const char *task_policy(struct rtm_iocause *c, int pid, const char *comm)
 {
