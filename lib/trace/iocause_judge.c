@@ -72,6 +72,22 @@ static void name_task(struct rtm_iocause *c, int pid, int prio, const char *comm
 		snprintf(buf, len, "%s pid %d (%s)", comm, pid, sched);
 }
 
+/* The first switch of the CPU after @t (c->nsw when none). */
+static size_t sw_after(const struct rtm_iocause *c, uint64_t t)
+{
+	size_t lo = 0, hi = c->nsw;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (c->sw[mid].ts <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /*
  * The task other than the probe and the idle task that held the probe's CPU
  * longest in [@a, @b), named into @buf ("" when none); its time.
@@ -79,18 +95,11 @@ static void name_task(struct rtm_iocause *c, int pid, int prio, const char *comm
 static uint64_t longest_ran(struct rtm_iocause *c, uint64_t a, uint64_t b, char *buf, size_t len)
 {
 	struct { int pid, prio; const char *comm; uint64_t ns; } ran[MAX_RAN];
-	size_t lo = 0, hi = c->nsw, j;
+	size_t lo, j;
 	int n = 0, k, best = -1;
 
 	buf[0] = '\0';
-	while (lo < hi) {		/* the first switch after @a */
-		size_t mid = (lo + hi) / 2;
-
-		if (c->sw[mid].ts <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = sw_after(c, a);
 	for (j = lo ? lo - 1 : 0; j < c->nsw && c->sw[j].ts < b; j++) {
 		const struct ioc_sw *s = &c->sw[j];
 		uint64_t from = s->ts > a ? s->ts : a;
@@ -216,22 +225,29 @@ static uint64_t clamp(uint64_t t, uint64_t lo, uint64_t hi)
 /* The probe's first switch-in at or after @t and before @end; @t when none (it never slept). */
 static uint64_t switched_in(const struct rtm_iocause *c, uint64_t t, uint64_t end)
 {
-	size_t j;
+	size_t j = sw_after(c, t);
 
-	for (j = 0; j < c->nsw; j++)
-		if (c->sw[j].ts >= t && c->sw[j].ts <= end && c->sw[j].pid == c->tid)
+	if (j && c->sw[j - 1].ts == t)
+		j--;
+	for (; j < c->nsw && c->sw[j].ts <= end; j++)
+		if (c->sw[j].pid == c->tid)
 			return c->sw[j].ts;
 	return t;
 }
 
 static uint64_t woken_after(const struct rtm_iocause *c, uint64_t t, uint64_t end)
 {
-	size_t j;
+	size_t lo = 0, hi = c->nwk;
 
-	for (j = 0; j < c->nwk; j++)
-		if (c->wk[j] >= t && c->wk[j] <= end)
-			return c->wk[j] - t;
-	return UINT64_MAX;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (c->wk[mid] < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < c->nwk && c->wk[lo] <= end ? c->wk[lo] - t : UINT64_MAX;
 }
 
 /* The parts along @r's times, each clamped into the miss so that they add up. */
