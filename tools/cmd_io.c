@@ -24,6 +24,7 @@
 #include "probe/probe.h"
 #include "probe/probe_io.h"
 #include "result/resultdir.h"
+#include "trace/iotrace.h"
 #include "rtmeasure.h"
 
 enum {
@@ -40,6 +41,8 @@ enum {
 	IO_OPT_FORCE,
 	IO_OPT_MAX_MISSES,
 	IO_OPT_NO_RT,
+	IO_OPT_CAUSES,
+	IO_OPT_NO_CAUSES,
 };
 
 enum { G_PROBE, G_TARGET, G_OUTPUT, G_HELP };
@@ -66,6 +69,11 @@ static const struct rtm_opt io_opts[] = {
 	  "I/O priority of the thread: rt:N, be:N or idle (default: the thread's own)" },
 	{ "max-misses", IO_OPT_MAX_MISSES, required_argument, "N", G_PROBE,
 	  "misses listed with their times (default 10000; the rest are counted)" },
+	{ "causes", IO_OPT_CAUSES, no_argument, NULL, G_PROBE,
+	  "a cause for every miss from the block and scheduler events (needs tracefs; the "
+	  "default with --deadline when it can be used)" },
+	{ "no-causes", IO_OPT_NO_CAUSES, no_argument, NULL, G_PROBE,
+	  "no trace: the misses counted and listed, without their causes" },
 	{ "target", IO_OPT_TARGET, required_argument, "PATH", G_TARGET,
 	  "a folder (a file is created there and removed after), an existing file or, "
 	  "with --force-device, a block device (default: a file in the results folder)" },
@@ -119,6 +127,7 @@ struct io_cmd_opts {
 	const char *outdir;
 	const char *scheduler;
 	bool force, json, quiet, no_rt, cpu_given;
+	int causes;			/* -1: with --deadline when tracefs can be used */
 };
 
 static int io_parse_value(struct io_cmd_opts *o, int c, const char *arg, struct rtm_error *err)
@@ -191,6 +200,8 @@ static int io_parse(struct io_cmd_opts *o, int argc, char **argv)
 		case IO_OPT_JSON:		o->json = true; continue;
 		case 'q':			o->quiet = true; continue;
 		case IO_OPT_NO_RT:		o->no_rt = true; continue;
+		case IO_OPT_CAUSES:		o->causes = 1; continue;
+		case IO_OPT_NO_CAUSES:		o->causes = 0; continue;
 		case '?':
 		case ':':
 			return rtm_cli_bad_option("io", g.shortopts, g.longopts, argv);
@@ -222,6 +233,10 @@ static int io_check(struct io_cmd_opts *o)
 		o->req.writes |= rtm_io_op_writes(o->probe.seq[i]);
 	if (o->req.force_device && !o->req.target)
 		return rtm_cli_fail("io: --force-device needs --target DEVICE");
+	if (o->causes == 1 && !o->probe.deadline_ns)
+		return rtm_cli_fail("io: --causes needs --deadline (the misses are what it explains)");
+	if (o->causes < 0)
+		o->causes = o->probe.deadline_ns != 0;
 	if (o->no_rt) {
 		o->probe.sched.policy = RTM_POLICY_OTHER;
 		o->probe.sched.priority = 0;
@@ -284,7 +299,7 @@ static json_t *io_options_json(const struct io_cmd_opts *o, const char *dir)
 	char prio[16];
 
 	return json_pack("{s:s, s:s?, s:I, s:I, s:I, s:I, s:I, s:i, s:o, s:s, s:s?, s:b, s:b, "
-			 "s:s}",
+			 "s:b, s:s}",
 		"probe", "io",
 		"target", o->req.target,
 		"size", (json_int_t)p->size,
@@ -298,27 +313,109 @@ static json_t *io_options_json(const struct io_cmd_opts *o, const char *dir)
 		"scheduler", o->scheduler,
 		"force_device", o->req.force_device,
 		"allow_writes", o->req.allow_writes,
+		"causes", o->causes > 0,
 		"output", dir);
 }
 
-/* Drive the probe until its duration, a stop signal or its end. */
-static int io_measure(struct io_cmd_opts *o, const struct rtm_cli *cli, struct rtm_result *r)
+/*
+ * The trace of the misses' causes on the target's disk and the probe's CPU, or
+ * NULL: -1 when it cannot be had and was asked for (said, exit 2), else a warning.
+ */
+static struct rtm_iotrace *io_causes_start(const struct io_cmd_opts *o,
+					   const struct rtm_io_target *t, int *ret)
+{
+	struct rtm_iotrace_opts to = { .cpu = o->probe.cpu, .deadline_ns = o->probe.deadline_ns };
+	struct rtm_error err = { "" };
+	struct rtm_iotrace *tr = NULL;
+	char dev[32];
+
+	*ret = 0;
+	if (!o->causes)
+		return NULL;
+	if (!t->disk[0] || rtm_read_smallf("/", dev, sizeof(dev), "/sys/block/%s/dev",
+					   t->disk) < 0 ||
+	    sscanf(dev, "%u:%u", &to.major, &to.minor) != 2)
+		rtm_error_set(&err, "the block device under %s is unknown, so its requests "
+			      "cannot be traced", t->path);
+	else
+		tr = rtm_iotrace_start(&to, &err);
+	if (tr) {
+		rtm_iotrace_stale_note(tr, stderr);
+		return tr;
+	}
+	if (o->causes == 1)
+		*ret = rtm_cli_fail("io: --causes: %s (or leave out --causes)", err.msg);
+	else
+		fprintf(stderr, "rtmeasure: io: warning: no causes for the misses: %s (give "
+			"--no-causes to measure without them)\n", err.msg);
+	return NULL;
+}
+
+/* The probe's new misses since the @*taken-th to the causes. */
+static void io_causes_feed(struct rtm_iotrace *tr, const struct rtm_probe_io *p,
+			   uint32_t *taken)
+{
+	struct rtm_io_miss m[256];
+	uint32_t i, n;
+
+	while ((n = rtm_probe_io_misses(p, *taken, m, 256)) > 0) {
+		for (i = 0; i < n; i++)
+			rtm_iotrace_add(tr, rtm_io_op_name(m[i].op), m[i].planned_ns,
+					m[i].issue_ns, m[i].done_ns);
+		*taken += n;
+	}
+}
+
+/* sections.io.causes from the misses left and the trace's end. */
+static void io_causes_finish(struct rtm_iotrace *tr, const struct rtm_probe_io *p,
+			     uint32_t *taken, struct rtm_result *r)
+{
+	json_t *io = json_object_get(r->sections, "io"), *sec;
+
+	io_causes_feed(tr, p, taken);
+	sec = rtm_iotrace_finish(tr, (uint64_t)json_integer_value(json_object_get(io,
+				 "misses_dropped")), stderr);
+	if (sec)
+		json_object_set_new(io, "causes", sec);
+}
+
+/* Drive the probe until its duration, a stop signal or its end; the causes beside it. */
+static int io_measure(struct io_cmd_opts *o, const struct rtm_io_target *t,
+		      const struct rtm_cli *cli, struct rtm_result *r)
 {
 	struct rtm_error err = { "" };
 	struct rtm_probe_run *run;
+	struct rtm_iotrace *tr;
+	struct rtm_probe_io *p;
+	uint32_t taken = 0;
 	int ret;
 
+	tr = io_causes_start(o, t, &ret);
+	if (ret)
+		return ret;
 	run = rtm_probe_run_start(&rtm_probe_io_ops, &o->probe, 0, &err);
-	if (!run)
+	if (!run) {
+		rtm_iotrace_free(tr);
 		return rtm_cli_fail("io: %s", err.msg);
+	}
+	p = rtm_probe_run_probe(run);
+	if (tr)
+		rtm_iotrace_follow(tr, rtm_probe_io_tid(p));
 	while (!rtm_probe_run_done(run) && !*cli->stop) {
 		rtm_probe_run_wait(run, 200000000ULL);
 		rtm_probe_run_tick(run);
+		if (tr) {
+			io_causes_feed(tr, p, &taken);
+			rtm_iotrace_poll(tr);
+		}
 	}
 	r->interrupted = *cli->stop != 0;
 	rtm_probe_run_stop(run);
 	ret = rtm_probe_run_finish(run, r, &err);
+	if (!ret && tr)
+		io_causes_finish(tr, p, &taken, r);
 	rtm_probe_run_free(run);
+	rtm_iotrace_free(tr);
 	return ret ? rtm_cli_fail("io: %s", err.msg) : 0;
 }
 
@@ -371,7 +468,7 @@ static int io_run(struct io_cmd_opts *o, const struct rtm_cli *cli, struct rtm_r
 		fprintf(stderr, "rtmeasure io: %s, %u bytes every %llu us on CPU %d -> %s/\n",
 			t.path, o->probe.size,
 			(unsigned long long)(o->probe.interval_ns / 1000), o->probe.cpu, dir);
-	ret = io_measure(o, cli, r);
+	ret = io_measure(o, &t, cli, r);
 	if (!ret)
 		json_object_set_new(json_object_get(r->sections, "io"), "target",
 				    rtm_io_target_to_json(&t));
@@ -387,6 +484,7 @@ int cmd_io(int argc, char **argv, const struct rtm_cli *cli)
 			   .seq = { RTM_IO_RANDREAD }, .sched = { RTM_POLICY_FIFO, 90 },
 			   .max_misses = RTM_IO_MAX_MISSES, .lock_memory = true },
 		.req = { .file_bytes = RTM_IO_FILE_BYTES },
+		.causes = -1,
 	};
 	struct rtm_error err = { "" };
 	struct rtm_sysinfo *si;

@@ -10,6 +10,7 @@
 #include "core/jsonutil.h"
 #include "core/units.h"
 #include "present/io_print.h"
+#include "trace/iocause.h"
 
 #define MISSES_SHOWN	5
 
@@ -82,11 +83,24 @@ static void print_head(const json_t *io, FILE *f)
 		json_string_value(json_object_get(io, "ioprio")) ?: "none", dl ? dls : "none");
 }
 
+/* The verdict of the miss planned at @planned in sections.io.causes, or NULL. */
+static const json_t *verdict_of(const json_t *io, json_int_t planned)
+{
+	const json_t *v;
+	size_t i;
+
+	json_array_foreach(json_object_get(json_object_get(io, "causes"), "list"), i, v)
+		if (json_integer_value(json_object_get(v, "planned_mono_ns")) == planned)
+			return v;
+	return NULL;
+}
+
 static void print_misses(const json_t *io, FILE *f)
 {
-	const json_t *list = json_object_get(io, "miss_list"), *m;
+	const json_t *list = json_object_get(io, "miss_list"), *m, *v;
 	uint64_t n = (uint64_t)json_integer_value(json_object_get(io, "misses"));
-	char t[32], l[32], s[32], w[32];
+	uint64_t start = (uint64_t)json_integer_value(json_object_get(io, "start_mono_ns"));
+	char t[32], l[32], s[32], w[32], line[1024];
 	size_t i;
 
 	if (!n)
@@ -96,6 +110,12 @@ static void print_misses(const json_t *io, FILE *f)
 	json_array_foreach(list, i, m) {
 		if (i == MISSES_SHOWN)
 			break;
+		v = verdict_of(io, json_integer_value(json_object_get(m, "planned_mono_ns")));
+		if (v) {
+			rtm_iocause_miss_sentence(v, start, line, sizeof(line));
+			fprintf(f, "  %s\n", line);
+			continue;
+		}
 		rtm_fmt_ns(t, sizeof(t), (uint64_t)json_integer_value(json_object_get(m,
 										"time_ns")));
 		rtm_fmt_ns(l, sizeof(l), (uint64_t)json_integer_value(json_object_get(m,
@@ -107,6 +127,57 @@ static void print_misses(const json_t *io, FILE *f)
 		fprintf(f, "  at %s: %s %s (service %s, issued %s late)\n", t,
 			json_string_value(json_object_get(m, "op")) ?: "?", l, s, w);
 	}
+}
+
+/* The census of the causes: its sentence, the culprits, the requesters ahead, the parts. */
+static void print_causes(const json_t *io, FILE *f)
+{
+	const json_t *c = json_object_get(io, "causes"), *e, *parts;
+	static const char *const part_words[RTM_IOPART_N] = {
+		"issued late", "submit", "queued", "on the device", "switched in", "return" };
+	char line[1024], x[16];
+	size_t i;
+	int k;
+
+	if (!json_is_object(c))
+		return;
+	rtm_iocause_sentence(c, line, sizeof(line), 4);
+	fprintf(f, "Miss causes (result.json: sections.io.causes):\n  %s\n", line);
+	if (!json_integer_value(json_object_get(c, "misses")))
+		return;
+	fprintf(f, "  %-10s %-44s %7s %9s\n", "cause", "culprit", "misses", "largest");
+	json_array_foreach(json_object_get(c, "causes"), i, e)
+		fprintf(f, "  %-10s %-44s %7lld %9s\n",
+			json_string_value(json_object_get(e, "cause")),
+			json_string_value(json_object_get(e, "culprit")),
+			json_integer_value(json_object_get(e, "count")),
+			rtm_fmt_ns(x, sizeof(x), (uint64_t)json_integer_value(
+				   json_object_get(e, "max_latency_ns"))));
+	if (json_array_size(json_object_get(c, "ahead")))
+		fprintf(f, "  requests ahead of the probe's:\n  %-28s %-6s %-5s %7s %7s %9s\n",
+			"task", "class", "rwbs", "misses", "queued", "in flight");
+	json_array_foreach(json_object_get(c, "ahead"), i, e) {
+		snprintf(line, sizeof(line), "%s pid %lld",
+			 json_string_value(json_object_get(e, "comm")),
+			 json_integer_value(json_object_get(e, "pid")));
+		fprintf(f, "  %-28s %-6s %-5s %7lld %7lld %9lld\n", line,
+			json_string_value(json_object_get(e, "ioprio")),
+			json_string_value(json_object_get(e, "rwbs")),
+			json_integer_value(json_object_get(e, "misses")),
+			json_integer_value(json_object_get(e, "queued")),
+			json_integer_value(json_object_get(e, "in_flight")));
+	}
+	parts = json_object_get(c, "parts_ns");
+	fprintf(f, "  the misses' time:");
+	for (k = 0; k < RTM_IOPART_N; k++)
+		fprintf(f, "%s %s %s", k ? "," : "", part_words[k], rtm_fmt_ns(x, sizeof(x),
+			(uint64_t)json_integer_value(json_object_get(parts,
+							rtm_iocause_part_key(k)))));
+	fputc('\n', f);
+	if (!json_is_true(json_object_get(c, "complete")))
+		fprintf(f, "  (incomplete: %lld events lost, %lld misses not listed; the counts "
+			"are lower bounds)\n", json_integer_value(json_object_get(c, "trace_lost")),
+			json_integer_value(json_object_get(c, "not_listed")));
 }
 
 int rtm_io_fprint(const json_t *io, FILE *f)
@@ -147,6 +218,7 @@ int rtm_io_fprint(const json_t *io, FILE *f)
 	}
 	fprintf(f, "(latency from the planned issue time, service from the actual issue; in us)\n");
 	print_misses(io, f);
+	print_causes(io, f);
 	rtm_hist_free(h);
 	return ret;
 }
@@ -193,6 +265,7 @@ json_t *rtm_io_summary_json(const json_t *io)
 	out = json_deep_copy(io);
 	if (out) {
 		json_object_del(out, "miss_list");
+		json_object_del(json_object_get(out, "causes"), "list");
 		json_object_set(out, "ops", jops);
 	}
 fail:

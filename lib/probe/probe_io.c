@@ -329,6 +329,31 @@ void rtm_probe_io_snapshot(const struct rtm_probe_io *p, struct rtm_io_snap *sna
 	snap->running = atomic_load(&q->running);
 }
 
+uint32_t rtm_probe_io_misses(const struct rtm_probe_io *p, uint32_t from, struct rtm_io_miss *out,
+			     uint32_t max)
+{
+	struct rtm_probe_io *q = (struct rtm_probe_io *)p;
+	uint32_t s1, s2, n;
+
+	do {	/* the count under the sequence counter; the entries below it are final */
+		s1 = atomic_load_explicit(&q->seq, memory_order_acquire);
+		if (s1 & 1) {
+			sched_yield();
+			continue;
+		}
+		n = p->rec.nmiss;
+		atomic_thread_fence(memory_order_acquire);
+		s2 = atomic_load_explicit(&q->seq, memory_order_relaxed);
+	} while ((s1 & 1) || s1 != s2);
+	if (from >= n)
+		return 0;
+	n -= from;
+	if (n > max)
+		n = max;
+	memcpy(out, p->rec.miss + from, n * sizeof(*out));
+	return n;
+}
+
 uint64_t rtm_probe_io_start_ns(const struct rtm_probe_io *p)
 {
 	return p->start_ns;

@@ -170,6 +170,12 @@ struct rtm_probe_io *rtm_probe_io_start(const struct rtm_probe_io_opts *o, struc
 /* @rec: copies of the histograms into an rtm_io_rec of the same operations, or NULL. */
 void rtm_probe_io_snapshot(const struct rtm_probe_io *p, struct rtm_io_snap *snap,
 			   struct rtm_io_rec *rec);
+/*
+ * The kept misses from the @from-th on, up to @max of them into @out, while the
+ * thread runs (a miss, once kept, never changes); how many were copied.
+ */
+uint32_t rtm_probe_io_misses(const struct rtm_probe_io *p, uint32_t from, struct rtm_io_miss *out,
+			     uint32_t max);
 uint64_t rtm_probe_io_start_ns(const struct rtm_probe_io *p);
 /* The probe thread's id (trace filters), 0 before it started. */
 int rtm_probe_io_tid(const struct rtm_probe_io *p);

@@ -61,6 +61,12 @@ static const struct ev_spec {
 	{ "osnoise", "sample_threshold", RTM_EV_OSNOISE_SAMPLE,
 	  { "start", "duration", "interference" } },
 	{ "ftrace", "timerlat", RTM_EV_TIMERLAT, { "seqnum", "context", "timer_latency" } },
+	{ "block", "block_rq_insert", RTM_EV_BLOCK_INSERT,
+	  { "dev", "sector", "nr_sector", "ioprio", "rwbs", "comm" } },
+	{ "block", "block_rq_issue", RTM_EV_BLOCK_ISSUE,
+	  { "dev", "sector", "nr_sector", "ioprio", "rwbs", "comm" } },
+	{ "block", "block_rq_complete", RTM_EV_BLOCK_COMPLETE,
+	  { "dev", "sector", "nr_sector", "ioprio", "rwbs", "error" } },
 	{ "ipi", "ipi_send_cpu", RTM_EV_IPI_SEND, { "cpu" } },
 	{ "ipi", "ipi_send_cpumask", RTM_EV_IPI_SEND, { NULL } },
 	{ "ipi", "ipi_raise", RTM_EV_IPI_SEND, { NULL } },
@@ -90,7 +96,7 @@ struct rtm_tracedec {
 };
 
 static const char *const systems[] = {
-	"sched", "irq", "irq_vectors", "timer", "ipi", "nmi", "ftrace", "osnoise", NULL,
+	"sched", "irq", "irq_vectors", "timer", "ipi", "nmi", "ftrace", "osnoise", "block", NULL,
 };
 
 const char *rtm_ev_type_name(enum rtm_ev_type t)
@@ -99,7 +105,8 @@ const char *rtm_ev_type_name(enum rtm_ev_type t)
 		"other", "sched_switch", "sched_wakeup", "sched_waking", "irq_entry", "irq_exit",
 		"softirq_entry", "softirq_exit", "softirq_raise", "hrtimer_entry", "hrtimer_exit",
 		"vector_entry", "vector_exit", "ipi_send", "nmi", "print", "hrtimer_start",
-		"hwlat", "osnoise", "osnoise_sample", "timerlat",
+		"hwlat", "osnoise", "osnoise_sample", "timerlat", "block_insert", "block_issue",
+		"block_complete",
 	};
 
 	return (unsigned int)t < RTM_EV_NTYPES ? names[t] : "invalid";
@@ -342,6 +349,21 @@ static inline void decode_osnoise(const struct ev_slot *s, const char *data,
 	ev->osnoise.thread = (unsigned int)num(s->f[7], data);
 }
 
+/* insert and issue carry the task's comm, complete the error; older kernels no ioprio */
+static inline void decode_block(const struct ev_slot *s, const char *data, int size,
+				struct rtm_event *ev)
+{
+	ev->blk.dev = (uint32_t)num(s->f[0], data);
+	ev->blk.sector = num(s->f[1], data);
+	ev->blk.nr_sector = (uint32_t)num(s->f[2], data);
+	ev->blk.ioprio = s->f[3] ? (int)num(s->f[3], data) : -1;
+	str(s->f[4], data, size, ev->blk.rwbs, sizeof(ev->blk.rwbs));
+	if (ev->type == RTM_EV_BLOCK_COMPLETE)
+		ev->blk.error = (int)(int32_t)num(s->f[5], data);
+	else
+		str(s->f[5], data, size, ev->blk.comm, sizeof(ev->blk.comm));
+}
+
 static void decode(const struct ev_slot *s, const char *data, int size, struct rtm_event *ev)
 {
 	switch (s->type) {
@@ -401,6 +423,11 @@ static void decode(const struct ev_slot *s, const char *data, int size, struct r
 		ev->timerlat.seqnum = (unsigned int)num(s->f[0], data);
 		ev->timerlat.context = (int)num(s->f[1], data);
 		ev->timerlat.latency_ns = num(s->f[2], data);
+		break;
+	case RTM_EV_BLOCK_INSERT:
+	case RTM_EV_BLOCK_ISSUE:
+	case RTM_EV_BLOCK_COMPLETE:
+		decode_block(s, data, size, ev);
 		break;
 	default:
 		break;
@@ -662,6 +689,14 @@ int rtm_event_format(const struct rtm_event *ev, char *buf, size_t len)
 	case RTM_EV_OSNOISE_SAMPLE:
 	case RTM_EV_TIMERLAT:
 		n = format_tracer(ev, buf + off, len - off);
+		break;
+	case RTM_EV_BLOCK_INSERT:
+	case RTM_EV_BLOCK_ISSUE:
+	case RTM_EV_BLOCK_COMPLETE:
+		n = snprintf(buf + off, len - off, "%u,%u %s %llu + %u ioprio=%d [%s]",
+			     ev->blk.dev >> 20, ev->blk.dev & ((1U << 20) - 1), ev->blk.rwbs,
+			     (unsigned long long)ev->blk.sector, ev->blk.nr_sector, ev->blk.ioprio,
+			     ev->blk.comm);
 		break;
 	default:
 		n = snprintf(buf + off, len - off, "(not decoded)");

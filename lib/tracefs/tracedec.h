@@ -37,6 +37,9 @@ enum rtm_ev_type {
 	RTM_EV_OSNOISE,			/* ftrace:osnoise, one period of the osnoise tracer */
 	RTM_EV_OSNOISE_SAMPLE,		/* osnoise:sample_threshold, one noise above the threshold */
 	RTM_EV_TIMERLAT,		/* ftrace:timerlat, one sample of the timerlat tracer */
+	RTM_EV_BLOCK_INSERT,		/* block:block_rq_insert, a request into the I/O scheduler */
+	RTM_EV_BLOCK_ISSUE,		/* block:block_rq_issue, a request to the device driver */
+	RTM_EV_BLOCK_COMPLETE,		/* block:block_rq_complete */
 	RTM_EV_NTYPES,
 };
 
@@ -123,6 +126,16 @@ struct rtm_event {
 			unsigned int seqnum;	/* the CPU's period number (IRQ and thread alike) */
 			int context;		/* 0 irq, 1 thread, 2 user (later kernels) */
 		} timerlat;
+		struct {
+			uint64_t sector;
+			uint32_t dev;		/* the kernel's dev_t: major << 20 | minor */
+			uint32_t nr_sector;
+			int ioprio;		/* class << 13 | level; -1: the format has none */
+			int error;		/* complete: -errno, 0 */
+			char rwbs[12];		/* "WS", "R", "FF", ... */
+			char comm[RTM_COMM_LEN];	/* insert, issue: the task in whose
+							 * context it happened; "" on complete */
+		} blk;
 	};
 };
 

@@ -28,6 +28,9 @@ echo "$err" | grep -q -- "--allow-writes"
 ok $? "the way to allow it is named ($err)"
 expect_usage_error "a CPU that does not exist" io -a 4000 -o "$tmp/a"
 expect_usage_error "a stray argument" io extra
+expect_usage_error "--causes without a deadline" io --causes -o "$tmp/a"
+echo "$err" | grep -q -- "--deadline"
+ok $? "the deadline is named ($err)"
 [ ! -e "$tmp/a/result.json" ]
 ok $? "no result written by a refused run"
 

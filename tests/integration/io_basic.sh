@@ -4,7 +4,10 @@
 # file system (ext4 on the loop device) and removes; result.json has sections.io with
 # latencies above 0; against a 1 us deadline every request misses; with a competing O_DIRECT
 # best-effort writer (fio) on the same device the misses equal the latency histogram's count
-# above the deadline (within the deadline's bucket); a block device is refused without
+# above the deadline (within the deadline's bucket); against a saturating O_DIRECT writer
+# (fio, libaio, best-effort) the causes of the misses name fio as queued or in flight ahead of
+# the probe's requests, their parts add up to each latency, and no cause is claimed for a
+# request that is not in the trace; a block device is refused without
 # --force-device and written only with --allow-writes; --scheduler is put back after the
 # run, and after SIGINT, which saves what was measured. No timing is judged.
 . "$RTM_SRCDIR/tests/lib.sh"
@@ -85,6 +88,47 @@ echo "competitor: misses $misses, histogram above the deadline between $lower an
 	fail "misses $misses outside the histogram's count above the deadline [$lower, $upper]"
 jq -e '.sections.io | (.miss_list | length) + .misses_dropped == .misses' "$res" >/dev/null ||
 	fail "the miss list and the count disagree"
+
+# 2b. the causes of the misses: a saturating writer is named ahead of the probe's requests
+fio --name=saturate --filename="$mnt/competitor" --rw=randwrite --bs=64k --size=24m \
+	--direct=1 --ioengine=libaio --iodepth=8 --time_based --runtime=60 --prio=4 \
+	--prioclass=2 >"$w/fio2.out" 2>&1 &
+fio_pid=$!
+sleep 1
+kill -0 $fio_pid 2>/dev/null || fail "fio did not start: $(cat "$w/fio2.out")"
+"$RTMEASURE" io -D 3s -i 5ms --deadline 200us --causes --op randread --file-size 16m \
+	-o "$mnt/s" >"$w/s.out" 2>"$w/s.err" || fail "rtmeasure io --causes exited $?: $(cat "$w/s.err")"
+res=$mnt/s/result.json
+# fio's job processes, named while they run: the trace's pids must be among them
+fio_pids=" $(pgrep -x fio | tr '\n' ' ')"
+kill $fio_pid; wait $fio_pid 2>/dev/null; fio_pid=
+jq -e '.sections.io.misses > 0' "$res" >/dev/null ||
+	fail "no miss of a 200 us deadline beside a saturating writer: nothing to explain"
+jq -e '.sections.io as $io | $io.causes as $c | $c.misses == ($io.miss_list | length) and
+	([$c.by_cause[]] | add) == $c.misses and ([$c.causes[].count] | add) == $c.misses' \
+	"$res" >/dev/null || fail "the causes do not count the misses: $(jq -c \
+	'.sections.io.causes | {misses, by_cause}' "$res")"
+jq -e '[.sections.io.causes.list[] | select(.cause != "untraced") |
+	.issue_late_ns + .submit_ns + .queued_ns + .device_ns + .wakeup_ns + .return_ns ==
+	.latency_ns] | all' "$res" >/dev/null || fail "a miss's parts do not add up to its latency"
+jq -e '[.sections.io.causes.list[] | select(.cause == "untraced" | not) | .request != null] |
+	all' "$res" >/dev/null || fail "a cause claimed without the probe's request in the trace"
+top=$(jq -r '.sections.io.causes.ahead[0] | "\(.comm) \(.pid) \(.queued + .in_flight)"' "$res")
+read -r comm fpid ahead <<<"$top"
+[ "$comm" = fio ] && [ "$ahead" -gt 0 ] ||
+	fail "fio is not the task most often ahead of the probe's requests: $(jq -c \
+	'.sections.io.causes.ahead' "$res")"
+case "$fio_pids" in *" $fpid "*) ;; *) fail "fio pid $fpid is not one of fio's ($fio_pids)" ;; esac
+jq -e --argjson p "$fpid" '[.sections.io.causes.list[] | select(.ahead | any(.comm == "fio" and
+	.pid == $p and .ioprio == "be:4"))] | length > 0' "$res" >/dev/null ||
+	fail "no miss names fio pid $fpid (be:4) ahead of it"
+grep -q "Miss causes" "$w/s.out" && grep -q "fio pid $fpid" "$w/s.out" ||
+	fail "the summary does not name fio: $(cat "$w/s.out")"
+echo "ok: $(grep -A1 'Miss causes' "$w/s.out" | tail -1)"
+"$RTMEASURE" io -D 1s -i 5ms --deadline 1us --no-causes -q --file-size 16m -o "$mnt/n" ||
+	fail "--no-causes exited $?"
+jq -e '.sections.io.misses > 0 and (.sections.io | has("causes") | not)' \
+	"$mnt/n/result.json" >/dev/null || fail "--no-causes still wrote causes"
 
 # 3. a block device: only confirmed, and written only when allowed
 run_cmd io -D 1s --target "$loop" -o "$w/c"
