@@ -13,6 +13,7 @@
 
 #include "cli/opts.h"
 #include "present/compare.h"
+#include "present/compare_io.h"
 #include "cli/cli.h"
 #include "rtmeasure.h"
 
@@ -68,7 +69,9 @@ static const struct rtm_cmd_opts compare_cmd = {
 		"runs' time series, for p99 only, and names a difference only beyond 1.5x.\n\n"
 		"Runs with a noise section (run --noise) also get their noise side by side\n"
 		"(noise %, largest gap, gap percentiles, causes; a verdict over runs only);\n"
-		"results of rtmeasure noise alone are compared by their noise only.\n",
+		"results of rtmeasure noise alone are compared by their noise only. Storage\n"
+		"runs (rtmeasure io) are compared per operation: the latency from the planned\n"
+		"issue time, misses, and verdicts over several runs per side.\n",
 	.groups = compare_groups,
 	.ngroups = sizeof(compare_groups) / sizeof(compare_groups[0]),
 	.tables = { compare_opts },
@@ -341,31 +344,67 @@ static int compare_parse(int argc, char **argv, struct compare_cmd_opts *o)
 	return 0;
 }
 
-/* Round @j of side @i digested into @cmp, then freed; 0 or the exit status. */
-static int add_run(struct rtm_compare *cmp, char **const *rounds, int i, int j,
-		   const char *label, bool *noise_only)
+/* What a comparison weighs: decided by the baseline, every other run the same. */
+enum compare_kind { CK_LATENCY, CK_NOISE, CK_IO };
+
+static const char *const kind_name[] = {
+	[CK_LATENCY] = "latency", [CK_NOISE] = "noise", [CK_IO] = "storage",
+};
+
+static enum compare_kind kind_of(const struct rtm_result *r)
+{
+	if (!r->ncpus && json_object_get(r->sections, "io"))	/* rtmeasure io */
+		return CK_IO;
+	if (!r->ncpus && json_object_get(r->sections, "noise"))	/* rtmeasure noise */
+		return CK_NOISE;
+	return CK_LATENCY;
+}
+
+/* Round @j of side @i digested into @cmp (or @cio), then freed; 0 or the exit status. */
+static int add_run(struct rtm_compare *cmp, struct rtm_compare_io *cio, char **const *rounds,
+		   int i, int j, const char *label, enum compare_kind *kind)
 {
 	struct rtm_error err = { "" };
 	struct rtm_result *r = rtm_result_load(rounds[i][j], &err);
-	bool noise = r && !r->ncpus && json_object_get(r->sections, "noise");
+	enum compare_kind k = r ? kind_of(r) : CK_LATENCY;
 	int ret;
 
-	if (r && !i && !j)	/* the baseline says which: noise or latency */
-		*noise_only = noise;
-	if (r && noise != *noise_only) {
+	if (r && !i && !j)	/* the baseline says which: latency, noise or storage */
+		*kind = k;
+	if (r && k != *kind) {
 		rtm_result_free(r);
 		return rtm_cli_fail("compare: %s is a %s result and %s a %s one: compare latency "
-				    "results (run, cyclic) or noise results (rtmeasure noise), not "
-				    "both", rounds[i][j], noise ? "noise" : "latency", rounds[0][0],
-				    *noise_only ? "noise" : "latency");
+				    "results (run, cyclic), noise results (rtmeasure noise) or "
+				    "storage results (rtmeasure io), one kind at a time",
+				    rounds[i][j], kind_name[k], rounds[0][0], kind_name[*kind]);
 	}
-	if (*noise_only)	/* rtmeasure noise: sections.noise only */
-		ret = !r ? -1 : rtm_compare_noise_add(cmp, r, label, rounds[i][j], j > 0, &err);
+	if (!r)
+		ret = -1;
+	else if (*kind == CK_IO)	/* rtmeasure io: sections.io only */
+		ret = rtm_compare_io_add(cio, r, label, rounds[i][j], j > 0, &err);
+	else if (*kind == CK_NOISE)	/* rtmeasure noise: sections.noise only */
+		ret = rtm_compare_noise_add(cmp, r, label, rounds[i][j], j > 0, &err);
 	else
-		ret = !r ? -1 : j ? rtm_compare_add_round(cmp, r, rounds[i][j], &err) :
+		ret = j ? rtm_compare_add_round(cmp, r, rounds[i][j], &err) :
 		      rtm_compare_add(cmp, r, label, rounds[i][j], &err);
 	rtm_result_free(r);
 	return ret ? rtm_cli_fail("compare: %s", err.msg) : 0;
+}
+
+/* Storage runs: per operation their latency side by side, the verdicts; the exit status. */
+static int compare_io(struct rtm_compare_io *cio, bool json)
+{
+	rtm_compare_io_finish(cio);
+	if (json) {
+		json_t *doc = rtm_compare_io_json(cio);
+
+		json_dumpf(doc, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+		putchar('\n');
+		json_decref(doc);
+	} else {
+		rtm_compare_io_fprint(cio, stdout);
+	}
+	return RTM_EXIT_OK;
 }
 
 /* Latency results: the verdicts, the pages with -o, the table or JSON; the exit status. */
@@ -401,7 +440,8 @@ int cmd_compare(int argc, char **argv, const struct rtm_cli *cli)
 	char **rounds[RTM_COMPARE_MAX_RUNS] = { NULL };
 	int nr[RTM_COMPARE_MAX_RUNS] = { 0 };
 	struct rtm_compare *cmp = NULL;
-	bool noise_only = false;
+	struct rtm_compare_io *cio = NULL;
+	enum compare_kind kind = CK_LATENCY;
 	int i, j, ret;
 
 	ret = compare_parse(argc, argv, &o);
@@ -421,19 +461,26 @@ int cmd_compare(int argc, char **argv, const struct rtm_cli *cli)
 	if (ret)
 		goto out;
 	cmp = rtm_compare_alloc();
-	if (!cmp) {
+	cio = rtm_compare_io_alloc();
+	if (!cmp || !cio) {
 		ret = rtm_cli_fail("compare: out of memory");
 		goto out;
 	}
 	/* one full result in memory at a time: each is digested, then freed */
 	for (i = 0; i < o.nruns && !ret; i++)
 		for (j = 0; j < nr[i] && !ret; j++)
-			ret = add_run(cmp, rounds, i, j, labels[i], &noise_only);
+			ret = add_run(cmp, cio, rounds, i, j, labels[i], &kind);
+	if (!ret && kind == CK_IO && o.cmp.out_dir)
+		ret = rtm_cli_fail("compare: -o %s: storage runs (rtmeasure io) are compared as "
+				   "text and --json only; rtmeasure report draws each run's plots",
+				   o.cmp.out_dir);
 	if (!ret)
-		ret = noise_only ? compare_noise_only(cmp, o.cmp.out_dir, o.json) :
+		ret = kind == CK_IO ? compare_io(cio, o.json) :
+		      kind == CK_NOISE ? compare_noise_only(cmp, o.cmp.out_dir, o.json) :
 		      compare_latency(cmp, &o);
 out:
 	rtm_compare_free(cmp);
+	rtm_compare_io_free(cio);
 	for (i = 0; i < o.nruns; i++)
 		free_rounds(rounds[i]);
 	return ret;

@@ -192,12 +192,20 @@ static int export_parse(int argc, char **argv, struct export_opts *o)
 }
 
 /*
- * A format @r cannot give (a noise result has no wake-up latency); 0 or the exit
+ * A format @r cannot give (a noise or storage result has no wake-up latency); 0 or the exit
  * status. @noise: a noise run alone; @has_noise: sections.noise, of noise or of
  * run --noise's phase (the same section, so its gaps export alike).
  */
-static int export_fits(const struct export_opts *o, bool noise, bool has_noise)
+static int export_fits(const struct export_opts *o, const struct rtm_result *r, bool noise,
+		       bool has_noise)
 {
+	/* a storage run has per-operation histograms, no CPU: its page only */
+	if (!r->ncpus && json_object_get(r->sections, "io") && (o->fmt == EXPORT_OPT_CSV ||
+	    o->fmt == EXPORT_OPT_CSV_GAPS || o->fmt == EXPORT_OPT_CYCLICTEST_JSON))
+		return rtm_cli_fail("export: %s holds a storage run (rtmeasure io): its "
+				    "operations' histograms export as a Prometheus page (--prometheus, "
+				    "--openmetrics, --prometheus-textfile, --push); the rest is in its "
+				    "result.json", o->result);
 	/* a noise run has no wake-up latency: refused, not an empty file */
 	if (o->fmt == EXPORT_OPT_CYCLICTEST_JSON && noise)
 		return rtm_cli_fail("export: %s holds a noise result (rtmeasure noise): "
@@ -311,7 +319,7 @@ static int export_result(const struct export_opts *o, int fd)
 	if (!r)
 		return rtm_cli_fail("export: %s", err.msg);
 	noise = !r->ncpus && json_object_get(r->sections, "noise");
-	if ((ret = export_fits(o, noise, json_object_get(r->sections, "noise") != NULL))) {
+	if ((ret = export_fits(o, r, noise, json_object_get(r->sections, "noise") != NULL))) {
 		rtm_result_free(r);
 		return ret;
 	}

@@ -246,20 +246,10 @@ static bool round_beyond_import(uint64_t count, uint64_t overflows, double p)
 	return overflows && (1.0 - p / 100.0) * total < (double)overflows + 1.0;
 }
 
-/* The round's own figures, and its histograms merged into the run's pool. */
-static int digest_round(struct rtm_compare_run *run, const struct rtm_result *r)
+void rtm_compare_round_pcts(struct rtm_compare_round *rd, const struct rtm_hist *h)
 {
-	struct rtm_compare_round *rd = &run->rounds[run->nrounds];
-	struct rtm_hist *h = rtm_hist_alloc();
-	bool corrected = true;
-	int i, j, k, n;
+	int k;
 
-	if (!h)
-		return -ENOMEM;
-	memset(rd, 0, sizeof(*rd));
-	rd->duration_ns = r->duration_ns;
-	rd->overflows = rtm_result_unplaced_overflows(r);
-	rtm_result_total(r, h, NULL);
 	rd->samples = h->count;
 	for (k = 0; k < RTM_COMPARE_NPCT; k++) {
 		double p = rtm_compare_pcts[k];
@@ -277,6 +267,23 @@ static int digest_round(struct rtm_compare_run *run, const struct rtm_result *r)
 			rd->pct_logvar[k] = sd * sd;
 		}
 	}
+}
+
+/* The round's own figures, and its histograms merged into the run's pool. */
+static int digest_round(struct rtm_compare_run *run, const struct rtm_result *r)
+{
+	struct rtm_compare_round *rd = &run->rounds[run->nrounds];
+	struct rtm_hist *h = rtm_hist_alloc();
+	bool corrected = true;
+	int i, j, k, n;
+
+	if (!h)
+		return -ENOMEM;
+	memset(rd, 0, sizeof(*rd));
+	rd->duration_ns = r->duration_ns;
+	rd->overflows = rtm_result_unplaced_overflows(r);
+	rtm_result_total(r, h, NULL);
+	rtm_compare_round_pcts(rd, h);
 	rtm_hist_free(h);
 	for (i = 0; i < r->ncpus; i++) {
 		const struct rtm_result_cpu *rc = &r->cpus[i];
@@ -351,8 +358,8 @@ int rtm_compare_add(struct rtm_compare *c, const struct rtm_result *r, const cha
 		return rtm_error_setn(err, -E2BIG, "at most %d runs can be compared at once",
 				      RTM_COMPARE_MAX_RUNS);
 	if (r->ncpus < 1 && json_object_get(r->sections, "io"))	/* rtmeasure io */
-		return rtm_error_setn(err, -EINVAL, "%s is a storage run (sections.io), which "
-				      "compare does not weigh: its figures are in result.json",
+		return rtm_error_setn(err, -EINVAL, "%s is a storage run (sections.io): compare "
+				      "it with storage runs (compare_io.h), not latency",
 				      path ? path : label);
 	if (r->ncpus < 1)
 		return rtm_error_setn(err, -EINVAL, "%s holds no CPU: nothing to compare",

@@ -291,6 +291,12 @@ int rtm_compare_add(struct rtm_compare *c, const struct rtm_result *r, const cha
 int rtm_compare_add_round(struct rtm_compare *c, const struct rtm_result *r, const char *path,
 			  struct rtm_error *err);
 
+/*
+ * A round's figures of rtm_compare_pcts from its all-CPU histogram @h (@rd->overflows
+ * set first): samples, each percentile, whether it is a number, its sampling variance.
+ */
+void rtm_compare_round_pcts(struct rtm_compare_round *rd, const struct rtm_hist *h);
+
 /* Fingerprint warnings and verdicts, once every run is added. */
 void rtm_compare_finish(struct rtm_compare *c);
 

@@ -8,51 +8,58 @@
 
 #include "core/hist.h"
 #include "core/jsonutil.h"
+#include "core/stats.h"
 #include "core/units.h"
 #include "present/io_print.h"
 #include "trace/iocause.h"
 
 #define MISSES_SHOWN	5
 
-/* The figures of one histogram, as the table and the JSON show them. */
-struct io_figs {
-	uint64_t count, min_ns, p50_ns, p99_ns, p999_ns, max_ns;
-	double avg_ns;
-};
+const char *const rtm_io_figures[RTM_IO_NFIGURES] = { "latency", "service", "lateness" };
+const double rtm_io_pcts[RTM_IO_NPCT] = { 50, 99, 99.9 };
 
-static const char *const figures[] = { "latency", "service", "lateness" };
-
-static int figs_of(const json_t *hj, struct rtm_hist *h, struct io_figs *o)
+int rtm_io_figs_of(const json_t *hj, struct rtm_hist *h, struct rtm_io_figs *o)
 {
-	static const double ps[] = { 50, 99, 99.9 };
-	uint64_t v[3];
+	uint64_t v[RTM_IO_NPCT];
+	int k;
 
 	if (rtm_hist_from_json(h, hj, NULL))
 		return -EINVAL;
-	rtm_hist_percentiles(h, ps, 3, v);
+	rtm_hist_percentiles(h, rtm_io_pcts, RTM_IO_NPCT, v);
 	o->count = h->count;
 	o->min_ns = h->count ? h->min_ns : 0;
 	o->avg_ns = rtm_hist_mean(h);
-	o->p50_ns = v[0];
-	o->p99_ns = v[1];
-	o->p999_ns = v[2];
+	for (k = 0; k < RTM_IO_NPCT; k++) {
+		o->pct_ns[k] = v[k];
+		o->pct_ok[k] = rtm_pct_defined(h->count, rtm_io_pcts[k]);
+	}
 	o->max_ns = h->max_ns;
 	return 0;
 }
 
-static void print_row(FILE *f, const char *label, const struct io_figs *x, const char *misses)
+void rtm_io_cells(const struct rtm_io_figs *x, char v[RTM_IO_NCELLS][16])
 {
-	char v[6][16];
+	int k;
 
 	rtm_fmt_us(v[0], sizeof(v[0]), x->min_ns);
 	rtm_fmt_us(v[1], sizeof(v[1]), (uint64_t)(x->avg_ns + 0.5));
-	rtm_fmt_us(v[2], sizeof(v[2]), x->p50_ns);
-	rtm_fmt_us(v[3], sizeof(v[3]), x->p99_ns);
-	rtm_fmt_us(v[4], sizeof(v[4]), x->p999_ns);
-	rtm_fmt_us(v[5], sizeof(v[5]), x->max_ns);
+	for (k = 0; k < RTM_IO_NPCT; k++) {
+		if (x->pct_ok[k])
+			rtm_fmt_us(v[2 + k], sizeof(v[2 + k]), x->pct_ns[k]);
+		else	/* too few samples beyond it to be a number (core/stats.h) */
+			snprintf(v[2 + k], sizeof(v[2 + k]), "-");
+	}
+	rtm_fmt_us(v[2 + RTM_IO_NPCT], sizeof(v[0]), x->max_ns);
 	if (!x->count)
-		for (int i = 0; i < 6; i++)
-			snprintf(v[i], sizeof(v[i]), "-");
+		for (k = 0; k < RTM_IO_NCELLS; k++)
+			snprintf(v[k], sizeof(v[k]), "-");
+}
+
+static void print_row(FILE *f, const char *label, const struct rtm_io_figs *x, const char *misses)
+{
+	char v[RTM_IO_NCELLS][16];
+
+	rtm_io_cells(x, v);
 	fprintf(f, "%-14s %9llu %9s %9s %9s %9s %9s %9s %7s\n", label,
 		(unsigned long long)x->count, v[0], v[1], v[2], v[3], v[4], v[5], misses);
 }
@@ -197,12 +204,12 @@ int rtm_io_fprint(const json_t *io, FILE *f)
 	fprintf(f, "%-14s %9s %9s %9s %9s %9s %9s %9s %7s\n", "op", "samples", "min", "avg",
 		"p50", "p99", "p99.9", "max", "misses");
 	json_object_foreach((json_t *)ops, name, op) {
-		struct io_figs x[3];
+		struct rtm_io_figs x[RTM_IO_NFIGURES];
 		char misses[24], label[32];
 		int k;
 
-		for (k = 0; k < 3 && !ret; k++)
-			ret = figs_of(json_object_get(op, figures[k]), h, &x[k]);
+		for (k = 0; k < RTM_IO_NFIGURES && !ret; k++)
+			ret = rtm_io_figs_of(json_object_get(op, rtm_io_figures[k]), h, &x[k]);
 		if (ret)
 			break;
 		snprintf(misses, sizeof(misses), "%lld",
@@ -216,22 +223,29 @@ int rtm_io_fprint(const json_t *io, FILE *f)
 				(long long)json_integer_value(json_object_get(op, "errors")));
 		}
 	}
-	fprintf(f, "(latency from the planned issue time, service from the actual issue; in us)\n");
+	fprintf(f, "(latency from the planned issue time, service from the actual issue; in us; "
+		"-: too few samples for the percentile)\n");
 	print_misses(io, f);
 	print_causes(io, f);
 	rtm_hist_free(h);
 	return ret;
 }
 
-static json_t *figs_json(const struct io_figs *x)
+/* A percentile too few samples support is null, as in the run summary's JSON. */
+static json_t *pct_json(const struct rtm_io_figs *x, int k)
+{
+	return x->pct_ok[k] ? rtm_json_u64(x->pct_ns[k]) : json_null();
+}
+
+static json_t *figs_json(const struct rtm_io_figs *x)
 {
 	return json_pack("{s:o, s:o, s:f, s:o, s:o, s:o, s:o}",
 		"count", rtm_json_u64(x->count),
 		"min_ns", rtm_json_u64(x->min_ns),
 		"avg_ns", x->avg_ns,
-		"p50_ns", rtm_json_u64(x->p50_ns),
-		"p99_ns", rtm_json_u64(x->p99_ns),
-		"p99.9_ns", rtm_json_u64(x->p999_ns),
+		"p50_ns", pct_json(x, 0),
+		"p99_ns", pct_json(x, 1),
+		"p99.9_ns", pct_json(x, 2),
 		"max_ns", rtm_json_u64(x->max_ns));
 }
 
@@ -250,14 +264,14 @@ json_t *rtm_io_summary_json(const json_t *io)
 				      "errors", json_object_get(op, "errors"));
 		int k;
 
-		for (k = 0; j && k < 3; k++) {
-			struct io_figs x;
+		for (k = 0; j && k < RTM_IO_NFIGURES; k++) {
+			struct rtm_io_figs x;
 
-			if (figs_of(json_object_get(op, figures[k]), h, &x)) {
+			if (rtm_io_figs_of(json_object_get(op, rtm_io_figures[k]), h, &x)) {
 				json_decref(j);
 				goto fail;
 			}
-			json_object_set_new(j, figures[k], figs_json(&x));
+			json_object_set_new(j, rtm_io_figures[k], figs_json(&x));
 		}
 		if (!j || json_object_set_new(jops, name, j))
 			goto fail;

@@ -390,44 +390,116 @@ static void noise_series(struct page *p, const json_t *cpus, const char *name, c
  * A histogram per CPU from a section's "cpus" entries, each holding one in @key
  * (result.json's histogram form), bounds at rtm_prom_edges() as for the wake-ups.
  */
+/*
+ * One series of histogram @name from @h, for @cpu (-1: none) and the label
+ * @key="@value" (@key NULL: none).
+ */
+static void hist_series(struct page *p, const char *name, int cpu, const char *key,
+			const char *value, const struct rtm_hist *h)
+{
+	const char *kv[] = { key ?: "le", value, key ? "le" : NULL, NULL, NULL };
+	const char *own[] = { key, value, NULL };
+	uint64_t le[RTM_PROM_NEDGES];
+	char buf[40], lebuf[40];
+	struct rtm_prom_hist ph;
+	int e;
+
+	kv[key ? 3 : 1] = lebuf;
+	rtm_prom_edges(le);
+	rtm_prom_hist_from(&ph, h, 0, 0);
+	for (e = 0; e < ph.nle; e++) {
+		secs(lebuf, sizeof(lebuf), le[e]);
+		sample_u64(p, name, "_bucket", cpu, kv, ph.le_count[e]);
+	}
+	snprintf(lebuf, sizeof(lebuf), "+Inf");
+	sample_u64(p, name, "_bucket", cpu, kv, ph.count);
+	sample_u64(p, name, "_count", cpu, key ? own : NULL, ph.count);
+	sample(p, name, "_sum", cpu, key ? own : NULL, secs(buf, sizeof(buf), ph.sum_ns));
+	if (p->fmt == RTM_PROM_OPENMETRICS) {
+		snprintf(buf, sizeof(buf), "%.3f", p->t->created_s);
+		sample(p, name, "_created", cpu, key ? own : NULL, buf);
+	}
+}
+
 static void json_histograms(struct page *p, const json_t *cpus, const char *name,
 			    const char *key, const char *help)
 {
 	struct rtm_hist *h = rtm_hist_alloc();
 	struct rtm_error err = { "" };
-	uint64_t le[RTM_PROM_NEDGES];
-	char buf[40], lebuf[40];
 	const json_t *c;
 	size_t i;
-	int e;
 
 	if (!h)
 		return;
-	rtm_prom_edges(le);
 	family(p, name, "histogram", "seconds", help);
 	json_array_foreach(cpus, i, c) {
-		const char *kv[] = { "le", lebuf, NULL };
-		int cpu = (int)json_integer_value(json_object_get(c, "cpu"));
-		struct rtm_prom_hist ph;
-
 		/* a histogram that does not check out is left out, not shown wrong */
 		if (rtm_hist_from_json(h, json_object_get(c, key), &err))
 			continue;
-		rtm_prom_hist_from(&ph, h, 0, 0);
-		for (e = 0; e < ph.nle; e++) {
-			secs(lebuf, sizeof(lebuf), le[e]);
-			sample_u64(p, name, "_bucket", cpu, kv, ph.le_count[e]);
-		}
-		snprintf(lebuf, sizeof(lebuf), "+Inf");
-		sample_u64(p, name, "_bucket", cpu, kv, ph.count);
-		sample_u64(p, name, "_count", cpu, NULL, ph.count);
-		sample(p, name, "_sum", cpu, NULL, secs(buf, sizeof(buf), ph.sum_ns));
-		if (p->fmt == RTM_PROM_OPENMETRICS) {
-			snprintf(buf, sizeof(buf), "%.3f", p->t->created_s);
-			sample(p, name, "_created", cpu, NULL, buf);
-		}
+		hist_series(p, name, (int)json_integer_value(json_object_get(c, "cpu")), NULL,
+			    NULL, h);
 	}
 	rtm_hist_free(h);
+}
+
+/*
+ * sections.io (rtmeasure io), probe="io": per operation (op="randread", ...)
+ * a histogram of the latency from the planned issue time, of the service time
+ * and of the issue's lateness; the misses and failed requests; the deadline.
+ */
+static void io_metrics(struct page *p, const json_t *io)
+{
+	static const struct { const char *key, *name, *help; } figs[] = {
+		{ "latency", "rtmeasure_io_latency_seconds", "Storage request latency from its "
+		  "planned issue time to its completion (a late issue counts)." },
+		{ "service", "rtmeasure_io_service_seconds", "Storage request service time, from "
+		  "its actual issue to its completion." },
+		{ "lateness", "rtmeasure_io_lateness_seconds", "How late the probe issued a "
+		  "storage request after its planned time." },
+	};
+	const json_t *ops = json_object_get(io, "ops"), *op;
+	struct rtm_prom_target t = *p->t;
+	struct page ip = { p->f, p->fmt, &t };
+	struct rtm_hist *h = rtm_hist_alloc();
+	struct rtm_error err = { "" };
+	const char *name;
+	char buf[40];
+	uint64_t v;
+	size_t k;
+
+	if (!h || !json_object_size(ops)) {
+		rtm_hist_free(h);
+		return;
+	}
+	snprintf(t.probe, sizeof(t.probe), "io");
+	for (k = 0; k < sizeof(figs) / sizeof(figs[0]); k++) {
+		family(&ip, figs[k].name, "histogram", "seconds", figs[k].help);
+		json_object_foreach((json_t *)ops, name, op)
+			if (!rtm_hist_from_json(h, json_object_get(op, figs[k].key), &err))
+				hist_series(&ip, figs[k].name, -1, "op", name, h);
+	}
+	rtm_hist_free(h);
+	family(&ip, "rtmeasure_io_misses", "counter", NULL,
+	       "Storage requests completed later than the deadline after their planned time.");
+	json_object_foreach((json_t *)ops, name, op) {
+		const char *kv[] = { "op", name, NULL };
+
+		if (json_u64(op, "misses", &v))
+			counter_u64(&ip, "rtmeasure_io_misses", -1, kv, v);
+	}
+	family(&ip, "rtmeasure_io_errors", "counter", NULL,
+	       "Storage requests that failed (in no histogram).");
+	json_object_foreach((json_t *)ops, name, op) {
+		const char *kv[] = { "op", name, NULL };
+
+		if (json_u64(op, "errors", &v))
+			counter_u64(&ip, "rtmeasure_io_errors", -1, kv, v);
+	}
+	if (json_u64(io, "deadline_ns", &v) && v) {
+		family(&ip, "rtmeasure_io_deadline_seconds", "gauge", "seconds",
+		       "The deadline a storage request's latency is a miss above.");
+		sample(&ip, "rtmeasure_io_deadline_seconds", "", -1, NULL, secs(buf, sizeof(buf), v));
+	}
 }
 
 /*
@@ -561,6 +633,8 @@ int rtm_prom_write(FILE *f, enum rtm_prom_format fmt, const struct rtm_prom_targ
 		noise_metrics(&p, run->noise);
 	if (run && run->timer_irq)
 		timer_irq_metrics(&p, run->timer_irq);
+	if (run && run->io)
+		io_metrics(&p, run->io);
 	if (run && run->trace_lost >= 0) {
 		family(&p, "rtmeasure_trace_events_lost", "counter", NULL,
 		       "Trace events the kernel dropped (buffer full) while tracing.");
@@ -637,11 +711,13 @@ int rtm_prom_write_result(FILE *f, enum rtm_prom_format fmt, const struct rtm_re
 	if (!cpus)
 		return rtm_error_setn(err, -ENOMEM, "out of memory");
 	/*
-	 * a noise run's page (rtmeasure_build_info too) says probe="noise", a run of
+	 * a noise run's page (rtmeasure_build_info too) says probe="noise", a storage
+	 * run's probe="io", a run of
 	 * the kernel's timerlat tracer (cyclic --backend timerlat) probe="timerlat"
 	 */
 	rtm_prom_target_from_sysinfo(&t, r->sysinfo, !r->ncpus && json_object_get(r->sections,
-				     "noise") ? "noise" : !strcmp(json_string_value(
+				     "noise") ? "noise" : !r->ncpus && json_object_get(r->sections,
+				     "io") ? "io" : !strcmp(json_string_value(
 				     json_object_get(r->options, "backend")) ?: "", "timerlat") ?
 				     "timerlat" : "timer", unix_time(r->created));
 	for (i = 0; i < (size_t)r->ncpus; i++) {
@@ -657,6 +733,7 @@ int rtm_prom_write_result(FILE *f, enum rtm_prom_format fmt, const struct rtm_re
 	}
 	run.noise = json_object_get(r->sections, "noise");
 	run.timer_irq = json_object_get(r->sections, "timer_irq");
+	run.io = json_object_get(r->sections, "io");
 	if (irq) {
 		run.irq = irq;
 		if (json_is_integer(json_object_get(irq, "trace_lost")))

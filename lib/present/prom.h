@@ -85,6 +85,7 @@ struct rtm_prom_run {
 	const json_t *irq;		/* sections.irq of a result, or NULL */
 	const json_t *noise;		/* sections.noise (or a live copy of it), or NULL */
 	const json_t *timer_irq;	/* sections.timer_irq (or a live copy of it), or NULL */
+	const json_t *io;		/* sections.io (rtmeasure io), or NULL */
 	/*
 	 * What disturbed the run (result/disturb.h), or NULL; rtmeasure_run_disturbed
 	 * gives the keys whose bit (1 << index in rtm_disturb_keys) is in @disturb_known
@@ -124,7 +125,8 @@ int rtm_prom_write(FILE *f, enum rtm_prom_format fmt, const struct rtm_prom_targ
  * The same page from a results folder's result.json: counters from the run's
  * start, gauges over the whole run (no "interval" window), IRQ counts and
  * handler times from sections.irq, imported overflows as unplaced samples,
- * the noise series from sections.noise.
+ * the noise series from sections.noise, the storage series (probe="io", a
+ * histogram per operation) from sections.io.
  */
 int rtm_prom_write_result(FILE *f, enum rtm_prom_format fmt, const struct rtm_result *r,
 			  struct rtm_error *err);

@@ -427,8 +427,7 @@ static int report_write(const struct rtm_result *r, const struct rtm_report_opts
 	if (!r->ncpus && json_object_get(r->sections, "noise"))	/* rtmeasure noise */
 		return rtm_report_noise_write(r, o, err);
 	if (!r->ncpus && json_object_get(r->sections, "io"))	/* rtmeasure io */
-		return rtm_error_setn(err, -EINVAL, "the result is a storage run (sections.io), "
-				      "which report does not draw: its figures are in result.json");
+		return rtm_report_io_write(r, o, err);
 	if (!r->ncpus)
 		return rtm_error_setn(err, -EINVAL, "the result holds no CPU: nothing to report");
 	ret = rtm_plot_check(err);

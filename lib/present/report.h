@@ -164,6 +164,19 @@ int rtm_report_noise_plot(const struct rtm_result *r, const struct rtm_report_op
 int rtm_report_noise_write(const struct rtm_result *r, const struct rtm_report_opts *o,
 			   struct rtm_error *err);
 
+/* ---- a storage run (report_io.c): sections.io, no wake-up latency */
+
+/*
+ * The plots (plots/io_latency.*: each operation's latency from its planned
+ * issue time as a histogram; plots/io_percentiles.*: its percentile curves,
+ * service time dashed) and both pages: the run, the table per operation with
+ * the figures rtmeasure io's summary prints (present/io_print.h), the misses.
+ * As rtm_report_write(); -EINVAL naming the member when sections.io's
+ * operations do not read back.
+ */
+int rtm_report_io_write(const struct rtm_result *r, const struct rtm_report_opts *o,
+			struct rtm_error *err);
+
 /* ---- the report (report.c) */
 
 /**
@@ -171,7 +184,8 @@ int rtm_report_noise_write(const struct rtm_result *r, const struct rtm_report_o
  *
  * Creates @o->out_dir/plots/ (data files and images in every format asked for)
  * and the two reports; a noise result (no CPU, sections.noise) gets its own
- * pages (rtm_report_noise_write()). Returns 0 or -errno with a one-line message (gnuplot
+ * pages (rtm_report_noise_write()), and so does a storage run (sections.io,
+ * rtm_report_io_write()). Returns 0 or -errno with a one-line message (gnuplot
  * missing or failing included).
  */
 int rtm_report_write(const struct rtm_result *r, const struct rtm_report_opts *o,

@@ -46,7 +46,8 @@ sched_now() { sed 's/.*\[\(.*\)\].*/\1/' "$sched_file"; }
 res=$mnt/a/result.json
 jq -e '.sections.io.ops.randread and .sections.io.ops.write' "$res" >/dev/null ||
 	fail "result.json has no sections.io with randread and write"
-jq -e '.io.ops.randread.latency.p99_ns > 0' "$w/a.json" >/dev/null || fail "no --json summary"
+# p50: a few hundred requests are too few for p99 to be a number (null, as every summary)
+jq -e '.io.ops.randread.latency.p50_ns > 0' "$w/a.json" >/dev/null || fail "no --json summary"
 jq -e '[.sections.io.ops[] | .latency.min_ns > 0 and .service.min_ns > 0] | all' "$res" \
 	>/dev/null || fail "a latency of 0"
 req=$(jq '.sections.io.requests' "$res")
@@ -65,7 +66,7 @@ jq -e --arg s "$(sched_now)" '.sections.io.target.scheduler == $s' "$res" >/dev/
 echo "ok: 1 us deadline, $req requests, all missed"
 
 # 2. a competing best-effort O_DIRECT writer on the same device
-quiet_p99=$(jq '.io.ops.randread.latency.p99_ns' "$w/a.json")
+quiet_p50=$(jq '.io.ops.randread.latency.p50_ns' "$w/a.json")
 command -v fio >/dev/null || skip "fio missing: the competing writer (part 2 on) not run"
 fio --name=competitor --filename="$mnt/competitor" --rw=randwrite --bs=64k --size=24m \
 	--direct=1 --ioengine=psync --time_based --runtime=60 --prio=4 --prioclass=2 \
@@ -83,7 +84,7 @@ read -r lower misses upper < <(jq -r '.sections.io as $io | $io.deadline_ns as $
 	.misses, (.latency.buckets | map(select(.[0] * 1.004 + 1 >= $d) | .[1]) | add // 0)] |
 	@tsv' "$res")
 echo "competitor: misses $misses, histogram above the deadline between $lower and $upper;" \
-	"p99 $quiet_p99 ns alone, $(jq '.io.ops.randread.latency.p99_ns' "$w/b.json") ns beside fio"
+	"p50 $quiet_p50 ns alone, $(jq '.io.ops.randread.latency.p50_ns' "$w/b.json") ns beside fio"
 [ "$lower" -le "$misses" ] && [ "$misses" -le "$upper" ] ||
 	fail "misses $misses outside the histogram's count above the deadline [$lower, $upper]"
 jq -e '.sections.io | (.miss_list | length) + .misses_dropped == .misses' "$res" >/dev/null ||
