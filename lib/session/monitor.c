@@ -356,12 +356,10 @@ static void drain_irq_trace(struct rtm_mon *mo)
 
 static int mon_setup(struct rtm_mon *mo, struct rtm_error *err)
 {
-	struct stat st;
 	int i;
 
 	if (mo->m.out.outdir) {
 		snprintf(mo->spike_dir, sizeof(mo->spike_dir), "%s", mo->m.out.outdir);
-		mo->outdir_made = lstat(mo->spike_dir, &st) < 0 && errno == ENOENT;
 		if (rtm_mkdir_p(mo->spike_dir))
 			return rtm_error_set(err, "cannot create results folder %s",
 					     mo->m.out.outdir);
@@ -443,13 +441,16 @@ int rtm_mon_finish(struct rtm_mon *mo)
 /* The checks of the options and the box; the results folder checked. */
 static int prepare_checks(struct rtm_mon *mo)
 {
+	struct stat st;
 	int ret;
 
 	ret = rtm_session_prepare(&mo->m);
 	if (!ret)	/* --noise-cpus: the two probes' CPUs apart */
 		ret = rtm_mon_noise_prepare(mo);
-	if (!ret && mo->m.out.outdir)	/* -o checked before the dashboard starts */
+	if (!ret && mo->m.out.outdir) {	/* -o checked (and made) before the dashboard starts */
+		mo->outdir_made = lstat(mo->m.out.outdir, &st) < 0 && errno == ENOENT;
 		ret = rtm_session_check_outdir(&mo->m, mo->m.out.outdir);
+	}
 	if (!ret)
 		ret = rtm_session_check_fallback(&mo->m);
 	if (!ret && (ret = rtm_session_housekeeping_apply(&mo->m)))
