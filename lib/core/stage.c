@@ -243,7 +243,7 @@ int rtm_stage_remove_stale(const char *dir, char *removed, size_t len)
 	while ((e = readdir(d))) {
 		if (!stage_name(e->d_name))
 			continue;
-		/* a folder of this user's, not a link planted there, and not locked by its writer */
+		/* this user's folder, not a link planted there, not locked by its writer */
 		fd = openat(dirfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0)
 			continue;
