@@ -169,7 +169,8 @@ json_t *rtm_compare_noise_only_json(const struct rtm_compare *c)
 
 		json_array_append_new(runs, json_pack("{s:s, s:s, s:b, s:o, s:o, s:o, s:b, s:i, "
 			"s:o, s:o}", "label", run->label, "path", run->path, "baseline", i == 0,
-			"host", run->fp[RTM_FP_HOST] ? json_string(run->fp[RTM_FP_HOST]) : json_null(),
+			"host", run->fp[RTM_FP_HOST] ? json_string(run->fp[RTM_FP_HOST]) :
+				json_null(),
 			"kernel", run->fp[RTM_FP_KERNEL] ? json_string(run->fp[RTM_FP_KERNEL]) :
 				  json_null(),
 			"preempt_model", run->fp[RTM_FP_PREEMPT] ?
