@@ -1,7 +1,8 @@
 # Sourced by tests that check that every output of one result states the same
-# percentiles (and avg): the summary table, the summary JSON (--json), the
-# histograms of result.json, report.md, compare (text and --json), and the
-# Prometheus page (export --prometheus-textfile or /metrics). Each reader prints
+# percentiles (and avg) and carries the same warnings: the summary table, the
+# summary JSON (--json), the histograms of result.json, report.md, compare (text
+# and --json), export and the Prometheus page (export --prometheus-textfile or
+# /metrics). Each percentile reader prints
 # "SOURCE ROW KEY VALUE" lines: ROW a CPU or "all", KEY avg, p50, p99, p99.9 or
 # p99.99, VALUE in us to one decimal as the tables print it, or "-" where the
 # percentile has too few samples beyond it (null in JSON, no Prometheus sample).
@@ -104,6 +105,56 @@ agree_result_json() {
 		(50, 99, 99.9, 99.99 | "\($r) p\(.) \(pct($c; .))");
 	.cpus as $all | ($all[] | rows(.cpu | tostring; [.])), rows("all"; $all)' "$2" |
 		awk -v src="$1" "$fmt_ns_awk"' { print src, $1, $2, us($3) }'
+}
+
+# The warnings (lib/result/disturb.c): each reader below prints "SOURCE run warnings
+# KEYS", KEYS the sorted, comma-separated keys the output names for the result
+# (shared_cpus, interrupted, missed_periods, hypervisor, emulated), "none" when it
+# names none; agree_check then fails when two outputs carry different sets.
+
+# the key of a warning's sentence as the summary's notes and report.md say it; the
+# summary's hypervisor note is the box check's "virtual machine (NAME, from ...)"
+warn_key_awk='function key(t) {
+	if (t ~ /^another rtmeasure measure[sd] /) return "shared_cpus"
+	if (t ~ /^interrupted after / || t ~ /^the noise phase was interrupted /) return "interrupted"
+	if (t ~ /^missed [0-9.]+% of its periods /) return "missed_periods"
+	if (t ~ /^ran emulated / || t ~ /^virtual machine \(.*TCG/) return "emulated"
+	if (t ~ /^ran under a hypervisor / || t ~ /^virtual machine \(/) return "hypervisor"
+	return ""
+}'
+
+# warn_line SRC: the keys on stdin, one a line, as SRC's line
+warn_line() {
+	local k
+	k=$(grep . | sort -u | paste -sd, -)
+	echo "$1 run warnings ${k:-none}"
+}
+
+# warn_notes SRC FILE: the notes under the summary table
+warn_notes() {
+	awk "$warn_key_awk"' /^note: / { sub(/^note: /, ""); print key($0) }' "$2" | warn_line "$1"
+}
+
+# warn_report_md SRC FILE: report.md's banner, the warnings above its first table
+warn_report_md() {
+	awk "$warn_key_awk"' /^\| / { exit }
+		/^> \*\*Warning:\*\* / { sub(/^> \*\*Warning:\*\* /, ""); print key($0) }' "$2" |
+		warn_line "$1"
+}
+
+# warn_json SRC FILE FILTER: the ids a JSON document lists at FILTER (an array of {id})
+warn_json() {
+	jq -r "$3 | .[].id" "$2" | warn_line "$1"
+}
+
+# warn_csv SRC FILE: export --csv's "# warning KEY: ..." lines
+warn_csv() {
+	sed -n 's/^# warning \([a-z_]*\): .*/\1/p' "$2" | warn_line "$1"
+}
+
+# warn_prom SRC FILE: the reasons whose rtmeasure_run_disturbed gauge is 1
+warn_prom() {
+	sed -n 's/^rtmeasure_run_disturbed{.*reason="\([a-z_]*\)"} 1$/\1/p' "$2" | warn_line "$1"
 }
 
 # agree_check FILE: FILE holds the readers' lines; every (ROW, KEY) one value.

@@ -265,6 +265,8 @@ static int compare_noise_only(struct rtm_compare *cmp, const char *out_dir, bool
 {
 	struct rtm_error err = { "" };
 
+	if (out_dir)
+		rtm_cli_clean_stages("compare", out_dir);
 	if (out_dir && rtm_compare_noise_only_write(cmp, out_dir, &err))
 		return rtm_cli_fail("compare: %s", err.msg);
 	if (json) {
@@ -414,6 +416,8 @@ static int compare_latency(struct rtm_compare *cmp, const struct compare_cmd_opt
 	struct rtm_error err = { "" };
 
 	rtm_compare_finish(cmp);
+	if (out)
+		rtm_cli_clean_stages("compare", out);
 	if (out && rtm_compare_write(cmp, &o->cmp, &err))
 		return rtm_cli_fail("compare: %s", err.msg);
 	if (o->json) {

@@ -131,6 +131,7 @@ int cmd_report(int argc, char **argv, const struct rtm_cli *cli)
 		return rtm_cli_fail("report: %s", err.msg);
 	o.report.results_dir = dir;
 	o.report.out_dir = o.out ? o.out : dir;
+	rtm_cli_clean_stages("report", o.report.out_dir);
 	ret = rtm_report_write(r, &o.report, &err);
 	rtm_result_free(r);
 	if (ret)

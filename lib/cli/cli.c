@@ -17,6 +17,7 @@
 
 #include "cli/cli.h"
 #include "core/fileio.h"
+#include "core/stage.h"
 #include "core/tmpdir.h"
 #include "core/runlock.h"
 #include "probe/ktracer.h"
@@ -191,6 +192,17 @@ int rtm_cli_check_outdir(const char *cmd, const char *out, bool follow)
 		return rtm_cli_fail("%s: -o %s exists and is not a folder (give a folder name)",
 				    cmd, out);
 	return rtm_cli_fail("%s: -o %s: %s", cmd, out, rtm_write_strerror(fd));
+}
+
+void rtm_cli_clean_stages(const char *cmd, const char *out)
+{
+	char names[256];
+	int n = rtm_stage_remove_stale(out, names, sizeof(names));
+
+	if (n > 0)
+		fprintf(stderr, "rtmeasure %s: removed %s of a killed report or compare in %s: "
+			"%s\n", cmd, n > 1 ? "the staging folders" : "the staging folder", out,
+			names);
 }
 
 /* A results folder or its result.json: the folder and the file. */

@@ -83,6 +83,13 @@ int rtm_cli_result_path(const char *arg, char *dir, size_t dlen, char *file, siz
 int rtm_cli_check_outdir(const char *cmd, const char *out, bool follow);
 
 /*
+ * Before report or compare write into @out: the staging folders a killed
+ * report or compare left there (core/stage.h) removed, said in one line on
+ * stderr; a stage a live one writes is locked and left alone.
+ */
+void rtm_cli_clean_stages(const char *cmd, const char *out);
+
+/*
  * -o DIR of a command that writes a folder: "-" is refused (a folder of several
  * files cannot go to standard output; ./- names a folder called "-"). 0, or
  * RTM_EXIT_USAGE after the one-line message.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * stage.c - a set of files saved all or nothing, through a staging folder.
+ * stage.c - a set of files saved all or nothing, through a staging folder
+ * locked while it is written, so a stage a killed process left is told from
+ * one in use by its lock alone.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -10,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -142,12 +145,49 @@ static int commit(int dirfd, const char *name, const char *dir, struct rtm_error
 	return 0;
 }
 
+#define STAGE_PREFIX	".rtm-stage-"
+#define STAGE_TRIES	3	/* new stages: another command may sweep one half made */
+
+/*
+ * A new stage in @dirfd (@dir's), locked: its path in @stage, its name in
+ * *@name, its lock held by the returned descriptor; -errno with @err set. A
+ * stage another command's sweep (rtm_stage_remove_stale) takes between mkdtemp
+ * and flock is given up for a new one.
+ */
+static int stage_make(int dirfd, const char *dir, char *stage, size_t len, const char **name,
+		      struct rtm_error *err)
+{
+	struct stat st;
+	int fd = -1, ret = -EAGAIN, i;
+
+	for (i = 0; i < STAGE_TRIES && fd < 0; i++) {
+		if (snprintf(stage, len, "%s/" STAGE_PREFIX "XXXXXX", dir) >= (int)len)
+			return rtm_error_setn(err, -ENAMETOOLONG, "%s: folder name too long", dir);
+		if (!mkdtemp(stage)) {
+			ret = -errno;
+			return rtm_error_setn(err, ret, "cannot write in %s: %s", dir,
+					      rtm_write_strerror(ret));
+		}
+		*name = strrchr(stage, '/') + 1;
+		fd = openat(dirfd, *name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0 && (flock(fd, LOCK_EX | LOCK_NB) < 0 || fstat(fd, &st) < 0 ||
+				st.st_nlink == 0)) {	/* swept: removed, or being removed */
+			close(fd);
+			fd = -1;
+		}
+	}
+	if (fd < 0)
+		return rtm_error_setn(err, ret, "cannot write in %s: %s", dir,
+				      rtm_write_strerror(ret));
+	return fd;
+}
+
 int rtm_stage_write(const char *dir, rtm_stage_fn fn, void *arg, struct rtm_error *err)
 {
 	char stage[PATH_MAX];
-	const char *name;
+	const char *name = NULL;
 	bool made = false;
-	int dirfd, ret;
+	int dirfd, lockfd, ret;
 
 	dirfd = rtm_dir_open(dir, RTM_OUT_FOLLOW);
 	if (dirfd == -ENOENT) {
@@ -157,25 +197,67 @@ int rtm_stage_write(const char *dir, rtm_stage_fn fn, void *arg, struct rtm_erro
 	if (dirfd < 0)
 		return rtm_error_setn(err, dirfd, "cannot create %s: %s", dir,
 				      rtm_write_strerror(dirfd));
-	if (snprintf(stage, sizeof(stage), "%s/.rtm-stage-XXXXXX", dir) >= (int)sizeof(stage)) {
+	lockfd = stage_make(dirfd, dir, stage, sizeof(stage), &name, err);
+	if (lockfd < 0) {
 		close(dirfd);
-		return rtm_error_setn(err, -ENAMETOOLONG, "%s: folder name too long", dir);
+		if (made)
+			rmdir(dir);
+		return lockfd;
 	}
-	if (!mkdtemp(stage)) {
-		ret = -errno;
-		close(dirfd);
-		return rtm_error_setn(err, ret, "cannot write in %s: %s", dir,
-				      rtm_write_strerror(ret));
-	}
-	name = strrchr(stage, '/') + 1;
 	ret = fn(stage, arg, err);
 	if (ret && err)
 		unname(err->msg, sizeof(err->msg), stage, dir);
 	if (!ret)
 		ret = commit(dirfd, name, dir, err);
 	remove_tree(dirfd, name);
+	close(lockfd);		/* the stage is gone: nothing to sweep */
 	close(dirfd);
 	if (ret && made)
 		rmdir(dir);	/* only when empty */
 	return ret;
+}
+
+/* ".rtm-stage-XXXXXX" */
+static bool stage_name(const char *name)
+{
+	return !strncmp(name, STAGE_PREFIX, strlen(STAGE_PREFIX)) &&
+	       strlen(name) == strlen(STAGE_PREFIX) + 6;
+}
+
+int rtm_stage_remove_stale(const char *dir, char *removed, size_t len)
+{
+	int dirfd = rtm_dir_open(dir, RTM_OUT_FOLLOW), fd, n = 0;
+	struct dirent *e;
+	struct stat st;
+	size_t used;
+	DIR *d;
+
+	if (removed && len)
+		removed[0] = '\0';
+	d = dirfd >= 0 ? fdopendir(dirfd) : NULL;
+	if (!d) {
+		if (dirfd >= 0)
+			close(dirfd);
+		return 0;
+	}
+	while ((e = readdir(d))) {
+		if (!stage_name(e->d_name))
+			continue;
+		/* this user's folder, not a link planted there, not locked by its writer */
+		fd = openat(dirfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (fstat(fd, &st) || st.st_uid != geteuid() || flock(fd, LOCK_EX | LOCK_NB)) {
+			close(fd);
+			continue;
+		}
+		remove_tree(dirfd, e->d_name);	/* under its lock: no writer takes it meanwhile */
+		close(fd);
+		n++;
+		used = removed ? strlen(removed) : len;
+		if (used + strlen(e->d_name) + 3 < len)
+			snprintf(removed + used, len - used, "%s%s", used ? ", " : "", e->d_name);
+	}
+	closedir(d);
+	return n;
 }

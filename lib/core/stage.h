@@ -5,10 +5,14 @@
  * folder, on the same file system, and renamed into place only when every one
  * was written: a full disk fails while writing the stage, and renames need no
  * space. On any error the stage is removed with what it holds, so the folder
- * keeps what it had and gains no part of the set.
+ * keeps what it had and gains no part of the set. The stage is locked (flock
+ * on the folder) while it is written: one a killed process left (SIGKILL
+ * allows no clean-up) is unlocked, and the next writer there removes it.
  */
 #ifndef RTM_STAGE_H
 #define RTM_STAGE_H
+
+#include <stddef.h>
 
 #include "core/error.h"
 
@@ -28,5 +32,14 @@ typedef int (*rtm_stage_fn)(const char *dir, void *arg, struct rtm_error *err);
  * never reaches @err: it reads as @dir. Returns 0 or -errno with @err set.
  */
 int rtm_stage_write(const char *dir, rtm_stage_fn fn, void *arg, struct rtm_error *err);
+
+/**
+ * rtm_stage_remove_stale - remove the stages killed processes left in @dir
+ * @removed, @len: their names, comma separated ("" when none; may be NULL)
+ *
+ * Only ".rtm-stage-XXXXXX" folders of this user's, not links, whose lock no
+ * live writer holds. Returns how many were removed (0 when @dir is missing).
+ */
+int rtm_stage_remove_stale(const char *dir, char *removed, size_t len);
 
 #endif

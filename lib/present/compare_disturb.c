@@ -2,7 +2,7 @@
 /*
  * compare_disturb.c - what disturbed each side's runs (result/disturb.h): a
  * warning per side and kind, and the verdicts of a side whose CPUs another
- * measuring rtmeasure shared said to be open to that.
+ * measuring rtmeasure shared said to be open to that, latency and noise alike.
  */
 #include <stdio.h>
 #include <string.h>
@@ -78,30 +78,37 @@ static void side_missed(struct rtm_compare_run *run)
 	x->rounds = -1;
 }
 
-/* One warning per side and kind; the hypervisor is the comparison's (add_vm_warning). */
-static void add_warnings(struct rtm_compare *c, const struct rtm_compare_run *run)
+/* The warning of @x, a disturbance of side @run, named after the side. */
+static void side_text(const struct rtm_compare_run *run, const struct rtm_compare_disturb *x,
+		      char *buf, size_t len)
 {
-	int k;
+	if (x->rounds < 0)	/* about the side's runs together */
+		snprintf(buf, len, "%s, its %d runs together: %s", run->label, run->nrounds,
+			 x->text);
+	else if (run->nrounds > 1)
+		snprintf(buf, len, "%s (%d of its %d runs; the first): %s", run->label, x->rounds,
+			 run->nrounds, x->text);
+	else
+		snprintf(buf, len, "%s: %s", run->label, x->text);
+}
 
-	for (k = 0; k < run->ndisturb; k++) {
-		const struct rtm_compare_disturb *x = &run->disturb[k];
-		struct rtm_compare_warning *w;
+int rtm_compare_disturb_warnings(const struct rtm_compare *c, struct rtm_compare_warning *w,
+				 int max)
+{
+	int i, k, n = 0;
 
-		if (!strcmp(x->key, "hypervisor") || !strcmp(x->key, "emulated") ||
-		    c->nwarnings >= RTM_COMPARE_MAX_WARNINGS)
-			continue;
-		w = &c->warnings[c->nwarnings++];
-		w->field = RTM_FP_NFIELDS;
-		w->id = x->key;
-		if (x->rounds < 0)	/* about the side's runs together */
-			snprintf(w->text, sizeof(w->text), "%s, its %d runs together: %s",
-				 run->label, run->nrounds, x->text);
-		else if (run->nrounds > 1)
-			snprintf(w->text, sizeof(w->text), "%s (%d of its %d runs; the first): %s",
-				 run->label, x->rounds, run->nrounds, x->text);
-		else
-			snprintf(w->text, sizeof(w->text), "%s: %s", run->label, x->text);
-	}
+	for (i = 0; i < c->nruns; i++)
+		for (k = 0; k < c->runs[i].ndisturb && n < max; k++) {
+			const struct rtm_compare_disturb *x = &c->runs[i].disturb[k];
+
+			if (!strcmp(x->key, "hypervisor") || !strcmp(x->key, "emulated"))
+				continue;
+			w[n].field = RTM_FP_NFIELDS;
+			w[n].id = x->key;
+			side_text(&c->runs[i], x, w[n].text, sizeof(w[n].text));
+			n++;
+		}
+	return n;
 }
 
 /* "a", "b", "a and b": the sides of comparison @i whose CPUs were shared; "" when none. */
@@ -115,31 +122,31 @@ static int shared_sides(const struct rtm_compare *c, int i, char *buf, size_t le
 	return a + b;
 }
 
-/* A verdict about a side another measuring rtmeasure disturbed says so itself. */
-static void qualify(const struct rtm_compare *c, struct rtm_compare_verdict *v)
+void rtm_compare_disturb_qualify(const struct rtm_compare *c, int i, char *text, size_t size)
 {
 	char who[160];
-	size_t len = strlen(v->text);
-	int n = shared_sides(c, v->run, who, sizeof(who));
+	size_t len = strlen(text);
+	int n = shared_sides(c, i, who, sizeof(who));
 
-	/* "too few samples" is no verdict on the numbers */
-	if (!n || v->kind == RTM_VERDICT_FEW || len + 1 >= sizeof(v->text))
+	if (!n || len + 1 >= size)
 		return;
-	snprintf(v->text + len, sizeof(v->text) - len, "; but %s shared %s CPUs with another "
-		 "measuring rtmeasure (warning shared_cpus): the verdict may be about that "
-		 "disturbance, not the set-ups", who, n > 1 ? "their" : "its");
+	snprintf(text + len, size - len, "; but %s shared %s CPUs with another measuring "
+		 "rtmeasure (warning shared_cpus): the verdict may be about that disturbance, not "
+		 "the set-ups", who, n > 1 ? "their" : "its");
 }
 
 void rtm_compare_disturb_finish(struct rtm_compare *c)
 {
 	int i;
 
-	for (i = 0; i < c->nruns; i++) {
+	for (i = 0; i < c->nruns; i++)
 		side_missed(&c->runs[i]);
-		add_warnings(c, &c->runs[i]);
-	}
-	for (i = 0; i < c->nverdicts; i++)
-		qualify(c, &c->verdicts[i]);
+	c->nwarnings += rtm_compare_disturb_warnings(c, c->warnings + c->nwarnings,
+						     RTM_COMPARE_MAX_WARNINGS - c->nwarnings);
+	for (i = 0; i < c->nverdicts; i++)	/* "too few samples" is no verdict on the numbers */
+		if (c->verdicts[i].kind != RTM_VERDICT_FEW)
+			rtm_compare_disturb_qualify(c, c->verdicts[i].run, c->verdicts[i].text,
+						    sizeof(c->verdicts[i].text));
 }
 
 json_t *rtm_compare_disturb_run_json(const struct rtm_compare_run *run)

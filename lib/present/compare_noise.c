@@ -10,10 +10,12 @@
  * the time of the gaps by cause when traced. A verdict on noise % only where
  * repeated runs allow it: the interval over runs the latency verdicts use
  * (rtm_ratio_ci_logs on the logarithms of the per-run noise %); with one run
- * on each side the figures stand alone and the text says so. Sides measured
- * by different backends, thresholds or duty cycles are warned about: their
- * gaps are not counted alike; so are sides that measured different CPUs
- * (their sums and largest gap are over other CPUs).
+ * on each side the figures stand alone and the text says so; either says so
+ * when a side shared its CPUs with another measuring rtmeasure
+ * (compare_disturb.c). Sides measured by different backends, thresholds or
+ * duty cycles are warned about: their gaps are not counted alike; so are sides
+ * that measured different CPUs (their sums and largest gap are over other
+ * CPUs). Results of rtmeasure noise alone: compare_noise_only.c.
  */
 #include <errno.h>
 #include <math.h>
@@ -23,8 +25,6 @@
 #include <unistd.h>
 
 #include "present/compare_priv.h"
-#include "core/fileio.h"
-#include "core/stage.h"
 #include "present/html.h"
 #include "core/jsonutil.h"
 #include "present/report.h"
@@ -282,8 +282,7 @@ static int round_logs(const struct rtm_compare_noise *n, double *out)
 	return m;
 }
 
-int rtm_compare_noise_verdict(const struct rtm_compare *c, int i,
-			      struct rtm_compare_noise_verdict *v)
+static int noise_verdict(const struct rtm_compare *c, int i, struct rtm_compare_noise_verdict *v)
 {
 	const struct rtm_compare_run *a = &c->runs[0], *b = &c->runs[i];
 	double la[RTM_COMPARE_MAX_ROUNDS], lb[RTM_COMPARE_MAX_ROUNDS];
@@ -331,6 +330,16 @@ int rtm_compare_noise_verdict(const struct rtm_compare *c, int i,
 			 v->ci.welch ? "Welch" : "pooled");
 	}
 	return 0;
+}
+
+int rtm_compare_noise_verdict(const struct rtm_compare *c, int i,
+			      struct rtm_compare_noise_verdict *v)
+{
+	int ret = noise_verdict(c, i, v);
+
+	if (!ret && isfinite(v->ratio))	/* figures a measuring neighbour may have made */
+		rtm_compare_disturb_qualify(c, i, v->text, sizeof(v->text));
+	return ret;
 }
 
 /* Warning @k (0 backend, 1 threshold, 2 duty cycle, 3 CPUs) when the sides differ; false if not. */
@@ -630,168 +639,4 @@ void rtm_compare_noise_page(const struct rtm_compare *c, FILE *f, bool html)
 	}
 	if (!html)
 		fputc('\n', f);
-}
-
-/* ---------------------------------------------------------------- noise results alone */
-
-static char *sysinfo_str(const struct rtm_result *r, const char *path)
-{
-	const char *s = rtm_json_path_str(r->sysinfo, path);
-
-	return s ? strdup(s) : NULL;
-}
-
-int rtm_compare_noise_add(struct rtm_compare *c, const struct rtm_result *r, const char *label,
-			  const char *path, bool round, struct rtm_error *err)
-{
-	struct rtm_compare_run *run;
-	const char *what = path ? path : label;
-	size_t len;
-
-	if (!json_is_object(json_object_get(r->sections, "noise")))
-		return rtm_error_setn(err, -EINVAL, "%s has no noise section (sections.noise): "
-				      "nothing to compare with noise results", what);
-	if (round && !c->nruns)
-		return rtm_error_setn(err, -EINVAL, "a round needs a run to belong to");
-	if (!round && c->nruns >= RTM_COMPARE_MAX_RUNS)
-		return rtm_error_setn(err, -E2BIG, "at most %d runs can be compared at once",
-				      RTM_COMPARE_MAX_RUNS);
-	if (!round) {
-		run = &c->runs[c->nruns++];	/* freed with the comparison from here on */
-		memset(run, 0, sizeof(*run));
-		snprintf(run->label, sizeof(run->label), "%s", label);
-		snprintf(run->path, sizeof(run->path), "%s", path ? path : "");
-		run->fp[RTM_FP_HOST] = sysinfo_str(r, "hostname");
-		run->fp[RTM_FP_KERNEL] = sysinfo_str(r, "kernel.release");
-		run->fp[RTM_FP_PREEMPT] = sysinfo_str(r, "kernel.preempt.model");
-		run->vm = json_is_true(rtm_json_path(r->sysinfo, "virtualization.vm"));
-		run->duration_ns = r->duration_ns;
-	} else {
-		run = &c->runs[c->nruns - 1];
-		if (run->nrounds >= RTM_COMPARE_MAX_ROUNDS)
-			return rtm_error_setn(err, -E2BIG, "at most %d runs on one side (%s)",
-					      RTM_COMPARE_MAX_ROUNDS, run->label);
-		len = strlen(run->path);
-		if (path && len + 1 < sizeof(run->path))
-			snprintf(run->path + len, sizeof(run->path) - len, ",%s", path);
-	}
-	run->nrounds++;
-	if (rtm_compare_noise_digest(run, r, err)) {
-		char why[sizeof(err->msg)];
-
-		snprintf(why, sizeof(why), "%s", err->msg);
-		return rtm_error_setn(err, -EINVAL, "%s: %.400s", what, why);
-	}
-	return 0;
-}
-
-/* Each side: host, kernel, preemption model, VM, runs. */
-static void side_line(const struct rtm_compare_run *run, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s: host %s, kernel %s, preemption %s%s, %d run%s", run->label,
-		 run->fp[RTM_FP_HOST] ?: "unknown", run->fp[RTM_FP_KERNEL] ?: "unknown",
-		 run->fp[RTM_FP_PREEMPT] ?: "unknown", run->vm ? ", a VM" : "", run->nrounds,
-		 run->nrounds == 1 ? "" : "s");
-}
-
-void rtm_compare_noise_only_fprint(const struct rtm_compare *c, FILE *f)
-{
-	char line[640];
-	int i;
-
-	fprintf(f, "noise results (rtmeasure noise: no wake-up latency measured), %s the "
-		"baseline:\n", c->runs[0].label);
-	for (i = 0; i < c->nruns; i++) {
-		side_line(&c->runs[i], line, sizeof(line));
-		fprintf(f, "  %s\n", line);
-	}
-	for (i = 0; i < c->nruns; i++)
-		if (c->runs[i].vm) {
-			fprintf(f, "warning: ran in a virtual machine: the gaps include the "
-				"hypervisor's scheduling of the vCPUs\n");
-			break;
-		}
-	rtm_compare_noise_fprint(c, f);
-}
-
-json_t *rtm_compare_noise_only_json(const struct rtm_compare *c)
-{
-	json_t *runs = json_array(), *cmps = json_array();
-	int i;
-
-	for (i = 0; i < c->nruns; i++) {
-		const struct rtm_compare_run *run = &c->runs[i];
-
-		json_array_append_new(runs, json_pack("{s:s, s:s, s:b, s:o, s:o, s:o, s:b, s:i, s:o}",
-			"label", run->label, "path", run->path, "baseline", i == 0,
-			"host", run->fp[RTM_FP_HOST] ? json_string(run->fp[RTM_FP_HOST]) : json_null(),
-			"kernel", run->fp[RTM_FP_KERNEL] ? json_string(run->fp[RTM_FP_KERNEL]) :
-				  json_null(),
-			"preempt_model", run->fp[RTM_FP_PREEMPT] ?
-					 json_string(run->fp[RTM_FP_PREEMPT]) : json_null(),
-			"vm", run->vm, "rounds", run->nrounds,
-			"noise", rtm_compare_noise_run_json(run)));
-	}
-	for (i = 1; i < c->nruns; i++)
-		json_array_append_new(cmps, json_pack("{s:s, s:s, s:o}", "run", c->runs[i].label,
-			"baseline", c->runs[0].label, "noise", rtm_compare_noise_json(c, i)));
-	return json_pack("{s:s, s:s, s:f, s:o, s:o, s:o}", "schema", "rtmeasure-compare/1",
-			 "kind", "noise", "confidence", RTM_COMPARE_CONF, "runs", runs,
-			 "warnings", rtm_compare_noise_warnings_json(c), "comparisons", cmps);
-}
-
-static int noise_only_page(const struct rtm_compare *c, const char *out_dir, bool html,
-			   struct rtm_error *err)
-{
-	char path[4200], line[640], *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	int i, ret;
-
-	if (!f)
-		return rtm_error_setn(err, -ENOMEM, "out of memory");
-	if (html) {
-		rtm_html_begin(f, "Noise comparison");
-		fputs("<h1>Noise comparison</h1>\n", f);
-	} else {
-		fputs("# Noise comparison\n\n", f);
-	}
-	for (i = 0; i < c->nruns; i++) {
-		side_line(&c->runs[i], line, sizeof(line));
-		fputs(html ? "<p>" : "- ", f);
-		if (html)
-			rtm_html_text(f, line);
-		else
-			rtm_md_text(f, line);
-		fputs(html ? "</p>\n" : "\n", f);
-	}
-	if (!html)
-		fputc('\n', f);
-	rtm_compare_noise_page(c, f, html);
-	if (html)
-		rtm_html_end(f);
-	fclose(f);
-	snprintf(path, sizeof(path), "%s/compare.%s", out_dir, html ? "html" : "md");
-	ret = buf ? rtm_write_atomic(path, buf, len) : -ENOMEM;
-	free(buf);
-	if (ret)
-		return rtm_error_setn(err, ret, "cannot write %s: %s", path,
-				      rtm_write_strerror(ret));
-	return 0;
-}
-
-/* Both pages into the staging folder @dir (rtm_stage_write()). */
-static int noise_only_staged(const char *dir, void *arg, struct rtm_error *err)
-{
-	const struct rtm_compare *c = arg;
-	int ret = noise_only_page(c, dir, true, err);
-
-	return ret ? ret : noise_only_page(c, dir, false, err);
-}
-
-int rtm_compare_noise_only_write(const struct rtm_compare *c, const char *out_dir,
-				 struct rtm_error *err)
-{
-	/* all or nothing: never compare.html without compare.md on a full disk */
-	return rtm_stage_write(out_dir, noise_only_staged, (void *)c, err);
 }

@@ -54,6 +54,17 @@ void rtm_compare_disturb_digest(struct rtm_compare_run *run, const struct rtm_re
 bool rtm_compare_disturbed(const struct rtm_compare_run *run, const char *key);
 /* A warning per side and kind; the verdicts on a side with shared CPUs qualified. */
 void rtm_compare_disturb_finish(struct rtm_compare *c);
+/*
+ * The warnings of each side and kind into @w (at most @max), named after the
+ * side; not the hypervisor's or emulation's, which are the comparison's. Count.
+ */
+int rtm_compare_disturb_warnings(const struct rtm_compare *c, struct rtm_compare_warning *w,
+				 int max);
+/*
+ * A verdict's @text about run @i against the baseline, of @size bytes: when a
+ * side shared its CPUs with another measuring rtmeasure, it says so at its end.
+ */
+void rtm_compare_disturb_qualify(const struct rtm_compare *c, int i, char *text, size_t size);
 /* runs[].warnings: [{id, runs, message}] */
 json_t *rtm_compare_disturb_run_json(const struct rtm_compare_run *run);
 /* comparisons[].shared_cpus: the labels of its sides whose CPUs were shared */

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -342,6 +343,7 @@ static void mon_release(struct rtm_mon *mo)
 	if (mo->spike_dir_tmp && mo->spike_dir[0])
 		rtm_tmpdir_remove(mo->spike_dir, mo->spike_dir_fd);
 	rtm_sysinfo_free(mo->si);
+	rtm_result_free(mo->live);
 	rtm_cpulock_release(mo->locks);
 	rtm_mon_noise_free(mo);
 }
@@ -402,6 +404,13 @@ int rtm_mon_finish(struct rtm_mon *mo)
 
 	if (!r)
 		return rtm_session_fail(&mo->m, "out of memory");
+	if (rtm_session_stopping(&mo->m)) {	/* as a session's result says it */
+		const char *sig = sigabbrev_np(*mo->m.stop);	/* the stop flag holds the signal */
+
+		r->interrupted = true;
+		if (sig)
+			snprintf(r->stop_signal, sizeof(r->stop_signal), "SIG%s", sig);
+	}
 	ret = rtm_probe_run_finish(mo->run, r, &err);
 	if (!ret)	/* --noise-cpus: sections.noise */
 		ret = rtm_mon_noise_finish(mo, r, &err);
@@ -418,8 +427,11 @@ int rtm_mon_finish(struct rtm_mon *mo)
 	}
 	if (ret)
 		ret = rtm_session_fail(&mo->m, "%s", err.msg);
-	else if ((ret = rtm_session_save_results(&mo->m, r, mo->m.out.outdir)))
+	else if ((ret = rtm_session_save_results(&mo->m, r, mo->m.out.outdir))) {
+		if (mo->outdir_made)
+			rmdir(mo->m.out.outdir);	/* only when empty: no spike window */
 		rtm_session_rescue(&mo->m, r, mo->m.out.outdir, NULL, 0);	/* not lost */
+	}
 	rtm_result_free(r);
 	if (!ret)
 		fprintf(mo->m.outf, "results: %s/\n", mo->m.out.outdir);
@@ -429,13 +441,16 @@ int rtm_mon_finish(struct rtm_mon *mo)
 /* The checks of the options and the box; the results folder checked. */
 static int prepare_checks(struct rtm_mon *mo)
 {
+	struct stat st;
 	int ret;
 
 	ret = rtm_session_prepare(&mo->m);
 	if (!ret)	/* --noise-cpus: the two probes' CPUs apart */
 		ret = rtm_mon_noise_prepare(mo);
-	if (!ret && mo->m.out.outdir)	/* -o checked before the dashboard starts */
+	if (!ret && mo->m.out.outdir) {	/* -o checked (and made) before the dashboard starts */
+		mo->outdir_made = lstat(mo->m.out.outdir, &st) < 0 && errno == ENOENT;
 		ret = rtm_session_check_outdir(&mo->m, mo->m.out.outdir);
+	}
 	if (!ret)
 		ret = rtm_session_check_fallback(&mo->m);
 	if (!ret && (ret = rtm_session_housekeeping_apply(&mo->m)))
@@ -490,6 +505,8 @@ int rtm_mon_prepare(struct rtm_mon *mo)
 		snprintf(mo->message, sizeof(mo->message), "%.150s", note);
 	}
 	rtm_session_cpus_line(mo->locks, mo->sharedline, sizeof(mo->sharedline));
+	if (mo->m.prometheus && (mo->live = mon_result(mo)))
+		rtm_session_cpus_note(mo->locks, mo->live);
 	return 0;
 }
 
@@ -509,6 +526,8 @@ void rtm_mon_poll(struct rtm_mon *mo)
 			fprintf(mo->m.errf, "rtmeasure: warning: %s\n", note);
 		snprintf(mo->message, sizeof(mo->message), "%.150s", note);
 		rtm_session_cpus_line(mo->locks, mo->sharedline, sizeof(mo->sharedline));
+		if (mo->live)	/* the live /metrics page */
+			rtm_session_cpus_note(mo->locks, mo->live);
 	}
 	drain_irq_trace(mo);
 	rtm_stream_poll(mo->hold);

@@ -91,6 +91,7 @@ struct rtm_mon {
 	bool tracing;
 	char spike_dir[PATH_MAX];
 	bool spike_dir_tmp;
+	bool outdir_made;		/* -o did not exist: removed again if it stays empty */
 	int spike_dir_fd;		/* the temporary folder, locked (core/tmpdir.h) */
 	int nspike_files;
 	struct rtm_mon_spike spikes[RTM_MON_SPIKES];
@@ -103,6 +104,11 @@ struct rtm_mon {
 	/* what disturbs the figures (result/disturb.h), "" when nothing does */
 	char sharedline[256];		/* another rtmeasure measures these CPUs too */
 	char stopline[256];		/* --once: a signal stopped it before the refresh */
+	/*
+	 * --prometheus: a result of the box and the shared CPUs so far, for the live
+	 * page's rtmeasure_run_disturbed as cyclic's (NULL without the option)
+	 */
+	struct rtm_result *live;
 	int nsaved;
 	struct rtm_cpulock *locks;	/* the measured CPUs, announced to other runs */
 	/* --noise-cpus: the noise probe beside the timer probe, on other CPUs */

@@ -6,8 +6,9 @@
 # figures equal those computed here from the inputs; --json carries them, the
 # verdict and the warning; compare.html and compare.md have the section; a
 # side without noise has no verdict; sides on different CPUs are warned about. Results of rtmeasure noise alone are
-# compared the same way (golden output, --json kind "noise", pages); mixing
-# them with latency results is refused.
+# compared the same way (golden output, --json kind "noise", pages), with what
+# disturbed each side (another rtmeasure on its CPUs, a signal) in its warnings
+# and verdicts; mixing them with latency results is refused.
 . "$RTM_SRCDIR/tests/lib.sh"
 command -v jq >/dev/null || { echo "1..0 # SKIP jq not installed"; exit 0; }
 d="$RTM_TESTDATA/compare"
@@ -76,8 +77,44 @@ want=$(jq -s '[.[].sections.noise.cpus[]] | (map(.noise_ns) | add) / (map(.sampl
 echo "$out" | jq -e --argjson w "$want" '.kind == "noise" and (.runs | length) == 2 and
 	.runs[1].rounds == 2 and ((.runs[1].noise.noise_pct - $w) | fabs) < 1e-9 and
 	.comparisons[0].noise.interval == "pooled-t" and
-	(.warnings | map(.id)) == ["noise_threshold"]' >/dev/null
-ok $? "--json of noise results: kind noise, the sides' noise % ($want), verdict, warning"
+	(.warnings | map(.id)) == ["hypervisor", "shared_cpus", "noise_threshold"]' >/dev/null
+ok $? "--json of noise results: kind noise, the sides' noise % ($want), verdict, warnings"
+
+# what disturbed a side goes with its noise: vm-6.18-noise shared CPU 1 with another
+# rtmeasure; a copy of noise-only-1 stopped by SIGINT (1.5 s of the 2 s asked)
+mkdir "$tmp/int"
+jq '.interrupted = true | .stop_signal = "SIGINT"' "$d/noise-only-1/result.json" \
+	>"$tmp/int/result.json"
+shared="another rtmeasure measured CPU 1 during this run (pid 16684): its probes disturb these numbers"
+stopped="interrupted after 1.5 s of 2 s asked, stopped by SIGINT: the figures cover only the time measured"
+qual="; but old shared its CPUs with another measuring rtmeasure (warning shared_cpus): the verdict may be about that disturbance, not the set-ups"
+run_cmd compare --labels old,new "$RTM_TESTDATA/results/vm-6.18-noise" "$tmp/int"
+echo "$out" | grep -qxF "warning: old: $shared" && echo "$out" | grep -qxF "warning: new: $stopped"
+ok $? "noise results: each side's warnings, named after it ($err)"
+echo "$out" | grep "^  new vs old: noise " | grep -qF "$qual"
+ok $? "noise results: the verdict says the baseline shared its CPUs"
+run_cmd compare --json --labels old,new "$RTM_TESTDATA/results/vm-6.18-noise" "$tmp/int"
+echo "$out" | jq -e --arg q "$qual" '(.runs[0].warnings | map(.id)) == ["shared_cpus", "hypervisor"] and
+	(.runs[1].warnings | map(.id)) == ["interrupted", "hypervisor"] and
+	(.warnings | map(.id)) == ["hypervisor", "shared_cpus", "interrupted", "noise_threshold"] and
+	.comparisons[0].shared_cpus == ["old"] and (.comparisons[0].noise.text | endswith($q))' \
+	>/dev/null
+ok $? "--json of noise results: runs[].warnings, warnings, shared_cpus, the verdict's text"
+run_cmd compare -o "$tmp/dist" --labels old,new "$RTM_TESTDATA/results/vm-6.18-noise" "$tmp/int"
+grep -qF "<p class=\"warn\">Warning: old: $shared</p>" "$tmp/dist/compare.html" &&
+	grep -qF "Warning: new: $stopped</p>" "$tmp/dist/compare.html" &&
+	grep -qF "but old shared its CPUs" "$tmp/dist/compare.html" &&
+	grep -qxF "**Warning:** old: $shared" "$tmp/dist/compare.md" &&
+	grep -qxF "**Warning:** new: $stopped" "$tmp/dist/compare.md" &&
+	grep -qF "but old shared its CPUs" "$tmp/dist/compare.md"
+ok $? "noise results: compare.html and compare.md carry the warnings and the qualified verdict"
+# run --noise results beside latency: their noise verdict is qualified the same way
+mkdir "$tmp/sh"
+jq '.sections.shared_cpus = {cpus: "0-1", other_pid: null}' "$d/noise-a1/result.json" \
+	>"$tmp/sh/result.json"
+run_cmd compare --labels a,b "$tmp/sh" "$d/noise-b1"
+echo "$out" | grep "^  b vs a: noise " | grep -qF "but a shared its CPUs with another measuring"
+ok $? "run --noise results: the noise verdict says a side shared its CPUs ($err)"
 # sides measured on different CPUs: their sums are over other CPUs, and it is said
 run_cmd compare --labels both,one "$d/noise-only-1" "$d/noise-only-cpu1"
 ok $rc "compare of noise results on CPUs 0-1 and on CPU 1 exits 0 ($err)"

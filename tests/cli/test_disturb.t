@@ -5,7 +5,8 @@
 # guest): the report's banner above the tables, compare's warnings per side and
 # its qualified verdicts (text, JSON, HTML, Markdown), export (CSV comments, the
 # cyclictest layout's key), the Prometheus gauge. Then the monitor (--no-rt):
-# its line while another rtmeasure measures its CPUs, and --once stopped by SIGINT.
+# its line and its /metrics gauge while another rtmeasure measures its CPUs,
+# --once stopped by SIGINT, and -o stopped by SIGINT (the signal in result.json).
 . "$RTM_SRCDIR/tests/lib.sh"
 measure_lock "$@"
 command -v jq >/dev/null || { echo "1..0 # SKIP jq not installed"; exit 0; }
@@ -106,6 +107,31 @@ done
 run_cmd monitor --no-rt --once -a 0 --refresh 300ms
 echo "$out" | grep -qxF "warning: another rtmeasure measures CPU 0 too (pid $holder): its probes disturb these numbers"
 ok $? "monitor --once: the line of another rtmeasure on its CPU ($err)"
+# the monitor's own /metrics page says so too, as cyclic's live page does
+if command -v curl >/dev/null; then
+	"$RTMEASURE" monitor --no-rt --once -a 0 --refresh 3s --prometheus 0 >"$tmp/mp.out" \
+		2>"$tmp/mp.err" &
+	mpid=$!
+	port= page=
+	for i in $(seq 100); do	# bounds, not measurements: until it says its port, then the gauge
+		port=$(sed -n 's/.*metrics for Prometheus at port \([0-9]*\),.*/\1/p' "$tmp/mp.err")
+		[ -n "$port" ] && break
+		sleep 0.1
+	done
+	for i in $(seq 25); do
+		[ -n "$port" ] || break
+		page=$(curl -s --max-time 2 "http://127.0.0.1:$port/metrics")
+		echo "$page" | grep -q '^rtmeasure_run_disturbed{' && break
+		sleep 0.1
+	done
+	wait $mpid
+	echo "$page" | grep -q '^rtmeasure_run_disturbed{probe="timer",.*,reason="shared_cpus"} 1$' &&
+		echo "$page" | grep -q '^rtmeasure_run_disturbed{.*,reason="hypervisor"} [01]$' &&
+		! echo "$page" | grep -q '^rtmeasure_run_disturbed{.*,reason="interrupted"}'
+	ok $? "monitor --prometheus: rtmeasure_run_disturbed{reason=\"shared_cpus\"} 1 on its live page (port '$port')"
+else
+	ok 0 "# SKIP curl not installed: the monitor's /metrics page"
+fi
 kill -INT $holder
 wait $holder
 holder=
@@ -122,5 +148,17 @@ wait $m
 grep -q '^warning: interrupted after [0-9]*\.[0-9] s of 60 s asked, stopped by SIGINT: the figures cover only the time measured$' "$tmp/m.out" &&
 	grep -q '^CPU  *cur ' "$tmp/m.out"
 ok $? "monitor --once stopped by SIGINT: the table so far and why ($(head -c 300 "$tmp/m.out"))"
+
+# --- a monitor -o stopped by SIGINT before its -D: result.json says so, as cyclic's does
+"$RTMEASURE" monitor --no-rt -a 0 -D 60s -o "$tmp/mi" </dev/null >"$tmp/mi.out" 2>"$tmp/mi.err" &
+m=$!
+wait_probes $m
+kill -INT $m
+wait $m
+jq -e '.interrupted and .stop_signal == "SIGINT"' "$tmp/mi/result.json" >/dev/null
+ok $? "monitor -o stopped by SIGINT: interrupted and stop_signal in result.json ($(jq -c '{interrupted, stop_signal}' "$tmp/mi/result.json" 2>&1))"
+run_cmd export --csv "$tmp/mi"
+echo "$out" | grep -q '^# warning interrupted: interrupted after [0-9]*\.[0-9] s of 60 s asked, stopped by SIGINT: '
+ok $? "... and its export carries the interrupted warning"
 
 done_testing

@@ -2,15 +2,16 @@
 # Command-level tests of the safe outputs (no root): export -o - / FIFO /
 # symlink / folder, cyclic -o checked before measuring (a file, a symlink, an
 # earlier result; --force, --follow), --histfile into a FIFO, report with
-# symlinks planted in plots/, import of a truncated result.json. Device
+# symlinks planted in plots/, stale staging folders of a killed report or
+# compare removed by the next, import of a truncated result.json. Device
 # nodes, full and read-only file systems: tests/integration/safe_output.sh.
 . "$RTM_SRCDIR/tests/lib.sh"
 measure_lock "$@"
 command -v jq >/dev/null || { echo "1..0 # SKIP jq not installed"; exit 0; }
 res="$RTM_TESTDATA/results/vm-6.18-load"
 t=$(mktemp -d)
-reader=
-trap '[ -n "$reader" ] && kill "$reader" 2>/dev/null; rm -rf "$t"' EXIT
+reader= holder=
+trap '[ -n "$reader" ] && kill "$reader" 2>/dev/null; [ -n "$holder" ] && kill "$holder" 2>/dev/null; rm -rf "$t"' EXIT
 printf 'victim\n' >"$t/victim"
 mkdir "$t/real"
 ln -s "$t/victim" "$t/link.csv"
@@ -192,6 +193,31 @@ if command -v gnuplot >/dev/null; then
 	ok $? "run with a FIFO at plots/histogram.png: exit 2, no report, result kept ($rc: $err)"
 	[ ! -e "$t/pf/report.html" ] && [ -z "$(find "$t/pf/plots" -type f)" ]
 	ok $? "... and no part of the report left ($(find "$t/pf" -type f | tr '\n' ' '))"
+	# a stage a killed report left (SIGKILL: unlocked, nothing removed it): the
+	# next report there removes it and says so; a live writer's (locked) stays
+	mkdir -p "$t/ks/.rtm-stage-KiLd01/plots" "$t/ks/.rtm-stage-LiVe02"
+	echo part >"$t/ks/.rtm-stage-KiLd01/plots/histogram.png"
+	( exec 9<"$t/ks/.rtm-stage-LiVe02"; flock 9; exec sleep 60 ) &	# its lock dies with it
+	holder=$!
+	for _ in $(seq 100); do	# a bound: until flock(1) holds the stage
+		! flock -n "$t/ks/.rtm-stage-LiVe02" true && break
+		sleep 0.1
+	done
+	run_cmd report "$res" -o "$t/ks"
+	kill "$holder"
+	wait "$holder" 2>/dev/null
+	holder=
+	[ "$rc" -eq 0 ] && [ ! -e "$t/ks/.rtm-stage-KiLd01" ] && [ -d "$t/ks/.rtm-stage-LiVe02" ] &&
+		[ "$err" = "rtmeasure report: removed the staging folder of a killed report or compare in $t/ks: .rtm-stage-KiLd01" ]
+	ok $? "report: a killed report's stage removed, said in one line; a live one's kept ($rc: $err)"
+	mkdir -p "$t/ks/.rtm-stage-KiLd03" "$t/ks/.rtm-stage-KiLd04"
+	run_cmd compare "$res" "$res" -o "$t/ks"
+	# the live writer is gone now: its stage is stale too
+	[ "$rc" -eq 0 ] && [ -z "$(find "$t/ks" -name '.rtm-stage-*')" ] &&
+		[ "$(echo "$err" | wc -l)" = 1 ] &&
+		echo "$err" | grep -q "^rtmeasure compare: removed the staging folders of a killed report or compare in $t/ks: " &&
+		[ "$(echo "$err" | grep -o '\.rtm-stage-\(KiLd03\|KiLd04\|LiVe02\)' | sort -u | wc -l)" = 3 ]
+	ok $? "compare: the same, once the live writer is gone, naming each ($rc: $err)"
 else
 	ok 0 "# SKIP gnuplot not installed"
 fi

@@ -5,6 +5,8 @@
 # those as "-" (null in JSON, no Prometheus sample) and the rest to the same
 # printed value: result.json's histograms (reckoned here), report.md, compare's
 # table and --json (the run against itself), and export --prometheus-textfile.
+# The same outputs, export --csv and --cyclictest-json too, name the same warnings
+# (its hypervisor; tests/data/results/disturbed: four kinds).
 . "$RTM_SRCDIR/tests/lib.sh"
 . "$RTM_SRCDIR/tests/outputs.sh"
 command -v jq >/dev/null || { echo "1..0 # SKIP jq not installed"; exit 0; }
@@ -47,10 +49,34 @@ else
 	echo "ok - # SKIP report: gnuplot not installed"
 fi
 
+# the warnings: vm-6.18-few's (a KVM guest), then tests/data/results/disturbed's, which
+# has every kind but emulation: each output names the same keys
+warnings_of() {	# DIR: the warnings lines of every output of the result in DIR
+	local o=$t/w.$((++nw))
+	"$RTMEASURE" compare --json "$1" "$1" >"$o.cmp.json" &&
+		warn_json compare-json "$o.cmp.json" '.runs[0].warnings'
+	"$RTMEASURE" export --csv -o "$o.csv" "$1" && warn_csv export-csv "$o.csv"
+	"$RTMEASURE" export --cyclictest-json -o "$o.ct.json" "$1" &&
+		warn_json export-cyclictest "$o.ct.json" '.rtmeasure_warnings'
+	"$RTMEASURE" export --prometheus-textfile "$o.prom" "$1" && warn_prom metrics "$o.prom"
+	if command -v gnuplot >/dev/null; then
+		"$RTMEASURE" report -o "$o.rep" "$1" >/dev/null && warn_report_md report.md "$o.rep/report.md"
+	fi
+}
+nw=0
+warnings_of "$R" >>"$t/lines"
+grep -q '^metrics run warnings hypervisor$' "$t/lines" &&
+	[ "$(grep -c ' run warnings ' "$t/lines")" -ge 4 ]
+ok $? "vm-6.18-few: the warnings read from each output ($(grep ' run warnings ' "$t/lines" | tr '\n' ';'))"
+warnings_of "$RTM_TESTDATA/results/disturbed" >"$t/dlines"
+want="hypervisor,interrupted,missed_periods,shared_cpus"
+[ "$(grep -c " run warnings $want$" "$t/dlines")" -ge 4 ] && agree_check "$t/dlines"
+ok $? "disturbed: every output names $want"
+
 for s in result.json compare compare-json compare-json-percentiles metrics; do
 	grep -q "^$s " "$t/lines" || echo "# no figures from $s"
 done
 [ "$(cut -d' ' -f1 "$t/lines" | sort -u | wc -l)" -ge 5 ] && agree_check "$t/lines"
-ok $? "every output states the same percentiles and avg ('-' alike)"
+ok $? "every output states the same percentiles and avg ('-' alike), and the same warnings"
 grep -c . "$t/lines" | sed 's/^/# figures compared: /'
 done_testing

@@ -103,6 +103,7 @@ saved=$(ls -d "$t/rescue"/rtmeasure-rescue-* 2>/dev/null)
 [ "$rc" -eq 2 ] && [ -n "$saved" ] && grep -q "results need [0-9]* KiB: saved in $saved/" \
 	"$t/stderr" && "$RTMEASURE" export --csv "$saved" >/dev/null ||
 	fail "monitor, disk full at the end: rc $rc: $(tail -3 "$t/stderr")"
+[ ! -e "$t/full/mon" ] || fail "monitor: an empty results folder left"
 echo "monitor, disk full at the end: $(tail -1 "$t/stderr")"
 fill_soon
 "$RTMEASURE" cyclic --no-rt -D 2s -q -o "$t/full/c2" --fallback-dir "$t/fb" >"$t/stdout" \

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Unit tests: the safe writers of fileio.c with planted symlinks and FIFOs in
- * a folder the test creates (no root; the device-node, full and read-only
- * file system cases are in tests/integration/safe_output.sh).
+ * a folder the test creates, and stage.c's sets, with a writer killed by
+ * SIGKILL (no root; the device-node, full and read-only file system cases are
+ * in tests/integration/safe_output.sh).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -496,6 +497,76 @@ static void test_stage(void)
 	ok(!strncmp(err.msg, want, strlen(want)), "... the message names it");
 }
 
+/* A report cut short by SIGKILL while it writes its stage (@arg: a pipe to say so first). */
+static int stage_killed(const char *dir, void *arg, struct rtm_error *err)
+{
+	stage_files(dir, NULL, err);
+	if (arg) {	/* a live writer: says it is writing, then waits for the word */
+		int *fds = arg;
+		char c = 'w';
+
+		if (write(fds[1], &c, 1) != 1 || read(fds[2], &c, 1) != 1)
+			return rtm_error_setn(err, -EIO, "pipe");
+		return 0;
+	}
+	raise(SIGKILL);
+	return 0;
+}
+
+/* @arg as stage_killed's, in a child; its pid. */
+static pid_t stage_child(const char *rel, int *fds)
+{
+	struct rtm_error err = { "" };
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(rtm_stage_write(at(rel), stage_killed, fds, &err) ? 1 : 0);
+	return pid;
+}
+
+/* A stage a killed writer left is removed by the next; a live writer's is not. */
+static void test_stage_stale(void)
+{
+	int st, p1[2], p2[2], fds[3];
+	char names[256], c = 'g';
+	pid_t pid;
+
+	pid = stage_child("sk", NULL);
+	waitpid(pid, &st, 0);
+	ok(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL && hidden("sk") == 1,
+	   "stage: SIGKILL while writing leaves its stage");
+	if (mkdir(at("sk/.rtm-stage-x"), 0700) || mkdir(at("elsewhere"), 0700) ||
+	    symlink(at("elsewhere"), at("sk/.rtm-stage-linkxx")))
+		perror("sk");
+	put("elsewhere/keep", "k");
+	is_int(rtm_stage_remove_stale(at("sk"), names, sizeof(names)), 1,
+	       "stage_remove_stale: the killed writer's stage removed");
+	ok(!strncmp(names, ".rtm-stage-", 11) && strlen(names) == 17 && !strchr(names, ','),
+	   "... and named (%s)", names);
+	ok(hidden("sk") == 2 && kind("sk/.rtm-stage-x") == S_IFDIR &&
+	   kind("sk/.rtm-stage-linkxx") == S_IFLNK && same("elsewhere/keep", "k"),
+	   "... another name and a planted link left alone, the link not followed");
+	is_int(rtm_stage_remove_stale(at("nosuch"), names, sizeof(names)), 0,
+	       "stage_remove_stale: a missing folder holds none");
+
+	if (pipe(p1) || pipe(p2))
+		perror("pipe");
+	fds[0] = p1[0];
+	fds[1] = p1[1];
+	fds[2] = p2[0];
+	pid = stage_child("live", fds);
+	ok(read(p1[0], &c, 1) == 1 && hidden("live") == 1, "stage: a live writer's stage");
+	is_int(rtm_stage_remove_stale(at("live"), NULL, 0), 0,
+	       "stage_remove_stale: a stage locked by its live writer is left alone");
+	ok(write(p2[1], &c, 1) == 1 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) &&
+	   WEXITSTATUS(st) == 0 && hidden("live") == 0 && same("live/report.html", "page\n"),
+	   "... and that writer finishes its set");
+	close(p1[0]);
+	close(p1[1]);
+	close(p2[0]);
+	close(p2[1]);
+}
+
 int main(void)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -514,6 +585,7 @@ int main(void)
 	test_named_temporary();
 	test_fifo_without_reader();
 	test_stage();
+	test_stage_stale();
 	nftw(top, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	return tap_done();
 }
