@@ -33,12 +33,46 @@ static void test_sched_line(void)
 	ok(!rtm_io_sched_offered("[none] mq-deadline kyber", "mq"), "nor a word's start");
 }
 
+/*
+ * sysfs's links, made in a copy of the recorded tree: a release tarball keeps
+ * no symbolic links (automake's tar follows them), so tests/data holds none.
+ */
+static const char *const sys_links[][2] = {
+	{ "sys/dev/block/7:0", "../../devices/virtual/block/loop0" },
+	{ "sys/dev/block/8:0", "../../devices/pci0000:00/block/sda" },
+	{ "sys/dev/block/8:1", "../../devices/pci0000:00/block/sda/sda1" },
+	{ "sys/block/sda", "../devices/pci0000:00/block/sda" },
+	{ "sys/block/loop0", "../devices/virtual/block/loop0" },
+};
+
+static bool make_sys_tree(char *root, size_t len)
+{
+	const char *data = getenv("RTM_TESTDATA");
+	char cmd[1200], path[700];
+	size_t i;
+
+	snprintf(root, len, "%s/rtm-iotarget-sys.XXXXXX", getenv("TMPDIR") ?: "/tmp");
+	if (!mkdtemp(root))
+		return false;
+	snprintf(cmd, sizeof(cmd), "cp -R '%s/iotarget-sys/sys' '%s/' && mkdir -p '%s/sys/dev/block' "
+		 "'%s/sys/block' && chmod -R u+w '%s'", data ? data : "tests/data", root, root,
+		 root, root);
+	if (system(cmd))
+		return false;
+	for (i = 0; i < sizeof(sys_links) / sizeof(sys_links[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", root, sys_links[i][0]);
+		if (symlink(sys_links[i][1], path))
+			return false;
+	}
+	return true;
+}
+
 static void test_disk_of(void)
 {
-	char root[512], disk[64];
-	const char *data = getenv("RTM_TESTDATA");
+	char root[512], disk[64], cmd[600];
 
-	snprintf(root, sizeof(root), "%s/iotarget-sys", data ? data : "tests/data");
+	if (!ok(make_sys_tree(root, sizeof(root)), "a copy of the recorded sysfs tree with its links"))
+		return;
 	ok(!rtm_io_disk_of(root, 7, 0, disk, sizeof(disk)) && !strcmp(disk, "loop0"),
 	   "7:0 is loop0, its own queue");
 	ok(!rtm_io_disk_of(root, 8, 1, disk, sizeof(disk)) && !strcmp(disk, "sda"),
@@ -46,6 +80,9 @@ static void test_disk_of(void)
 	ok(!rtm_io_disk_of(root, 8, 0, disk, sizeof(disk)) && !strcmp(disk, "sda"), "8:0 is sda");
 	is_int(rtm_io_disk_of(root, 0, 45, disk, sizeof(disk)), -ENOENT,
 	       "an anonymous device (overlay, tmpfs) has no queue");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	if (system(cmd))
+		diag("could not remove %s", root);
 }
 
 static void test_fs_name(void)
