@@ -117,6 +117,9 @@ void rtm_session_irq_finish(struct rtm_session_irq *mi, const struct rtm_session
 		json_object_set_new(sec, "handlers", rtm_irqacct_to_json(mi->acct));
 		json_object_set_new(sec, "trace_lost", json_integer((json_int_t)mi->lost));
 		json_object_set_new(sec, "handlers_complete", json_boolean(!mi->failed));
+		/* all read: removed now, before the flight recorder made before it goes */
+		rtm_trace_destroy(mi->trace);
+		mi->trace = NULL;
 	}
 	json_object_set_new(r->sections, "irq", sec);
 	{

@@ -55,8 +55,9 @@ static void session_release(struct rtm_session *s)
 	session_unserve(s);
 	rtm_probe_run_free(s->run);
 	rtm_cpulock_release(s->locks);
-	rtm_session_irq_free(s->irq);
+	/* the instances in the reverse order of their making (rtm_trace_destroy()) */
 	rtm_stream_free(s->stream);
+	rtm_session_irq_free(s->irq);
 	rtm_trace_destroy(s->trace);
 	if (s->load) {
 		rtm_load_stop(s->load);

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include <event-parse.h>
-#include <tracefs.h>
 
+#include "tracefs/formats.h"
 #include "tracefs/tracedec.h"
 
 #define MAX_FIELDS 8
@@ -108,6 +108,7 @@ struct rtm_tracedec {
 	int max_id;
 	struct ev_slot *slots;		/* indexed by event id */
 	uint64_t refused;		/* corrupt pages met (rtm_tracedec_refused()) */
+	bool kallsyms;			/* kernel symbols loaded, for printing */
 };
 
 static const char *const systems[] = {
@@ -232,7 +233,7 @@ struct rtm_tracedec *rtm_tracedec_alloc_systems(const char *tracing_dir,
 			all[k++] = extra[j];
 	}
 	all[k] = NULL;
-	d->tep = tracefs_local_events_system(tracing_dir, all);
+	d->tep = rtm_formats_load(tracing_dir, all);
 	if (!d->tep) {
 		rtm_error_set(err, "cannot load event formats from %s/events (is tracefs there?)",
 			      tracing_dir);
@@ -637,6 +638,11 @@ int rtm_tracedec_print(struct rtm_tracedec *d, const struct rtm_event *ev, char 
 	if (id < 0 || id > d->max_id || !d->slots[id].name ||
 	    ev->raw_size < d->slots[id].min_size)
 		return -EINVAL;
+	/* function names (%ps) need the symbols: loaded by the first print, not by decoding */
+	if (!d->kallsyms) {
+		rtm_formats_load_kallsyms(d->tep);
+		d->kallsyms = true;
+	}
 	trace_seq_init(&seq);
 	tep_print_event(d->tep, &seq, &rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&seq);
