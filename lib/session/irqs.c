@@ -117,9 +117,6 @@ void rtm_session_irq_finish(struct rtm_session_irq *mi, const struct rtm_session
 		json_object_set_new(sec, "handlers", rtm_irqacct_to_json(mi->acct));
 		json_object_set_new(sec, "trace_lost", json_integer((json_int_t)mi->lost));
 		json_object_set_new(sec, "handlers_complete", json_boolean(!mi->failed));
-		/* all read: removed now, before the flight recorder made before it goes */
-		rtm_trace_destroy(mi->trace);
-		mi->trace = NULL;
 	}
 	json_object_set_new(r->sections, "irq", sec);
 	{
@@ -143,6 +140,14 @@ void rtm_session_irq_print(const struct rtm_session_irq *mi, FILE *f)
 {
 	if (mi && mi->line[0])
 		fprintf(f, "%s (result.json: sections.irq)\n", mi->line);
+}
+
+void rtm_session_irq_untrace(struct rtm_session_irq *mi)
+{
+	if (!mi)
+		return;
+	rtm_trace_destroy(mi->trace);
+	mi->trace = NULL;
 }
 
 void rtm_session_irq_free(struct rtm_session_irq *mi)

@@ -302,6 +302,7 @@ static int finish_probe(struct rtm_session *s)
 		rtm_session_stream_finish(m, s->stream, s->r);	/* sections.rt_holds */
 	rtm_stream_free(s->stream);
 	s->stream = NULL;
+	rtm_session_irq_untrace(s->irq);
 	if (s->trace && !ret)	/* at the end */
 		rtm_session_trace_poll(m, s->trace, s->c, s->r, s->dir, false);
 	rtm_probe_run_free(s->run);	/* the timer threads are joined */
