@@ -72,6 +72,9 @@ int rtm_trace_remove_stale(char *removed, size_t len);
  *
  * Unknown presets or events, a kernel without an event group, or missing
  * privileges give -errno with a one-line message; nothing is left behind.
+ * The event formats are parsed at the first read (rtm_trace_read(),
+ * rtm_trace_read_pages(), rtm_trace_check_clock()), which fails with -ENOENT
+ * and that message when they cannot be: a run starts without waiting for them.
  */
 struct rtm_trace *rtm_trace_create(const struct rtm_trace_opts *o, struct rtm_error *err);
 const char *rtm_trace_name(const struct rtm_trace *t);
