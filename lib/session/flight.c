@@ -47,8 +47,10 @@ static void timer_irq_default(struct rtm_session_opts *m)
 	    m->ops != &rtm_probe_timer_ops || m->probe.mode != RTM_TIMER_NANOSLEEP)
 		return;
 	ret = rtm_timerirq_kallsyms("/", "hrtimer_wakeup", &fn);
-	if (!ret)
+	if (!ret) {
+		m->trace.wakeup_fn = fn;
 		return;
+	}
 	if (!monitor)
 		m->trace.timer_irq_off = ret == -EPERM ? "/proc/kallsyms hides kernel addresses "
 			"(kernel.kptr_restrict)" : "hrtimer_wakeup is not in /proc/kallsyms";

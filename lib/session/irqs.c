@@ -142,6 +142,14 @@ void rtm_session_irq_print(const struct rtm_session_irq *mi, FILE *f)
 		fprintf(f, "%s (result.json: sections.irq)\n", mi->line);
 }
 
+void rtm_session_irq_untrace(struct rtm_session_irq *mi)
+{
+	if (!mi)
+		return;
+	rtm_trace_destroy(mi->trace);
+	mi->trace = NULL;
+}
+
 void rtm_session_irq_free(struct rtm_session_irq *mi)
 {
 	if (!mi)

@@ -336,9 +336,10 @@ static void mon_release(struct rtm_mon *mo)
 	free(mo->cpus);
 	if (mo->irq_ok)
 		rtm_irq_snap_release(&mo->irq_prev);
-	rtm_trace_destroy(mo->trace);
-	rtm_trace_destroy(mo->irqtrace);
+	/* the reverse order of their making (rtm_trace_destroy()) */
 	rtm_stream_free(mo->hold);
+	rtm_trace_destroy(mo->irqtrace);
+	rtm_trace_destroy(mo->trace);
 	rtm_irqacct_free(mo->acct);
 	if (mo->spike_dir_tmp && mo->spike_dir[0])
 		rtm_tmpdir_remove(mo->spike_dir, mo->spike_dir_fd);

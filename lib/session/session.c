@@ -58,8 +58,9 @@ static void session_release(struct rtm_session *s)
 	session_unserve(s);
 	rtm_probe_run_free(s->run);
 	rtm_cpulock_release(s->locks);
-	rtm_session_irq_free(s->irq);
+	/* the instances in the reverse order of their making (rtm_trace_destroy()) */
 	rtm_stream_free(s->stream);
+	rtm_session_irq_free(s->irq);
 	rtm_trace_destroy(s->trace);
 	if (s->load) {
 		rtm_load_stop(s->load);
@@ -320,6 +321,7 @@ static int finish_probe(struct rtm_session *s)
 		rtm_session_stream_finish(m, s->stream, s->r);	/* sections.rt_holds */
 	rtm_stream_free(s->stream);
 	s->stream = NULL;
+	rtm_session_irq_untrace(s->irq);
 	if (s->trace && !ret)	/* at the end */
 		rtm_session_trace_poll(m, s->trace, s->c, s->r, s->dir, false);
 	rtm_probe_run_free(s->run);	/* the timer threads are joined */

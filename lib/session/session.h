@@ -86,6 +86,8 @@ struct rtm_session_trace {
 	bool timer_irq;
 	bool timer_irq_given;			/* given: traced even without --trace */
 	const char *timer_irq_off;		/* why the default one is off, for the note */
+	uint64_t wakeup_fn;			/* hrtimer_wakeup's address once looked up, 0:
+						 * not yet (/proc/kallsyms takes ~40 ms a read) */
 	/* noise --trace: a cause for each gap; -1: on as root, unless it fails */
 	int noise_trace;
 };

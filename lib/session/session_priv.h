@@ -231,6 +231,12 @@ void rtm_session_irq_finish(struct rtm_session_irq *mi, const struct rtm_session
 			    struct rtm_result *r);
 /* The busiest interrupts of the measured CPUs, one line. */
 void rtm_session_irq_print(const struct rtm_session_irq *mi, FILE *f);
+/*
+ * The IRQ instance removed (its events all read by rtm_session_irq_finish()):
+ * after the streaming instance made after it, before the flight recorder
+ * made before it (rtm_trace_destroy() says why the order matters).
+ */
+void rtm_session_irq_untrace(struct rtm_session_irq *mi);
 void rtm_session_irq_free(struct rtm_session_irq *mi);
 
 /* ---- noisephase.c: run --noise */

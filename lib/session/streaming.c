@@ -66,6 +66,7 @@ struct rtm_stream *rtm_session_stream_start(const struct rtm_session_opts *m,
 		.noise_causes = rtm_session_noise_trace_wanted(m),
 		.noise_window_ns = m->noise.window_ns,
 		.own_name = !strcmp(m->command, "monitor") ? "this monitor" : NULL,
+		.wakeup_fn = m->trace.wakeup_fn,
 	};
 	struct rtm_stream *st = rtm_stream_start(&so, err);
 

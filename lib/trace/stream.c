@@ -163,10 +163,11 @@ static int census_alloc(struct rtm_stream *st, const struct rtm_stream_opts *o)
 static int timer_irq_alloc(struct rtm_stream *st, const struct rtm_stream_opts *o,
 			   struct rtm_error *err)
 {
-	uint64_t fn = 0;
-	int i, ret, ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+	uint64_t fn = o->wakeup_fn;
+	int i, ret = 0, ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
 
-	ret = rtm_timerirq_kallsyms("/", "hrtimer_wakeup", &fn);
+	if (!fn)
+		ret = rtm_timerirq_kallsyms("/", "hrtimer_wakeup", &fn);
 	if (ret == -EPERM)
 		return rtm_error_set(err, "--timer-irq: /proc/kallsyms hides kernel addresses, "
 				     "so the probe's hrtimer cannot be told from others "

@@ -42,6 +42,8 @@ struct rtm_stream_opts {
 	size_t buffer_kb;		/* per CPU, 0: 4096 */
 	const char *own_name;		/* how causes name this process's threads other than
 					 * the probes ("this monitor"); NULL: "this rtmeasure" */
+	uint64_t wakeup_fn;		/* hrtimer_wakeup's address if the caller has it,
+					 * 0: looked up in /proc/kallsyms */
 };
 
 struct rtm_stream;

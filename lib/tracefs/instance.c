@@ -28,7 +28,9 @@
 struct rtm_trace {
 	struct tracefs_instance *inst;
 	char name[64];
-	struct rtm_tracedec *dec;
+	const char *top;		/* the tracefs mount */
+	char *events;			/* as asked for (rtm_trace_opts), for the decoder */
+	struct rtm_tracedec *dec;	/* made at the first read (decoder()) */
 	int ncpus;
 	int on_fd;			/* tracing_on, for rtm_trace_off_fd() */
 	char *cpus;			/* the traced CPUs, NULL: all */
@@ -364,10 +366,12 @@ struct rtm_trace *rtm_trace_create(const struct rtm_trace_opts *o, struct rtm_er
 		free(t);
 		return NULL;
 	}
-	if (configure_instance(t, o, err))
+	t->top = top;
+	if (o->events && !(t->events = strdup(o->events))) {
+		rtm_error_set(err, "out of memory");
 		goto fail;
-	t->dec = alloc_decoder(top, o->events, err);
-	if (!t->dec)
+	}
+	if (configure_instance(t, o, err))
 		goto fail;
 	return t;
 fail:
@@ -375,10 +379,24 @@ fail:
 	return NULL;
 }
 
+/*
+ * The instance's decoder, its event formats parsed at the first read rather
+ * than at rtm_trace_create(): 15-25 ms per instance that a run's start need
+ * not wait for. NULL with @err set when the formats do not load.
+ */
+static struct rtm_tracedec *decoder(struct rtm_trace *t, struct rtm_error *err)
+{
+	if (!t->dec)
+		t->dec = alloc_decoder(t->top, t->events, err);
+	return t->dec;
+}
+
 int rtm_trace_print_event(struct rtm_trace *t, const struct rtm_event *ev, char *buf,
 			  size_t len)
 {
-	return rtm_tracedec_print(t->dec, ev, buf, len);
+	struct rtm_tracedec *dec = decoder(t, NULL);
+
+	return dec ? rtm_tracedec_print(dec, ev, buf, len) : -EINVAL;
 }
 
 int rtm_trace_off_fd(struct rtm_trace *t)
@@ -419,9 +437,13 @@ int rtm_trace_marker(struct rtm_trace *t, const char *fmt, ...)
 
 int rtm_trace_read_pages(struct rtm_trace *t, rtm_page_cb cb, void *ctx, struct rtm_error *err)
 {
-	int psize = rtm_tracedec_page_size(t->dec), cpu, ret = 0;
+	struct rtm_tracedec *dec = decoder(t, err);
+	int psize, cpu, ret = 0;
 	void *page;
 
+	if (!dec)
+		return -ENOENT;
+	psize = rtm_tracedec_page_size(dec);
 	page = malloc((size_t)psize);
 	if (!page)
 		return rtm_error_setn(err, -ENOMEM, "out of memory");
@@ -475,8 +497,12 @@ static int decode_page(void *page, int size, int cpu, void *arg)
 long rtm_trace_read(struct rtm_trace *t, rtm_event_cb cb, void *ctx, uint64_t *lost,
 		    struct rtm_error *err)
 {
-	struct read_ctx rc = { .dec = t->dec, .cb = cb, .ctx = ctx };
-	int ret = rtm_trace_read_pages(t, decode_page, &rc, err);
+	struct read_ctx rc = { .dec = decoder(t, err), .cb = cb, .ctx = ctx };
+	int ret;
+
+	if (!rc.dec)
+		return -ENOENT;
+	ret = rtm_trace_read_pages(t, decode_page, &rc, err);
 
 	if (lost)
 		*lost = rc.lost;
@@ -603,7 +629,7 @@ int rtm_trace_check_clock(struct rtm_trace *t, int64_t *delta_ns, struct rtm_err
 
 uint64_t rtm_trace_refused(const struct rtm_trace *t)
 {
-	return rtm_tracedec_refused(t->dec);
+	return t->dec ? rtm_tracedec_refused(t->dec) : 0;
 }
 
 uint64_t rtm_trace_dropped(struct rtm_trace *t)
@@ -662,6 +688,7 @@ void rtm_trace_destroy(struct rtm_trace *t)
 	/* the lock outlives the instance by an instant, never the other way round */
 	rtm_runlock_instance_release(t->name, t->lock_fd);
 	rtm_tracedec_free(t->dec);
+	free(t->events);
 	free(t->cpus);
 	free(t);
 }

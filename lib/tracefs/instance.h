@@ -72,6 +72,9 @@ int rtm_trace_remove_stale(char *removed, size_t len);
  *
  * Unknown presets or events, a kernel without an event group, or missing
  * privileges give -errno with a one-line message; nothing is left behind.
+ * The event formats are parsed at the first read (rtm_trace_read(),
+ * rtm_trace_read_pages(), rtm_trace_check_clock()), which fails with -ENOENT
+ * and that message when they cannot be: a run starts without waiting for them.
  */
 struct rtm_trace *rtm_trace_create(const struct rtm_trace_opts *o, struct rtm_error *err);
 const char *rtm_trace_name(const struct rtm_trace *t);
@@ -155,7 +158,16 @@ int rtm_trace_save_formats(const char *dest, struct rtm_error *err);
  */
 int rtm_trace_set_tracer(struct rtm_trace *t, const char *name);
 
-/* Disable the events, remove the instance, free. Safe on NULL. */
+/*
+ * Disable the events, remove the instance, free. Safe on NULL.
+ *
+ * Destroy a process's instances in the reverse order of their making: an event
+ * enabled in two instances has two probes on its tracepoint, and when the
+ * first one registered goes while the other stays, the kernel waits an RCU
+ * grace period for that event (tracepoint_remove_func(), 2 -> 1 probes): about
+ * 10 ms per event here, a second for the ~90 of sched, irq and timer. The last
+ * one registered goes without a wait.
+ */
 void rtm_trace_destroy(struct rtm_trace *t);
 
 #endif

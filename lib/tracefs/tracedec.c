@@ -8,25 +8,33 @@
 #include <string.h>
 
 #include <event-parse.h>
-#include <kbuffer.h>
-#include <tracefs.h>
 
+#include "tracefs/formats.h"
 #include "tracefs/tracedec.h"
 
 #define MAX_FIELDS 8
 
 /*
- * The page header as the kernel writes it (kernel/trace/ring_buffer.c) and
- * kbuffer reads it: a u64 time stamp, then a long "commit" whose low 27 bits
- * are the bytes of records after the header and whose top bits flag events
- * missed before the page (bit 31) and their count stored after the records
- * (bit 30, a long at data + commit).
+ * The page header as the kernel writes it (kernel/trace/ring_buffer.c): a u64
+ * time stamp, then a long "commit" whose low 27 bits are the bytes of records
+ * after the header and whose top bits flag events missed before the page
+ * (bit 31) and their count stored after the records (bit 30, a long at
+ * data + commit).
  */
 #define PAGE_COMMIT_MASK	((1u << 27) - 1)
 #define PAGE_MISSED_EVENTS	(1ull << 31)
 #define PAGE_MISSED_STORED	(1ull << 30)
-/* kbuffer reads a record header (up to 8 bytes) at any offset below commit */
-#define PAGE_SLACK		16
+
+/*
+ * Each entry on the page starts with a u32: type_len in its low 5 bits, a time
+ * delta in the other 27. type_len 1-28: a record of type_len * 4 bytes; 0: a
+ * record whose length (plus 4) is in the next u32; the rest carry no record.
+ */
+#define RB_TYPE_PADDING		29	/* u32 length of the gap after its header word */
+#define RB_TYPE_TIME_EXTEND	30	/* u32: bits 27 and up of a delta */
+#define RB_TYPE_TIME_STAMP	31	/* u32: bits 27 and up of an absolute time stamp */
+#define RB_TS_SHIFT		27
+#define RB_TS_MSB		(0xf8ull << 56)	/* not in an absolute time stamp */
 
 /* What we interpret: system, event, our type, the fields we read (in order). */
 static const struct ev_spec {
@@ -72,27 +80,41 @@ static const struct ev_spec {
 	{ "ipi", "ipi_raise", RTM_EV_IPI_SEND, { NULL } },
 };
 
+/*
+ * Where a field lies in a record, copied from its format once, so a record's
+ * fields are read with direct loads (tep_read_number_field() costs a call and
+ * a switch per field).
+ */
+struct field_at {
+	int offset, size;		/* size 0 as a number: reads as 0 (not 1, 2, 4 or 8) */
+	bool present;			/* the format has the field; absent ones read as 0 / "" */
+	bool dynamic, relative;		/* __data_loc / __rel_loc: a u32 (length << 16 | offset) */
+	bool swap;			/* the recording's byte order is not ours */
+};
+
 /* Decoding state of one event id. */
 struct ev_slot {
 	enum rtm_ev_type type;
 	const char *system, *name;
-	struct tep_format_field *f[MAX_FIELDS];
-	struct tep_format_field *pid;	/* common_pid */
+	struct field_at f[MAX_FIELDS];
+	struct field_at pid;		/* common_pid */
 	bool vector;			/* irq_vectors: entry/exit with "vector" */
 	int min_size;			/* bytes the fixed fields need: shorter is corrupt */
 };
 
 struct rtm_tracedec {
 	struct tep_handle *tep;
-	struct kbuffer *kbuf;
 	int page_size;
 	int data_offset;		/* header bytes before the records: 16, or 12 (4-byte long) */
 	int long_size;
+	bool swap;			/* the recording's byte order is not ours */
+	bool big;			/* big-endian recording: the entry header's bits differ */
 	int common_size;		/* bytes of the common fields every record starts with */
-	char *copy;			/* page_size + PAGE_SLACK: the page being decoded */
+	struct field_at type;		/* common_type: the event id */
 	int max_id;
 	struct ev_slot *slots;		/* indexed by event id */
 	uint64_t refused;		/* corrupt pages met (rtm_tracedec_refused()) */
+	bool kallsyms;			/* kernel symbols loaded, for printing */
 };
 
 static const char *const systems[] = {
@@ -140,6 +162,20 @@ static int fixed_size(const struct tep_format_field *f)
 	return end;
 }
 
+static struct field_at field_at(const struct rtm_tracedec *d, const struct tep_format_field *f)
+{
+	struct field_at at = { .swap = d->swap };
+
+	if (f) {
+		at.offset = f->offset;
+		at.size = f->size;
+		at.present = true;
+		at.dynamic = f->flags & TEP_FIELD_IS_DYNAMIC;
+		at.relative = f->flags & TEP_FIELD_IS_RELATIVE;
+	}
+	return at;
+}
+
 static void setup_slot(struct rtm_tracedec *d, struct tep_event *ev)
 {
 	struct ev_slot *s;
@@ -151,7 +187,7 @@ static void setup_slot(struct rtm_tracedec *d, struct tep_event *ev)
 	s->type = RTM_EV_OTHER;
 	s->system = ev->system;
 	s->name = ev->name;
-	s->pid = tep_find_common_field(ev, "common_pid");
+	s->pid = field_at(d, tep_find_common_field(ev, "common_pid"));
 	s->min_size = fixed_size(ev->format.common_fields);
 	if (fixed_size(ev->format.fields) > s->min_size)
 		s->min_size = fixed_size(ev->format.fields);
@@ -160,13 +196,13 @@ static void setup_slot(struct rtm_tracedec *d, struct tep_event *ev)
 			continue;
 		s->type = specs[i].type;
 		for (j = 0; j < MAX_FIELDS && specs[i].fields[j]; j++)
-			s->f[j] = tep_find_field(ev, specs[i].fields[j]);
+			s->f[j] = field_at(d, tep_find_field(ev, specs[i].fields[j]));
 		return;
 	}
 	if (!strcmp(ev->system, "irq_vectors")) {
 		size_t n = strlen(ev->name);
 
-		s->f[0] = tep_find_field(ev, "vector");
+		s->f[0] = field_at(d, tep_find_field(ev, "vector"));
 		if (n > 6 && !strcmp(ev->name + n - 6, "_entry"))
 			s->type = RTM_EV_VECTOR_ENTRY, s->vector = true;
 		else if (n > 5 && !strcmp(ev->name + n - 5, "_exit"))
@@ -204,7 +240,7 @@ struct rtm_tracedec *rtm_tracedec_alloc_systems(const char *tracing_dir,
 			all[k++] = extra[j];
 	}
 	all[k] = NULL;
-	d->tep = tracefs_local_events_system(tracing_dir, all);
+	d->tep = rtm_formats_load(tracing_dir, all);
 	if (!d->tep) {
 		rtm_error_set(err, "cannot load event formats from %s/events (is tracefs there?)",
 			      tracing_dir);
@@ -220,15 +256,15 @@ struct rtm_tracedec *rtm_tracedec_alloc_systems(const char *tracing_dir,
 			d->max_id = events[i]->id;
 	d->slots = calloc((size_t)d->max_id + 1, sizeof(*d->slots));
 	d->long_size = tep_get_long_size(d->tep) == 4 ? 4 : 8;
-	d->data_offset = 8 + d->long_size;	/* where kbuffer takes the records to start */
-	d->kbuf = kbuffer_alloc(d->long_size == 4 ? KBUFFER_LSIZE_4 : KBUFFER_LSIZE_8,
-				tep_is_file_bigendian(d->tep) ? KBUFFER_ENDIAN_BIG :
-								KBUFFER_ENDIAN_LITTLE);
-	if (d->page_size > d->data_offset)
-		d->copy = calloc(1, (size_t)d->page_size + PAGE_SLACK);
-	if (events && events[0])
+	d->data_offset = 8 + d->long_size;	/* the records start after the page header */
+	d->big = tep_is_file_bigendian(d->tep);
+	d->swap = d->big != tep_is_local_bigendian(d->tep);
+	if (events && events[0]) {
 		d->common_size = fixed_size(events[0]->format.common_fields);
-	if (!events || !d->slots || !d->kbuf || !d->copy) {
+		/* every event starts with the same common fields; the type is one of them */
+		d->type = field_at(d, tep_find_common_field(events[0], "common_type"));
+	}
+	if (!events || !d->slots || !d->type.present || d->page_size <= d->data_offset) {
 		rtm_error_set(err, "no event formats under %s/events", tracing_dir);
 		rtm_tracedec_free(d);
 		return NULL;
@@ -242,11 +278,8 @@ void rtm_tracedec_free(struct rtm_tracedec *d)
 {
 	if (!d)
 		return;
-	if (d->kbuf)
-		kbuffer_free(d->kbuf);
 	tep_free(d->tep);
 	free(d->slots);
-	free(d->copy);
 	free(d);
 }
 
@@ -255,29 +288,51 @@ int rtm_tracedec_page_size(const struct rtm_tracedec *d)
 	return d->page_size;
 }
 
-static uint64_t num(struct tep_format_field *f, const void *data)
+/* A u8, u16, u32 or u64 at @p in the recording's byte order; 0 for any other size. */
+static inline uint64_t load(const char *p, int size, bool swap)
 {
-	unsigned long long v = 0;
+	uint64_t v8;
+	uint32_t v4;
+	uint16_t v2;
 
-	if (f)
-		tep_read_number_field(f, data, &v);
-	return v;
+	switch (size) {
+	case 1:
+		return *(const uint8_t *)p;
+	case 2:
+		memcpy(&v2, p, 2);
+		return swap ? __builtin_bswap16(v2) : v2;
+	case 4:
+		memcpy(&v4, p, 4);
+		return swap ? __builtin_bswap32(v4) : v4;
+	case 8:
+		memcpy(&v8, p, 8);
+		return swap ? __builtin_bswap64(v8) : v8;
+	default:
+		return 0;
+	}
+}
+
+/* A number field, zero-extended as tep_read_number_field() reads it; 0 when absent. */
+static inline uint64_t num(const struct field_at *f, const char *data)
+{
+	return load(data + f->offset, f->size, f->swap);
 }
 
 /* Fixed char[N], __data_loc / __rel_loc char[], or a trailing char buf[]. */
-static void str(struct tep_format_field *f, const char *data, int size, char *out, size_t len)
+static void str(const struct field_at *f, const char *data, int size, char *out, size_t len)
 {
+	char *nl;
 	int off, n;
 
 	out[0] = '\0';
-	if (!f)
+	if (!f->present)
 		return;
-	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
-		unsigned long long loc = num(f, data);
+	if (f->dynamic) {
+		uint64_t loc = num(f, data);
 
 		off = (int)(loc & 0xffff);
 		n = (int)(loc >> 16);
-		if (f->flags & TEP_FIELD_IS_RELATIVE)
+		if (f->relative)
 			off += f->offset + f->size;
 	} else {
 		off = f->offset;
@@ -289,64 +344,67 @@ static void str(struct tep_format_field *f, const char *data, int size, char *ou
 		n = (int)len - 1;
 	memcpy(out, data + off, (size_t)n);
 	out[n] = '\0';
-	out[strcspn(out, "\n")] = '\0';
+	/* one line: cut at a newline before the string's end (strcspn() costs more) */
+	nl = memchr(out, '\n', strnlen(out, (size_t)n));
+	if (nl)
+		*nl = '\0';
 }
 
 /* The fields of each type: inline, decode() runs for every record of a page. */
 static inline void decode_switch(const struct ev_slot *s, const char *data, int size,
 				 struct rtm_event *ev)
 {
-	str(s->f[0], data, size, ev->sw.prev_comm, sizeof(ev->sw.prev_comm));
-	ev->sw.prev_pid = (int)num(s->f[1], data);
-	ev->sw.prev_prio = (int)num(s->f[2], data);
-	ev->sw.prev_state = (int64_t)num(s->f[3], data);
-	str(s->f[4], data, size, ev->sw.next_comm, sizeof(ev->sw.next_comm));
-	ev->sw.next_pid = (int)num(s->f[5], data);
-	ev->sw.next_prio = (int)num(s->f[6], data);
+	str(&s->f[0], data, size, ev->sw.prev_comm, sizeof(ev->sw.prev_comm));
+	ev->sw.prev_pid = (int)num(&s->f[1], data);
+	ev->sw.prev_prio = (int)num(&s->f[2], data);
+	ev->sw.prev_state = (int64_t)num(&s->f[3], data);
+	str(&s->f[4], data, size, ev->sw.next_comm, sizeof(ev->sw.next_comm));
+	ev->sw.next_pid = (int)num(&s->f[5], data);
+	ev->sw.next_prio = (int)num(&s->f[6], data);
 }
 
 static inline void decode_wakeup(const struct ev_slot *s, const char *data, int size,
 				 struct rtm_event *ev)
 {
-	str(s->f[0], data, size, ev->wakeup.comm, sizeof(ev->wakeup.comm));
-	ev->wakeup.pid = (int)num(s->f[1], data);
-	ev->wakeup.prio = (int)num(s->f[2], data);
-	ev->wakeup.target_cpu = (int)num(s->f[3], data);
+	str(&s->f[0], data, size, ev->wakeup.comm, sizeof(ev->wakeup.comm));
+	ev->wakeup.pid = (int)num(&s->f[1], data);
+	ev->wakeup.prio = (int)num(&s->f[2], data);
+	ev->wakeup.target_cpu = (int)num(&s->f[3], data);
 }
 
 static inline void decode_hrtimer_start(const struct ev_slot *s, const char *data,
 					struct rtm_event *ev)
 {
-	ev->hrstart.hrtimer = num(s->f[0], data);
-	ev->hrstart.function = num(s->f[1], data);
-	ev->hrstart.expires = (int64_t)num(s->f[2], data);
-	ev->hrstart.softexpires = (int64_t)num(s->f[3], data);
-	ev->hrstart.mode = (unsigned int)num(s->f[4], data);
+	ev->hrstart.hrtimer = num(&s->f[0], data);
+	ev->hrstart.function = num(&s->f[1], data);
+	ev->hrstart.expires = (int64_t)num(&s->f[2], data);
+	ev->hrstart.softexpires = (int64_t)num(&s->f[3], data);
+	ev->hrstart.mode = (unsigned int)num(&s->f[4], data);
 }
 
 static inline void decode_hwlat(const struct ev_slot *s, const char *data, struct rtm_event *ev)
 {
-	ev->hwlat.inner_us = num(s->f[0], data);
-	ev->hwlat.outer_us = num(s->f[1], data);
-	ev->hwlat.nmi_total_us = num(s->f[2], data);
-	ev->hwlat.nmi_count = (unsigned int)num(s->f[3], data);
-	ev->hwlat.seqnum = (unsigned int)num(s->f[4], data);
-	ev->hwlat.count = (unsigned int)num(s->f[5], data);
-	ev->hwlat.tv_sec = (int64_t)num(s->f[6], data);
-	ev->hwlat.tv_nsec = (int64_t)num(s->f[7], data);
+	ev->hwlat.inner_us = num(&s->f[0], data);
+	ev->hwlat.outer_us = num(&s->f[1], data);
+	ev->hwlat.nmi_total_us = num(&s->f[2], data);
+	ev->hwlat.nmi_count = (unsigned int)num(&s->f[3], data);
+	ev->hwlat.seqnum = (unsigned int)num(&s->f[4], data);
+	ev->hwlat.count = (unsigned int)num(&s->f[5], data);
+	ev->hwlat.tv_sec = (int64_t)num(&s->f[6], data);
+	ev->hwlat.tv_nsec = (int64_t)num(&s->f[7], data);
 }
 
 static inline void decode_osnoise(const struct ev_slot *s, const char *data,
 				  struct rtm_event *ev)
 {
-	ev->osnoise.noise_us = num(s->f[0], data);
-	ev->osnoise.runtime_us = num(s->f[1], data);
-	ev->osnoise.max_sample_us = num(s->f[2], data);
-	ev->osnoise.hw = (unsigned int)num(s->f[3], data);
-	ev->osnoise.nmi = (unsigned int)num(s->f[4], data);
-	ev->osnoise.irq = (unsigned int)num(s->f[5], data);
-	ev->osnoise.softirq = (unsigned int)num(s->f[6], data);
-	ev->osnoise.thread = (unsigned int)num(s->f[7], data);
+	ev->osnoise.noise_us = num(&s->f[0], data);
+	ev->osnoise.runtime_us = num(&s->f[1], data);
+	ev->osnoise.max_sample_us = num(&s->f[2], data);
+	ev->osnoise.hw = (unsigned int)num(&s->f[3], data);
+	ev->osnoise.nmi = (unsigned int)num(&s->f[4], data);
+	ev->osnoise.irq = (unsigned int)num(&s->f[5], data);
+	ev->osnoise.softirq = (unsigned int)num(&s->f[6], data);
+	ev->osnoise.thread = (unsigned int)num(&s->f[7], data);
 }
 
 /* insert and issue carry the task's comm, complete the error; older kernels no ioprio */
@@ -375,38 +433,38 @@ static void decode(const struct ev_slot *s, const char *data, int size, struct r
 		decode_wakeup(s, data, size, ev);
 		break;
 	case RTM_EV_IRQ_ENTRY:
-		ev->irq.irq = (int)num(s->f[0], data);
-		str(s->f[1], data, size, ev->irq.name, sizeof(ev->irq.name));
+		ev->irq.irq = (int)num(&s->f[0], data);
+		str(&s->f[1], data, size, ev->irq.name, sizeof(ev->irq.name));
 		break;
 	case RTM_EV_IRQ_EXIT:
-		ev->irq.irq = (int)num(s->f[0], data);
-		ev->irq.ret = (int)num(s->f[1], data);
+		ev->irq.irq = (int)num(&s->f[0], data);
+		ev->irq.ret = (int)num(&s->f[1], data);
 		break;
 	case RTM_EV_SOFTIRQ_ENTRY:
 	case RTM_EV_SOFTIRQ_EXIT:
 	case RTM_EV_SOFTIRQ_RAISE:
-		ev->softirq.vec = (unsigned int)num(s->f[0], data);
+		ev->softirq.vec = (unsigned int)num(&s->f[0], data);
 		break;
 	case RTM_EV_HRTIMER_ENTRY:
 	case RTM_EV_HRTIMER_EXIT:
-		ev->hrtimer.hrtimer = num(s->f[0], data);
-		ev->hrtimer.function = num(s->f[1], data);
-		ev->hrtimer.now = num(s->f[2], data);
+		ev->hrtimer.hrtimer = num(&s->f[0], data);
+		ev->hrtimer.function = num(&s->f[1], data);
+		ev->hrtimer.now = num(&s->f[2], data);
 		break;
 	case RTM_EV_HRTIMER_START:
 		decode_hrtimer_start(s, data, ev);
 		break;
 	case RTM_EV_VECTOR_ENTRY:
 	case RTM_EV_VECTOR_EXIT:
-		ev->vector.vector = (int)num(s->f[0], data);
+		ev->vector.vector = (int)num(&s->f[0], data);
 		break;
 	case RTM_EV_NMI:
-		ev->nmi.handler = num(s->f[0], data);
-		ev->nmi.delta_ns = num(s->f[1], data);
+		ev->nmi.handler = num(&s->f[0], data);
+		ev->nmi.delta_ns = num(&s->f[1], data);
 		break;
 	case RTM_EV_PRINT:
-		ev->print.ip = num(s->f[0], data);
-		str(s->f[1], data, size, ev->print.buf, sizeof(ev->print.buf));
+		ev->print.ip = num(&s->f[0], data);
+		str(&s->f[1], data, size, ev->print.buf, sizeof(ev->print.buf));
 		break;
 	case RTM_EV_HWLAT:
 		decode_hwlat(s, data, ev);
@@ -415,14 +473,14 @@ static void decode(const struct ev_slot *s, const char *data, int size, struct r
 		decode_osnoise(s, data, ev);
 		break;
 	case RTM_EV_OSNOISE_SAMPLE:
-		ev->osample.start_ns = num(s->f[0], data);
-		ev->osample.duration_ns = num(s->f[1], data);
-		ev->osample.interference = num(s->f[2], data);
+		ev->osample.start_ns = num(&s->f[0], data);
+		ev->osample.duration_ns = num(&s->f[1], data);
+		ev->osample.interference = num(&s->f[2], data);
 		break;
 	case RTM_EV_TIMERLAT:
-		ev->timerlat.seqnum = (unsigned int)num(s->f[0], data);
-		ev->timerlat.context = (int)num(s->f[1], data);
-		ev->timerlat.latency_ns = num(s->f[2], data);
+		ev->timerlat.seqnum = (unsigned int)num(&s->f[0], data);
+		ev->timerlat.context = (int)num(&s->f[1], data);
+		ev->timerlat.latency_ns = num(&s->f[2], data);
 		break;
 	case RTM_EV_BLOCK_INSERT:
 	case RTM_EV_BLOCK_ISSUE:
@@ -436,12 +494,12 @@ static void decode(const struct ev_slot *s, const char *data, int size, struct r
 
 /*
  * The bytes of records on @page, from its header, or -EINVAL when they do not
- * fit in the page: kbuffer trusts the header and would read past the buffer
- * (a page claiming commit 0x0fe40028 ends in a SEGV in kbuffer_next_event).
+ * fit in the page: every read below stays inside the commit, so a page whose
+ * header claims more (commit 0x0fe40028) is refused before any of them.
  */
 static int page_commit(const struct rtm_tracedec *d, const void *page, bool *stored)
 {
-	unsigned long long flags = tep_read_number(d->tep, (const char *)page + 8, d->long_size);
+	uint64_t flags = load((const char *)page + 8, d->long_size, d->swap);
 	unsigned int room = (unsigned int)(d->page_size - d->data_offset);
 	unsigned int commit = (unsigned int)flags & PAGE_COMMIT_MASK;
 
@@ -451,85 +509,134 @@ static int page_commit(const struct rtm_tracedec *d, const void *page, bool *sto
 	return (int)commit;
 }
 
+/*
+ * The next record from @*pos on of the @commit bytes of records at @rec: its
+ * offset, its length in @*size and @*pos past it, with @*ts moved by the time
+ * extends, time stamps and padding before it (as libtraceevent's kbuffer reads
+ * a page). -ENOENT at the end of the records; -EINVAL for an entry cut by the
+ * commit or one that does not move forward: a corrupt length (padding of
+ * 0xffffff00) could send the walk back to an earlier record, and round again.
+ */
+static inline long next_record(const struct rtm_tracedec *d, const char *rec,
+			       unsigned int commit, unsigned int *pos, uint64_t *ts, int *size)
+{
+	while (*pos < commit) {
+		unsigned int at = *pos, room = commit - at, type_len;
+		uint32_t word, len;
+		uint64_t delta;
+
+		if (room < 4)
+			return -EINVAL;
+		word = (uint32_t)load(rec + at, 4, d->swap);
+		type_len = d->big ? word >> 27 : word & 31;
+		delta = d->big ? word & ((1u << RB_TS_SHIFT) - 1) : word >> 5;
+		if (type_len >= 1 && type_len <= 28) {
+			*size = (int)type_len * 4;
+			*pos = at + 4 + type_len * 4;
+			*ts += delta;
+			return (long)at + 4;
+		}
+		/* the word after the header: beyond the commit, the page ends here */
+		if (room < 8)
+			return type_len ? -ENOENT : -EINVAL;
+		len = (uint32_t)load(rec + at + 4, 4, d->swap);
+		switch (type_len) {
+		case 0:		/* the length, plus its own 4 bytes, rounded up to 4 */
+			if (len < 4 || (((uint64_t)len - 4 + 3) & ~3ull) > room - 8)
+				return -EINVAL;
+			*size = (int)((len - 4 + 3) & ~3u);
+			*pos = at + 8 + (unsigned int)*size;
+			*ts += delta;
+			return (long)at + 8;
+		case RB_TYPE_PADDING:
+			if ((int32_t)len < 0)
+				return -EINVAL;
+			*ts += delta;
+			if ((uint64_t)len + 4 >= room)
+				return -ENOENT;
+			*pos = at + 4 + len;
+			break;
+		case RB_TYPE_TIME_EXTEND:
+			*ts += ((uint64_t)len << RB_TS_SHIFT) + delta;
+			*pos = at + 8;
+			break;
+		default:	/* RB_TYPE_TIME_STAMP */
+			*ts = (((uint64_t)len << RB_TS_SHIFT) + delta) | (*ts & RB_TS_MSB);
+			*pos = at + 8;
+			break;
+		}
+	}
+	return -ENOENT;
+}
+
+/* The event of the record at @data (@size bytes): its header fields and its own. */
+static inline void fill_event(const struct ev_slot *s, const char *data, int size,
+			      struct rtm_event *ev)
+{
+	ev->raw = data;
+	ev->raw_size = size;
+	if (s) {
+		ev->type = s->type;
+		ev->system = s->system;
+		ev->name = s->name;
+		ev->pid = (int)num(&s->pid, data);
+		decode(s, data, size, ev);
+	} else {
+		ev->type = RTM_EV_OTHER;
+		ev->system = "";
+		ev->name = "unknown";
+	}
+}
+
 int rtm_tracedec_page(struct rtm_tracedec *d, void *page, int cpu, rtm_event_cb cb, void *ctx,
 		      uint64_t *lost)
 {
-	unsigned long long ts;
-	int n = 0, commit, used;
-	const char *records;
-	long last = -1;
+	const char *records = (const char *)page + d->data_offset;
+	unsigned int pos = 0;
+	int n = 0, commit, size, ret;
 	bool stored;
-	void *data;
+	uint64_t ts;
 
 	commit = page_commit(d, page, &stored);
 	if (commit < 0)
 		goto refused;
 	/*
-	 * Decode a copy with zeroed slack after the records: kbuffer reads a
-	 * record's header before it knows the record's length, so a corrupt
-	 * record near the end of a full page would have it read past the page.
-	 */
-	used = d->data_offset + commit + (stored ? d->long_size : 0);
-	memcpy(d->copy, page, (size_t)used);
-	memset(d->copy + used, 0, PAGE_SLACK);
-	records = d->copy + d->data_offset;
-	if (kbuffer_load_subbuffer(d->kbuf, d->copy) < 0)
-		goto refused;
-	/*
-	 * The count of events missed before the page, from its header: kbuffer
-	 * reports it only when the first record sits at offset 0, not after a
-	 * leading time extend or padding. Without the count stored (no room on
-	 * the page) the number is not known and nothing is added.
+	 * The count of events missed before the page, from its header. Without
+	 * the count stored (no room on the page) the number is not known and
+	 * nothing is added.
 	 */
 	if (stored && lost)
-		*lost += tep_read_number(d->tep, records + commit, d->long_size);
-	for (data = kbuffer_read_event(d->kbuf, &ts); data;
-	     data = kbuffer_next_event(d->kbuf, &ts)) {
-		struct tep_record rec = { .ts = ts, .data = data, .cpu = cpu };
+		*lost += load(records + commit, d->long_size, d->swap);
+	ts = load(page, 8, d->swap);
+	for (;;) {
+		long off = next_record(d, records, (unsigned int)commit, &pos, &ts, &size);
 		const struct ev_slot *s = NULL;
-		long off = (const char *)data - records;
+		const char *data;
 		struct rtm_event ev;
-		int id, ret;
+		int id;
 
-		rec.size = kbuffer_event_size(d->kbuf);
-		/*
-		 * A record outside the commit, too short for the common fields, or
-		 * not after the one before: a corrupt length (padding of 0xffffff00)
-		 * can send kbuffer's 32-bit next index back to an earlier record,
-		 * and every record of that cycle would pass the other checks.
-		 */
-		if (rec.size < d->common_size || rec.size < 2 || off <= last ||
-		    off + rec.size > commit)
+		if (off == -ENOENT)
+			break;
+		/* a record cut by the commit or too short for the common fields */
+		if (off < 0 || size < d->common_size || size < 2 || off + size > commit)
 			goto refused;
-		last = off;
-		id = tep_data_type(d->tep, &rec);
+		data = records + off;
+		id = (int)num(&d->type, data);
 		if (id >= 0 && id <= d->max_id && d->slots[id].name) {
 			s = &d->slots[id];
-			if (rec.size < s->min_size)
+			if (size < s->min_size)
 				goto refused;	/* shorter than its own fields */
 		}
+		n++;
+		if (!cb)
+			continue;
 		memset(&ev, 0, sizeof(ev));
 		ev.ts_ns = ts;
 		ev.cpu = cpu;
-		ev.raw = data;
-		ev.raw_size = rec.size;
-		if (s) {
-			ev.type = s->type;
-			ev.system = s->system;
-			ev.name = s->name;
-			ev.pid = (int)num(s->pid, data);
-			decode(s, data, rec.size, &ev);
-		} else {
-			ev.type = RTM_EV_OTHER;
-			ev.system = "";
-			ev.name = "unknown";
-		}
-		n++;
-		if (cb) {
-			ret = cb(&ev, ctx);
-			if (ret)
-				return ret;
-		}
+		fill_event(s, data, size, &ev);
+		ret = cb(&ev, ctx);
+		if (ret)
+			return ret;
 	}
 	return n;
 refused:
@@ -558,6 +665,11 @@ int rtm_tracedec_print(struct rtm_tracedec *d, const struct rtm_event *ev, char 
 	if (id < 0 || id > d->max_id || !d->slots[id].name ||
 	    ev->raw_size < d->slots[id].min_size)
 		return -EINVAL;
+	/* function names (%ps) need the symbols: loaded by the first print, not by decoding */
+	if (!d->kallsyms) {
+		rtm_formats_load_kallsyms(d->tep);
+		d->kallsyms = true;
+	}
 	trace_seq_init(&seq);
 	tep_print_event(d->tep, &seq, &rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&seq);

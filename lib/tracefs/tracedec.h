@@ -3,9 +3,10 @@
  * tracedec.h - decode raw ftrace ring-buffer pages into rtmeasure events.
  *
  * The event formats are parsed once by libtraceevent (from a live tracefs or
- * from a recorded copy of its events/ tree); field handles are looked up once
- * per event type, so decoding a record is a few tep_read_number_field() calls
- * and never formats text. Pages are walked with libtraceevent's kbuffer.
+ * from a recorded copy of its events/ tree); where each field lies is copied
+ * once per event type, so decoding a record is a few direct loads and never
+ * formats text. Pages are walked in place, every entry checked against the
+ * page's commit (libtraceevent's kbuffer trusts it, and needs a copy to be safe).
  */
 #ifndef RTM_TRACEDEC_H
 #define RTM_TRACEDEC_H

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * fuzz_tracedec - the raw ring-buffer page decoder (lib/tracefs/tracedec.c over
- * libtraceevent's kbuffer), with the event formats recorded on this VM's 6.18
+ * fuzz_tracedec - the raw ring-buffer page decoder (lib/tracefs/tracedec.c, its
+ * own page walk and field loads), with the event formats recorded on this VM's 6.18
  * kernel and on Debian's 6.1 PREEMPT_RT kernel, loaded once in
  * LLVMFuzzerInitialize (loading them takes far longer than decoding a page).
  * An input is up to four pages (a short last one is padded with zeros), each

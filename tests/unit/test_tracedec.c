@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "core/fileio.h"
 #include "tracefs/tracedec.h"
@@ -201,6 +203,77 @@ static void check_commit_edges(struct rtm_tracedec *d, char *page)
 	       "a record shorter than the common fields: rejected");
 }
 
+/* What a walk over a hand-made page saw: times, and records outside the page given. */
+struct walk {
+	const char *page;
+	int n, outside;
+	uint64_t ts[4];
+};
+
+static int on_walk(const struct rtm_event *ev, void *arg)
+{
+	struct walk *w = arg;
+	const char *raw = ev->raw;
+
+	if (raw < w->page || raw + ev->raw_size > w->page + 4096)
+		w->outside++;
+	if (w->n < 4)
+		w->ts[w->n] = ev->ts_ns;
+	w->n++;
+	return 0;
+}
+
+/* An entry header: type_len in the low 5 bits, a time delta in the other 27. */
+static void put_entry(char *page, int at, uint32_t type_len, uint32_t delta, uint32_t word)
+{
+	uint32_t hdr = type_len | delta << 5;
+
+	memcpy(page + 16 + at, &hdr, 4);
+	memcpy(page + 16 + at + 4, &word, 4);
+}
+
+/*
+ * Time extends and absolute time stamps move the records' times as the kernel
+ * wrote them; the records are handed out where they lie in the page given
+ * (no copy of it is decoded); a padding whose length points back at itself
+ * is a corrupt page, refused, not walked forever (in a child, under an alarm).
+ */
+static void check_entries(struct rtm_tracedec *d, char *page)
+{
+	struct walk w = { .page = page };
+	int status = 0, rc;
+	pid_t pid;
+
+	memset(page, 0, 4096);
+	((uint64_t *)page)[0] = 1000;
+	((uint64_t *)page)[1] = 56;
+	put_entry(page, 0, 30, 5, 2);		/* time extend: (2 << 27) + 5 */
+	put_entry(page, 8, 4, 7, 0xffff);	/* 16 bytes of an unknown event, delta 7 */
+	put_entry(page, 28, 31, 3, 1);		/* time stamp: (1 << 27) + 3 */
+	put_entry(page, 36, 4, 0, 0xffff);
+	rc = rtm_tracedec_page(d, page, 0, on_walk, &w, NULL);
+	is_int(rc, 2, "time extend, record, time stamp, record: two records");
+	ok(w.ts[0] == 1000 + (2ull << 27) + 5 + 7, "a time extend moves the next record's time "
+	   "(%llu)", (unsigned long long)w.ts[0]);
+	ok(w.ts[1] == (1ull << 27) + 3, "an absolute time stamp sets it (%llu)",
+	   (unsigned long long)w.ts[1]);
+	is_int(w.outside, 0, "records are handed out in the page given");
+
+	memset(page, 0, 4096);
+	((uint64_t *)page)[1] = 64;
+	put_entry(page, 0, 29, 0, 0xfffffffc);	/* padding of length -4: back to itself */
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		alarm(5);
+		_exit(rtm_tracedec_page(d, page, 0, NULL, NULL, NULL) == -EINVAL ? 0 : 1);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		status = -1;
+	ok(status == 0, "a padding that points back at itself: refused, not walked forever (%s)",
+	   WIFSIGNALED(status) ? "still walking after 5 s" : status ? "not refused" : "refused");
+}
+
 struct tree {
 	const char *dir;		/* under tests/data */
 	const char *kernel;
@@ -362,7 +435,7 @@ static void check_tree(const char *data, const struct tree *t)
 			   rejected);
 		}
 
-		/* the page header's commit is checked against the page before kbuffer reads it */
+		/* the page header's commit is checked against the page before a record is read */
 		if (fp_read_page(dir, page))
 			ok(rtm_tracedec_page(d, page, 0, NULL, NULL, NULL) > 0, "a recorded page");
 		((uint64_t *)page)[1] = 0x0fe40028;
@@ -372,6 +445,7 @@ static void check_tree(const char *data, const struct tree *t)
 		is_int(rtm_tracedec_page(d, page, 0, NULL, NULL, NULL), -EINVAL,
 		       "commit one byte beyond the page: rejected");
 		check_commit_edges(d, page);
+		check_entries(d, page);
 		free(page);
 	}
 	rtm_tracedec_free(d);
