@@ -411,15 +411,15 @@ static inline void decode_osnoise(const struct ev_slot *s, const char *data,
 static inline void decode_block(const struct ev_slot *s, const char *data, int size,
 				struct rtm_event *ev)
 {
-	ev->blk.dev = (uint32_t)num(s->f[0], data);
-	ev->blk.sector = num(s->f[1], data);
-	ev->blk.nr_sector = (uint32_t)num(s->f[2], data);
-	ev->blk.ioprio = s->f[3] ? (int)num(s->f[3], data) : -1;
-	str(s->f[4], data, size, ev->blk.rwbs, sizeof(ev->blk.rwbs));
+	ev->blk.dev = (uint32_t)num(&s->f[0], data);
+	ev->blk.sector = num(&s->f[1], data);
+	ev->blk.nr_sector = (uint32_t)num(&s->f[2], data);
+	ev->blk.ioprio = s->f[3].present ? (int)num(&s->f[3], data) : -1;
+	str(&s->f[4], data, size, ev->blk.rwbs, sizeof(ev->blk.rwbs));
 	if (ev->type == RTM_EV_BLOCK_COMPLETE)
-		ev->blk.error = (int)(int32_t)num(s->f[5], data);
+		ev->blk.error = (int)(int32_t)num(&s->f[5], data);
 	else
-		str(s->f[5], data, size, ev->blk.comm, sizeof(ev->blk.comm));
+		str(&s->f[5], data, size, ev->blk.comm, sizeof(ev->blk.comm));
 }
 
 static void decode(const struct ev_slot *s, const char *data, int size, struct rtm_event *ev)
