@@ -63,7 +63,7 @@ static const struct rtm_opt wk_opt_table[] = {
 	{ "duration", 'D', required_argument, "DUR", WKG_WHAT,
 	  "stop after DUR (default 0: until interrupted; Ctrl-C saves what was measured)" },
 	{ "above", WK_OPT_ABOVE, required_argument, "LAT", WKG_WHAT,
-	  "count the waits longer than LAT, per CPU and per task" },
+	  "count the waits longer than LAT, per CPU and per task, and give each its cause" },
 	{ "interval", WK_OPT_INTERVAL, required_argument, "DUR", WKG_WHAT,
 	  "time-series points and saves of result.json (default 1m, at least 100ms)" },
 	{ "tasks", WK_OPT_TASKS, required_argument, "N", WKG_WHAT,
@@ -312,6 +312,7 @@ static void print_end(const struct wk_opts *o, const struct rtm_result *r)
 	rtm_summary_fprint(r, stdout);
 	putchar('\n');
 	rtm_wakeup_fprint_tasks(stdout, json_object_get(r->sections, "wakeup"));
+	rtm_wakeup_fprint_census(stdout, json_object_get(r->sections, "wakeup"));
 	printf("results: %s/\n", o->dir);
 }
 

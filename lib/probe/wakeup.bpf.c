@@ -8,8 +8,17 @@
  * the stamp of the task switched in and counts the wait on that CPU. A task
  * preempted while runnable is not woken when it runs again: that wait is CPU
  * contention, not wake-up latency, and is not counted (runqlat counts it).
- * The stamp of the task switched out is dropped: a wake-up that found its
- * task still running (woken before it slept) ends no wait.
+ * A wake-up that found its task still running (woken before it slept) ends
+ * no wait: its stamp is dropped at that task's next switch-out.
+ *
+ * The cost is in sched_switch, which runs for every task: the stamps are in an
+ * array indexed by a hash of the task's address, which the tracepoint passes,
+ * so the switch neither reads the task (each read is a helper call) nor does a
+ * hash-map operation; and while no selected task waits anywhere (most of the
+ * time) it reads one counter and returns.
+ * While one does, the CPU keeps the longest run of another task and the
+ * interrupt handlers' time (cstate); a wait over the bound gets its cause from
+ * them and goes to userspace through a ring buffer, at a bounded rate.
  *
  * Raw tracepoints (tp_btf and fentry need BTF-typed tracing, which not every
  * kernel offers); the task's fields are read through CO-RE (wakeup_core.h).
@@ -32,15 +41,19 @@ const volatile char sel_comm[RTM_WK_COMM_LEN];
 const volatile __u64 above_ns;
 const volatile __u32 nr_cpus = 1;
 const volatile __u64 cpu_mask[RTM_WK_MAX_CPUS / 64];
+const volatile __u32 wake_mask = 8191;			/* the slots of "wakes", less one */
+const volatile __u64 cause_cost_ns = 1000000000ULL / RTM_WK_CAUSE_RATE;
 
 /* The interval counter, stepped by the loader at each interval's end. */
 volatile __u64 epoch;
+/* Wake-ups stamped and not yet ended: while 0, the switch has nothing to do. */
+volatile __s64 pending;
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 8192);		/* resized by the loader */
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 8192);		/* wake_mask + 1, set by the loader */
 	__type(key, __u32);
-	__type(value, __u64);
+	__type(value, struct rtm_wk_wake);
 } wakes SEC(".maps");
 
 struct {
@@ -66,6 +79,18 @@ struct {
 	__type(value, struct rtm_wk_cpu);
 } cpus SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);			/* nr_cpus */
+	__type(key, __u32);
+	__type(value, struct rtm_wk_cstate);
+} cstate SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 64 * 1024);		/* resized by the loader */
+} causes SEC(".maps");
+
 static __always_inline int comm_matches(const char *comm)
 {
 	int i;
@@ -80,11 +105,16 @@ static __always_inline int comm_matches(const char *comm)
 	return 1;
 }
 
-static __always_inline int selected(struct task_struct *p)
+/*
+ * Whether @p is measured: one read of it for a task that is not. The policy,
+ * when read, in *@policy (else -1).
+ */
+static __always_inline int selected(struct task_struct *p, __s32 *policy)
 {
 	char comm[RTM_WK_COMM_LEN];
-	__u32 policy;
+	__u32 pol;
 
+	*policy = -1;
 	switch (sel_mode) {
 	case RTM_WK_SEL_PID:
 		return (__u32)BPF_CORE_READ(p, tgid) == sel_pid ||
@@ -93,25 +123,92 @@ static __always_inline int selected(struct task_struct *p)
 		BPF_CORE_READ_STR_INTO(&comm, p, comm);
 		return comm_matches(comm);
 	default:
-		policy = BPF_CORE_READ(p, policy);
-		return policy < 32 && (sel_policies & (1u << policy));
+		pol = BPF_CORE_READ(p, policy);
+		*policy = (__s32)pol;
+		return pol < 32 && (sel_policies & (1u << pol));
 	}
+}
+
+/* The slot of task @p in "wakes": Fibonacci hashing of its address. */
+static __always_inline __u32 slot_of(const void *p)
+{
+	return (__u32)(((__u64)p * 0x9E3779B97F4A7C15ULL) >> 40) & wake_mask;
+}
+
+static __always_inline struct rtm_wk_cstate *cstate_of(__u32 cpu)
+{
+	return bpf_map_lookup_elem(&cstate, &cpu);
+}
+
+static __always_inline void count_lost_wake(void)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct rtm_wk_cpu *c = bpf_map_lookup_elem(&cpus, &cpu);
+
+	if (c)
+		__sync_fetch_and_add(&c->lost_wakes, 1);
+}
+
+/* A stamp taken back: one task fewer waits on its target CPU. */
+static __always_inline void unwait(__u32 target_cpu)
+{
+	struct rtm_wk_cstate *t = cstate_of(target_cpu);
+
+	if (t)
+		__sync_fetch_and_add(&t->nwait, -1);
+}
+
+/* The end of a pending wake-up's stamp: its slot emptied, the counts down. */
+static __always_inline void unstamp(struct rtm_wk_wake *w)
+{
+	w->wake_ns = 0;
+	unwait(w->target_cpu);
+	__sync_fetch_and_add(&pending, -1);
 }
 
 static __always_inline int stamp(struct task_struct *p)
 {
-	__u64 now = bpf_ktime_get_ns();
-	__u32 pid = BPF_CORE_READ(p, pid);
+	__u32 pid, target, idx;
+	struct rtm_wk_cstate *t;
+	struct rtm_wk_wake *w;
+	__s32 policy;
+	__u64 now;
 
-	if (!pid || !selected(p))
+	if (!selected(p, &policy))
 		return 0;
-	if (bpf_map_update_elem(&wakes, &pid, &now, BPF_ANY)) {
-		__u32 cpu = bpf_get_smp_processor_id();
-		struct rtm_wk_cpu *c = bpf_map_lookup_elem(&cpus, &cpu);
-
-		if (c)
-			c->lost_wakes++;
+	pid = BPF_CORE_READ(p, pid);
+	if (!pid)
+		return 0;
+	idx = slot_of(p);
+	w = bpf_map_lookup_elem(&wakes, &idx);
+	if (!w)
+		return 0;
+	if (w->wake_ns) {
+		/* still pending: this task woken twice, or another task's slot */
+		unwait(w->target_cpu);
+		if (w->task != (__u64)p)
+			count_lost_wake();
+	} else {
+		__sync_fetch_and_add(&pending, 1);
 	}
+	now = bpf_ktime_get_ns();
+	target = BPF_CORE_READ(p, thread_info.cpu);
+	t = cstate_of(target);
+	w->task = (__u64)p;
+	w->pid = pid;
+	/* a thread often sets its policy after its first wake-up: the latest */
+	w->policy = policy >= 0 ? policy : (__s32)BPF_CORE_READ(p, policy);
+	w->prio = BPF_CORE_READ(p, prio);
+	w->target_cpu = target;
+	w->waker_cpu = bpf_get_smp_processor_id();
+	w->irq0_ns = t ? t->irq_ns : 0;
+	w->softirq0_ns = t ? t->softirq_ns : 0;
+	w->wake_ns = now;
+	if (!t)
+		return 0;
+	if (t->nwait <= 0)
+		t->since_ns = now;
+	__sync_fetch_and_add(&t->nwait, 1);
 	return 0;
 }
 
@@ -127,9 +224,74 @@ int rtm_wk_wakeup_new(struct bpf_raw_tracepoint_args *ctx)
 	return stamp((struct task_struct *)ctx->args[0]);
 }
 
-static __always_inline void record_task(struct rtm_wk_cpu *c, struct task_struct *p, __u32 pid,
-					__u32 cpu, __u64 lat_ns)
+/*
+ * The handlers' time is counted only while a selected task waits on the CPU;
+ * without a bound these programs are not loaded.
+ */
+SEC("raw_tracepoint/irq_handler_entry")
+int rtm_wk_irq_entry(struct bpf_raw_tracepoint_args *ctx)
 {
+	struct rtm_wk_cstate *s;
+
+	if (pending <= 0)
+		return 0;
+	s = cstate_of(bpf_get_smp_processor_id());
+	if (s && s->nwait > 0)
+		s->irq_t0 = bpf_ktime_get_ns();
+	return 0;
+}
+
+SEC("raw_tracepoint/irq_handler_exit")
+int rtm_wk_irq_exit(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct rtm_wk_cstate *s = cstate_of(bpf_get_smp_processor_id());
+	__u64 now;
+
+	if (!s || !s->irq_t0)
+		return 0;
+	now = bpf_ktime_get_ns();
+	if (now > s->irq_t0)
+		s->irq_ns += now - s->irq_t0;
+	s->irq_t0 = 0;
+	return 0;
+}
+
+SEC("raw_tracepoint/softirq_entry")
+int rtm_wk_softirq_entry(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct rtm_wk_cstate *s;
+
+	if (pending <= 0)
+		return 0;
+	s = cstate_of(bpf_get_smp_processor_id());
+	if (s && s->nwait > 0) {
+		s->softirq_t0 = bpf_ktime_get_ns();
+		s->softirq_irq0 = s->irq_ns;
+	}
+	return 0;
+}
+
+SEC("raw_tracepoint/softirq_exit")
+int rtm_wk_softirq_exit(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct rtm_wk_cstate *s = cstate_of(bpf_get_smp_processor_id());
+	__u64 now, run, nested;
+
+	if (!s || !s->softirq_t0)
+		return 0;
+	now = bpf_ktime_get_ns();
+	run = now > s->softirq_t0 ? now - s->softirq_t0 : 0;
+	nested = s->irq_ns - s->softirq_irq0;	/* hard interrupts inside it: theirs */
+	if (run > nested)
+		s->softirq_ns += run - nested;
+	s->softirq_t0 = 0;
+	return 0;
+}
+
+static __always_inline void record_task(struct rtm_wk_cpu *c, struct task_struct *p,
+					const struct rtm_wk_wake *w, __u32 cpu, __u64 lat_ns)
+{
+	__u32 pid = w->pid;
 	struct rtm_wk_task *t = bpf_map_lookup_elem(&tasks, &pid);
 
 	if (!t) {
@@ -137,8 +299,6 @@ static __always_inline void record_task(struct rtm_wk_cpu *c, struct task_struct
 
 		n.pid = pid;
 		n.tgid = BPF_CORE_READ(p, tgid);
-		n.policy = BPF_CORE_READ(p, policy);
-		n.prio = BPF_CORE_READ(p, prio);
 		BPF_CORE_READ_STR_INTO(&n.comm, p, comm);
 		if (bpf_map_update_elem(&tasks, &pid, &n, BPF_NOEXIST) == -7 /* E2BIG */) {
 			c->lost_tasks++;
@@ -148,9 +308,8 @@ static __always_inline void record_task(struct rtm_wk_cpu *c, struct task_struct
 		if (!t)
 			return;
 	}
-	/* a thread often sets its policy after its first wake-up: keep the latest */
-	t->policy = BPF_CORE_READ(p, policy);
-	t->prio = BPF_CORE_READ(p, prio);
+	t->policy = w->policy;
+	t->prio = w->prio;
 	t->count++;
 	t->sum_ns += lat_ns;
 	if (lat_ns > t->max_ns) {
@@ -161,37 +320,154 @@ static __always_inline void record_task(struct rtm_wk_cpu *c, struct task_struct
 		t->above++;
 }
 
-SEC("raw_tracepoint/sched_switch")
-int rtm_wk_switch(struct bpf_raw_tracepoint_args *ctx)
+/*
+ * The task switched out ran from curr_start_ns (or since_ns, when later) to
+ * @now: its own time, less the handlers', becomes the CPU's longest run when
+ * it is longer than the one kept, or that one is of an earlier wait.
+ */
+static __always_inline void account_prev(struct rtm_wk_cstate *s, struct task_struct *prev,
+					 __u64 now)
 {
-	struct task_struct *prev = (struct task_struct *)ctx->args[1];
-	struct task_struct *next = (struct task_struct *)ctx->args[2];
-	__u32 pid = BPF_CORE_READ(prev, pid), cpu, idx;
-	struct rtm_wk_cpu *c;
-	__u64 *woke, lat_ns, *n;
+	__u64 from = s->curr_start_ns > s->since_ns ? s->curr_start_ns : s->since_ns;
+	__u64 h = s->irq_ns + s->softirq_ns, own, hd;
+	__u32 pid;
 
-	if (pid)
-		bpf_map_delete_elem(&wakes, &pid);
-	pid = BPF_CORE_READ(next, pid);
-	if (!pid)
-		return 0;
-	woke = bpf_map_lookup_elem(&wakes, &pid);
-	if (!woke)
-		return 0;
-	lat_ns = bpf_ktime_get_ns() - *woke;
-	bpf_map_delete_elem(&wakes, &pid);
-	cpu = bpf_get_smp_processor_id();
+	own = now > from ? now - from : 0;
+	hd = h > s->curr_h0_ns ? h - s->curr_h0_ns : 0;
+	own = own > hd ? own - hd : 0;
+	s->curr_start_ns = now;
+	s->curr_h0_ns = h;
+	if ((s->top_end_ns >= s->since_ns && own <= s->top_own_ns) ||
+	    s->idle_task == (__u64)prev)
+		return;
+	pid = BPF_CORE_READ(prev, pid);
+	if (!pid) {
+		s->idle_task = (__u64)prev;	/* the idle task holds nobody up */
+		return;
+	}
+	s->top_pid = pid;
+	s->top_policy = BPF_CORE_READ(prev, policy);
+	s->top_prio = BPF_CORE_READ(prev, prio);
+	BPF_CORE_READ_STR_INTO(&s->top_comm, prev, comm);
+	s->top_start_ns = from;
+	s->top_end_ns = now;
+	s->top_own_ns = own;
+}
+
+/* A wait over the bound: its cause to userspace, within the CPU's rate. */
+static __always_inline void send_cause(struct rtm_wk_cpu *c, struct rtm_wk_cstate *s,
+				       struct rtm_wk_wake *w, struct task_struct *p,
+				       __u32 cpu, __u64 now, __u64 lat_ns)
+{
+	struct rtm_wk_cstate *t = s;
+	struct rtm_wk_cause_rec *r;
+	__u64 task_ns = 0;
+
+	if (w->target_cpu != cpu)
+		t = cstate_of(w->target_cpu);
+	if (!rtm_wk_take_token(&s->tb_credit_ns, &s->tb_last_ns, now, cause_cost_ns,
+			       cause_cost_ns * RTM_WK_CAUSE_BURST)) {
+		c->causes_limited++;
+		return;
+	}
+	r = bpf_ringbuf_reserve(&causes, sizeof(*r), 0);
+	if (!r) {
+		c->causes_full++;
+		return;
+	}
+	__builtin_memset(r, 0, sizeof(*r));
+	if (s->top_end_ns > w->wake_ns && s->top_end_ns >= s->since_ns) {
+		task_ns = s->top_end_ns - (s->top_start_ns > w->wake_ns ? s->top_start_ns :
+					   w->wake_ns);
+		if (task_ns > s->top_own_ns)
+			task_ns = s->top_own_ns;
+		r->top_pid = s->top_pid;
+		r->top_policy = s->top_policy;
+		r->top_prio = s->top_prio;
+		__builtin_memcpy(r->top_comm, s->top_comm, sizeof(r->top_comm));
+	}
+	r->wake_ns = w->wake_ns;
+	r->lat_ns = lat_ns;
+	r->task_ns = task_ns;
+	if (t) {
+		r->irq_ns = t->irq_ns - w->irq0_ns;
+		r->softirq_ns = t->softirq_ns - w->softirq0_ns;
+	}
+	r->pid = w->pid;
+	r->tgid = BPF_CORE_READ(p, tgid);
+	r->policy = w->policy;
+	r->prio = w->prio;
+	BPF_CORE_READ_STR_INTO(&r->comm, p, comm);
+	r->cpu = cpu;
+	r->target_cpu = w->target_cpu;
+	r->waker_cpu = w->waker_cpu;
+	r->flags = (w->waker_cpu != w->target_cpu ? RTM_WK_REMOTE : 0) |
+		   (w->target_cpu != cpu ? RTM_WK_MIGRATED : 0);
+	r->cause = rtm_wk_cause_of(lat_ns, task_ns, r->irq_ns, r->softirq_ns);
+	bpf_ringbuf_submit(r, 0);
+	c->causes_sent++;
+}
+
+/* The wait of @next ends on this CPU: into its histogram and figures. */
+static __always_inline void end_wait(struct rtm_wk_cstate *s, struct rtm_wk_wake *w,
+				     struct task_struct *next, __u32 cpu, __u64 now)
+{
+	__u64 lat_ns = now - w->wake_ns, *n;
+	struct rtm_wk_cpu *c;
+	__u32 idx;
+
 	if (cpu >= nr_cpus || cpu >= RTM_WK_MAX_CPUS || !(cpu_mask[cpu / 64] & (1ULL << (cpu % 64))))
-		return 0;
+		return;
 	c = bpf_map_lookup_elem(&cpus, &cpu);
 	if (!c)
-		return 0;
+		return;
 	idx = cpu * RTM_HIST_NCOUNTS + rtm_hist_layout_index(lat_ns);
 	n = bpf_map_lookup_elem(&hist, &idx);
 	if (n)
 		(*n)++;
 	rtm_wk_record_cpu(c, lat_ns, above_ns, epoch);
-	record_task(c, next, pid, cpu, lat_ns);
+	record_task(c, next, w, cpu, lat_ns);
+	if (above_ns && lat_ns > above_ns)
+		send_cause(c, s, w, next, cpu, now, lat_ns);
+}
+
+SEC("raw_tracepoint/sched_switch")
+int rtm_wk_switch(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct task_struct *prev = (struct task_struct *)ctx->args[1];
+	struct task_struct *next = (struct task_struct *)ctx->args[2];
+	struct rtm_wk_cstate *s;
+	struct rtm_wk_wake *w;
+	__u32 cpu, idx;
+	__u64 now = 0;
+
+	if (pending <= 0)
+		return 0;
+	/*
+	 * The task switched out was in its slot only if woken while it still ran
+	 * (a switch-in ends a stamp): that wake-up ended no wait.
+	 */
+	idx = slot_of(prev);
+	w = bpf_map_lookup_elem(&wakes, &idx);
+	if (w && w->task == (__u64)prev && w->wake_ns)
+		unstamp(w);
+	cpu = bpf_get_smp_processor_id();
+	s = cstate_of(cpu);
+	if (!s)
+		return 0;
+	if (above_ns && s->nwait > 0) {		/* the causes: only with a bound */
+		now = bpf_ktime_get_ns();
+		account_prev(s, prev, now);
+	}
+	idx = slot_of(next);
+	w = bpf_map_lookup_elem(&wakes, &idx);
+	if (!w || w->task != (__u64)next || !w->wake_ns)
+		return 0;
+	if (!now)
+		now = bpf_ktime_get_ns();
+	if (now > w->wake_ns)
+		end_wait(s, w, next, cpu, now);
+	unstamp(w);
 	return 0;
 }
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "probe/wakeup.h"
@@ -30,6 +31,9 @@ struct rtm_wakeup {
 	size_t counts_len;
 	struct rtm_wk_cpu *cpu;		/* the mapped per-CPU map */
 	size_t cpu_len;
+	struct ring_buffer *causes;	/* the cause records, NULL without --above */
+	void (*on_cause)(const struct rtm_wk_cause_rec *r, void *ctx);
+	void *cause_ctx;
 };
 
 bool rtm_wakeup_built(struct rtm_error *err)
@@ -55,6 +59,21 @@ static void set_cpus(struct rtm_wakeup_bpf *skel, const struct rtm_wakeup_opts *
 	}
 }
 
+/*
+ * The ring buffer of the cause records: a burst of every CPU twice over (read
+ * at least every RTM_WAKEUP_POLL_MS, far below a burst's time), a power of two.
+ */
+static __u32 ring_size(int ncpus)
+{
+	size_t rec = sizeof(struct rtm_wk_cause_rec) + 8;	/* the ring's header */
+	size_t want = (size_t)ncpus * RTM_WK_CAUSE_BURST * 2 * rec;
+	__u32 size = 64 * 1024;
+
+	while (size < want && size < (1u << 30))
+		size <<= 1;
+	return size;
+}
+
 /* The selection and the sizes into the skeleton, before it loads. */
 static int configure(struct rtm_wakeup *w, const struct rtm_wakeup_opts *o)
 {
@@ -74,7 +93,19 @@ static int configure(struct rtm_wakeup *w, const struct rtm_wakeup_opts *o)
 	if (!ret)
 		ret = bpf_map__set_max_entries(skel->maps.tasks, w->task_cap);
 	if (!ret)
-		ret = bpf_map__set_max_entries(skel->maps.wakes, RTM_WAKEUP_WAKE_CAP);
+		ret = bpf_map__set_max_entries(skel->maps.cstate, (__u32)w->ncpus);
+	skel->rodata->wake_mask = RTM_WAKEUP_WAKE_SLOTS - 1;
+	if (!o->above_ns) {
+		/* the handlers' time serves the causes of the waits over the bound only */
+		bpf_program__set_autoload(skel->progs.rtm_wk_irq_entry, false);
+		bpf_program__set_autoload(skel->progs.rtm_wk_irq_exit, false);
+		bpf_program__set_autoload(skel->progs.rtm_wk_softirq_entry, false);
+		bpf_program__set_autoload(skel->progs.rtm_wk_softirq_exit, false);
+	}
+	if (!ret)
+		ret = bpf_map__set_max_entries(skel->maps.wakes, RTM_WAKEUP_WAKE_SLOTS);
+	if (!ret)
+		ret = bpf_map__set_max_entries(skel->maps.causes, ring_size(w->ncpus));
 	return ret;
 }
 
@@ -116,6 +147,15 @@ static void load_error(int ret, struct rtm_error *err)
 			      strerror(-ret));
 }
 
+static int take_cause(void *ctx, void *data, size_t len)
+{
+	struct rtm_wakeup *w = ctx;
+
+	if (len >= sizeof(struct rtm_wk_cause_rec))
+		w->on_cause(data, w->cause_ctx);
+	return 0;
+}
+
 struct rtm_wakeup *rtm_wakeup_create(const struct rtm_wakeup_opts *o, struct rtm_error *err)
 {
 	struct rtm_wakeup *w = calloc(1, sizeof(*w));
@@ -152,6 +192,18 @@ struct rtm_wakeup *rtm_wakeup_create(const struct rtm_wakeup_opts *o, struct rtm
 		rtm_error_set(err, "cannot map the wake-up histograms: %s", strerror(-ret));
 		goto fail;
 	}
+	if (o->on_cause) {
+		w->on_cause = o->on_cause;
+		w->cause_ctx = o->cause_ctx;
+		w->causes = ring_buffer__new(bpf_map__fd(w->skel->maps.causes), take_cause, w,
+					     NULL);
+		if (!w->causes) {
+			ret = -errno;
+			rtm_error_set(err, "cannot read the wake-up cause ring buffer: %s",
+				      strerror(errno));
+			goto fail;
+		}
+	}
 	ret = rtm_wakeup_bpf__attach(w->skel);
 	if (ret) {
 		rtm_error_set(err, "cannot attach to the scheduler tracepoints (sched_wakeup, "
@@ -179,6 +231,7 @@ void rtm_wakeup_destroy(struct rtm_wakeup *w)
 		munmap(w->counts, w->counts_len);
 	if (w->cpu)
 		munmap(w->cpu, w->cpu_len);
+	ring_buffer__free(w->causes);
 	rtm_wakeup_bpf__destroy(w->skel);
 	free(w);
 }
@@ -201,6 +254,16 @@ void rtm_wakeup_next_interval(struct rtm_wakeup *w)
 uint64_t rtm_wakeup_epoch(const struct rtm_wakeup *w)
 {
 	return __atomic_load_n(&w->skel->bss->epoch, __ATOMIC_SEQ_CST);
+}
+
+int rtm_wakeup_poll(struct rtm_wakeup *w, int timeout_ms)
+{
+	struct timespec ts = { .tv_sec = timeout_ms / 1000,
+			       .tv_nsec = (long)(timeout_ms % 1000) * 1000000L };
+
+	if (!w->causes)
+		return nanosleep(&ts, NULL) ? -errno : 0;
+	return ring_buffer__poll(w->causes, timeout_ms);
 }
 
 /* The task map, key by key, at most its size (a key deleted meanwhile ends nothing). */
@@ -282,6 +345,11 @@ uint64_t rtm_wakeup_epoch(const struct rtm_wakeup *w)
 }
 
 int rtm_wakeup_read(struct rtm_wakeup *w, struct rtm_wakeup_snap *s)
+{
+	return -ENOTSUP;
+}
+
+int rtm_wakeup_poll(struct rtm_wakeup *w, int timeout_ms)
 {
 	return -ENOTSUP;
 }

@@ -21,12 +21,15 @@
 #include "core/error.h"
 #include "core/hist.h"
 #include "core/timeseries.h"
+#include "probe/wakeup_cause.h"
 #include "probe/wakeup_maps.h"
 #include "result/result.h"
 
 #define RTM_WAKEUP_TASK_CAP	1024	/* tasks measured apart, default */
-#define RTM_WAKEUP_WAKE_CAP	16384	/* wake-ups waiting for their switch-in at once */
+/* slots of the pending wake-ups, indexed by pid modulo it (a power of two) */
+#define RTM_WAKEUP_WAKE_SLOTS	16384
 #define RTM_WAKEUP_TOP		20	/* tasks kept in the result, the longest waits first */
+#define RTM_WAKEUP_POLL_MS	100	/* the cause records are read at least this often */
 /* the default selection: SCHED_FIFO, SCHED_RR and SCHED_DEADLINE */
 #define RTM_WAKEUP_RT_POLICIES	((1u << 1) | (1u << 2) | (1u << 6))
 
@@ -39,6 +42,9 @@ struct rtm_wakeup_opts {
 	int ncpus;
 	uint64_t above_ns;		/* count the waits above it; 0: none */
 	uint32_t task_cap;		/* 0: RTM_WAKEUP_TASK_CAP */
+	/* each wait over above_ns with its cause, from rtm_wakeup_poll() */
+	void (*on_cause)(const struct rtm_wk_cause_rec *r, void *ctx);
+	void *cause_ctx;
 };
 
 /* A copy of the maps, allocated once (rtm_wakeup_snap_alloc) and refilled. */
@@ -49,6 +55,9 @@ struct rtm_wakeup_snap {
 	struct rtm_wk_task *tasks;	/* ntasks of task_cap */
 	uint32_t ntasks, task_cap;
 };
+
+/* The cause records not sent, over all CPUs of @s: over the rate, and with the ring full. */
+void rtm_wakeup_causes_lost(const struct rtm_wakeup_snap *s, uint64_t *limited, uint64_t *full);
 
 struct rtm_wakeup_snap *rtm_wakeup_snap_alloc(int ncpus, uint32_t task_cap);
 void rtm_wakeup_snap_free(struct rtm_wakeup_snap *s);
@@ -81,6 +90,11 @@ uint32_t rtm_wakeup_task_cap(const struct rtm_wakeup *w);
 void rtm_wakeup_next_interval(struct rtm_wakeup *w);
 /* The interval counter: slot (epoch - 1) & 1 holds the interval just ended. */
 uint64_t rtm_wakeup_epoch(const struct rtm_wakeup *w);
+/*
+ * Hand the cause records the programs sent to the opts' on_cause, waiting up
+ * to @timeout_ms for the first: the number handed, or -errno (-EINTR: a signal).
+ */
+int rtm_wakeup_poll(struct rtm_wakeup *w, int timeout_ms);
 /* Copy the maps into @s (sized for @w). 0 or -errno. */
 int rtm_wakeup_read(struct rtm_wakeup *w, struct rtm_wakeup_snap *s);
 
@@ -118,10 +132,11 @@ void rtm_wakeup_sort_tasks(struct rtm_wakeup_snap *s);
 
 /*
  * sections.wakeup of a result: the selection, the bound, the tasks with the
- * longest waits (at most @top, after rtm_wakeup_sort_tasks()), the lost counts.
+ * longest waits (at most @top, after rtm_wakeup_sort_tasks()), the lost counts,
+ * and with a bound the census of the waits over it (@census, or NULL).
  */
 json_t *rtm_wakeup_section(const struct rtm_wakeup_opts *o, const struct rtm_wakeup_snap *s,
-			   int top);
+			   int top, const struct rtm_wakeup_census *census);
 
 /*
  * Fill @r's CPUs from @s: every CPU of @cpus (NULL: every CPU that measured a

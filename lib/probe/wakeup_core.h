@@ -9,7 +9,12 @@
 #ifndef RTM_WAKEUP_CORE_H
 #define RTM_WAKEUP_CORE_H
 
+struct thread_info {
+	unsigned int cpu;
+} __attribute__((preserve_access_index));
+
 struct task_struct {
+	struct thread_info thread_info;
 	int pid;
 	int tgid;
 	int prio;

@@ -21,6 +21,52 @@ enum rtm_wk_sel {
 };
 
 /*
+ * The cause of a wait over the bound, decided in the kernel: the largest of
+ * the longest other task's own time inside the wait, the hard interrupt
+ * handlers' time, the softirq handlers' time and the rest (none of them).
+ */
+enum rtm_wk_cause {
+	RTM_WK_CAUSE_THREAD,	/* another task held the CPU */
+	RTM_WK_CAUSE_IRQ,	/* hard interrupt handlers (irq_handler_entry/exit) */
+	RTM_WK_CAUSE_SOFTIRQ,	/* softirq handlers (softirq_entry/exit) */
+	RTM_WK_CAUSE_WAKE_PATH,	/* none of them: the switch path, an idle exit, the host */
+	RTM_WK_NCAUSES,
+};
+
+/* Cause records sent per CPU: a token bucket of this rate (per second) and burst. */
+#define RTM_WK_CAUSE_RATE	100
+#define RTM_WK_CAUSE_BURST	100
+
+/* rtm_wk_cause_rec.flags */
+#define RTM_WK_REMOTE		1	/* sched_wakeup ran on another CPU than the task's */
+#define RTM_WK_MIGRATED		2	/* switched in on another CPU than woken on */
+
+/*
+ * One wait over the bound, through the ring buffer "causes". The times are
+ * those inside the wait [wake_ns, wake_ns + lat_ns] on the CPU it ended on.
+ */
+struct rtm_wk_cause_rec {
+	__u64 wake_ns;		/* CLOCK_MONOTONIC of the wake-up */
+	__u64 lat_ns;		/* the wait */
+	__u64 task_ns;		/* the longest other task's own time (less handlers) */
+	__u64 irq_ns;		/* hard interrupt handlers' time */
+	__u64 softirq_ns;	/* softirq handlers' time (less hard interrupts in them) */
+	__u32 pid, tgid;	/* the task that waited */
+	__s32 policy, prio;	/* its SCHED_* and kernel prio */
+	__u32 cpu;		/* where the wait ended */
+	__u32 target_cpu;	/* the task's CPU at its wake-up */
+	__u32 waker_cpu;	/* the CPU that ran sched_wakeup */
+	__u32 top_pid;		/* the longest other task; 0: none ran (or the idle task) */
+	__s32 top_policy, top_prio;
+	__u8 cause;		/* enum rtm_wk_cause */
+	__u8 flags;		/* RTM_WK_REMOTE, RTM_WK_MIGRATED */
+	__u16 pad;
+	__u32 pad2;
+	char comm[RTM_WK_COMM_LEN];
+	char top_comm[RTM_WK_COMM_LEN];
+};
+
+/*
  * One CPU's figures, in the map "cpus" indexed by CPU number; written by the
  * programs on that CPU only (the switch-in of the woken task happens there).
  */
@@ -38,9 +84,56 @@ struct rtm_wk_cpu {
 	__u64 ival_count[2];
 	__u64 ival_min_ns[2];
 	__u64 ival_max_ns[2];
-	__u64 lost_wakes;	/* wake-ups not recorded: the wake map was full */
+	__u64 lost_wakes;	/* wake-ups lost: another waiting task took the slot */
 	__u64 lost_tasks;	/* measured but not in the task map: it was full */
+	__u64 causes_sent;	/* waits over the bound sent with their cause */
+	__u64 causes_limited;	/* not sent: over the rate (RTM_WK_CAUSE_RATE) */
+	__u64 causes_full;	/* not sent: the ring buffer was full */
 };
+
+/*
+ * A pending wake-up, in the array "wakes" at the slot of a hash of the task's
+ * address (which the tracepoints pass: no read of the task needed to find
+ * it), kept to tell the slot's owner; wake_ns 0 is an empty slot.
+ */
+struct rtm_wk_wake {
+	__u64 task;		/* the task_struct's address */
+	__u64 wake_ns;
+	__u64 irq0_ns;		/* the target CPU's handler times then (rtm_wk_cstate) */
+	__u64 softirq0_ns;
+	__u32 pid;
+	__u32 target_cpu;
+	__u32 waker_cpu;
+	__s32 policy, prio;	/* the task's at its wake-up: its switch-in reads nothing */
+	__u32 pad;
+};
+
+/*
+ * What each CPU's programs keep while a selected task waits there: how many
+ * wait, the handlers' time (counted only then), the longest other task's run.
+ * Written by that CPU's programs, but nwait and since also by wakers elsewhere.
+ */
+struct rtm_wk_cstate {
+	__s64 nwait;		/* selected tasks woken onto this CPU, not yet run */
+	__u64 since_ns;		/* when nwait last rose from 0 */
+	__u64 irq_ns;		/* hard interrupt handlers' time, summed */
+	__u64 softirq_ns;	/* softirq handlers' time (less hard interrupts), summed */
+	__u64 irq_t0;		/* entry of the running handler; 0: none counted */
+	__u64 softirq_t0;
+	__u64 softirq_irq0;	/* irq_ns at softirq entry */
+	__u64 curr_start_ns;	/* when the running task was switched in (while nwait) */
+	__u64 curr_h0_ns;	/* irq_ns + softirq_ns then */
+	/* the longest run of another task since since_ns */
+	__u64 top_start_ns, top_end_ns, top_own_ns;
+	__u32 top_pid;
+	__s32 top_policy, top_prio;
+	__u32 pad2;
+	char top_comm[RTM_WK_COMM_LEN];
+	__u64 idle_task;	/* this CPU's idle task, once seen: never a culprit */
+	/* the cause records' token bucket: credit in ns, one record costs ns_per_cause */
+	__u64 tb_credit_ns, tb_last_ns;
+};
+
 
 /* One task's figures, in the hash map "tasks" keyed by thread id. */
 struct rtm_wk_task {

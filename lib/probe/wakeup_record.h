@@ -60,4 +60,50 @@ static __always_inline void rtm_wk_record_cpu(struct rtm_wk_cpu *c, __u64 lat_ns
 	rtm_wk_record_interval(c, lat_ns, epoch);
 }
 
+/*
+ * The cause of a wait of @lat_ns: the largest of the longest other task's own
+ * time @task_ns, the hard and soft interrupt handlers' @irq_ns and @softirq_ns,
+ * and the rest, which none of them explains (a tie goes to the first named).
+ */
+static __always_inline __u8 rtm_wk_cause_of(__u64 lat_ns, __u64 task_ns, __u64 irq_ns,
+					    __u64 softirq_ns)
+{
+	__u64 known = task_ns + irq_ns + softirq_ns;
+	__u64 rest = lat_ns > known ? lat_ns - known : 0;
+	__u8 cause = RTM_WK_CAUSE_THREAD;
+	__u64 top = task_ns;
+
+	if (irq_ns > top) {
+		cause = RTM_WK_CAUSE_IRQ;
+		top = irq_ns;
+	}
+	if (softirq_ns > top) {
+		cause = RTM_WK_CAUSE_SOFTIRQ;
+		top = softirq_ns;
+	}
+	if (rest > top)
+		cause = RTM_WK_CAUSE_WAKE_PATH;
+	return cause;
+}
+
+/*
+ * The token bucket of the cause records: @credit_ns grows by the time since
+ * @last_ns up to @burst_ns; a record costs @cost_ns. 1: send it.
+ */
+static __always_inline int rtm_wk_take_token(__u64 *credit_ns, __u64 *last_ns, __u64 now_ns,
+					     __u64 cost_ns, __u64 burst_ns)
+{
+	__u64 credit = *credit_ns + (now_ns - *last_ns);
+
+	if (now_ns < *last_ns || credit > burst_ns || credit < *credit_ns)
+		credit = burst_ns;
+	*last_ns = now_ns;
+	if (credit < cost_ns) {
+		*credit_ns = credit;
+		return 0;
+	}
+	*credit_ns = credit - cost_ns;
+	return 1;
+}
+
 #endif

@@ -203,11 +203,22 @@ static json_t *selection_json(const struct rtm_wakeup_opts *o)
 	}
 }
 
-json_t *rtm_wakeup_section(const struct rtm_wakeup_opts *o, const struct rtm_wakeup_snap *s,
-			   int top)
+void rtm_wakeup_causes_lost(const struct rtm_wakeup_snap *s, uint64_t *limited, uint64_t *full)
 {
-	uint64_t lost_wakes = 0, lost_tasks = 0, above = 0;
-	json_t *tasks = json_array();
+	int cpu;
+
+	*limited = *full = 0;
+	for (cpu = 0; cpu < s->ncpus; cpu++) {
+		*limited += s->cpu[cpu].causes_limited;
+		*full += s->cpu[cpu].causes_full;
+	}
+}
+
+json_t *rtm_wakeup_section(const struct rtm_wakeup_opts *o, const struct rtm_wakeup_snap *s,
+			   int top, const struct rtm_wakeup_census *census)
+{
+	uint64_t lost_wakes = 0, lost_tasks = 0, above = 0, limited, full;
+	json_t *tasks = json_array(), *sec;
 	uint32_t i;
 	int cpu;
 
@@ -218,12 +229,17 @@ json_t *rtm_wakeup_section(const struct rtm_wakeup_opts *o, const struct rtm_wak
 	}
 	for (i = 0; tasks && i < s->ntasks && (int)i < top; i++)
 		json_array_append_new(tasks, task_json(&s->tasks[i]));
-	return json_pack("{s:s, s:o, s:o, s:o, s:i, s:i, s:o, s:o, s:o}",
-			 "measures", "wakeup-to-switch-in", "selection", selection_json(o),
-			 "above_ns", rtm_json_u64(o->above_ns), "above", rtm_json_u64(above),
-			 "tasks_seen", (int)s->ntasks, "task_cap", (int)s->task_cap,
-			 "lost_wakeups", rtm_json_u64(lost_wakes),
-			 "lost_tasks", rtm_json_u64(lost_tasks), "tasks", tasks);
+	sec = json_pack("{s:s, s:o, s:o, s:o, s:i, s:i, s:o, s:o, s:o}",
+			"measures", "wakeup-to-switch-in", "selection", selection_json(o),
+			"above_ns", rtm_json_u64(o->above_ns), "above", rtm_json_u64(above),
+			"tasks_seen", (int)s->ntasks, "task_cap", (int)s->task_cap,
+			"lost_wakeups", rtm_json_u64(lost_wakes),
+			"lost_tasks", rtm_json_u64(lost_tasks), "tasks", tasks);
+	if (sec && census) {
+		rtm_wakeup_causes_lost(s, &limited, &full);
+		json_object_set_new(sec, "census", rtm_wakeup_census_json(census, limited, full));
+	}
+	return sec;
 }
 
 static struct rtm_result_cpu *result_cpu(struct rtm_result *r, int cpu, uint64_t ts_interval_ns)

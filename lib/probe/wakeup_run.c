@@ -22,7 +22,16 @@ struct wk_state {
 	struct rtm_hist **prev;		/* each result CPU's histogram at the last interval */
 	struct rtm_hist *diff;
 	struct rtm_cpulist cpus;	/* the CPUs measured */
+	struct rtm_wakeup_census *census; /* with a bound: the waits over it */
+	struct rtm_wakeup_opts sel;	/* o->sel, with the census's hook */
 };
+
+static void take_cause(const struct rtm_wk_cause_rec *r, void *ctx)
+{
+	struct wk_state *st = ctx;
+
+	rtm_wakeup_census_add(st->census, r);
+}
 
 /* The box's facts into the result; the CPUs of -a, or those online. */
 static int pick_cpus(struct wk_state *st, struct rtm_error *err)
@@ -59,9 +68,20 @@ static int setup(struct wk_state *st, struct rtm_error *err)
 	ret = pick_cpus(st, err);
 	if (ret)
 		return ret;
-	st->w = rtm_wakeup_create(&st->o->sel, err);
+	st->sel = st->o->sel;
+	if (st->sel.above_ns) {
+		/* the census is allocated below, before the first poll */
+		st->sel.on_cause = take_cause;
+		st->sel.cause_ctx = st;
+	}
+	st->w = rtm_wakeup_create(&st->sel, err);
 	if (!st->w)
 		return -errno;
+	if (st->sel.above_ns) {
+		st->census = rtm_wakeup_census_alloc(rtm_wakeup_ncpus(st->w), st->sel.above_ns);
+		if (!st->census)
+			return rtm_error_setn(err, -ENOMEM, "out of memory");
+	}
 	for (i = 0; i < st->cpus.n; i++)
 		if (st->cpus.cpus[i] >= rtm_wakeup_ncpus(st->w))
 			return rtm_error_set(err, "-a: CPU %d does not exist (possible CPUs: 0-%d)",
@@ -106,16 +126,16 @@ static int read_interval(struct wk_state *st, uint64_t e, uint64_t start_ns, uin
 	}
 	rtm_wakeup_sort_tasks(st->snap);
 	json_object_set_new(st->r->sections, "wakeup",
-			    rtm_wakeup_section(&st->o->sel, st->snap, st->o->top));
+			    rtm_wakeup_section(&st->o->sel, st->snap, st->o->top, st->census));
 	return 0;
 }
 
-static void sleep_until(uint64_t t_ns)
+/* Until @t_ns, the cause records handed to the census as they come (EINTR: a signal). */
+static void wait_until(struct wk_state *st, uint64_t t_ns, uint64_t now)
 {
-	struct timespec ts = { .tv_sec = (time_t)(t_ns / 1000000000ULL),
-			       .tv_nsec = (long)(t_ns % 1000000000ULL) };
+	uint64_t left_ms = (t_ns - now + 999999) / 1000000;
 
-	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);	/* EINTR: a signal */
+	rtm_wakeup_poll(st->w, left_ms < RTM_WAKEUP_POLL_MS ? (int)left_ms : RTM_WAKEUP_POLL_MS);
 }
 
 /* Intervals until the end or a stop; the last one ends when the run does. */
@@ -130,10 +150,11 @@ static int measure(struct wk_state *st, const volatile sig_atomic_t *stop, struc
 		if (o->duration_ns && to > start + o->duration_ns)
 			to = start + o->duration_ns;
 		while (!*stop && (now = rtm_clock_ns(CLOCK_MONOTONIC)) < to)
-			sleep_until(to);
+			wait_until(st, to, now);
 		now = rtm_clock_ns(CLOCK_MONOTONIC);
 		if (*stop || (o->duration_ns && now >= start + o->duration_ns))
 			rtm_wakeup_detach(st->w);	/* the last read is exact */
+		rtm_wakeup_poll(st->w, 0);		/* the records sent so far */
 		rtm_wakeup_next_interval(st->w);
 		ret = read_interval(st, rtm_wakeup_epoch(st->w) - 1, from - start, now - from, err);
 		if (ret)
@@ -164,6 +185,7 @@ int rtm_wakeup_run(const struct rtm_wakeup_run *o, const volatile sig_atomic_t *
 	free(st.prev);
 	rtm_hist_free(st.diff);
 	rtm_cpulist_release(&st.cpus);
+	rtm_wakeup_census_free(st.census);
 	if (ret)
 		rtm_result_free(st.r);
 	else

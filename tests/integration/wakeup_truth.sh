@@ -24,7 +24,13 @@
 #     cyclictest sample beyond that is a delay before the wake-up (a timer
 #     interrupt delivered late) or after the switch-in (the thread preempted
 #     before it read its clock): the programs do not see it, by design;
-#   - the per-CPU histogram of CPU 1 counts what the task table counts.
+#   - the per-CPU histogram of CPU 1 counts what the task table counts;
+#   - the causes the programs decide in the kernel: every wait over B has one
+#     (sent, or counted as not sent), and the waits in the band are named for
+#     the disturber, rtm-inject, within 10% of cyclictest's count, at FIFO 99
+#     but for one at most: the programs read a culprit's policy when it is
+#     switched out, and after its last spin the helper drops to SCHED_OTHER
+#     (to print its log) before it is.
 # Then SIGINT: the run stops, exits 130 and leaves a result that report and
 # export take.
 . "$RTM_SRCDIR/tests/lib.sh"
@@ -107,7 +113,32 @@ diff=$((bpf_above - ct_above))
 [ "$bpf_count" -ge 1500 ] || fail "BPF measured $bpf_count wake-ups of the thread, want ~1600"
 [ "$cpu1" = "$tasks_sum" ] || fail "CPU 1's histogram counts $cpu1, the tasks $tasks_sum"
 
+# the census: each wait over B sent with its cause (the rate bound is far above 50 spins)
+census=$(jq -c '.sections.wakeup.census' "$r")
+[ "$census" != null ] || fail "no sections.wakeup.census with --above"
+c_waits=$(echo "$census" | jq '.waits')
+c_lost=$(echo "$census" | jq '.limited + .ring_full')
+all_above=$(jq '.sections.wakeup.above' "$r")
+[ $((c_waits + c_lost)) -eq "$all_above" ] ||
+	fail "the census has $c_waits waits (+ $c_lost not sent), the CPUs count $all_above over $B_US us"
+[ "$c_lost" -eq 0 ] || fail "$c_lost causes not sent at 50 spins in 5 s"
+band='[.list[] | select(.wait_ns >= $b and .wait_ns <= $t and .cause == "thread"
+	and .task.comm == "rtm-inject")]'
+named=$(echo "$census" | jq --argjson b $((B_US * 1000)) --argjson t $((TOP_US * 1000)) \
+	"$band | length")
+fifo99=$(echo "$census" | jq --argjson b $((B_US * 1000)) --argjson t $((TOP_US * 1000)) \
+	"$band | map(select(.task.policy == \"fifo\" and .task.priority == 99)) | length")
+echo "census:     $c_waits waits over $B_US us; ${B_US}..${TOP_US} us named for rtm-inject: $named, at FIFO 99: $fifo99"
+echo "$census" | jq -r '.list[:3][].sentence'
+diff=$((named - ct_above))
+[ $((${diff#-} * 10)) -le "$ct_above" ] ||
+	fail "$named waits in ${B_US}..${TOP_US} us named for rtm-inject, cyclictest saw $ct_above: more than 10% apart"
+[ "$fifo99" -ge $((named - 1)) ] ||
+	fail "of $named waits named for rtm-inject only $fifo99 say FIFO 99"
+grep -q "CPU 1: $c_waits waits over .*behind rtm-inject (FIFO 99" "$out/w.txt" ||
+	fail "no census sentence for CPU 1 naming rtm-inject in the output"
+
 "$RTMEASURE" report "$out/w" >/dev/null 2>&1 || fail "report does not take the result"
 "$RTMEASURE" export --csv "$out/w" >/dev/null || fail "export does not take the result"
 bpftool prog show 2>/dev/null | grep -q "name rtm_wk_" && fail "programs left attached"
-echo "PASS: ${B_US}..${TOP_US} us: BPF $bpf_above, cyclictest $ct_above; max BPF $((bpf_max / 1000)) us, cyclictest $ct_max_us us"
+echo "PASS: ${B_US}..${TOP_US} us: BPF $bpf_above, cyclictest $ct_above, named for rtm-inject $named ($fifo99 at FIFO 99); max BPF $((bpf_max / 1000)) us, cyclictest $ct_max_us us"

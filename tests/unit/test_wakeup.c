@@ -206,7 +206,7 @@ static void test_section(void)
 	s->cpu[1].lost_tasks = 4;
 	s->cpu[0].above = 2;
 	rtm_wakeup_sort_tasks(s);
-	j = rtm_wakeup_section(&o, s, 2);
+	j = rtm_wakeup_section(&o, s, 2, NULL);
 	t = json_object_get(j, "tasks");
 	is_int(json_array_size(t), 2, "the top 2 tasks only");
 	is_str(json_string_value(json_object_get(json_array_get(t, 0), "comm")), "irq/24-eth0",
