@@ -16,12 +16,7 @@
 #include "core/jsonutil.h"
 #include "core/stats.h"
 #include "present/prom.h"
-
-struct page {
-	FILE *f;
-	enum rtm_prom_format fmt;
-	const struct rtm_prom_target *t;
-};
+#include "present/prom_priv.h"
 
 void rtm_prom_edges(uint64_t *le_ns)
 {
@@ -65,7 +60,7 @@ static void label_value(FILE *f, const char *s)
 }
 
 /* The family's header; @name is the family name (OpenMetrics counters: no _total). */
-static void family(struct page *p, const char *name, const char *type, const char *unit,
+static void family(struct rtm_prom_page *p, const char *name, const char *type, const char *unit,
 		   const char *help)
 {
 	bool counter = !strcmp(type, "counter");
@@ -89,7 +84,7 @@ static void family(struct page *p, const char *name, const char *type, const cha
  * One sample: name+suffix{target labels, @cpu when >= 0, extra "k","v" pairs}.
  * @extra is a NULL-terminated list of key, value strings.
  */
-static void sample(struct page *p, const char *name, const char *suffix, int cpu,
+static void sample(struct rtm_prom_page *p, const char *name, const char *suffix, int cpu,
 		   const char *const *extra, const char *value)
 {
 	const struct rtm_prom_target *t = p->t;
@@ -114,7 +109,7 @@ static void sample(struct page *p, const char *name, const char *suffix, int cpu
 	fprintf(p->f, "} %s\n", value);
 }
 
-static void sample_u64(struct page *p, const char *name, const char *suffix, int cpu,
+static void sample_u64(struct rtm_prom_page *p, const char *name, const char *suffix, int cpu,
 		       const char *const *extra, uint64_t v)
 {
 	char buf[32];
@@ -124,7 +119,7 @@ static void sample_u64(struct page *p, const char *name, const char *suffix, int
 }
 
 /* A counter's sample(s): _total, and _created in OpenMetrics. */
-static void counter(struct page *p, const char *name, int cpu, const char *const *extra,
+static void counter(struct rtm_prom_page *p, const char *name, int cpu, const char *const *extra,
 		    const char *value)
 {
 	char buf[40];
@@ -136,8 +131,8 @@ static void counter(struct page *p, const char *name, int cpu, const char *const
 	}
 }
 
-static void counter_u64(struct page *p, const char *name, int cpu, const char *const *extra,
-			uint64_t v)
+static void counter_u64(struct rtm_prom_page *p, const char *name, int cpu,
+			const char *const *extra, uint64_t v)
 {
 	char buf[32];
 
@@ -198,16 +193,28 @@ void rtm_prom_hist_from(struct rtm_prom_hist *out, const struct rtm_hist *h, uin
 		out->pct_known[k] = percentile(h, unplaced, pct_q[k], &out->pct_ns[k]);
 }
 
-static void histogram(struct page *p, const struct rtm_prom_cpu *cpus, int n)
+/* The probe's wake-up latency; the box's own tasks' (wakeup) have their own names. */
+static const struct rtm_prom_latency probe_latency = {
+	"rtmeasure_wakeup_latency_seconds",
+	"How late the probe thread ran after its timer expired (wake-up latency).",
+	"rtmeasure_wakeup_latency_max_seconds",
+	"Largest wake-up latency, exact, over the whole run or the latest interval.",
+	"rtmeasure_wakeup_latency_percentile_seconds",
+	"Wake-up latency percentile (nearest rank, within half a histogram bucket); "
+	"left out with fewer than 10 samples expected beyond it, or when it lies among "
+	"samples the source could not place.",
+};
+
+static void histogram(struct rtm_prom_page *p, const struct rtm_prom_latency *names,
+		      const struct rtm_prom_cpu *cpus, int n)
 {
-	static const char name[] = "rtmeasure_wakeup_latency_seconds";
+	const char *name = names->hist;
 	uint64_t le[RTM_PROM_NEDGES];
 	char buf[40], lebuf[40];
 	int i, e;
 
 	rtm_prom_edges(le);
-	family(p, name, "histogram", "seconds",
-	       "How late the probe thread ran after its timer expired (wake-up latency).");
+	family(p, name, "histogram", "seconds", names->hist_help);
 	for (i = 0; i < n; i++) {
 		const struct rtm_prom_hist *h = &cpus[i].run;
 		const char *kv[] = { "le", lebuf, NULL };
@@ -236,15 +243,14 @@ static const struct rtm_prom_hist *window(const struct rtm_prom_cpu *c, int w)
 	return c->run.count ? &c->run : NULL;
 }
 
-static void gauges(struct page *p, const struct rtm_prom_cpu *cpus, int n)
+static void gauges(struct rtm_prom_page *p, const struct rtm_prom_latency *names,
+		   const struct rtm_prom_cpu *cpus, int n)
 {
-	static const char maxname[] = "rtmeasure_wakeup_latency_max_seconds";
-	static const char qname[] = "rtmeasure_wakeup_latency_percentile_seconds";
+	const char *maxname = names->max, *qname = names->pct;
 	char buf[40];
 	int i, w, k;
 
-	family(p, maxname, "gauge", "seconds",
-	       "Largest wake-up latency, exact, over the whole run or the latest interval.");
+	family(p, maxname, "gauge", "seconds", names->max_help);
 	for (w = 0; w < 2; w++)
 		for (i = 0; i < n; i++) {
 			const struct rtm_prom_hist *h = window(&cpus[i], w);
@@ -254,10 +260,7 @@ static void gauges(struct page *p, const struct rtm_prom_cpu *cpus, int n)
 			if (h)
 				sample(p, maxname, "", cpus[i].cpu, kv, secs(buf, sizeof(buf), h->max_ns));
 		}
-	family(p, qname, "gauge", "seconds",
-	       "Wake-up latency percentile (nearest rank, within half a histogram bucket); "
-	       "left out with fewer than 10 samples expected beyond it, or when it lies among "
-	       "samples the source could not place.");
+	family(p, qname, "gauge", "seconds", names->pct_help);
 	for (w = 0; w < 2; w++)
 		for (i = 0; i < n; i++)
 			for (k = 0; k < RTM_PROM_NPCT; k++) {
@@ -271,7 +274,7 @@ static void gauges(struct page *p, const struct rtm_prom_cpu *cpus, int n)
 			}
 }
 
-static void counters(struct page *p, const struct rtm_prom_cpu *cpus, int n)
+static void counters(struct rtm_prom_page *p, const struct rtm_prom_cpu *cpus, int n)
 {
 	int i;
 
@@ -286,7 +289,8 @@ static void counters(struct page *p, const struct rtm_prom_cpu *cpus, int n)
 }
 
 /* One counter per handler source (kind, name): @key "total_ns" in seconds, or "count". */
-static void handler_series(struct page *p, const json_t *srcs, const char *name, const char *key)
+static void handler_series(struct rtm_prom_page *p, const json_t *srcs, const char *name,
+			   const char *key)
 {
 	char buf[40];
 	size_t i;
@@ -306,7 +310,7 @@ static void handler_series(struct page *p, const json_t *srcs, const char *name,
 }
 
 /* sections.irq: per-IRQ counts per CPU, and handler times when traced */
-static void irq_metrics(struct page *p, const json_t *irq)
+static void irq_metrics(struct rtm_prom_page *p, const json_t *irq)
 {
 	const json_t *irqs = rtm_json_path(irq, "interrupts.irqs");
 	const json_t *srcs = rtm_json_path(irq, "handlers.sources");
@@ -358,8 +362,8 @@ static bool json_u64(const json_t *o, const char *key, uint64_t *v)
 }
 
 /* One per-CPU series of sections.noise: a counter or gauge of @key (ns -> s when @ns). */
-static void noise_series(struct page *p, const json_t *cpus, const char *name, const char *type,
-			 const char *key, bool ns, const char *help)
+static void noise_series(struct rtm_prom_page *p, const json_t *cpus, const char *name,
+			 const char *type, const char *key, bool ns, const char *help)
 {
 	const json_t *c;
 	char buf[40];
@@ -390,7 +394,7 @@ static void noise_series(struct page *p, const json_t *cpus, const char *name, c
  * A histogram per CPU from a section's "cpus" entries, each holding one in @key
  * (result.json's histogram form), bounds at rtm_prom_edges() as for the wake-ups.
  */
-static void json_histograms(struct page *p, const json_t *cpus, const char *name,
+static void json_histograms(struct rtm_prom_page *p, const json_t *cpus, const char *name,
 			    const char *key, const char *help)
 {
 	struct rtm_hist *h = rtm_hist_alloc();
@@ -436,7 +440,7 @@ static void json_histograms(struct page *p, const json_t *cpus, const char *name
  * laid over every gap; a live page those laid so far (each gap once its CPU's
  * events are drained, within a second), so the counters only grow.
  */
-static void noise_causes(struct page *p, const json_t *cpus)
+static void noise_causes(struct rtm_prom_page *p, const json_t *cpus)
 {
 	static const char name[] = "rtmeasure_noise_cause_seconds";
 	static const char *const classes[] = {
@@ -473,11 +477,11 @@ static void noise_causes(struct page *p, const json_t *cpus)
  * sections.noise: noise, sampled time, gaps, largest gap and the gap histogram
  * per CPU, labelled probe="noise"; with noise --trace the time by cause.
  */
-static void noise_metrics(struct page *p, const json_t *noise)
+static void noise_metrics(struct rtm_prom_page *p, const json_t *noise)
 {
 	const json_t *cpus = json_object_get(noise, "cpus");
 	struct rtm_prom_target t = *p->t;
-	struct page np = { p->f, p->fmt, &t };
+	struct rtm_prom_page np = { p->f, p->fmt, &t };
 
 	if (!json_array_size(cpus))
 		return;
@@ -502,7 +506,7 @@ static void noise_metrics(struct page *p, const json_t *noise)
  * expiry to the interrupt running it, the IRQ part of each wake-up (rtla's IRQ
  * column), and the starts and expiries the trace could not pair.
  */
-static void timer_irq_metrics(struct page *p, const json_t *sec)
+static void timer_irq_metrics(struct rtm_prom_page *p, const json_t *sec)
 {
 	static const char um[] = "rtmeasure_timer_irq_unmatched";
 	const json_t *cpus = json_object_get(sec, "cpus"), *c;
@@ -530,7 +534,7 @@ static void timer_irq_metrics(struct page *p, const json_t *sec)
 }
 
 /* 1 for each way the run was disturbed, 0 for the others known; reason="shared_cpus", ... */
-static void disturbed(struct page *p, const struct rtm_disturbances *d, unsigned int known)
+static void disturbed(struct rtm_prom_page *p, const struct rtm_disturbances *d, unsigned int known)
 {
 	int k;
 
@@ -550,13 +554,18 @@ static void disturbed(struct page *p, const struct rtm_disturbances *d, unsigned
 int rtm_prom_write(FILE *f, enum rtm_prom_format fmt, const struct rtm_prom_target *t,
 		   const struct rtm_prom_cpu *cpus, int n, const struct rtm_prom_run *run)
 {
-	struct page p = { f, fmt, t };
+	struct rtm_prom_page p = { f, fmt, t };
 
-	if (n > 0) {	/* a noise run measures no wake-ups */
-		histogram(&p, cpus, n);
-		gauges(&p, cpus, n);
+	if (n > 0 && run && run->wakeup) {	/* the box's own tasks: no probe, no periods */
+		histogram(&p, &rtm_prom_task_latency, cpus, n);
+		gauges(&p, &rtm_prom_task_latency, cpus, n);
+	} else if (n > 0) {	/* a noise run measures no wake-ups */
+		histogram(&p, &probe_latency, cpus, n);
+		gauges(&p, &probe_latency, cpus, n);
 		counters(&p, cpus, n);
 	}
+	if (run && run->wakeup)
+		rtm_prom_wakeup_tasks(&p, run->wakeup);
 	if (run && run->noise)
 		noise_metrics(&p, run->noise);
 	if (run && run->timer_irq)
@@ -638,9 +647,12 @@ int rtm_prom_write_result(FILE *f, enum rtm_prom_format fmt, const struct rtm_re
 		return rtm_error_setn(err, -ENOMEM, "out of memory");
 	/*
 	 * a noise run's page (rtmeasure_build_info too) says probe="noise", a run of
-	 * the kernel's timerlat tracer (cyclic --backend timerlat) probe="timerlat"
+	 * the kernel's timerlat tracer (cyclic --backend timerlat) probe="timerlat",
+	 * rtmeasure wakeup's (the box's own tasks, no probe of rtmeasure) probe="wakeup"
 	 */
-	rtm_prom_target_from_sysinfo(&t, r->sysinfo, !r->ncpus && json_object_get(r->sections,
+	run.wakeup = json_object_get(r->sections, "wakeup");
+	rtm_prom_target_from_sysinfo(&t, r->sysinfo, run.wakeup ? "wakeup" :
+				     !r->ncpus && json_object_get(r->sections,
 				     "noise") ? "noise" : !strcmp(json_string_value(
 				     json_object_get(r->options, "backend")) ?: "", "timerlat") ?
 				     "timerlat" : "timer", unix_time(r->created));
@@ -677,4 +689,28 @@ int rtm_prom_write_result(FILE *f, enum rtm_prom_format fmt, const struct rtm_re
 	if (ret)
 		rtm_error_set(err, "cannot write the metrics: %s", strerror(-ret));
 	return ret;
+}
+
+/* The page's writers for the other families of present/ (prom_priv.h). */
+void rtm_prom_family(struct rtm_prom_page *p, const char *name, const char *type,
+		     const char *unit, const char *help)
+{
+	family(p, name, type, unit, help);
+}
+
+void rtm_prom_sample(struct rtm_prom_page *p, const char *name, int cpu,
+		     const char *const *extra, const char *value)
+{
+	sample(p, name, "", cpu, extra, value);
+}
+
+void rtm_prom_counter(struct rtm_prom_page *p, const char *name, int cpu,
+		      const char *const *extra, const char *value)
+{
+	counter(p, name, cpu, extra, value);
+}
+
+const char *rtm_prom_secs(char *buf, size_t len, uint64_t ns)
+{
+	return secs(buf, len, ns);
 }
