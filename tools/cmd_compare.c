@@ -341,25 +341,42 @@ static int compare_parse(int argc, char **argv, struct compare_cmd_opts *o)
 	return 0;
 }
 
+/* What a result measured: results of different kinds hold different quantities. */
+enum run_kind { KIND_LATENCY, KIND_NOISE, KIND_WAKEUP };
+
+static const char *const kind_names[] = { "latency", "noise", "wakeup" };
+
+static enum run_kind run_kind(const struct rtm_result *r)
+{
+	if (json_object_get(r->sections, "wakeup"))	/* the box's own tasks, no probe */
+		return KIND_WAKEUP;
+	return !r->ncpus && json_object_get(r->sections, "noise") ? KIND_NOISE : KIND_LATENCY;
+}
+
 /* Round @j of side @i digested into @cmp, then freed; 0 or the exit status. */
 static int add_run(struct rtm_compare *cmp, char **const *rounds, int i, int j,
-		   const char *label, bool *noise_only)
+		   const char *label, enum run_kind *base)
 {
 	struct rtm_error err = { "" };
 	struct rtm_result *r = rtm_result_load(rounds[i][j], &err);
-	bool noise = r && !r->ncpus && json_object_get(r->sections, "noise");
+	enum run_kind kind = r ? run_kind(r) : KIND_LATENCY;
+	bool wk;
 	int ret;
 
-	if (r && !i && !j)	/* the baseline says which: noise or latency */
-		*noise_only = noise;
-	if (r && noise != *noise_only) {
+	if (r && !i && !j)	/* the baseline says which: latency, noise or wakeup */
+		*base = kind;
+	if (r && kind != *base) {
 		rtm_result_free(r);
-		return rtm_cli_fail("compare: %s is a %s result and %s a %s one: compare latency "
-				    "results (run, cyclic) or noise results (rtmeasure noise), not "
-				    "both", rounds[i][j], noise ? "noise" : "latency", rounds[0][0],
-				    *noise_only ? "noise" : "latency");
+		wk = kind == KIND_WAKEUP || *base == KIND_WAKEUP;
+		return rtm_cli_fail("compare: %s is a %s result and %s a %s one: %s", rounds[i][j],
+				    kind_names[kind], rounds[0][0], kind_names[*base],
+				    wk ? "different quantities (rtmeasure wakeup measures the box's "
+				    "own tasks from wake-up to switch-in, not a probe's latency): "
+				    "compare wakeup results with wakeup results" :
+				    "compare latency results (run, cyclic) or noise results "
+				    "(rtmeasure noise), not both");
 	}
-	if (*noise_only)	/* rtmeasure noise: sections.noise only */
+	if (*base == KIND_NOISE)	/* rtmeasure noise: sections.noise only */
 		ret = !r ? -1 : rtm_compare_noise_add(cmp, r, label, rounds[i][j], j > 0, &err);
 	else
 		ret = !r ? -1 : j ? rtm_compare_add_round(cmp, r, rounds[i][j], &err) :
@@ -401,7 +418,7 @@ int cmd_compare(int argc, char **argv, const struct rtm_cli *cli)
 	char **rounds[RTM_COMPARE_MAX_RUNS] = { NULL };
 	int nr[RTM_COMPARE_MAX_RUNS] = { 0 };
 	struct rtm_compare *cmp = NULL;
-	bool noise_only = false;
+	enum run_kind kind = KIND_LATENCY;
 	int i, j, ret;
 
 	ret = compare_parse(argc, argv, &o);
@@ -428,9 +445,9 @@ int cmd_compare(int argc, char **argv, const struct rtm_cli *cli)
 	/* one full result in memory at a time: each is digested, then freed */
 	for (i = 0; i < o.nruns && !ret; i++)
 		for (j = 0; j < nr[i] && !ret; j++)
-			ret = add_run(cmp, rounds, i, j, labels[i], &noise_only);
+			ret = add_run(cmp, rounds, i, j, labels[i], &kind);
 	if (!ret)
-		ret = noise_only ? compare_noise_only(cmp, o.cmp.out_dir, o.json) :
+		ret = kind == KIND_NOISE ? compare_noise_only(cmp, o.cmp.out_dir, o.json) :
 		      compare_latency(cmp, &o);
 out:
 	rtm_compare_free(cmp);
