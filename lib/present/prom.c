@@ -35,111 +35,6 @@ void rtm_prom_edges(uint64_t *le_ns)
 	le_ns[i] = rtm_hist_index_hi(rtm_hist_index(100000000));	/* 100 ms */
 }
 
-/* @ns as exact decimal seconds: "0.000035", "3.5", "0" */
-static const char *secs(char *buf, size_t len, uint64_t ns)
-{
-	int n = snprintf(buf, len, "%" PRIu64 ".%09" PRIu64, ns / 1000000000u, ns % 1000000000u);
-
-	while (n > 0 && buf[n - 1] == '0')
-		buf[--n] = '\0';
-	if (n > 0 && buf[n - 1] == '.')
-		buf[--n] = '\0';
-	return buf;
-}
-
-static void label_value(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '\\' || *s == '"')
-			fprintf(f, "\\%c", *s);
-		else if (*s == '\n')
-			fputs("\\n", f);
-		else
-			fputc(*s, f);
-	}
-}
-
-/* The family's header; @name is the family name (OpenMetrics counters: no _total). */
-static void family(struct rtm_prom_page *p, const char *name, const char *type, const char *unit,
-		   const char *help)
-{
-	bool counter = !strcmp(type, "counter");
-
-	if (p->fmt == RTM_PROM_OPENMETRICS) {
-		fprintf(p->f, "# TYPE %s %s\n", name, type);
-		if (unit)
-			fprintf(p->f, "# UNIT %s %s\n", name, unit);
-		fprintf(p->f, "# HELP %s %s\n", name, help);
-	} else {
-		/* 0.0.4 names the counter's sample, and knows no info type */
-		const char *suffix = counter ? "_total" : !strcmp(type, "info") ? "_info" : "";
-
-		fprintf(p->f, "# HELP %s%s %s\n", name, suffix, help);
-		fprintf(p->f, "# TYPE %s%s %s\n", name, suffix,
-			!strcmp(type, "info") ? "gauge" : type);
-	}
-}
-
-/*
- * One sample: name+suffix{target labels, @cpu when >= 0, extra "k","v" pairs}.
- * @extra is a NULL-terminated list of key, value strings.
- */
-static void sample(struct rtm_prom_page *p, const char *name, const char *suffix, int cpu,
-		   const char *const *extra, const char *value)
-{
-	const struct rtm_prom_target *t = p->t;
-
-	fprintf(p->f, "%s%s{", name, suffix);
-	if (cpu >= 0)
-		fprintf(p->f, "cpu=\"%d\",", cpu);
-	fputs("probe=\"", p->f);
-	label_value(p->f, t->probe);
-	fputs("\",host=\"", p->f);
-	label_value(p->f, t->host);
-	fputs("\",kernel=\"", p->f);
-	label_value(p->f, t->kernel);
-	fputs("\",preempt_model=\"", p->f);
-	label_value(p->f, t->preempt);
-	fputc('"', p->f);
-	for (; extra && extra[0]; extra += 2) {
-		fprintf(p->f, ",%s=\"", extra[0]);
-		label_value(p->f, extra[1]);
-		fputc('"', p->f);
-	}
-	fprintf(p->f, "} %s\n", value);
-}
-
-static void sample_u64(struct rtm_prom_page *p, const char *name, const char *suffix, int cpu,
-		       const char *const *extra, uint64_t v)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), "%" PRIu64, v);
-	sample(p, name, suffix, cpu, extra, buf);
-}
-
-/* A counter's sample(s): _total, and _created in OpenMetrics. */
-static void counter(struct rtm_prom_page *p, const char *name, int cpu, const char *const *extra,
-		    const char *value)
-{
-	char buf[40];
-
-	sample(p, name, "_total", cpu, extra, value);
-	if (p->fmt == RTM_PROM_OPENMETRICS) {
-		snprintf(buf, sizeof(buf), "%.3f", p->t->created_s);
-		sample(p, name, "_created", cpu, extra, buf);
-	}
-}
-
-static void counter_u64(struct rtm_prom_page *p, const char *name, int cpu,
-			const char *const *extra, uint64_t v)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), "%" PRIu64, v);
-	counter(p, name, cpu, extra, buf);
-}
-
 static const double pct_q[RTM_PROM_NPCT] = { 0.99, 0.999, 0.9999 };
 static const char *const pct_label[RTM_PROM_NPCT] = { "99", "99.9", "99.99" };
 
@@ -214,23 +109,24 @@ static void histogram(struct rtm_prom_page *p, const struct rtm_prom_latency *na
 	int i, e;
 
 	rtm_prom_edges(le);
-	family(p, name, "histogram", "seconds", names->hist_help);
+	rtm_prom_family(p, name, "histogram", "seconds", names->hist_help);
 	for (i = 0; i < n; i++) {
 		const struct rtm_prom_hist *h = &cpus[i].run;
 		const char *kv[] = { "le", lebuf, NULL };
 
 		for (e = 0; e < h->nle; e++) {
-			secs(lebuf, sizeof(lebuf), le[e]);
-			sample_u64(p, name, "_bucket", cpus[i].cpu, kv, h->le_count[e]);
+			rtm_prom_secs(lebuf, sizeof(lebuf), le[e]);
+			rtm_prom_sample_u64(p, name, "_bucket", cpus[i].cpu, kv, h->le_count[e]);
 		}
 		snprintf(lebuf, sizeof(lebuf), "+Inf");
-		sample_u64(p, name, "_bucket", cpus[i].cpu, kv, h->count);
-		sample_u64(p, name, "_count", cpus[i].cpu, NULL, h->count);
+		rtm_prom_sample_u64(p, name, "_bucket", cpus[i].cpu, kv, h->count);
+		rtm_prom_sample_u64(p, name, "_count", cpus[i].cpu, NULL, h->count);
 		if (h->has_sum)
-			sample(p, name, "_sum", cpus[i].cpu, NULL, secs(buf, sizeof(buf), h->sum_ns));
+			rtm_prom_sample(p, name, "_sum", cpus[i].cpu, NULL,
+					rtm_prom_secs(buf, sizeof(buf), h->sum_ns));
 		if (p->fmt == RTM_PROM_OPENMETRICS) {
 			snprintf(buf, sizeof(buf), "%.3f", p->t->created_s);
-			sample(p, name, "_created", cpus[i].cpu, NULL, buf);
+			rtm_prom_sample(p, name, "_created", cpus[i].cpu, NULL, buf);
 		}
 	}
 }
@@ -250,7 +146,7 @@ static void gauges(struct rtm_prom_page *p, const struct rtm_prom_latency *names
 	char buf[40];
 	int i, w, k;
 
-	family(p, maxname, "gauge", "seconds", names->max_help);
+	rtm_prom_family(p, maxname, "gauge", "seconds", names->max_help);
 	for (w = 0; w < 2; w++)
 		for (i = 0; i < n; i++) {
 			const struct rtm_prom_hist *h = window(&cpus[i], w);
@@ -258,9 +154,10 @@ static void gauges(struct rtm_prom_page *p, const struct rtm_prom_latency *names
 
 			/* an imported maximum among unplaced samples is still exact */
 			if (h)
-				sample(p, maxname, "", cpus[i].cpu, kv, secs(buf, sizeof(buf), h->max_ns));
+				rtm_prom_sample(p, maxname, "", cpus[i].cpu, kv,
+						rtm_prom_secs(buf, sizeof(buf), h->max_ns));
 		}
-	family(p, qname, "gauge", "seconds", names->pct_help);
+	rtm_prom_family(p, qname, "gauge", "seconds", names->pct_help);
 	for (w = 0; w < 2; w++)
 		for (i = 0; i < n; i++)
 			for (k = 0; k < RTM_PROM_NPCT; k++) {
@@ -268,9 +165,10 @@ static void gauges(struct rtm_prom_page *p, const struct rtm_prom_latency *names
 				const char *kv[] = { "percentile", pct_label[k],
 						     "window", w ? "interval" : "run", NULL };
 
-				if (h && h->pct_known[k])
-					sample(p, qname, "", cpus[i].cpu, kv,
-					       secs(buf, sizeof(buf), h->pct_ns[k]));
+				if (h && h->pct_known[k]) {
+					rtm_prom_secs(buf, sizeof(buf), h->pct_ns[k]);
+					rtm_prom_sample(p, qname, "", cpus[i].cpu, kv, buf);
+				}
 			}
 }
 
@@ -278,14 +176,15 @@ static void counters(struct rtm_prom_page *p, const struct rtm_prom_cpu *cpus, i
 {
 	int i;
 
-	family(p, "rtmeasure_overruns", "counter", NULL,
+	rtm_prom_family(p, "rtmeasure_overruns", "counter", NULL,
 	       "Timer periods the probe missed entirely (it woke more than one period late).");
 	for (i = 0; i < n; i++)
-		counter_u64(p, "rtmeasure_overruns", cpus[i].cpu, NULL, cpus[i].overruns);
-	family(p, "rtmeasure_implied_samples", "counter", NULL,
+		rtm_prom_counter_u64(p, "rtmeasure_overruns", cpus[i].cpu, NULL, cpus[i].overruns);
+	rtm_prom_family(p, "rtmeasure_implied_samples", "counter", NULL,
 	       "Coordinated-omission samples implied by missed periods (not in the histogram).");
 	for (i = 0; i < n; i++)
-		counter_u64(p, "rtmeasure_implied_samples", cpus[i].cpu, NULL, cpus[i].implied);
+		rtm_prom_counter_u64(p, "rtmeasure_implied_samples", cpus[i].cpu, NULL,
+				     cpus[i].implied);
 }
 
 /* One counter per handler source (kind, name): @key "total_ns" in seconds, or "count". */
@@ -303,9 +202,9 @@ static void handler_series(struct rtm_prom_page *p, const json_t *srcs, const ch
 			"source", json_string_value(json_object_get(s, "name")) ?: "", NULL };
 
 		if (!strcmp(key, "total_ns"))
-			counter(p, name, -1, kv, secs(buf, sizeof(buf), v));
+			rtm_prom_counter(p, name, -1, kv, rtm_prom_secs(buf, sizeof(buf), v));
 		else
-			counter_u64(p, name, -1, kv, v);
+			rtm_prom_counter_u64(p, name, -1, kv, v);
 	}
 }
 
@@ -318,8 +217,8 @@ static void irq_metrics(struct rtm_prom_page *p, const json_t *irq)
 	size_t i, k;
 
 	if (json_array_size(irqs)) {
-		family(p, "rtmeasure_irq_interrupts", "counter", NULL,
-		       "Interrupts per source and CPU during the run (/proc/interrupts).");
+		rtm_prom_family(p, "rtmeasure_irq_interrupts", "counter", NULL,
+				"Interrupts per source and CPU during the run (/proc/interrupts).");
 		for (i = 0; i < json_array_size(irqs); i++) {
 			const json_t *q = json_array_get(irqs, i);
 			const json_t *counts = json_object_get(q, "counts");
@@ -336,16 +235,16 @@ static void irq_metrics(struct rtm_prom_page *p, const json_t *irq)
 
 				snprintf(buf, sizeof(buf), "%" JSON_INTEGER_FORMAT,
 					 json_integer_value(json_array_get(counts, k)));
-				counter(p, "rtmeasure_irq_interrupts", (int)cpu, kv, buf);
+				rtm_prom_counter(p, "rtmeasure_irq_interrupts", (int)cpu, kv, buf);
 			}
 		}
 	}
 	if (!json_array_size(srcs))
 		return;
-	family(p, "rtmeasure_irq_handler_seconds", "counter", "seconds",
+	rtm_prom_family(p, "rtmeasure_irq_handler_seconds", "counter", "seconds",
 	       "Time spent in interrupt and softirq handlers during the run (irq/softirq tracepoints).");
 	handler_series(p, srcs, "rtmeasure_irq_handler_seconds", "total_ns");
-	family(p, "rtmeasure_irq_handler_invocations", "counter", NULL,
+	rtm_prom_family(p, "rtmeasure_irq_handler_invocations", "counter", NULL,
 	       "Interrupt and softirq handler runs during the run (irq/softirq tracepoints).");
 	handler_series(p, srcs, "rtmeasure_irq_handler_invocations", "count");
 }
@@ -369,7 +268,7 @@ static void noise_series(struct rtm_prom_page *p, const json_t *cpus, const char
 	char buf[40];
 	size_t i;
 
-	family(p, name, type, ns ? "seconds" : NULL, help);
+	rtm_prom_family(p, name, type, ns ? "seconds" : NULL, help);
 	json_array_foreach(cpus, i, c) {
 		uint64_t v, gaps;
 		int cpu = (int)json_integer_value(json_object_get(c, "cpu"));
@@ -380,13 +279,13 @@ static void noise_series(struct rtm_prom_page *p, const json_t *cpus, const char
 		if (!strcmp(type, "gauge") && (!json_u64(c, "gaps", &gaps) || !gaps))
 			continue;
 		if (ns)
-			secs(buf, sizeof(buf), v);
+			rtm_prom_secs(buf, sizeof(buf), v);
 		else
 			snprintf(buf, sizeof(buf), "%" PRIu64, v);
 		if (!strcmp(type, "counter"))
-			counter(p, name, cpu, NULL, buf);
+			rtm_prom_counter(p, name, cpu, NULL, buf);
 		else
-			sample(p, name, "", cpu, NULL, buf);
+			rtm_prom_sample(p, name, "", cpu, NULL, buf);
 	}
 }
 
@@ -408,7 +307,7 @@ static void json_histograms(struct rtm_prom_page *p, const json_t *cpus, const c
 	if (!h)
 		return;
 	rtm_prom_edges(le);
-	family(p, name, "histogram", "seconds", help);
+	rtm_prom_family(p, name, "histogram", "seconds", help);
 	json_array_foreach(cpus, i, c) {
 		const char *kv[] = { "le", lebuf, NULL };
 		int cpu = (int)json_integer_value(json_object_get(c, "cpu"));
@@ -419,16 +318,17 @@ static void json_histograms(struct rtm_prom_page *p, const json_t *cpus, const c
 			continue;
 		rtm_prom_hist_from(&ph, h, 0, 0);
 		for (e = 0; e < ph.nle; e++) {
-			secs(lebuf, sizeof(lebuf), le[e]);
-			sample_u64(p, name, "_bucket", cpu, kv, ph.le_count[e]);
+			rtm_prom_secs(lebuf, sizeof(lebuf), le[e]);
+			rtm_prom_sample_u64(p, name, "_bucket", cpu, kv, ph.le_count[e]);
 		}
 		snprintf(lebuf, sizeof(lebuf), "+Inf");
-		sample_u64(p, name, "_bucket", cpu, kv, ph.count);
-		sample_u64(p, name, "_count", cpu, NULL, ph.count);
-		sample(p, name, "_sum", cpu, NULL, secs(buf, sizeof(buf), ph.sum_ns));
+		rtm_prom_sample_u64(p, name, "_bucket", cpu, kv, ph.count);
+		rtm_prom_sample_u64(p, name, "_count", cpu, NULL, ph.count);
+		rtm_prom_sample(p, name, "_sum", cpu, NULL,
+				rtm_prom_secs(buf, sizeof(buf), ph.sum_ns));
 		if (p->fmt == RTM_PROM_OPENMETRICS) {
 			snprintf(buf, sizeof(buf), "%.3f", p->t->created_s);
-			sample(p, name, "_created", cpu, NULL, buf);
+			rtm_prom_sample(p, name, "_created", cpu, NULL, buf);
 		}
 	}
 	rtm_hist_free(h);
@@ -456,7 +356,7 @@ static void noise_causes(struct rtm_prom_page *p, const json_t *cpus)
 		any |= json_is_object(json_object_get(c, "causes"));
 	if (!any)
 		return;
-	family(p, name, "counter", "seconds",
+	rtm_prom_family(p, name, "counter", "seconds",
 	       "Time of the gaps by cause (noise --trace): the innermost interrupt, softirq, "
 	       "NMI or other thread in each gap, RT throttling, and what no event explains.");
 	json_array_foreach(cpus, i, c) {
@@ -468,7 +368,8 @@ static void noise_causes(struct rtm_prom_page *p, const json_t *cpus)
 
 			snprintf(key, sizeof(key), "%s_ns", classes[k]);
 			if (json_u64(causes, key, &v))
-				counter(p, name, cpu, kv, secs(buf, sizeof(buf), v));
+				rtm_prom_counter(p, name, cpu, kv,
+						 rtm_prom_secs(buf, sizeof(buf), v));
 		}
 	}
 }
@@ -519,17 +420,18 @@ static void timer_irq_metrics(struct rtm_prom_page *p, const json_t *sec)
 	json_histograms(p, cpus, "rtmeasure_timer_irq_delay_seconds", "delay",
 			"Delay from the probe's timer expiry to the interrupt that runs it "
 			"(the IRQ part of the wake-up latency).");
-	family(p, um, "counter", NULL, "Probe timer starts without their expiry in the trace "
-	       "(event=\"start\") and expiries without their start (event=\"expire\").");
+	rtm_prom_family(p, um, "counter", NULL, "Probe timer starts without their expiry in the "
+			"trace (event=\"start\") and expiries without their start "
+			"(event=\"expire\").");
 	json_array_foreach(cpus, i, c) {
 		int cpu = (int)json_integer_value(json_object_get(c, "cpu"));
 
 		kv[1] = "start";
 		if (json_u64(c, "unmatched_starts", &v))
-			counter_u64(p, um, cpu, kv, v);
+			rtm_prom_counter_u64(p, um, cpu, kv, v);
 		kv[1] = "expire";
 		if (json_u64(c, "unmatched_expires", &v))
-			counter_u64(p, um, cpu, kv, v);
+			rtm_prom_counter_u64(p, um, cpu, kv, v);
 	}
 }
 
@@ -538,7 +440,7 @@ static void disturbed(struct rtm_prom_page *p, const struct rtm_disturbances *d,
 {
 	int k;
 
-	family(p, "rtmeasure_run_disturbed", "gauge", NULL,
+	rtm_prom_family(p, "rtmeasure_run_disturbed", "gauge", NULL,
 	       "1 when the run was disturbed this way (shared_cpus: another rtmeasure measured "
 	       "its CPUs; interrupted: a signal stopped it before its duration; missed_periods: "
 	       "over 1% of its periods missed; hypervisor, emulated: a VM or an emulator).");
@@ -546,8 +448,8 @@ static void disturbed(struct rtm_prom_page *p, const struct rtm_disturbances *d,
 		const char *kv[] = { "reason", rtm_disturb_keys[k], NULL };
 
 		if (known & (1u << k))
-			sample(p, "rtmeasure_run_disturbed", "", -1, kv,
-			       rtm_disturbances_find(d, rtm_disturb_keys[k]) ? "1" : "0");
+			rtm_prom_sample(p, "rtmeasure_run_disturbed", "", -1, kv,
+					rtm_disturbances_find(d, rtm_disturb_keys[k]) ? "1" : "0");
 	}
 }
 
@@ -571,25 +473,26 @@ int rtm_prom_write(FILE *f, enum rtm_prom_format fmt, const struct rtm_prom_targ
 	if (run && run->timer_irq)
 		timer_irq_metrics(&p, run->timer_irq);
 	if (run && run->trace_lost >= 0) {
-		family(&p, "rtmeasure_trace_events_lost", "counter", NULL,
-		       "Trace events the kernel dropped (buffer full) while tracing.");
-		counter_u64(&p, "rtmeasure_trace_events_lost", -1, NULL, (uint64_t)run->trace_lost);
+		rtm_prom_family(&p, "rtmeasure_trace_events_lost", "counter", NULL,
+				"Trace events the kernel dropped (buffer full) while tracing.");
+		rtm_prom_counter_u64(&p, "rtmeasure_trace_events_lost", -1, NULL,
+				     (uint64_t)run->trace_lost);
 	}
 	if (run && run->spikes_captured >= 0) {
-		family(&p, "rtmeasure_spikes_captured", "counter", NULL,
-		       "Spike windows (trace around a late wake-up) saved.");
-		counter_u64(&p, "rtmeasure_spikes_captured", -1, NULL,
-			    (uint64_t)run->spikes_captured);
+		rtm_prom_family(&p, "rtmeasure_spikes_captured", "counter", NULL,
+				"Spike windows (trace around a late wake-up) saved.");
+		rtm_prom_counter_u64(&p, "rtmeasure_spikes_captured", -1, NULL,
+				     (uint64_t)run->spikes_captured);
 	}
 	if (run && run->irq)
 		irq_metrics(&p, run->irq);
 	if (run && run->disturbed && run->disturb_known)
 		disturbed(&p, run->disturbed, run->disturb_known);
-	family(&p, "rtmeasure_build", "info", NULL, "rtmeasure's version.");
+	rtm_prom_family(&p, "rtmeasure_build", "info", NULL, "rtmeasure's version.");
 	{
 		const char *kv[] = { "version", PACKAGE_VERSION, NULL };
 
-		sample(&p, "rtmeasure_build", "_info", -1, kv, "1");
+		rtm_prom_sample(&p, "rtmeasure_build", "_info", -1, kv, "1");
 	}
 	if (fmt == RTM_PROM_OPENMETRICS)
 		fputs("# EOF\n", f);
@@ -689,28 +592,4 @@ int rtm_prom_write_result(FILE *f, enum rtm_prom_format fmt, const struct rtm_re
 	if (ret)
 		rtm_error_set(err, "cannot write the metrics: %s", strerror(-ret));
 	return ret;
-}
-
-/* The page's writers for the other families of present/ (prom_priv.h). */
-void rtm_prom_family(struct rtm_prom_page *p, const char *name, const char *type,
-		     const char *unit, const char *help)
-{
-	family(p, name, type, unit, help);
-}
-
-void rtm_prom_sample(struct rtm_prom_page *p, const char *name, int cpu,
-		     const char *const *extra, const char *value)
-{
-	sample(p, name, "", cpu, extra, value);
-}
-
-void rtm_prom_counter(struct rtm_prom_page *p, const char *name, int cpu,
-		      const char *const *extra, const char *value)
-{
-	counter(p, name, cpu, extra, value);
-}
-
-const char *rtm_prom_secs(char *buf, size_t len, uint64_t ns)
-{
-	return secs(buf, len, ns);
 }

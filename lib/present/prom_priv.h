@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * prom_priv.h - what the files of the Prometheus page share (prom.c writes
- * the page; prom_wakeup.c the families of rtmeasure wakeup's result).
+ * prom_priv.h - what the files of the Prometheus page share: prom_page.c's
+ * writers, which prom.c (the page) and prom_wakeup.c (the families of
+ * rtmeasure wakeup's result) write with.
  */
 #ifndef RTM_PROM_PRIV_H
 #define RTM_PROM_PRIV_H
@@ -29,18 +30,23 @@ struct rtm_prom_latency {
 /* The box's own tasks' waits, wake-up to switch-in (rtmeasure wakeup). */
 extern const struct rtm_prom_latency rtm_prom_task_latency;
 
-/*
- * A family's header (@type "counter", "gauge", "histogram" or "info"; @unit
- * NULL or "seconds"), then its samples: target labels, cpu="@cpu" when >= 0,
- * and the NULL-terminated key, value pairs of @extra.
- */
+/* The family's header (@type "counter", "gauge", "histogram" or "info"; @unit NULL or
+ * "seconds"); @name is the family name (OpenMetrics counters: no _total). */
 void rtm_prom_family(struct rtm_prom_page *p, const char *name, const char *type,
 		     const char *unit, const char *help);
-void rtm_prom_sample(struct rtm_prom_page *p, const char *name, int cpu,
+/*
+ * One sample: name+suffix{target labels, cpu="@cpu" when >= 0, @extra's pairs};
+ * @extra is a NULL-terminated list of key, value strings.
+ */
+void rtm_prom_sample(struct rtm_prom_page *p, const char *name, const char *suffix, int cpu,
 		     const char *const *extra, const char *value);
-/* A counter's _total (and _created in OpenMetrics); @name without _total. */
+void rtm_prom_sample_u64(struct rtm_prom_page *p, const char *name, const char *suffix,
+			 int cpu, const char *const *extra, uint64_t v);
+/* A counter's sample(s): _total, and _created in OpenMetrics; @name without _total. */
 void rtm_prom_counter(struct rtm_prom_page *p, const char *name, int cpu,
 		      const char *const *extra, const char *value);
+void rtm_prom_counter_u64(struct rtm_prom_page *p, const char *name, int cpu,
+			  const char *const *extra, uint64_t v);
 /* @ns as exact decimal seconds: "0.000035", "3.5", "0". */
 const char *rtm_prom_secs(char *buf, size_t len, uint64_t ns);
 

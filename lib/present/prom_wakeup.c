@@ -63,7 +63,7 @@ static void run_series(struct rtm_prom_page *p, const json_t *wk)
 		rtm_prom_family(p, bound, "gauge", "seconds",
 				"The bound of rtmeasure wakeup --above: waits longer than it are "
 				"counted.");
-		rtm_prom_sample(p, bound, -1, NULL, rtm_prom_secs(buf, sizeof(buf), v));
+		rtm_prom_sample(p, bound, "", -1, NULL, rtm_prom_secs(buf, sizeof(buf), v));
 		rtm_prom_family(p, above, "counter", NULL,
 				"Waits of the selected tasks longer than the --above bound, all "
 				"CPUs.");
@@ -81,7 +81,7 @@ static void run_series(struct rtm_prom_page *p, const json_t *wk)
 		rtm_prom_family(p, seen, "gauge", NULL,
 				"Selected tasks woken so far, each measured apart.");
 		snprintf(buf, sizeof(buf), "%" PRIu64, v);
-		rtm_prom_sample(p, seen, -1, NULL, buf);
+		rtm_prom_sample(p, seen, "", -1, NULL, buf);
 	}
 }
 
@@ -114,7 +114,7 @@ static void task_family(struct rtm_prom_page *p, const json_t *tasks, size_t n,
 		if (counter)
 			rtm_prom_counter(p, name, -1, kv, buf);
 		else
-			rtm_prom_sample(p, name, -1, kv, buf);
+			rtm_prom_sample(p, name, "", -1, kv, buf);
 	}
 }
 
