@@ -347,14 +347,17 @@ static int compare_parse(int argc, char **argv, struct compare_cmd_opts *o)
 }
 
 /* What a comparison weighs: decided by the baseline, every other run the same. */
-enum compare_kind { CK_LATENCY, CK_NOISE, CK_IO };
+enum compare_kind { CK_LATENCY, CK_NOISE, CK_IO, CK_WAKEUP };
 
 static const char *const kind_name[] = {
 	[CK_LATENCY] = "latency", [CK_NOISE] = "noise", [CK_IO] = "storage",
+	[CK_WAKEUP] = "wakeup",
 };
 
 static enum compare_kind kind_of(const struct rtm_result *r)
 {
+	if (json_object_get(r->sections, "wakeup"))	/* the box's own tasks, no probe */
+		return CK_WAKEUP;
 	if (!r->ncpus && json_object_get(r->sections, "io"))	/* rtmeasure io */
 		return CK_IO;
 	if (!r->ncpus && json_object_get(r->sections, "noise"))	/* rtmeasure noise */
@@ -371,10 +374,16 @@ static int add_run(struct rtm_compare *cmp, struct rtm_compare_io *cio, char **c
 	enum compare_kind k = r ? kind_of(r) : CK_LATENCY;
 	int ret;
 
-	if (r && !i && !j)	/* the baseline says which: latency, noise or storage */
+	if (r && !i && !j)	/* the baseline says which: latency, noise, storage or wakeup */
 		*kind = k;
 	if (r && k != *kind) {
 		rtm_result_free(r);
+		if (k == CK_WAKEUP || *kind == CK_WAKEUP)
+			return rtm_cli_fail("compare: %s is a %s result and %s a %s one: different "
+					    "quantities (rtmeasure wakeup measures the box's own "
+					    "tasks from wake-up to switch-in, not a probe's latency): "
+					    "compare wakeup results with wakeup results", rounds[i][j],
+					    kind_name[k], rounds[0][0], kind_name[*kind]);
 		return rtm_cli_fail("compare: %s is a %s result and %s a %s one: compare latency "
 				    "results (run, cyclic), noise results (rtmeasure noise) or "
 				    "storage results (rtmeasure io), one kind at a time",

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "present/compare_priv.h"
+#include "present/wakeup_print.h"
 #include "core/jsonutil.h"
 #include "core/units.h"
 
@@ -196,6 +197,11 @@ static void fill_fp(struct rtm_compare_run *run, const struct rtm_result *r)
 							(uint64_t)json_integer_value(v) * 1000));
 	fp[RTM_FP_SCHED] = fp_sched(opt);
 	fp[RTM_FP_MODE] = jstrdup(opt, "mode");
+	if (json_object_get(r->sections, "wakeup")) {	/* the box's own tasks: which ones */
+		rtm_wakeup_selection_text(buf, sizeof(buf), json_object_get(r->sections, "wakeup"));
+		free(fp[RTM_FP_MODE]);
+		fp[RTM_FP_MODE] = fmt_dup("wakeup: %s", buf);
+	}
 	/* an import whose source does not tell its length or its CPUs: unknown */
 	if (r->interrupted) {	/* "2.4 s of 60 s asked, stopped by SIGINT" (result/disturb.h) */
 		rtm_result_duration_text(r, buf, sizeof(buf));
@@ -467,8 +473,11 @@ static void add_warning(struct rtm_compare *c, int field)
 		len += (size_t)snprintf(text + len, cap - len, "%s%s: %.80s", i ? "; " : "",
 					c->runs[i].label, v ? v : "unknown");
 	}
+	/* two wakeup results: their selections took different tasks */
 	if (len < cap)
-		snprintf(text + len, cap - len, "): %s", rtm_fp_fields[field].unfair);
+		snprintf(text + len, cap - len, "): %s", field == RTM_FP_MODE &&
+			 c->runs[0].fp[field] && !strncmp(c->runs[0].fp[field], "wakeup: ", 8) ?
+			 "they measured different tasks" : rtm_fp_fields[field].unfair);
 	memcpy(w->text, text, sizeof(text));
 }
 

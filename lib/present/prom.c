@@ -16,12 +16,7 @@
 #include "core/jsonutil.h"
 #include "core/stats.h"
 #include "present/prom.h"
-
-struct page {
-	FILE *f;
-	enum rtm_prom_format fmt;
-	const struct rtm_prom_target *t;
-};
+#include "present/prom_priv.h"
 
 void rtm_prom_edges(uint64_t *le_ns)
 {
@@ -38,111 +33,6 @@ void rtm_prom_edges(uint64_t *le_ns)
 		decade *= 10;
 	}
 	le_ns[i] = rtm_hist_index_hi(rtm_hist_index(100000000));	/* 100 ms */
-}
-
-/* @ns as exact decimal seconds: "0.000035", "3.5", "0" */
-static const char *secs(char *buf, size_t len, uint64_t ns)
-{
-	int n = snprintf(buf, len, "%" PRIu64 ".%09" PRIu64, ns / 1000000000u, ns % 1000000000u);
-
-	while (n > 0 && buf[n - 1] == '0')
-		buf[--n] = '\0';
-	if (n > 0 && buf[n - 1] == '.')
-		buf[--n] = '\0';
-	return buf;
-}
-
-static void label_value(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '\\' || *s == '"')
-			fprintf(f, "\\%c", *s);
-		else if (*s == '\n')
-			fputs("\\n", f);
-		else
-			fputc(*s, f);
-	}
-}
-
-/* The family's header; @name is the family name (OpenMetrics counters: no _total). */
-static void family(struct page *p, const char *name, const char *type, const char *unit,
-		   const char *help)
-{
-	bool counter = !strcmp(type, "counter");
-
-	if (p->fmt == RTM_PROM_OPENMETRICS) {
-		fprintf(p->f, "# TYPE %s %s\n", name, type);
-		if (unit)
-			fprintf(p->f, "# UNIT %s %s\n", name, unit);
-		fprintf(p->f, "# HELP %s %s\n", name, help);
-	} else {
-		/* 0.0.4 names the counter's sample, and knows no info type */
-		const char *suffix = counter ? "_total" : !strcmp(type, "info") ? "_info" : "";
-
-		fprintf(p->f, "# HELP %s%s %s\n", name, suffix, help);
-		fprintf(p->f, "# TYPE %s%s %s\n", name, suffix,
-			!strcmp(type, "info") ? "gauge" : type);
-	}
-}
-
-/*
- * One sample: name+suffix{target labels, @cpu when >= 0, extra "k","v" pairs}.
- * @extra is a NULL-terminated list of key, value strings.
- */
-static void sample(struct page *p, const char *name, const char *suffix, int cpu,
-		   const char *const *extra, const char *value)
-{
-	const struct rtm_prom_target *t = p->t;
-
-	fprintf(p->f, "%s%s{", name, suffix);
-	if (cpu >= 0)
-		fprintf(p->f, "cpu=\"%d\",", cpu);
-	fputs("probe=\"", p->f);
-	label_value(p->f, t->probe);
-	fputs("\",host=\"", p->f);
-	label_value(p->f, t->host);
-	fputs("\",kernel=\"", p->f);
-	label_value(p->f, t->kernel);
-	fputs("\",preempt_model=\"", p->f);
-	label_value(p->f, t->preempt);
-	fputc('"', p->f);
-	for (; extra && extra[0]; extra += 2) {
-		fprintf(p->f, ",%s=\"", extra[0]);
-		label_value(p->f, extra[1]);
-		fputc('"', p->f);
-	}
-	fprintf(p->f, "} %s\n", value);
-}
-
-static void sample_u64(struct page *p, const char *name, const char *suffix, int cpu,
-		       const char *const *extra, uint64_t v)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), "%" PRIu64, v);
-	sample(p, name, suffix, cpu, extra, buf);
-}
-
-/* A counter's sample(s): _total, and _created in OpenMetrics. */
-static void counter(struct page *p, const char *name, int cpu, const char *const *extra,
-		    const char *value)
-{
-	char buf[40];
-
-	sample(p, name, "_total", cpu, extra, value);
-	if (p->fmt == RTM_PROM_OPENMETRICS) {
-		snprintf(buf, sizeof(buf), "%.3f", p->t->created_s);
-		sample(p, name, "_created", cpu, extra, buf);
-	}
-}
-
-static void counter_u64(struct page *p, const char *name, int cpu, const char *const *extra,
-			uint64_t v)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), "%" PRIu64, v);
-	counter(p, name, cpu, extra, buf);
 }
 
 static const double pct_q[RTM_PROM_NPCT] = { 0.99, 0.999, 0.9999 };
@@ -198,32 +88,45 @@ void rtm_prom_hist_from(struct rtm_prom_hist *out, const struct rtm_hist *h, uin
 		out->pct_known[k] = percentile(h, unplaced, pct_q[k], &out->pct_ns[k]);
 }
 
-static void histogram(struct page *p, const struct rtm_prom_cpu *cpus, int n)
+/* The probe's wake-up latency; the box's own tasks' (wakeup) have their own names. */
+static const struct rtm_prom_latency probe_latency = {
+	"rtmeasure_wakeup_latency_seconds",
+	"How late the probe thread ran after its timer expired (wake-up latency).",
+	"rtmeasure_wakeup_latency_max_seconds",
+	"Largest wake-up latency, exact, over the whole run or the latest interval.",
+	"rtmeasure_wakeup_latency_percentile_seconds",
+	"Wake-up latency percentile (nearest rank, within half a histogram bucket); "
+	"left out with fewer than 10 samples expected beyond it, or when it lies among "
+	"samples the source could not place.",
+};
+
+static void histogram(struct rtm_prom_page *p, const struct rtm_prom_latency *names,
+		      const struct rtm_prom_cpu *cpus, int n)
 {
-	static const char name[] = "rtmeasure_wakeup_latency_seconds";
+	const char *name = names->hist;
 	uint64_t le[RTM_PROM_NEDGES];
 	char buf[40], lebuf[40];
 	int i, e;
 
 	rtm_prom_edges(le);
-	family(p, name, "histogram", "seconds",
-	       "How late the probe thread ran after its timer expired (wake-up latency).");
+	rtm_prom_family(p, name, "histogram", "seconds", names->hist_help);
 	for (i = 0; i < n; i++) {
 		const struct rtm_prom_hist *h = &cpus[i].run;
 		const char *kv[] = { "le", lebuf, NULL };
 
 		for (e = 0; e < h->nle; e++) {
-			secs(lebuf, sizeof(lebuf), le[e]);
-			sample_u64(p, name, "_bucket", cpus[i].cpu, kv, h->le_count[e]);
+			rtm_prom_secs(lebuf, sizeof(lebuf), le[e]);
+			rtm_prom_sample_u64(p, name, "_bucket", cpus[i].cpu, kv, h->le_count[e]);
 		}
 		snprintf(lebuf, sizeof(lebuf), "+Inf");
-		sample_u64(p, name, "_bucket", cpus[i].cpu, kv, h->count);
-		sample_u64(p, name, "_count", cpus[i].cpu, NULL, h->count);
+		rtm_prom_sample_u64(p, name, "_bucket", cpus[i].cpu, kv, h->count);
+		rtm_prom_sample_u64(p, name, "_count", cpus[i].cpu, NULL, h->count);
 		if (h->has_sum)
-			sample(p, name, "_sum", cpus[i].cpu, NULL, secs(buf, sizeof(buf), h->sum_ns));
+			rtm_prom_sample(p, name, "_sum", cpus[i].cpu, NULL,
+					rtm_prom_secs(buf, sizeof(buf), h->sum_ns));
 		if (p->fmt == RTM_PROM_OPENMETRICS) {
 			snprintf(buf, sizeof(buf), "%.3f", p->t->created_s);
-			sample(p, name, "_created", cpus[i].cpu, NULL, buf);
+			rtm_prom_sample(p, name, "_created", cpus[i].cpu, NULL, buf);
 		}
 	}
 }
@@ -236,15 +139,14 @@ static const struct rtm_prom_hist *window(const struct rtm_prom_cpu *c, int w)
 	return c->run.count ? &c->run : NULL;
 }
 
-static void gauges(struct page *p, const struct rtm_prom_cpu *cpus, int n)
+static void gauges(struct rtm_prom_page *p, const struct rtm_prom_latency *names,
+		   const struct rtm_prom_cpu *cpus, int n)
 {
-	static const char maxname[] = "rtmeasure_wakeup_latency_max_seconds";
-	static const char qname[] = "rtmeasure_wakeup_latency_percentile_seconds";
+	const char *maxname = names->max, *qname = names->pct;
 	char buf[40];
 	int i, w, k;
 
-	family(p, maxname, "gauge", "seconds",
-	       "Largest wake-up latency, exact, over the whole run or the latest interval.");
+	rtm_prom_family(p, maxname, "gauge", "seconds", names->max_help);
 	for (w = 0; w < 2; w++)
 		for (i = 0; i < n; i++) {
 			const struct rtm_prom_hist *h = window(&cpus[i], w);
@@ -252,12 +154,10 @@ static void gauges(struct page *p, const struct rtm_prom_cpu *cpus, int n)
 
 			/* an imported maximum among unplaced samples is still exact */
 			if (h)
-				sample(p, maxname, "", cpus[i].cpu, kv, secs(buf, sizeof(buf), h->max_ns));
+				rtm_prom_sample(p, maxname, "", cpus[i].cpu, kv,
+						rtm_prom_secs(buf, sizeof(buf), h->max_ns));
 		}
-	family(p, qname, "gauge", "seconds",
-	       "Wake-up latency percentile (nearest rank, within half a histogram bucket); "
-	       "left out with fewer than 10 samples expected beyond it, or when it lies among "
-	       "samples the source could not place.");
+	rtm_prom_family(p, qname, "gauge", "seconds", names->pct_help);
 	for (w = 0; w < 2; w++)
 		for (i = 0; i < n; i++)
 			for (k = 0; k < RTM_PROM_NPCT; k++) {
@@ -265,28 +165,31 @@ static void gauges(struct page *p, const struct rtm_prom_cpu *cpus, int n)
 				const char *kv[] = { "percentile", pct_label[k],
 						     "window", w ? "interval" : "run", NULL };
 
-				if (h && h->pct_known[k])
-					sample(p, qname, "", cpus[i].cpu, kv,
-					       secs(buf, sizeof(buf), h->pct_ns[k]));
+				if (h && h->pct_known[k]) {
+					rtm_prom_secs(buf, sizeof(buf), h->pct_ns[k]);
+					rtm_prom_sample(p, qname, "", cpus[i].cpu, kv, buf);
+				}
 			}
 }
 
-static void counters(struct page *p, const struct rtm_prom_cpu *cpus, int n)
+static void counters(struct rtm_prom_page *p, const struct rtm_prom_cpu *cpus, int n)
 {
 	int i;
 
-	family(p, "rtmeasure_overruns", "counter", NULL,
+	rtm_prom_family(p, "rtmeasure_overruns", "counter", NULL,
 	       "Timer periods the probe missed entirely (it woke more than one period late).");
 	for (i = 0; i < n; i++)
-		counter_u64(p, "rtmeasure_overruns", cpus[i].cpu, NULL, cpus[i].overruns);
-	family(p, "rtmeasure_implied_samples", "counter", NULL,
+		rtm_prom_counter_u64(p, "rtmeasure_overruns", cpus[i].cpu, NULL, cpus[i].overruns);
+	rtm_prom_family(p, "rtmeasure_implied_samples", "counter", NULL,
 	       "Coordinated-omission samples implied by missed periods (not in the histogram).");
 	for (i = 0; i < n; i++)
-		counter_u64(p, "rtmeasure_implied_samples", cpus[i].cpu, NULL, cpus[i].implied);
+		rtm_prom_counter_u64(p, "rtmeasure_implied_samples", cpus[i].cpu, NULL,
+				     cpus[i].implied);
 }
 
 /* One counter per handler source (kind, name): @key "total_ns" in seconds, or "count". */
-static void handler_series(struct page *p, const json_t *srcs, const char *name, const char *key)
+static void handler_series(struct rtm_prom_page *p, const json_t *srcs, const char *name,
+			   const char *key)
 {
 	char buf[40];
 	size_t i;
@@ -299,14 +202,14 @@ static void handler_series(struct page *p, const json_t *srcs, const char *name,
 			"source", json_string_value(json_object_get(s, "name")) ?: "", NULL };
 
 		if (!strcmp(key, "total_ns"))
-			counter(p, name, -1, kv, secs(buf, sizeof(buf), v));
+			rtm_prom_counter(p, name, -1, kv, rtm_prom_secs(buf, sizeof(buf), v));
 		else
-			counter_u64(p, name, -1, kv, v);
+			rtm_prom_counter_u64(p, name, -1, kv, v);
 	}
 }
 
 /* sections.irq: per-IRQ counts per CPU, and handler times when traced */
-static void irq_metrics(struct page *p, const json_t *irq)
+static void irq_metrics(struct rtm_prom_page *p, const json_t *irq)
 {
 	const json_t *irqs = rtm_json_path(irq, "interrupts.irqs");
 	const json_t *srcs = rtm_json_path(irq, "handlers.sources");
@@ -314,8 +217,8 @@ static void irq_metrics(struct page *p, const json_t *irq)
 	size_t i, k;
 
 	if (json_array_size(irqs)) {
-		family(p, "rtmeasure_irq_interrupts", "counter", NULL,
-		       "Interrupts per source and CPU during the run (/proc/interrupts).");
+		rtm_prom_family(p, "rtmeasure_irq_interrupts", "counter", NULL,
+				"Interrupts per source and CPU during the run (/proc/interrupts).");
 		for (i = 0; i < json_array_size(irqs); i++) {
 			const json_t *q = json_array_get(irqs, i);
 			const json_t *counts = json_object_get(q, "counts");
@@ -332,16 +235,16 @@ static void irq_metrics(struct page *p, const json_t *irq)
 
 				snprintf(buf, sizeof(buf), "%" JSON_INTEGER_FORMAT,
 					 json_integer_value(json_array_get(counts, k)));
-				counter(p, "rtmeasure_irq_interrupts", (int)cpu, kv, buf);
+				rtm_prom_counter(p, "rtmeasure_irq_interrupts", (int)cpu, kv, buf);
 			}
 		}
 	}
 	if (!json_array_size(srcs))
 		return;
-	family(p, "rtmeasure_irq_handler_seconds", "counter", "seconds",
+	rtm_prom_family(p, "rtmeasure_irq_handler_seconds", "counter", "seconds",
 	       "Time spent in interrupt and softirq handlers during the run (irq/softirq tracepoints).");
 	handler_series(p, srcs, "rtmeasure_irq_handler_seconds", "total_ns");
-	family(p, "rtmeasure_irq_handler_invocations", "counter", NULL,
+	rtm_prom_family(p, "rtmeasure_irq_handler_invocations", "counter", NULL,
 	       "Interrupt and softirq handler runs during the run (irq/softirq tracepoints).");
 	handler_series(p, srcs, "rtmeasure_irq_handler_invocations", "count");
 }
@@ -358,14 +261,14 @@ static bool json_u64(const json_t *o, const char *key, uint64_t *v)
 }
 
 /* One per-CPU series of sections.noise: a counter or gauge of @key (ns -> s when @ns). */
-static void noise_series(struct page *p, const json_t *cpus, const char *name, const char *type,
-			 const char *key, bool ns, const char *help)
+static void noise_series(struct rtm_prom_page *p, const json_t *cpus, const char *name,
+			 const char *type, const char *key, bool ns, const char *help)
 {
 	const json_t *c;
 	char buf[40];
 	size_t i;
 
-	family(p, name, type, ns ? "seconds" : NULL, help);
+	rtm_prom_family(p, name, type, ns ? "seconds" : NULL, help);
 	json_array_foreach(cpus, i, c) {
 		uint64_t v, gaps;
 		int cpu = (int)json_integer_value(json_object_get(c, "cpu"));
@@ -376,13 +279,13 @@ static void noise_series(struct page *p, const json_t *cpus, const char *name, c
 		if (!strcmp(type, "gauge") && (!json_u64(c, "gaps", &gaps) || !gaps))
 			continue;
 		if (ns)
-			secs(buf, sizeof(buf), v);
+			rtm_prom_secs(buf, sizeof(buf), v);
 		else
 			snprintf(buf, sizeof(buf), "%" PRIu64, v);
 		if (!strcmp(type, "counter"))
-			counter(p, name, cpu, NULL, buf);
+			rtm_prom_counter(p, name, cpu, NULL, buf);
 		else
-			sample(p, name, "", cpu, NULL, buf);
+			rtm_prom_sample(p, name, "", cpu, NULL, buf);
 	}
 }
 
@@ -394,7 +297,7 @@ static void noise_series(struct page *p, const json_t *cpus, const char *name, c
  * One series of histogram @name from @h, for @cpu (-1: none) and the label
  * @key="@value" (@key NULL: none).
  */
-static void hist_series(struct page *p, const char *name, int cpu, const char *key,
+static void hist_series(struct rtm_prom_page *p, const char *name, int cpu, const char *key,
 			const char *value, const struct rtm_hist *h)
 {
 	const char *kv[] = { key ?: "le", value, key ? "le" : NULL, NULL, NULL };
@@ -408,20 +311,21 @@ static void hist_series(struct page *p, const char *name, int cpu, const char *k
 	rtm_prom_edges(le);
 	rtm_prom_hist_from(&ph, h, 0, 0);
 	for (e = 0; e < ph.nle; e++) {
-		secs(lebuf, sizeof(lebuf), le[e]);
-		sample_u64(p, name, "_bucket", cpu, kv, ph.le_count[e]);
+		rtm_prom_secs(lebuf, sizeof(lebuf), le[e]);
+		rtm_prom_sample_u64(p, name, "_bucket", cpu, kv, ph.le_count[e]);
 	}
 	snprintf(lebuf, sizeof(lebuf), "+Inf");
-	sample_u64(p, name, "_bucket", cpu, kv, ph.count);
-	sample_u64(p, name, "_count", cpu, key ? own : NULL, ph.count);
-	sample(p, name, "_sum", cpu, key ? own : NULL, secs(buf, sizeof(buf), ph.sum_ns));
+	rtm_prom_sample_u64(p, name, "_bucket", cpu, kv, ph.count);
+	rtm_prom_sample_u64(p, name, "_count", cpu, key ? own : NULL, ph.count);
+	rtm_prom_sample(p, name, "_sum", cpu, key ? own : NULL,
+			rtm_prom_secs(buf, sizeof(buf), ph.sum_ns));
 	if (p->fmt == RTM_PROM_OPENMETRICS) {
 		snprintf(buf, sizeof(buf), "%.3f", p->t->created_s);
-		sample(p, name, "_created", cpu, key ? own : NULL, buf);
+		rtm_prom_sample(p, name, "_created", cpu, key ? own : NULL, buf);
 	}
 }
 
-static void json_histograms(struct page *p, const json_t *cpus, const char *name,
+static void json_histograms(struct rtm_prom_page *p, const json_t *cpus, const char *name,
 			    const char *key, const char *help)
 {
 	struct rtm_hist *h = rtm_hist_alloc();
@@ -431,7 +335,7 @@ static void json_histograms(struct page *p, const json_t *cpus, const char *name
 
 	if (!h)
 		return;
-	family(p, name, "histogram", "seconds", help);
+	rtm_prom_family(p, name, "histogram", "seconds", help);
 	json_array_foreach(cpus, i, c) {
 		/* a histogram that does not check out is left out, not shown wrong */
 		if (rtm_hist_from_json(h, json_object_get(c, key), &err))
@@ -447,7 +351,7 @@ static void json_histograms(struct page *p, const json_t *cpus, const char *name
  * a histogram of the latency from the planned issue time, of the service time
  * and of the issue's lateness; the misses and failed requests; the deadline.
  */
-static void io_metrics(struct page *p, const json_t *io)
+static void io_metrics(struct rtm_prom_page *p, const json_t *io)
 {
 	static const struct { const char *key, *name, *help; } figs[] = {
 		{ "latency", "rtmeasure_io_latency_seconds", "Storage request latency from its "
@@ -459,7 +363,7 @@ static void io_metrics(struct page *p, const json_t *io)
 	};
 	const json_t *ops = json_object_get(io, "ops"), *op;
 	struct rtm_prom_target t = *p->t;
-	struct page ip = { p->f, p->fmt, &t };
+	struct rtm_prom_page ip = { p->f, p->fmt, &t };
 	struct rtm_hist *h = rtm_hist_alloc();
 	struct rtm_error err = { "" };
 	const char *name;
@@ -473,32 +377,33 @@ static void io_metrics(struct page *p, const json_t *io)
 	}
 	snprintf(t.probe, sizeof(t.probe), "io");
 	for (k = 0; k < sizeof(figs) / sizeof(figs[0]); k++) {
-		family(&ip, figs[k].name, "histogram", "seconds", figs[k].help);
+		rtm_prom_family(&ip, figs[k].name, "histogram", "seconds", figs[k].help);
 		json_object_foreach((json_t *)ops, name, op)
 			if (!rtm_hist_from_json(h, json_object_get(op, figs[k].key), &err))
 				hist_series(&ip, figs[k].name, -1, "op", name, h);
 	}
 	rtm_hist_free(h);
-	family(&ip, "rtmeasure_io_misses", "counter", NULL,
+	rtm_prom_family(&ip, "rtmeasure_io_misses", "counter", NULL,
 	       "Storage requests completed later than the deadline after their planned time.");
 	json_object_foreach((json_t *)ops, name, op) {
 		const char *kv[] = { "op", name, NULL };
 
 		if (json_u64(op, "misses", &v))
-			counter_u64(&ip, "rtmeasure_io_misses", -1, kv, v);
+			rtm_prom_counter_u64(&ip, "rtmeasure_io_misses", -1, kv, v);
 	}
-	family(&ip, "rtmeasure_io_errors", "counter", NULL,
+	rtm_prom_family(&ip, "rtmeasure_io_errors", "counter", NULL,
 	       "Storage requests that failed (in no histogram).");
 	json_object_foreach((json_t *)ops, name, op) {
 		const char *kv[] = { "op", name, NULL };
 
 		if (json_u64(op, "errors", &v))
-			counter_u64(&ip, "rtmeasure_io_errors", -1, kv, v);
+			rtm_prom_counter_u64(&ip, "rtmeasure_io_errors", -1, kv, v);
 	}
 	if (json_u64(io, "deadline_ns", &v) && v) {
-		family(&ip, "rtmeasure_io_deadline_seconds", "gauge", "seconds",
+		rtm_prom_family(&ip, "rtmeasure_io_deadline_seconds", "gauge", "seconds",
 		       "The deadline a storage request's latency is a miss above.");
-		sample(&ip, "rtmeasure_io_deadline_seconds", "", -1, NULL, secs(buf, sizeof(buf), v));
+		rtm_prom_sample(&ip, "rtmeasure_io_deadline_seconds", "", -1, NULL,
+				rtm_prom_secs(buf, sizeof(buf), v));
 	}
 }
 
@@ -508,7 +413,7 @@ static void io_metrics(struct page *p, const json_t *io)
  * laid over every gap; a live page those laid so far (each gap once its CPU's
  * events are drained, within a second), so the counters only grow.
  */
-static void noise_causes(struct page *p, const json_t *cpus)
+static void noise_causes(struct rtm_prom_page *p, const json_t *cpus)
 {
 	static const char name[] = "rtmeasure_noise_cause_seconds";
 	static const char *const classes[] = {
@@ -524,7 +429,7 @@ static void noise_causes(struct page *p, const json_t *cpus)
 		any |= json_is_object(json_object_get(c, "causes"));
 	if (!any)
 		return;
-	family(p, name, "counter", "seconds",
+	rtm_prom_family(p, name, "counter", "seconds",
 	       "Time of the gaps by cause (noise --trace): the innermost interrupt, softirq, "
 	       "NMI or other thread in each gap, RT throttling, and what no event explains.");
 	json_array_foreach(cpus, i, c) {
@@ -536,7 +441,8 @@ static void noise_causes(struct page *p, const json_t *cpus)
 
 			snprintf(key, sizeof(key), "%s_ns", classes[k]);
 			if (json_u64(causes, key, &v))
-				counter(p, name, cpu, kv, secs(buf, sizeof(buf), v));
+				rtm_prom_counter(p, name, cpu, kv,
+						 rtm_prom_secs(buf, sizeof(buf), v));
 		}
 	}
 }
@@ -545,11 +451,11 @@ static void noise_causes(struct page *p, const json_t *cpus)
  * sections.noise: noise, sampled time, gaps, largest gap and the gap histogram
  * per CPU, labelled probe="noise"; with noise --trace the time by cause.
  */
-static void noise_metrics(struct page *p, const json_t *noise)
+static void noise_metrics(struct rtm_prom_page *p, const json_t *noise)
 {
 	const json_t *cpus = json_object_get(noise, "cpus");
 	struct rtm_prom_target t = *p->t;
-	struct page np = { p->f, p->fmt, &t };
+	struct rtm_prom_page np = { p->f, p->fmt, &t };
 
 	if (!json_array_size(cpus))
 		return;
@@ -574,7 +480,7 @@ static void noise_metrics(struct page *p, const json_t *noise)
  * expiry to the interrupt running it, the IRQ part of each wake-up (rtla's IRQ
  * column), and the starts and expiries the trace could not pair.
  */
-static void timer_irq_metrics(struct page *p, const json_t *sec)
+static void timer_irq_metrics(struct rtm_prom_page *p, const json_t *sec)
 {
 	static const char um[] = "rtmeasure_timer_irq_unmatched";
 	const json_t *cpus = json_object_get(sec, "cpus"), *c;
@@ -587,26 +493,27 @@ static void timer_irq_metrics(struct page *p, const json_t *sec)
 	json_histograms(p, cpus, "rtmeasure_timer_irq_delay_seconds", "delay",
 			"Delay from the probe's timer expiry to the interrupt that runs it "
 			"(the IRQ part of the wake-up latency).");
-	family(p, um, "counter", NULL, "Probe timer starts without their expiry in the trace "
-	       "(event=\"start\") and expiries without their start (event=\"expire\").");
+	rtm_prom_family(p, um, "counter", NULL, "Probe timer starts without their expiry in the "
+			"trace (event=\"start\") and expiries without their start "
+			"(event=\"expire\").");
 	json_array_foreach(cpus, i, c) {
 		int cpu = (int)json_integer_value(json_object_get(c, "cpu"));
 
 		kv[1] = "start";
 		if (json_u64(c, "unmatched_starts", &v))
-			counter_u64(p, um, cpu, kv, v);
+			rtm_prom_counter_u64(p, um, cpu, kv, v);
 		kv[1] = "expire";
 		if (json_u64(c, "unmatched_expires", &v))
-			counter_u64(p, um, cpu, kv, v);
+			rtm_prom_counter_u64(p, um, cpu, kv, v);
 	}
 }
 
 /* 1 for each way the run was disturbed, 0 for the others known; reason="shared_cpus", ... */
-static void disturbed(struct page *p, const struct rtm_disturbances *d, unsigned int known)
+static void disturbed(struct rtm_prom_page *p, const struct rtm_disturbances *d, unsigned int known)
 {
 	int k;
 
-	family(p, "rtmeasure_run_disturbed", "gauge", NULL,
+	rtm_prom_family(p, "rtmeasure_run_disturbed", "gauge", NULL,
 	       "1 when the run was disturbed this way (shared_cpus: another rtmeasure measured "
 	       "its CPUs; interrupted: a signal stopped it before its duration; missed_periods: "
 	       "over 1% of its periods missed; hypervisor, emulated: a VM or an emulator).");
@@ -614,21 +521,26 @@ static void disturbed(struct page *p, const struct rtm_disturbances *d, unsigned
 		const char *kv[] = { "reason", rtm_disturb_keys[k], NULL };
 
 		if (known & (1u << k))
-			sample(p, "rtmeasure_run_disturbed", "", -1, kv,
-			       rtm_disturbances_find(d, rtm_disturb_keys[k]) ? "1" : "0");
+			rtm_prom_sample(p, "rtmeasure_run_disturbed", "", -1, kv,
+					rtm_disturbances_find(d, rtm_disturb_keys[k]) ? "1" : "0");
 	}
 }
 
 int rtm_prom_write(FILE *f, enum rtm_prom_format fmt, const struct rtm_prom_target *t,
 		   const struct rtm_prom_cpu *cpus, int n, const struct rtm_prom_run *run)
 {
-	struct page p = { f, fmt, t };
+	struct rtm_prom_page p = { f, fmt, t };
 
-	if (n > 0) {	/* a noise run measures no wake-ups */
-		histogram(&p, cpus, n);
-		gauges(&p, cpus, n);
+	if (n > 0 && run && run->wakeup) {	/* the box's own tasks: no probe, no periods */
+		histogram(&p, &rtm_prom_task_latency, cpus, n);
+		gauges(&p, &rtm_prom_task_latency, cpus, n);
+	} else if (n > 0) {	/* a noise run measures no wake-ups */
+		histogram(&p, &probe_latency, cpus, n);
+		gauges(&p, &probe_latency, cpus, n);
 		counters(&p, cpus, n);
 	}
+	if (run && run->wakeup)
+		rtm_prom_wakeup_tasks(&p, run->wakeup);
 	if (run && run->noise)
 		noise_metrics(&p, run->noise);
 	if (run && run->timer_irq)
@@ -636,25 +548,26 @@ int rtm_prom_write(FILE *f, enum rtm_prom_format fmt, const struct rtm_prom_targ
 	if (run && run->io)
 		io_metrics(&p, run->io);
 	if (run && run->trace_lost >= 0) {
-		family(&p, "rtmeasure_trace_events_lost", "counter", NULL,
-		       "Trace events the kernel dropped (buffer full) while tracing.");
-		counter_u64(&p, "rtmeasure_trace_events_lost", -1, NULL, (uint64_t)run->trace_lost);
+		rtm_prom_family(&p, "rtmeasure_trace_events_lost", "counter", NULL,
+				"Trace events the kernel dropped (buffer full) while tracing.");
+		rtm_prom_counter_u64(&p, "rtmeasure_trace_events_lost", -1, NULL,
+				     (uint64_t)run->trace_lost);
 	}
 	if (run && run->spikes_captured >= 0) {
-		family(&p, "rtmeasure_spikes_captured", "counter", NULL,
-		       "Spike windows (trace around a late wake-up) saved.");
-		counter_u64(&p, "rtmeasure_spikes_captured", -1, NULL,
-			    (uint64_t)run->spikes_captured);
+		rtm_prom_family(&p, "rtmeasure_spikes_captured", "counter", NULL,
+				"Spike windows (trace around a late wake-up) saved.");
+		rtm_prom_counter_u64(&p, "rtmeasure_spikes_captured", -1, NULL,
+				     (uint64_t)run->spikes_captured);
 	}
 	if (run && run->irq)
 		irq_metrics(&p, run->irq);
 	if (run && run->disturbed && run->disturb_known)
 		disturbed(&p, run->disturbed, run->disturb_known);
-	family(&p, "rtmeasure_build", "info", NULL, "rtmeasure's version.");
+	rtm_prom_family(&p, "rtmeasure_build", "info", NULL, "rtmeasure's version.");
 	{
 		const char *kv[] = { "version", PACKAGE_VERSION, NULL };
 
-		sample(&p, "rtmeasure_build", "_info", -1, kv, "1");
+		rtm_prom_sample(&p, "rtmeasure_build", "_info", -1, kv, "1");
 	}
 	if (fmt == RTM_PROM_OPENMETRICS)
 		fputs("# EOF\n", f);
@@ -712,10 +625,13 @@ int rtm_prom_write_result(FILE *f, enum rtm_prom_format fmt, const struct rtm_re
 		return rtm_error_setn(err, -ENOMEM, "out of memory");
 	/*
 	 * a noise run's page (rtmeasure_build_info too) says probe="noise", a storage
-	 * run's probe="io", a run of
-	 * the kernel's timerlat tracer (cyclic --backend timerlat) probe="timerlat"
+	 * run's probe="io", a run of the kernel's timerlat tracer (cyclic --backend
+	 * timerlat) probe="timerlat", rtmeasure wakeup's (the box's own tasks, no
+	 * probe of rtmeasure) probe="wakeup"
 	 */
-	rtm_prom_target_from_sysinfo(&t, r->sysinfo, !r->ncpus && json_object_get(r->sections,
+	run.wakeup = json_object_get(r->sections, "wakeup");
+	rtm_prom_target_from_sysinfo(&t, r->sysinfo, run.wakeup ? "wakeup" :
+				     !r->ncpus && json_object_get(r->sections,
 				     "noise") ? "noise" : !r->ncpus && json_object_get(r->sections,
 				     "io") ? "io" : !strcmp(json_string_value(
 				     json_object_get(r->options, "backend")) ?: "", "timerlat") ?

@@ -38,11 +38,13 @@ struct rtm_prom_target {
 	char host[128];
 	char kernel[128];
 	char preempt[32];	/* "none", "voluntary", "full", "rt", ... or "unknown" */
-	char probe[16];		/* "timer"; the noise series say "noise" */
+	char probe[16];		/* "timer"; "noise", "timerlat", "wakeup" for those runs */
 	double created_s;	/* Unix time the run started (OpenMetrics _created) */
 };
 
 #define RTM_PROM_NEDGES	31
+/* tasks with per-task series (comm, pid labels), the longest waits: cardinality bound */
+#define RTM_PROM_WAKEUP_TASKS	20
 #define RTM_PROM_NPCT	3	/* p99, p99.9, p99.99 */
 
 /* One histogram reduced to what the page shows: cheap to copy, exact. */
@@ -87,6 +89,11 @@ struct rtm_prom_run {
 	const json_t *timer_irq;	/* sections.timer_irq (or a live copy of it), or NULL */
 	const json_t *io;		/* sections.io (rtmeasure io), or NULL */
 	/*
+	 * sections.wakeup (or a live copy), or NULL: the CPUs are then the box's own
+	 * tasks' waits (rtmeasure_task_wakeup_*), not a probe's, with its tasks
+	 */
+	const json_t *wakeup;
+	/*
 	 * What disturbed the run (result/disturb.h), or NULL; rtmeasure_run_disturbed
 	 * gives the keys whose bit (1 << index in rtm_disturb_keys) is in @disturb_known
 	 */
@@ -112,8 +119,11 @@ void rtm_prom_target_from_sysinfo(struct rtm_prom_target *t, const json_t *sysin
  *
  * Writes the series of @n CPUs and @run to @f in @fmt (OpenMetrics ends with
  * "# EOF"). With @n 0 the wake-up latency families are left out (a noise
- * run); @run->noise adds the noise series (probe="noise"). A percentile that lies among unplaced samples is left out rather
- * than guessed, and so is the histogram's _sum when those samples exist.
+ * run); @run->noise adds the noise series (probe="noise"); with @run->wakeup
+ * the CPUs' figures are the box's own tasks' waits, named
+ * rtmeasure_task_wakeup_latency_* and without the probe's overruns, and the
+ * tasks' series follow. A percentile that lies among unplaced samples is left
+ * out rather than guessed, and so is the histogram's _sum when those samples exist.
  * Returns 0 or -errno of the stream.
  */
 int rtm_prom_write(FILE *f, enum rtm_prom_format fmt, const struct rtm_prom_target *t,

@@ -463,10 +463,12 @@ int rtm_promhttp_publish(struct rtm_promhttp *s, const struct rtm_prom_cpu *cpus
 	json_decref((json_t *)s->run.irq);
 	json_decref((json_t *)s->run.noise);
 	json_decref((json_t *)s->run.timer_irq);
+	json_decref((json_t *)s->run.wakeup);
 	s->run = *run;
 	s->run.irq = run->irq ? json_deep_copy(run->irq) : NULL;
 	s->run.noise = run->noise ? json_deep_copy(run->noise) : NULL;
 	s->run.timer_irq = run->timer_irq ? json_deep_copy(run->timer_irq) : NULL;
+	s->run.wakeup = run->wakeup ? json_deep_copy(run->wakeup) : NULL;
 	if (run->disturbed) {
 		s->disturbed = *run->disturbed;
 		s->run.disturbed = &s->disturbed;
@@ -493,6 +495,7 @@ void rtm_promhttp_stop(struct rtm_promhttp *s)
 	json_decref((json_t *)s->run.irq);
 	json_decref((json_t *)s->run.noise);
 	json_decref((json_t *)s->run.timer_irq);
+	json_decref((json_t *)s->run.wakeup);
 	pthread_mutex_destroy(&s->lock);
 	free(s->cpus);
 	free(s);

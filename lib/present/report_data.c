@@ -16,6 +16,7 @@
 #include "present/html.h"
 #include "present/report.h"
 #include "present/report_priv.h"
+#include "present/wakeup_print.h"
 #include "core/units.h"
 #include "result/disturb.h"
 
@@ -300,8 +301,17 @@ void rtm_report_result_desc(char *buf, size_t len, const struct rtm_result *r, u
 	const char *pol = json_string_value(json_object_get(sched, "policy"));
 	char interval[32], sc[48], dur[32], ld[256] = "";
 	struct rtm_report_desc_in d = { .samples = samples };
+	const json_t *wk = json_object_get(r->sections, "wakeup");
 	size_t k, l;
 
+	if (wk) {	/* rtmeasure wakeup: the tasks it took, not a probe's interval */
+		rtm_wakeup_selection_text(ld, sizeof(ld), wk);
+		snprintf(buf, len, "wake-up to switch-in of %s, %llu waits, %s, kernel %s", ld,
+			 (unsigned long long)samples, r->duration_ns ? rtm_fmt_duration(dur,
+			 sizeof(dur), r->duration_ns) : "duration ?",
+			 rtm_json_path_str(r->sysinfo, "kernel.release") ?: "?");
+		return;
+	}
 	if (json_is_integer(iv))
 		d.interval = rtm_fmt_ns(interval, sizeof(interval),
 					(uint64_t)json_integer_value(iv));

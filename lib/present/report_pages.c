@@ -18,6 +18,7 @@
 #include "present/rtholds_print.h"
 #include "present/census_print.h"
 #include "present/timerirq_print.h"
+#include "present/wakeup_print.h"
 #include "result/disturb.h"
 #include "result/summary.h"
 #include "core/units.h"
@@ -257,12 +258,18 @@ static const char *level_class(const char *level)
 	       "info";
 }
 
+/* A wakeup result holds the box's own tasks' waits, not the probe's latency: said first. */
+static const char *report_kind(const struct rtm_result *r)
+{
+	return json_object_get(r->sections, "wakeup") ? "Task wake-up report" : "Latency report";
+}
+
 /* The page's title, what was measured, and the warnings that frame every number. */
 static void html_head(const struct rtm_result *r, FILE *f)
 {
 	char title[256], m[96];
 
-	snprintf(title, sizeof(title), "Latency report: %s, %s",
+	snprintf(title, sizeof(title), "%s: %s, %s", report_kind(r),
 		 rtm_json_path_str(r->sysinfo, "hostname") ?: "host " UNKNOWN,
 		 rtm_json_path_str(r->sysinfo, "kernel.release") ?: "kernel " UNKNOWN);
 	rtm_html_begin(f, title);
@@ -471,6 +478,7 @@ static void write_html(struct rtm_report_ctx *c, FILE *f, const struct rtm_summa
 		       int nrows)
 {
 	html_head(c->r, f);
+	rtm_wakeup_html(f, json_object_get(c->r->sections, "wakeup"));	/* rtmeasure wakeup */
 	html_summary_section(c, f, rows, nrows);
 	html_plots(c, f);
 	html_irqs(c->r, f);
@@ -492,12 +500,13 @@ static void write_md(struct rtm_report_ctx *c, FILE *f, const struct rtm_summary
 	size_t j;
 
 	fmt_measured(m, sizeof(m), r);
-	fprintf(f, "# Latency report: %s, %s\n\n%s %s, started %s, %s%s\n\n",
+	fprintf(f, "# %s: %s, %s\n\n%s %s, started %s, %s%s\n\n", report_kind(r),
 		rtm_json_path_str(r->sysinfo, "hostname") ?: "host " UNKNOWN,
 		rtm_json_path_str(r->sysinfo, "kernel.release") ?: "kernel " UNKNOWN, r->tool,
 		r->command, r->created, m, r->interrupted && !r->stop_signal[0] ? " (interrupted)" :
 		"");
 	rtm_report_banner(r, f, false);
+	rtm_wakeup_md(f, json_object_get(r->sections, "wakeup"));	/* rtmeasure wakeup */
 	fputs("| CPU | samples | min | avg |", f);
 	for (k = 0; k < SHOWN_PCTS; k++)
 		fprintf(f, " %s |", pct_names[k]);

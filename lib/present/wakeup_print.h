@@ -22,4 +22,21 @@ void rtm_wakeup_fprint_tasks(FILE *f, const json_t *wk);
  */
 void rtm_wakeup_fprint_census(FILE *f, const json_t *wk);
 
+/*
+ * The tasks @wk's selection took: "real-time tasks (fifo, rr, deadline)", "tasks of
+ * policy other", "the threads of process 1234", "the threads named cyclictest".
+ */
+void rtm_wakeup_selection_text(char *buf, size_t len, const json_t *wk);
+
+/*
+ * One sentence saying what a wakeup result measured (the box's own tasks, from
+ * wake-up to switch-in, the selection) and that it is not the timer probe's
+ * wake-up latency, so no reader takes one for the other.
+ */
+void rtm_wakeup_what_text(char *buf, size_t len, const json_t *wk);
+
+/* report.html's and report.md's section: what was measured, the tasks table. */
+void rtm_wakeup_html(FILE *f, const json_t *wk);
+void rtm_wakeup_md(FILE *f, const json_t *wk);
+
 #endif

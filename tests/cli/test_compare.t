@@ -234,4 +234,27 @@ ok $? "its overflowed samples are warned about"
 echo "$out" | grep -q 'p99 of loaded is unknown: it lies among the 709 samples beyond'
 ok $? "no p99 verdict where the rank lies among them"
 rm -rf "$imp"
+# two results of rtmeasure wakeup (the box's own tasks, e.g. on two kernels): the same
+# statistics as any two runs, and the tasks they took named; a wakeup result against a
+# timer-probe one is refused in one line, either way round (different quantities)
+W="$RTM_TESTDATA/results/vm-6.18-wakeup"
+WB="$RTM_TESTDATA/results/vm-6.18-wakeup-b"
+L="$RTM_TESTDATA/results/vm-6.18-load"
+run_cmd compare --json "$W" "$WB"
+[ "$rc" -eq 0 ] && [ "$(echo "$out" | jq -r '.runs[0].fingerprint.mode')" = "wakeup: real-time tasks (fifo, rr, deadline)" ]
+ok $? "compare of two wakeup results: exit 0, the tasks they took in the fingerprint"
+p99=$(pct "$W/result.json" 99)
+[ "$(echo "$out" | jq '.runs[0].all.p99_ns')" = "$p99" ]
+ok $? "the baseline's p99 over all CPUs is its buckets' ($p99 ns)"
+[ "$(echo "$out" | jq '.comparisons[0].verdicts | length')" -eq 4 ]
+ok $? "a verdict for each percentile"
+jq -c '.sections.wakeup.selection = {"by": "comm", "comm": "cyclictest"}' "$WB/result.json" >"$tmp/wkcomm.json"
+run_cmd compare "$W" "$tmp/wkcomm.json"
+[ "$rc" -eq 0 ] && echo "$out" | grep -q '^warning: different probe mode (.*wakeup: the threads named cyclictest): they measured different tasks$'
+ok $? "different selections warned: they measured different tasks"
+expect_usage_error "compare of a wakeup result and a timer-probe result" compare "$W" "$L"
+echo "$err" | grep -q "vm-6.18-load is a latency result and .*vm-6.18-wakeup a wakeup one: different quantities"
+ok $? "which names both kinds and says they are different quantities"
+expect_usage_error "the same the other way round" compare "$L" "$W"
+expect_usage_error "a wakeup round among timer-probe rounds" compare "$L,$W" "$L"
 done_testing

@@ -114,6 +114,47 @@ expect_usage_error "compare of a noise result" compare "$N" "$R"
 echo "$err" | grep -q "vm-6.18-noise a noise one"
 ok $? "compare says which input is a noise result (mixed kinds are refused)"
 
+# a result of rtmeasure wakeup: the box's own tasks' waits, wake-up to switch-in, under
+# names that say so (not the probe's wake-up latency), and at most 20 tasks with
+# their own series (comm, pid, tgid labels)
+W="$RTM_TESTDATA/results/vm-6.18-wakeup"
+run_cmd export --prometheus "$W"
+n0=$(jq '.cpus[] | select(.cpu == 0) | .hist.count' "$W/result.json")
+[ "$rc" -eq 0 ] && echo "$out" | grep -q "^rtmeasure_task_wakeup_latency_seconds_count{cpu=\"0\",probe=\"wakeup\",.*} $n0\$"
+ok $? "export --prometheus of a wakeup result: rtmeasure_task_wakeup_latency_seconds, CPU 0's $n0 waits, probe=\"wakeup\""
+! echo "$out" | grep -q 'probe="timer"' && ! echo "$out" | grep -q '^rtmeasure_wakeup_latency' &&
+	! echo "$out" | grep -q '^rtmeasure_overruns'
+ok $? "no series of the timer probe (its name, its label, its overruns)"
+comm=$(jq -r '.sections.wakeup.tasks[0] | "comm=\"\(.comm)\",pid=\"\(.pid)\",tgid=\"\(.tgid)\""' "$W/result.json")
+max=$(jq -r '.sections.wakeup.tasks[0].max_ns' "$W/result.json")
+sec=$(awk -v n="$max" 'BEGIN { printf "%.9f", n / 1e9 }' | sed 's/0*$//')
+echo "$out" | grep '^rtmeasure_task_wakeup_per_task_max_seconds{' | grep -qF "$comm} $sec"
+ok $? "the longest-waiting task's max ($max ns) labelled $comm"
+[ "$(echo "$out" | grep -c '^rtmeasure_task_wakeup_per_task_wakeups_total{')" -eq \
+  "$(jq '.sections.wakeup.tasks | length' "$W/result.json")" ]
+ok $? "one per-task series a task of sections.wakeup.tasks"
+echo "$out" | grep -q "^rtmeasure_task_wakeups_above_total{.*} $(jq .sections.wakeup.above "$W/result.json")\$"
+ok $? "the waits over --above, all CPUs"
+if command -v promtool >/dev/null; then
+	echo "$out" | promtool check metrics >/dev/null 2>&1
+	ok $? "promtool check metrics accepts the wakeup page"
+fi
+# more tasks than the bound: 20 series, the longest waits
+jq '.sections.wakeup.tasks = [range(30) as $i | .sections.wakeup.tasks[0] | .pid = 1000 + $i | .max_ns = 1000 * (30 - $i)]' \
+	"$W/result.json" >"$t/many.json"
+run_cmd export --prometheus "$t/many.json"
+[ "$rc" -eq 0 ] && [ "$(echo "$out" | grep -c '^rtmeasure_task_wakeup_per_task_max_seconds{')" -eq 20 ] &&
+	echo "$out" | grep -q 'pid="1019"' && ! echo "$out" | grep -q 'pid="1020"'
+ok $? "at most 20 tasks get series, the longest waits"
+run_cmd export --openmetrics "$W"
+[ "$rc" -eq 0 ] && [ "$(echo "$out" | tail -n1)" = "# EOF" ] &&
+	echo "$out" | grep -q '^# UNIT rtmeasure_task_wakeup_latency_seconds seconds$'
+ok $? "export --openmetrics of a wakeup result"
+run_cmd export --prometheus-textfile "$t/wakeup.prom" "$W"
+[ "$rc" -eq 0 ] && grep -q '^rtmeasure_task_wakeup_latency_seconds_bucket{cpu="1",' "$t/wakeup.prom"
+ok $? "--prometheus-textfile of a wakeup result"
+rm -f "$t/wakeup.prom" "$t/many.json"
+
 # monitor serves the same page while its dashboard runs (--no-rt: no root needed)
 "$RTMEASURE" monitor --no-rt --once --refresh 2s --prometheus 0 >"$t/mon.out" 2>"$t/mon.err" &
 mpid=$!

@@ -197,4 +197,28 @@ fi
 jq '.sections.noise.cpus[0].hist.buckets = "x"' "$N/result.json" >"$tmp/badnoise.json"
 expect_usage_error "report: a damaged noise section" report "$tmp/badnoise.json" -o "$tmp/bn"
 [ ! -e "$tmp/bn" ]; ok $? "nothing written for a damaged noise section"
+# a result of rtmeasure wakeup: the box's own tasks' waits, said as such before any number
+W="$data/vm-6.18-wakeup"
+run_cmd report "$W" -o "$tmp/wk"
+ok $rc "report of a wakeup result exits 0 ($err)"
+md="$tmp/wk/report.md"
+grep -q "^# Task wake-up report: " "$md" && grep -q "^## The box's tasks: wake-up to switch-in$" "$md"
+ok $? "report.md: titled a task wake-up report, with the section of the box's tasks"
+grep -q "waits from each wake-up to the switch-in, tasks taken: real-time tasks (fifo, rr, deadline)" "$md" &&
+	grep -q "Not rtmeasure's timer probe" "$md"
+ok $? "report.md says what was measured (the selection) and that it is not the timer probe's"
+[ "$(grep -n "Not rtmeasure's timer probe" "$md" | cut -d: -f1)" -lt \
+  "$(grep -n '^| CPU | samples' "$md" | cut -d: -f1)" ]
+ok $? "said before the latency table"
+row=$(jq -r '.sections.wakeup.tasks[0] | "| \(.pid) | \(.tgid) | \(.comm | gsub("_"; "\\_")) | \(.policy) \(.rt_priority) | \(.count) |"' "$W/result.json")
+grep -qF "$row" "$md"
+ok $? "the longest-waiting task's row ($row)"
+[ "$(grep -c '^| [0-9]* | [0-9]* | .* | [a-z]* [0-9]* | ' "$md")" -eq "$(jq '.sections.wakeup.tasks | length' "$W/result.json")" ]
+ok $? "one row a task of sections.wakeup.tasks"
+grep -q "<h2>The box&#39;s tasks: wake-up to switch-in</h2>\|<h2>The box's tasks: wake-up to switch-in</h2>" "$tmp/wk/report.html" &&
+	grep -q "<h1>Task wake-up report: " "$tmp/wk/report.html"
+ok $? "report.html: the same section"
+grep -q "^subtitle_text = 'wake-up to switch-in of real-time tasks (fifo, rr, deadline), $(jq '[.cpus[].hist.count] | add' "$W/result.json") waits" \
+	"$tmp/wk/plots/data/histogram.gp"
+ok $? "the plots' subtitle names the waits, not a probe's interval and priority"
 done_testing
