@@ -6,6 +6,19 @@
 : "${RTMEASURE:?RTMEASURE must name the built rtmeasure binary (make check sets it)}"
 : "${RTM_TESTDATA:?RTM_TESTDATA must name tests/data (make check sets it)}"
 
+# Command-level tests (*.t) take their CPU locks in a lock directory of their
+# own: a measurement another test or a user runs meanwhile is never seen by
+# them (no "another rtmeasure" warning in a line they count), and theirs never
+# disturbs a measuring test's wait for a quiet box. A test of the locks sets
+# its own. Integration tests keep the box's directory: they must see others.
+case "$0" in
+*.t)
+	if [ -z "${RTMEASURE_LOCK_DIR:-}" ] && [ -n "${RTM_BUILDDIR:-}" ]; then
+		RTMEASURE_LOCK_DIR="$RTM_BUILDDIR/tests/cli/locks-$(basename "$0" .t)"
+		mkdir -p "$RTMEASURE_LOCK_DIR" && export RTMEASURE_LOCK_DIR
+	fi ;;
+esac
+
 tap_n=0
 tap_fail=0
 
