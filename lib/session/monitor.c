@@ -206,9 +206,7 @@ int rtm_mon_tracing_on(struct rtm_mon *mo)
 			snprintf(mo->message, sizeof(mo->message), "no tracing: %s", err.msg);
 			return -1;
 		}
-		mo->irqtrace = rtm_trace_create(&io, NULL);
-		mo->acct = mo->irqtrace ?
-			   rtm_irqacct_alloc((int)sysconf(_SC_NPROCESSORS_CONF)) : NULL;
+		mo->acct = rtm_irqacct_alloc((int)sysconf(_SC_NPROCESSORS_CONF));
 		/*
 		 * --rt-hold: RT tasks holding a CPU, from sched_switch; --timer-irq:
 		 * the timer IRQ part of the wake-ups. Both "whenever tracing", which
@@ -220,6 +218,15 @@ int rtm_mon_tracing_on(struct rtm_mon *mo)
 		    !(mo->hold = rtm_session_stream_start(&hm, &err)))
 			snprintf(mo->holdline, sizeof(mo->holdline),
 				 "no RT hold or timer IRQ report: %.200s", err.msg);
+		/*
+		 * The handler times from the stream when it carries the IRQ events
+		 * (the census wants them): one instance fewer to drain and decode.
+		 */
+		if (mo->acct && !rtm_stream_tap_irq(mo->hold, rtm_irqacct_event, mo->acct) &&
+		    !(mo->irqtrace = rtm_trace_create(&io, NULL))) {
+			rtm_irqacct_free(mo->acct);
+			mo->acct = NULL;
+		}
 	}
 	rtm_stream_resume(mo->hold);
 	rtm_trace_start(mo->trace);

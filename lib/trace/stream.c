@@ -47,6 +47,8 @@ struct rtm_stream {
 	bool paused;
 	uint64_t wakeup_fn;		/* hrtimer_wakeup, for --timer-irq */
 	char own_name[24];		/* this process in the census's words */
+	rtm_event_cb tap;		/* every event also here (rtm_stream_tap_irq()) */
+	void *tap_ctx;
 };
 
 void rtm_stream_read_steal(int64_t *steal, int n)
@@ -308,6 +310,16 @@ struct rtm_stream *rtm_stream_start(const struct rtm_stream_opts *o, struct rtm_
 	return st;
 }
 
+bool rtm_stream_tap_irq(struct rtm_stream *st, rtm_event_cb cb, void *ctx)
+{
+	/* the census and the gap causes are the consumers that bring the IRQ events */
+	if (!st || (!st->census && !st->attr))
+		return false;
+	st->tap = cb;
+	st->tap_ctx = ctx;
+	return true;
+}
+
 const struct rtm_trace *rtm_stream_trace(const struct rtm_stream *st)
 {
 	return st ? st->trace : NULL;
@@ -392,6 +404,8 @@ static int stream_event(const struct rtm_event *ev, void *ctx)
 		ret = rtm_noiseattr_event(ev, st->attr);
 	if (!ret && st->census)
 		ret = rtm_census_event(ev, st->census);
+	if (!ret && st->tap)
+		ret = st->tap(ev, st->tap_ctx);
 	return ret;
 }
 
