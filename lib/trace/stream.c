@@ -16,6 +16,7 @@
 #include "box/rt.h"
 #include "box/smi.h"
 #include "core/clock.h"
+#include "core/fileio.h"
 #include "core/grow.h"
 #include "core/task.h"
 #include "irq/irq.h"
@@ -56,12 +57,18 @@ void rtm_stream_read_steal(int64_t *steal, int n)
 	struct rtm_error err = { "" };
 	struct rtm_irq_snap snap;
 	long hz = sysconf(_SC_CLK_TCK);
-	int i;
+	size_t len;
+	char *buf;
+	int i, ret;
 
 	for (i = 0; i < n; i++)
 		steal[i] = -1;
 	memset(&snap, 0, sizeof(snap));
-	if (rtm_irq_snap_read("/", &snap, &err) || hz <= 0) {
+	/* /proc/stat alone: the census asks at every drain, interrupts and softirqs are not its */
+	buf = rtm_read_all("/", "/proc/stat", &len);
+	ret = buf ? rtm_irq_parse_stat(&snap, buf, len, "/proc/stat", &err) : -1;
+	free(buf);
+	if (ret || hz <= 0) {
 		rtm_irq_snap_release(&snap);
 		return;
 	}
