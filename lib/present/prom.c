@@ -192,7 +192,7 @@ void rtm_prom_hist_from(struct rtm_prom_hist *out, const struct rtm_hist *h, uin
 		/* a bound at or above the unplaced samples' floor: count unknown */
 		if (unplaced && (!unplaced_above_ns || le[e] >= unplaced_above_ns))
 			break;
-		/* each bound is a bucket's top: the samples <= it are those of its bucket and below */
+		/* each bound is a bucket's top: the samples <= it are its bucket's and below */
 		end = rtm_hist_index(le[e]) + 1;
 		for (end = end < hi ? end : hi; i < end; i++)
 			cum += h->counts[i];

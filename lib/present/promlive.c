@@ -72,9 +72,9 @@ static void shared_note(const struct rtm_session_opts *m, const struct rtm_prom_
 	if (best)
 		snprintf(buf, len, " (no CPU is free of probes: the server runs on the measured "
 			 "CPUs %s, where each scrape takes about %.0f us of CPU to format its "
-			 "%zu-byte page, and the scraper's own work lands there too; leave a CPU out of "
-			 "the measured ones to keep both off the probes)", list, (double)best / 1e3,
-			 bytes);
+			 "%zu-byte page, and the scraper's own work lands there too; leave a CPU "
+			 "out of the measured ones to keep both off the probes)", list,
+			 (double)best / 1e3, bytes);
 	else
 		snprintf(buf, len, " (no CPU is free of probes: the server runs on the measured "
 			 "CPUs %s)", list);
