@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,15 +94,64 @@ void rtm_hist_free(struct rtm_hist *h)
 	free(h);
 }
 
+/*
+ * The counters that can be non-zero, [*lo, *hi): those from min_ns's to
+ * max_ns's (every writer keeps its counts between them; hist.h). Empty when
+ * nothing was recorded.
+ */
+static inline void hist_span(const struct rtm_hist *h, unsigned int *lo, unsigned int *hi)
+{
+	if (!h->count) {
+		*lo = *hi = 0;
+		return;
+	}
+	*lo = rtm_hist_index(h->min_ns > RTM_HIST_MAX_NS ? RTM_HIST_MAX_NS : h->min_ns);
+	*hi = rtm_hist_index(h->max_ns > RTM_HIST_MAX_NS ? RTM_HIST_MAX_NS : h->max_ns) + 1;
+}
+
+/* Zero the counters of @h in [@lo, @hi) that lie outside [@keep_lo, @keep_hi). */
+static void hist_clear_outside(struct rtm_hist *h, unsigned int lo, unsigned int hi,
+			       unsigned int keep_lo, unsigned int keep_hi)
+{
+	if (keep_lo >= keep_hi) {
+		if (lo < hi)
+			memset(&h->counts[lo], 0, (hi - lo) * sizeof(h->counts[0]));
+		return;
+	}
+	if (lo < keep_lo)
+		memset(&h->counts[lo], 0, ((hi < keep_lo ? hi : keep_lo) - lo) *
+		       sizeof(h->counts[0]));
+	if (hi > keep_hi) {
+		lo = lo > keep_hi ? lo : keep_hi;
+		memset(&h->counts[lo], 0, (hi - lo) * sizeof(h->counts[0]));
+	}
+}
+
 /**
  * rtm_hist_copy - snapshot @src into @dst
  * @dst: destination
  * @src: source
+ *
+ * Only the counters between the two histograms' min and max are touched: a
+ * snapshot of a live histogram reads a few kilobytes of the 72 it spans.
  */
 void rtm_hist_copy(struct rtm_hist *dst, const struct rtm_hist *src)
 {
-	if (dst != src)
-		memcpy(dst, src, sizeof(*dst));
+	unsigned int dlo, dhi, slo, shi;
+
+	if (dst == src)
+		return;
+	hist_span(dst, &dlo, &dhi);
+	/*
+	 * The span from the min and max as copied: under a writer (a snapshot
+	 * retried under a sequence count) the counters copied are those @dst's
+	 * header claims, so a later copy into @dst clears the right ones.
+	 */
+	memcpy(dst, src, offsetof(struct rtm_hist, counts));
+	hist_span(dst, &slo, &shi);
+	hist_clear_outside(dst, dlo, dhi, slo, shi);
+	if (slo < shi)
+		memcpy(&dst->counts[slo], &src->counts[slo], (shi - slo) * sizeof(src->counts[0]));
 }
 
 static inline void hist_minmax(struct rtm_hist *h, uint64_t lo_ns, uint64_t hi_ns)
@@ -243,14 +293,16 @@ int rtm_hist_diff(struct rtm_hist *dst, const struct rtm_hist *later,
 		  const struct rtm_hist *earlier)
 {
 	uint64_t lmin = later->min_ns, lmax = later->max_ns;
-	unsigned int i, first = RTM_HIST_NCOUNTS, last = 0;
+	unsigned int i, first = RTM_HIST_NCOUNTS, last = 0, lo, hi, dlo, dhi;
 
 	if (earlier->count > later->count || earlier->saturated > later->saturated ||
 	    earlier->sum_ns > later->sum_ns || earlier->sum_sq > later->sum_sq)
 		return -EINVAL;
 	if (earlier->count && (earlier->min_ns < lmin || earlier->max_ns > lmax))
 		return -EINVAL;
-	for (i = 0; i < RTM_HIST_NCOUNTS; i++)
+	/* @earlier's counters lie within @later's span (its min and max do) */
+	hist_span(later, &lo, &hi);
+	for (i = lo; i < hi; i++)
 		if (earlier->counts[i] > later->counts[i])
 			return -EINVAL;
 
@@ -258,7 +310,10 @@ int rtm_hist_diff(struct rtm_hist *dst, const struct rtm_hist *later,
 		rtm_hist_copy(dst, later);
 		return 0;
 	}
-	for (i = 0; i < RTM_HIST_NCOUNTS; i++) {
+	hist_span(dst, &dlo, &dhi);
+	if (dst != later && dst != earlier)
+		hist_clear_outside(dst, dlo, dhi, lo, hi);
+	for (i = lo; i < hi; i++) {
 		dst->counts[i] = later->counts[i] - earlier->counts[i];
 		if (dst->counts[i]) {
 			if (first == RTM_HIST_NCOUNTS)
@@ -283,6 +338,34 @@ int rtm_hist_diff(struct rtm_hist *dst, const struct rtm_hist *later,
 		dst->min_ns = lmin;
 	if (dst->max_ns > lmax)
 		dst->max_ns = lmax;
+	return 0;
+}
+
+/**
+ * rtm_hist_diff_max - the max_ns rtm_hist_diff() would give, without the difference
+ * @later: the later snapshot
+ * @earlier: an earlier snapshot of the same histogram (its counters are not checked)
+ *
+ * Scans down from the top of @later until a counter differs, so it costs the
+ * counters above the new maximum, not all of them. 0 when nothing was added.
+ */
+uint64_t rtm_hist_diff_max(const struct rtm_hist *later, const struct rtm_hist *earlier)
+{
+	enum { BLOCK = 32 };
+	unsigned int lo, hi, i;
+
+	if (later->count <= earlier->count)
+		return 0;
+	if (later->saturated > earlier->saturated || later->max_ns > earlier->max_ns)
+		return later->max_ns;	/* its bucket's top, clamped to max, is max */
+	hist_span(later, &lo, &hi);
+	/* whole blocks compared by memcmp (vectorised), the counters of the block that differs */
+	while (hi - lo >= BLOCK && !memcmp(&later->counts[hi - BLOCK], &earlier->counts[hi - BLOCK],
+					   BLOCK * sizeof(later->counts[0])))
+		hi -= BLOCK;
+	for (i = hi; i-- > lo;)
+		if (later->counts[i] != earlier->counts[i])
+			return idx_hi(i) < later->max_ns ? idx_hi(i) : later->max_ns;
 	return 0;
 }
 
@@ -402,9 +485,12 @@ static unsigned int hist_skip(const struct rtm_hist *h, unsigned int idx, uint64
  */
 void rtm_hist_percentiles(const struct rtm_hist *h, const double *ps, int n, uint64_t *out)
 {
-	unsigned int idx = 0;
+	unsigned int idx, lo, hi;
 	uint64_t below = 0, rank;
 	int j;
+
+	hist_span(h, &lo, &hi);	/* the counters below min's are empty */
+	idx = lo;
 
 	for (j = 0; j < n; j++) {
 		double p = ps[j];
@@ -423,7 +509,7 @@ void rtm_hist_percentiles(const struct rtm_hist *h, const double *ps, int n, uin
 		}
 		rank = hist_rank(h->count, p);
 		if (rank <= below) {
-			idx = 0;
+			idx = lo;
 			below = 0;
 		}
 		idx = hist_skip(h, idx, &below, rank);
@@ -432,7 +518,7 @@ void rtm_hist_percentiles(const struct rtm_hist *h, const double *ps, int n, uin
 		if (idx == RTM_HIST_NCOUNTS) {
 			/* counters add up to less than count: inconsistent */
 			out[j] = h->max_ns;
-			idx = 0;
+			idx = lo;
 			below = 0;
 			continue;
 		}

@@ -39,11 +39,12 @@ static const double pct_q[RTM_PROM_NPCT] = { 0.99, 0.999, 0.9999 };
 static const char *const pct_label[RTM_PROM_NPCT] = { "99", "99.9", "99.99" };
 
 /*
- * Percentile @q (0..1) of @h when @unplaced more samples lie above all of it;
- * false when the rank falls among those, or when too few samples lie beyond
- * it for it to be a number (rtm_pct_defined(), the tables' "-").
+ * The rank of percentile @q (0..1) of @h when @unplaced more samples lie above
+ * all of it, as a percentile of @h alone into *@p; false when the rank falls
+ * among those, or when too few samples lie beyond it for it to be a number
+ * (rtm_pct_defined(), the tables' "-").
  */
-static bool percentile(const struct rtm_hist *h, uint64_t unplaced, double q, uint64_t *v)
+static bool percentile_of(const struct rtm_hist *h, uint64_t unplaced, double q, double *p)
 {
 	uint64_t total = h->count + unplaced, rank;
 
@@ -54,18 +55,17 @@ static bool percentile(const struct rtm_hist *h, uint64_t unplaced, double q, ui
 		rank = 1;
 	if (rank > h->count)
 		return false;
-	*v = rtm_hist_percentile(h, 100.0 * (double)rank / (double)h->count);
+	*p = 100.0 * (double)rank / (double)h->count;
 	return true;
 }
 
 void rtm_prom_hist_from(struct rtm_prom_hist *out, const struct rtm_hist *h, uint64_t unplaced,
 			uint64_t unplaced_above_ns)
 {
-	uint64_t le[RTM_PROM_NEDGES], cum = 0;
-	struct rtm_hist_bucket b;
-	unsigned int pos = 0;
-	bool more = rtm_hist_next(h, &pos, &b);
-	int e, k;
+	uint64_t le[RTM_PROM_NEDGES], cum = 0, v[RTM_PROM_NPCT];
+	unsigned int i = 0, hi = 0, end;
+	double ps[RTM_PROM_NPCT];
+	int e, k, n = 0;
 
 	memset(out, 0, sizeof(*out));
 	rtm_prom_edges(le);
@@ -73,19 +73,30 @@ void rtm_prom_hist_from(struct rtm_prom_hist *out, const struct rtm_hist *h, uin
 	out->sum_ns = h->sum_ns;
 	out->has_sum = !unplaced;
 	out->max_ns = h->count ? h->max_ns : 0;
+	/* the counters outside min's to max's are empty (hist.h): only those between are summed */
+	if (h->count) {
+		i = rtm_hist_index(h->min_ns < RTM_HIST_MAX_NS ? h->min_ns : RTM_HIST_MAX_NS);
+		hi = rtm_hist_index(h->max_ns < RTM_HIST_MAX_NS ? h->max_ns : RTM_HIST_MAX_NS) + 1;
+	}
 	for (e = 0; e < RTM_PROM_NEDGES; e++) {
 		/* a bound at or above the unplaced samples' floor: count unknown */
 		if (unplaced && (!unplaced_above_ns || le[e] >= unplaced_above_ns))
 			break;
-		while (more && b.hi_ns <= le[e]) {
-			cum += b.count;
-			more = rtm_hist_next(h, &pos, &b);
-		}
+		/* each bound is a bucket's top: the samples <= it are its bucket's and below */
+		end = rtm_hist_index(le[e]) + 1;
+		for (end = end < hi ? end : hi; i < end; i++)
+			cum += h->counts[i];
 		out->le_count[e] = cum;
 	}
 	out->nle = e;
+	/* the percentiles known, ascending, in one pass */
 	for (k = 0; k < RTM_PROM_NPCT; k++)
-		out->pct_known[k] = percentile(h, unplaced, pct_q[k], &out->pct_ns[k]);
+		if ((out->pct_known[k] = percentile_of(h, unplaced, pct_q[k], &ps[n])))
+			n++;
+	rtm_hist_percentiles(h, ps, n, v);
+	for (k = 0, n = 0; k < RTM_PROM_NPCT; k++)
+		if (out->pct_known[k])
+			out->pct_ns[k] = v[n++];
 }
 
 /* The probe's wake-up latency; the box's own tasks' (wakeup) have their own names. */

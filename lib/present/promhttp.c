@@ -41,7 +41,6 @@
 #define IDLE_TIMEOUT_S		5
 #define REQUEST_MEMORY		(16 * 1024)	/* request line + headers */
 #define REQUEST_DEADLINE_MS	5000		/* from accept to a complete request */
-#define REAP_PERIOD_MS		250
 /* MHD's own limits sit above ours: a new connection must reach us to evict a slow one */
 #define MHD_CONNECTIONS		(2 * MAX_CONNECTIONS)
 
@@ -60,6 +59,7 @@ struct rtm_promhttp {
 	pthread_mutex_t lock;
 	pthread_mutex_t conn_lock;	/* the slots; held while a socket is shut down */
 	pthread_cond_t reap_cond;
+	uint64_t reap_at_ms;		/* the reaper's next wake-up, 0: none (conn_lock) */
 	pthread_t reaper;
 	bool reaper_started, stopping;
 	struct conn_slot conns[MHD_CONNECTIONS];
@@ -152,6 +152,13 @@ static void make_room(struct rtm_promhttp *s, const struct conn_slot *fresh)
 		end_conn(victim);
 }
 
+/* A connection starts waiting for its request (conn_lock held): the reaper told if idle. */
+static void reap_watch(struct rtm_promhttp *s)
+{
+	if (!s->reap_at_ms)
+		pthread_cond_signal(&s->reap_cond);
+}
+
 /* libmicrohttpd's connection notices: a slot from accept to close. */
 static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
 			  enum MHD_ConnectionNotificationCode code)
@@ -185,6 +192,7 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
 		memcpy(&c->addr, addr->client_addr, sizeof(struct sockaddr_in));
 	*socket_context = c;
 	make_room(s, c);
+	reap_watch(s);
 out:
 	pthread_mutex_unlock(&s->conn_lock);
 }
@@ -201,6 +209,8 @@ static void set_pending(struct rtm_promhttp *s, struct MHD_Connection *conn, boo
 	pthread_mutex_lock(&s->conn_lock);
 	c->pending = pending;
 	c->since_ms = rtm_clock_ms(CLOCK_MONOTONIC);
+	if (pending)
+		reap_watch(s);
 	pthread_mutex_unlock(&s->conn_lock);
 }
 
@@ -229,30 +239,44 @@ static int init_reap_cond(struct rtm_promhttp *s)
 	return ret;
 }
 
-/* The reaper: ends every request not complete REQUEST_DEADLINE_MS after it started. */
+/* A connection's deadline passed; until then the reaper sleeps (0: nothing pending). */
+static uint64_t reap_due(struct rtm_promhttp *s, uint64_t now)
+{
+	uint64_t next = 0;
+	int i;
+
+	for (i = 0; i < MHD_CONNECTIONS; i++) {
+		struct conn_slot *c = &s->conns[i];
+
+		if (!c->used || !c->pending || c->ended)
+			continue;
+		if (now - c->since_ms >= REQUEST_DEADLINE_MS)
+			end_conn(c);
+		else if (!next || c->since_ms + REQUEST_DEADLINE_MS < next)
+			next = c->since_ms + REQUEST_DEADLINE_MS;
+	}
+	return next;
+}
+
+/*
+ * The reaper: ends every request not complete REQUEST_DEADLINE_MS after it
+ * started. It wakes at the earliest deadline, or when a connection starts
+ * waiting and it had none: never on a period, as it may share a measured CPU.
+ */
 static void *reaper(void *arg)
 {
 	struct rtm_promhttp *s = arg;
 	struct timespec until;
-	uint64_t now;
-	int i;
 
 	pthread_mutex_lock(&s->conn_lock);
 	while (!s->stopping) {
-		now = rtm_clock_ms(CLOCK_MONOTONIC);
-		for (i = 0; i < MHD_CONNECTIONS; i++) {
-			struct conn_slot *c = &s->conns[i];
-
-			if (c->used && c->pending && !c->ended &&
-			    now - c->since_ms >= REQUEST_DEADLINE_MS)
-				end_conn(c);
+		s->reap_at_ms = reap_due(s, rtm_clock_ms(CLOCK_MONOTONIC));
+		if (!s->reap_at_ms) {
+			pthread_cond_wait(&s->reap_cond, &s->conn_lock);
+			continue;
 		}
-		clock_gettime(CLOCK_MONOTONIC, &until);
-		until.tv_nsec += REAP_PERIOD_MS * 1000000L;
-		if (until.tv_nsec >= 1000000000L) {
-			until.tv_sec++;
-			until.tv_nsec -= 1000000000L;
-		}
+		until.tv_sec = (time_t)(s->reap_at_ms / 1000);
+		until.tv_nsec = (long)(s->reap_at_ms % 1000) * 1000000L;
 		pthread_cond_timedwait(&s->reap_cond, &s->conn_lock, &until);
 	}
 	pthread_mutex_unlock(&s->conn_lock);

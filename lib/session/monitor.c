@@ -41,18 +41,33 @@ double rtm_mon_elapsed_s(const struct rtm_mon *mo)
 	return now > mo->start_ns ? (double)(now - mo->start_ns) / 1e9 : 0;
 }
 
-static void mon_fill(struct rtm_mon_cpu *mc)
+static void mon_fill(struct rtm_mon_cpu *mc, const struct rtm_hist *h)
 {
-	const struct rtm_hist *h = mc->view;
+	static const double ps[] = { 99, 99.9 };
+	uint64_t pv[2];
 
+	rtm_hist_percentiles(h, ps, 2, pv);	/* one pass for both */
 	mc->samples = h->count;
 	mc->min_ns = h->count ? h->min_ns : 0;
 	mc->max_ns = h->max_ns;
 	mc->avg_ns = rtm_hist_mean(h);
-	mc->p99_ns = rtm_hist_percentile(h, 99);
-	mc->p999_ns = rtm_hist_percentile(h, 99.9);
+	mc->p99_ns = pv[0];
+	mc->p999_ns = pv[1];
 	mc->cur_ns = mc->snap.last_ns;
 	mc->overruns = mc->snap.overruns - mc->base_overruns;
+}
+
+void rtm_mon_cpu_update(struct rtm_mon_cpu *mc)
+{
+	const struct rtm_hist *h = mc->cur;
+
+	/* the interval's maximum, as the difference of the two snapshots has it */
+	memmove(mc->spark, mc->spark + 1, sizeof(mc->spark) - sizeof(mc->spark[0]));
+	mc->spark[RTM_MON_SPARK - 1] = rtm_hist_diff_max(mc->cur, mc->prev);
+	/* after a reset, the figures since; else those of the snapshot itself, uncopied */
+	if ((mc->base->count || mc->base_samples) && !rtm_hist_diff(mc->view, mc->cur, mc->base))
+		h = mc->view;
+	mon_fill(mc, h);
 }
 
 /* Snapshots of every CPU: the figures since the start (or the last reset). */
@@ -63,24 +78,12 @@ static void refresh_cpus(struct rtm_mon *mo)
 	for (i = 0; i < mo->n; i++) {
 		struct rtm_mon_cpu *mc = &mo->cpus[i];
 		struct rtm_hist *t;
-		uint64_t imax = 0;
 
 		t = mc->prev;		/* the previous snapshot becomes "prev" */
 		mc->prev = mc->cur;
 		mc->cur = t;
 		rtm_probe_timer_snapshot(mo->p, i, &mc->snap, mc->cur, NULL);
-		/* the interval's maximum, from the difference of two snapshots */
-		if (rtm_hist_diff(mc->view, mc->cur, mc->prev) == 0 && mc->view->count)
-			imax = mc->view->max_ns;
-		memmove(mc->spark, mc->spark + 1, sizeof(mc->spark) - sizeof(mc->spark[0]));
-		mc->spark[RTM_MON_SPARK - 1] = imax;
-		if (mc->base->count || mc->base_samples) {
-			if (rtm_hist_diff(mc->view, mc->cur, mc->base))
-				rtm_hist_copy(mc->view, mc->cur);
-		} else {
-			rtm_hist_copy(mc->view, mc->cur);
-		}
-		mon_fill(mc);
+		rtm_mon_cpu_update(mc);
 	}
 }
 
@@ -98,7 +101,7 @@ void rtm_mon_reset(struct rtm_mon *mo)
 		mc->base_samples = mc->base->count ? mc->base->count : 1;
 		mc->base_overruns = mc->snap.overruns;
 		memset(mc->spark, 0, sizeof(mc->spark));
-		mon_fill(mc);
+		mon_fill(mc, mc->view);
 	}
 	snprintf(mo->message, sizeof(mo->message), "statistics reset");
 }
@@ -204,9 +207,7 @@ int rtm_mon_tracing_on(struct rtm_mon *mo)
 			snprintf(mo->message, sizeof(mo->message), "no tracing: %s", err.msg);
 			return -1;
 		}
-		mo->irqtrace = rtm_trace_create(&io, NULL);
-		mo->acct = mo->irqtrace ?
-			   rtm_irqacct_alloc((int)sysconf(_SC_NPROCESSORS_CONF)) : NULL;
+		mo->acct = rtm_irqacct_alloc((int)sysconf(_SC_NPROCESSORS_CONF));
 		/*
 		 * --rt-hold: RT tasks holding a CPU, from sched_switch; --timer-irq:
 		 * the timer IRQ part of the wake-ups. Both "whenever tracing", which
@@ -218,6 +219,15 @@ int rtm_mon_tracing_on(struct rtm_mon *mo)
 		    !(mo->hold = rtm_session_stream_start(&hm, &err)))
 			snprintf(mo->holdline, sizeof(mo->holdline),
 				 "no RT hold or timer IRQ report: %.200s", err.msg);
+		/*
+		 * The handler times from the stream when it carries the IRQ events
+		 * (the census wants them): one instance fewer to drain and decode.
+		 */
+		if (mo->acct && !rtm_stream_tap_irq(mo->hold, rtm_irqacct_event, mo->acct) &&
+		    !(mo->irqtrace = rtm_trace_create(&io, NULL))) {
+			rtm_irqacct_free(mo->acct);
+			mo->acct = NULL;
+		}
 	}
 	rtm_stream_resume(mo->hold);
 	rtm_trace_start(mo->trace);

@@ -137,6 +137,11 @@ int rtm_mon_start(struct rtm_mon *mo, struct rtm_error *err);
 void rtm_mon_poll(struct rtm_mon *mo);
 /* Fresh figures for a refresh of the screen. */
 void rtm_mon_refresh(struct rtm_mon *mo);
+/*
+ * One CPU's figures and sparkline from its fresh snapshot in @mc->cur (the one
+ * before in @mc->prev): what a refresh does for each CPU after the snapshot.
+ */
+void rtm_mon_cpu_update(struct rtm_mon_cpu *mc);
 /* The keys' actions; each says what it did in mo->message. */
 void rtm_mon_reset(struct rtm_mon *mo);
 void rtm_mon_save_snapshot(struct rtm_mon *mo);

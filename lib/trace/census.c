@@ -65,6 +65,7 @@ void rtm_census_free(struct rtm_census *c)
 	free(c->tids);
 	free(c->own);
 	free(c->tasks);
+	free(c->task_slot);
 	free(c->verdicts);
 	free(c->tally);
 	free(c);
@@ -167,23 +168,73 @@ static int push_seg(struct rtm_census *c, struct cpu_state *s, const struct seg 
 	return 0;
 }
 
-/* A task's policy, looked up once per pid (the trace gives only its priority). */
+static size_t task_hash(int pid, size_t mask)
+{
+	return ((uint32_t)pid * 2654435761u) & mask;
+}
+
+/* The slot of (@pid, @comm), or the empty slot where it goes. */
+static uint32_t *task_find(struct rtm_census *c, int pid, const char *comm)
+{
+	size_t mask = c->nslots - 1, i = task_hash(pid, mask);
+
+	while (c->task_slot[i]) {
+		const struct task *t = &c->tasks[c->task_slot[i] - 1];
+
+		if (t->pid == pid && !strcmp(t->comm, comm))
+			break;
+		i = (i + 1) & mask;
+	}
+	return &c->task_slot[i];
+}
+
+/* Room for one more task in the table, kept at most half full. */
+static int task_room(struct rtm_census *c)
+{
+	size_t n = c->nslots ? c->nslots * 2 : 256, i;
+	uint32_t *old = c->task_slot;
+
+	if (c->nslots && (c->ntasks + 1) * 2 <= c->nslots)
+		return 0;
+	c->task_slot = calloc(n, sizeof(*c->task_slot));
+	if (!c->task_slot) {
+		c->task_slot = old;
+		return -ENOMEM;
+	}
+	c->nslots = n;
+	free(old);
+	for (i = 0; i < c->ntasks; i++)
+		*task_find(c, c->tasks[i].pid, c->tasks[i].comm) = (uint32_t)i + 1;
+	return 0;
+}
+
+/*
+ * A task's policy, looked up once per pid and name (the trace gives only its
+ * priority): every switch asks, so the tasks seen are found by hash, not by a
+ * walk of all of them.
+ */
 static const char *task_policy(struct rtm_census *c, int pid, const char *comm)
 {
+	uint32_t *slot;
 	struct task *t;
-	size_t i;
 
-	for (i = 0; i < c->ntasks; i++)
-		if (c->tasks[i].pid == pid && !strcmp(c->tasks[i].comm, comm))
-			return c->tasks[i].policy;
+	if (c->nslots) {
+		slot = task_find(c, pid, comm);
+		if (*slot)
+			return c->tasks[*slot - 1].policy;
+	}
+	if (task_room(c))
+		return "unknown";
 	t = rtm_grow(c->tasks, &c->taskcap, c->ntasks, sizeof(*t), 32);
 	if (!t)
 		return "unknown";
 	c->tasks = t;
-	t = &c->tasks[c->ntasks++];
+	t = &c->tasks[c->ntasks];
 	t->pid = pid;
 	snprintf(t->comm, sizeof(t->comm), "%s", comm);
 	snprintf(t->policy, sizeof(t->policy), "%s", rtm_task_policy_name(c->proc_root, pid, comm));
+	/* found by the name as stored (a longer one is cut to the same length) */
+	*task_find(c, pid, t->comm) = (uint32_t)++c->ntasks;
 	return t->policy;
 }
 

@@ -91,6 +91,8 @@ struct rtm_census {
 	char own_name[24];
 	struct task *tasks;
 	size_t ntasks, taskcap;
+	uint32_t *task_slot;		/* tasks by pid: index + 1, 0 empty; a power of two */
+	size_t nslots;
 	struct rtm_census_verdict *verdicts;
 	size_t nverdicts, vcap;
 	bool list_truncated;

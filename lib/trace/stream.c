@@ -16,6 +16,7 @@
 #include "box/rt.h"
 #include "box/smi.h"
 #include "core/clock.h"
+#include "core/fileio.h"
 #include "core/grow.h"
 #include "core/task.h"
 #include "irq/irq.h"
@@ -47,6 +48,8 @@ struct rtm_stream {
 	bool paused;
 	uint64_t wakeup_fn;		/* hrtimer_wakeup, for --timer-irq */
 	char own_name[24];		/* this process in the census's words */
+	rtm_event_cb tap;		/* every event also here (rtm_stream_tap_irq()) */
+	void *tap_ctx;
 };
 
 void rtm_stream_read_steal(int64_t *steal, int n)
@@ -54,12 +57,18 @@ void rtm_stream_read_steal(int64_t *steal, int n)
 	struct rtm_error err = { "" };
 	struct rtm_irq_snap snap;
 	long hz = sysconf(_SC_CLK_TCK);
-	int i;
+	size_t len;
+	char *buf;
+	int i, ret;
 
 	for (i = 0; i < n; i++)
 		steal[i] = -1;
 	memset(&snap, 0, sizeof(snap));
-	if (rtm_irq_snap_read("/", &snap, &err) || hz <= 0) {
+	/* /proc/stat alone: the census asks at every drain, interrupts and softirqs are not its */
+	buf = rtm_read_all("/", "/proc/stat", &len);
+	ret = buf ? rtm_irq_parse_stat(&snap, buf, len, "/proc/stat", &err) : -1;
+	free(buf);
+	if (ret || hz <= 0) {
 		rtm_irq_snap_release(&snap);
 		return;
 	}
@@ -309,6 +318,16 @@ struct rtm_stream *rtm_stream_start(const struct rtm_stream_opts *o, struct rtm_
 	return st;
 }
 
+bool rtm_stream_tap_irq(struct rtm_stream *st, rtm_event_cb cb, void *ctx)
+{
+	/* the census and the gap causes are the consumers that bring the IRQ events */
+	if (!st || (!st->census && !st->attr))
+		return false;
+	st->tap = cb;
+	st->tap_ctx = ctx;
+	return true;
+}
+
 const struct rtm_trace *rtm_stream_trace(const struct rtm_stream *st)
 {
 	return st ? st->trace : NULL;
@@ -393,6 +412,8 @@ static int stream_event(const struct rtm_event *ev, void *ctx)
 		ret = rtm_noiseattr_event(ev, st->attr);
 	if (!ret && st->census)
 		ret = rtm_census_event(ev, st->census);
+	if (!ret && st->tap)
+		ret = st->tap(ev, st->tap_ctx);
 	return ret;
 }
 

@@ -31,6 +31,7 @@
 
 #include "core/error.h"
 #include "core/units.h"
+#include "tracefs/tracedec.h"
 
 struct rtm_stream_opts {
 	const struct rtm_cpulist *cpus;	/* the measured CPUs */
@@ -59,6 +60,13 @@ struct rtm_noiseattr;
  * gap causes. NULL with @err set (naming the option that needs a missing event).
  */
 struct rtm_stream *rtm_stream_start(const struct rtm_stream_opts *o, struct rtm_error *err);
+/*
+ * Every event the stream carries handed to @cb too, when the stream carries the
+ * IRQ, softirq, vector and NMI events (the census or the gap causes want them):
+ * then true, and a caller needs no instance of its own for handler times (the
+ * monitor's). False, and nothing handed, otherwise.
+ */
+bool rtm_stream_tap_irq(struct rtm_stream *st, rtm_event_cb cb, void *ctx);
 /* The instance (its stale-instance note: rtm_trace_stale_removed()). */
 const struct rtm_trace *rtm_stream_trace(const struct rtm_stream *st);
 

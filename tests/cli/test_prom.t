@@ -177,5 +177,8 @@ mrc=$?
 echo "$page" | grep -q '^rtmeasure_wakeup_latency_seconds_count{cpu="0",'
 ok $? "monitor --prometheus 0 announces its port and serves /metrics (port '$port')"
 ok $mrc "monitor --once exits 0 with the server on"
+# every CPU measured (monitor's default): the start line says where the server runs, at what cost
+grep -Eq "no CPU is free of probes: the server runs on the measured CPUs [0-9].* about [0-9]+ us of CPU to format its [0-9]+-byte page" "$t/mon.err"
+ok $? "with every CPU measured, the start line names the server's CPUs and a scrape's cost ($(head -c 300 "$t/mon.err"))"
 
 done_testing

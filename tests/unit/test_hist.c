@@ -774,6 +774,91 @@ static void test_corrected_split(void)
 	rtm_hist_free(implied);
 }
 
+/*
+ * Copies and differences touch only the counters between min and max: a
+ * destination that held a wider range before must come out with none of its
+ * old counters left, whatever it held.
+ */
+static uint64_t hist_total(const struct rtm_hist *h)
+{
+	uint64_t n = 0;
+
+	for (unsigned int i = 0; i < RTM_HIST_NCOUNTS; i++)
+		n += h->counts[i];
+	return n;
+}
+
+static void test_bounded(void)
+{
+	struct rtm_hist *wide = rtm_hist_alloc(), *narrow = rtm_hist_alloc();
+	struct rtm_hist *d = rtm_hist_alloc(), *later = rtm_hist_alloc();
+	uint64_t v;
+
+	rtm_hist_record(wide, 3);
+	rtm_hist_record(wide, 40000);
+	rtm_hist_record(wide, RTM_HIST_MAX_NS + 5);	/* the top counter too */
+	for (v = 20000; v < 21000; v += 7)
+		rtm_hist_record(narrow, v);
+	rtm_hist_copy(d, wide);
+	ok(hist_equal(d, wide), "copy: the wide one");
+	rtm_hist_copy(d, narrow);
+	ok(hist_equal(d, narrow), "copy: a narrower one over it leaves no old counter");
+	rtm_hist_copy(d, wide);
+	rtm_hist_reset(narrow);
+	rtm_hist_copy(d, narrow);
+	ok(hist_equal(d, narrow), "copy: an empty one over it leaves no old counter");
+
+	/* a difference written over a wider histogram */
+	for (v = 20000; v < 21000; v += 7)
+		rtm_hist_record(narrow, v);
+	rtm_hist_copy(later, narrow);
+	rtm_hist_record(later, 20500);
+	rtm_hist_copy(d, wide);
+	ok(rtm_hist_diff(d, later, narrow) == 0 && d->count == 1 &&
+	   d->counts[rtm_hist_index(20500)] == 1 && hist_total(d) == 1,
+	   "diff: over a wider histogram, only the difference's counter");
+	rtm_hist_free(wide);
+	rtm_hist_free(narrow);
+	rtm_hist_free(d);
+	rtm_hist_free(later);
+}
+
+/* rtm_hist_diff_max() gives rtm_hist_diff()'s max_ns for snapshots of one histogram. */
+static void test_diff_max(void)
+{
+	struct rtm_hist *h = rtm_hist_alloc(), *prev = rtm_hist_alloc(), *d = rtm_hist_alloc();
+	static const uint64_t adds[][3] = {
+		{ 0, 0, 0 },			/* nothing new */
+		{ 25000, 0, 0 },		/* inside the old range */
+		{ 12000, 13000, 0 },		/* below the old maximum */
+		{ 9000000, 0, 0 },		/* a new maximum */
+		{ 30000, 0, 0 },		/* far below it */
+		{ RTM_HIST_MAX_NS + 77, 0, 0 },	/* saturated */
+		{ 700, 0, 0 },			/* below everything */
+	};
+	bool same = true;
+	size_t i, k;
+
+	for (k = 0; k < 2000; k++)
+		rtm_hist_record(h, 10000 + k * 37);
+	for (i = 0; i < sizeof(adds) / sizeof(adds[0]); i++) {
+		rtm_hist_copy(prev, h);
+		for (k = 0; k < 3; k++)
+			if (adds[i][k])
+				rtm_hist_record(h, adds[i][k]);
+		if (rtm_hist_diff(d, h, prev) || rtm_hist_diff_max(h, prev) != d->max_ns) {
+			diag("case %zu: diff_max %" PRIu64 ", diff's max %" PRIu64, i,
+			     rtm_hist_diff_max(h, prev), d->max_ns);
+			same = false;
+		}
+	}
+	ok(same, "diff_max: the difference's max in every case");
+	is_int((int)rtm_hist_diff_max(h, h), 0, "diff_max: nothing added is 0");
+	rtm_hist_free(h);
+	rtm_hist_free(prev);
+	rtm_hist_free(d);
+}
+
 int main(void)
 {
 	test_layout();
@@ -789,5 +874,7 @@ int main(void)
 	test_json_corrupt();
 	test_json_fuzz();
 	test_diff();
+	test_bounded();
+	test_diff_max();
 	return tap_done();
 }
