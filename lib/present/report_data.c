@@ -2,8 +2,9 @@
 /*
  * report_data.c - the data files the plot templates read, and the axes and
  * titles of the plots (pure functions: they look at histograms and results and
- * write nothing, so report.c and compare_pages.c draw alike), and the
- * banner of what disturbed the run, which every report page opens with.
+ * write nothing, so report.c and compare_pages.c draw alike), the
+ * banner of what disturbed the run, which every report page opens with, and
+ * the headings, paragraphs and tables of the storage and noise pages.
  */
 #include <errno.h>
 #include <limits.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "irq/irq.h"
+#include "core/fileio.h"
 #include "core/jsonutil.h"
 #include "present/html.h"
 #include "present/report.h"
@@ -439,4 +441,103 @@ void rtm_report_banner(const struct rtm_result *r, FILE *f, bool html)
 			fputs(".\n\n", f);
 		}
 	}
+}
+
+/* ---- the storage and noise pages: headings, paragraphs, tables, the files */
+
+static void text(struct rtm_report_page *p, const char *s)
+{
+	if (p->html)
+		rtm_html_text(p->f, s);
+	else
+		rtm_md_text(p->f, s);
+}
+
+void rtm_report_heading(struct rtm_report_page *p, int level, const char *s)
+{
+	level += p->sub;
+	if (p->html)
+		fprintf(p->f, "<h%d>", level);
+	else
+		fprintf(p->f, "%.*s ", level, "####");
+	text(p, s);
+	if (p->html)
+		fprintf(p->f, "</h%d>\n", level);
+	else
+		fputs("\n\n", p->f);
+}
+
+void rtm_report_para(struct rtm_report_page *p, const char *cls, const char *s)
+{
+	if (p->html)
+		fprintf(p->f, "<p%s%s%s>", cls ? " class=\"" : "", cls ?: "", cls ? "\"" : "");
+	text(p, s);
+	fputs(p->html ? "</p>\n" : "\n\n", p->f);
+}
+
+void rtm_report_row(struct rtm_report_page *p, const char *const *cells, int n, bool head)
+{
+	int i;
+
+	fputs(p->html ? "<tr>" : "|", p->f);
+	for (i = 0; i < n; i++) {
+		if (p->html)
+			fprintf(p->f, "<%s%s>", head ? "th" : "td",
+				p->align[i] == 'l' ? " class=\"l\"" : "");
+		else
+			fputc(' ', p->f);
+		text(p, cells[i]);
+		if (p->html)
+			fprintf(p->f, "</%s>", head ? "th" : "td");
+		else
+			fputs(" |", p->f);
+	}
+	fputs("\n", p->f);
+	if (head && !p->html) {
+		fputs("|", p->f);
+		for (i = 0; i < n; i++)
+			fputs(p->align[i] == 'l' ? "---|" : "---:|", p->f);
+		fputs("\n", p->f);
+	}
+}
+
+void rtm_report_table_begin(struct rtm_report_page *p, const char *align,
+			    const char *const *heads, int n)
+{
+	p->align = align;
+	if (p->html)
+		fputs("<table>\n", p->f);
+	rtm_report_row(p, heads, n, true);
+}
+
+void rtm_report_table_end(struct rtm_report_page *p)
+{
+	fputs(p->html ? "</table>\n" : "\n", p->f);
+}
+
+int rtm_report_page_save(const char *dir, const char *name, char *buf, size_t len,
+			 struct rtm_error *err)
+{
+	char path[PATH_MAX + 32];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	ret = buf ? rtm_write_atomic(path, buf, len) : -ENOMEM;
+	free(buf);
+	if (ret)
+		return rtm_error_setn(err, ret, "cannot write %s: %s", path,
+				      rtm_write_strerror(ret));
+	return 0;
+}
+
+int rtm_report_plots_dir(const char *dir, char *plots, struct rtm_error *err)
+{
+	int ret;
+
+	snprintf(plots, PATH_MAX, "%s/plots", dir);
+	ret = rtm_dir_make(dir, "plots/data");	/* no symlink at plots followed */
+	if (ret)
+		return rtm_error_setn(err, ret, "cannot create %s/data: %s", plots,
+				      rtm_write_strerror(ret));
+	return 0;
 }

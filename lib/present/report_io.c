@@ -197,85 +197,12 @@ static void io_sub(char *buf, size_t len, const struct rtm_result *r, const json
 
 /* ---- the pages: one writer for HTML and Markdown, so both say the same */
 
-struct page {
-	FILE *f;
-	bool html;
-	const char *align;	/* the table's columns: 'l' text, 'r' figures */
-};
-
-static void text(struct page *p, const char *s)
-{
-	if (p->html)
-		rtm_html_text(p->f, s);
-	else
-		rtm_md_text(p->f, s);
-}
-
-static void heading(struct page *p, int level, const char *s)
-{
-	if (p->html)
-		fprintf(p->f, "<h%d>", level);
-	else
-		fprintf(p->f, "%.*s ", level, "###");
-	text(p, s);
-	if (p->html)
-		fprintf(p->f, "</h%d>\n", level);
-	else
-		fputs("\n\n", p->f);
-}
-
-static void para(struct page *p, const char *s)
-{
-	fputs(p->html ? "<p>" : "", p->f);
-	text(p, s);
-	fputs(p->html ? "</p>\n" : "\n\n", p->f);
-}
-
-static void row(struct page *p, const char *const *cells, int n, bool head)
-{
-	int i;
-
-	fputs(p->html ? "<tr>" : "|", p->f);
-	for (i = 0; i < n; i++) {
-		if (p->html)
-			fprintf(p->f, "<%s%s>", head ? "th" : "td",
-				p->align[i] == 'l' ? " class=\"l\"" : "");
-		else
-			fputc(' ', p->f);
-		text(p, cells[i]);
-		if (p->html)
-			fprintf(p->f, "</%s>", head ? "th" : "td");
-		else
-			fputs(" |", p->f);
-	}
-	fputs("\n", p->f);
-	if (head && !p->html) {
-		fputs("|", p->f);
-		for (i = 0; i < n; i++)
-			fputs(p->align[i] == 'l' ? "---|" : "---:|", p->f);
-		fputs("\n", p->f);
-	}
-}
-
-static void table_begin(struct page *p, const char *align, const char *const *heads, int n)
-{
-	p->align = align;
-	if (p->html)
-		fputs("<table>\n", p->f);
-	row(p, heads, n, true);
-}
-
-static void table_end(struct page *p)
-{
-	fputs(p->html ? "</table>\n" : "\n", p->f);
-}
-
 static const char *str(const json_t *o, const char *key)
 {
 	return json_string_value(json_object_get(o, key));
 }
 
-static void run_table(struct page *p, const struct rtm_result *r, const json_t *io)
+static void run_table(struct rtm_report_page *p, const struct rtm_result *r, const json_t *io)
 {
 	const json_t *t = json_object_get(io, "target"), *seq = json_object_get(io, "op_sequence");
 	const json_t *sched = json_object_get(io, "sched");
@@ -283,8 +210,8 @@ static void run_table(struct page *p, const struct rtm_result *r, const json_t *
 	const char *cells[2] = { NULL, v };
 	size_t k, len;
 
-	table_begin(p, "ll", (const char *const[]){ "the run", "" }, 2);
-#define KV(label) do { cells[0] = (label); row(p, cells, 2, false); } while (0)
+	rtm_report_table_begin(p, "ll", (const char *const[]){ "the run", "" }, 2);
+#define KV(label) do { cells[0] = (label); rtm_report_row(p, cells, 2, false); } while (0)
 	snprintf(v, sizeof(v), "%s, kernel %s", rtm_json_path_str(r->sysinfo, "hostname") ?: "?",
 		 rtm_json_path_str(r->sysinfo, "kernel.release") ?: "?");
 	KV("host");
@@ -326,10 +253,10 @@ static void run_table(struct page *p, const struct rtm_result *r, const json_t *
 	snprintf(v, sizeof(v), "%s %s, started %s", r->tool, r->command, r->created);
 	KV("command");
 #undef KV
-	table_end(p);
+	rtm_report_table_end(p);
 }
 
-static void ops_table(struct page *p, const json_t *io)
+static void ops_table(struct rtm_report_page *p, const json_t *io)
 {
 	static const char *const what[RTM_IO_NFIGURES] = {
 		"latency from the plan", "service", "issued late",
@@ -338,12 +265,12 @@ static void ops_table(struct page *p, const json_t *io)
 	struct rtm_hist *h = rtm_hist_alloc();
 	const char *name;
 
-	heading(p, 2, "Latency per operation");
+	rtm_report_heading(p, 2, "Latency per operation");
 	if (!h)
 		return;
-	table_begin(p, "llrrrrrrrrr", (const char *const[]){ "operation", "figure", "requests",
-		    "min (us)", "avg (us)", "p50 (us)", "p99 (us)", "p99.9 (us)", "max (us)",
-		    "misses", "failed" }, 11);
+	rtm_report_table_begin(p, "llrrrrrrrrr", (const char *const[]){ "operation", "figure",
+			       "requests", "min (us)", "avg (us)", "p50 (us)", "p99 (us)",
+			       "p99.9 (us)", "max (us)", "misses", "failed" }, 11);
 	json_object_foreach((json_t *)json_object_get(io, "ops"), name, op) {
 		char cells[RTM_IO_NCELLS][16], n[24], m[24], e[24];
 		int k;
@@ -368,18 +295,19 @@ static void ops_table(struct page *p, const json_t *io)
 				row_cells[3 + c] = cells[c];
 			row_cells[9] = k ? "" : m;
 			row_cells[10] = k ? "" : e;
-			row(p, row_cells, 11, false);
+			rtm_report_row(p, row_cells, 11, false);
 		}
 	}
-	table_end(p);
+	rtm_report_table_end(p);
 	rtm_hist_free(h);
-	para(p, "Latency counts from the request's planned issue time, so a request issued "
-	     "late carries its lateness (no coordinated omission); service from the actual "
-	     "issue to the completion; issued late: planned to actual issue. \"-\": too few "
-	     "requests for the percentile (10 expected beyond it), as in rtmeasure io's summary.");
+	rtm_report_para(p, NULL, "Latency counts from the request's planned issue time, so a "
+			"request issued late carries its lateness (no coordinated omission); "
+			"service from the actual issue to the completion; issued late: planned "
+			"to actual issue. \"-\": too few requests for the percentile (10 "
+			"expected beyond it), as in rtmeasure io's summary.");
 }
 
-static void misses_table(struct page *p, const json_t *io)
+static void misses_table(struct rtm_report_page *p, const json_t *io)
 {
 	uint64_t n = (uint64_t)json_integer_value(json_object_get(io, "misses"));
 	uint64_t dropped = (uint64_t)json_integer_value(json_object_get(io, "misses_dropped"));
@@ -387,9 +315,10 @@ static void misses_table(struct page *p, const json_t *io)
 	char line[256], c[6][32];
 	size_t i;
 
-	heading(p, 2, "Misses");
+	rtm_report_heading(p, 2, "Misses");
 	if (json_integer_value(json_object_get(io, "deadline_ns")) <= 0) {
-		para(p, "No deadline was given (--deadline): no request counts as a miss.");
+		rtm_report_para(p, NULL, "No deadline was given (--deadline): no request counts "
+				"as a miss.");
 		return;
 	}
 	rtm_fmt_ns(c[0], sizeof(c[0]), (uint64_t)json_integer_value(json_object_get(io,
@@ -398,11 +327,11 @@ static void misses_table(struct page *p, const json_t *io)
 		 "planned issue time%s", (unsigned long long)n,
 		 (long long)json_integer_value(json_object_get(io, "requests")), c[0],
 		 n ? "; the first:" : ".");
-	para(p, line);
+	rtm_report_para(p, NULL, line);
 	if (!n)
 		return;
-	table_begin(p, "rlrrrr", (const char *const[]){ "at", "operation", "latency", "service",
-		    "issued late", "offset (bytes)" }, 6);
+	rtm_report_table_begin(p, "rlrrrr", (const char *const[]){ "at", "operation", "latency",
+			       "service", "issued late", "offset (bytes)" }, 6);
 	json_array_foreach(list, i, m) {
 		const char *cells[6] = { c[0], str(m, "op") ?: "?", c[2], c[3], c[4], c[5] };
 
@@ -418,15 +347,15 @@ static void misses_table(struct page *p, const json_t *io)
 									  "lateness_ns")));
 		snprintf(c[5], sizeof(c[5]), "%lld", json_integer_value(json_object_get(m,
 			 "offset")));
-		row(p, cells, 6, false);
+		rtm_report_row(p, cells, 6, false);
 	}
-	table_end(p);
+	rtm_report_table_end(p);
 	if (json_array_size(list) > IO_MISSES || dropped) {
 		snprintf(line, sizeof(line), "%llu more in result.json's miss_list, %llu counted "
 			 "beyond it (--max-misses).", (unsigned long long)(json_array_size(list) >
 			 IO_MISSES ? json_array_size(list) - IO_MISSES : 0),
 			 (unsigned long long)dropped);
-		para(p, line);
+		rtm_report_para(p, NULL, line);
 	}
 }
 
@@ -436,7 +365,7 @@ static void misses_table(struct page *p, const json_t *io)
 	"latency from the planned issue time, and dashed in the same colour its service time " \
 	"from the actual issue; the gap between them is the issue's lateness"
 
-static void image(struct page *p, const char *plots, const char *name, const char *ext,
+static void image(struct rtm_report_page *p, const char *plots, const char *name, const char *ext,
 		  const char *caption)
 {
 	char path[PATH_MAX + 64];
@@ -452,7 +381,7 @@ static void page_write(FILE *f, const struct rtm_result *r, bool html, const cha
 		       const char *ext)
 {
 	const json_t *io = json_object_get(r->sections, "io");
-	struct page p = { f, html, "" };
+	struct rtm_report_page p = { f, html, "", false };
 	char title[256];
 
 	snprintf(title, sizeof(title), "Storage I/O report: %s, kernel %s",
@@ -460,12 +389,12 @@ static void page_write(FILE *f, const struct rtm_result *r, bool html, const cha
 		 rtm_json_path_str(r->sysinfo, "kernel.release") ?: "unknown");
 	if (html)
 		rtm_html_begin(f, title);
-	heading(&p, 1, title);
+	rtm_report_heading(&p, 1, title);
 	rtm_report_banner(r, f, html);
 	run_table(&p, r, io);
 	ops_table(&p, io);
 	misses_table(&p, io);
-	heading(&p, 2, "Plots");
+	rtm_report_heading(&p, 2, "Plots");
 	image(&p, plots, "io_latency", ext, HIST_CAPTION);
 	image(&p, plots, "io_percentiles", ext, PCT_CAPTION);
 	if (html)
@@ -477,22 +406,15 @@ static int write_page(const struct rtm_result *r, const struct rtm_report_opts *
 {
 	const char *ext = rtm_report_draw_formats(o->formats) & (1u << RTM_PLOT_PNG) ? "png" :
 			  "svg";
-	char path[PATH_MAX + 32], *buf = NULL;
+	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	int ret;
 
 	if (!f)
 		return rtm_error_setn(err, -ENOMEM, "out of memory");
 	page_write(f, r, html, plots, ext);
 	fclose(f);
-	snprintf(path, sizeof(path), "%s/%s", o->out_dir, name);
-	ret = buf ? rtm_write_atomic(path, buf, len) : -ENOMEM;
-	free(buf);
-	if (ret)
-		return rtm_error_setn(err, ret, "cannot write %s: %s", path,
-				      rtm_write_strerror(ret));
-	return 0;
+	return rtm_report_page_save(o->out_dir, name, buf, len, err);
 }
 
 int rtm_report_io_write(const struct rtm_result *r, const struct rtm_report_opts *o,
@@ -508,13 +430,9 @@ int rtm_report_io_write(const struct rtm_result *r, const struct rtm_report_opts
 		ret = rtm_plot_check(err);
 	if (ret)
 		goto out;
-	snprintf(plots, sizeof(plots), "%s/plots", o->out_dir);
-	ret = rtm_dir_make(o->out_dir, "plots/data");	/* no symlink at plots followed */
-	if (ret) {
-		ret = rtm_error_setn(err, ret, "cannot create %s/data: %s", plots,
-				     rtm_write_strerror(ret));
+	ret = rtm_report_plots_dir(o->out_dir, plots, err);
+	if (ret)
 		goto out;
-	}
 	snprintf(title, sizeof(title), "%s, %s io, started %s",
 		 rtm_json_path_str(r->sysinfo, "hostname") ?: "?", r->tool, r->created);
 	io_sub(sub, sizeof(sub), r, io);

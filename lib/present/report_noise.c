@@ -165,91 +165,21 @@ static void cpu_label(char *buf, size_t len, long long cpu)
 
 /* ---- the page: one writer for HTML and Markdown, so both say the same */
 
-struct page {
-	FILE *f;
-	bool html;
-	const char *align;	/* the table's columns: 'l' text, 'r' figures */
-	bool sub;		/* a section of a latency report (run --noise): h3 */
-};
-
-static void text(struct page *p, const char *s)
-{
-	if (p->html)
-		rtm_html_text(p->f, s);
-	else
-		rtm_md_text(p->f, s);
-}
-
-static void heading(struct page *p, const char *s)
-{
-	fputs(p->html ? (p->sub ? "<h3>" : "<h2>") : (p->sub ? "### " : "## "), p->f);
-	text(p, s);
-	fputs(p->html ? (p->sub ? "</h3>\n" : "</h2>\n") : "\n\n", p->f);
-}
-
-static void para(struct page *p, const char *cls, const char *s)
-{
-	if (p->html)
-		fprintf(p->f, "<p%s%s%s>", cls ? " class=\"" : "", cls ?: "", cls ? "\"" : "");
-	text(p, s);
-	fputs(p->html ? "</p>\n" : "\n\n", p->f);
-}
-
-/* A row, each cell aligned as p->align says. */
-static void row(struct page *p, const char *const *cells, int n, bool head)
-{
-	int i;
-
-	fputs(p->html ? "<tr>" : "|", p->f);
-	for (i = 0; i < n; i++) {
-		if (p->html)
-			fprintf(p->f, "<%s%s>", head ? "th" : "td",
-				p->align[i] == 'l' ? " class=\"l\"" : "");
-		else
-			fputc(' ', p->f);
-		text(p, cells[i]);
-		if (p->html)
-			fprintf(p->f, "</%s>", head ? "th" : "td");
-		else
-			fputs(" |", p->f);
-	}
-	fputs("\n", p->f);
-	if (head && !p->html) {
-		fputs("|", p->f);
-		for (i = 0; i < n; i++)
-			fputs(p->align[i] == 'l' ? "---|" : "---:|", p->f);
-		fputs("\n", p->f);
-	}
-}
-
-static void table_begin(struct page *p, const char *align, const char *const *heads, int n)
-{
-	p->align = align;
-	if (p->html)
-		fputs("<table>\n", p->f);
-	row(p, heads, n, true);
-}
-
-static void table_end(struct page *p)
-{
-	fputs(p->html ? "</table>\n" : "\n", p->f);
-}
-
 static const char *str(const json_t *o, const char *path)
 {
 	return rtm_json_path_str(o, path);
 }
 
-static void run_table(struct page *p, const struct rtm_result *r, const json_t *noise)
+static void run_table(struct rtm_report_page *p, const struct rtm_result *r, const json_t *noise)
 {
 	char v[512], a[16], b[16], t[16], rep[16], when[256];
 	const char *cells[2], *model = str(r->sysinfo, "kernel.preempt.model");
 	const char *backend = str(noise, "backend") ?: "user";	/* written before backends */
 	double hz;
 
-	table_begin(p, "ll", (const char *const[]){ "the run", "" }, 2);
+	rtm_report_table_begin(p, "ll", (const char *const[]){ "the run", "" }, 2);
 	cells[1] = v;
-#define KV(label) do { cells[0] = (label); row(p, cells, 2, false); } while (0)
+#define KV(label) do { cells[0] = (label); rtm_report_row(p, cells, 2, false); } while (0)
 	snprintf(v, sizeof(v), "%s", str(r->sysinfo, "hostname") ?: UNKNOWN);
 	KV("host");
 	snprintf(v, sizeof(v), "%s", str(r->sysinfo, "kernel.release") ?: UNKNOWN);
@@ -283,10 +213,10 @@ static void run_table(struct page *p, const struct rtm_result *r, const json_t *
 	snprintf(v, sizeof(v), "%s %s, started %s", r->tool, r->command, r->created);
 	KV("command");
 #undef KV
-	table_end(p);
+	rtm_report_table_end(p);
 }
 
-static void cpu_table(struct page *p, const json_t *noise)
+static void cpu_table(struct rtm_report_page *p, const json_t *noise)
 {
 	const json_t *c;
 	char rep[16], above[32], cpu[16];
@@ -294,27 +224,28 @@ static void cpu_table(struct page *p, const json_t *noise)
 
 	cell_ns(rep, sizeof(rep), noise, "report_above_ns");
 	snprintf(above, sizeof(above), "gaps above %s", rep);
-	heading(p, "Noise per CPU");
-	table_begin(p, "lrrrrrrr", (const char *const[]){ "CPU", "runtime (us)", "noise (us)",
-		    "% CPU available", "max single gap (us)", "gaps", "loop period (ns)", above },
-		    8);
+	rtm_report_heading(p, 2, "Noise per CPU");
+	rtm_report_table_begin(p, "lrrrrrrr", (const char *const[]){ "CPU", "runtime (us)",
+			       "noise (us)", "% CPU available", "max single gap (us)", "gaps",
+			       "loop period (ns)", above }, 8);
 	json_array_foreach(json_object_get(noise, "cpus"), i, c) {
 		struct rtm_report_noise_row rw;
 
 		if (rtm_report_noise_row(c, &rw))
 			continue;
 		cpu_label(cpu, sizeof(cpu), rw.cpu);
-		row(p, (const char *const[]){ cpu, rw.runtime, rw.noise, rw.avail, rw.max_gap,
-		    rw.gaps, rw.period, rw.above }, 8, false);
+		rtm_report_row(p, (const char *const[]){ cpu, rw.runtime, rw.noise, rw.avail,
+			       rw.max_gap, rw.gaps, rw.period, rw.above }, 8, false);
 	}
-	table_end(p);
-	para(p, "sub", "Runtime is the time in the loop (gaps included), noise the sum of the "
-	     "gaps, % CPU available 100 - 100 x noise / runtime, the loop period the time "
-	     "between two reads of the counter; unknown: the backend does not measure it.");
+	rtm_report_table_end(p);
+	rtm_report_para(p, "sub", "Runtime is the time in the loop (gaps included), noise the sum "
+			"of the gaps, % CPU available 100 - 100 x noise / runtime, the loop "
+			"period the time between two reads of the counter; unknown: the backend "
+			"does not measure it.");
 }
 
 /* hwlat's own figures (--backend hwlat, hwlatdetect imported), unknown where null */
-static void hwlat_table(struct page *p, const json_t *noise)
+static void hwlat_table(struct rtm_report_page *p, const json_t *noise)
 {
 	static const char *const keys[] = { "samples", "inner_max_ns", "outer_max_ns",
 					    "nmi_count", "nmi_total_ns", "gaps_above_threshold" };
@@ -328,9 +259,10 @@ static void hwlat_table(struct page *p, const json_t *noise)
 		any |= json_object_get(c, "inner_max_ns") != NULL;
 	if (!any)
 		return;
-	heading(p, "hwlat samples");
-	table_begin(p, "lrrrrrr", (const char *const[]){ "CPU", "samples", "inner max (us)",
-		    "outer max (us)", "NMIs", "NMI time (us)", "gaps above threshold" }, 7);
+	rtm_report_heading(p, 2, "hwlat samples");
+	rtm_report_table_begin(p, "lrrrrrr", (const char *const[]){ "CPU", "samples",
+			       "inner max (us)", "outer max (us)", "NMIs", "NMI time (us)",
+			       "gaps above threshold" }, 7);
 	json_array_foreach(json_object_get(noise, "cpus"), i, c) {
 		cpu_label(cpu, sizeof(cpu), json_integer_value(json_object_get(c, "cpu")));
 		for (k = 0; k < 6; k++) {
@@ -339,14 +271,15 @@ static void hwlat_table(struct page *p, const json_t *noise)
 			else
 				cell_count(cell[k], sizeof(cell[k]), c, keys[k]);
 		}
-		row(p, (const char *const[]){ cpu, cell[0], cell[1], cell[2], cell[3], cell[4],
-		    cell[5] }, 7, false);
+		rtm_report_row(p, (const char *const[]){ cpu, cell[0], cell[1], cell[2], cell[3],
+			       cell[4], cell[5] }, 7, false);
 	}
-	table_end(p);
-	para(p, "sub", "Inner: the largest gap between two reads of the clock inside hwlat's "
-	     "loop; outer: between two loop rounds; NMIs: those that came during the samples "
-	     "and their time; gaps above threshold: hwlat's count; unknown: the source does "
-	     "not give it (hwlatdetect prints only inner and outer).");
+	rtm_report_table_end(p);
+	rtm_report_para(p, "sub", "Inner: the largest gap between two reads of the clock inside "
+			"hwlat's loop; outer: between two loop rounds; NMIs: those that came "
+			"during the samples and their time; gaps above threshold: hwlat's count; "
+			"unknown: the source does not give it (hwlatdetect prints only inner and "
+			"outer).");
 	if (json_object_get(noise, "smi_count")) {
 		if (json_is_integer(json_object_get(noise, "smi_count")))
 			snprintf(line, sizeof(line), "SMIs during the run: %lld (hwlatdetect's "
@@ -355,11 +288,11 @@ static void hwlat_table(struct page *p, const json_t *noise)
 		else
 			snprintf(line, sizeof(line), "SMIs during the run: " UNKNOWN " (hwlatdetect "
 				 "counts them only where rdmsr is installed).");
-		para(p, NULL, line);
+		rtm_report_para(p, NULL, line);
 	}
 }
 
-static void interference_table(struct page *p, const json_t *noise)
+static void interference_table(struct rtm_report_page *p, const json_t *noise)
 {
 	static const char *const keys[] = { "hw", "nmi", "irq", "softirq", "thread" };
 	const json_t *c, *in;
@@ -372,9 +305,9 @@ static void interference_table(struct page *p, const json_t *noise)
 		any |= json_is_object(json_object_get(c, "interference"));
 	if (!any)
 		return;
-	heading(p, "Interference (osnoise's counts by cause)");
-	table_begin(p, "lrrrrr", (const char *const[]){ "CPU", "HW", "NMI", "IRQ", "SoftIRQ", "Thread" },
-		    6);
+	rtm_report_heading(p, 2, "Interference (osnoise's counts by cause)");
+	rtm_report_table_begin(p, "lrrrrr", (const char *const[]){ "CPU", "HW", "NMI", "IRQ",
+			       "SoftIRQ", "Thread" }, 6);
 	json_array_foreach(json_object_get(noise, "cpus"), i, c) {
 		in = json_object_get(c, "interference");
 		if (!json_is_object(in))
@@ -382,10 +315,10 @@ static void interference_table(struct page *p, const json_t *noise)
 		cpu_label(cpu, sizeof(cpu), json_integer_value(json_object_get(c, "cpu")));
 		for (k = 0; k < 5; k++)
 			cell_count(cell[k], sizeof(cell[k]), in, keys[k]);
-		row(p, (const char *const[]){ cpu, cell[0], cell[1], cell[2], cell[3], cell[4] },
-		    6, false);
+		rtm_report_row(p, (const char *const[]){ cpu, cell[0], cell[1], cell[2], cell[3],
+			       cell[4] }, 6, false);
 	}
-	table_end(p);
+	rtm_report_table_end(p);
 }
 
 /* "12 gaps, 345.6 us": the gaps a class was the main cause of, its time in all gaps. */
@@ -400,7 +333,7 @@ static void class_cell(char *buf, size_t len, const json_t *causes, const char *
 	snprintf(buf, len, "%s gaps, %s us", g, t);
 }
 
-static void causes_tables(struct page *p, const json_t *noise)
+static void causes_tables(struct rtm_report_page *p, const json_t *noise)
 {
 	static const char *const cls[] = {
 		"irq", "softirq", "nmi", "thread", "rt_throttling", "unexplained",
@@ -412,11 +345,12 @@ static void causes_tables(struct page *p, const json_t *noise)
 
 	if (!json_is_object(at))
 		return;
-	heading(p, "Gap causes (tracepoints)");
-	para(p, NULL, "Per class: the gaps it was the main cause of, and its time in all gaps "
-	     "of the gap list (IRQ holds hard IRQs and x86 vectors, as rtla osnoise counts them).");
-	table_begin(p, "lrrrrrr", (const char *const[]){ "CPU", "IRQ", "SoftIRQ", "NMI", "Thread",
-		    "RT throttling", "Unexplained" }, 7);
+	rtm_report_heading(p, 2, "Gap causes (tracepoints)");
+	rtm_report_para(p, NULL, "Per class: the gaps it was the main cause of, and its time in "
+			"all gaps of the gap list (IRQ holds hard IRQs and x86 vectors, as rtla "
+			"osnoise counts them).");
+	rtm_report_table_begin(p, "lrrrrrr", (const char *const[]){ "CPU", "IRQ", "SoftIRQ", "NMI",
+			       "Thread", "RT throttling", "Unexplained" }, 7);
 	json_array_foreach(json_object_get(noise, "cpus"), i, c) {
 		causes = json_object_get(c, "causes");
 		if (!json_is_object(causes))
@@ -424,14 +358,13 @@ static void causes_tables(struct page *p, const json_t *noise)
 		cpu_label(cpu, sizeof(cpu), json_integer_value(json_object_get(c, "cpu")));
 		for (k = 0; k < 6; k++)
 			class_cell(cell[k], sizeof(cell[k]), causes, cls[k]);
-		row(p, (const char *const[]){ cpu, cell[0], cell[1], cell[2], cell[3], cell[4],
-					      cell[5] },
-		    7, false);
+		rtm_report_row(p, (const char *const[]){ cpu, cell[0], cell[1], cell[2], cell[3],
+			       cell[4], cell[5] }, 7, false);
 	}
-	table_end(p);
-	heading(p, "Top contributors");
-	table_begin(p, "llrrr", (const char *const[]){ "CPU", "cause", "time in gaps (us)", "gaps",
-		    "main cause of" }, 5);
+	rtm_report_table_end(p);
+	rtm_report_heading(p, 2, "Top contributors");
+	rtm_report_table_begin(p, "llrrr", (const char *const[]){ "CPU", "cause",
+			       "time in gaps (us)", "gaps", "main cause of" }, 5);
 	json_array_foreach(json_object_get(noise, "cpus"), i, c) {
 		causes = json_object_get(c, "causes");
 		cpu_label(cpu, sizeof(cpu), json_integer_value(json_object_get(c, "cpu")));
@@ -441,11 +374,11 @@ static void causes_tables(struct page *p, const json_t *noise)
 			cell_us(t, sizeof(t), e, "ns");
 			cell_count(g, sizeof(g), e, "gaps");
 			cell_count(m, sizeof(m), e, "main_of");
-			row(p, (const char *const[]){ cpu, str(e, "label") ?: UNKNOWN, t, g, m },
-			    5, false);
+			rtm_report_row(p, (const char *const[]){ cpu, str(e, "label") ?: UNKNOWN,
+				       t, g, m }, 5, false);
 		}
 	}
-	table_end(p);
+	rtm_report_table_end(p);
 	json_array_foreach(json_object_get(noise, "cpus"), i, c) {
 		causes = json_object_get(c, "causes");
 		if (json_integer_value(json_object_get(causes, "unexplained_ns")) <= 0)
@@ -454,18 +387,18 @@ static void causes_tables(struct page *p, const json_t *noise)
 		snprintf(line, sizeof(line), "CPU %lld: %s us unexplained (%s)",
 			 json_integer_value(json_object_get(c, "cpu")), t,
 			 str(causes, "unexplained") ?: "no event explains it");
-		para(p, NULL, line);
+		rtm_report_para(p, NULL, line);
 	}
 	if (!json_is_true(json_object_get(at, "complete"))) {
 		snprintf(line, sizeof(line), "Incomplete: %lld events lost, %lld intervals dropped; "
 			 "the causes' figures are lower bounds.",
 			 json_integer_value(json_object_get(at, "events_lost")),
 			 json_integer_value(json_object_get(at, "intervals_dropped")));
-		para(p, "warn", line);
+		rtm_report_para(p, "warn", line);
 	}
 }
 
-static void gaps_table(struct page *p, const json_t *noise, int max)
+static void gaps_table(struct rtm_report_page *p, const json_t *noise, int max)
 {
 	uint64_t above = (uint64_t)json_integer_value(json_object_get(noise, "report_above_ns"));
 	const json_t *c, *g, *contrib, *gc;
@@ -479,7 +412,7 @@ static void gaps_table(struct page *p, const json_t *noise, int max)
 		snprintf(head, sizeof(head), "Gaps above %s", rep);
 	else	/* imported: every gap the source lists */
 		snprintf(head, sizeof(head), "Gaps");
-	heading(p, head);
+	rtm_report_heading(p, 2, head);
 	json_array_foreach(json_object_get(noise, "cpus"), i, c) {
 		int shown = 0, more = 0;
 
@@ -498,8 +431,9 @@ static void gaps_table(struct page *p, const json_t *noise, int max)
 				continue;
 			}
 			if (!any)
-				table_begin(p, "lrrl", (const char *const[]){ "CPU", "at (s after the start)",
-					    "length (us)", "main cause" }, 4);
+				rtm_report_table_begin(p, "lrrl", (const char *const[]){ "CPU",
+						       "at (s after the start)", "length (us)",
+						       "main cause" }, 4);
 			any = true;
 			if (gc) {
 				k = json_integer_value(json_array_get(json_array_get(gc, j), 0));
@@ -509,26 +443,26 @@ static void gaps_table(struct page *p, const json_t *noise, int max)
 			snprintf(at, sizeof(at), "%.6f",
 				 (double)json_integer_value(json_array_get(g, 0)) / 1e9);
 			rtm_fmt_us(len, sizeof(len), (uint64_t)l);
-			row(p, (const char *const[]){ cpu, at, len, why }, 4, false);
+			rtm_report_row(p, (const char *const[]){ cpu, at, len, why }, 4, false);
 			shown++;
 		}
 		if (more) {
 			char m[64];
 
 			snprintf(m, sizeof(m), "... and %d more (result.json)", more);
-			row(p, (const char *const[]){ cpu, m, "", "" }, 4, false);
+			rtm_report_row(p, (const char *const[]){ cpu, m, "", "" }, 4, false);
 		}
 	}
 	if (any)
-		table_end(p);
+		rtm_report_table_end(p);
 	else if (!any_member(noise, "gap_list"))
-		para(p, NULL, "Unknown: the source lists no gaps.");
+		rtm_report_para(p, NULL, "Unknown: the source lists no gaps.");
 	else
-		para(p, NULL, "None in the gap list.");
+		rtm_report_para(p, NULL, "None in the gap list.");
 	if (dropped) {
 		snprintf(line, sizeof(line), "%llu gaps were counted but not kept with their time "
 			 "(--max-gaps): the list may miss some.", (unsigned long long)dropped);
-		para(p, "sub", line);
+		rtm_report_para(p, "sub", line);
 	}
 }
 
@@ -536,27 +470,27 @@ static void gaps_table(struct page *p, const json_t *noise, int max)
 	"CPU; triangles mark each CPU's longest gap"
 
 /* The tables and the plot: the page's body, or a latency report's noise section (@p->sub). */
-static void noise_body(struct page *p, const struct rtm_result *r, const char *img, bool pdf,
-		       int max_gaps)
+static void noise_body(struct rtm_report_page *p, const struct rtm_result *r, const char *img,
+		       bool pdf, int max_gaps)
 {
 	const json_t *noise = json_object_get(r->sections, "noise");
 	FILE *f = p->f;
 	bool html = p->html;
 
 	if (json_is_true(rtm_json_path(r->sysinfo, "virtualization.vm")))
-		para(p, "warn", "Virtual machine: the gaps include the hypervisor's scheduling "
-		     "of the vCPUs.");
+		rtm_report_para(p, "warn", "Virtual machine: the gaps include the hypervisor's "
+				"scheduling of the vCPUs.");
 	run_table(p, r, noise);
 	cpu_table(p, noise);
 	hwlat_table(p, noise);
 	interference_table(p, noise);
 	causes_tables(p, noise);
 	gaps_table(p, noise, max_gaps);
-	heading(p, "Gap lengths");
+	rtm_report_heading(p, 2, "Gap lengths");
 	if (!img && !any_member(noise, "hist"))	/* rtla osnoise top imported */
-		para(p, NULL, "Gap lengths unknown: the source does not give them.");
+		rtm_report_para(p, NULL, "Gap lengths unknown: the source does not give them.");
 	else if (!img)
-		para(p, NULL, "No CPU had a gap: nothing to plot.");
+		rtm_report_para(p, NULL, "No CPU had a gap: nothing to plot.");
 	else if (html)
 		rtm_html_image(f, img, HIST_CAPTION);
 	else	/* linked beside the page: plots/NAME */
@@ -572,36 +506,30 @@ static void noise_body(struct page *p, const struct rtm_result *r, const char *i
 void rtm_report_noise_section(FILE *f, const struct rtm_result *r, bool html, const char *img,
 			      bool pdf, int max_gaps)
 {
-	struct page p = { f, html, "", true };
+	struct rtm_report_page p = { f, html, "", true };
 
 	if (!json_object_get(r->sections, "noise"))
 		return;
 	fputs(html ? "<h2>Noise</h2>\n" : "## Noise\n\n", f);
-	para(&p, NULL, "The busy-loop detector of rtmeasure noise measured the same CPUs after "
-	     "the latency phase, under the same load (run --noise): time stolen from a CPU that "
-	     "no scheduler gives back. The two probes never ran at once.");
+	rtm_report_para(&p, NULL, "The busy-loop detector of rtmeasure noise measured the same "
+			"CPUs after the latency phase, under the same load (run --noise): time "
+			"stolen from a CPU that no scheduler gives back. The two probes never ran "
+			"at once.");
 	noise_body(&p, r, img, pdf, max_gaps);
 }
 
 void rtm_report_noise_page(FILE *f, const struct rtm_result *r, bool html, const char *img,
 			   bool pdf, int max_gaps)
 {
-	struct page p = { f, html, "", false };
+	struct rtm_report_page p = { f, html, "", false };
 	char title[256];
 
 	snprintf(title, sizeof(title), "Noise report: %s, %s",
 		 str(r->sysinfo, "hostname") ?: "host " UNKNOWN,
 		 str(r->sysinfo, "kernel.release") ?: "kernel " UNKNOWN);
-	if (html) {
+	if (html)
 		rtm_html_begin(f, title);
-		fputs("<h1>", f);
-		rtm_html_text(f, title);
-		fputs("</h1>\n", f);
-	} else {
-		fputs("# ", f);
-		rtm_md_text(f, title);
-		fputs("\n\n", f);
-	}
+	rtm_report_heading(&p, 1, title);
 	rtm_report_banner(r, f, html);
 	noise_body(&p, r, img, pdf, max_gaps);
 	if (html)
@@ -749,23 +677,16 @@ out:
 static int write_page(const struct rtm_result *r, const struct rtm_report_opts *o,
 		      const char *name, bool html, const char *img, struct rtm_error *err)
 {
-	char path[PATH_MAX + 32], *buf = NULL;
+	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	int ret;
 
 	if (!f)
 		return rtm_error_setn(err, -ENOMEM, "out of memory");
 	rtm_report_noise_page(f, r, html, img, o->formats & (1u << RTM_PLOT_PDF),
 			      RTM_REPORT_NOISE_GAPS);
 	fclose(f);
-	snprintf(path, sizeof(path), "%s/%s", o->out_dir, name);
-	ret = buf ? rtm_write_atomic(path, buf, len) : -ENOMEM;
-	free(buf);
-	if (ret)
-		return rtm_error_setn(err, ret, "cannot write %s: %s", path,
-				      rtm_write_strerror(ret));
-	return 0;
+	return rtm_report_page_save(o->out_dir, name, buf, len, err);
 }
 
 int rtm_report_noise_write(const struct rtm_result *r, const struct rtm_report_opts *o,
@@ -780,11 +701,9 @@ int rtm_report_noise_write(const struct rtm_result *r, const struct rtm_report_o
 		ret = rtm_plot_check(err);
 	if (ret)
 		return ret;
-	snprintf(plots, sizeof(plots), "%s/plots", o->out_dir);
-	ret = rtm_dir_make(o->out_dir, "plots/data");	/* no symlink at plots followed */
+	ret = rtm_report_plots_dir(o->out_dir, plots, err);
 	if (ret)
-		return rtm_error_setn(err, ret, "cannot create %s/data: %s", plots,
-				      rtm_write_strerror(ret));
+		return ret;
 	ret = rtm_report_noise_plot(r, o, plots, &drawn, err);
 	if (ret)
 		return ret;

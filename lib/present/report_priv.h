@@ -49,6 +49,36 @@ int rtm_report_irq_rows(const struct rtm_result *r, struct rtm_report_irq *rows,
  * (report_data.c).
  */
 void rtm_report_banner(const struct rtm_result *r, FILE *f, bool html);
+/*
+ * A page of report_io.c or report_noise.c being written, HTML (@html) or
+ * Markdown: its headings, paragraphs and tables (report_data.c).
+ */
+struct rtm_report_page {
+	FILE *f;
+	bool html;
+	const char *align;	/* the table's columns: 'l' text, 'r' figures */
+	bool sub;		/* a section of a latency report (run --noise): headings one down */
+};
+
+/* A heading of @level (1 the title), one deeper when @p->sub. */
+void rtm_report_heading(struct rtm_report_page *p, int level, const char *s);
+/* A paragraph, of the HTML class @cls when not NULL. */
+void rtm_report_para(struct rtm_report_page *p, const char *cls, const char *s);
+/* A row, each cell aligned as @p->align says; @head: the table's heads. */
+void rtm_report_row(struct rtm_report_page *p, const char *const *cells, int n, bool head);
+/* A table of @n columns aligned as @align says ('l' text, 'r' figures), headed @heads. */
+void rtm_report_table_begin(struct rtm_report_page *p, const char *align,
+			    const char *const *heads, int n);
+void rtm_report_table_end(struct rtm_report_page *p);
+/*
+ * Save a page written to open_memstream()'s @buf (@len bytes; NULL when it
+ * failed) as @dir/@name, and free @buf.
+ */
+int rtm_report_page_save(const char *dir, const char *name, char *buf, size_t len,
+			 struct rtm_error *err);
+/* Make @dir/plots/data, and put @dir/plots in @plots (PATH_MAX bytes). */
+int rtm_report_plots_dir(const char *dir, char *plots, struct rtm_error *err);
+
 /* report.html and report.md from the drawn plots. */
 int rtm_report_pages(struct rtm_report_ctx *c, struct rtm_error *err);
 
