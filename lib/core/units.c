@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -278,4 +279,17 @@ void rtm_fmt_factor_d(char *buf, size_t len, double x, int decimals)
 void rtm_fmt_factor(char *buf, size_t len, double x)
 {
 	rtm_fmt_factor_d(buf, len, x, rtm_factor_decimals(x));
+}
+
+void rtm_fmt_put(char *buf, size_t len, size_t *off, const char *fmt, ...)
+{
+	va_list ap;
+	int w;
+
+	if (*off >= len)
+		return;
+	va_start(ap, fmt);
+	w = vsnprintf(buf + *off, len - *off, fmt, ap);
+	va_end(ap);
+	*off = w > 0 && *off + (size_t)w < len ? *off + (size_t)w : len;
 }

@@ -42,6 +42,12 @@ int rtm_cpulist_format(const struct rtm_cpulist *cl, char *buf, size_t len);
  * "4.56 ms", "1.20 s". */
 char *rtm_fmt_ns(char *buf, size_t len, uint64_t ns);
 /*
+ * Append to @buf at *@off as snprintf() writes, never past @len; *@off is
+ * @len once the buffer is full, and nothing more is written.
+ */
+void rtm_fmt_put(char *buf, size_t len, size_t *off, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/*
  * A latency in microseconds with 1 decimal ("12.3"), for tables: the latency
  * tables (summary, report, compare) print through it, so one value reads the
  * same in each. @ns is a double so that an average is rounded once, here.

@@ -5,7 +5,6 @@
  * Memory only, allocated once: unit-tested on synthetic records.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,23 +103,6 @@ static int task_words(char *buf, size_t len, const char *comm, uint32_t pid, int
 	return snprintf(buf, len, "%s (%s", c, sched);
 }
 
-/* Append to @buf at *@off, as far as it goes. */
-static void put(char *buf, size_t len, size_t *off, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static void put(char *buf, size_t len, size_t *off, const char *fmt, ...)
-{
-	va_list ap;
-	int w;
-
-	if (*off >= len)
-		return;
-	va_start(ap, fmt);
-	w = vsnprintf(buf + *off, len - *off, fmt, ap);
-	va_end(ap);
-	*off = w > 0 && *off + (size_t)w < len ? *off + (size_t)w : len;
-}
-
 /* The cause's phrase: "behind X pid N (FIFO 99, 2.85 ms)", "in hard interrupt handlers (...)" */
 static void put_cause(const struct rtm_wk_cause_rec *r, char *buf, size_t len, size_t *off)
 {
@@ -131,16 +113,16 @@ static void put_cause(const struct rtm_wk_cause_rec *r, char *buf, size_t len, s
 	case RTM_WK_CAUSE_THREAD:
 		task_words(who, sizeof(who), r->top_comm, r->top_pid, r->top_policy, r->top_prio,
 			   true);
-		put(buf, len, off, "behind %s, %s)", who, t);
+		rtm_fmt_put(buf, len, off, "behind %s, %s)", who, t);
 		break;
 	case RTM_WK_CAUSE_IRQ:
-		put(buf, len, off, "in hard interrupt handlers (%s)", t);
+		rtm_fmt_put(buf, len, off, "in hard interrupt handlers (%s)", t);
 		break;
 	case RTM_WK_CAUSE_SOFTIRQ:
-		put(buf, len, off, "in softirq handlers (%s)", t);
+		rtm_fmt_put(buf, len, off, "in softirq handlers (%s)", t);
 		break;
 	default:
-		put(buf, len, off, "no task or handler in the way (%s unexplained)", t);
+		rtm_fmt_put(buf, len, off, "no task or handler in the way (%s unexplained)", t);
 	}
 }
 
@@ -154,32 +136,32 @@ void rtm_wakeup_cause_sentence(const struct rtm_wk_cause_rec *r, char *buf, size
 	buf[0] = '\0';
 	task_words(who, sizeof(who), r->comm, r->pid, r->policy, r->prio, true);
 	rtm_fmt_ns(lat, sizeof(lat), r->lat_ns);
-	put(buf, len, &off, "%s) waited %s on CPU %u: ", who, lat, r->cpu);
+	rtm_fmt_put(buf, len, &off, "%s) waited %s on CPU %u: ", who, lat, r->cpu);
 	put_cause(r, buf, len, &off);
-	put(buf, len, &off, ";");
+	rtm_fmt_put(buf, len, &off, ";");
 	if (r->cause != RTM_WK_CAUSE_THREAD) {
 		if (r->top_pid) {
 			rtm_fmt_ns(t, sizeof(t), r->task_ns);
 			task_words(who, sizeof(who), r->top_comm, r->top_pid, r->top_policy,
 				   r->top_prio, true);
-			put(buf, len, &off, " longest other task %s, %s),", who, t);
+			rtm_fmt_put(buf, len, &off, " longest other task %s, %s),", who, t);
 		} else {
-			put(buf, len, &off, " no other task ran,");
+			rtm_fmt_put(buf, len, &off, " no other task ran,");
 		}
 	}
 	if (r->cause != RTM_WK_CAUSE_IRQ) {
 		rtm_fmt_ns(t, sizeof(t), r->irq_ns);
-		put(buf, len, &off, " hard interrupts %s%s", t,
+		rtm_fmt_put(buf, len, &off, " hard interrupts %s%s", t,
 		    r->cause != RTM_WK_CAUSE_SOFTIRQ ? "," : "");
 	}
 	if (r->cause != RTM_WK_CAUSE_SOFTIRQ) {
 		rtm_fmt_ns(t, sizeof(t), r->softirq_ns);
-		put(buf, len, &off, " softirqs %s", t);
+		rtm_fmt_put(buf, len, &off, " softirqs %s", t);
 	}
 	if (r->flags & RTM_WK_REMOTE)
-		put(buf, len, &off, "; woken from CPU %u", r->waker_cpu);
+		rtm_fmt_put(buf, len, &off, "; woken from CPU %u", r->waker_cpu);
 	if (r->flags & RTM_WK_MIGRATED)
-		put(buf, len, &off, "; moved from CPU %u", r->target_cpu);
+		rtm_fmt_put(buf, len, &off, "; moved from CPU %u", r->target_cpu);
 }
 
 struct rtm_wakeup_census *rtm_wakeup_census_alloc(int ncpus, uint64_t above_ns)
@@ -514,21 +496,22 @@ static void put_culprits(const json_t *arr, uint64_t other, int top, char *buf, 
 		rtm_fmt_ns(tm, sizeof(tm), t);
 		cause = json_string_value(json_object_get(e, "cause"));
 		task = json_object_get(e, "task");
-		put(buf, len, off, "%s %llu ", i ? "," : ":", (unsigned long long)k);
+		rtm_fmt_put(buf, len, off, "%s %llu ", i ? "," : ":", (unsigned long long)k);
 		if (cause && !strcmp(cause, "thread") && task) {
 			snprintf(cm, sizeof(cm), "%s",
 				 json_string_value(json_object_get(task, "comm")) ?: "?");
 			sched = json_string_value(json_object_get(task, "sched"));
-			put(buf, len, off, "behind %s (%s, %s)", cm, sched ? sched : "?", tm);
+			rtm_fmt_put(buf, len, off, "behind %s (%s, %s)", cm, sched ? sched : "?",
+				    tm);
 		} else if (cause && !strcmp(cause, "wake_path")) {
-			put(buf, len, off, "with no task or handler in the way (%s)", tm);
+			rtm_fmt_put(buf, len, off, "with no task or handler in the way (%s)", tm);
 		} else {
-			put(buf, len, off, "in %s (%s)",
+			rtm_fmt_put(buf, len, off, "in %s (%s)",
 			    json_string_value(json_object_get(e, "culprit")) ?: "?", tm);
 		}
 	}
 	if (rest)
-		put(buf, len, off, "%s %llu other", json_array_size(arr) ? "," : ":",
+		rtm_fmt_put(buf, len, off, "%s %llu other", json_array_size(arr) ? "," : ":",
 		    (unsigned long long)rest);
 }
 
@@ -547,14 +530,15 @@ static void sentence(const json_t *census, const json_t *counts, const json_t *c
 	rtm_fmt_ns(b, sizeof(b), bound);
 	buf[0] = '\0';
 	if (!n) {
-		put(buf, len, &off, "%sno wait over %s", lead, b);
+		rtm_fmt_put(buf, len, &off, "%sno wait over %s", lead, b);
 		return;
 	}
-	put(buf, len, &off, "%s%llu wait%s over %s", lead, (unsigned long long)n,
+	rtm_fmt_put(buf, len, &off, "%s%llu wait%s over %s", lead, (unsigned long long)n,
 	    n == 1 ? "" : "s", b);
 	put_culprits(culprits, other, top, buf, len, &off);
 	if (remote)
-		put(buf, len, &off, "; %llu woken from another CPU", (unsigned long long)remote);
+		rtm_fmt_put(buf, len, &off, "; %llu woken from another CPU",
+			    (unsigned long long)remote);
 }
 
 void rtm_wakeup_census_sentence(const json_t *census, char *buf, size_t len, int top)

@@ -3,7 +3,6 @@
  * iocause_out.c - the miss causes as result.json's sections.io.causes, and the
  * sentences people read of them (iocause.h).
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,23 +210,6 @@ void rtm_iocause_sentence(const json_t *sec, char *buf, size_t len, int top)
 		snprintf(buf + off, len - off, ", %lld other", (long long)rest);
 }
 
-/* Append to @buf at *@off, as snprintf, never past @len. */
-static void put(char *buf, size_t len, size_t *off, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static void put(char *buf, size_t len, size_t *off, const char *fmt, ...)
-{
-	va_list ap;
-	int w;
-
-	if (*off >= len)
-		return;
-	va_start(ap, fmt);
-	w = vsnprintf(buf + *off, len - *off, fmt, ap);
-	va_end(ap);
-	*off = w > 0 && *off + (size_t)w < len ? *off + (size_t)w : len;
-}
-
 static uint64_t u(const json_t *o, const char *key)
 {
 	return (uint64_t)json_integer_value(json_object_get(o, key));
@@ -242,11 +224,11 @@ static void put_ahead(const json_t *m, char *buf, size_t len, size_t *off)
 
 	if (!q && !f)
 		return;
-	put(buf, len, off, "; ahead of it %llu request%s (%llu queued, %llu in flight)",
+	rtm_fmt_put(buf, len, off, "; ahead of it %llu request%s (%llu queued, %llu in flight)",
 	    (unsigned long long)(q + f), q + f == 1 ? "" : "s", (unsigned long long)q,
 	    (unsigned long long)f);
 	json_array_foreach(json_object_get(m, "ahead"), i, a)
-		put(buf, len, off, "%s %llu of %s pid %lld (%s, %s)", i ? "," : ":",
+		rtm_fmt_put(buf, len, off, "%s %llu of %s pid %lld (%s, %s)", i ? "," : ":",
 		    (unsigned long long)(u(a, "queued") + u(a, "in_flight")),
 		    json_string_value(json_object_get(a, "comm")),
 		    json_integer_value(json_object_get(a, "pid")),
@@ -265,28 +247,30 @@ void rtm_iocause_miss_sentence(const json_t *m, uint64_t start_ns, char *buf, si
 	rtm_fmt_ns(t, sizeof(t), planned > start_ns ? planned - start_ns : 0);
 	rtm_fmt_ns(lat, sizeof(lat), u(m, "latency_ns"));
 	phrase(cause, json_string_value(json_object_get(m, "culprit")), words, sizeof(words));
-	put(buf, len, &off, "%s at %s, %s: %s", json_string_value(json_object_get(m, "op")), t,
-	    lat, words);
+	rtm_fmt_put(buf, len, &off, "%s at %s, %s: %s", json_string_value(json_object_get(m, "op")),
+		    t, lat, words);
 	if (u(m, "issue_late_ns")) {
 		by = json_string_value(json_object_get(m, "issue_by"));
-		put(buf, len, &off, "; issued %s late%s%s%s", rtm_fmt_ns(x, sizeof(x),
+		rtm_fmt_put(buf, len, &off, "; issued %s late%s%s%s", rtm_fmt_ns(x, sizeof(x),
 		    u(m, "issue_late_ns")), by ? " (" : "", by ? by : "", by ? " ran)" : "");
 	}
 	if (cause && !strcmp(cause, "untraced"))
 		return;
 	if (u(m, "queued_ns"))
-		put(buf, len, &off, "; queued %s", rtm_fmt_ns(x, sizeof(x), u(m, "queued_ns")));
+		rtm_fmt_put(buf, len, &off, "; queued %s",
+			    rtm_fmt_ns(x, sizeof(x), u(m, "queued_ns")));
 	if (json_is_object(json_object_get(m, "request")))
-		put(buf, len, &off, "; on the device %s", rtm_fmt_ns(x, sizeof(x),
+		rtm_fmt_put(buf, len, &off, "; on the device %s", rtm_fmt_ns(x, sizeof(x),
 		    u(m, "device_ns")));
 	if (u(m, "wakeup_ns")) {
 		by = json_string_value(json_object_get(m, "wakeup_by"));
-		put(buf, len, &off, "; switched in %s after completion%s%s%s",
+		rtm_fmt_put(buf, len, &off, "; switched in %s after completion%s%s%s",
 		    rtm_fmt_ns(x, sizeof(x), u(m, "wakeup_ns")), by ? " (" : "", by ? by : "",
 		    by ? " ran)" : "");
 	}
 	sys = u(m, "submit_ns") + u(m, "return_ns");
 	if (sys)
-		put(buf, len, &off, "; %s in the system call", rtm_fmt_ns(x, sizeof(x), sys));
+		rtm_fmt_put(buf, len, &off, "; %s in the system call",
+			    rtm_fmt_ns(x, sizeof(x), sys));
 	put_ahead(m, buf, len, &off);
 }
