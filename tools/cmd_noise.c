@@ -21,6 +21,7 @@
 #include "present/hwlat_print.h"
 #include "present/promlive.h"
 #include "present/runreport.h"
+#include "core/fileio.h"
 #include "probe/ktracer.h"
 #include "probe/probe_noise.h"
 #include "rtmeasure.h"
@@ -474,24 +475,28 @@ static void hwlat_unserve(void *state)
 	free(l);
 }
 
-/* --report FILE: the samples as hwlatdetect writes them, and its line about it. */
+/*
+ * --report FILE: the samples as hwlatdetect writes them, and its line about it.
+ * Written whole through core/fileio (never through a link planted at FILE).
+ */
 static void hwlat_report(const struct hwlat_run *h, const json_t *noise, FILE *f)
 {
 	struct rtm_error err = { "" };
-	FILE *out = fopen(h->hw->report, "w");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
 	uint64_t n = 0;
-	int ret;
+	int ret = mem ? rtm_hwlat_report_fprint(noise, mem, &n, &err) : -ENOMEM;
 
-	if (!out) {
+	if (mem && fclose(mem) && !ret)
+		ret = -ENOMEM;
+	if (!ret)
+		ret = rtm_write_target(h->hw->report, buf, len,
+				       h->m.out.follow ? RTM_OUT_FOLLOW : 0);
+	free(buf);
+	if (ret) {
 		fprintf(h->m.errf, "rtmeasure: hwlat: --report %s: %s\n", h->hw->report,
-			strerror(errno));
-		*h->report_failed = true;
-		return;
-	}
-	ret = rtm_hwlat_report_fprint(noise, out, &n, &err);
-	if (fclose(out) || ret) {
-		fprintf(h->m.errf, "rtmeasure: hwlat: --report %s: %s\n", h->hw->report,
-			err.msg[0] ? err.msg : strerror(errno));
+			err.msg[0] ? err.msg : rtm_write_strerror(ret));
 		*h->report_failed = true;
 		return;
 	}
@@ -561,6 +566,13 @@ int cmd_noise(int argc, char **argv, const struct rtm_cli *cli)
 	if (ret >= 0) {
 		rtm_session_opts_release(m);
 		return ret;
+	}
+	/* --report FILE checked before measuring: a typo never costs the run */
+	if (hwlat && a.hw.report && (ret = rtm_target_check(a.hw.report, m->out.follow ?
+							      RTM_OUT_FOLLOW : 0)) < 0) {
+		rtm_session_opts_release(m);
+		return rtm_cli_fail("hwlat: --report %s: cannot write it: %s", a.hw.report,
+				    rtm_write_strerror(ret));
 	}
 	/* hwlatdetect's summary, report and exit status are not in --json's */
 	if (hwlat && m->out.json && (a.hw.report || a.hw.watch || a.hw.hardlimit_ns)) {

@@ -33,6 +33,16 @@ echo "$err" | grep -q "hwlatdetect's form: 30, 90s, 5m, 2h, 1d, 1w"
 ok $? "hwlat --duration: hwlatdetect's forms named ($err)"
 expect_usage_error "hwlat --window not in us" hwlat --window soon
 expect_usage_error "hwlat --hardlimit 0" hwlat --hardlimit 0
+# --report FILE is checked before measuring, and a link planted there is refused
+expect_usage_error "hwlat --report in a missing folder" \
+	hwlat --report "$tmp/no-such-folder/r.txt" -D 1s -o "$tmp/hr1"
+[ ! -e "$tmp/hr1" ]
+ok $? "hwlat --report in a missing folder: nothing measured, no results folder"
+ln -s "$tmp/victim" "$tmp/planted"
+expect_usage_error "hwlat --report at a planted symbolic link" \
+	hwlat --report "$tmp/planted" -D 1s -o "$tmp/hr2"
+[ ! -e "$tmp/victim" ]
+ok $? "hwlat --report: the link is not followed"
 expect_usage_error "hwlat --window 5000 (5 ms: below 10 ms)" hwlat --window 5000 --width 2000
 echo "$err" | grep -q -- "--window 5.00 ms: give 10ms to 1h"
 ok $? "hwlat --window: a plain number is microseconds ($err)"
