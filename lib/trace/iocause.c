@@ -294,11 +294,13 @@ static void prune(struct rtm_iocause *c)
 	/* the switch before the cut tells who ran at it */
 	for (first = 0; first + 1 < c->nsw && c->sw[first + 1].ts < cut; first++)
 		;
-	memmove(c->sw, c->sw + first, (c->nsw - first) * sizeof(*c->sw));
+	if (first)	/* never with a NULL array: nothing to move */
+		memmove(c->sw, c->sw + first, (c->nsw - first) * sizeof(*c->sw));
 	c->nsw -= first;
 	for (first = 0; first < c->nwk && c->wk[first] < cut; first++)
 		;
-	memmove(c->wk, c->wk + first, (c->nwk - first) * sizeof(*c->wk));
+	if (first)
+		memmove(c->wk, c->wk + first, (c->nwk - first) * sizeof(*c->wk));
 	c->nwk -= first;
 	if (c->since < cut)
 		c->since = cut;
@@ -312,12 +314,14 @@ int rtm_iocause_advance(struct rtm_iocause *c, uint64_t horizon_ns)
 	size_t i, k, n = 0;
 	int ret = 0;
 
-	qsort(c->pend, c->npend, sizeof(*c->pend), by_time);
+	if (c->npend > 1)	/* none yet: the array may still be NULL */
+		qsort(c->pend, c->npend, sizeof(*c->pend), by_time);
 	while (n < c->npend && c->pend[n].ts < horizon_ns)
 		n++;
 	for (i = 0; i < n && !ret; i++)
 		ret = take(c, &c->pend[i]);
-	memmove(c->pend, c->pend + n, (c->npend - n) * sizeof(*c->pend));
+	if (n)
+		memmove(c->pend, c->pend + n, (c->npend - n) * sizeof(*c->pend));
 	c->npend -= n;
 	if (horizon_ns > c->horizon)
 		c->horizon = horizon_ns;

@@ -85,8 +85,10 @@ static json_t *causes_json(const struct rtm_iocause *c)
 		json_decref(arr);
 		return NULL;
 	}
-	memcpy(t, c->tally, c->ntally * sizeof(*t));
-	qsort(t, c->ntally, sizeof(*t), tally_by_count);
+	if (c->ntally) {	/* none: the array may be NULL */
+		memcpy(t, c->tally, c->ntally * sizeof(*t));
+		qsort(t, c->ntally, sizeof(*t), tally_by_count);
+	}
 	for (i = 0; i < c->ntally; i++)
 		json_array_append_new(arr, json_pack("{s:s, s:s, s:o, s:o}", "cause",
 				      rtm_iocause_cause_name(t[i].cause), "culprit", t[i].culprit,
@@ -108,8 +110,10 @@ static json_t *aheads_json(const struct rtm_iocause *c)
 		json_decref(arr);
 		return NULL;
 	}
-	memcpy(t, c->at, c->nat * sizeof(*t));
-	qsort(t, c->nat, sizeof(*t), atally_by_misses);
+	if (c->nat) {
+		memcpy(t, c->at, c->nat * sizeof(*t));
+		qsort(t, c->nat, sizeof(*t), atally_by_misses);
+	}
 	for (i = 0; i < c->nat; i++)
 		json_array_append_new(arr, json_pack("{s:s, s:i, s:s, s:s, s:o, s:o, s:o, s:o}",
 				      "comm", t[i].comm, "pid", t[i].pid, "ioprio",
