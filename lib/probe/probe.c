@@ -3,6 +3,7 @@
  * probe.c - the runner every measuring command drives its probe with.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -101,4 +102,39 @@ const struct rtm_probe_ops *rtm_probe_run_ops(const struct rtm_probe_run *run)
 void *rtm_probe_run_probe(const struct rtm_probe_run *run)
 {
 	return run->p;
+}
+
+double rtm_probe_elapsed_s(uint64_t start_ns, uint64_t duration_ns)
+{
+	uint64_t now = rtm_clock_ns(CLOCK_MONOTONIC);
+
+	if (now <= start_ns)
+		return 0;
+	now -= start_ns;
+	if (duration_ns && now > duration_ns)
+		now = duration_ns;
+	return (double)now / 1e9;
+}
+
+bool rtm_probe_tick(uint64_t *next_tick_ns, uint64_t tick_ns, bool boundary)
+{
+	uint64_t now = rtm_clock_ns(CLOCK_MONOTONIC);
+
+	if (boundary && now < *next_tick_ns)
+		return false;
+	while (boundary && *next_tick_ns <= now)
+		*next_tick_ns += tick_ns;
+	return true;
+}
+
+int rtm_probe_thread_create(pthread_t *tid, void *(*fn)(void *), void *arg)
+{
+	sigset_t block, old;
+	int ret;
+
+	sigfillset(&block);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	ret = pthread_create(tid, NULL, fn, arg);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return ret;
 }

@@ -13,6 +13,7 @@
 #ifndef RTM_PROBE_H
 #define RTM_PROBE_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -89,6 +90,25 @@ void rtm_probe_run_free(struct rtm_probe_run *run);
 json_t *rtm_probe_run_live_section(struct rtm_probe_run *run);
 
 const struct rtm_probe_ops *rtm_probe_run_ops(const struct rtm_probe_run *run);
+
+/* ---- for the probes' own ops (probe.c) */
+
+/*
+ * elapsed_s: seconds since @start_ns on CLOCK_MONOTONIC (0 before it), at
+ * most @duration_ns (0: no end).
+ */
+double rtm_probe_elapsed_s(uint64_t start_ns, uint64_t duration_ns);
+/*
+ * snapshot() at a boundary (@boundary): false while *@next_tick_ns is still
+ * to come, else true with it moved past now by steps of @tick_ns. Between
+ * boundaries: true, nothing moved.
+ */
+bool rtm_probe_tick(uint64_t *next_tick_ns, uint64_t tick_ns, bool boundary);
+/*
+ * pthread_create() with every signal blocked, so that a probe thread never
+ * takes the command's signals; 0 or pthread_create()'s error number.
+ */
+int rtm_probe_thread_create(pthread_t *tid, void *(*fn)(void *), void *arg);
 /*
  * The probe's own handle, for readers that know which probe it is (the timer
  * session's struct rtm_cyclic: live lines, captures, Prometheus).

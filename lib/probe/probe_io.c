@@ -223,15 +223,11 @@ static void release(struct rtm_probe_io *p)
 /* Create the thread; wait until it is pinned and scheduled, then open the gate. */
 static int start_thread(struct rtm_probe_io *p, struct rtm_error *err)
 {
-	sigset_t block, old;
 	int ret;
 
 	rtm_gate_init(&p->gate);
 	atomic_store(&p->running, true);
-	sigfillset(&block);	/* the thread never takes the command's signals */
-	pthread_sigmask(SIG_BLOCK, &block, &old);
-	ret = pthread_create(&p->tid, NULL, io_main, p);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	ret = rtm_probe_thread_create(&p->tid, io_main, p);
 	if (ret) {
 		rtm_gate_destroy(&p->gate);
 		atomic_store(&p->running, false);
@@ -456,13 +452,7 @@ static void *io_start(const void *opts, uint64_t ts_interval_ns, struct rtm_erro
 
 static void io_snapshot(void *v, bool boundary)
 {
-	struct rtm_probe_io *p = v;
-	uint64_t now = rtm_clock_ns(CLOCK_MONOTONIC);
-
-	if (boundary && now < p->next_tick_ns)
-		return;
-	while (boundary && p->next_tick_ns <= now)
-		p->next_tick_ns += TICK_NS;
+	rtm_probe_tick(&((struct rtm_probe_io *)v)->next_tick_ns, TICK_NS, boundary);
 }
 
 static uint64_t io_next_tick_ns(const void *v)
@@ -487,14 +477,8 @@ static uint64_t io_quiet_ns(const void *v, uint64_t t_ns)
 static double io_elapsed_s(const void *v)
 {
 	const struct rtm_probe_io *p = v;
-	uint64_t now = rtm_clock_ns(CLOCK_MONOTONIC);
 
-	if (now <= p->start_ns)
-		return 0;
-	now -= p->start_ns;
-	if (p->opts.duration_ns && now > p->opts.duration_ns)
-		now = p->opts.duration_ns;
-	return (double)now / 1e9;
+	return rtm_probe_elapsed_s(p->start_ns, p->opts.duration_ns);
 }
 
 static bool io_done(const void *v)

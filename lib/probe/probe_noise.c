@@ -357,19 +357,16 @@ static int alloc_threads(struct rtm_probe_noise *p, struct rtm_error *err)
 /* Create the threads; wait until each is pinned and scheduled, then open the gate. */
 static int start_threads(struct rtm_probe_noise *p, struct rtm_error *err)
 {
-	sigset_t block, old;
 	int i, ret, created = 0;
 	bool abort;
 
 	rtm_gate_init(&p->gate);
 	atomic_store(&p->nrunning, p->n);
-	sigfillset(&block);	/* the threads never take the command's signals */
-	pthread_sigmask(SIG_BLOCK, &block, &old);
 	for (i = 0; i < p->n; i++) {
 		struct noise_thread *t = &p->threads[i];
 
 		atomic_store(&t->running, true);
-		ret = pthread_create(&t->tid, NULL, noise_main, t);
+		ret = rtm_probe_thread_create(&t->tid, noise_main, t);
 		if (ret) {
 			rtm_error_set(err, "cannot create the noise thread for CPU %d: %s", t->cpu,
 				      strerror(ret));
@@ -379,7 +376,6 @@ static int start_threads(struct rtm_probe_noise *p, struct rtm_error *err)
 		t->created = true;
 		created++;
 	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	for (i = created; i < p->n; i++) {
 		atomic_store(&p->threads[i].running, false);
 		atomic_fetch_sub(&p->nrunning, 1);
@@ -630,15 +626,12 @@ static void *noise_start(const void *opts, uint64_t ts_interval_ns, struct rtm_e
 static void noise_snapshot(void *v, bool boundary)
 {
 	struct rtm_probe_noise *p = v;
-	uint64_t now = rtm_clock_ns(CLOCK_MONOTONIC);
 	int i;
 
-	if (boundary && now < p->next_tick_ns)
+	if (!rtm_probe_tick(&p->next_tick_ns, TICK_NS, boundary))
 		return;
 	for (i = 0; i < p->n; i++)
 		rtm_probe_noise_snapshot(p, i, &p->snaps[i], NULL);
-	while (boundary && p->next_tick_ns <= now)
-		p->next_tick_ns += TICK_NS;
 }
 
 static uint64_t noise_next_tick_ns(const void *v)
@@ -649,14 +642,8 @@ static uint64_t noise_next_tick_ns(const void *v)
 static double noise_elapsed_s(const void *v)
 {
 	const struct rtm_probe_noise *p = v;
-	uint64_t now = rtm_clock_ns(CLOCK_MONOTONIC);
 
-	if (now <= p->start_ns)
-		return 0;
-	now -= p->start_ns;
-	if (p->opts.duration_ns && now > p->opts.duration_ns)
-		now = p->opts.duration_ns;
-	return (double)now / 1e9;
+	return rtm_probe_elapsed_s(p->start_ns, p->opts.duration_ns);
 }
 
 static bool noise_done(const void *v)
