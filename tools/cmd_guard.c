@@ -33,6 +33,7 @@
 #include "core/task.h"
 #include "box/guard.h"
 #include "box/rt.h"
+#include "box/sysinfo.h"
 #include "cli/cli.h"
 #include "cli/opts.h"
 #include "rtmeasure.h"
@@ -361,12 +362,14 @@ static void fair_server_note(uint64_t starve_ns)
 	if (uname(&u) || sscanf(u.release, "%d.%d", &major, &minor) != 2 ||
 	    major * 100 + minor < 612)
 		return;
-	if (rtm_read_small("/", "/sys/kernel/debug/sched/fair_server/cpu0/runtime", rt,
-			   sizeof(rt)) > 0)
-		runtime = atoll(rt);
-	if (rtm_read_small("/", "/sys/kernel/debug/sched/fair_server/cpu0/period", rt,
-			   sizeof(rt)) > 0)
-		period = atoll(rt);
+	if (!rtm_sysinfo_debugfs_closed("/")) {
+		if (rtm_read_small("/", "/sys/kernel/debug/sched/fair_server/cpu0/runtime", rt,
+				   sizeof(rt)) > 0)
+			runtime = atoll(rt);
+		if (rtm_read_small("/", "/sys/kernel/debug/sched/fair_server/cpu0/period", rt,
+				   sizeof(rt)) > 0)
+			period = atoll(rt);
+	}
 	if (runtime == 0)
 		return;	/* switched off: RT throttling alone decides */
 	if (runtime < 0 || period <= 0) {

@@ -183,6 +183,31 @@ static char *read_config(struct rtm_sysinfo *si)
 	return cfg;
 }
 
+/*
+ * Whether kernel lockdown closes debugfs's writable files (such as
+ * sched/preempt): each refused open writes a line to the kernel log, so they
+ * are not tried then. The mode is in securityfs's lockdown file, "[none]"
+ * when open; where securityfs is not mounted on a live box it is read through
+ * a temporary mount, as tracefs is. Unknown counts as open (a recorded tree,
+ * a kernel without the lockdown module).
+ */
+bool rtm_sysinfo_debugfs_closed(const char *root)
+{
+	char buf[128] = "", tmp[] = "/tmp/rtmeasure-securityfs.XXXXXX", file[64];
+
+	if (rtm_read_small(root, "/sys/kernel/security/lockdown", buf, sizeof(buf)) <= 0 &&
+	    !strcmp(root, "/") && geteuid() == 0 && mkdtemp(tmp)) {
+		if (mount("securityfs", tmp, "securityfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+			  NULL) == 0) {
+			snprintf(file, sizeof(file), "%s/lockdown", tmp);
+			rtm_read_small("/", file, buf, sizeof(buf));
+			umount2(tmp, MNT_DETACH);
+		}
+		rmdir(tmp);
+	}
+	return buf[0] && !strstr(buf, "[none]");
+}
+
 static void collect_preempt(struct rtm_sysinfo *si, const char *cfg)
 {
 	char buf[256], v[32];
@@ -211,7 +236,8 @@ static void collect_preempt(struct rtm_sysinfo *si, const char *cfg)
 	}
 	if (si->preempt_dynamic) {
 		/* "none voluntary (full) lazy": the current mode is in parentheses */
-		if (rtm_read_small(si->root, "/sys/kernel/debug/sched/preempt", buf,
+		if (!rtm_sysinfo_debugfs_closed(si->root) &&
+		    rtm_read_small(si->root, "/sys/kernel/debug/sched/preempt", buf,
 				   sizeof(buf)) > 0) {
 			char *o = strchr(buf, '('), *c = o ? strchr(o, ')') : NULL;
 

@@ -193,4 +193,10 @@ enum rtm_check_level rtm_sysinfo_tracers_verdict(bool hwlat, bool osnoise, bool 
 /* JSON form (schema "rtmeasure-sysinfo/1"), as stored in result.json. */
 json_t *rtm_sysinfo_to_json(const struct rtm_sysinfo *si);
 
+/*
+ * Whether kernel lockdown closes debugfs's writable files under ROOT ("/" for
+ * this box): each refused open logs a kernel line, so callers skip them then.
+ */
+bool rtm_sysinfo_debugfs_closed(const char *root);
+
 #endif

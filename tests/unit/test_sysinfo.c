@@ -379,6 +379,20 @@ static void test_mutations(void)
 	   "debugfs sched/preempt wins over the boot option (%s from %s)",
 	   rtm_preempt_name(si->preempt), si->preempt_source);
 	rtm_sysinfo_free(si);
+	/* under lockdown debugfs's writable files are not opened (each refusal is logged) */
+	put("/sys/kernel/security/lockdown", "none [integrity] confidentiality\n");
+	si = collect_work();
+	ok(si->preempt == RTM_PREEMPT_NONE && !strcmp(si->preempt_source, "boot option preempt="),
+	   "lockdown: sched/preempt left alone, the boot option used (%s from %s)",
+	   rtm_preempt_name(si->preempt), si->preempt_source);
+	rtm_sysinfo_free(si);
+	ok(rtm_sysinfo_debugfs_closed(work), "lockdown integrity closes debugfs");
+	put("/sys/kernel/security/lockdown", "[none] integrity confidentiality\n");
+	ok(!rtm_sysinfo_debugfs_closed(work), "lockdown none leaves debugfs open");
+	si = collect_work();
+	ok(si->preempt == RTM_PREEMPT_FULL, "lockdown none: sched/preempt read (%s)",
+	   rtm_preempt_name(si->preempt));
+	rtm_sysinfo_free(si);
 	put("/sys/kernel/realtime", "1\n");
 	expect("/sys/kernel/realtime", "preempt", RTM_CHECK_OK, "PREEMPT_RT");
 	sh("rm -f '%s/sys/kernel/realtime' '%s/sys/kernel/debug/sched/preempt' "
