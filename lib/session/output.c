@@ -15,6 +15,7 @@
 
 #include "box/sysinfo.h"
 #include "core/fileio.h"
+#include "core/stage.h"
 #include "core/units.h"
 #include "result/export.h"
 #include "result/disturb.h"
@@ -161,6 +162,18 @@ int rtm_session_check_out_file(const struct rtm_session_opts *m, const char *pat
 	return 0;
 }
 
+/* The staging folders a killed report left in @dir, said on stderr. */
+static void remove_stale_stages(const struct rtm_session_opts *m, const char *dir)
+{
+	char names[256];
+	int n = rtm_stage_remove_stale(dir, names, sizeof(names));
+
+	if (n > 0)
+		fprintf(stderr, "rtmeasure %s: removed %s of a killed report in %s: %s\n",
+			m->command, n > 1 ? "the staging folders" : "the staging folder", dir,
+			names);
+}
+
 /*
  * The results folder, before anything is measured: created if missing; a
  * symlink only with --follow; not a file; an earlier result in it only with
@@ -192,6 +205,8 @@ int rtm_session_check_outdir(const struct rtm_session_opts *m, const char *dir)
 		ret = rtm_session_fail(m, "%s: --force: cannot clear the earlier result in %s: %s",
 				       m->command, dir, rtm_write_strerror(ret));
 	close(fd);
+	if (!ret)
+		remove_stale_stages(m, dir);
 	return ret;
 }
 

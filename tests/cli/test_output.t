@@ -218,6 +218,12 @@ if command -v gnuplot >/dev/null; then
 		echo "$err" | grep -q "^rtmeasure compare: removed the staging folders of a killed report or compare in $t/ks: " &&
 		[ "$(echo "$err" | grep -o '\.rtm-stage-\(KiLd03\|KiLd04\|LiVe02\)' | sort -u | wc -l)" = 3 ]
 	ok $? "compare: the same, once the live writer is gone, naming each ($rc: $err)"
+	# a run into that folder removes a killed report's stage before measuring
+	mkdir -p "$t/ks/.rtm-stage-KiLd05/plots"
+	run_cmd run --no-rt -l 20 -i 200us -q --force -o "$t/ks"
+	[ "$rc" -eq 0 ] && [ -z "$(find "$t/ks" -name '.rtm-stage-*')" ] &&
+		echo "$err" | grep -qx "rtmeasure run: removed the staging folder of a killed report in $t/ks: .rtm-stage-KiLd05"
+	ok $? "run: a killed report's stage in its results folder removed, said in one line ($rc: $err)"
 else
 	ok 0 "# SKIP gnuplot not installed"
 fi
