@@ -443,3 +443,20 @@ bool rtm_bound_describe(const struct rtm_result *r, const struct rtm_bound *b, c
 		 worst);
 	return over;
 }
+
+bool rtm_bound_checkable(const struct rtm_result *r, const struct rtm_bound *b, char *why,
+			 size_t len)
+{
+	uint64_t n = 0;
+	int i;
+
+	if (b->pct <= 0 || b->pct >= 100)
+		return true;	/* avg and max: any sample */
+	for (i = 0; i < r->ncpus; i++)
+		n += r->cpus[i].raw->count;
+	if (rtm_pct_defined(n, b->pct))
+		return true;
+	snprintf(why, len, "p%g needs %llu samples, the run has %llu", b->pct,
+		 (unsigned long long)rtm_pct_min_samples(b->pct), (unsigned long long)n);
+	return false;
+}

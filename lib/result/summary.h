@@ -122,4 +122,13 @@ bool rtm_bound_exceeded(const struct rtm_result *r, const struct rtm_bound *b, u
 bool rtm_bound_describe(const struct rtm_result *r, const struct rtm_bound *b, char *buf,
 			size_t len);
 
+/*
+ * Whether the result can be checked against the bound: a percentile bound
+ * needs the samples that make the percentile a number (rtm_pct_defined(), the
+ * rule behind every table's "-"); when it cannot, @why says so ("p99.99 needs
+ * 100000 samples, the run has 1512") and no verdict is given.
+ */
+bool rtm_bound_checkable(const struct rtm_result *r, const struct rtm_bound *b, char *why,
+			 size_t len);
+
 #endif

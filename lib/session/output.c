@@ -379,17 +379,25 @@ static void print_break(const struct rtm_session_opts *m, const struct rtm_resul
 	}
 }
 
-/* --fail-above: RTM_SESSION_EXIT_BOUND when one is exceeded. */
+/*
+ * --fail-above: RTM_SESSION_EXIT_BOUND when one is exceeded; a bound the
+ * samples cannot decide (the table shows "-") is no pass: USAGE, with the fix.
+ */
 static int check_bounds(const struct rtm_session_opts *m, const struct rtm_result *r)
 {
 	int status = RTM_SESSION_EXIT_OK, i;
 	char what[160];
 
 	for (i = 0; i < m->out.nbounds; i++) {
-		if (rtm_bound_describe(r, &m->out.bounds[i], what, sizeof(what))) {
+		if (!rtm_bound_checkable(r, &m->out.bounds[i], what, sizeof(what))) {
+			fprintf(m->errf, "rtmeasure: --fail-above %s not checked: %s (measure "
+				"longer: -D or -l)\n", m->out.bounds[i].text, what);
+			status = RTM_SESSION_EXIT_USAGE;
+		} else if (rtm_bound_describe(r, &m->out.bounds[i], what, sizeof(what))) {
 			fprintf(m->errf, "rtmeasure: --fail-above %s exceeded: %s\n",
 				m->out.bounds[i].text, what);
-			status = RTM_SESSION_EXIT_BOUND;
+			if (status == RTM_SESSION_EXIT_OK)
+				status = RTM_SESSION_EXIT_BOUND;
 		}
 	}
 	return status;
