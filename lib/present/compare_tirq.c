@@ -65,12 +65,10 @@ bool rtm_compare_tirq_any(const struct rtm_compare *c)
 	return false;
 }
 
-/* Percentile @k of @run's delays: false with "few" when fewer than 10 lie beyond it. */
+/* Percentile @k of @run's delays: false with "few" by the one rule (rtm_pct_defined()). */
 static bool tirq_value(const struct rtm_compare_run *run, int k, uint64_t *ns)
 {
-	double beyond = (double)run->tirq->count * (100.0 - tirq_pcts[k]) / 100.0;
-
-	if (beyond < 10)
+	if (!rtm_pct_defined(run->tirq->count, tirq_pcts[k]))
 		return false;
 	*ns = rtm_hist_percentile(run->tirq, tirq_pcts[k]);
 	return true;

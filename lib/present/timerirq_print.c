@@ -8,10 +8,14 @@
 #include <stdlib.h>
 
 #include "core/hist.h"
+#include "core/stats.h"
 #include "present/timerirq_print.h"
 #include "core/units.h"
 
-/* One CPU's row: the IRQ's and the wake-up's p50, p99, p99.9, max; "unknown" when empty. */
+/*
+ * One CPU's row: the IRQ's and the wake-up's p50, p99, p99.9, max; "unknown"
+ * when empty, "-" for a percentile too few samples define (rtm_pct_defined()).
+ */
 struct row {
 	long long cpu, count, samples;
 	long long unmatched_starts, unmatched_expires, early;
@@ -31,8 +35,12 @@ static void fmt_ps(const struct rtm_hist *h, char out[4][16])
 		return;
 	}
 	rtm_hist_percentiles(h, row_ps, 4, v);
-	for (k = 0; k < 4; k++)
-		rtm_fmt_ns(out[k], 16, v[k]);
+	for (k = 0; k < 4; k++) {
+		if (rtm_pct_defined(h->count, row_ps[k]))	/* the tables' one rule */
+			rtm_fmt_ns(out[k], 16, v[k]);
+		else
+			snprintf(out[k], 16, "-");
+	}
 }
 
 /* The rows of @r's sections.timer_irq; NULL when it has none (or out of memory). */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/grow.h"
+#include "core/stats.h"
 #include "trace/timerirq.h"
 #include "core/units.h"
 
@@ -302,10 +303,10 @@ void rtm_timerirq_line(const struct rtm_timerirq *t, char *buf, size_t len)
 
 		if (!c->watched)
 			continue;
-		if (c->delay->count)
+		if (rtm_pct_defined(c->delay->count, 99))	/* the tables' one rule */
 			rtm_fmt_ns(v, sizeof(v), rtm_hist_percentile(c->delay, 99));
 		else
-			snprintf(v, sizeof(v), "unknown");
+			snprintf(v, sizeof(v), c->delay->count ? "-" : "unknown");
 		matched += c->matched;
 		n = snprintf(buf + off, len - off, "%s CPU %d %s", off > 14 ? "," : "", i, v);
 		off = n > 0 && off + (size_t)n < len ? off + (size_t)n : len;

@@ -97,7 +97,7 @@ int rtm_timerirq_cpus(const struct rtm_timerirq *t, struct rtm_timerirq_cpu *out
 /*
  * One line for a live display: each watched CPU's timer IRQ delay p99 so far
  * ("timer IRQ p99: CPU 0 25.4 us, CPU 1 22.6 us (6000 matched)"), "unknown"
- * for a CPU without one.
+ * for a CPU without one, "-" for one with too few for a p99 (rtm_pct_defined()).
  */
 void rtm_timerirq_line(const struct rtm_timerirq *t, char *buf, size_t len);
 
