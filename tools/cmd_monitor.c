@@ -110,6 +110,9 @@ static const struct rtm_opt_group monitor_groups[] = {
 	[MON_G_IO] = { "Storage probe (--io)", false },
 };
 
+_Static_assert(MON_OPT_IO_CPU - MON_OPT_IO_OP == RTM_IO_OPT_CPU,
+	       "the monitor's --io-* keys follow enum rtm_io_opt");
+
 /* The storage probe's options under the monitor's names, for their messages. */
 static const char *const mon_io_names[RTM_IO_OPT_N] = {
 	[RTM_IO_OPT_OP] = "--io-op", [RTM_IO_OPT_SIZE] = "--io-size",
@@ -178,7 +181,10 @@ static int mon_io_parse(struct rtm_mon *mo, struct rtm_io_cli *io, int c)
 		io->req.force_device = true;
 	else if (c == MON_OPT_IO_ALLOW_WRITES)
 		io->req.allow_writes = true;
-	else if (rtm_io_cli_set(io, (enum rtm_io_opt)(c - MON_OPT_IO_OP), optarg, &err))
+	else if (rtm_io_cli_set(io, (enum rtm_io_opt)(c - MON_OPT_IO_OP), optarg, &err) &&
+		 !strncmp(err.msg, "--", 2))
+		return rtm_cli_fail("monitor: %s", err.msg);	/* it names the option */
+	else if (err.msg[0])
 		return rtm_cli_fail("monitor: %s %s: %s", mon_io_names[c - MON_OPT_IO_OP], optarg,
 				    err.msg);
 	return 1;

@@ -40,7 +40,14 @@ int rtm_io_cli_set(struct rtm_io_cli *o, enum rtm_io_opt w, const char *arg,
 	switch (w) {
 	case RTM_IO_OPT_OP:
 		o->probe.nseq = rtm_io_ops_parse(arg, o->probe.seq, err);
-		return o->probe.nseq < 0 ? o->probe.nseq : 0;
+		if (o->probe.nseq >= 0)
+			return 0;
+		if (!strncmp(err->msg, "--op", 4) && strcmp(o->names[w], "--op")) {
+			struct rtm_error why = *err;	/* the parser says io's name */
+
+			rtm_error_set(err, "%s%.400s", o->names[w], why.msg + 4);
+		}
+		return -EINVAL;
 	case RTM_IO_OPT_SIZE:
 		if (rtm_io_bytes_parse(arg, o->names[w], &v, err))
 			return -EINVAL;
