@@ -402,11 +402,21 @@ static int add_run(struct rtm_compare *cmp, struct rtm_compare_io *cio, char **c
 	return ret ? rtm_cli_fail("compare: %s", err.msg) : 0;
 }
 
-/* Storage runs: per operation their latency side by side, the verdicts; the exit status. */
-static int compare_io(struct rtm_compare_io *cio, bool json)
+/*
+ * Storage runs: per operation their latency side by side, the verdicts, the pages
+ * with -o; the exit status.
+ */
+static int compare_io(struct rtm_compare_io *cio, const struct compare_cmd_opts *o)
 {
+	const char *out = o->cmp.out_dir;
+	struct rtm_error err = { "" };
+
 	rtm_compare_io_finish(cio);
-	if (json) {
+	if (out)
+		rtm_cli_clean_stages("compare", out);
+	if (out && rtm_compare_io_write(cio, &o->cmp, &err))
+		return rtm_cli_fail("compare: %s", err.msg);
+	if (o->json) {
 		json_t *doc = rtm_compare_io_json(cio);
 
 		json_dumpf(doc, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
@@ -414,6 +424,9 @@ static int compare_io(struct rtm_compare_io *cio, bool json)
 		json_decref(doc);
 	} else {
 		rtm_compare_io_fprint(cio, stdout);
+		if (out)
+			printf("\ncompare: %s/compare.html, %s/compare.md, plots in %s/plots/\n",
+			       out, out, out);
 	}
 	return RTM_EXIT_OK;
 }
@@ -483,12 +496,8 @@ int cmd_compare(int argc, char **argv, const struct rtm_cli *cli)
 	for (i = 0; i < o.nruns && !ret; i++)
 		for (j = 0; j < nr[i] && !ret; j++)
 			ret = add_run(cmp, cio, rounds, i, j, labels[i], &kind);
-	if (!ret && kind == CK_IO && o.cmp.out_dir)
-		ret = rtm_cli_fail("compare: -o %s: storage runs (rtmeasure io) are compared as "
-				   "text and --json only; rtmeasure report draws each run's plots",
-				   o.cmp.out_dir);
 	if (!ret)
-		ret = kind == CK_IO ? compare_io(cio, o.json) :
+		ret = kind == CK_IO ? compare_io(cio, &o) :
 		      kind == CK_NOISE ? compare_noise_only(cmp, o.cmp.out_dir, o.json) :
 		      compare_latency(cmp, &o);
 out:

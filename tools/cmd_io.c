@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +16,7 @@
 #include "box/rt.h"
 #include "box/sysinfo.h"
 #include "cli/cli.h"
+#include "cli/io_opts.h"
 #include "cli/opts.h"
 #include "core/fileio.h"
 #include "core/units.h"
@@ -122,55 +122,39 @@ static const struct rtm_cmd_opts io_cmd = {
 };
 
 struct io_cmd_opts {
-	struct rtm_probe_io_opts probe;
-	struct rtm_io_target_req req;
+	struct rtm_io_cli io;		/* the probe's and the target's (cli/io_opts.h) */
 	const char *outdir;
 	const char *scheduler;
-	bool force, json, quiet, no_rt, cpu_given;
+	bool force, json, quiet;
 	int causes;			/* -1: with --deadline when tracefs can be used */
 };
 
-static int io_parse_value(struct io_cmd_opts *o, int c, const char *arg, struct rtm_error *err)
-{
-	uint64_t v;
-	char *end;
-	long n;
+/* The probe's options under io's names, for rtm_io_cli_set() and its messages. */
+static const char *const io_names[RTM_IO_OPT_N] = {
+	[RTM_IO_OPT_OP] = "--op", [RTM_IO_OPT_SIZE] = "--size",
+	[RTM_IO_OPT_FILE_SIZE] = "--file-size", [RTM_IO_OPT_INTERVAL] = "-i",
+	[RTM_IO_OPT_DEADLINE] = "--deadline", [RTM_IO_OPT_DURATION] = "-D",
+	[RTM_IO_OPT_IOPRIO] = "--ioprio", [RTM_IO_OPT_PRIORITY] = "-p",
+	[RTM_IO_OPT_CPU] = "-a", [RTM_IO_OPT_MAX_MISSES] = "--max-misses",
+	[RTM_IO_OPT_TARGET] = "--target", [RTM_IO_OPT_FORCE_DEVICE] = "--force-device",
+	[RTM_IO_OPT_NO_RT] = "--no-rt",
+};
 
+/* io's option keys of the probe's values. */
+static int io_value_of(int c)
+{
 	switch (c) {
-	case IO_OPT_OP:
-		o->probe.nseq = rtm_io_ops_parse(arg, o->probe.seq, err);
-		return o->probe.nseq < 0 ? o->probe.nseq : 0;
-	case IO_OPT_SIZE:
-		if (rtm_io_bytes_parse(arg, "--size", &v, err))
-			return -EINVAL;
-		if (!v || v > (64U << 20))
-			return rtm_error_set(err, "give 512 bytes to 64m");
-		o->probe.size = (uint32_t)v;
-		return 0;
-	case IO_OPT_FILE_SIZE:
-		return rtm_io_bytes_parse(arg, "--file-size", &o->req.file_bytes, err);
-	case 'i':
-		return rtm_parse_latency_ns(arg, &o->probe.interval_ns, err);
-	case IO_OPT_DEADLINE:
-		return rtm_parse_latency_ns(arg, &o->probe.deadline_ns, err);
-	case 'D':
-		return rtm_parse_duration_ns(arg, &o->probe.duration_ns, err);
-	case IO_OPT_IOPRIO:
-		return rtm_ioprio_parse(arg, &o->probe.ioprio, err);
+	case IO_OPT_OP:		return RTM_IO_OPT_OP;
+	case IO_OPT_SIZE:	return RTM_IO_OPT_SIZE;
+	case IO_OPT_FILE_SIZE:	return RTM_IO_OPT_FILE_SIZE;
+	case 'i':		return RTM_IO_OPT_INTERVAL;
+	case IO_OPT_DEADLINE:	return RTM_IO_OPT_DEADLINE;
+	case 'D':		return RTM_IO_OPT_DURATION;
+	case IO_OPT_IOPRIO:	return RTM_IO_OPT_IOPRIO;
+	case 'p':		return RTM_IO_OPT_PRIORITY;
+	case 'a':		return RTM_IO_OPT_CPU;
+	default:		return RTM_IO_OPT_MAX_MISSES;
 	}
-	errno = 0;
-	n = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || n < 0)
-		return rtm_error_set(err, "'%s' is not a number", arg);
-	if (c == 'p')
-		o->probe.sched.priority = (int)n;
-	else if (c == 'a') {
-		o->probe.cpu = (int)n;
-		o->cpu_given = true;
-	} else {
-		o->probe.max_misses = (uint32_t)n;
-	}
-	return 0;
 }
 
 /* The options into @o: -1 to go on, else the exit status (help, a bad option). */
@@ -191,22 +175,23 @@ static int io_parse(struct io_cmd_opts *o, int argc, char **argv)
 		case RTM_OPT_HELP_ALL:
 			rtm_opts_help(&io_cmd, stdout, c == RTM_OPT_HELP_ALL);
 			return RTM_EXIT_OK;
-		case IO_OPT_TARGET:		o->req.target = optarg; continue;
-		case IO_OPT_FORCE_DEVICE:	o->req.force_device = true; continue;
-		case IO_OPT_ALLOW_WRITES:	o->req.allow_writes = true; continue;
+		case IO_OPT_TARGET:		o->io.req.target = optarg; continue;
+		case IO_OPT_FORCE_DEVICE:	o->io.req.force_device = true; continue;
+		case IO_OPT_ALLOW_WRITES:	o->io.req.allow_writes = true; continue;
 		case IO_OPT_SCHEDULER:		o->scheduler = optarg; continue;
 		case 'o':			o->outdir = optarg; continue;
 		case IO_OPT_FORCE:		o->force = true; continue;
 		case IO_OPT_JSON:		o->json = true; continue;
 		case 'q':			o->quiet = true; continue;
-		case IO_OPT_NO_RT:		o->no_rt = true; continue;
+		case IO_OPT_NO_RT:		o->io.no_rt = true; continue;
 		case IO_OPT_CAUSES:		o->causes = 1; continue;
 		case IO_OPT_NO_CAUSES:		o->causes = 0; continue;
 		case '?':
 		case ':':
 			return rtm_cli_bad_option("io", g.shortopts, g.longopts, argv);
 		}
-		if (io_parse_value(o, c, optarg, &err) && !strncmp(err.msg, "--", 2))
+		if (rtm_io_cli_set(&o->io, io_value_of(c), optarg, &err) &&
+		    !strncmp(err.msg, "--", 2))
 			return rtm_cli_fail("io: %s", err.msg);	/* it names the option */
 		if (err.msg[0])
 			return rtm_cli_fail("io: %s %s: %s", rtm_opts_name(&io_cmd, c, name,
@@ -222,39 +207,13 @@ static int io_parse(struct io_cmd_opts *o, int argc, char **argv)
 static int io_check(struct io_cmd_opts *o)
 {
 	struct rtm_error err = { "" };
-	cpu_set_t set;
-	int i;
 
-	if (!o->probe.interval_ns)
-		return rtm_cli_fail("io: -i must be above 0 (e.g. -i 10ms)");
-	if (o->probe.size > o->req.file_bytes && !o->req.target)
-		return rtm_cli_fail("io: --size is larger than --file-size");
-	for (i = 0; i < o->probe.nseq; i++)
-		o->req.writes |= rtm_io_op_writes(o->probe.seq[i]);
-	if (o->req.force_device && !o->req.target)
-		return rtm_cli_fail("io: --force-device needs --target DEVICE");
-	if (o->causes == 1 && !o->probe.deadline_ns)
+	if (o->causes == 1 && !o->io.probe.deadline_ns)
 		return rtm_cli_fail("io: --causes needs --deadline (the misses are what it explains)");
 	if (o->causes < 0)
-		o->causes = o->probe.deadline_ns != 0;
-	if (o->no_rt) {
-		o->probe.sched.policy = RTM_POLICY_OTHER;
-		o->probe.sched.priority = 0;
-		o->probe.lock_memory = false;
-	} else if (rtm_sched_validate(&o->probe.sched, &err)) {
-		return rtm_cli_fail("io: -p: %s", err.msg);
-	}
-	if (o->cpu_given && o->probe.cpu >= sysconf(_SC_NPROCESSORS_CONF))
-		return rtm_cli_fail("io: -a %d: this box has CPUs 0-%ld", o->probe.cpu,
-				    sysconf(_SC_NPROCESSORS_CONF) - 1);
-	if (!o->cpu_given && !sched_getaffinity(0, sizeof(set), &set))
-		for (i = CPU_SETSIZE - 1; i >= 0; i--)
-			if (CPU_ISSET(i, &set)) {
-				o->probe.cpu = i;
-				break;
-			}
-	if (!o->no_rt && rtm_rt_privileges(&o->probe.sched, o->probe.lock_memory, &err))
-		return rtm_cli_fail("io: %s (or give --no-rt)", err.msg);
+		o->causes = o->io.probe.deadline_ns != 0;
+	if (rtm_io_cli_check(&o->io, &err))
+		return rtm_cli_fail("io: %s", err.msg);
 	return 0;
 }
 
@@ -295,15 +254,15 @@ static int io_outdir(const struct io_cmd_opts *o, const char *dir)
 
 static json_t *io_options_json(const struct io_cmd_opts *o, const char *dir)
 {
-	const struct rtm_probe_io_opts *p = &o->probe;
+	const struct rtm_probe_io_opts *p = &o->io.probe;
 	char prio[16];
 
 	return json_pack("{s:s, s:s?, s:I, s:I, s:I, s:I, s:I, s:i, s:o, s:s, s:s?, s:b, s:b, "
 			 "s:b, s:s}",
 		"probe", "io",
-		"target", o->req.target,
+		"target", o->io.req.target,
 		"size", (json_int_t)p->size,
-		"file_bytes", (json_int_t)o->req.file_bytes,
+		"file_bytes", (json_int_t)o->io.req.file_bytes,
 		"interval_ns", (json_int_t)p->interval_ns,
 		"deadline_ns", (json_int_t)p->deadline_ns,
 		"duration_ns", (json_int_t)p->duration_ns,
@@ -311,8 +270,8 @@ static json_t *io_options_json(const struct io_cmd_opts *o, const char *dir)
 		"sched", rtm_sched_to_json(&p->sched),
 		"ioprio", rtm_ioprio_format(&p->ioprio, prio, sizeof(prio)),
 		"scheduler", o->scheduler,
-		"force_device", o->req.force_device,
-		"allow_writes", o->req.allow_writes,
+		"force_device", o->io.req.force_device,
+		"allow_writes", o->io.req.allow_writes,
 		"causes", o->causes > 0,
 		"output", dir);
 }
@@ -324,7 +283,8 @@ static json_t *io_options_json(const struct io_cmd_opts *o, const char *dir)
 static struct rtm_iotrace *io_causes_start(const struct io_cmd_opts *o,
 					   const struct rtm_io_target *t, int *ret)
 {
-	struct rtm_iotrace_opts to = { .cpu = o->probe.cpu, .deadline_ns = o->probe.deadline_ns };
+	struct rtm_iotrace_opts to = { .cpu = o->io.probe.cpu,
+				       .deadline_ns = o->io.probe.deadline_ns };
 	struct rtm_error err = { "" };
 	struct rtm_iotrace *tr = NULL;
 	char dev[32];
@@ -393,7 +353,7 @@ static int io_measure(struct io_cmd_opts *o, const struct rtm_io_target *t,
 	tr = io_causes_start(o, t, &ret);
 	if (ret)
 		return ret;
-	run = rtm_probe_run_start(&rtm_probe_io_ops, &o->probe, 0, &err);
+	run = rtm_probe_run_start(&rtm_probe_io_ops, &o->io.probe, 0, &err);
 	if (!run) {
 		rtm_iotrace_free(tr);
 		return rtm_cli_fail("io: %s", err.msg);
@@ -452,22 +412,22 @@ static int io_run(struct io_cmd_opts *o, const struct rtm_cli *cli, struct rtm_r
 	struct rtm_io_target t;
 	int ret;
 
-	o->req.dir = dir;
-	o->req.size = o->probe.size;
-	if (rtm_io_target_open(&t, &o->req, &err))
+	o->io.req.dir = dir;
+	o->io.req.size = o->io.probe.size;
+	if (rtm_io_target_open(&t, &o->io.req, &err))
 		return rtm_cli_fail("%s", err.msg);
 	ret = o->scheduler ? rtm_io_target_set_scheduler(&t, "/", o->scheduler, &err) : 0;
 	if (ret) {
 		rtm_io_target_close(&t, "/", NULL);
 		return rtm_cli_fail("%s", err.msg);
 	}
-	o->probe.fd = t.fd;
-	o->probe.region_bytes = t.bytes;
-	o->probe.align = t.align;
+	o->io.probe.fd = t.fd;
+	o->io.probe.region_bytes = t.bytes;
+	o->io.probe.align = t.align;
 	if (!o->quiet && !o->json)
 		fprintf(stderr, "rtmeasure io: %s, %u bytes every %llu us on CPU %d -> %s/\n",
-			t.path, o->probe.size,
-			(unsigned long long)(o->probe.interval_ns / 1000), o->probe.cpu, dir);
+			t.path, o->io.probe.size,
+			(unsigned long long)(o->io.probe.interval_ns / 1000), o->io.probe.cpu, dir);
 	ret = io_measure(o, &t, cli, r);
 	if (!ret)
 		json_object_set_new(json_object_get(r->sections, "io"), "target",
@@ -479,19 +439,14 @@ static int io_run(struct io_cmd_opts *o, const struct rtm_cli *cli, struct rtm_r
 
 int cmd_io(int argc, char **argv, const struct rtm_cli *cli)
 {
-	struct io_cmd_opts o = {
-		.probe = { .size = 4096, .interval_ns = 10000000ULL, .nseq = 1,
-			   .seq = { RTM_IO_RANDREAD }, .sched = { RTM_POLICY_FIFO, 90 },
-			   .max_misses = RTM_IO_MAX_MISSES, .lock_memory = true },
-		.req = { .file_bytes = RTM_IO_FILE_BYTES },
-		.causes = -1,
-	};
+	struct io_cmd_opts o = { .causes = -1 };
 	struct rtm_error err = { "" };
 	struct rtm_sysinfo *si;
 	struct rtm_result *r;
 	char dir[PATH_MAX];
 	int ret;
 
+	rtm_io_cli_init(&o.io, io_names);
 	ret = io_parse(&o, argc, argv);
 	if (ret >= 0)
 		return ret;

@@ -14,6 +14,7 @@
 
 #include "box/sysinfo.h"
 #include "cli/cli.h"
+#include "cli/io_opts.h"
 #include "cli/measure_opts.h"
 #include "cli/opts.h"
 #include "core/clock.h"
@@ -30,10 +31,24 @@ enum {
 	MON_OPT_THRESHOLD,
 	MON_OPT_ONCE,
 	MON_OPT_NOISE_CPUS,
+	MON_OPT_IO,
+	MON_OPT_IO_OP,		/* the storage probe's values, in enum rtm_io_opt's order */
+	MON_OPT_IO_SIZE,
+	MON_OPT_IO_FILE_SIZE,
+	MON_OPT_IO_INTERVAL,
+	MON_OPT_IO_DEADLINE,
+	MON_OPT_IO_DURATION_UNUSED,	/* the monitor's -D stops it */
+	MON_OPT_IO_IOPRIO,
+	MON_OPT_IO_PRIORITY,
+	MON_OPT_IO_CPU,
+	MON_OPT_IO_MAX_MISSES_UNUSED,
+	MON_OPT_IO_TARGET,
+	MON_OPT_IO_FORCE_DEVICE,
+	MON_OPT_IO_ALLOW_WRITES,
 };
 
-/* The monitor's group after the shared ones: the noise detector's settings. */
-enum { MON_G_NOISE = MEASURE_G_END };
+/* The monitor's groups after the shared ones: the noise detector's and the storage probe's. */
+enum { MON_G_NOISE = MEASURE_G_END, MON_G_IO };
 
 static const struct rtm_opt monitor_opts[] = {
 	{ "refresh", MON_OPT_REFRESH, required_argument, "DUR", MEASURE_G_OWN,
@@ -56,6 +71,34 @@ static const struct rtm_opt monitor_opts[] = {
 	  "its gap threshold (default 1us)" },
 	{ "noise-trace", MEASURE_OPT_NOISE_TRACE, optional_argument, "[0|1]", MON_G_NOISE,
 	  "its gap causes (default: on as root with tracefs)" },
+	{ "io", MON_OPT_IO, no_argument, NULL, MEASURE_G_OWN,
+	  "the storage deadline probe of rtmeasure io beside the timer probe, on a CPU of its "
+	  "own: a line per operation with requests, p99 and max latency from the planned "
+	  "time, misses over --io-deadline and the latest miss" },
+	{ "io-target", MON_OPT_IO_TARGET, required_argument, "PATH", MON_G_IO,
+	  "a folder (a file is created there and removed after), an existing file or, with "
+	  "--io-force-device, a block device (default: a file in -o's folder)" },
+	{ "io-op", MON_OPT_IO_OP, required_argument, "LIST", MON_G_IO,
+	  "operations in turn: read, write, randread, randwrite, fsync (default randread)" },
+	{ "io-size", MON_OPT_IO_SIZE, required_argument, "BYTES", MON_G_IO,
+	  "bytes a request, whole blocks (default 4k)" },
+	{ "io-file-size", MON_OPT_IO_FILE_SIZE, required_argument, "BYTES", MON_G_IO,
+	  "size of a created file (default 64m)" },
+	{ "io-interval", MON_OPT_IO_INTERVAL, required_argument, "LAT", MON_G_IO,
+	  "time between planned requests (default 10ms)" },
+	{ "io-deadline", MON_OPT_IO_DEADLINE, required_argument, "LAT", MON_G_IO,
+	  "a request later than this after its planned time is a miss (default: none)" },
+	{ "io-ioprio", MON_OPT_IO_IOPRIO, required_argument, "CLASS", MON_G_IO,
+	  "I/O priority of its thread: rt:N, be:N or idle (default: the thread's own)" },
+	{ "io-priority", MON_OPT_IO_PRIORITY, required_argument, "N", MON_G_IO,
+	  "SCHED_FIFO priority of its thread (default 90)" },
+	{ "io-cpu", MON_OPT_IO_CPU, required_argument, "CPU", MON_G_IO,
+	  "its thread's CPU (default: the last one; the timer probe leaves it out)" },
+	{ "io-force-device", MON_OPT_IO_FORCE_DEVICE, no_argument, NULL, MON_G_IO,
+	  "measure the block device given as --io-target (reads only, unless "
+	  "--io-allow-writes)" },
+	{ "io-allow-writes", MON_OPT_IO_ALLOW_WRITES, no_argument, NULL, MON_G_IO,
+	  "let write operations overwrite an existing --io-target file or device" },
 	RTM_OPT_HELP_ROWS(MEASURE_G_HELP),
 	RTM_OPT_END,
 };
@@ -64,6 +107,21 @@ static const struct rtm_opt_group monitor_groups[] = {
 	[MEASURE_G_OWN] = { NULL, true },
 	MEASURE_GROUPS,
 	[MON_G_NOISE] = { "Noise detector (--noise-cpus)", false },
+	[MON_G_IO] = { "Storage probe (--io)", false },
+};
+
+_Static_assert(MON_OPT_IO_CPU - MON_OPT_IO_OP == RTM_IO_OPT_CPU,
+	       "the monitor's --io-* keys follow enum rtm_io_opt");
+
+/* The storage probe's options under the monitor's names, for their messages. */
+static const char *const mon_io_names[RTM_IO_OPT_N] = {
+	[RTM_IO_OPT_OP] = "--io-op", [RTM_IO_OPT_SIZE] = "--io-size",
+	[RTM_IO_OPT_FILE_SIZE] = "--io-file-size", [RTM_IO_OPT_INTERVAL] = "--io-interval",
+	[RTM_IO_OPT_DEADLINE] = "--io-deadline", [RTM_IO_OPT_DURATION] = "-D",
+	[RTM_IO_OPT_IOPRIO] = "--io-ioprio", [RTM_IO_OPT_PRIORITY] = "--io-priority",
+	[RTM_IO_OPT_CPU] = "--io-cpu", [RTM_IO_OPT_MAX_MISSES] = "--io-max-misses",
+	[RTM_IO_OPT_TARGET] = "--io-target", [RTM_IO_OPT_FORCE_DEVICE] = "--io-force-device",
+	[RTM_IO_OPT_NO_RT] = "--no-rt",
 };
 
 /* The shared tables, the results and tracing ones in the monitor's versions. */
@@ -103,6 +161,49 @@ static int mon_noise_parse(struct rtm_mon *mo, int c, int argc, char **argv)
 		return measure_noise_parse(&mo->m, c, argc, argv);
 	}
 	return 0;
+}
+
+/* --io and the --io-* options into @io: 1 taken, 0 not ours, RTM_EXIT_USAGE. */
+static int mon_io_parse(struct rtm_mon *mo, struct rtm_io_cli *io, int c)
+{
+	struct rtm_error err = { "" };
+
+	if (c < MON_OPT_IO || c > MON_OPT_IO_ALLOW_WRITES)
+		return 0;
+	if (c == MON_OPT_IO) {
+		mo->io_on = true;
+		return 1;
+	}
+	mo->io_opt_given = true;
+	if (c == MON_OPT_IO_TARGET)
+		io->req.target = optarg;
+	else if (c == MON_OPT_IO_FORCE_DEVICE)
+		io->req.force_device = true;
+	else if (c == MON_OPT_IO_ALLOW_WRITES)
+		io->req.allow_writes = true;
+	else if (rtm_io_cli_set(io, (enum rtm_io_opt)(c - MON_OPT_IO_OP), optarg, &err) &&
+		 !strncmp(err.msg, "--", 2))
+		return rtm_cli_fail("monitor: %s", err.msg);	/* it names the option */
+	else if (err.msg[0])
+		return rtm_cli_fail("monitor: %s %s: %s", mon_io_names[c - MON_OPT_IO_OP], optarg,
+				    err.msg);
+	return 1;
+}
+
+/* The storage probe's checks (those of rtmeasure io) and its settings into @mo. */
+static int mon_io_check(struct rtm_mon *mo, struct rtm_io_cli *io)
+{
+	struct rtm_error err = { "" };
+
+	if (!mo->io_on)
+		return -1;
+	io->no_rt = mo->m.box.no_rt;	/* --no-rt: both probes at SCHED_OTHER */
+	if (rtm_io_cli_check(io, &err))
+		return rtm_cli_fail("monitor: %s", err.msg);
+	mo->io_probe = io->probe;
+	mo->io_req = io->req;
+	mo->io_cpu_given = io->cpu_given;
+	return -1;
 }
 
 /* The shared options of a measurement with an end result, which the dashboard has not. */
@@ -161,8 +262,10 @@ static int monitor_own_opt(struct rtm_mon *mo, int c)
 static int monitor_parse(struct rtm_mon *mo, int argc, char **argv)
 {
 	struct rtm_getopt g;
+	struct rtm_io_cli io;
 	int c, ret;
 
+	rtm_io_cli_init(&io, mon_io_names);
 	if (rtm_opts_getopt(&monitor_cmd, &g))
 		return rtm_cli_fail("monitor: bad option table");
 	optind = 1;
@@ -178,6 +281,8 @@ static int monitor_parse(struct rtm_mon *mo, int argc, char **argv)
 		if (!ret)
 			ret = mon_noise_parse(mo, c, argc, argv);
 		if (!ret)
+			ret = mon_io_parse(mo, &io, c);
+		if (!ret)
 			ret = measure_parse_opt(&mo->m, c, argc, argv);
 		if (ret == 1)
 			continue;
@@ -188,7 +293,7 @@ static int monitor_parse(struct rtm_mon *mo, int argc, char **argv)
 	if (optind < argc)
 		return rtm_cli_fail("monitor: unexpected argument '%s' (rtmeasure monitor --help)",
 				    argv[optind]);
-	return -1;
+	return mon_io_check(mo, &io);
 }
 
 /* Returns false to quit. */

@@ -418,45 +418,73 @@ static void ratio_cell(char *buf, size_t len, const struct io_row *b, const stru
 		snprintf(buf, len, "%.2fx", (double)b->v[k] / (double)a->v[k]);
 }
 
+bool rtm_compare_io_cells(const struct rtm_compare_io *c, int side, const char *name,
+			  bool ratio, char cells[RTM_CIO_NCELLS][48])
+{
+	const struct rtm_compare_io_op *base = find_op(&c->sides[0], name);
+	const struct rtm_compare_io_op *op = find_op(&c->sides[side], name);
+	struct io_row a, b;
+	int k;
+
+	if (!base || !op)
+		return false;
+	row_of(base, &a);
+	row_of(op, &b);
+	if (ratio) {
+		snprintf(cells[0], sizeof(cells[0]), "%s", "");
+		for (k = 0; k < 4; k++)
+			ratio_cell(cells[1 + k], sizeof(cells[0]), &b, &a, k);
+		if (a.misses)
+			snprintf(cells[5], sizeof(cells[5]), "%.2fx", (double)b.misses /
+				 (double)b.count / ((double)a.misses / (double)a.count));
+		else
+			snprintf(cells[5], sizeof(cells[5]), "-");
+		return true;
+	}
+	snprintf(cells[0], sizeof(cells[0]), "%llu", (unsigned long long)b.count);
+	for (k = 0; k < 4; k++) {
+		if (b.ok[k])
+			rtm_fmt_us(cells[1 + k], sizeof(cells[0]), (double)b.v[k]);
+		else
+			snprintf(cells[1 + k], sizeof(cells[0]), "-");
+	}
+	snprintf(cells[5], sizeof(cells[5]), "%llu (%.2f%%)", (unsigned long long)b.misses,
+		 b.count ? 100.0 * (double)b.misses / (double)b.count : 0.0);
+	return true;
+}
+
+int rtm_compare_io_op_runs(const struct rtm_compare_io *c, int side, const char *name)
+{
+	const struct rtm_compare_io_op *op = find_op(&c->sides[side], name);
+
+	return op ? op->nrounds : 0;
+}
+
+const char *rtm_compare_io_fp_name(enum rtm_cio_fp k)
+{
+	return fp_info[k].name;
+}
+
 static void op_table(const struct rtm_compare_io *c, const struct rtm_compare_io_op *base,
 		     FILE *f)
 {
-	struct io_row a, b;
-	char cells[4][16], miss[48];
-	int i, k;
+	char cells[RTM_CIO_NCELLS][48];
+	int i;
 
 	fprintf(f, "\n%s: latency from the planned issue time (us)\n", base->name);
 	fprintf(f, "  %-20s %5s %9s %9s %9s %9s %9s  %s\n", "run", "runs", "requests", "p50",
 		"p99", "p99.9", "max", "misses");
-	row_of(base, &a);
 	for (i = 0; i < c->nsides; i++) {
-		const struct rtm_compare_io_op *op = find_op(&c->sides[i], base->name);
-
-		if (!op)
+		if (!rtm_compare_io_cells(c, i, base->name, false, cells))
 			continue;
-		row_of(op, &b);
-		for (k = 0; k < 4; k++) {
-			if (b.ok[k])
-				rtm_fmt_us(cells[k], sizeof(cells[k]), b.v[k]);
-			else
-				snprintf(cells[k], sizeof(cells[k]), "-");
-		}
-		snprintf(miss, sizeof(miss), "%llu (%.2f%%)", (unsigned long long)b.misses,
-			 b.count ? 100.0 * (double)b.misses / (double)b.count : 0.0);
-		fprintf(f, "  %-20.20s %5d %9llu %9s %9s %9s %9s  %s\n", c->sides[i].label,
-			op->nrounds, (unsigned long long)b.count, cells[0], cells[1], cells[2],
-			cells[3], miss);
+		fprintf(f, "  %-20.20s %5d %9s %9s %9s %9s %9s  %s\n", c->sides[i].label,
+			rtm_compare_io_op_runs(c, i, base->name), cells[0], cells[1], cells[2],
+			cells[3], cells[4], cells[5]);
 		if (!i)
 			continue;
-		for (k = 0; k < 4; k++)
-			ratio_cell(cells[k], sizeof(cells[k]), &b, &a, k);
-		if (a.misses)
-			snprintf(miss, sizeof(miss), "%.2fx", (double)b.misses / (double)b.count /
-				 ((double)a.misses / (double)a.count));
-		else
-			snprintf(miss, sizeof(miss), "-");
+		rtm_compare_io_cells(c, i, base->name, true, cells);
 		fprintf(f, "  %-20.20s %5s %9s %9s %9s %9s %9s  %s\n", "  ratio", "", "",
-			cells[0], cells[1], cells[2], cells[3], miss);
+			cells[1], cells[2], cells[3], cells[4], cells[5]);
 	}
 }
 

@@ -103,4 +103,30 @@ void rtm_compare_io_fprint(const struct rtm_compare_io *c, FILE *f);
 /* The same as JSON: schema rtmeasure-compare/1, "kind": "io". */
 json_t *rtm_compare_io_json(const struct rtm_compare_io *c);
 
+/* The table's cells of an operation: requests, p50, p99, p99.9, max (us), misses. */
+#define RTM_CIO_NCELLS	6
+
+/*
+ * Side @side's cells of operation @name, as the text table has them (p50 to max
+ * in us, "-" where rtm_pct_defined() says too few), or with @ratio its row of
+ * ratios to the baseline; false when either side did not measure @name.
+ */
+bool rtm_compare_io_cells(const struct rtm_compare_io *c, int side, const char *name,
+			  bool ratio, char cells[RTM_CIO_NCELLS][48]);
+/* The runs side @side merged for operation @name (0: not measured there). */
+int rtm_compare_io_op_runs(const struct rtm_compare_io *c, int side, const char *name);
+/* A set-up field's name for people ("I/O scheduler"). */
+const char *rtm_compare_io_fp_name(enum rtm_cio_fp k);
+
+/**
+ * rtm_compare_io_write - compare.html (self-contained) and compare.md of
+ * storage runs into @o->out_dir: the verdicts, the set-ups side by side with
+ * the warnings, per operation the table of the text output with its ratio row
+ * and a plot of the sides' percentile curves (plots/compare-io-OP.*)
+ *
+ * All or nothing (staged). Returns 0 or -errno with a one-line message.
+ */
+int rtm_compare_io_write(const struct rtm_compare_io *c, const struct rtm_compare_opts *o,
+			 struct rtm_error *err);
+
 #endif

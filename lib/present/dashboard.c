@@ -345,6 +345,7 @@ void rtm_dash_draw(struct rtm_dash *d)
 	erase();	/* redrawn in a buffer; refresh() sends only the changes: no flicker */
 	rtm_dash_layout(LINES, COLS, mo->n, d->focus, &l);
 	rtm_dash_layout_noise(&l, mo->nn);	/* --noise-cpus */
+	rtm_dash_layout_io(&l, mo->nio);	/* --io */
 	if (l.too_small) {
 		mvprintw(0, 0, "window too small (%dx%d): 40x8 at least", COLS, LINES);
 		refresh();
@@ -357,6 +358,10 @@ void rtm_dash_draw(struct rtm_dash *d)
 	if (l.noise_rows) {
 		rtm_dash_draw_noise(d, y, l.noise_rows);
 		y += l.noise_rows;
+	}
+	if (l.io_rows) {
+		rtm_dash_draw_io(d, y, l.io_rows);
+		y += l.io_rows;
 	}
 	if (l.irq_rows) {
 		draw_irqs(d, y, l.irq_rows);
@@ -461,6 +466,7 @@ void rtm_dash_print_plain(struct rtm_dash *d)
 	}
 	if (mo->noise_note[0] && mo->nn)
 		fprintf(f, "noise: %s\n", mo->noise_note);
+	rtm_dash_io_plain(mo, f);	/* --io */
 	if (mo->sharedline[0])
 		fprintf(f, "warning: %s\n", mo->sharedline);
 	if (mo->stopline[0])

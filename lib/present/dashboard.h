@@ -16,6 +16,7 @@
 struct rtm_mon;
 
 #define RTM_DASH_NOISE_CELLS 6		/* CPU, noise %, max gap, gaps, its cause, main class */
+#define RTM_DASH_IO_CELLS 6		/* op, requests, p99, max, misses, the latest miss */
 
 struct rtm_dash {
 	struct rtm_mon *mo;		/* what is shown */
@@ -39,5 +40,10 @@ int rtm_dash_getkey(int ms);
 void rtm_dash_print_plain(struct rtm_dash *d);
 /* --noise-cpus: noise CPU @i's cells (lib/present/dashboard_noise.c). */
 void rtm_dash_noise_cells(const struct rtm_mon *mo, int i, char cells[RTM_DASH_NOISE_CELLS][64]);
+/* --io: an operation's cells (lib/present/dashboard_io.c). */
+struct rtm_mon_io;
+void rtm_dash_io_cells(const struct rtm_mon_io *row, char cells[RTM_DASH_IO_CELLS][64]);
+/* --io: a line per operation of the plain-text form. */
+void rtm_dash_io_plain(const struct rtm_mon *mo, FILE *f);
 
 #endif

@@ -17,5 +17,7 @@ enum { PAIR_OK = 1, PAIR_WARN, PAIR_ALERT, PAIR_HEAD, PAIR_STATUS };
 attr_t rtm_dash_level_attr(const struct rtm_dash *d, enum rtm_level l);
 /* --noise-cpus: the noise panel at row @y, @rows high. */
 void rtm_dash_draw_noise(const struct rtm_dash *d, int y, int rows);
+/* --io: the storage panel at row @y, @rows high. */
+void rtm_dash_draw_io(const struct rtm_dash *d, int y, int rows);
 
 #endif

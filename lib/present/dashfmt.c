@@ -217,13 +217,15 @@ static int take_rows(int *rows, int want, int keep)
 	return n;
 }
 
-void rtm_dash_layout_noise(struct rtm_dash_layout *l, int nnoise)
+/*
+ * A panel of @want rows (a heading and its rows) taken from the spike log and
+ * then the IRQ panel, each keeping 3 rows while it can; the rows it got, 0 when
+ * not even a heading and a row fit.
+ */
+static int take_panel(struct rtm_dash_layout *l, int want)
 {
-	int want = nnoise + 1, got;
+	int got;
 
-	l->noise_rows = 0;
-	if (l->too_small || nnoise <= 0)
-		return;
 	got = take_rows(&l->spike_rows, want, 3);
 	got += take_rows(&l->irq_rows, want - got, 3);
 	/* still short of the heading and a row: the smaller panels give way */
@@ -235,5 +237,21 @@ void rtm_dash_layout_noise(struct rtm_dash_layout *l, int nnoise)
 		l->spike_rows += got;
 		got = 0;
 	}
-	l->noise_rows = got;
+	return got;
+}
+
+void rtm_dash_layout_noise(struct rtm_dash_layout *l, int nnoise)
+{
+	l->noise_rows = 0;
+	if (l->too_small || nnoise <= 0)
+		return;
+	l->noise_rows = take_panel(l, nnoise + 1);
+}
+
+void rtm_dash_layout_io(struct rtm_dash_layout *l, int nops)
+{
+	l->io_rows = 0;
+	if (l->too_small || nops <= 0)
+		return;
+	l->io_rows = take_panel(l, nops + 1);
 }

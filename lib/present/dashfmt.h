@@ -74,6 +74,7 @@ struct rtm_dash_layout {
 	int cpu_rows;			/* CPU table rows shown (a scrolled window) */
 	int irq_rows, spike_rows;	/* 0: the panel is not shown */
 	int noise_rows;			/* the noise panel (monitor --noise-cpus), 0: none */
+	int io_rows;			/* the storage panel (monitor --io), 0: none */
 	struct rtm_dash_cols cols;	/* the CPU table's columns (rtm_dash_columns()) */
 };
 
@@ -92,5 +93,8 @@ void rtm_dash_layout(int nlines, int ncols, int ncpus, enum rtm_dash_panel focus
  * the heading and one row, or nothing when even that does not fit.
  */
 void rtm_dash_layout_noise(struct rtm_dash_layout *l, int nnoise);
+
+/* The storage panel (monitor --io): a heading and a row per operation (@nops), as noise. */
+void rtm_dash_layout_io(struct rtm_dash_layout *l, int nops);
 
 #endif

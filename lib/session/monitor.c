@@ -357,6 +357,7 @@ static void mon_release(struct rtm_mon *mo)
 	rtm_result_free(mo->live);
 	rtm_cpulock_release(mo->locks);
 	rtm_mon_noise_free(mo);
+	rtm_mon_io_free(mo);
 }
 
 static void drain_irq_trace(struct rtm_mon *mo)
@@ -425,6 +426,8 @@ int rtm_mon_finish(struct rtm_mon *mo)
 	ret = rtm_probe_run_finish(mo->run, r, &err);
 	if (!ret)	/* --noise-cpus: sections.noise */
 		ret = rtm_mon_noise_finish(mo, r, &err);
+	if (!ret)	/* --io: sections.io */
+		ret = rtm_mon_io_finish(mo, r, &err);
 	rtm_session_cpus_record(mo->locks, r);
 	rtm_session_stream_finish(&mo->m, mo->hold, r);	/* sections.rt_holds, when traced */
 	for (i = 0; !ret && i < mo->nspikes && i < RTM_MON_SPIKES; i++) {
@@ -458,6 +461,8 @@ static int prepare_checks(struct rtm_mon *mo)
 	ret = rtm_session_prepare(&mo->m);
 	if (!ret)	/* --noise-cpus: the two probes' CPUs apart */
 		ret = rtm_mon_noise_prepare(mo);
+	if (!ret)	/* --io: its probe's CPU apart too */
+		ret = rtm_mon_io_prepare(mo);
 	if (!ret && mo->m.out.outdir) {	/* -o checked (and made) before the dashboard starts */
 		mo->outdir_made = lstat(mo->m.out.outdir, &st) < 0 && errno == ENOENT;
 		ret = rtm_session_check_outdir(&mo->m, mo->m.out.outdir);
@@ -500,6 +505,7 @@ int rtm_mon_prepare(struct rtm_mon *mo)
 	ret = prepare_checks(mo);
 	if (ret) {
 		rtm_mon_noise_free(mo);
+		rtm_mon_io_free(mo);
 		rtm_session_opts_release(&mo->m);
 		return ret;
 	}
@@ -523,7 +529,8 @@ int rtm_mon_prepare(struct rtm_mon *mo)
 
 int rtm_mon_start(struct rtm_mon *mo, struct rtm_error *err)
 {
-	if (mon_setup(mo, err) || rtm_mon_noise_start(mo, err))
+	/* --io first: a created file is written whole before the timer probe measures */
+	if (rtm_mon_io_start(mo, err) || mon_setup(mo, err) || rtm_mon_noise_start(mo, err))
 		return -1;
 	return 0;
 }
@@ -544,6 +551,7 @@ void rtm_mon_poll(struct rtm_mon *mo)
 	rtm_stream_poll(mo->hold);
 	rtm_session_census_poll(mo->hold, mo->c);
 	rtm_mon_noise_poll(mo);
+	rtm_mon_io_poll(mo);
 	take_spike(mo);
 }
 
@@ -553,6 +561,7 @@ void rtm_mon_refresh(struct rtm_mon *mo)
 	refresh_cpus(mo);
 	refresh_irqs(mo);
 	rtm_mon_noise_refresh(mo);
+	rtm_mon_io_refresh(mo);
 	if (mo->hold) {
 		rtm_stream_holds_line(mo->hold, mo->holdline, sizeof(mo->holdline));
 		rtm_stream_timer_irq_line(mo->hold, mo->tirqline, sizeof(mo->tirqline));

@@ -19,7 +19,9 @@
 #include "core/hist.h"
 #include "irq/handlers.h"
 #include "irq/irq.h"
+#include "box/iotarget.h"
 #include "probe/cyclic.h"
+#include "probe/probe_io.h"
 #include "session/session.h"
 #include "trace/noiseattr.h"
 
@@ -60,6 +62,16 @@ struct rtm_mon_noise {
 	uint64_t caused_max_ns;		/* the largest of them, and its main cause */
 	char max_cause[96];
 	bool traced;
+};
+
+/* --io: one operation's line of the storage probe (monitor_io.c) */
+struct rtm_mon_io {
+	uint8_t op;			/* enum rtm_io_op */
+	uint64_t requests, misses, errors;	/* since the start, failed requests too */
+	uint64_t count;			/* the completed ones, in the latency histogram */
+	uint64_t p99_ns, max_ns;	/* latency from the planned issue time */
+	bool missed;			/* @last holds its latest kept miss */
+	struct rtm_io_miss last;
 };
 
 struct rtm_stream;
@@ -121,6 +133,18 @@ struct rtm_mon {
 	struct rtm_stream *nhold;	/* its gap causes (root, tracefs), or NULL */
 	struct rtm_noise_gap *gapbuf;
 	char noise_note[256];
+	/* --io: the storage deadline probe beside the timer probe, on a CPU of its own */
+	bool io_on, io_opt_given, io_cpu_given;
+	struct rtm_probe_io_opts io_probe;	/* parsed and checked by the command */
+	struct rtm_io_target_req io_req;
+	struct rtm_io_target io_target;
+	bool io_open;			/* io_target open: closed (a file removed) at the end */
+	struct rtm_probe_run *iorun;
+	struct rtm_probe_io *iop;
+	struct rtm_io_rec io_rec;	/* the refresh's copy of the probe's figures */
+	uint32_t io_taken;		/* kept misses read so far */
+	int nio;
+	struct rtm_mon_io io[RTM_IO_NOPS];
 };
 
 /* Defaults: the session's options for "monitor", 1 s refresh, 100 us threshold. */
@@ -171,5 +195,23 @@ void rtm_mon_noise_refresh(struct rtm_mon *mo);
 /* -o at the end: sections.noise (with causes) into @r. */
 int rtm_mon_noise_finish(struct rtm_mon *mo, struct rtm_result *r, struct rtm_error *err);
 void rtm_mon_noise_free(struct rtm_mon *mo);
+
+/* ---- monitor_io.c: --io, the storage probe's lines */
+
+/*
+ * After rtm_session_prepare(): the probe's CPU apart from the timer probe's (and
+ * the noise probe's), the target's folder known. 0 or the exit status.
+ */
+int rtm_mon_io_prepare(struct rtm_mon *mo);
+/* The target opened and the probe started; -1 with @err set. */
+int rtm_mon_io_start(struct rtm_mon *mo, struct rtm_error *err);
+void rtm_mon_io_poll(struct rtm_mon *mo);
+/* Fresh figures of every operation. */
+void rtm_mon_io_refresh(struct rtm_mon *mo);
+/* An operation's line from what the probe recorded for it (@rec: its rtm_io_oprec). */
+void rtm_mon_io_fill(struct rtm_mon_io *row, const struct rtm_io_oprec *rec);
+/* -o at the end: sections.io (with its target) into @r. */
+int rtm_mon_io_finish(struct rtm_mon *mo, struct rtm_result *r, struct rtm_error *err);
+void rtm_mon_io_free(struct rtm_mon *mo);
 
 #endif

@@ -96,9 +96,40 @@ expect_usage_error "a latency run against a storage run" compare \
 	"$RTM_TESTDATA/results/vm-6.18-few" "$C/io-be-1"
 expect_usage_error "a storage run as a round of a latency side" compare \
 	"$RTM_TESTDATA/results/vm-6.18-few,$C/io-be-1" "$RTM_TESTDATA/results/vm-6.18-few"
-expect_usage_error "compare -o of storage runs" compare -o "$tmp/cmp" "$C/io-be-1" "$C/io-rt-1"
-[ ! -e "$tmp/cmp/compare.md" ]
-ok $? "no pages written"
+
+# compare -o: the pages of storage runs, their figures those of compare --json
+if command -v gnuplot >/dev/null; then
+	run_cmd compare --json -l be,rt "$C/io-be-1,$C/io-be-2" "$C/io-rt-1"
+	json=$out
+	run_cmd compare -o "$tmp/cmp" -l be,rt "$C/io-be-1,$C/io-be-2" "$C/io-rt-1"
+	ok $rc "compare -o of storage runs exits 0 ($err)"
+	for f in compare.html compare.md plots/compare-io-0.png plots/data/compare-io-0.dat; do
+		[ -s "$tmp/cmp/$f" ]; ok $? "$f written"
+	done
+	[ "$(grep -c 'src="data:image/png;base64,' "$tmp/cmp/compare.html")" = 1 ]
+	ok $? "compare.html embeds the randread plot"
+	# each side's row in compare.md: requests, p50, p99, p99.9 and max (us) as --json has them
+	for side in 0 1; do
+		label=$(echo "$json" | jq -r ".runs[$side].label")
+		want=$(echo "$json" | jq -r ".runs[$side].ops[0] | [.requests, (.p50_ns, .p99_ns,
+			.[\"p99.9_ns\"], .max_ns | if . == null then \"-\" else . / 1000 end)] |
+			map(tostring) | join(\" \")")
+		got=$(awk -F' *\\| *' -v l="$label" '$2 == l { print $4, $5, $6, $7, $8 }' \
+			"$tmp/cmp/compare.md" | awk '{ printf "%s", $1; for (i = 2; i <= NF; i++)
+			printf " %s", ($i == "-" ? "-" : $i + 0); print "" }')
+		w=$(echo "$want" | awk '{ printf "%s", $1; for (i = 2; i <= NF; i++)
+			printf " %s", ($i == "-" ? "-" : sprintf("%.1f", $i) + 0); print "" }')
+		[ -n "$got" ] && [ "$got" = "$w" ]
+		ok $? "$label: compare.md's randread row ($got) is compare --json's ($w)"
+	done
+	echo "$json" | jq -r '.verdicts[0].text' >"$tmp/v.txt"
+	grep -qF "$(cat "$tmp/v.txt")" "$tmp/cmp/compare.md"
+	ok $? "compare.md carries --json's verdict ($(cat "$tmp/v.txt"))"
+	grep -q '^| ratio | ' "$tmp/cmp/compare.md"
+	ok $? "the ratio row under rt's"
+	grep -q '^| I/O priority | be:4 | rt:4 |' "$tmp/cmp/compare.md"
+	ok $? "the set-ups side by side: I/O priority be:4 and rt:4"
+fi
 
 # I/O priority classes, recorded by scripts/bench/io-class on a loop device (128 driver tags)
 # beside a best-effort writer keeping 192 requests in flight, so that the rest wait in the I/O

@@ -13,6 +13,16 @@ expect_usage_error "monitor: bad refresh" monitor --refresh soon
 expect_usage_error "monitor: zero threshold" monitor --threshold 0
 expect_usage_error "monitor: bad threshold" monitor --threshold fast
 expect_usage_error "monitor: -b belongs to cyclic" monitor -b 1ms
+# --io: io's parsers, their messages under the monitor's option names
+expect_usage_error "monitor: --io-op of no operation" monitor --io --io-op foo
+echo "$err" | grep -q "^rtmeasure: monitor: --io-op: unknown operation 'foo'"
+ok $? "the bad operation under --io-op, not io's --op ($err)"
+expect_usage_error "monitor: --io-size not a size" monitor --io --io-size 7x
+echo "$err" | grep -q "^rtmeasure: monitor: --io-size: '7x' is not a size"
+ok $? "the bad size under --io-size ($err)"
+expect_usage_error "monitor: --io-interval 0" monitor --io --io-interval 0 --io-target .
+echo "$err" | grep -q "^rtmeasure: monitor: --io-interval must be above 0 (e.g. --io-interval 10ms)"
+ok $? "io's check of the interval under --io-interval ($err)"
 expect_usage_error "monitor: --capture-above belongs to cyclic" monitor --capture-above 1ms
 expect_usage_error "monitor: bad CPU list" monitor -a 3-1
 # --help lists only what monitor honours, each once; the others are refused with a reason

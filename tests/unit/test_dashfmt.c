@@ -309,6 +309,114 @@ static void plain_irqs(void)
 	rtm_session_opts_release(&mo.m);
 }
 
+/* monitor --io: the storage panel takes its rows as the noise panel does. */
+static void io_layouts(void)
+{
+	struct rtm_dash_layout l, b;
+	int total;
+
+	rtm_dash_layout(24, 80, 2, RTM_PANEL_CPUS, &b);
+	l = b;
+	rtm_dash_layout_noise(&l, 1);
+	rtm_dash_layout_io(&l, 2);
+	total = l.header + l.cpu_rows + l.irq_rows + l.spike_rows + l.noise_rows + l.io_rows + 1;
+	ok(l.io_rows == 3 && l.noise_rows == 2 && l.cpu_rows == b.cpu_rows && total == 24,
+	   "80x24: a heading and 2 operations beside 1 noise CPU, every line used (%d)",
+	   l.io_rows);
+	l = b;
+	rtm_dash_layout_io(&l, 0);
+	ok(!l.io_rows && l.spike_rows == b.spike_rows, "no --io: no panel");
+	rtm_dash_layout(7, 80, 2, RTM_PANEL_CPUS, &l);
+	rtm_dash_layout_io(&l, 2);
+	ok(!l.io_rows, "too small a screen: no panel");
+}
+
+/* A miss of the recorded run's miss_list (times from its plan) as the probe keeps it. */
+static void io_miss_of(const json_t *m, struct rtm_io_miss *out)
+{
+	uint64_t planned = (uint64_t)json_integer_value(json_object_get(m, "planned_mono_ns"));
+
+	memset(out, 0, sizeof(*out));
+	out->planned_ns = planned;
+	out->issue_ns = planned + (uint64_t)json_integer_value(json_object_get(m, "lateness_ns"));
+	out->done_ns = planned + (uint64_t)json_integer_value(json_object_get(m, "latency_ns"));
+	out->op = RTM_IO_RANDREAD;
+}
+
+/*
+ * monitor --io: an operation's line from the figures of a recorded io run
+ * (tests/data/results/vm-6.18-io, its io-summary.txt: randread 3000 requests,
+ * p99 982.0 us, max 5344.1 us, 165 misses over 300 us).
+ */
+static void io_line(void)
+{
+	const char *data = getenv("RTM_TESTDATA") ? getenv("RTM_TESTDATA") : "tests/data";
+	char path[4096], cells[RTM_DASH_IO_CELLS][64], *text = NULL;
+	const json_t *io, *rr, *list;
+	struct rtm_error err = { "" };
+	struct rtm_io_oprec rec;
+	struct rtm_mon mo;
+	struct rtm_dash d;
+	size_t len = 0;
+	json_t *doc;
+
+	snprintf(path, sizeof(path), "%s/results/vm-6.18-io/result.json", data);
+	doc = json_load_file(path, 0, NULL);
+	io = json_object_get(json_object_get(doc, "sections"), "io");
+	rr = json_object_get(json_object_get(io, "ops"), "randread");
+	list = json_object_get(io, "miss_list");
+	memset(&rec, 0, sizeof(rec));
+	rec.latency = rtm_hist_alloc();
+	if (!ok(rr && rec.latency && !rtm_hist_from_json(rec.latency,
+							 json_object_get(rr, "latency"), &err),
+		"the recorded randread histogram (%s)", err.msg))
+		goto out;
+	rec.count = (uint64_t)json_integer_value(json_object_get(rr, "count"));
+	rec.misses = (uint64_t)json_integer_value(json_object_get(rr, "misses"));
+	rtm_mon_init(&mo);
+	mo.nio = 1;
+	mo.io[0].op = RTM_IO_RANDREAD;
+	rtm_mon_io_fill(&mo.io[0], &rec);
+	rtm_dash_io_cells(&mo.io[0], cells);
+	ok(!strcmp(cells[0], "randread") && !strcmp(cells[1], "3000") &&
+	   !strcmp(cells[2], "982 us") && !strcmp(cells[3], "5.34 ms") && !strcmp(cells[4], "165"),
+	   "randread, 3000 requests, p99 982 us, max 5.34 ms, 165 misses as io's summary has them "
+	   "(%s %s %s %s %s)", cells[0], cells[1], cells[2], cells[3], cells[4]);
+	ok(!strcmp(cells[5], "-"), "no miss kept yet: \"-\" (%s)", cells[5]);
+	/* the last miss: issued 185 us late, served in 141 us */
+	io_miss_of(json_array_get(list, json_array_size(list) - 1), &mo.io[0].last);
+	mo.io[0].missed = true;
+	rtm_dash_io_cells(&mo.io[0], cells);
+	ok(!strcmp(cells[5], "326 us: issued 185 us late"), "a late issue named so (%s)", cells[5]);
+	/* the first: served in 285 us, issued 28.8 us late */
+	io_miss_of(json_array_get(list, 0), &mo.io[0].last);
+	rtm_dash_io_cells(&mo.io[0], cells);
+	ok(!strcmp(cells[5], "314 us: service 285 us"), "a slow service named so (%s)", cells[5]);
+	mo.io_probe.deadline_ns = 300000;
+	mo.io_probe.cpu = 1;
+	memset(&d, 0, sizeof(d));
+	d.mo = &mo;
+	d.out = open_memstream(&text, &len);
+	rtm_dash_io_plain(&mo, d.out);
+	fclose(d.out);
+	ok(text && !strcmp(text, "io randread CPU1: 3000 requests, p99 982 us, max 5.34 ms, 165 "
+			   "misses over 300 us, latest miss 314 us: service 285 us\n"),
+	   "the plain line: %s", text ? text : "(none)");
+	free(text);
+	/* 50 requests: too few for p99, "-" by the one rule */
+	rtm_hist_reset(rec.latency);
+	rtm_hist_record_n(rec.latency, 100000, 50);
+	rec.count = 50;
+	rtm_mon_io_fill(&mo.io[0], &rec);
+	rtm_dash_io_cells(&mo.io[0], cells);
+	ok(!strcmp(cells[2], "-") && strcmp(cells[3], "-"), "50 requests: p99 \"-\", max shown "
+	   "(%s, %s)", cells[2], cells[3]);
+	rtm_session_opts_release(&mo.m);
+out:
+	rtm_hist_free(rec.latency);
+	json_decref(doc);
+}
+
 int main(void)
 {
 	levels();
@@ -318,5 +426,7 @@ int main(void)
 	columns();
 	wraps();
 	plain_irqs();
+	io_layouts();
+	io_line();
 	return tap_done();
 }
