@@ -68,8 +68,8 @@ int rtm_session_split_check(struct rtm_session_opts *m)
 			return rtm_session_fail(m, "%s: %s", m->command, err.msg);
 		snprintf(m->trace.split_why, sizeof(m->trace.split_why), "asked for with --bpf");
 	} else if (auto_wanted(m)) {
-		rtm_fmt_ns(dur, sizeof(dur), m->probe.duration_ns);
-		rtm_fmt_ns(bound, sizeof(bound), RTM_SESSION_BPF_AUTO_NS);
+		rtm_fmt_duration(dur, sizeof(dur), m->probe.duration_ns);
+		rtm_fmt_duration(bound, sizeof(bound), RTM_SESSION_BPF_AUTO_NS);
 		snprintf(m->trace.split_why, sizeof(m->trace.split_why), "automatic: -D %s is "
 			 "longer than %s, no --trace; --bpf 0: none", dur, bound);
 	} else {
