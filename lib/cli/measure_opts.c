@@ -160,6 +160,9 @@ const struct rtm_opt measure_opts_trace[] = {
 	  "timer (rtmeasure's own probe, the default), timerlat (the kernel's timerlat "
 	  "tracer: thread latency as the wake-up, its IRQ latency split off; root) or auto "
 	  "(timerlat where the kernel has it, else timer)" },
+	{ "bpf", MEASURE_OPT_BPF, optional_argument, "[0|off]", MEASURE_G_TRACE,
+	  "the timer IRQ split counted in the kernel by BPF programs, nothing streamed "
+	  "(root, BTF; automatic for -D over 10m without --trace; 0/off: never)" },
 	RTM_OPT_END,
 };
 
@@ -246,6 +249,7 @@ const struct rtm_opt measure_opts_trace_monitor[] = {
 	{ "timer-irq", MEASURE_OPT_TIMER_IRQ, optional_argument, "[0|off]", MEASURE_G_TRACE,
 	  HELP_TIMER_IRQ },
 	{ "backend", MEASURE_OPT_BACKEND, required_argument, NULL, RTM_OPT_HIDDEN, NULL },
+	{ "bpf", MEASURE_OPT_BPF, optional_argument, NULL, RTM_OPT_HIDDEN, NULL },
 	RTM_OPT_END,
 };
 
@@ -657,6 +661,16 @@ static int parse_stream_opt(struct rtm_session_opts *m, int c, int argc, char **
 					    cmd, arg);
 		m->trace.timer_irq = !arg || !strcmp(arg, "1") || !strcasecmp(arg, "on");
 		m->trace.timer_irq_given = m->trace.timer_irq;
+		return 1;
+	case MEASURE_OPT_BPF:		/* the timer IRQ split in BPF (lib/session/bpfsplit.c) */
+		if (!strcmp(cmd, "monitor"))
+			return rtm_cli_fail("monitor: --bpf: the monitor's timer IRQ split comes "
+					    "from its trace (key t); use cyclic or run --bpf");
+		arg = optional_value(argc, argv, is_onoff);
+		if (arg && !is_onoff(arg))
+			return rtm_cli_fail("%s: --bpf=%s: give 1/on or 0/off (alone: on)", cmd,
+					    arg);
+		m->trace.bpf = !arg || !strcmp(arg, "1") || !strcasecmp(arg, "on");
 		return 1;
 	}
 	return 0;

@@ -54,6 +54,7 @@ enum measure_opt_key {
 	MEASURE_OPT_RT_HOLD,
 	MEASURE_OPT_TIMER_IRQ,
 	MEASURE_OPT_BACKEND,
+	MEASURE_OPT_BPF,		/* the timer IRQ split in BPF */
 	/* cyclictest's long options that are refused */
 	MEASURE_OPT_OSCOPE,
 	MEASURE_OPT_PRIOSPREAD,

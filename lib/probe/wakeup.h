@@ -112,6 +112,13 @@ int rtm_wakeup_read(struct rtm_wakeup *w, struct rtm_wakeup_snap *s);
 void rtm_wakeup_cpu_hist(const struct rtm_wakeup_snap *s, int cpu, struct rtm_hist *h);
 
 /*
+ * The same from one CPU's @counts (RTM_HIST_NCOUNTS bucket counters) and its
+ * figures @c: any program counting into hist.c's layout (timersplit.bpf.c).
+ */
+void rtm_wakeup_fill_hist(const uint64_t *counts, const struct rtm_wk_cpu *c,
+			  struct rtm_hist *h);
+
+/*
  * The interval of epoch @e on CPU @cpu: count, min and max as the programs
  * kept them (zero wake-ups when the slot served another epoch).
  */

@@ -104,9 +104,9 @@ static void settle(struct rtm_hist *h, const struct rtm_wk_cpu *c)
 				       mm * h->count);
 }
 
-void rtm_wakeup_cpu_hist(const struct rtm_wakeup_snap *s, int cpu, struct rtm_hist *h)
+void rtm_wakeup_fill_hist(const uint64_t *counts, const struct rtm_wk_cpu *c,
+			  struct rtm_hist *h)
 {
-	const uint64_t *counts = s->counts + (size_t)cpu * RTM_HIST_NCOUNTS;
 	unsigned int i;
 
 	rtm_hist_reset(h);
@@ -114,7 +114,12 @@ void rtm_wakeup_cpu_hist(const struct rtm_wakeup_snap *s, int cpu, struct rtm_hi
 		h->counts[i] = counts[i];
 		h->count += counts[i];
 	}
-	settle(h, &s->cpu[cpu]);
+	settle(h, c);
+}
+
+void rtm_wakeup_cpu_hist(const struct rtm_wakeup_snap *s, int cpu, struct rtm_hist *h)
+{
+	rtm_wakeup_fill_hist(s->counts + (size_t)cpu * RTM_HIST_NCOUNTS, &s->cpu[cpu], h);
 }
 
 void rtm_wakeup_interval(const struct rtm_wakeup_snap *s, int cpu, uint64_t e,

@@ -35,6 +35,8 @@ static const char *timer_only_option(const struct rtm_session_opts *m)
 		return "--log-above";
 	if (m->trace.timer_irq_given)
 		return "--timer-irq (timerlat splits every wake-up itself)";
+	if (m->trace.bpf > 0)
+		return "--bpf (the split of rtmeasure's own probe)";
 	if (m->trace.rt_hold_given)
 		return "--rt-hold";
 	if (m->prometheus)

@@ -32,6 +32,7 @@ void rtm_session_opts_init(struct rtm_session_opts *o, const char *command)
 	o->probe.capture_holdoff_ns = 1000000000ULL;
 	o->box.deepest_idle = -2;
 	o->trace.rt_hold_ns = RTM_RTHOLD_DEFAULT_NS;	/* --rt-hold: see rtmeasure-run(1) */
+	o->trace.bpf = -1;			/* --bpf: for long runs when it loads */
 	o->trace.timer_irq = true;		/* --timer-irq: whenever tracing, as --rt-hold */
 }
 

@@ -29,6 +29,7 @@
 #include "probe/ktracer.h"
 #include "probe/probe.h"
 #include "probe/probe_noise.h"
+#include "probe/timersplit.h"
 #include "session/session_priv.h"
 #include "trace/stream.h"
 
@@ -60,6 +61,7 @@ static void session_release(struct rtm_session *s)
 	rtm_cpulock_release(s->locks);
 	/* the instances in the reverse order of their making (rtm_trace_destroy()) */
 	rtm_stream_free(s->stream);
+	rtm_timersplit_destroy(s->split);
 	rtm_session_irq_free(s->irq);
 	rtm_trace_destroy(s->trace);
 	if (s->load) {
@@ -108,7 +110,8 @@ static int setup_checks(struct rtm_session *s)
 	struct stat st;
 	int ret;
 
-	if ((ret = rtm_session_pick_backend(m)) || (ret = rtm_session_prepare(m)))
+	if ((ret = rtm_session_pick_backend(m)) || (ret = rtm_session_split_check(m)) ||
+	    (ret = rtm_session_prepare(m)))
 		return ret;
 	if ((m->out.histfile && (ret = rtm_session_check_out_file(m, m->out.histfile,
 							"--histfile", &s->histfile_fd))) ||
@@ -176,7 +179,7 @@ static void load_desc(const struct rtm_session *s, char *buf, size_t len)
 static void print_banner(const struct rtm_session *s)
 {
 	const struct rtm_session_opts *m = s->o;
-	char cpus[256], iv[16], wid[16], thr[16], loaddesc[300], how[64];
+	char cpus[256], iv[16], wid[16], thr[16], loaddesc[300], how[64], split[200];
 
 	if (m->out.quiet || m->out.json)
 		return;
@@ -198,10 +201,11 @@ static void print_banner(const struct rtm_session *s)
 		return;
 	}
 	rtm_fmt_ns(iv, sizeof(iv), m->probe.interval_ns);
-	fprintf(m->errf, "rtmeasure %s: CPUs %s, interval %s, %s %d, %s%s -> %s/\n",
+	rtm_session_split_desc(m, split, sizeof(split));
+	fprintf(m->errf, "rtmeasure %s: CPUs %s, interval %s, %s %d, %s%s%s -> %s/\n",
 		m->command, cpus, iv, rtm_policy_name(m->probe.sched.policy),
 		m->probe.sched.priority, is_timer(m) ? rtm_timer_mode_name(m->probe.mode) :
-		"the kernel's timerlat tracer", loaddesc, s->dir);
+		"the kernel's timerlat tracer", split, loaddesc, s->dir);
 }
 
 /* Set-up 3: the server, the load, the placement, tracing, IRQ counts, the probe. */
@@ -238,6 +242,9 @@ static int setup_start(struct rtm_session *s)
 	/* the census takes every wake-up over --capture-above from the probe */
 	if (s->stream && rtm_session_census_wanted(m))
 		m->probe.late_ns = m->probe.capture_ns;
+	/* before the probe: its first sleep is counted too */
+	if (m->trace.split_bpf && !(s->split = rtm_session_split_start(m, &s->err)))
+		return -1;
 	s->run = rtm_probe_run_start(m->ops, probe_opts(m), m->ts_interval_ns, &s->err);
 	if (!s->run)
 		return -1;
@@ -327,6 +334,10 @@ static int finish_probe(struct rtm_session *s)
 	rtm_probe_run_free(s->run);	/* the timer threads are joined */
 	s->run = NULL;
 	s->c = NULL;
+	if (s->split && !ret)	/* every sleep ended: exact figures */
+		rtm_session_split_finish(m, s->split, s->r);
+	rtm_timersplit_destroy(s->split);
+	s->split = NULL;
 	return ret;
 }
 

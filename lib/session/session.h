@@ -90,6 +90,10 @@ struct rtm_session_trace {
 						 * not yet (/proc/kallsyms takes ~40 ms a read) */
 	/* noise --trace: a cause for each gap; -1: on as root, unless it fails */
 	int noise_trace;
+	/* --bpf: the timer IRQ split counted in the kernel; -1: automatic (bpfsplit.c) */
+	int bpf;
+	bool split_bpf;				/* decided: the BPF split runs */
+	char split_why[128];			/* why, for the start line */
 };
 
 /* run --noise: the noise phase after the latency phase (lib/session/noisephase.c). */

@@ -21,6 +21,7 @@ struct rtm_session_irq;
 struct rtm_cpulock;
 struct rtm_probe_run;
 struct rtm_cyclic;
+struct rtm_timersplit;
 
 /* Everything one measurement holds, from its set-up to its outcome. */
 struct rtm_session {
@@ -31,6 +32,7 @@ struct rtm_session {
 	struct rtm_trace *trace;	/* the flight recorder (--trace) */
 	struct rtm_session_irq *irq;
 	struct rtm_stream *stream;	/* --rt-hold, --timer-irq, census, gap causes */
+	struct rtm_timersplit *split;	/* --bpf: the timer IRQ split in the kernel */
 	void *prom;			/* the --prometheus server (ops->serve) */
 	struct rtm_cpulock *locks;
 	struct rtm_probe_run *run;
@@ -296,5 +298,23 @@ int rtm_session_outcome_print(struct rtm_session *s);
  */
 int rtm_session_check_out_file(const struct rtm_session_opts *o, const char *path,
 			       const char *opt, int *fd);
+
+/* ---- the timer IRQ split counted in the kernel (lib/session/bpfsplit.c) */
+
+/*
+ * --bpf against the other options and the box, or the automatic choice of a long
+ * run; before the run's other checks. RTM_SESSION_EXIT_USAGE after the message.
+ */
+int rtm_session_split_check(struct rtm_session_opts *m);
+/* ", timer IRQ split: bpf (why)" or "tracefs", for the start line; "" without one. */
+void rtm_session_split_desc(const struct rtm_session_opts *m, char *buf, size_t len);
+/* The BPF programs loaded before the probe starts; NULL with @err set. */
+struct rtm_timersplit *rtm_session_split_start(const struct rtm_session_opts *m,
+					       struct rtm_error *err);
+/* After the probe's threads have ended: sections.timer_irq from the programs' maps. */
+void rtm_session_split_finish(const struct rtm_session_opts *m, struct rtm_timersplit *ts,
+			      struct rtm_result *r);
+/* The stream splits the timer IRQ off (--trace, --timer-irq): streaming.c. */
+bool rtm_session_timer_irq_wanted(const struct rtm_session_opts *m);
 
 #endif

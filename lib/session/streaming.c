@@ -28,6 +28,11 @@ static bool timer_irq_wanted(const struct rtm_session_opts *m)
 	       m->ops == &rtm_probe_timer_ops && m->probe.mode == RTM_TIMER_NANOSLEEP;
 }
 
+bool rtm_session_timer_irq_wanted(const struct rtm_session_opts *m)
+{
+	return timer_irq_wanted(m);
+}
+
 bool rtm_session_noise_trace_wanted(const struct rtm_session_opts *m)
 {
 	return m->ops == &rtm_probe_noise_ops && m->trace.noise_trace != 0;

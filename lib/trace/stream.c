@@ -619,6 +619,7 @@ static void holds_sections(struct rtm_stream *st, json_t *sections)
 	sec = st->tirq ? rtm_timerirq_to_json(st->tirq) : NULL;
 	if (sec) {
 		/* events lost anywhere in the stream may be this feature's */
+		json_object_set_new(sec, "backend", json_string("tracefs"));
 		json_object_set_new(sec, "trace_lost", json_integer((json_int_t)st->lost));
 		json_object_set_new(sec, "complete", json_boolean(!st->failed && !st->lost &&
 								  !st->refused));

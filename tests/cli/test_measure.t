@@ -58,7 +58,31 @@ for cmd in cyclic run; do
 	expect_usage_error "$cmd: --timer-irq with signals" $cmd --timer-irq on -x -D 1s
 	run_cmd $cmd --help
 	echo "$out" | grep -q -- '--timer-irq \[0|off\]'; ok $? "$cmd --help documents --timer-irq"
+	# --bpf (the timer IRQ split in BPF): refused with what streams the same, before loading
+	expect_usage_error "$cmd: bad --bpf" $cmd --bpf=soon
+	expect_usage_error "$cmd: --bpf with --trace" $cmd --bpf --trace -b 1ms -D 1s
+	echo "$err" | grep -q -- '--bpf: --trace.*give one of them'
+	ok $? "$cmd: --bpf with --trace names both ($err)"
+	expect_usage_error "$cmd: --bpf with --timer-irq" $cmd --bpf --timer-irq -D 1s
+	expect_usage_error "$cmd: --bpf with timerfd" $cmd --bpf --mode timerfd -D 1s
+	expect_usage_error "$cmd: --bpf with timerlat" $cmd --bpf --backend timerlat -D 1s
+	run_cmd $cmd --help
+	echo "$out" | grep -q -- '--bpf \[0|off\]'; ok $? "$cmd --help documents --bpf"
+	# not root or no BPF in this build: one line naming it and the fix, nothing made
+	if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+		bd=$(mktemp -d)
+		chmod 1777 "$bd"
+		err=$(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+			"$RTMEASURE" $cmd --bpf -D 1s -o "$bd/new" 2>&1 >/dev/null)
+		rc=$?
+		[ $rc -eq 2 ] && [ "$(echo "$err" | wc -l)" -eq 1 ] &&
+			echo "$err" | grep -qE -- '--bpf: .*(needs root|built without BPF|--disable-bpf)'
+		ok $? "$cmd --bpf not root: exit 2, one line naming root or the build ($err)"
+		[ ! -e "$bd/new" ]; ok $? "$cmd --bpf not root: no results folder"
+		rm -rf "$bd"
+	fi
 done
+expect_usage_error "monitor: --bpf" monitor --bpf
 expect_usage_error "monitor: --rt-hold below 1ms" monitor --rt-hold 10us
 expect_usage_error "run: bad load" run --load dishes
 

@@ -263,7 +263,8 @@ static void test_measure_tables(void)
 		"prometheus", "no-rt", "housekeeping", "exclusive", "mainaffinity",
 		"series-interval", "log-above", "spike", "log-max", "spike-nodes", "trace",
 		"trace-events", "trace-buffer", "capture-above", "max-captures",
-		"capture-holdoff", "trace-filter", "rt-hold", "timer-irq", "backend", "aligned",
+		"capture-holdoff", "trace-filter", "rt-hold", "timer-irq", "backend", "bpf",
+		"aligned",
 		"fifo", "refresh_on_max", "relative", "resolution", "system", "verbose", "oscope",
 		"priospread", "secaligned", "smi", "tracemark", "dbg_cyclictest",
 	};
