@@ -5,6 +5,7 @@
  * the result's histograms and time series, result.json saved as it goes.
  */
 #include <errno.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -138,6 +139,18 @@ static void wait_until(struct wk_state *st, uint64_t t_ns, uint64_t now)
 	rtm_wakeup_poll(st->w, left_ms < RTM_WAKEUP_POLL_MS ? (int)left_ms : RTM_WAKEUP_POLL_MS);
 }
 
+/*
+ * Between saves only the structures sized at start stay: the section's JSON
+ * (its census list alone grows to RTM_WAKEUP_CAUSE_LIST records) is built anew
+ * from them at each save, and the heap the save used goes back to the system,
+ * so a run of days keeps the resident set it had after its first interval.
+ */
+static void settle_memory(struct wk_state *st)
+{
+	json_object_del(st->r->sections, "wakeup");
+	malloc_trim(0);
+}
+
 /* Intervals until the end or a stop; the last one ends when the run does. */
 static int measure(struct wk_state *st, const volatile sig_atomic_t *stop, struct rtm_error *err)
 {
@@ -164,6 +177,7 @@ static int measure(struct wk_state *st, const volatile sig_atomic_t *stop, struc
 		ret = rtm_result_save(st->r, o->dir, err);
 		if (ret || *stop || (o->duration_ns && now >= start + o->duration_ns))
 			return ret;
+		settle_memory(st);
 		from = now;
 	}
 }
