@@ -50,8 +50,6 @@
 #define LOAD_HACKBENCH_SIZE	"512"
 #define LOAD_HACKBENCH_LOOPS	"100000000"	/* hours: runs until stopped */
 
-#define DEFAULT_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
-
 static const struct {
 	unsigned int kind;
 	const char *name;
@@ -149,28 +147,6 @@ static void sleep_ms(unsigned int ms)
 		;
 }
 
-bool rtm_find_exe(const char *name, char *buf, size_t len)
-{
-	const char *list = getenv("PATH"), *p, *end;
-	int n;
-
-	if (!list)
-		list = DEFAULT_PATH;
-	for (p = list; *p; p = *end ? end + 1 : end) {
-		end = strchr(p, ':');
-		if (!end)
-			end = p + strlen(p);
-		if (end == p)
-			continue;
-		n = snprintf(buf, len, "%.*s/%s", (int)(end - p), p, name);
-		if (n < 0 || (size_t)n >= len)
-			continue;
-		if (access(buf, X_OK) == 0)
-			return true;
-	}
-	return false;
-}
-
 static int add_arg(struct load_proc *lp, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 static int add_arg(struct load_proc *lp, const char *fmt, ...)
@@ -189,48 +165,6 @@ static int add_arg(struct load_proc *lp, const char *fmt, ...)
 	lp->argv[lp->argc++] = s;
 	lp->argv[lp->argc] = NULL;
 	return 0;
-}
-
-static bool needs_quotes(const char *s)
-{
-	if (!*s)
-		return true;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && !strchr("%+,-./:=@_", *s))
-			return true;
-	return false;
-}
-
-char *rtm_shell_join(char *const *argv)
-{
-	size_t len = 1, i;
-	const char *c;
-	char *s, *p;
-
-	for (i = 0; argv[i]; i++)
-		len += strlen(argv[i]) * 4 + 3;
-	s = malloc(len);
-	if (!s)
-		return NULL;
-	p = s;
-	for (i = 0; argv[i]; i++) {
-		if (i)
-			*p++ = ' ';
-		if (!needs_quotes(argv[i])) {
-			p = stpcpy(p, argv[i]);
-			continue;
-		}
-		*p++ = '\'';
-		for (c = argv[i]; *c; c++) {
-			if (*c == '\'')
-				p = stpcpy(p, "'\\''");
-			else
-				*p++ = *c;
-		}
-		*p++ = '\'';
-	}
-	*p = '\0';
-	return s;
 }
 
 /* Memory for the vm workers: 256 MB each, at most a quarter of RAM, at least 16 MB. */
