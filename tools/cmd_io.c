@@ -17,6 +17,7 @@
 #include "box/rt.h"
 #include "box/sysinfo.h"
 #include "cli/cli.h"
+#include "cli/io_opts.h"
 #include "cli/opts.h"
 #include "core/fileio.h"
 #include "core/units.h"
@@ -132,32 +133,24 @@ struct io_cmd_opts {
 
 static int io_parse_value(struct io_cmd_opts *o, int c, const char *arg, struct rtm_error *err)
 {
-	uint64_t v;
+	static const struct { int key; enum rtm_io_optval v; const char *name; } vals[] = {
+		{ IO_OPT_OP, RTM_IO_VAL_OP, "--op" },
+		{ IO_OPT_SIZE, RTM_IO_VAL_SIZE, "--size" },
+		{ IO_OPT_FILE_SIZE, RTM_IO_VAL_FILE_SIZE, "--file-size" },
+		{ 'i', RTM_IO_VAL_INTERVAL, "-i" },
+		{ IO_OPT_DEADLINE, RTM_IO_VAL_DEADLINE, "--deadline" },
+		{ IO_OPT_IOPRIO, RTM_IO_VAL_IOPRIO, "--ioprio" },
+	};
 	char *end;
+	size_t i;
 	long n;
 
-	switch (c) {
-	case IO_OPT_OP:
-		o->probe.nseq = rtm_io_ops_parse(arg, o->probe.seq, err);
-		return o->probe.nseq < 0 ? o->probe.nseq : 0;
-	case IO_OPT_SIZE:
-		if (rtm_io_bytes_parse(arg, "--size", &v, err))
-			return -EINVAL;
-		if (!v || v > (64U << 20))
-			return rtm_error_set(err, "give 512 bytes to 64m");
-		o->probe.size = (uint32_t)v;
-		return 0;
-	case IO_OPT_FILE_SIZE:
-		return rtm_io_bytes_parse(arg, "--file-size", &o->req.file_bytes, err);
-	case 'i':
-		return rtm_parse_latency_ns(arg, &o->probe.interval_ns, err);
-	case IO_OPT_DEADLINE:
-		return rtm_parse_latency_ns(arg, &o->probe.deadline_ns, err);
-	case 'D':
+	for (i = 0; i < sizeof(vals) / sizeof(vals[0]); i++)
+		if (vals[i].key == c)
+			return rtm_io_optval_parse(&o->probe, &o->req, vals[i].v, vals[i].name,
+						   arg, err);
+	if (c == 'D')
 		return rtm_parse_duration_ns(arg, &o->probe.duration_ns, err);
-	case IO_OPT_IOPRIO:
-		return rtm_ioprio_parse(arg, &o->probe.ioprio, err);
-	}
 	errno = 0;
 	n = strtol(arg, &end, 10);
 	if (errno || end == arg || *end || n < 0)
