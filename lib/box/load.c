@@ -82,6 +82,8 @@ struct rtm_load {
 	int ncpus;
 	char dir[PATH_MAX];	/* "" when none */
 	int dir_fd;		/* the folder, locked while it exists (core/tmpdir.h) */
+	char io_dir[PATH_MAX];	/* the io writer's folder on a given file system, "": none */
+	int io_dir_fd;
 	int n;
 	struct load_proc procs[LOAD_MAX_PROCS];
 	bool stopped;
@@ -206,8 +208,17 @@ static int build_command(struct rtm_load *l, struct load_proc *lp, const char *s
 		ret |= add_arg(lp, "%d", n);
 		ret |= add_arg(lp, "--hdd-bytes");
 		ret |= add_arg(lp, "%s", LOAD_IO_BYTES);
+		if (l->io_dir[0]) {
+			/* past the page cache, to the device the storage probe measures */
+			ret |= add_arg(lp, "--hdd-opts");
+			ret |= add_arg(lp, "direct,wr-seq");
+			ret |= add_arg(lp, "--ionice-class");
+			ret |= add_arg(lp, "besteffort");
+			ret |= add_arg(lp, "--ionice-level");
+			ret |= add_arg(lp, "4");
+		}
 		ret |= add_arg(lp, "--temp-path");
-		ret |= add_arg(lp, "%s", l->dir);
+		ret |= add_arg(lp, "%s", l->io_dir[0] ? l->io_dir : l->dir);
 		break;
 	case RTM_LOAD_VM:
 		n = l->ncpus > 1 ? l->ncpus / 2 : 1;
@@ -424,6 +435,10 @@ static void remove_dir(struct rtm_load *l)
 	rtm_tmpdir_remove(l->dir, l->dir_fd);
 	l->dir[0] = '\0';
 	l->dir_fd = -1;
+	if (l->io_dir[0])
+		rtm_tmpdir_remove(l->io_dir, l->io_dir_fd);
+	l->io_dir[0] = '\0';
+	l->io_dir_fd = -1;
 }
 
 /**
@@ -563,10 +578,21 @@ static struct rtm_load *start_fail(struct rtm_load *l, int neg_errno)
 	return NULL;
 }
 
-/* l->dir: a private temporary directory in $TMPDIR or /tmp; 0 or -errno with the message. */
-static int make_load_dir(struct rtm_load *l, struct rtm_error *err)
+/*
+ * l->dir: a private temporary directory in $TMPDIR or /tmp; with @io_dir and the io
+ * load, l->io_dir a private one in @io_dir for its files. 0 or -errno with the message.
+ */
+static int make_load_dir(struct rtm_load *l, const char *io_dir, struct rtm_error *err)
 {
-	return rtm_tmpdir_make("load", l->dir, sizeof(l->dir), &l->dir_fd, err);
+	int ret = rtm_tmpdir_make("load", l->dir, sizeof(l->dir), &l->dir_fd, err);
+
+	if (ret || !io_dir || !(l->kinds & RTM_LOAD_IO))
+		return ret;
+	ret = rtm_tmpdir_make_in(io_dir, "load-io", l->io_dir, sizeof(l->io_dir),
+				 &l->io_dir_fd, err);
+	if (ret)
+		l->io_dir[0] = '\0';
+	return ret;
 }
 
 /* A generator for each kind asked for, its command built; 0 or -errno with the message. */
@@ -638,6 +664,18 @@ static int spawn_procs(struct rtm_load *l, struct rtm_error *err)
  */
 struct rtm_load *rtm_load_start(unsigned int kinds, int ncpus, struct rtm_error *err)
 {
+	return rtm_load_start_in(kinds, ncpus, NULL, err);
+}
+
+/**
+ * rtm_load_start_in - rtm_load_start() with the io load on a given file system
+ * @io_dir: a folder there (NULL: as rtm_load_start()); its writers open their
+ *	files O_DIRECT (stress-ng --hdd-opts direct,wr-seq) at best-effort I/O
+ *	priority 4, in a private folder made in @io_dir and removed when stopped
+ */
+struct rtm_load *rtm_load_start_in(unsigned int kinds, int ncpus, const char *io_dir,
+				   struct rtm_error *err)
+{
 	char stress_ng[PATH_MAX] = "", hackbench[PATH_MAX] = "";
 	bool have_stress, have_hackbench;
 	struct rtm_load *l;
@@ -655,7 +693,7 @@ struct rtm_load *rtm_load_start(unsigned int kinds, int ncpus, struct rtm_error 
 	}
 	l = calloc(1, sizeof(*l));
 	if (l)
-		l->dir_fd = -1;
+		l->dir_fd = l->io_dir_fd = -1;
 	if (!l) {
 		rtm_error_setn(err, -ENOMEM, "out of memory");
 		return NULL;
@@ -670,7 +708,7 @@ struct rtm_load *rtm_load_start(unsigned int kinds, int ncpus, struct rtm_error 
 	if (!have_stress && (kinds != RTM_LOAD_NET || !have_hackbench))
 		return start_fail(l, rtm_error_setn(err, -ENOENT, "stress-ng not found: install "
 						    "it (apt-get install stress-ng)"));
-	ret = make_load_dir(l, err);
+	ret = make_load_dir(l, io_dir, err);
 	if (!ret)
 		ret = prepare_procs(l, stress_ng, have_hackbench ? hackbench : NULL, err);
 	if (!ret)
