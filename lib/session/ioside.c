@@ -293,8 +293,8 @@ void rtm_session_io_banner(const struct rtm_session_io *s, const struct rtm_sess
 		o->command, s->t.path, s->t.kind, p->size, iv, dl, p->cpu,
 		!o->io.cpu_measured ? ", which the timer probe does not measure" :
 		o->io.cpu_given ? ", which the timer probe measures too (--io-cpu)" :
-		", which the timer probe measures too: it measures every CPU (give fewer with "
-		"-a, or --io-cpu)");
+		", which the timer probe measures too: it measures every CPU (give it fewer "
+		"with -a to keep one for the storage probe)");
 }
 
 void rtm_session_io_poll(struct rtm_session_io *s)
