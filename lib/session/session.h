@@ -103,7 +103,7 @@ struct rtm_session_noise_phase {
 /* run --io: the storage probe beside the timer probe (lib/session/ioside.c). */
 struct rtm_session_io_opts {
 	bool on;
-	struct rtm_probe_io_opts probe;		/* its target, region and CPU set when it opens */
+	struct rtm_probe_io_opts probe;		/* target, region, CPU: set when it opens */
 	struct rtm_io_target_req req;
 	bool cpu_given;				/* --io-cpu */
 	bool cpu_measured;			/* its CPU is one the timer probe measures */
