@@ -24,6 +24,7 @@
 #include "probe/probe.h"
 #include "probe/probe_io.h"
 #include "result/resultdir.h"
+#include "session/session.h"
 #include "trace/iotrace.h"
 #include "rtmeasure.h"
 
@@ -283,22 +284,13 @@ static json_t *io_options_json(const struct io_cmd_opts *o, const char *dir)
 static struct rtm_iotrace *io_causes_start(const struct io_cmd_opts *o,
 					   const struct rtm_io_target *t, int *ret)
 {
-	struct rtm_iotrace_opts to = { .cpu = o->io.probe.cpu,
-				       .deadline_ns = o->io.probe.deadline_ns };
 	struct rtm_error err = { "" };
-	struct rtm_iotrace *tr = NULL;
-	char dev[32];
+	struct rtm_iotrace *tr;
 
 	*ret = 0;
 	if (!o->causes)
 		return NULL;
-	if (!t->disk[0] || rtm_read_smallf("/", dev, sizeof(dev), "/sys/block/%s/dev",
-					   t->disk) < 0 ||
-	    sscanf(dev, "%u:%u", &to.major, &to.minor) != 2)
-		rtm_error_set(&err, "the block device under %s is unknown, so its requests "
-			      "cannot be traced", t->path);
-	else
-		tr = rtm_iotrace_start(&to, &err);
+	tr = rtm_session_io_causes_start(t, o->io.probe.cpu, o->io.probe.deadline_ns, &err);
 	if (tr) {
 		rtm_iotrace_stale_note(tr, stderr);
 		return tr;
@@ -309,34 +301,6 @@ static struct rtm_iotrace *io_causes_start(const struct io_cmd_opts *o,
 		fprintf(stderr, "rtmeasure: io: warning: no causes for the misses: %s (give "
 			"--no-causes to measure without them)\n", err.msg);
 	return NULL;
-}
-
-/* The probe's new misses since the @*taken-th to the causes. */
-static void io_causes_feed(struct rtm_iotrace *tr, const struct rtm_probe_io *p,
-			   uint32_t *taken)
-{
-	struct rtm_io_miss m[256];
-	uint32_t i, n;
-
-	while ((n = rtm_probe_io_misses(p, *taken, m, 256)) > 0) {
-		for (i = 0; i < n; i++)
-			rtm_iotrace_add(tr, rtm_io_op_name(m[i].op), m[i].planned_ns,
-					m[i].issue_ns, m[i].done_ns);
-		*taken += n;
-	}
-}
-
-/* sections.io.causes from the misses left and the trace's end. */
-static void io_causes_finish(struct rtm_iotrace *tr, const struct rtm_probe_io *p,
-			     uint32_t *taken, struct rtm_result *r)
-{
-	json_t *io = json_object_get(r->sections, "io"), *sec;
-
-	io_causes_feed(tr, p, taken);
-	sec = rtm_iotrace_finish(tr, (uint64_t)json_integer_value(json_object_get(io,
-				 "misses_dropped")), stderr);
-	if (sec)
-		json_object_set_new(io, "causes", sec);
 }
 
 /* Drive the probe until its duration, a stop signal or its end; the causes beside it. */
@@ -365,7 +329,7 @@ static int io_measure(struct io_cmd_opts *o, const struct rtm_io_target *t,
 		rtm_probe_run_wait(run, 200000000ULL);
 		rtm_probe_run_tick(run);
 		if (tr) {
-			io_causes_feed(tr, p, &taken);
+			rtm_session_io_causes_feed(tr, p, &taken);
 			rtm_iotrace_poll(tr);
 		}
 	}
@@ -373,7 +337,7 @@ static int io_measure(struct io_cmd_opts *o, const struct rtm_io_target *t,
 	rtm_probe_run_stop(run);
 	ret = rtm_probe_run_finish(run, r, &err);
 	if (!ret && tr)
-		io_causes_finish(tr, p, &taken, r);
+		rtm_session_io_causes_finish(tr, p, &taken, r, stderr);
 	rtm_probe_run_free(run);
 	rtm_iotrace_free(tr);
 	return ret ? rtm_cli_fail("io: %s", err.msg) : 0;

@@ -13,6 +13,7 @@
 #include "box/cost.h"
 #include "box/load.h"
 #include "cli/cli.h"
+#include "cli/io_opts.h"
 #include "cli/measure_opts.h"
 #include "cli/opts.h"
 #include "core/units.h"
@@ -31,10 +32,21 @@ enum {
 	RUN_OPT_THROUGHPUT,
 	RUN_OPT_THROUGHPUT_TIME,
 	RUN_OPT_THROUGHPUT_REPS,
+	RUN_OPT_IO,
+	RUN_OPT_IO_TARGET,
+	RUN_OPT_IO_FILE_SIZE,
+	RUN_OPT_IO_OP,
+	RUN_OPT_IO_SIZE,
+	RUN_OPT_IO_INTERVAL,
+	RUN_OPT_IO_DEADLINE,
+	RUN_OPT_IO_IOPRIO,
+	RUN_OPT_IO_CPU,
+	RUN_OPT_IO_FORCE_DEVICE,
+	RUN_OPT_IO_ALLOW_WRITES,
 };
 
 /* run's groups after the shared ones: the details of the phases after the latency phase. */
-enum { RUN_G_THROUGHPUT = MEASURE_G_END, RUN_G_NOISE };
+enum { RUN_G_THROUGHPUT = MEASURE_G_END, RUN_G_NOISE, RUN_G_IO };
 
 static const struct rtm_opt run_opts[] = {
 	{ "load", RUN_OPT_LOAD, required_argument, "KINDS", MEASURE_G_OWN,
@@ -62,6 +74,34 @@ static const struct rtm_opt run_opts[] = {
 	  "a gap is longer than this (default 1us)" },
 	{ "noise-trace", MEASURE_OPT_NOISE_TRACE, optional_argument, "[0|1]", RUN_G_NOISE,
 	  "a cause for every gap from tracepoints (default: on as root when tracefs works)" },
+	{ "io", RUN_OPT_IO, no_argument, NULL, MEASURE_G_OWN,
+	  "beside the timer probe, for the same time, the storage probe of rtmeasure io on a "
+	  "CPU the timer probe does not measure (sections.io; with --load io, its writer on "
+	  "the same file system)" },
+	{ "io-target", RUN_OPT_IO_TARGET, required_argument, "PATH", RUN_G_IO,
+	  "a folder (a file is created there and removed after), an existing file or, "
+	  "with --io-force-device, a block device (default: a file in the results folder)" },
+	{ "io-file-size", RUN_OPT_IO_FILE_SIZE, required_argument, "BYTES", RUN_G_IO,
+	  "size of a created file (default 64m)" },
+	{ "io-op", RUN_OPT_IO_OP, required_argument, "LIST", RUN_G_IO,
+	  "operations issued in turn: read, write, randread, randwrite, fsync (default "
+	  "randread)" },
+	{ "io-size", RUN_OPT_IO_SIZE, required_argument, "BYTES", RUN_G_IO,
+	  "bytes a request (default 4k)" },
+	{ "io-interval", RUN_OPT_IO_INTERVAL, required_argument, "LAT", RUN_G_IO,
+	  "time between planned requests (default 10ms)" },
+	{ "io-deadline", RUN_OPT_IO_DEADLINE, required_argument, "LAT", RUN_G_IO,
+	  "a request later than this is a miss (default: none); with --trace, a cause for "
+	  "each" },
+	{ "io-ioprio", RUN_OPT_IO_IOPRIO, required_argument, "CLASS", RUN_G_IO,
+	  "I/O priority of its thread: rt:N, be:N or idle" },
+	{ "io-cpu", RUN_OPT_IO_CPU, required_argument, "CPU", RUN_G_IO,
+	  "its thread's CPU (default: the last one the timer probe does not measure)" },
+	{ "io-force-device", RUN_OPT_IO_FORCE_DEVICE, no_argument, NULL, RUN_G_IO,
+	  "measure the block device given as --io-target (reads only, unless "
+	  "--io-allow-writes)" },
+	{ "io-allow-writes", RUN_OPT_IO_ALLOW_WRITES, no_argument, NULL, RUN_G_IO,
+	  "let write operations overwrite an existing --io-target file or device" },
 	RTM_OPT_HELP_ROWS(MEASURE_G_HELP),
 	RTM_OPT_END,
 };
@@ -71,6 +111,7 @@ static const struct rtm_opt_group run_groups[] = {
 	MEASURE_GROUPS,
 	[RUN_G_THROUGHPUT] = { "Throughput phase (--throughput)", false },
 	[RUN_G_NOISE] = { "Noise phase (--noise)", false },
+	[RUN_G_IO] = { "Storage probe beside the timer probe (--io)", false },
 };
 
 static const struct rtm_cmd_opts run_cmd = {
@@ -160,9 +201,69 @@ static int parse_cost_opt(struct run_cost *rc, bool *on, int c)
 	return 0;
 }
 
+/* run's names of the storage probe's options, for io_opts.c's messages */
+static const char *const run_io_names[RTM_IO_OPT_N] = {
+	[RTM_IO_OPT_OP] = "--io-op", [RTM_IO_OPT_SIZE] = "--io-size",
+	[RTM_IO_OPT_FILE_SIZE] = "--io-file-size", [RTM_IO_OPT_INTERVAL] = "--io-interval",
+	[RTM_IO_OPT_DEADLINE] = "--io-deadline", [RTM_IO_OPT_DURATION] = "-D",
+	[RTM_IO_OPT_IOPRIO] = "--io-ioprio", [RTM_IO_OPT_PRIORITY] = "-p",
+	[RTM_IO_OPT_CPU] = "--io-cpu", [RTM_IO_OPT_MAX_MISSES] = "--io-max-misses",
+	[RTM_IO_OPT_TARGET] = "--io-target", [RTM_IO_OPT_FORCE_DEVICE] = "--io-force-device",
+	[RTM_IO_OPT_NO_RT] = "--no-rt",
+};
+
+/* --io and its options (io_opts.c parses the values as `io` does): 1 taken, 0 not ours, 2 bad */
+static int parse_io_opt(struct rtm_session_io_opts *io, bool *given, int c)
+{
+	static const struct { int key; enum rtm_io_opt w; } vals[] = {
+		{ RUN_OPT_IO_FILE_SIZE, RTM_IO_OPT_FILE_SIZE },
+		{ RUN_OPT_IO_OP, RTM_IO_OPT_OP },
+		{ RUN_OPT_IO_SIZE, RTM_IO_OPT_SIZE },
+		{ RUN_OPT_IO_INTERVAL, RTM_IO_OPT_INTERVAL },
+		{ RUN_OPT_IO_DEADLINE, RTM_IO_OPT_DEADLINE },
+		{ RUN_OPT_IO_IOPRIO, RTM_IO_OPT_IOPRIO },
+	};
+	struct rtm_error err = { "" };
+	char *end;
+	size_t i;
+	long n;
+
+	if (c < RUN_OPT_IO || c > RUN_OPT_IO_ALLOW_WRITES)
+		return 0;
+	*given |= c != RUN_OPT_IO;
+	for (i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
+		if (vals[i].key != c)
+			continue;
+		struct rtm_io_cli v = { .probe = io->probe, .req = io->req,
+					.names = run_io_names };
+
+		if (!rtm_io_cli_set(&v, vals[i].w, optarg, &err)) {
+			io->probe = v.probe;
+			io->req = v.req;
+			return 1;
+		}
+		if (!strncmp(err.msg, "--", 2))		/* it names the option */
+			return rtm_cli_fail("run: %s", err.msg);
+		return rtm_cli_fail("run: %s %s: %s", run_io_names[vals[i].w], optarg, err.msg);
+	}
+	switch (c) {
+	case RUN_OPT_IO:		io->on = true; return 1;
+	case RUN_OPT_IO_TARGET:		io->req.target = optarg; return 1;
+	case RUN_OPT_IO_FORCE_DEVICE:	io->req.force_device = true; return 1;
+	case RUN_OPT_IO_ALLOW_WRITES:	io->req.allow_writes = true; return 1;
+	}
+	errno = 0;
+	n = strtol(optarg, &end, 10);
+	if (errno || end == optarg || *end || n < 0 || n >= RTM_MAX_CPUS)
+		return rtm_cli_fail("run: --io-cpu %s: give a CPU number", optarg);
+	io->probe.cpu = (int)n;
+	io->cpu_given = true;
+	return 1;
+}
+
 /* One option of run's own: 1 taken, 0 not ours, 2 after the message. */
 static int parse_run_opt(struct rtm_session_opts *m, struct run_cost *rc, bool *cost,
-			 bool *noise_given, int c, int argc, char **argv)
+			 bool *noise_given, bool *io_given, int c, int argc, char **argv)
 {
 	struct rtm_error err = { "" };
 	int ret;
@@ -177,6 +278,8 @@ static int parse_run_opt(struct rtm_session_opts *m, struct run_cost *rc, bool *
 		return 1;
 	}
 	ret = parse_cost_opt(rc, cost, c);
+	if (!ret)
+		ret = parse_io_opt(&m->io, io_given, c);
 	if (ret)
 		return ret;
 	ret = measure_noise_parse(m, c, argc, argv);
@@ -186,7 +289,7 @@ static int parse_run_opt(struct rtm_session_opts *m, struct run_cost *rc, bool *
 
 /* The options into @m and @rc: -1 to go on, else the exit status (help, a bad option). */
 static int run_parse(struct rtm_session_opts *m, struct run_cost *rc, bool *cost,
-		     bool *noise_given, int argc, char **argv)
+		     bool *noise_given, bool *io_given, int argc, char **argv)
 {
 	struct rtm_getopt g;
 	int c, ret;
@@ -200,7 +303,7 @@ static int run_parse(struct rtm_session_opts *m, struct run_cost *rc, bool *cost
 			rtm_opts_help(&run_cmd, stdout, c == RTM_OPT_HELP_ALL);
 			return RTM_EXIT_OK;
 		}
-		ret = parse_run_opt(m, rc, cost, noise_given, c, argc, argv);
+		ret = parse_run_opt(m, rc, cost, noise_given, io_given, c, argc, argv);
 		if (!ret)
 			ret = measure_parse_opt(m, c, argc, argv);
 		if (ret == 1)
@@ -218,6 +321,16 @@ static int run_parse(struct rtm_session_opts *m, struct run_cost *rc, bool *cost
 	return -1;
 }
 
+/* --io's defaults, those of rtmeasure io (io_opts.c). */
+static void run_io_init(struct rtm_session_io_opts *io)
+{
+	struct rtm_io_cli v;
+
+	rtm_io_cli_init(&v, run_io_names);
+	io->probe = v.probe;
+	io->req = v.req;
+}
+
 int cmd_run(int argc, char **argv, const struct rtm_cli *cli)
 {
 	struct rtm_session_ops ops = { .serve = rtm_promlive_serve,
@@ -230,7 +343,7 @@ int cmd_run(int argc, char **argv, const struct rtm_cli *cli)
 	struct rtm_session_opts m;
 	struct run_cost rc = { .o = { .stressors = (1u << RTM_COST_NSTRESSORS) - 1,
 				      .time_ns = RTM_COST_DEFAULT_TIME_NS, .reps = 1 } };
-	bool cost = false, noise_given = false;
+	bool cost = false, noise_given = false, io_given = false;
 	int ret;
 
 	rtm_session_opts_init(&m, "run");
@@ -240,10 +353,13 @@ int cmd_run(int argc, char **argv, const struct rtm_cli *cli)
 	m.probe.duration_ns = RUN_DEFAULT_DURATION_NS;
 	m.out.report = true;
 	rtm_session_noise_init(&m);
-	ret = run_parse(&m, &rc, &cost, &noise_given, argc, argv);
+	run_io_init(&m.io);
+	ret = run_parse(&m, &rc, &cost, &noise_given, &io_given, argc, argv);
 	if (ret >= 0)
 		return ret;
 	ret = rtm_session_noise_check(&m, noise_given);
+	if (!ret)
+		ret = rtm_session_io_check_opts(&m, io_given);
 	if (ret)
 		return ret;
 	if (cost) {

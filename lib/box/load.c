@@ -50,8 +50,6 @@
 #define LOAD_HACKBENCH_SIZE	"512"
 #define LOAD_HACKBENCH_LOOPS	"100000000"	/* hours: runs until stopped */
 
-#define DEFAULT_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
-
 static const struct {
 	unsigned int kind;
 	const char *name;
@@ -84,6 +82,8 @@ struct rtm_load {
 	int ncpus;
 	char dir[PATH_MAX];	/* "" when none */
 	int dir_fd;		/* the folder, locked while it exists (core/tmpdir.h) */
+	char io_dir[PATH_MAX];	/* the io writer's folder on a given file system, "": none */
+	int io_dir_fd;
 	int n;
 	struct load_proc procs[LOAD_MAX_PROCS];
 	bool stopped;
@@ -149,28 +149,6 @@ static void sleep_ms(unsigned int ms)
 		;
 }
 
-bool rtm_find_exe(const char *name, char *buf, size_t len)
-{
-	const char *list = getenv("PATH"), *p, *end;
-	int n;
-
-	if (!list)
-		list = DEFAULT_PATH;
-	for (p = list; *p; p = *end ? end + 1 : end) {
-		end = strchr(p, ':');
-		if (!end)
-			end = p + strlen(p);
-		if (end == p)
-			continue;
-		n = snprintf(buf, len, "%.*s/%s", (int)(end - p), p, name);
-		if (n < 0 || (size_t)n >= len)
-			continue;
-		if (access(buf, X_OK) == 0)
-			return true;
-	}
-	return false;
-}
-
 static int add_arg(struct load_proc *lp, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 static int add_arg(struct load_proc *lp, const char *fmt, ...)
@@ -189,48 +167,6 @@ static int add_arg(struct load_proc *lp, const char *fmt, ...)
 	lp->argv[lp->argc++] = s;
 	lp->argv[lp->argc] = NULL;
 	return 0;
-}
-
-static bool needs_quotes(const char *s)
-{
-	if (!*s)
-		return true;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && !strchr("%+,-./:=@_", *s))
-			return true;
-	return false;
-}
-
-char *rtm_shell_join(char *const *argv)
-{
-	size_t len = 1, i;
-	const char *c;
-	char *s, *p;
-
-	for (i = 0; argv[i]; i++)
-		len += strlen(argv[i]) * 4 + 3;
-	s = malloc(len);
-	if (!s)
-		return NULL;
-	p = s;
-	for (i = 0; argv[i]; i++) {
-		if (i)
-			*p++ = ' ';
-		if (!needs_quotes(argv[i])) {
-			p = stpcpy(p, argv[i]);
-			continue;
-		}
-		*p++ = '\'';
-		for (c = argv[i]; *c; c++) {
-			if (*c == '\'')
-				p = stpcpy(p, "'\\''");
-			else
-				*p++ = *c;
-		}
-		*p++ = '\'';
-	}
-	*p = '\0';
-	return s;
 }
 
 /* Memory for the vm workers: 256 MB each, at most a quarter of RAM, at least 16 MB. */
@@ -272,8 +208,17 @@ static int build_command(struct rtm_load *l, struct load_proc *lp, const char *s
 		ret |= add_arg(lp, "%d", n);
 		ret |= add_arg(lp, "--hdd-bytes");
 		ret |= add_arg(lp, "%s", LOAD_IO_BYTES);
+		if (l->io_dir[0]) {
+			/* past the page cache, to the device the storage probe measures */
+			ret |= add_arg(lp, "--hdd-opts");
+			ret |= add_arg(lp, "direct,wr-seq");
+			ret |= add_arg(lp, "--ionice-class");
+			ret |= add_arg(lp, "besteffort");
+			ret |= add_arg(lp, "--ionice-level");
+			ret |= add_arg(lp, "4");
+		}
 		ret |= add_arg(lp, "--temp-path");
-		ret |= add_arg(lp, "%s", l->dir);
+		ret |= add_arg(lp, "%s", l->io_dir[0] ? l->io_dir : l->dir);
 		break;
 	case RTM_LOAD_VM:
 		n = l->ncpus > 1 ? l->ncpus / 2 : 1;
@@ -490,6 +435,10 @@ static void remove_dir(struct rtm_load *l)
 	rtm_tmpdir_remove(l->dir, l->dir_fd);
 	l->dir[0] = '\0';
 	l->dir_fd = -1;
+	if (l->io_dir[0])
+		rtm_tmpdir_remove(l->io_dir, l->io_dir_fd);
+	l->io_dir[0] = '\0';
+	l->io_dir_fd = -1;
 }
 
 /**
@@ -629,10 +578,21 @@ static struct rtm_load *start_fail(struct rtm_load *l, int neg_errno)
 	return NULL;
 }
 
-/* l->dir: a private temporary directory in $TMPDIR or /tmp; 0 or -errno with the message. */
-static int make_load_dir(struct rtm_load *l, struct rtm_error *err)
+/*
+ * l->dir: a private temporary directory in $TMPDIR or /tmp; with @io_dir and the io
+ * load, l->io_dir a private one in @io_dir for its files. 0 or -errno with the message.
+ */
+static int make_load_dir(struct rtm_load *l, const char *io_dir, struct rtm_error *err)
 {
-	return rtm_tmpdir_make("load", l->dir, sizeof(l->dir), &l->dir_fd, err);
+	int ret = rtm_tmpdir_make("load", l->dir, sizeof(l->dir), &l->dir_fd, err);
+
+	if (ret || !io_dir || !(l->kinds & RTM_LOAD_IO))
+		return ret;
+	ret = rtm_tmpdir_make_in(io_dir, "load-io", l->io_dir, sizeof(l->io_dir),
+				 &l->io_dir_fd, err);
+	if (ret)
+		l->io_dir[0] = '\0';
+	return ret;
 }
 
 /* A generator for each kind asked for, its command built; 0 or -errno with the message. */
@@ -704,6 +664,18 @@ static int spawn_procs(struct rtm_load *l, struct rtm_error *err)
  */
 struct rtm_load *rtm_load_start(unsigned int kinds, int ncpus, struct rtm_error *err)
 {
+	return rtm_load_start_in(kinds, ncpus, NULL, err);
+}
+
+/**
+ * rtm_load_start_in - rtm_load_start() with the io load on a given file system
+ * @io_dir: a folder there (NULL: as rtm_load_start()); its writers open their
+ *	files O_DIRECT (stress-ng --hdd-opts direct,wr-seq) at best-effort I/O
+ *	priority 4, in a private folder made in @io_dir and removed when stopped
+ */
+struct rtm_load *rtm_load_start_in(unsigned int kinds, int ncpus, const char *io_dir,
+				   struct rtm_error *err)
+{
 	char stress_ng[PATH_MAX] = "", hackbench[PATH_MAX] = "";
 	bool have_stress, have_hackbench;
 	struct rtm_load *l;
@@ -721,7 +693,7 @@ struct rtm_load *rtm_load_start(unsigned int kinds, int ncpus, struct rtm_error 
 	}
 	l = calloc(1, sizeof(*l));
 	if (l)
-		l->dir_fd = -1;
+		l->dir_fd = l->io_dir_fd = -1;
 	if (!l) {
 		rtm_error_setn(err, -ENOMEM, "out of memory");
 		return NULL;
@@ -736,7 +708,7 @@ struct rtm_load *rtm_load_start(unsigned int kinds, int ncpus, struct rtm_error 
 	if (!have_stress && (kinds != RTM_LOAD_NET || !have_hackbench))
 		return start_fail(l, rtm_error_setn(err, -ENOENT, "stress-ng not found: install "
 						    "it (apt-get install stress-ng)"));
-	ret = make_load_dir(l, err);
+	ret = make_load_dir(l, io_dir, err);
 	if (!ret)
 		ret = prepare_procs(l, stress_ng, have_hackbench ? hackbench : NULL, err);
 	if (!ret)

@@ -39,6 +39,14 @@ struct rtm_load;
  */
 struct rtm_load *rtm_load_start(unsigned int kinds, int ncpus, struct rtm_error *err);
 
+/*
+ * The same, the io load's files in a private folder made in @io_dir (that file
+ * system's device: the storage probe's) and written past the page cache
+ * (O_DIRECT) at best-effort I/O priority; NULL: rtm_load_start().
+ */
+struct rtm_load *rtm_load_start_in(unsigned int kinds, int ncpus, const char *io_dir,
+				   struct rtm_error *err);
+
 /* Stop (SIGTERM, then SIGKILL after a grace period), reap, remove temp files. */
 int rtm_load_stop(struct rtm_load *l);
 void rtm_load_free(struct rtm_load *l);

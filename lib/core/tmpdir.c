@@ -23,10 +23,11 @@ static const char *tmp_top(void)
 	return tmp && *tmp ? tmp : "/tmp";
 }
 
-int rtm_tmpdir_make(const char *kind, char *dir, size_t len, int *lock_fd,
-		    struct rtm_error *err)
+int rtm_tmpdir_make_in(const char *top, const char *kind, char *dir, size_t len, int *lock_fd,
+		       struct rtm_error *err)
 {
-	const char *tmp = tmp_top();
+	const char *tmp = top ? top : tmp_top();
+	const char *fix = top ? "" : " (set TMPDIR to a writable folder)";
 	int n, fd, e;
 
 	*lock_fd = -1;
@@ -36,8 +37,8 @@ int rtm_tmpdir_make(const char *kind, char *dir, size_t len, int *lock_fd,
 				      "TMPDIR to a short path)", tmp);
 	if (!mkdtemp(dir)) {
 		e = errno;
-		return rtm_error_setn(err, -e, "cannot create a temporary folder in %s: %s (set "
-				      "TMPDIR to a writable folder)", tmp, strerror(e));
+		return rtm_error_setn(err, -e, "cannot create a temporary folder in %s: %s%s",
+				      tmp, strerror(e), fix);
 	}
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) < 0) {
@@ -50,6 +51,12 @@ int rtm_tmpdir_make(const char *kind, char *dir, size_t len, int *lock_fd,
 	}
 	*lock_fd = fd;
 	return 0;
+}
+
+int rtm_tmpdir_make(const char *kind, char *dir, size_t len, int *lock_fd,
+		    struct rtm_error *err)
+{
+	return rtm_tmpdir_make_in(NULL, kind, dir, len, lock_fd, err);
 }
 
 static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)

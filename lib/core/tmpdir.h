@@ -27,6 +27,13 @@
 int rtm_tmpdir_make(const char *kind, char *dir, size_t len, int *lock_fd,
 		    struct rtm_error *err);
 
+/*
+ * The same in @top (NULL: $TMPDIR), for files that must be on @top's file system;
+ * a killed run's folder there is not swept by rtm_tmpdir_remove_stale().
+ */
+int rtm_tmpdir_make_in(const char *top, const char *kind, char *dir, size_t len, int *lock_fd,
+		       struct rtm_error *err);
+
 /* Remove @dir and all it holds (links are removed, never followed), then unlock it. */
 void rtm_tmpdir_remove(const char *dir, int lock_fd);
 

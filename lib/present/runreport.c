@@ -9,6 +9,7 @@
 #include "present/plot.h"
 #include "present/report.h"
 #include "present/runreport.h"
+#include "present/io_print.h"
 #include "present/noise_print.h"
 #include "present/summary_print.h"
 
@@ -16,9 +17,14 @@ void rtm_runreport_summary(const struct rtm_session_opts *o, const struct rtm_re
 			   FILE *f)
 {
 	const json_t *noise = json_object_get(r->sections, "noise");
+	const json_t *io = json_object_get(r->sections, "io");
 
 	if (!strcmp(o->ops->section, "cpus")) {	/* a wake-up latency probe */
 		rtm_summary_fprint_unit(r, f, o->out.nsecs);
+		if (io) {	/* run --io */
+			fprintf(f, "\nstorage probe (beside the timer probe):\n");
+			rtm_io_fprint(io, f);
+		}
 		if (noise) {	/* run --noise */
 			fprintf(f, "\nnoise phase (after the latency phase, same CPUs):\n");
 			rtm_noise_fprint(noise, f, o->out.verbose);

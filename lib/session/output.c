@@ -113,6 +113,8 @@ json_t *rtm_session_options_json(const struct rtm_session_opts *m)
 	}
 	if (o && m->box.deepest_idle >= -1)
 		json_object_set_new(o, "deepest_idle_state", json_integer(m->box.deepest_idle));
+	if (o && m->io.on)	/* run --io */
+		json_object_set_new(o, "io", rtm_session_io_options_json(m));
 	return o;
 }
 

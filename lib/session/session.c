@@ -58,6 +58,7 @@ static void session_release(struct rtm_session *s)
 {
 	session_unserve(s);
 	rtm_probe_run_free(s->run);
+	rtm_session_io_close(s->io, NULL);	/* a created target file removed */
 	rtm_cpulock_release(s->locks);
 	/* the instances in the reverse order of their making (rtm_trace_destroy()) */
 	rtm_stream_free(s->stream);
@@ -135,7 +136,16 @@ static int setup_checks(struct rtm_session *s)
 	s->dir_made = lstat(s->dir, &st) < 0 && errno == ENOENT;
 	/* fail on an unusable folder now, not after the measurement */
 	ret = rtm_session_check_outdir(m, s->dir);
-	return ret ? ret : rtm_session_check_fallback(m);
+	if (!ret)
+		ret = rtm_session_check_fallback(m);
+	if (!ret)	/* run --io: its target checked and opened as rtmeasure io does */
+		s->io = rtm_session_io_open(m, s->dir, &ret);
+	if (!ret && s->io && (m->load_kinds & RTM_LOAD_IO) &&
+	    !rtm_session_io_load_dir(s->io, s->load_io_dir, sizeof(s->load_io_dir)))
+		ret = rtm_session_fail(m, "%s: --load io writes in the storage probe's file "
+				       "system, and --io-target is a block device: give a file "
+				       "or folder on it, or leave out --load io", m->command);
+	return ret;
 }
 
 /* Set-up 2: the result's metadata (system facts, options, RT throttling). */
@@ -217,7 +227,9 @@ static int setup_start(struct rtm_session *s)
 	if (s->ops->serve && s->ops->serve(m, s->r->sysinfo, &s->prom, &s->err))
 		return -1;
 	if (m->load_kinds) {
-		s->load = rtm_load_start(m->load_kinds, m->probe.cpus.n, &s->err);
+		/* run --io: the io load's writer in the storage probe's file system */
+		s->load = rtm_load_start_in(m->load_kinds, m->probe.cpus.n,
+					    s->load_io_dir[0] ? s->load_io_dir : NULL, &s->err);
 		if (!s->load)
 			return -1;
 		json_object_set_new(s->r->sections, "load", rtm_load_to_json(s->load));
@@ -250,8 +262,11 @@ static int setup_start(struct rtm_session *s)
 		return -1;
 	if (is_timer(m))
 		s->c = rtm_probe_run_probe(s->run);
+	if (rtm_session_io_start(s->io, m, &s->err))
+		return -1;
 	rtm_session_timer_irq_note(m);	/* nothing refused the run: now a note may come */
 	print_banner(s);
+	rtm_session_io_banner(s->io, m);
 	return 0;
 }
 
@@ -290,6 +305,7 @@ static void session_loop(struct rtm_session *s)
 			rtm_session_trace_poll(m, s->trace, s->c, s->r, s->dir, true);
 		rtm_session_irq_poll(s->irq);
 		rtm_session_census_poll(s->stream, s->c);
+		rtm_session_io_poll(s->io);
 		el = rtm_probe_run_elapsed_s(s->run);
 		if (live.on && (int)el != (int)last_shown) {
 			rtm_session_live_show(&live, s, el);
@@ -319,6 +335,8 @@ static int finish_probe(struct rtm_session *s)
 		rtm_probe_run_stop(s->run);
 	}
 	ret = rtm_probe_run_finish(s->run, s->r, &s->err);
+	if (!ret)	/* run --io: sections.io, also after a stop signal */
+		ret = rtm_session_io_finish(s->io, m, s->r, &s->err);
 	session_unserve(s);
 	rtm_session_cpus_record(s->locks, s->r);
 	if (!ret)

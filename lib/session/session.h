@@ -24,9 +24,11 @@
 
 #include <jansson.h>
 
+#include "box/iotarget.h"
 #include "core/error.h"
 #include "probe/ktracer.h"
 #include "probe/probe.h"
+#include "probe/probe_io.h"
 #include "probe/probe_noise.h"
 #include "probe/probe_timer.h"
 #include "result/result.h"
@@ -102,6 +104,15 @@ struct rtm_session_noise_phase {
 	uint64_t duration_ns;			/* 0: a quarter of --duration */
 };
 
+/* run --io: the storage probe beside the timer probe (lib/session/ioside.c). */
+struct rtm_session_io_opts {
+	bool on;
+	struct rtm_probe_io_opts probe;		/* target, region, CPU: set when it opens */
+	struct rtm_io_target_req req;
+	bool cpu_given;				/* --io-cpu */
+	bool cpu_measured;			/* its CPU is one the timer probe measures */
+};
+
 struct rtm_session_opts {
 	const char *command;			/* "cyclic", "run", "monitor" or "noise" */
 	const struct rtm_probe_ops *ops;	/* the probe: rtm_probe_timer_ops (default) */
@@ -123,6 +134,7 @@ struct rtm_session_opts {
 	struct rtm_session_out out;
 	struct rtm_session_trace trace;
 	struct rtm_session_noise_phase noise_phase;
+	struct rtm_session_io_opts io;		/* run --io */
 	/* the command's: where the session prints, and its stop flag (a signal) */
 	FILE *outf;				/* the summary, tables, --json */
 	FILE *errf;				/* progress, notes, warnings, errors */
@@ -139,6 +151,26 @@ void rtm_session_noise_init(struct rtm_session_opts *o);
  * them was given); the default duration; RTM_SESSION_EXIT_USAGE after the message.
  */
 int rtm_session_noise_check(struct rtm_session_opts *o, bool given);
+
+/*
+ * run --io: the --io-* options against each other (@given: one of them was
+ * given); RTM_SESSION_EXIT_USAGE after the message.
+ */
+int rtm_session_io_check_opts(struct rtm_session_opts *o, bool given);
+
+/*
+ * The causes of the storage probe's misses (`io`, `run --io --trace`): the trace
+ * of @t's block device and @cpu, or NULL with @err set; the probe's new misses
+ * since the *@taken-th handed to it; at the end sections.io.causes into @r
+ * (warnings on @errf).
+ */
+struct rtm_iotrace;
+struct rtm_iotrace *rtm_session_io_causes_start(const struct rtm_io_target *t, int cpu,
+						uint64_t deadline_ns, struct rtm_error *err);
+void rtm_session_io_causes_feed(struct rtm_iotrace *tr, const struct rtm_probe_io *p,
+				uint32_t *taken);
+void rtm_session_io_causes_finish(struct rtm_iotrace *tr, const struct rtm_probe_io *p,
+				  uint32_t *taken, struct rtm_result *r, FILE *errf);
 
 struct rtm_cyclic;
 struct rtm_stream;

@@ -22,6 +22,7 @@ struct rtm_cpulock;
 struct rtm_probe_run;
 struct rtm_cyclic;
 struct rtm_timersplit;
+struct rtm_session_io;
 
 /* Everything one measurement holds, from its set-up to its outcome. */
 struct rtm_session {
@@ -37,10 +38,12 @@ struct rtm_session {
 	struct rtm_cpulock *locks;
 	struct rtm_probe_run *run;
 	struct rtm_cyclic *c;		/* the timer session; NULL for another probe */
+	struct rtm_session_io *io;	/* run --io: the storage probe beside */
 	struct rtm_result *r;
 	struct rtm_error err;
 	char dir[PATH_MAX];
 	char note[512];
+	char load_io_dir[PATH_MAX];	/* run --io --load io: the writer's folder, "": none */
 	int histfile_fd;		/* --histfile, --json=FILE: a FIFO or device opened */
 	int json_fd;			/* at the check (-1: a file, written at the end) */
 	bool dir_made;			/* the results folder did not exist before the run */
@@ -168,6 +171,32 @@ void rtm_session_stream_finish(const struct rtm_session_opts *o, struct rtm_stre
  * rtm_stream_poll(); once more after the probe stopped, before the finish).
  */
 void rtm_session_census_poll(struct rtm_stream *st, struct rtm_cyclic *c);
+
+/* ---- ioside.c: run --io, the storage probe beside the timer probe */
+
+/*
+ * Its CPU picked (off the measured ones unless --io-cpu), its target opened as
+ * `rtmeasure io` opens it (in @dir by default). NULL without --io, or with
+ * RTM_SESSION_EXIT_USAGE in *@status after the one-line refusal.
+ */
+struct rtm_session_io *rtm_session_io_open(struct rtm_session_opts *o, const char *dir,
+					   int *status);
+/* options.io in result.json: what the storage probe was asked to do, and where. */
+json_t *rtm_session_io_options_json(const struct rtm_session_opts *o);
+/* The folder of the target's file (--load io writes there); NULL for a device. */
+const char *rtm_session_io_load_dir(const struct rtm_session_io *s, char *buf, size_t len);
+/* The causes' trace (--trace with --io-deadline) and the probe's thread; -1 with @err. */
+int rtm_session_io_start(struct rtm_session_io *s, const struct rtm_session_opts *o,
+			 struct rtm_error *err);
+/* The line that says what the storage probe measures, on which CPU. */
+void rtm_session_io_banner(const struct rtm_session_io *s, const struct rtm_session_opts *o);
+/* At each turn of the drive loop: the new misses to the causes, the trace drained. */
+void rtm_session_io_poll(struct rtm_session_io *s);
+/* After the timer probe: the storage probe ended, sections.io (and .causes) into @r. */
+int rtm_session_io_finish(struct rtm_session_io *s, const struct rtm_session_opts *o,
+			  struct rtm_result *r, struct rtm_error *err);
+/* Everything closed, a created target file removed; 0 or -errno with @err. */
+int rtm_session_io_close(struct rtm_session_io *s, struct rtm_error *err);
 
 /* ---- opts.c */
 
