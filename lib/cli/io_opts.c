@@ -30,6 +30,20 @@ void rtm_io_cli_init(struct rtm_io_cli *o, const char *const *names)
 	o->names = names;
 }
 
+/* A parser's message that names io's option (@io_name) under the command's name; -EINVAL. */
+static int own_name(const struct rtm_io_cli *o, enum rtm_io_opt w, const char *io_name,
+		    struct rtm_error *err)
+{
+	size_t n = strlen(io_name);
+
+	if (!strncmp(err->msg, io_name, n) && strcmp(o->names[w], io_name)) {
+		struct rtm_error why = *err;
+
+		rtm_error_set(err, "%s%.400s", o->names[w], why.msg + n);
+	}
+	return -EINVAL;
+}
+
 int rtm_io_cli_set(struct rtm_io_cli *o, enum rtm_io_opt w, const char *arg,
 		   struct rtm_error *err)
 {
@@ -42,12 +56,7 @@ int rtm_io_cli_set(struct rtm_io_cli *o, enum rtm_io_opt w, const char *arg,
 		o->probe.nseq = rtm_io_ops_parse(arg, o->probe.seq, err);
 		if (o->probe.nseq >= 0)
 			return 0;
-		if (!strncmp(err->msg, "--op", 4) && strcmp(o->names[w], "--op")) {
-			struct rtm_error why = *err;	/* the parser says io's name */
-
-			rtm_error_set(err, "%s%.400s", o->names[w], why.msg + 4);
-		}
-		return -EINVAL;
+		return own_name(o, w, "--op", err);
 	case RTM_IO_OPT_SIZE:
 		if (rtm_io_bytes_parse(arg, o->names[w], &v, err))
 			return -EINVAL;
@@ -64,7 +73,9 @@ int rtm_io_cli_set(struct rtm_io_cli *o, enum rtm_io_opt w, const char *arg,
 	case RTM_IO_OPT_DURATION:
 		return rtm_parse_duration_ns(arg, &o->probe.duration_ns, err);
 	case RTM_IO_OPT_IOPRIO:
-		return rtm_ioprio_parse(arg, &o->probe.ioprio, err);
+		if (!rtm_ioprio_parse(arg, &o->probe.ioprio, err))
+			return 0;
+		return own_name(o, w, "--ioprio", err);
 	default:
 		break;
 	}
