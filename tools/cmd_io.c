@@ -21,6 +21,8 @@
 #include "core/fileio.h"
 #include "core/units.h"
 #include "present/io_print.h"
+#include "present/promhttp.h"
+#include "present/promlive.h"
 #include "probe/probe.h"
 #include "probe/probe_io.h"
 #include "result/resultdir.h"
@@ -43,6 +45,7 @@ enum {
 	IO_OPT_NO_RT,
 	IO_OPT_CAUSES,
 	IO_OPT_NO_CAUSES,
+	IO_OPT_PROMETHEUS,
 };
 
 enum { G_PROBE, G_TARGET, G_OUTPUT, G_HELP };
@@ -93,6 +96,9 @@ static const struct rtm_opt io_opts[] = {
 	{ "json", IO_OPT_JSON, no_argument, NULL, G_OUTPUT,
 	  "print the summary as JSON on stdout" },
 	{ "quiet", 'q', no_argument, NULL, G_OUTPUT, "no summary table" },
+	{ "prometheus", IO_OPT_PROMETHEUS, required_argument, "[ADDR:]PORT", G_OUTPUT,
+	  "serve /metrics for Prometheus during the run, new every second (127.0.0.1 "
+	  "unless ADDR is given; port 0: any free)" },
 	RTM_OPT_HELP_ROWS(G_HELP),
 	RTM_OPT_END,
 };
@@ -126,6 +132,8 @@ struct io_cmd_opts {
 	struct rtm_io_target_req req;
 	const char *outdir;
 	const char *scheduler;
+	const char *prometheus;		/* --prometheus [ADDR:]PORT, or NULL */
+	struct rtm_promlive *prom;	/* its server while the probe runs */
 	bool force, json, quiet, no_rt, cpu_given;
 	int causes;			/* -1: with --deadline when tracefs can be used */
 };
@@ -157,6 +165,12 @@ static int io_parse_value(struct io_cmd_opts *o, int c, const char *arg, struct 
 		return rtm_parse_duration_ns(arg, &o->probe.duration_ns, err);
 	case IO_OPT_IOPRIO:
 		return rtm_ioprio_parse(arg, &o->probe.ioprio, err);
+	case IO_OPT_PROMETHEUS: {
+		struct sockaddr_storage ss;
+
+		o->prometheus = arg;
+		return rtm_promhttp_parse(arg, &ss, err);
+	}
 	}
 	errno = 0;
 	n = strtol(arg, &end, 10);
@@ -379,6 +393,27 @@ static void io_causes_finish(struct rtm_iotrace *tr, const struct rtm_probe_io *
 		json_object_set_new(io, "causes", sec);
 }
 
+/*
+ * --prometheus: at each boundary of the probe's snapshots, the page export
+ * --prometheus would give of the result as it stands (sections.io live).
+ */
+static void io_publish(struct rtm_promlive *mp, struct rtm_probe_run *run, struct rtm_result *r,
+		       uint64_t *shown)
+{
+	uint64_t next = rtm_probe_run_ops(run)->next_tick_ns(rtm_probe_run_probe(run));
+	json_t *sec;
+
+	if (!mp || next == *shown)
+		return;
+	sec = rtm_probe_run_live_section(run);
+	if (!sec)
+		return;	/* the scrapes keep the previous figures */
+	*shown = next;
+	r->duration_ns = (uint64_t)json_integer_value(json_object_get(sec, "duration_ns"));
+	json_object_set_new(r->sections, "io", sec);	/* the finished one replaces it */
+	rtm_promlive_result(mp, r);
+}
+
 /* Drive the probe until its duration, a stop signal or its end; the causes beside it. */
 static int io_measure(struct io_cmd_opts *o, const struct rtm_io_target *t,
 		      const struct rtm_cli *cli, struct rtm_result *r)
@@ -388,6 +423,7 @@ static int io_measure(struct io_cmd_opts *o, const struct rtm_io_target *t,
 	struct rtm_iotrace *tr;
 	struct rtm_probe_io *p;
 	uint32_t taken = 0;
+	uint64_t shown = 0;
 	int ret;
 
 	tr = io_causes_start(o, t, &ret);
@@ -408,6 +444,7 @@ static int io_measure(struct io_cmd_opts *o, const struct rtm_io_target *t,
 			io_causes_feed(tr, p, &taken);
 			rtm_iotrace_poll(tr);
 		}
+		io_publish(o->prom, run, r, &shown);
 	}
 	r->interrupted = *cli->stop != 0;
 	rtm_probe_run_stop(run);
@@ -477,6 +514,24 @@ static int io_run(struct io_cmd_opts *o, const struct rtm_cli *cli, struct rtm_r
 	return ret;
 }
 
+/*
+ * --prometheus: bound before the results folder is made and anything measured
+ * (a port in use fails the command at once), off the probe's CPU when it can.
+ */
+static int io_serve(struct io_cmd_opts *o, const struct rtm_result *r)
+{
+	struct rtm_cpulist measured = { 1, &o->probe.cpu };
+	struct rtm_promlive_opts po = {
+		.spec = o->prometheus, .command = "io", .probe = "io", .sysinfo = r->sysinfo,
+		.measured = &measured, .quiet = o->quiet || o->json, .errf = stderr,
+	};
+	struct rtm_error err = { "" };
+
+	if (o->prometheus && rtm_promlive_open(&po, &o->prom, &err))
+		return rtm_cli_fail("io: %s", err.msg);
+	return 0;
+}
+
 int cmd_io(int argc, char **argv, const struct rtm_cli *cli)
 {
 	struct io_cmd_opts o = {
@@ -512,9 +567,12 @@ int cmd_io(int argc, char **argv, const struct rtm_cli *cli)
 	rtm_sysinfo_free(si);
 	json_decref(r->options);
 	r->options = io_options_json(&o, dir);
-	ret = io_outdir(&o, dir);
+	ret = io_serve(&o, r);
+	if (!ret)
+		ret = io_outdir(&o, dir);
 	if (!ret)
 		ret = io_run(&o, cli, r, dir);
+	rtm_promlive_stop(o.prom);
 	if (!ret && rtm_result_save(r, dir, &err))
 		ret = rtm_cli_fail("%s", err.msg);
 	if (!ret)
