@@ -409,6 +409,8 @@ static void io_publish(struct rtm_promlive *mp, struct rtm_probe_run *run, struc
 	if (!sec)
 		return;	/* the scrapes keep the previous figures */
 	*shown = next;
+	/* the page shows no miss one by one: not copied to the server each second */
+	json_object_del(sec, "miss_list");
 	r->duration_ns = (uint64_t)json_integer_value(json_object_get(sec, "duration_ns"));
 	json_object_set_new(r->sections, "io", sec);	/* the finished one replaces it */
 	rtm_promlive_result(mp, r);
