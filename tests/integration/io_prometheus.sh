@@ -81,7 +81,10 @@ ok $? "after SIGINT nothing listens on port $port"
 # op count misses service lateness inf errors, one line per operation of a page
 figures() {
 	awk '
-		function op(l) { match(l, /op="[a-z]+"/); return substr(l, RSTART + 4, RLENGTH - 5) }
+		function op(l) {
+			match(l, /op="[a-z]+"/)
+			return substr(l, RSTART + 4, RLENGTH - 5)
+		}
 		/^rtmeasure_io_latency_seconds_count\{/ { c[op($0)] = $NF }
 		/^rtmeasure_io_misses_total\{/ { m[op($0)] = $NF }
 		/^rtmeasure_io_service_seconds_count\{/ { s[op($0)] = $NF }
@@ -117,7 +120,8 @@ if command -v promtool >/dev/null; then
 	promtool check metrics <"$last" >/dev/null 2>&1
 	ok $? "promtool check metrics accepts a live io page"
 fi
-[ "$(awk '{ print $1, $2 }' "$w/final.fig")" = \
-  "$(jq -r '.sections.io.ops | to_entries[] | "\(.key) \(.value.count)"' "$res/result.json" | sort)" ]
+want=$(jq -r '.sections.io.ops | to_entries[] | "\(.key) \(.value.count)"' "$res/result.json" |
+	sort)
+[ "$(awk '{ print $1, $2 }' "$w/final.fig")" = "$want" ]
 ok $? "export: each operation's count is result.json's"
 done_testing
