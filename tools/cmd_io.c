@@ -21,6 +21,8 @@
 #include "core/fileio.h"
 #include "core/units.h"
 #include "present/io_print.h"
+#include "present/promhttp.h"
+#include "present/promlive.h"
 #include "probe/probe.h"
 #include "probe/probe_io.h"
 #include "result/resultdir.h"
@@ -44,6 +46,7 @@ enum {
 	IO_OPT_NO_RT,
 	IO_OPT_CAUSES,
 	IO_OPT_NO_CAUSES,
+	IO_OPT_PROMETHEUS,
 };
 
 enum { G_PROBE, G_TARGET, G_OUTPUT, G_HELP };
@@ -94,6 +97,9 @@ static const struct rtm_opt io_opts[] = {
 	{ "json", IO_OPT_JSON, no_argument, NULL, G_OUTPUT,
 	  "print the summary as JSON on stdout" },
 	{ "quiet", 'q', no_argument, NULL, G_OUTPUT, "no summary table" },
+	{ "prometheus", IO_OPT_PROMETHEUS, required_argument, "[ADDR:]PORT", G_OUTPUT,
+	  "serve /metrics for Prometheus during the run, new every second (127.0.0.1 "
+	  "unless ADDR is given; port 0: any free)" },
 	RTM_OPT_HELP_ROWS(G_HELP),
 	RTM_OPT_END,
 };
@@ -126,6 +132,8 @@ struct io_cmd_opts {
 	struct rtm_io_cli io;		/* the probe's and the target's (cli/io_opts.h) */
 	const char *outdir;
 	const char *scheduler;
+	const char *prometheus;		/* --prometheus [ADDR:]PORT, or NULL */
+	struct rtm_promlive *prom;	/* its server while the probe runs */
 	bool force, json, quiet;
 	int causes;			/* -1: with --deadline when tracefs can be used */
 };
@@ -187,6 +195,14 @@ static int io_parse(struct io_cmd_opts *o, int argc, char **argv)
 		case IO_OPT_NO_RT:		o->io.no_rt = true; continue;
 		case IO_OPT_CAUSES:		o->causes = 1; continue;
 		case IO_OPT_NO_CAUSES:		o->causes = 0; continue;
+		case IO_OPT_PROMETHEUS: {
+			struct sockaddr_storage ss;
+
+			o->prometheus = optarg;
+			if (rtm_promhttp_parse(optarg, &ss, &err))
+				return rtm_cli_fail("io: --prometheus %s: %s", optarg, err.msg);
+			continue;
+		}
 		case '?':
 		case ':':
 			return rtm_cli_bad_option("io", g.shortopts, g.longopts, argv);
@@ -303,6 +319,29 @@ static struct rtm_iotrace *io_causes_start(const struct io_cmd_opts *o,
 	return NULL;
 }
 
+/*
+ * --prometheus: at each boundary of the probe's snapshots, the page export
+ * --prometheus would give of the result as it stands (sections.io live).
+ */
+static void io_publish(struct rtm_promlive *mp, struct rtm_probe_run *run, struct rtm_result *r,
+		       uint64_t *shown)
+{
+	uint64_t next = rtm_probe_run_ops(run)->next_tick_ns(rtm_probe_run_probe(run));
+	json_t *sec;
+
+	if (!mp || next == *shown)
+		return;
+	sec = rtm_probe_run_live_section(run);
+	if (!sec)
+		return;	/* the scrapes keep the previous figures */
+	*shown = next;
+	/* the page shows no miss one by one: not copied to the server each second */
+	json_object_del(sec, "miss_list");
+	r->duration_ns = (uint64_t)json_integer_value(json_object_get(sec, "duration_ns"));
+	json_object_set_new(r->sections, "io", sec);	/* the finished one replaces it */
+	rtm_promlive_result(mp, r);
+}
+
 /* Drive the probe until its duration, a stop signal or its end; the causes beside it. */
 static int io_measure(struct io_cmd_opts *o, const struct rtm_io_target *t,
 		      const struct rtm_cli *cli, struct rtm_result *r)
@@ -312,6 +351,7 @@ static int io_measure(struct io_cmd_opts *o, const struct rtm_io_target *t,
 	struct rtm_iotrace *tr;
 	struct rtm_probe_io *p;
 	uint32_t taken = 0;
+	uint64_t shown = 0;
 	int ret;
 
 	tr = io_causes_start(o, t, &ret);
@@ -332,6 +372,7 @@ static int io_measure(struct io_cmd_opts *o, const struct rtm_io_target *t,
 			rtm_session_io_causes_feed(tr, p, &taken);
 			rtm_iotrace_poll(tr);
 		}
+		io_publish(o->prom, run, r, &shown);
 	}
 	r->interrupted = *cli->stop != 0;
 	rtm_probe_run_stop(run);
@@ -401,6 +442,24 @@ static int io_run(struct io_cmd_opts *o, const struct rtm_cli *cli, struct rtm_r
 	return ret;
 }
 
+/*
+ * --prometheus: bound before the results folder is made and anything measured
+ * (a port in use fails the command at once), off the probe's CPU when it can.
+ */
+static int io_serve(struct io_cmd_opts *o, const struct rtm_result *r)
+{
+	struct rtm_cpulist measured = { 1, &o->io.probe.cpu };
+	struct rtm_promlive_opts po = {
+		.spec = o->prometheus, .command = "io", .probe = "io", .sysinfo = r->sysinfo,
+		.measured = &measured, .quiet = o->quiet || o->json, .errf = stderr,
+	};
+	struct rtm_error err = { "" };
+
+	if (o->prometheus && rtm_promlive_open(&po, &o->prom, &err))
+		return rtm_cli_fail("io: %s", err.msg);
+	return 0;
+}
+
 int cmd_io(int argc, char **argv, const struct rtm_cli *cli)
 {
 	struct io_cmd_opts o = { .causes = -1 };
@@ -431,9 +490,12 @@ int cmd_io(int argc, char **argv, const struct rtm_cli *cli)
 	rtm_sysinfo_free(si);
 	json_decref(r->options);
 	r->options = io_options_json(&o, dir);
-	ret = io_outdir(&o, dir);
+	ret = io_serve(&o, r);
+	if (!ret)
+		ret = io_outdir(&o, dir);
 	if (!ret)
 		ret = io_run(&o, cli, r, dir);
+	rtm_promlive_stop(o.prom);
 	if (!ret && rtm_result_save(r, dir, &err))
 		ret = rtm_cli_fail("%s", err.msg);
 	if (!ret)

@@ -18,6 +18,8 @@
 #include "core/fileio.h"
 #include "core/task.h"
 #include "core/units.h"
+#include "present/promhttp.h"
+#include "present/promlive.h"
 #include "present/summary_print.h"
 #include "present/wakeup_print.h"
 #include "probe/wakeup.h"
@@ -32,6 +34,7 @@ struct wk_opts {
 	struct rtm_wakeup_run run;
 	struct rtm_cpulist cpus;
 	const char *outdir;
+	const char *prometheus;	/* --prometheus [ADDR:]PORT, or NULL */
 	char dir[1024];
 	bool json, force, sel_given;
 	json_t *given;		/* the options as given, recorded in result.json */
@@ -46,6 +49,7 @@ enum {
 	WK_OPT_TASKS,
 	WK_OPT_JSON,
 	WK_OPT_FORCE,
+	WK_OPT_PROMETHEUS,
 };
 
 enum { WKG_WHAT, WKG_OUT };
@@ -74,6 +78,9 @@ static const struct rtm_opt wk_opt_table[] = {
 	  "replace an earlier result in the results folder" },
 	{ "json", WK_OPT_JSON, no_argument, NULL, WKG_OUT,
 	  "print the summary and the tasks as JSON instead of tables" },
+	{ "prometheus", WK_OPT_PROMETHEUS, required_argument, "[ADDR:]PORT", WKG_OUT,
+	  "serve /metrics for Prometheus during the run, new at each --interval's end "
+	  "(127.0.0.1 unless ADDR is given; port 0: any free)" },
 	RTM_OPT_HELP_ROWS(WKG_OUT),
 	RTM_OPT_END,
 };
@@ -200,6 +207,14 @@ static int parse_one(struct wk_opts *o, int c, const char *arg)
 	case WK_OPT_JSON:
 		o->json = true;
 		return 0;
+	case WK_OPT_PROMETHEUS: {
+		struct sockaddr_storage ss;
+
+		if (rtm_promhttp_parse(arg, &ss, &err))
+			return rtm_cli_fail("wakeup: %s", err.msg);
+		o->prometheus = arg;
+		return 0;
+	}
 	default:
 		return parse_selection(o, c, arg);
 	}
@@ -316,15 +331,56 @@ static void print_end(const struct wk_opts *o, const struct rtm_result *r)
 	printf("results: %s/\n", o->dir);
 }
 
+/* Each interval's saved result on the live page: what export --prometheus of it gives. */
+static void wk_publish(const struct rtm_result *r, void *ctx)
+{
+	rtm_promlive_result(ctx, r);
+}
+
+/*
+ * --prometheus: bound before the programs load (a port in use fails the
+ * command at once), off the CPUs whose waits are counted when any is free.
+ */
+static int wk_serve(struct wk_opts *o, struct rtm_promlive **mp)
+{
+	struct rtm_cpulist online = { 0 };
+	struct rtm_error err = { "" };
+	struct rtm_promlive_opts po = {
+		.spec = o->prometheus, .command = "wakeup", .probe = "wakeup",
+		.measured = &o->cpus, .quiet = o->json, .errf = stderr,
+	};
+	char buf[4096];
+	int ret;
+
+	*mp = NULL;
+	if (!o->prometheus)
+		return 0;
+	/* without -a every CPU's waits count */
+	if (!o->cpus.n && rtm_read_smallf("/", buf, sizeof(buf),
+					  "/sys/devices/system/cpu/online") > 0 &&
+	    !rtm_cpulist_parse(buf, &online, NULL))
+		po.measured = &online;
+	ret = rtm_promlive_open(&po, mp, &err);
+	rtm_cpulist_release(&online);
+	if (ret)
+		return rtm_cli_fail("wakeup: %s", err.msg);
+	o->run.on_interval = wk_publish;
+	o->run.interval_ctx = *mp;
+	return 0;
+}
+
 static int wk_measure(struct wk_opts *o, const struct rtm_cli *cli)
 {
 	struct rtm_error err = { "" };
+	struct rtm_promlive *mp;
 	struct rtm_result *r;
 	int ret;
 
 	if (!rtm_wakeup_built(&err))
 		return rtm_cli_fail("wakeup: %s", err.msg);
 	ret = check_outdir(o);
+	if (!ret)
+		ret = wk_serve(o, &mp);
 	if (ret)
 		return ret;
 	o->run.sel.cpus = o->cpus.n ? o->cpus.cpus : NULL;
@@ -333,7 +389,9 @@ static int wk_measure(struct wk_opts *o, const struct rtm_cli *cli)
 	o->run.options = o->given;
 	if (!o->json)
 		print_banner(o);
-	if (rtm_wakeup_run(&o->run, cli->stop, &r, &err))
+	ret = rtm_wakeup_run(&o->run, cli->stop, &r, &err);
+	rtm_promlive_stop(mp);
+	if (ret)
 		return rtm_cli_fail("wakeup: %s", err.msg);
 	if (r->interrupted)
 		fprintf(stderr, "rtmeasure: interrupted after %.1f s; results saved in %s/\n",

@@ -621,27 +621,25 @@ static uint64_t unplaced(const struct rtm_result *r, int cpu, uint64_t *above_ns
 	return rtm_result_unplaced_cpu(r, cpu);
 }
 
-int rtm_prom_write_result(FILE *f, enum rtm_prom_format fmt, const struct rtm_result *r,
-			  struct rtm_error *err)
+int rtm_prom_of_result(struct rtm_prom_result *pr, const struct rtm_result *r)
 {
-	struct rtm_prom_cpu *cpus = calloc((size_t)r->ncpus + 1, sizeof(*cpus));
-	struct rtm_prom_run run = { .trace_lost = -1, .spikes_captured = -1 };
-	struct rtm_prom_target t;
 	const json_t *irq = json_object_get(r->sections, "irq");
-	struct rtm_disturbances d;
+	struct rtm_prom_run *run = &pr->run;
 	size_t i;
-	int ret;
 
-	if (!cpus)
-		return rtm_error_setn(err, -ENOMEM, "out of memory");
+	memset(pr, 0, sizeof(*pr));
+	pr->cpus = calloc((size_t)r->ncpus + 1, sizeof(*pr->cpus));
+	if (!pr->cpus)
+		return -ENOMEM;
+	run->trace_lost = run->spikes_captured = -1;
 	/*
 	 * a noise run's page (rtmeasure_build_info too) says probe="noise", a storage
 	 * run's probe="io", a run of the kernel's timerlat tracer (cyclic --backend
 	 * timerlat) probe="timerlat", rtmeasure wakeup's (the box's own tasks, no
 	 * probe of rtmeasure) probe="wakeup"
 	 */
-	run.wakeup = json_object_get(r->sections, "wakeup");
-	rtm_prom_target_from_sysinfo(&t, r->sysinfo, run.wakeup ? "wakeup" :
+	run->wakeup = json_object_get(r->sections, "wakeup");
+	rtm_prom_target_from_sysinfo(&pr->t, r->sysinfo, run->wakeup ? "wakeup" :
 				     !r->ncpus && json_object_get(r->sections,
 				     "noise") ? "noise" : !r->ncpus && json_object_get(r->sections,
 				     "io") ? "io" : !strcmp(json_string_value(
@@ -652,32 +650,52 @@ int rtm_prom_write_result(FILE *f, enum rtm_prom_format fmt, const struct rtm_re
 
 		uint64_t above_ns, n = unplaced(r, c->cpu, &above_ns);
 
-		cpus[i].cpu = c->cpu;
-		rtm_prom_hist_from(&cpus[i].run, c->raw, n, above_ns);
-		cpus[i].overruns = c->overruns;
-		cpus[i].implied = c->corrected && c->corrected->count > c->raw->count ?
-				  c->corrected->count - c->raw->count : 0;
+		pr->cpus[i].cpu = c->cpu;
+		rtm_prom_hist_from(&pr->cpus[i].run, c->raw, n, above_ns);
+		pr->cpus[i].overruns = c->overruns;
+		pr->cpus[i].implied = c->corrected && c->corrected->count > c->raw->count ?
+				      c->corrected->count - c->raw->count : 0;
 	}
-	run.noise = json_object_get(r->sections, "noise");
-	run.timer_irq = json_object_get(r->sections, "timer_irq");
-	run.io = json_object_get(r->sections, "io");
+	pr->n = r->ncpus;
+	run->noise = json_object_get(r->sections, "noise");
+	run->timer_irq = json_object_get(r->sections, "timer_irq");
+	run->io = json_object_get(r->sections, "io");
 	if (irq) {
-		run.irq = irq;
+		run->irq = irq;
 		if (json_is_integer(json_object_get(irq, "trace_lost")))
-			run.trace_lost = json_integer_value(json_object_get(irq, "trace_lost"));
+			run->trace_lost = json_integer_value(json_object_get(irq, "trace_lost"));
 	}
 	for (i = 0; i < json_array_size(r->events); i++) {
 		const char *type = json_string_value(json_object_get(json_array_get(r->events, i),
 								     "type"));
 
 		if (type && !strcmp(type, "spike_capture"))
-			run.spikes_captured = (run.spikes_captured < 0 ? 0 : run.spikes_captured) + 1;
+			run->spikes_captured = (run->spikes_captured < 0 ? 0 :
+						run->spikes_captured) + 1;
 	}
-	rtm_result_disturbances(r, &d);
-	run.disturbed = &d;
-	run.disturb_known = (1u << RTM_DISTURB_NKEYS) - 1;	/* a finished run: every kind */
-	ret = rtm_prom_write(f, fmt, &t, cpus, r->ncpus, &run);
-	free(cpus);
+	rtm_result_disturbances(r, &pr->d);
+	run->disturbed = &pr->d;
+	run->disturb_known = (1u << RTM_DISTURB_NKEYS) - 1;	/* a finished run: every kind */
+	return 0;
+}
+
+void rtm_prom_result_release(struct rtm_prom_result *pr)
+{
+	free(pr->cpus);
+	pr->cpus = NULL;
+	pr->n = 0;
+}
+
+int rtm_prom_write_result(FILE *f, enum rtm_prom_format fmt, const struct rtm_result *r,
+			  struct rtm_error *err)
+{
+	struct rtm_prom_result pr;
+	int ret;
+
+	if (rtm_prom_of_result(&pr, r))
+		return rtm_error_setn(err, -ENOMEM, "out of memory");
+	ret = rtm_prom_write(f, fmt, &pr.t, pr.cpus, pr.n, &pr.run);
+	rtm_prom_result_release(&pr);
 	if (ret)
 		rtm_error_set(err, "cannot write the metrics: %s", strerror(-ret));
 	return ret;

@@ -141,6 +141,26 @@ int rtm_prom_write(FILE *f, enum rtm_prom_format fmt, const struct rtm_prom_targ
 int rtm_prom_write_result(FILE *f, enum rtm_prom_format fmt, const struct rtm_result *r,
 			  struct rtm_error *err);
 
+/* A result reduced to what rtm_prom_write() takes (rtm_prom_of_result()). */
+struct rtm_prom_result {
+	struct rtm_prom_target t;	/* the result's host, kernel, probe, start */
+	struct rtm_prom_cpu *cpus;	/* @n of them */
+	int n;
+	struct rtm_prom_run run;	/* its JSON points into the result */
+	struct rtm_disturbances d;	/* what run.disturbed points to */
+};
+
+/**
+ * rtm_prom_of_result - what rtm_prom_write_result() writes of @r, not yet written
+ *
+ * The one reduction of a result to a page: export writes it, and a command that
+ * saves its result as it goes (wakeup, io) serves it live, so both show the same
+ * series with the same labels. @pr points into @r: keep @r until it is written.
+ * 0 or -ENOMEM; release with rtm_prom_result_release().
+ */
+int rtm_prom_of_result(struct rtm_prom_result *pr, const struct rtm_result *r);
+void rtm_prom_result_release(struct rtm_prom_result *pr);
+
 /**
  * rtm_prom_push - replace a Pushgateway group with a text-format page
  * @url: the gateway, "http://host:9091" (a trailing slash is allowed)

@@ -488,11 +488,13 @@ int rtm_promhttp_publish(struct rtm_promhttp *s, const struct rtm_prom_cpu *cpus
 	json_decref((json_t *)s->run.noise);
 	json_decref((json_t *)s->run.timer_irq);
 	json_decref((json_t *)s->run.wakeup);
+	json_decref((json_t *)s->run.io);
 	s->run = *run;
 	s->run.irq = run->irq ? json_deep_copy(run->irq) : NULL;
 	s->run.noise = run->noise ? json_deep_copy(run->noise) : NULL;
 	s->run.timer_irq = run->timer_irq ? json_deep_copy(run->timer_irq) : NULL;
 	s->run.wakeup = run->wakeup ? json_deep_copy(run->wakeup) : NULL;
+	s->run.io = run->io ? json_deep_copy(run->io) : NULL;
 	if (run->disturbed) {
 		s->disturbed = *run->disturbed;
 		s->run.disturbed = &s->disturbed;
@@ -501,6 +503,13 @@ int rtm_promhttp_publish(struct rtm_promhttp *s, const struct rtm_prom_cpu *cpus
 out:
 	pthread_mutex_unlock(&s->lock);
 	return ret;
+}
+
+void rtm_promhttp_set_target(struct rtm_promhttp *s, const struct rtm_prom_target *t)
+{
+	pthread_mutex_lock(&s->lock);
+	s->target = *t;
+	pthread_mutex_unlock(&s->lock);
 }
 
 void rtm_promhttp_stop(struct rtm_promhttp *s)
@@ -520,6 +529,7 @@ void rtm_promhttp_stop(struct rtm_promhttp *s)
 	json_decref((json_t *)s->run.noise);
 	json_decref((json_t *)s->run.timer_irq);
 	json_decref((json_t *)s->run.wakeup);
+	json_decref((json_t *)s->run.io);
 	pthread_mutex_destroy(&s->lock);
 	free(s->cpus);
 	free(s);

@@ -32,11 +32,14 @@ struct rtm_promhttp *rtm_promhttp_start(const char *spec, const cpu_set_t *cpus,
 					const struct rtm_prom_target *t, struct rtm_error *err);
 
 /*
- * The figures the next scrapes show (copied, run->irq, run->noise and
- * run->disturbed too). Returns 0 or -ENOMEM.
+ * The figures the next scrapes show (copied, run->disturbed and the JSON
+ * sections of @run too). Returns 0 or -ENOMEM.
  */
 int rtm_promhttp_publish(struct rtm_promhttp *s, const struct rtm_prom_cpu *cpus, int n,
 			 const struct rtm_prom_run *run);
+
+/* The target labels of the next scrapes (those of a result, once there is one). */
+void rtm_promhttp_set_target(struct rtm_promhttp *s, const struct rtm_prom_target *t);
 
 unsigned int rtm_promhttp_port(const struct rtm_promhttp *s);
 /* False when @spec asks for port 0 (any free port). */

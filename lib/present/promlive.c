@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * promlive.c - --prometheus for cyclic, run, monitor and noise: /metrics while
- * a session measures (promlive.h).
+ * promlive.c - --prometheus for cyclic, run, monitor, noise, wakeup and io:
+ * /metrics while a command measures (promlive.h).
  */
 #include <errno.h>
 #include <sched.h>
@@ -39,25 +39,25 @@ static uint64_t thread_cpu_ns(void)
  * measured by formatting the page of this many CPUs (the least of three tries)
  * into @buf as " (...)".
  */
-static void shared_note(const struct rtm_session_opts *m, const struct rtm_prom_target *t,
+static void shared_note(const struct rtm_cpulist *measured, const struct rtm_prom_target *t,
 			char *buf, size_t len)
 {
 	struct rtm_prom_run run = { .trace_lost = -1, .spikes_captured = -1 };
-	int n = m->probe.cpus.n, i, k;
+	int n = measured->n, i, k;
 	struct rtm_prom_cpu *cpus = calloc((size_t)(n > 0 ? n : 1), sizeof(*cpus));
 	struct rtm_hist *empty = rtm_hist_alloc();
 	uint64_t best = 0, t0, d;
 	char list[1024], *page = NULL;
 	size_t bytes = 0;
 
-	rtm_cpulist_format(&m->probe.cpus, list, sizeof(list));
+	rtm_cpulist_format(measured, list, sizeof(list));
 	for (k = 0; cpus && empty && k < 3; k++) {
 		FILE *f = open_memstream(&page, &bytes);
 
 		if (!f)
 			break;
 		for (i = 0; i < n; i++) {
-			cpus[i].cpu = m->probe.cpus.cpus[i];
+			cpus[i].cpu = measured->cpus[i];
 			rtm_prom_hist_from(&cpus[i].run, empty, 0, 0);
 			rtm_prom_hist_from(&cpus[i].last, empty, 0, 0);
 		}
@@ -82,8 +82,8 @@ static void shared_note(const struct rtm_session_opts *m, const struct rtm_prom_
 	rtm_hist_free(empty);
 }
 
-int rtm_promlive_start(const struct rtm_session_opts *m, const json_t *sysinfo,
-		       struct rtm_promlive **out, struct rtm_error *err)
+int rtm_promlive_open(const struct rtm_promlive_opts *o, struct rtm_promlive **out,
+		      struct rtm_error *err)
 {
 	struct rtm_prom_target t;
 	struct rtm_promlive *mp;
@@ -91,35 +91,47 @@ int rtm_promlive_start(const struct rtm_session_opts *m, const json_t *sysinfo,
 	int i;
 
 	*out = NULL;
-	if (!m->prometheus)
-		return 0;
 	mp = calloc(1, sizeof(*mp));
 	if (!mp)
 		return rtm_error_set(err, "out of memory");
-	/* the CPUs this process may use that no probe measures */
+	/* the CPUs this process may use that nothing measures */
 	if (sched_getaffinity(0, sizeof(free_cpus), &free_cpus))
 		CPU_ZERO(&free_cpus);
-	for (i = 0; i < m->probe.cpus.n; i++)
-		if (m->probe.cpus.cpus[i] < CPU_SETSIZE)
-			CPU_CLR(m->probe.cpus.cpus[i], &free_cpus);
-	rtm_prom_target_from_sysinfo(&t, sysinfo, m->ops->name, (double)time(NULL));
-	mp->srv = rtm_promhttp_start(m->prometheus, CPU_COUNT(&free_cpus) ? &free_cpus : NULL,
-				     &t, err);
+	for (i = 0; i < o->measured->n; i++)
+		if (o->measured->cpus[i] < CPU_SETSIZE)
+			CPU_CLR(o->measured->cpus[i], &free_cpus);
+	rtm_prom_target_from_sysinfo(&t, o->sysinfo, o->probe, (double)time(NULL));
+	mp->srv = rtm_promhttp_start(o->spec, CPU_COUNT(&free_cpus) ? &free_cpus : NULL, &t, err);
 	if (!mp->srv) {
 		free(mp);
 		return -EINVAL;
 	}
 	/* with port 0 the port is news even to a quiet run */
-	if ((!m->out.quiet && !m->out.json) || !rtm_promhttp_port_given(m->prometheus)) {
+	if (!o->quiet || !rtm_promhttp_port_given(o->spec)) {
 		char where[1200] = "";
 
 		if (!CPU_COUNT(&free_cpus))
-			shared_note(m, &t, where, sizeof(where));
-		fprintf(m->errf, "rtmeasure %s: metrics for Prometheus at port %u, /metrics%s\n",
-			m->command, rtm_promhttp_port(mp->srv), where);
+			shared_note(o->measured, &t, where, sizeof(where));
+		fprintf(o->errf, "rtmeasure %s: metrics for Prometheus at port %u, /metrics%s\n",
+			o->command, rtm_promhttp_port(mp->srv), where);
 	}
 	*out = mp;
 	return 0;
+}
+
+int rtm_promlive_start(const struct rtm_session_opts *m, const json_t *sysinfo,
+		       struct rtm_promlive **out, struct rtm_error *err)
+{
+	struct rtm_promlive_opts o = {
+		.spec = m->prometheus, .command = m->command, .probe = m->ops->name,
+		.sysinfo = sysinfo, .measured = &m->probe.cpus,
+		.quiet = m->out.quiet || m->out.json, .errf = m->errf,
+	};
+
+	*out = NULL;
+	if (!m->prometheus)
+		return 0;
+	return rtm_promlive_open(&o, out, err);
 }
 
 /* Spike windows saved so far, -1 when the run does not capture. */
@@ -213,6 +225,17 @@ void rtm_promlive_probe(struct rtm_promlive *mp, struct rtm_probe_run *pr,
 	rtm_promhttp_publish(mp->srv, NULL, 0, &run);
 	json_decref((json_t *)run.irq);
 	json_decref(sec);
+}
+
+void rtm_promlive_result(struct rtm_promlive *mp, const struct rtm_result *r)
+{
+	struct rtm_prom_result pr;
+
+	if (!mp || rtm_prom_of_result(&pr, r))
+		return;	/* the scrapes keep the previous figures */
+	rtm_promhttp_set_target(mp->srv, &pr.t);
+	rtm_promhttp_publish(mp->srv, pr.cpus, pr.n, &pr.run);
+	rtm_prom_result_release(&pr);
 }
 
 void rtm_promlive_stop(struct rtm_promlive *mp)

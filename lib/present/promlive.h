@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * promlive.h - --prometheus of cyclic, run, monitor and noise: /metrics while a
- * session measures (lib/present/promhttp.h serves, this file feeds it).
+ * promlive.h - --prometheus of cyclic, run, monitor, noise, wakeup and io: /metrics
+ * while a command measures (lib/present/promhttp.h serves, this file feeds it).
  *
  * The server starts before anything is measured (a port in use fails the
  * command at once), runs on the CPUs no probe measures when there are any, and
@@ -10,9 +10,13 @@
 #ifndef RTM_PROMLIVE_H
 #define RTM_PROMLIVE_H
 
+#include <stdbool.h>
+#include <stdio.h>
+
 #include <jansson.h>
 
 #include "core/error.h"
+#include "core/units.h"
 #include "session/session.h"
 
 struct rtm_promlive;
@@ -42,6 +46,26 @@ void rtm_promlive_timer(struct rtm_promlive *mp, struct rtm_cyclic *c,
 void rtm_promlive_probe(struct rtm_promlive *mp, struct rtm_probe_run *pr,
 			struct rtm_session_irq *irq, struct rtm_stream *st);
 void rtm_promlive_stop(struct rtm_promlive *mp);
+
+/* The server of a command that measures outside a session (wakeup, io). */
+struct rtm_promlive_opts {
+	const char *spec;			/* --prometheus [ADDR:]PORT */
+	const char *command;			/* "wakeup": its announcement names it */
+	const char *probe;			/* the probe label until the first page */
+	const json_t *sysinfo;			/* the target labels until then, or NULL */
+	const struct rtm_cpulist *measured;	/* the server keeps off them when it can */
+	bool quiet;				/* no announcement unless the port is news */
+	FILE *errf;				/* where it is announced */
+};
+
+/* The server of @o->spec, its port announced on @o->errf. 0, or -errno with @err set. */
+int rtm_promlive_open(const struct rtm_promlive_opts *o, struct rtm_promlive **out,
+		      struct rtm_error *err);
+/*
+ * The page export --prometheus gives of @r as it stands, for the next scrapes:
+ * the same reduction (rtm_prom_of_result()), so the same series and labels.
+ */
+void rtm_promlive_result(struct rtm_promlive *mp, const struct rtm_result *r);
 
 /* The same as the hooks of struct rtm_session_ops (serve, publish, unserve). */
 int rtm_promlive_serve(const struct rtm_session_opts *o, const json_t *sysinfo, void **state,

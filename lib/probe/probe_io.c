@@ -53,6 +53,9 @@ struct rtm_probe_io {
 	_Atomic bool running;
 	bool locked;
 	bool joined;
+	/* the live section's copy (rtm_probe_io_live), made by the reader, not the loop */
+	struct rtm_io_rec live;
+	bool live_ready;
 };
 
 /* ------------------------------------------------------------ the loop */
@@ -216,6 +219,7 @@ static int check_opts(const struct rtm_probe_io_opts *o, struct rtm_error *err)
 static void release(struct rtm_probe_io *p)
 {
 	rtm_io_rec_release(&p->rec);
+	rtm_io_rec_release(&p->live);
 	free(p->buf);
 	free(p);
 }
@@ -289,7 +293,7 @@ void rtm_probe_io_snapshot(const struct rtm_probe_io *p, struct rtm_io_snap *sna
 			   struct rtm_io_rec *rec)
 {
 	struct rtm_probe_io *q = (struct rtm_probe_io *)p;
-	uint32_t s1, s2;
+	uint32_t s1, s2, kept = 0;
 	int k;
 
 	for (;;) {
@@ -315,13 +319,27 @@ void rtm_probe_io_snapshot(const struct rtm_probe_io *p, struct rtm_io_snap *sna
 			rtm_hist_copy(rec->ops[k].lateness, o->lateness);
 		}
 		snap->last_latency_ns = p->last_latency_ns;
+		if (rec) {
+			kept = p->rec.nmiss;
+			rec->miss_dropped = p->rec.miss_dropped;
+			rec->first_error = p->rec.first_error;
+		}
 		atomic_thread_fence(memory_order_acquire);
 		s2 = atomic_load_explicit(&q->seq, memory_order_relaxed);
 		if (s1 == s2)
 			break;
 	}
-	if (rec)
+	if (rec) {
 		rec->misses = snap->misses;
+		/* the kept misses below the count are final: the new ones, as room allows */
+		if (kept > rec->max_miss)
+			kept = rec->max_miss;
+		if (kept > rec->nmiss) {
+			memcpy(rec->miss + rec->nmiss, p->rec.miss + rec->nmiss,
+			       (kept - rec->nmiss) * sizeof(*rec->miss));
+			rec->nmiss = kept;
+		}
+	}
 	snap->running = atomic_load(&q->running);
 }
 
@@ -385,8 +403,12 @@ static void join(struct rtm_probe_io *p)
 	p->joined = true;
 }
 
-/* sections.io as the probe fills it (docs/result-schema.md); the command adds the target. */
-static json_t *section_json(const struct rtm_probe_io *p, uint64_t duration_ns)
+/*
+ * sections.io as the probe fills it (docs/result-schema.md) from @rec and
+ * @requests (the thread's, or a copy); the command adds the target.
+ */
+static json_t *section_json(const struct rtm_probe_io *p, const struct rtm_io_rec *rec,
+			    uint64_t requests, uint64_t duration_ns)
 {
 	const struct rtm_probe_io_opts *o = &p->opts;
 	json_t *seq = json_array(), *sec;
@@ -407,13 +429,13 @@ static json_t *section_json(const struct rtm_probe_io *p, uint64_t duration_ns)
 		"ioprio", rtm_ioprio_format(&o->ioprio, prio, sizeof(prio)),
 		"start_mono_ns", (json_int_t)p->start_ns,
 		"duration_ns", (json_int_t)duration_ns,
-		"requests", (json_int_t)p->requests,
-		"ops", rtm_io_rec_ops_json(&p->rec),
-		"misses", rtm_json_u64(p->rec.misses),
-		"miss_list", rtm_io_rec_misses_json(&p->rec, p->start_ns),
-		"misses_dropped", (json_int_t)p->rec.miss_dropped,
-		"first_error", p->rec.first_error ? json_string(strerror(-p->rec.first_error)) :
-						    json_null());
+		"requests", (json_int_t)requests,
+		"ops", rtm_io_rec_ops_json(rec),
+		"misses", rtm_json_u64(rec->misses),
+		"miss_list", rtm_io_rec_misses_json(rec, p->start_ns),
+		"misses_dropped", (json_int_t)rec->miss_dropped,
+		"first_error", rec->first_error ? json_string(strerror(-rec->first_error)) :
+						  json_null());
 	return sec;
 }
 
@@ -427,11 +449,32 @@ int rtm_probe_io_finish(struct rtm_probe_io *p, struct rtm_result *r, struct rtm
 	if (p->opts.duration_ns && end > p->start_ns + p->opts.duration_ns)
 		end = p->start_ns + p->opts.duration_ns;
 	r->duration_ns = end > p->start_ns ? end - p->start_ns : 0;
-	sec = section_json(p, r->duration_ns);
+	sec = section_json(p, &p->rec, p->requests, r->duration_ns);
 	if (!sec)
 		return rtm_error_setn(err, -ENOMEM, "out of memory");
 	json_object_set_new(r->sections, "io", sec);
 	return 0;
+}
+
+json_t *rtm_probe_io_live(struct rtm_probe_io *p)
+{
+	const struct rtm_probe_io_opts *o = &p->opts;
+	uint64_t now = rtm_clock_ns(CLOCK_MONOTONIC), duration = 0;
+	struct rtm_io_snap snap;
+
+	if (!p->live_ready) {
+		if (rtm_io_rec_init(&p->live, o->seq, o->nseq, o->deadline_ns, o->max_misses)) {
+			rtm_io_rec_release(&p->live);
+			return NULL;
+		}
+		p->live_ready = true;
+	}
+	rtm_probe_io_snapshot(p, &snap, &p->live);
+	if (now > p->start_ns)
+		duration = now - p->start_ns;
+	if (o->duration_ns && duration > o->duration_ns)
+		duration = o->duration_ns;
+	return section_json(p, &p->live, snap.requests, duration);
 }
 
 void rtm_probe_io_free(struct rtm_probe_io *p)
@@ -501,6 +544,11 @@ static void io_free(void *v)
 	rtm_probe_io_free(v);
 }
 
+static json_t *io_live_section(void *v)
+{
+	return rtm_probe_io_live(v);
+}
+
 const struct rtm_probe_ops rtm_probe_io_ops = {
 	.name = "io",
 	.section = "io",
@@ -513,5 +561,5 @@ const struct rtm_probe_ops rtm_probe_io_ops = {
 	.stop = io_stop,
 	.finish = io_finish,
 	.free = io_free,
-	.live_section = NULL,
+	.live_section = io_live_section,
 };

@@ -167,7 +167,10 @@ struct rtm_probe_io;
  * NULL with @err set, nothing left running.
  */
 struct rtm_probe_io *rtm_probe_io_start(const struct rtm_probe_io_opts *o, struct rtm_error *err);
-/* @rec: copies of the histograms into an rtm_io_rec of the same operations, or NULL. */
+/*
+ * @rec: copies of the histograms into an rtm_io_rec of the same operations, or
+ * NULL; with room in its miss list the kept misses not yet in it are added.
+ */
 void rtm_probe_io_snapshot(const struct rtm_probe_io *p, struct rtm_io_snap *snap,
 			   struct rtm_io_rec *rec);
 /*
@@ -183,6 +186,12 @@ void rtm_probe_io_stop(struct rtm_probe_io *p);
 bool rtm_probe_io_done(const struct rtm_probe_io *p);
 /* Join; fill r->sections.io (ops, misses, deadline, interval, ...) and r->duration_ns. */
 int rtm_probe_io_finish(struct rtm_probe_io *p, struct rtm_result *r, struct rtm_error *err);
+/*
+ * sections.io as rtm_probe_io_finish() would fill it, from a snapshot of the
+ * running thread (the probe seam's live_section): for a live reader. Call
+ * from one thread only; NULL when out of memory.
+ */
+json_t *rtm_probe_io_live(struct rtm_probe_io *p);
 void rtm_probe_io_free(struct rtm_probe_io *p);
 
 /* The probe on the seam (probe.h); opts: struct rtm_probe_io_opts. */

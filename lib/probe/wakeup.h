@@ -162,6 +162,12 @@ struct rtm_wakeup_run {
 	const char *dir;		/* the results folder, checked by the caller */
 	json_t *options;		/* the options as given, for the result (a reference) */
 	int top;			/* tasks kept in sections.wakeup */
+	/*
+	 * After each interval's result.json is saved: the result as saved, for a
+	 * live reader (--prometheus); NULL: none. Called on the measuring thread.
+	 */
+	void (*on_interval)(const struct rtm_result *r, void *ctx);
+	void *interval_ctx;
 };
 
 /**

@@ -175,6 +175,8 @@ static int measure(struct wk_state *st, const volatile sig_atomic_t *stop, struc
 		st->r->duration_ns = now - start;
 		st->r->interrupted = *stop != 0;
 		ret = rtm_result_save(st->r, o->dir, err);
+		if (!ret && o->on_interval)
+			o->on_interval(st->r, o->interval_ctx);
 		if (ret || *stop || (o->duration_ns && now >= start + o->duration_ns))
 			return ret;
 		settle_memory(st);

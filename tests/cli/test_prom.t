@@ -181,4 +181,37 @@ ok $mrc "monitor --once exits 0 with the server on"
 grep -Eq "no CPU is free of probes: the server runs on the measured CPUs [0-9].* about [0-9]+ us of CPU to format its [0-9]+-byte page" "$t/mon.err"
 ok $? "with every CPU measured, the start line names the server's CPUs and a scrape's cost ($(head -c 300 "$t/mon.err"))"
 
+# wakeup and io: a bad --prometheus is refused by name before anything loads or is made
+run_cmd wakeup --prometheus abc -D 1s -o "$t/wk"
+[ "$rc" -eq 2 ] && [ "$(echo "$err" | grep -c .)" -eq 1 ] &&
+	echo "$err" | grep -q "wakeup: --prometheus: 'abc' is not a port" && [ ! -e "$t/wk" ]
+ok $? "wakeup --prometheus abc: exit 2, one line naming the port ($err)"
+run_cmd io --no-rt --prometheus 70000 -D 1s -o "$t/io"
+[ "$rc" -eq 2 ] && [ "$(echo "$err" | grep -c .)" -eq 1 ] &&
+	echo "$err" | grep -q "io: --prometheus: '70000' is not a port" && [ ! -e "$t/io" ]
+ok $? "io --prometheus 70000: exit 2, one line naming the port ($err)"
+# a port in use (held by a cyclic run's server): refused before the results folder is made
+"$RTMEASURE" cyclic --no-rt -a 0 -q -D 60s --prometheus 0 -o "$t/hold" >/dev/null \
+	2>"$t/hold.err" &
+hpid=$!
+hport=
+for i in $(seq 100); do	# a bound, not a measurement: until it says its port
+	hport=$(sed -n 's/.*metrics for Prometheus at port \([0-9]*\),.*/\1/p' "$t/hold.err")
+	[ -n "$hport" ] && break
+	sleep 0.1
+done
+run_cmd io --no-rt --prometheus "$hport" -D 1s -o "$t/io2"
+[ -n "$hport" ] && [ "$rc" -eq 2 ] && [ "$(echo "$err" | grep -c .)" -eq 1 ] &&
+	echo "$err" | grep -q "io: --prometheus $hport: cannot listen there" && [ ! -e "$t/io2" ]
+ok $? "io --prometheus on a port in use: exit 2, one line, no results folder ($err)"
+if grep -q '^#define RTM_HAVE_BPF 1' "$RTM_BUILDDIR/config.h"; then
+	run_cmd wakeup --prometheus "$hport" -D 1s -o "$t/wk2"
+	[ -n "$hport" ] && [ "$rc" -eq 2 ] && [ "$(echo "$err" | grep -c .)" -eq 1 ] &&
+		echo "$err" | grep -q "wakeup: --prometheus $hport: cannot listen there" &&
+		[ ! -e "$t/wk2" ]
+	ok $? "wakeup --prometheus on a port in use: exit 2, one line, no results folder ($err)"
+fi
+kill -INT $hpid
+wait $hpid
+
 done_testing
