@@ -200,7 +200,7 @@ static int io_parse(struct io_cmd_opts *o, int argc, char **argv)
 
 			o->prometheus = optarg;
 			if (rtm_promhttp_parse(optarg, &ss, &err))
-				return rtm_cli_fail("io: --prometheus %s: %s", optarg, err.msg);
+				return rtm_cli_fail("io: %s", err.msg);	/* it names the option */
 			continue;
 		}
 		case '?':
