@@ -471,6 +471,8 @@ static int report_write(const struct rtm_result *r, const struct rtm_report_opts
 		ret = plot_timer_irq(&c, title, sub, err);
 	if (!ret && json_object_get(r->sections, "noise"))	/* run --noise */
 		ret = rtm_report_noise_plot(r, o, c.plots, &c.noise_drawn, err);
+	if (!ret && json_object_get(r->sections, "io"))		/* run --io */
+		ret = rtm_report_io_plot(r, o, c.plots, err);
 	if (!ret)
 		ret = rtm_report_pages(&c, err);
 	rtm_hist_free(c.all_raw);

@@ -176,6 +176,16 @@ int rtm_report_noise_write(const struct rtm_result *r, const struct rtm_report_o
  */
 int rtm_report_io_write(const struct rtm_result *r, const struct rtm_report_opts *o,
 			struct rtm_error *err);
+/* Those two plots alone, into @plots (a folder that exists): run --io's report. */
+int rtm_report_io_plot(const struct rtm_result *r, const struct rtm_report_opts *o,
+		       const char *plots, struct rtm_error *err);
+/*
+ * run --io: the storage probe's section of a latency report (its tables and
+ * the two plots in @plots, images of extension @ext), headings one level down;
+ * nothing without sections.io.
+ */
+void rtm_report_io_section(FILE *f, const struct rtm_result *r, bool html, const char *plots,
+			   const char *ext);
 
 /* ---- the report (report.c) */
 
@@ -185,7 +195,8 @@ int rtm_report_io_write(const struct rtm_result *r, const struct rtm_report_opts
  * Creates @o->out_dir/plots/ (data files and images in every format asked for)
  * and the two reports; a noise result (no CPU, sections.noise) gets its own
  * pages (rtm_report_noise_write()), and so does a storage run (sections.io,
- * rtm_report_io_write()). Returns 0 or -errno with a one-line message (gnuplot
+ * rtm_report_io_write()); a latency result with sections.io (run --io) gets
+ * its plots and rtm_report_io_section(). Returns 0 or -errno with a one-line message (gnuplot
  * missing or failing included).
  */
 int rtm_report_write(const struct rtm_result *r, const struct rtm_report_opts *o,

@@ -417,33 +417,62 @@ static int write_page(const struct rtm_result *r, const struct rtm_report_opts *
 	return rtm_report_page_save(o->out_dir, name, buf, len, err);
 }
 
-int rtm_report_io_write(const struct rtm_result *r, const struct rtm_report_opts *o,
-			struct rtm_error *err)
+int rtm_report_io_plot(const struct rtm_result *r, const struct rtm_report_opts *o,
+		       const char *plots, struct rtm_error *err)
 {
 	const json_t *io = json_object_get(r->sections, "io");
-	char plots[PATH_MAX], title[256], sub[512];
+	char title[256], sub[512];
 	struct io_lines l;
 	int ret;
 
 	ret = lines_load(io, &l, err);
-	if (!ret)
-		ret = rtm_plot_check(err);
 	if (ret)
 		goto out;
-	ret = rtm_report_plots_dir(o->out_dir, plots, err);
-	if (ret)
-		goto out;
-	snprintf(title, sizeof(title), "%s, %s io, started %s",
-		 rtm_json_path_str(r->sysinfo, "hostname") ?: "?", r->tool, r->created);
+	snprintf(title, sizeof(title), "%s, %s %s, started %s",
+		 rtm_json_path_str(r->sysinfo, "hostname") ?: "?", r->tool,
+		 r->ncpus ? "run --io" : "io", r->created);
 	io_sub(sub, sizeof(sub), r, io);
 	ret = plot_hist(&l, o, plots, title, sub, err);
 	if (!ret)
 		ret = plot_pct(&l, o, plots, title, sub, err);
+out:
+	lines_free(&l);
+	return ret;
+}
+
+void rtm_report_io_section(FILE *f, const struct rtm_result *r, bool html, const char *plots,
+			   const char *ext)
+{
+	const json_t *io = json_object_get(r->sections, "io");
+	struct rtm_report_page p = { f, html, "", true };
+
+	if (!io)
+		return;
+	rtm_report_heading(&p, 1, "Storage I/O");
+	rtm_report_para(&p, NULL, "The storage deadline probe of rtmeasure io ran beside the "
+			"timer probe for the whole run (run --io), on its own thread: each request "
+			"at its planned time, its latency from that time.");
+	run_table(&p, r, io);
+	ops_table(&p, io);
+	misses_table(&p, io);
+	image(&p, plots, "io_latency", ext, HIST_CAPTION);
+	image(&p, plots, "io_percentiles", ext, PCT_CAPTION);
+}
+
+int rtm_report_io_write(const struct rtm_result *r, const struct rtm_report_opts *o,
+			struct rtm_error *err)
+{
+	char plots[PATH_MAX];
+	int ret;
+
+	ret = rtm_plot_check(err);
+	if (!ret)
+		ret = rtm_report_plots_dir(o->out_dir, plots, err);
+	if (!ret)
+		ret = rtm_report_io_plot(r, o, plots, err);
 	if (!ret)
 		ret = write_page(r, o, plots, "report.html", true, err);
 	if (!ret)
 		ret = write_page(r, o, plots, "report.md", false, err);
-out:
-	lines_free(&l);
 	return ret;
 }

@@ -474,6 +474,12 @@ static void noise_section(struct rtm_report_ctx *c, FILE *f, bool html)
 				 c->o->formats & (1u << RTM_PLOT_PDF), 5);
 }
 
+/* run --io: the storage probe's tables and plots (report_io.c). */
+static void io_section(struct rtm_report_ctx *c, FILE *f, bool html)
+{
+	rtm_report_io_section(f, c->r, html, c->plots, page_ext(c->o->formats));
+}
+
 static void write_html(struct rtm_report_ctx *c, FILE *f, const struct rtm_summary_row *rows,
 		       int nrows)
 {
@@ -484,6 +490,7 @@ static void write_html(struct rtm_report_ctx *c, FILE *f, const struct rtm_summa
 	html_irqs(c->r, f);
 	html_spikes(c, f);
 	noise_section(c, f, true);	/* run --noise */
+	io_section(c, f, true);		/* run --io */
 	html_box(c->r, f);
 	rtm_html_end(f);
 }
@@ -561,6 +568,7 @@ static void write_md(struct rtm_report_ctx *c, FILE *f, const struct rtm_summary
 	rtm_census_md(json_object_get(r->sections, "spike_census"), f);	/* the census */
 	rtm_cost_md(json_object_get(r->sections, "throughput"), f);	/* run --throughput */
 	noise_section(c, f, false);					/* run --noise */
+	io_section(c, f, false);					/* run --io */
 	fputs("\n| | |\n|---|---|\n", f);
 	n = fingerprint(r, fp);
 	for (i = 0; i < n; i++)

@@ -18,6 +18,7 @@
 #include "core/stage.h"
 #include "core/units.h"
 #include "result/export.h"
+#include "result/io_summary.h"
 #include "result/disturb.h"
 #include "result/histfile.h"
 #include "result/resultdir.h"
@@ -136,6 +137,9 @@ static json_t *summary_json(const struct rtm_session_opts *m, const struct rtm_r
 		json_object_set_new(j, "noise", rtm_noise_summary_json(
 					json_object_get(r->sections, "noise")));
 	}
+	if (json_object_get(r->sections, "io"))		/* run --io */
+		json_object_set_new(j, "io", rtm_io_summary_json(json_object_get(r->sections,
+										 "io")));
 	if (json_object_get(r->sections, "throughput"))	/* run --throughput */
 		json_object_set(j, "throughput", json_object_get(r->sections, "throughput"));
 	json_object_set_new(j, "result_dir", dir ? json_string(dir) : json_null());

@@ -42,6 +42,26 @@ if command -v gnuplot >/dev/null; then
 	grep -q '"latency_us" "write (max 7241.7 us)"' "$tmp/rep/plots/data/io_latency.dat"
 	ok $? "the histogram's data has a line per operation, its maximum in the title"
 
+	# run --io: a latency result with the storage probe's section gets it as a section
+	jq -c --slurpfile io "$R/result.json" '.sections.io = $io[0].sections.io' \
+		"$RTM_TESTDATA/results/vm-6.18-few/result.json" >"$tmp/runio.json"
+	run_cmd report "$tmp/runio.json" -o "$tmp/runio"
+	ok $rc "report of a run --io result exits 0 ($err)"
+	[ -s "$tmp/runio/plots/io_latency.png" ] && [ -s "$tmp/runio/plots/io_percentiles.png" ] &&
+		[ -s "$tmp/runio/plots/histogram.png" ] && grep -q '^## Storage I/O$' "$tmp/runio/report.md" &&
+		grep -q '<h2>Storage I/O</h2>' "$tmp/runio/report.html" &&
+		grep -q '^# Latency report\|^# ' "$tmp/runio/report.md"
+	ok $? "run --io: the latency report with a Storage I/O section and its 2 plots"
+	for op in $(jq -r '.sections.io.ops | keys[]' "$R/result.json"); do
+		io_rows=$(awk -v op="$op" '$1 == op { n = 3 } n && n-- { sub(/^ +/, "");
+			sub(/^issue late/, "late"); print $2, $3, $4, $5, $6, $7, $8 }' \
+			"$R/io-summary.txt")
+		md_rows=$(awk -F' *\\| *' -v op="$op" '$2 == op { n = 3 } n && n-- {
+			print $4, $5, $6, $7, $8, $9, $10 }' "$tmp/runio/report.md")
+		[ -n "$io_rows" ] && [ "$io_rows" = "$md_rows" ]
+		ok $? "run --io, $op: the section's rows are rtmeasure io's"
+	done
+
 	jq -c '.sections.io.ops.write.latency.buckets = 5' "$R/result.json" >"$tmp/bad.json"
 	run_cmd report "$tmp/bad.json" -o "$tmp/bad"
 	[ "$rc" -eq 2 ] && [ "$(echo "$err" | wc -l)" -eq 1 ] && [ ! -e "$tmp/bad/report.md" ]

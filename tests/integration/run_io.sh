@@ -55,6 +55,16 @@ grep -q "storage probe" "$w/a.out" && grep -q randread "$w/a.out" ||
 ! ls "$mnt/a" | grep -q '^rtmeasure-io-' || fail "the created target file was left behind"
 echo "ok: $req requests beside the timer probe, io thread on CPU $cpu"
 
+# 1a. --json: the io summary beside the latency one, its counts result.json's
+"$RTMEASURE" run --io --io-interval 10ms --io-file-size 16m -D 1s -a 0 --no-report --json \
+	-o "$mnt/j" >"$w/j.out" 2>"$w/j.err" || fail "run --io --json exited $?: $(cat "$w/j.err")"
+jq -e --slurpfile r "$mnt/j/result.json" '.io.ops.randread.count ==
+	$r[0].sections.io.ops.randread.count and .io.ops.randread.latency.max_ns ==
+	$r[0].sections.io.ops.randread.latency.max_ns and (.io.miss_list == null) and
+	(.cpus | length) == 1' "$w/j.out" >/dev/null ||
+	fail "run --io --json has no io summary: $(head -c 300 "$w/j.out")"
+echo "ok: --json: the io summary beside the latency one"
+
 # 1b. with --trace, a cause for every miss, as rtmeasure io gives them
 "$RTMEASURE" run --io --io-deadline 1us --io-file-size 16m --trace --capture-above 1s -D 1s \
 	-a 0 --no-report -q -o "$mnt/t" 2>"$w/t.err" || fail "run --io --trace exited $?: $(cat "$w/t.err")"
