@@ -139,7 +139,7 @@ int rtm_trace_remove_stale(char *removed, size_t len)
 static int enable_one(struct rtm_trace *t, const char *spec, struct rtm_error *err)
 {
 	static const char name_chars[] = "abcdefghijklmnopqrstuvwxyz"
-					 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_";
+					 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-";
 	char sys[64], file[160], *colon;
 	const char *event = NULL;
 
