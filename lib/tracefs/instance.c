@@ -32,6 +32,13 @@ struct rtm_trace {
 	char *events;			/* as asked for (rtm_trace_opts), for the decoder */
 	struct rtm_tracedec *dec;	/* made at the first read (decoder()) */
 	int ncpus;
+	/*
+	 * Each CPU's trace_pipe_raw, opened at the first read and kept open until
+	 * the instance goes (or a tracer is set): a drain is a few reads, not an
+	 * open and close of every CPU's buffer. NULL where the CPU was offline.
+	 */
+	struct tracefs_cpu **tcpu;
+	void *page;			/* one sub-buffer, the reads' destination */
 	int on_fd;			/* tracing_on, for rtm_trace_off_fd() */
 	char *cpus;			/* the traced CPUs, NULL: all */
 	int lock_fd;			/* instance-<name>.lock, held while it exists */
@@ -435,35 +442,53 @@ int rtm_trace_marker(struct rtm_trace *t, const char *fmt, ...)
 	return tracefs_printf(t->inst, "%s", buf) < 0 ? -EIO : 0;
 }
 
+/* The per-CPU readers closed: a tracer cannot be set, nor the instance removed, while open. */
+static void close_cpus(struct rtm_trace *t)
+{
+	int cpu;
+
+	for (cpu = 0; t->tcpu && cpu < t->ncpus; cpu++)
+		if (t->tcpu[cpu])
+			tracefs_cpu_close(t->tcpu[cpu]);
+	free(t->tcpu);
+	t->tcpu = NULL;
+}
+
+/* CPU @cpu's reader, opened once; NULL while the CPU is offline (tried again next time). */
+static struct tracefs_cpu *cpu_reader(struct rtm_trace *t, int cpu)
+{
+	if (!t->tcpu[cpu])
+		t->tcpu[cpu] = tracefs_cpu_open(t->inst, cpu, true);
+	return t->tcpu[cpu];
+}
+
 int rtm_trace_read_pages(struct rtm_trace *t, rtm_page_cb cb, void *ctx, struct rtm_error *err)
 {
 	struct rtm_tracedec *dec = decoder(t, err);
 	int psize, cpu, ret = 0;
-	void *page;
 
 	if (!dec)
 		return -ENOENT;
 	psize = rtm_tracedec_page_size(dec);
-	page = malloc((size_t)psize);
-	if (!page)
+	if (!t->page)
+		t->page = malloc((size_t)psize);
+	if (!t->tcpu)
+		t->tcpu = calloc((size_t)t->ncpus, sizeof(*t->tcpu));
+	if (!t->page || !t->tcpu)
 		return rtm_error_setn(err, -ENOMEM, "out of memory");
 	for (cpu = 0; cpu < t->ncpus && !ret; cpu++) {
-		struct tracefs_cpu *tcpu = tracefs_cpu_open(t->inst, cpu, true);
+		struct tracefs_cpu *tcpu = cpu_reader(t, cpu);
 		int n;
 
-		if (!tcpu)
-			continue;	/* offline CPU */
-		while (!ret) {
-			n = tracefs_cpu_read(tcpu, page, true);
+		while (tcpu && !ret) {
+			n = tracefs_cpu_read(tcpu, t->page, true);
 			if (n <= 0)
-				n = tracefs_cpu_flush(tcpu, page);
+				n = tracefs_cpu_flush(tcpu, t->page);
 			if (n <= 0)
 				break;
-			ret = cb(page, psize, cpu, ctx);
+			ret = cb(t->page, psize, cpu, ctx);
 		}
-		tracefs_cpu_close(tcpu);
 	}
-	free(page);
 	if (ret < 0)
 		return rtm_error_setn(err, ret, "reading the trace buffers failed: %s",
 				      strerror(-ret));
@@ -660,6 +685,7 @@ int rtm_trace_set_tracer(struct rtm_trace *t, const char *name)
 {
 	int e;
 
+	close_cpus(t);	/* the kernel refuses a tracer while trace_pipe_raw is open (EBUSY) */
 	errno = 0;
 	if (tracefs_instance_file_write(t->inst, "current_tracer", name) >= 0) {
 		t->tracer = true;
@@ -675,6 +701,8 @@ void rtm_trace_destroy(struct rtm_trace *t)
 		return;
 	if (t->on_fd >= 0)
 		close(t->on_fd);
+	close_cpus(t);	/* an open trace_pipe_raw keeps rmdir busy */
+	free(t->page);
 	if (t->inst) {
 		tracefs_print_close(t->inst);	/* an open trace_marker keeps rmdir busy */
 		tracefs_trace_off(t->inst);
