@@ -11,6 +11,7 @@
 #include "trace/census_priv.h"
 #include "core/grow.h"
 #include "core/task.h"
+#include "core/units.h"
 
 const char *rtm_census_cause_name(enum rtm_census_cause c)
 {
@@ -117,7 +118,7 @@ int rtm_census_own(struct rtm_census *c, int tid, const char *name)
 {
 	int *n;
 
-	snprintf(c->own_name, sizeof(c->own_name), "%s", name);
+	rtm_strcopy(c->own_name, sizeof(c->own_name), name);
 	if (own(c, tid))
 		return 0;
 	n = rtm_grow(c->own, &c->ocap, c->nown, sizeof(*n), 16);
@@ -231,8 +232,8 @@ static const char *task_policy(struct rtm_census *c, int pid, const char *comm)
 	c->tasks = t;
 	t = &c->tasks[c->ntasks];
 	t->pid = pid;
-	snprintf(t->comm, sizeof(t->comm), "%s", comm);
-	snprintf(t->policy, sizeof(t->policy), "%s", rtm_task_policy_name(c->proc_root, pid, comm));
+	rtm_strcopy(t->comm, sizeof(t->comm), comm);
+	rtm_strcopy(t->policy, sizeof(t->policy), rtm_task_policy_name(c->proc_root, pid, comm));
 	/* found by the name as stored (a longer one is cut to the same length) */
 	*task_find(c, pid, t->comm) = (uint32_t)++c->ntasks;
 	return t->policy;
@@ -250,7 +251,7 @@ static void span_cb(const struct rtm_irqspan *sp, void *ctx)
 	g.kind = sp->kind == RTM_IRQSRC_IRQ ? SEG_IRQ : sp->kind == RTM_IRQSRC_VECTOR ?
 		 SEG_VECTOR : sp->kind == RTM_IRQSRC_SOFTIRQ ? SEG_SOFTIRQ : SEG_NMI;
 	g.host = s->cur_known ? s->cur_pid : -1;
-	snprintf(g.name, sizeof(g.name), "%s", sp->name ? sp->name : "?");
+	rtm_strcopy(g.name, sizeof(g.name), sp->name ? sp->name : "?");
 	if (push_seg(c, s, &g))
 		c->failed = true;
 }
@@ -274,15 +275,15 @@ static int on_switch(struct rtm_census *c, struct cpu_state *s, const struct rtm
 		g.id = ev->sw.prev_pid;
 		g.prio = s->cur_known && s->cur_prio < ev->sw.prev_prio ? s->cur_prio :
 			 ev->sw.prev_prio;
-		snprintf(g.name, sizeof(g.name), "%s", ev->sw.prev_comm);
-		snprintf(g.policy, sizeof(g.policy), "%s", task_policy(c, g.id, g.name));
+		rtm_strcopy(g.name, sizeof(g.name), ev->sw.prev_comm);
+		rtm_strcopy(g.policy, sizeof(g.policy), task_policy(c, g.id, g.name));
 		if (push_seg(c, s, &g))
 			return -ENOMEM;
 	}
 	s->cur_known = true;
 	s->cur_pid = ev->sw.next_pid;
 	s->cur_prio = ev->sw.next_prio;
-	snprintf(s->cur_comm, sizeof(s->cur_comm), "%s", ev->sw.next_comm);
+	rtm_strcopy(s->cur_comm, sizeof(s->cur_comm), ev->sw.next_comm);
 	s->cur_since = ev->ts_ns;
 	return 0;
 }
@@ -489,9 +490,9 @@ static void name_task(const struct rtm_census *c, struct rtm_census_verdict *v,
 	int up = rtm_task_user_prio(g->prio);
 	char sched[48];
 
-	snprintf(v->comm, sizeof(v->comm), "%s", g->name);
+	rtm_strcopy(v->comm, sizeof(v->comm), g->name);
 	v->pid = g->id;
-	snprintf(v->policy, sizeof(v->policy), "%s", g->policy[0] ? g->policy : "unknown");
+	rtm_strcopy(v->policy, sizeof(v->policy), g->policy[0] ? g->policy : "unknown");
 	if (g->prio >= 100)
 		v->priority = g->prio - 120;
 	else
@@ -537,8 +538,8 @@ static void unexplained(const struct rtm_census *c, const struct cpu_state *s,
 	if (stolen(s, a, b))
 		snprintf(v->detail, sizeof(v->detail), "hypervisor");
 	else
-		snprintf(v->detail, sizeof(v->detail), "%s", c->vm ? "unexplained: VM" :
-			 "unexplained");
+		rtm_strcopy(v->detail, sizeof(v->detail), c->vm ? "unexplained: VM" :
+			    "unexplained");
 }
 
 /* The verdict on a late wake-up, from the intervals kept. */
@@ -561,9 +562,8 @@ void census_judge(struct rtm_census *c, const struct cpu_state *s, int cpu,
 	if (s->cur_known && s->cur_pid > 0 && !followed(c, s->cur_pid)) {
 		open = (struct seg){ .kind = SEG_THREAD, .start = s->cur_since, .end = UINT64_MAX,
 				     .id = s->cur_pid, .prio = s->cur_prio };
-		snprintf(open.name, sizeof(open.name), "%s", s->cur_comm);
-		snprintf(open.policy, sizeof(open.policy), "%s",
-			 task_policy(c, open.id, open.name));
+		rtm_strcopy(open.name, sizeof(open.name), s->cur_comm);
+		rtm_strcopy(open.policy, sizeof(open.policy), task_policy(c, open.id, open.name));
 		o = &open;
 	}
 	xp = find_exp(s, e, w);
@@ -604,7 +604,7 @@ void census_judge(struct rtm_census *c, const struct cpu_state *s, int cpu,
 					 own(c, v->pid) ? c->own_name : "",
 					 own(c, v->pid) ? ": " : "", v->comm, v->pid, sched);
 			} else {
-				snprintf(who, sizeof(who), "%s", v->culprit);
+				rtm_strcopy(who, sizeof(who), v->culprit);
 			}
 			snprintf(v->culprit, sizeof(v->culprit),
 				 "timer interrupt late (interrupts off in %.60s)", who);
@@ -658,7 +658,7 @@ static int tally(struct rtm_census *c, const struct rtm_census_verdict *v)
 		memset(t, 0, sizeof(*t));
 		t->cpu = v->cpu;
 		t->cause = v->cause;
-		snprintf(t->culprit, sizeof(t->culprit), "%s", v->culprit);
+		rtm_strcopy(t->culprit, sizeof(t->culprit), v->culprit);
 	}
 	t = &c->tally[i];
 	t->count++;
