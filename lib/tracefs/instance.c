@@ -499,6 +499,7 @@ struct read_ctx {
 	struct rtm_tracedec *dec;
 	rtm_event_cb cb;
 	void *ctx;
+	int only_cpu;			/* the CPU whose events are wanted, -1: all */
 	uint64_t lost;
 	long total;
 };
@@ -507,7 +508,9 @@ static int decode_page(void *page, int size, int cpu, void *arg)
 {
 	struct read_ctx *rc = arg;
 	uint64_t refused = rtm_tracedec_refused(rc->dec);
-	int n = rtm_tracedec_page(rc->dec, page, cpu, rc->cb, rc->ctx, &rc->lost);
+	/* another CPU's page is walked (checked, its lost events counted), not decoded */
+	rtm_event_cb cb = rc->only_cpu < 0 || cpu == rc->only_cpu ? rc->cb : NULL;
+	int n = rtm_tracedec_page(rc->dec, page, cpu, cb, rc->ctx, &rc->lost);
 
 	(void)size;
 	/* a corrupt page is counted by the decoder and skipped; a callback's error stops */
@@ -522,7 +525,13 @@ static int decode_page(void *page, int size, int cpu, void *arg)
 long rtm_trace_read(struct rtm_trace *t, rtm_event_cb cb, void *ctx, uint64_t *lost,
 		    struct rtm_error *err)
 {
-	struct read_ctx rc = { .dec = decoder(t, err), .cb = cb, .ctx = ctx };
+	return rtm_trace_read_cpu(t, -1, cb, ctx, lost, err);
+}
+
+long rtm_trace_read_cpu(struct rtm_trace *t, int cpu, rtm_event_cb cb, void *ctx, uint64_t *lost,
+			struct rtm_error *err)
+{
+	struct read_ctx rc = { .dec = decoder(t, err), .cb = cb, .ctx = ctx, .only_cpu = cpu };
 	int ret;
 
 	if (!rc.dec)
