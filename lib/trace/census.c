@@ -165,6 +165,8 @@ static int push_seg(struct rtm_census *c, struct cpu_state *s, const struct seg 
 	if (!n)
 		return -ENOMEM;
 	s->segs = n;
+	if (s->nseg > s->seg0 && g->end < s->segs[s->nseg - 1].end)
+		s->segs_unsorted = true;
 	s->segs[s->nseg++] = *g;
 	return 0;
 }
@@ -319,6 +321,8 @@ void rtm_census_expiry(const struct rtm_timerirq_expiry *e, void *ctx)
 		return;
 	}
 	s->exps = n;
+	if (s->nexp > s->exp0 && (uint64_t)e->now_ns < s->exps[s->nexp - 1].now)
+		s->exps_unsorted = true;
 	s->exps[s->nexp++] = (struct exp){ (uint64_t)e->expires_ns, (uint64_t)e->now_ns };
 }
 
@@ -332,6 +336,8 @@ void rtm_census_steal(struct rtm_census *c, int cpu, uint64_t t_ns, int64_t stea
 	/* only the changes matter: a run of equal reads keeps its first and last */
 	if (s->nsteal >= 2 && s->steal[s->nsteal - 1].ns == steal_ns &&
 	    s->steal[s->nsteal - 2].ns == steal_ns) {
+		if (t_ns < s->steal[s->nsteal - 2].t)
+			s->steal_unsorted = true;
 		s->steal[s->nsteal - 1].t = t_ns;
 		return;
 	}
@@ -339,6 +345,8 @@ void rtm_census_steal(struct rtm_census *c, int cpu, uint64_t t_ns, int64_t stea
 	if (!n)
 		return;
 	s->steal = n;
+	if (s->nsteal && t_ns < s->steal[s->nsteal - 1].t)
+		s->steal_unsorted = true;
 	s->steal[s->nsteal++] = (struct steal){ t_ns, steal_ns };
 }
 
@@ -362,13 +370,47 @@ int rtm_census_add(struct rtm_census *c, int cpu, uint64_t planned_ns, uint64_t 
 /* The steal time grew between the reads around [@a, @b]: the hypervisor took the CPU. */
 static bool stolen(const struct cpu_state *s, uint64_t a, uint64_t b)
 {
-	size_t i;
+	size_t i, lo = 1, hi = s->nsteal;
 
-	for (i = 1; i < s->nsteal; i++)
+	/* in time order, the reads before @a cannot count: start at the first at or after it */
+	while (!s->steal_unsorted && lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->steal[mid].t < a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = s->steal_unsorted ? 1 : lo; i < s->nsteal; i++) {
+		if (!s->steal_unsorted && s->steal[i - 1].t > b)
+			break;		/* and none after one that began past @b */
 		if (s->steal[i].t >= a && s->steal[i - 1].t <= b &&
 		    s->steal[i].ns > s->steal[i - 1].ns)
 			return true;
+	}
 	return false;
+}
+
+/*
+ * The first kept interval that ends after @t: none before it can overlap [@t, ...).
+ * Kept in order of their ends (a CPU's events come in time order), so it is searched
+ * for; out of order, the walk starts at the oldest kept.
+ */
+static size_t seg_after(const struct cpu_state *s, uint64_t t)
+{
+	size_t lo = s->seg0, hi = s->nseg;
+
+	if (s->segs_unsorted)
+		return s->seg0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->segs[mid].end <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 static uint64_t overlap(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1)
@@ -381,9 +423,18 @@ static uint64_t overlap(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1)
 /* The expiry of the sleep planned at @planned (a non-RT sleeper's lies in its slack). */
 static const struct exp *find_exp(const struct cpu_state *s, uint64_t planned, uint64_t woke)
 {
-	size_t i;
+	size_t i, lo = s->exp0, hi = s->nexp;
 
-	for (i = s->exp0; i < s->nexp; i++)
+	/* an expiry is kept only with now >= expires: one run before @planned cannot match */
+	while (!s->exps_unsorted && lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->exps[mid].now < planned)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i < s->nexp; i++)
 		if (s->exps[i].expires >= planned && s->exps[i].expires <= woke)
 			return &s->exps[i];
 	return NULL;
@@ -418,13 +469,13 @@ static uint64_t handler_share(const struct seg *g, uint64_t a, uint64_t b)
 static int lay_over(const struct cpu_state *s, uint64_t a, uint64_t b, struct part *p, int *np,
 		    const struct seg *open)
 {
-	size_t i;
+	size_t i, first = seg_after(s, a);
 	int k, j, pass;
 
 	*np = 0;
 	/* the tasks first, then the handlers, each taken off the task it interrupted */
 	for (pass = 0; pass < 2; pass++)
-		for (i = s->seg0; i <= s->nseg; i++) {
+		for (i = first; i <= s->nseg; i++) {
 			const struct seg *g = i < s->nseg ? &s->segs[i] : open;
 			uint64_t ns;
 
@@ -455,7 +506,7 @@ static const struct seg *at(const struct cpu_state *s, uint64_t t, const struct 
 	const struct seg *task = NULL;
 	size_t i;
 
-	for (i = s->seg0; i < s->nseg; i++) {
+	for (i = seg_after(s, t); i < s->nseg; i++) {
 		const struct seg *g = &s->segs[i];
 
 		if (g->start > t || g->end <= t)
