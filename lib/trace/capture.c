@@ -328,7 +328,8 @@ json_t *rtm_capture_window(struct rtm_trace *t, const struct rtm_spike_window *w
 
 	c.from = w->planned_ns > w->before_ns ? w->planned_ns - w->before_ns : 0;
 	c.to = w->woke_ns + w->after_ns;
-	n = rtm_trace_read(t, keep, &c, &lost, err);
+	/* the window is one CPU's: the others' records are consumed, not decoded */
+	n = rtm_trace_read_cpu(t, w->cpu, keep, &c, &lost, err);
 	if (n < 0 || c.error) {
 		free_window(&c);
 		if (c.error)

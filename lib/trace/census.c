@@ -11,6 +11,7 @@
 #include "trace/census_priv.h"
 #include "core/grow.h"
 #include "core/task.h"
+#include "core/units.h"
 
 const char *rtm_census_cause_name(enum rtm_census_cause c)
 {
@@ -117,7 +118,7 @@ int rtm_census_own(struct rtm_census *c, int tid, const char *name)
 {
 	int *n;
 
-	snprintf(c->own_name, sizeof(c->own_name), "%s", name);
+	rtm_strcopy(c->own_name, sizeof(c->own_name), name);
 	if (own(c, tid))
 		return 0;
 	n = rtm_grow(c->own, &c->ocap, c->nown, sizeof(*n), 16);
@@ -164,6 +165,8 @@ static int push_seg(struct rtm_census *c, struct cpu_state *s, const struct seg 
 	if (!n)
 		return -ENOMEM;
 	s->segs = n;
+	if (s->nseg > s->seg0 && g->end < s->segs[s->nseg - 1].end)
+		s->segs_unsorted = true;
 	s->segs[s->nseg++] = *g;
 	return 0;
 }
@@ -231,8 +234,8 @@ static const char *task_policy(struct rtm_census *c, int pid, const char *comm)
 	c->tasks = t;
 	t = &c->tasks[c->ntasks];
 	t->pid = pid;
-	snprintf(t->comm, sizeof(t->comm), "%s", comm);
-	snprintf(t->policy, sizeof(t->policy), "%s", rtm_task_policy_name(c->proc_root, pid, comm));
+	rtm_strcopy(t->comm, sizeof(t->comm), comm);
+	rtm_strcopy(t->policy, sizeof(t->policy), rtm_task_policy_name(c->proc_root, pid, comm));
 	/* found by the name as stored (a longer one is cut to the same length) */
 	*task_find(c, pid, t->comm) = (uint32_t)++c->ntasks;
 	return t->policy;
@@ -250,7 +253,7 @@ static void span_cb(const struct rtm_irqspan *sp, void *ctx)
 	g.kind = sp->kind == RTM_IRQSRC_IRQ ? SEG_IRQ : sp->kind == RTM_IRQSRC_VECTOR ?
 		 SEG_VECTOR : sp->kind == RTM_IRQSRC_SOFTIRQ ? SEG_SOFTIRQ : SEG_NMI;
 	g.host = s->cur_known ? s->cur_pid : -1;
-	snprintf(g.name, sizeof(g.name), "%s", sp->name ? sp->name : "?");
+	rtm_strcopy(g.name, sizeof(g.name), sp->name ? sp->name : "?");
 	if (push_seg(c, s, &g))
 		c->failed = true;
 }
@@ -274,15 +277,15 @@ static int on_switch(struct rtm_census *c, struct cpu_state *s, const struct rtm
 		g.id = ev->sw.prev_pid;
 		g.prio = s->cur_known && s->cur_prio < ev->sw.prev_prio ? s->cur_prio :
 			 ev->sw.prev_prio;
-		snprintf(g.name, sizeof(g.name), "%s", ev->sw.prev_comm);
-		snprintf(g.policy, sizeof(g.policy), "%s", task_policy(c, g.id, g.name));
+		rtm_strcopy(g.name, sizeof(g.name), ev->sw.prev_comm);
+		rtm_strcopy(g.policy, sizeof(g.policy), task_policy(c, g.id, g.name));
 		if (push_seg(c, s, &g))
 			return -ENOMEM;
 	}
 	s->cur_known = true;
 	s->cur_pid = ev->sw.next_pid;
 	s->cur_prio = ev->sw.next_prio;
-	snprintf(s->cur_comm, sizeof(s->cur_comm), "%s", ev->sw.next_comm);
+	rtm_strcopy(s->cur_comm, sizeof(s->cur_comm), ev->sw.next_comm);
 	s->cur_since = ev->ts_ns;
 	return 0;
 }
@@ -318,6 +321,8 @@ void rtm_census_expiry(const struct rtm_timerirq_expiry *e, void *ctx)
 		return;
 	}
 	s->exps = n;
+	if (s->nexp > s->exp0 && (uint64_t)e->now_ns < s->exps[s->nexp - 1].now)
+		s->exps_unsorted = true;
 	s->exps[s->nexp++] = (struct exp){ (uint64_t)e->expires_ns, (uint64_t)e->now_ns };
 }
 
@@ -331,6 +336,8 @@ void rtm_census_steal(struct rtm_census *c, int cpu, uint64_t t_ns, int64_t stea
 	/* only the changes matter: a run of equal reads keeps its first and last */
 	if (s->nsteal >= 2 && s->steal[s->nsteal - 1].ns == steal_ns &&
 	    s->steal[s->nsteal - 2].ns == steal_ns) {
+		if (t_ns < s->steal[s->nsteal - 2].t)
+			s->steal_unsorted = true;
 		s->steal[s->nsteal - 1].t = t_ns;
 		return;
 	}
@@ -338,6 +345,8 @@ void rtm_census_steal(struct rtm_census *c, int cpu, uint64_t t_ns, int64_t stea
 	if (!n)
 		return;
 	s->steal = n;
+	if (s->nsteal && t_ns < s->steal[s->nsteal - 1].t)
+		s->steal_unsorted = true;
 	s->steal[s->nsteal++] = (struct steal){ t_ns, steal_ns };
 }
 
@@ -361,13 +370,47 @@ int rtm_census_add(struct rtm_census *c, int cpu, uint64_t planned_ns, uint64_t 
 /* The steal time grew between the reads around [@a, @b]: the hypervisor took the CPU. */
 static bool stolen(const struct cpu_state *s, uint64_t a, uint64_t b)
 {
-	size_t i;
+	size_t i, lo = 1, hi = s->nsteal;
 
-	for (i = 1; i < s->nsteal; i++)
+	/* in time order, the reads before @a cannot count: start at the first at or after it */
+	while (!s->steal_unsorted && lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->steal[mid].t < a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = s->steal_unsorted ? 1 : lo; i < s->nsteal; i++) {
+		if (!s->steal_unsorted && s->steal[i - 1].t > b)
+			break;		/* and none after one that began past @b */
 		if (s->steal[i].t >= a && s->steal[i - 1].t <= b &&
 		    s->steal[i].ns > s->steal[i - 1].ns)
 			return true;
+	}
 	return false;
+}
+
+/*
+ * The first kept interval that ends after @t: none before it can overlap [@t, ...).
+ * Kept in order of their ends (a CPU's events come in time order), so it is searched
+ * for; out of order, the walk starts at the oldest kept.
+ */
+static size_t seg_after(const struct cpu_state *s, uint64_t t)
+{
+	size_t lo = s->seg0, hi = s->nseg;
+
+	if (s->segs_unsorted)
+		return s->seg0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->segs[mid].end <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 static uint64_t overlap(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1)
@@ -380,9 +423,18 @@ static uint64_t overlap(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1)
 /* The expiry of the sleep planned at @planned (a non-RT sleeper's lies in its slack). */
 static const struct exp *find_exp(const struct cpu_state *s, uint64_t planned, uint64_t woke)
 {
-	size_t i;
+	size_t i, lo = s->exp0, hi = s->nexp;
 
-	for (i = s->exp0; i < s->nexp; i++)
+	/* an expiry is kept only with now >= expires: one run before @planned cannot match */
+	while (!s->exps_unsorted && lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->exps[mid].now < planned)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i < s->nexp; i++)
 		if (s->exps[i].expires >= planned && s->exps[i].expires <= woke)
 			return &s->exps[i];
 	return NULL;
@@ -417,13 +469,13 @@ static uint64_t handler_share(const struct seg *g, uint64_t a, uint64_t b)
 static int lay_over(const struct cpu_state *s, uint64_t a, uint64_t b, struct part *p, int *np,
 		    const struct seg *open)
 {
-	size_t i;
+	size_t i, first = seg_after(s, a);
 	int k, j, pass;
 
 	*np = 0;
 	/* the tasks first, then the handlers, each taken off the task it interrupted */
 	for (pass = 0; pass < 2; pass++)
-		for (i = s->seg0; i <= s->nseg; i++) {
+		for (i = first; i <= s->nseg; i++) {
 			const struct seg *g = i < s->nseg ? &s->segs[i] : open;
 			uint64_t ns;
 
@@ -454,7 +506,7 @@ static const struct seg *at(const struct cpu_state *s, uint64_t t, const struct 
 	const struct seg *task = NULL;
 	size_t i;
 
-	for (i = s->seg0; i < s->nseg; i++) {
+	for (i = seg_after(s, t); i < s->nseg; i++) {
 		const struct seg *g = &s->segs[i];
 
 		if (g->start > t || g->end <= t)
@@ -489,9 +541,9 @@ static void name_task(const struct rtm_census *c, struct rtm_census_verdict *v,
 	int up = rtm_task_user_prio(g->prio);
 	char sched[48];
 
-	snprintf(v->comm, sizeof(v->comm), "%s", g->name);
+	rtm_strcopy(v->comm, sizeof(v->comm), g->name);
 	v->pid = g->id;
-	snprintf(v->policy, sizeof(v->policy), "%s", g->policy[0] ? g->policy : "unknown");
+	rtm_strcopy(v->policy, sizeof(v->policy), g->policy[0] ? g->policy : "unknown");
 	if (g->prio >= 100)
 		v->priority = g->prio - 120;
 	else
@@ -537,8 +589,8 @@ static void unexplained(const struct rtm_census *c, const struct cpu_state *s,
 	if (stolen(s, a, b))
 		snprintf(v->detail, sizeof(v->detail), "hypervisor");
 	else
-		snprintf(v->detail, sizeof(v->detail), "%s", c->vm ? "unexplained: VM" :
-			 "unexplained");
+		rtm_strcopy(v->detail, sizeof(v->detail), c->vm ? "unexplained: VM" :
+			    "unexplained");
 }
 
 /* The verdict on a late wake-up, from the intervals kept. */
@@ -561,9 +613,8 @@ void census_judge(struct rtm_census *c, const struct cpu_state *s, int cpu,
 	if (s->cur_known && s->cur_pid > 0 && !followed(c, s->cur_pid)) {
 		open = (struct seg){ .kind = SEG_THREAD, .start = s->cur_since, .end = UINT64_MAX,
 				     .id = s->cur_pid, .prio = s->cur_prio };
-		snprintf(open.name, sizeof(open.name), "%s", s->cur_comm);
-		snprintf(open.policy, sizeof(open.policy), "%s",
-			 task_policy(c, open.id, open.name));
+		rtm_strcopy(open.name, sizeof(open.name), s->cur_comm);
+		rtm_strcopy(open.policy, sizeof(open.policy), task_policy(c, open.id, open.name));
 		o = &open;
 	}
 	xp = find_exp(s, e, w);
@@ -604,7 +655,7 @@ void census_judge(struct rtm_census *c, const struct cpu_state *s, int cpu,
 					 own(c, v->pid) ? c->own_name : "",
 					 own(c, v->pid) ? ": " : "", v->comm, v->pid, sched);
 			} else {
-				snprintf(who, sizeof(who), "%s", v->culprit);
+				rtm_strcopy(who, sizeof(who), v->culprit);
 			}
 			snprintf(v->culprit, sizeof(v->culprit),
 				 "timer interrupt late (interrupts off in %.60s)", who);
@@ -658,7 +709,7 @@ static int tally(struct rtm_census *c, const struct rtm_census_verdict *v)
 		memset(t, 0, sizeof(*t));
 		t->cpu = v->cpu;
 		t->cause = v->cause;
-		snprintf(t->culprit, sizeof(t->culprit), "%s", v->culprit);
+		rtm_strcopy(t->culprit, sizeof(t->culprit), v->culprit);
 	}
 	t = &c->tally[i];
 	t->count++;

@@ -66,6 +66,12 @@ struct cpu_state {
 	size_t npend, pendcap;
 	struct steal *steal;
 	size_t nsteal, stealcap;
+	/*
+	 * Set when an interval came out of order (its end, an expiry's now or a steal
+	 * read's time earlier than the one before): the verdicts then walk all that is
+	 * kept instead of searching for where the late wake-up's time begins.
+	 */
+	bool segs_unsorted, exps_unsorted, steal_unsorted;
 	uint64_t by_cause[RTM_CENSUS_NCAUSES];
 };
 

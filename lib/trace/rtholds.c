@@ -129,8 +129,7 @@ uint64_t rtm_rtholds_bound_ns(const struct rtm_rtholds *h)
 
 static void look_up_policy(const struct rtm_rtholds *h, struct cpu_state *s)
 {
-	snprintf(s->policy, sizeof(s->policy), "%s",
-		 rtm_task_policy_name(h->root, s->pid, s->comm));
+	rtm_strcopy(s->policy, sizeof(s->policy), rtm_task_policy_name(h->root, s->pid, s->comm));
 	s->looked_up = true;
 }
 
@@ -155,8 +154,8 @@ static struct rtm_rthold_task *task_of(struct rtm_rtholds *h, const struct cpu_s
 	t->pid = s->pid;
 	t->cpu = cpu;
 	t->prio = s->prio_min;
-	snprintf(t->comm, sizeof(t->comm), "%s", s->comm);
-	snprintf(t->policy, sizeof(t->policy), "%s", s->policy);
+	rtm_strcopy(t->comm, sizeof(t->comm), s->comm);
+	rtm_strcopy(t->policy, sizeof(t->policy), s->policy);
 	return t;
 }
 
@@ -185,7 +184,7 @@ static int close_hold(struct rtm_rtholds *h, int cpu, uint64_t end_ns, bool open
 		if (s->prio_min < t->prio)
 			t->prio = s->prio_min;
 		if (!strcmp(t->policy, "unknown"))
-			snprintf(t->policy, sizeof(t->policy), "%s", s->policy);
+			rtm_strcopy(t->policy, sizeof(t->policy), s->policy);
 		if (dur > t->longest_ns) {
 			t->longest_ns = dur;
 			t->longest_open = open;
@@ -204,7 +203,7 @@ static int close_hold(struct rtm_rtholds *h, int cpu, uint64_t end_ns, bool open
 	memset(iv, 0, sizeof(*iv));
 	iv->pid = s->pid;
 	iv->cpu = cpu;
-	snprintf(iv->comm, sizeof(iv->comm), "%s", s->comm);
+	rtm_strcopy(iv->comm, sizeof(iv->comm), s->comm);
 	iv->start_ns = s->since_ns;
 	iv->end_ns = end_ns;
 	iv->start_known = s->since_known;
@@ -219,7 +218,7 @@ static void start_hold(struct cpu_state *s, int pid, const char *comm, uint64_t 
 {
 	s->holder = true;
 	s->pid = pid;
-	snprintf(s->comm, sizeof(s->comm), "%s", comm);
+	rtm_strcopy(s->comm, sizeof(s->comm), comm);
 	s->since_ns = since_ns;
 	s->since_known = known;
 	s->out = false;

@@ -32,6 +32,13 @@ struct rtm_trace {
 	char *events;			/* as asked for (rtm_trace_opts), for the decoder */
 	struct rtm_tracedec *dec;	/* made at the first read (decoder()) */
 	int ncpus;
+	/*
+	 * Each CPU's trace_pipe_raw, opened at the first read and kept open until
+	 * the instance goes (or a tracer is set): a drain is a few reads, not an
+	 * open and close of every CPU's buffer. NULL where the CPU was offline.
+	 */
+	struct tracefs_cpu **tcpu;
+	void *page;			/* one sub-buffer, the reads' destination */
 	int on_fd;			/* tracing_on, for rtm_trace_off_fd() */
 	char *cpus;			/* the traced CPUs, NULL: all */
 	int lock_fd;			/* instance-<name>.lock, held while it exists */
@@ -449,35 +456,53 @@ int rtm_trace_marker(struct rtm_trace *t, const char *fmt, ...)
 	return tracefs_printf(t->inst, "%s", buf) < 0 ? -EIO : 0;
 }
 
+/* The per-CPU readers closed: a tracer cannot be set, nor the instance removed, while open. */
+static void close_cpus(struct rtm_trace *t)
+{
+	int cpu;
+
+	for (cpu = 0; t->tcpu && cpu < t->ncpus; cpu++)
+		if (t->tcpu[cpu])
+			tracefs_cpu_close(t->tcpu[cpu]);
+	free(t->tcpu);
+	t->tcpu = NULL;
+}
+
+/* CPU @cpu's reader, opened once; NULL while the CPU is offline (tried again next time). */
+static struct tracefs_cpu *cpu_reader(struct rtm_trace *t, int cpu)
+{
+	if (!t->tcpu[cpu])
+		t->tcpu[cpu] = tracefs_cpu_open(t->inst, cpu, true);
+	return t->tcpu[cpu];
+}
+
 int rtm_trace_read_pages(struct rtm_trace *t, rtm_page_cb cb, void *ctx, struct rtm_error *err)
 {
 	struct rtm_tracedec *dec = decoder(t, err);
 	int psize, cpu, ret = 0;
-	void *page;
 
 	if (!dec)
 		return -ENOENT;
 	psize = rtm_tracedec_page_size(dec);
-	page = malloc((size_t)psize);
-	if (!page)
+	if (!t->page)
+		t->page = malloc((size_t)psize);
+	if (!t->tcpu)
+		t->tcpu = calloc((size_t)t->ncpus, sizeof(*t->tcpu));
+	if (!t->page || !t->tcpu)
 		return rtm_error_setn(err, -ENOMEM, "out of memory");
 	for (cpu = 0; cpu < t->ncpus && !ret; cpu++) {
-		struct tracefs_cpu *tcpu = tracefs_cpu_open(t->inst, cpu, true);
+		struct tracefs_cpu *tcpu = cpu_reader(t, cpu);
 		int n;
 
-		if (!tcpu)
-			continue;	/* offline CPU */
-		while (!ret) {
-			n = tracefs_cpu_read(tcpu, page, true);
+		while (tcpu && !ret) {
+			n = tracefs_cpu_read(tcpu, t->page, true);
 			if (n <= 0)
-				n = tracefs_cpu_flush(tcpu, page);
+				n = tracefs_cpu_flush(tcpu, t->page);
 			if (n <= 0)
 				break;
-			ret = cb(page, psize, cpu, ctx);
+			ret = cb(t->page, psize, cpu, ctx);
 		}
-		tracefs_cpu_close(tcpu);
 	}
-	free(page);
 	if (ret < 0)
 		return rtm_error_setn(err, ret, "reading the trace buffers failed: %s",
 				      strerror(-ret));
@@ -488,6 +513,7 @@ struct read_ctx {
 	struct rtm_tracedec *dec;
 	rtm_event_cb cb;
 	void *ctx;
+	int only_cpu;			/* the CPU whose events are wanted, -1: all */
 	uint64_t lost;
 	long total;
 };
@@ -496,7 +522,9 @@ static int decode_page(void *page, int size, int cpu, void *arg)
 {
 	struct read_ctx *rc = arg;
 	uint64_t refused = rtm_tracedec_refused(rc->dec);
-	int n = rtm_tracedec_page(rc->dec, page, cpu, rc->cb, rc->ctx, &rc->lost);
+	/* another CPU's page is walked (checked, its lost events counted), not decoded */
+	rtm_event_cb cb = rc->only_cpu < 0 || cpu == rc->only_cpu ? rc->cb : NULL;
+	int n = rtm_tracedec_page(rc->dec, page, cpu, cb, rc->ctx, &rc->lost);
 
 	(void)size;
 	/* a corrupt page is counted by the decoder and skipped; a callback's error stops */
@@ -511,7 +539,13 @@ static int decode_page(void *page, int size, int cpu, void *arg)
 long rtm_trace_read(struct rtm_trace *t, rtm_event_cb cb, void *ctx, uint64_t *lost,
 		    struct rtm_error *err)
 {
-	struct read_ctx rc = { .dec = decoder(t, err), .cb = cb, .ctx = ctx };
+	return rtm_trace_read_cpu(t, -1, cb, ctx, lost, err);
+}
+
+long rtm_trace_read_cpu(struct rtm_trace *t, int cpu, rtm_event_cb cb, void *ctx, uint64_t *lost,
+			struct rtm_error *err)
+{
+	struct read_ctx rc = { .dec = decoder(t, err), .cb = cb, .ctx = ctx, .only_cpu = cpu };
 	int ret;
 
 	if (!rc.dec)
@@ -674,6 +708,7 @@ int rtm_trace_set_tracer(struct rtm_trace *t, const char *name)
 {
 	int e;
 
+	close_cpus(t);	/* the kernel refuses a tracer while trace_pipe_raw is open (EBUSY) */
 	errno = 0;
 	if (tracefs_instance_file_write(t->inst, "current_tracer", name) >= 0) {
 		t->tracer = true;
@@ -689,6 +724,8 @@ void rtm_trace_destroy(struct rtm_trace *t)
 		return;
 	if (t->on_fd >= 0)
 		close(t->on_fd);
+	close_cpus(t);	/* an open trace_pipe_raw keeps rmdir busy */
+	free(t->page);
 	if (t->inst) {
 		tracefs_print_close(t->inst);	/* an open trace_marker keeps rmdir busy */
 		tracefs_trace_off(t->inst);

@@ -120,6 +120,14 @@ int rtm_trace_marker(struct rtm_trace *t, const char *fmt, ...)
  */
 long rtm_trace_read(struct rtm_trace *t, rtm_event_cb cb, void *ctx, uint64_t *lost,
 		    struct rtm_error *err);
+/*
+ * rtm_trace_read() with @cb called for CPU @cpu's events alone (-1: all): every
+ * CPU's buffer is still consumed, its pages checked and its lost events counted
+ * in @lost, but the other CPUs' records are not decoded. The count returned is
+ * of all CPUs' records.
+ */
+long rtm_trace_read_cpu(struct rtm_trace *t, int cpu, rtm_event_cb cb, void *ctx, uint64_t *lost,
+			struct rtm_error *err);
 
 /*
  * Events the kernel could not keep, from per_cpu/cpuN/stats: overwritten

@@ -16,6 +16,7 @@
  *   trace_check overflow          streaming mode with a 64 KB buffer that is
  *                                 never drained in time: the loss must be counted
  */
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -100,6 +101,28 @@ static int on_stream_event(const struct rtm_event *ev, void *arg)
 	return 0;
 }
 
+/* The per-CPU trace_pipe_raw files this process holds open now. */
+static int open_readers(void)
+{
+	char link[PATH_MAX], path[64];
+	struct dirent *e;
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+	ssize_t len;
+
+	while (d && (e = readdir(d))) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%s", e->d_name);
+		len = readlink(path, link, sizeof(link) - 1);
+		if (len > 0) {
+			link[len] = '\0';
+			n += strstr(link, "/trace_pipe_raw") != NULL;
+		}
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
 /*
  * Streaming: tracing stays on and the buffers are drained as we go. With
  * @drain every marker must come back once, in order, with nothing lost; without
@@ -117,7 +140,7 @@ static int stream(bool drain)
 	uint64_t lost = 0, l;
 	long n, drains = 0;
 	cpu_set_t one;
-	int b, i;
+	int b, i, readers;
 
 	/* stay on one CPU: each CPU's buffer is read in turn, so order holds per CPU */
 	CPU_ZERO(&one);
@@ -147,14 +170,15 @@ static int stream(bool drain)
 	n = rtm_trace_read(t, on_stream_event, &f, &l, &err);
 	lost += l;
 	l = rtm_trace_dropped(t);
+	readers = open_readers();
 	rtm_trace_destroy(t);
 	if (n < 0) {
 		fprintf(stderr, "trace_check: %s\n", err.msg);
 		return 1;
 	}
-	printf("written=%d markers=%ld out_of_order=%ld drains=%ld lost=%llu dropped=%llu\n",
-	       bursts * per_burst, f.markers, f.out_of_order, drains, (unsigned long long)lost,
-	       (unsigned long long)l);
+	printf("written=%d markers=%ld out_of_order=%ld drains=%ld lost=%llu dropped=%llu "
+	       "readers=%d\n", bursts * per_burst, f.markers, f.out_of_order, drains,
+	       (unsigned long long)lost, (unsigned long long)l, readers);
 	return 0;
 }
 

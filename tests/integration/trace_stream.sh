@@ -4,6 +4,8 @@
 #    trace_marker writes: every marker comes back once, in order, nothing lost
 #  - a 64 KB buffer never drained in time overflows: the events that did not
 #    fit are counted (dropped), never hidden
+#  - the drains keep each CPU's trace_pipe_raw open between them, not opened
+#    and closed at each
 #  - no instance is left behind
 . "$RTM_SRCDIR/tests/lib.sh"
 need_root
@@ -22,6 +24,10 @@ facts=$(echo "$out" | tail -1)
 [ "$(echo "$facts" | field out_of_order)" = 0 ] || fail "markers out of order: $facts"
 [ "$(echo "$facts" | field lost)" = 0 ] && [ "$(echo "$facts" | field dropped)" = 0 ] ||
 	fail "events lost while streaming: $facts"
+
+# the readers stay open between drains (until the instance goes): one per CPU
+[ "$(echo "$facts" | field readers)" -gt 0 ] 2>/dev/null ||
+	fail "no per-CPU trace_pipe_raw open after the drains: reopened at each: $facts"
 
 out=$("$check" overflow) || fail "trace_check overflow exited $?"
 echo "$out"

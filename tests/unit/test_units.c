@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Unit tests: duration, latency and CPU-list parsers and printers. */
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "core/units.h"
 #include "../tap.h"
@@ -45,12 +47,35 @@ static const struct cpulist_case cpulists[] = {
 	{ "0-3:0", 0, NULL, 0 },
 };
 
+/* rtm_strcopy() against what snprintf(dst, len, "%s", src) leaves, byte for byte */
+static void strcopy_cases(void)
+{
+	static const char *const srcs[] = { "", "a", "sched", "rtm-probe/12", "0123456789abcdef" };
+	static const size_t lens[] = { 1, 2, 5, 6, 13, 16, 17 };
+	char got[24], want[24];
+	size_t i, k;
+
+	for (i = 0; i < sizeof(srcs) / sizeof(srcs[0]); i++)
+		for (k = 0; k < sizeof(lens) / sizeof(lens[0]); k++) {
+			memset(got, 'x', sizeof(got));
+			memset(want, 'x', sizeof(want));
+			rtm_strcopy(got, lens[k], srcs[i]);
+			snprintf(want, lens[k], "%s", srcs[i]);
+			ok(!memcmp(got, want, sizeof(got)), "strcopy '%s' into %zu bytes: '%s'",
+			   srcs[i], lens[k], got);
+		}
+	memset(got, 'x', sizeof(got));
+	rtm_strcopy(got, 0, "abc");
+	ok(got[0] == 'x', "strcopy into 0 bytes writes nothing");
+}
+
 int main(void)
 {
 	struct rtm_error err;
 	unsigned int i;
 	char buf[64];
 
+	strcopy_cases();
 	for (i = 0; i < sizeof(durations) / sizeof(durations[0]); i++) {
 		const struct parse_case *c = &durations[i];
 		uint64_t ns = 0;
