@@ -198,7 +198,8 @@ grep -q "CPU 1: $c_waits waits over .*behind rtm-inject (FIFO 99" "$out/w.txt" |
 	fail "no census sentence for CPU 1 naming rtm-inject in the output"
 
 # the tracefs account: no events lost, the thread by its switch-ins on CPU 1
-grep -q '\[LOST ' "$out/trace.txt" && fail "trace-cmd lost events: $(grep -m1 LOST "$out/trace.txt")"
+grep -q '\[LOST ' "$out/trace.txt" &&
+	fail "trace-cmd lost events: $(grep -m1 LOST "$out/trace.txt")"
 tid=$(grep -o "next_comm=$ctname next_pid=[0-9]*" "$out/trace.txt" | sort | uniq -c | sort -rn |
 	awk '{ sub("next_pid=", "", $3); print $3; exit }')
 [ -n "$tid" ] || fail "the trace has no switch-in of $ctname on CPU 1"
@@ -254,11 +255,11 @@ diff=$((bpf_count - tr_count))
 	fail "BPF counts $bpf_count wake-ups of the thread, tracefs $tr_count: more than 1% apart"
 diff=$((bpf_above - tr_above))
 [ ${diff#-} -le 1 ] ||
-	fail "BPF counts $bpf_above waits in ${B_US}..${TOP_US} us, tracefs $tr_above: more than 1 apart"
+	fail "BPF counts $bpf_above waits in ${B_US}..${TOP_US} us, tracefs $tr_above: over 1 apart"
 diff=$((bpf_max - tr_max))
 [ ${diff#-} -le 20000 ] || fail "BPF max $bpf_max ns, tracefs $tr_max ns: more than 20 us apart"
 [ $((matched + 1)) -ge "$tr_above" ] ||
-	fail "of the $tr_above waits in ${B_US}..${TOP_US} us in the trace only $matched are in the census"
+	fail "of the trace's $tr_above waits in ${B_US}..${TOP_US} us only $matched are in the census"
 
 "$RTMEASURE" report "$out/w" >/dev/null 2>&1 || fail "report does not take the result"
 "$RTMEASURE" export --csv "$out/w" >/dev/null || fail "export does not take the result"
