@@ -31,11 +31,32 @@
 #     but for one at most: the programs read a culprit's policy when it is
 #     switched out, and after its last spin the helper drops to SCHED_OTHER
 #     (to print its log) before it is.
+# The same run recorded independently through tracefs by trace-cmd: an
+# instance of this test's own (the top-level buffer untouched; removed on any
+# exit) with sched_wakeup, sched_wakeup_new and sched_switch on CPU 1, for
+# cyclictest's name only, in the mono clock (bpf_ktime_get_ns's). Its report
+# is read with the programs' definition: a wake-up stamps the task (a later
+# one replaces it),
+# its switch-out drops a stamp (woken while it still ran), its switch-in
+# with a stamp ends a wait; a task preempted while runnable is not woken, so
+# its return is none. Both read the same tracepoints, so the bounds are
+# tight: against the BPF figures of the thread, wake-ups within 1% (a wake-up
+# raised on CPU 0, where this trace does not look, is the programs' alone),
+# the band's count within 1 (a wait within a bucket's width of an edge may
+# fall on the other side), the max within 20 us, and each of the band's
+# waits in the trace, but for one at that edge, a wait of the census (the
+# same wake-up and length within 20 us): the disturbed wake-ups one by one.
+# trace-cmd records with -d --no-filter: where the function tracer's files
+# are not writable (some containers) it would not start otherwise; there it
+# fails its own cleanup, so its exit status is not judged, the trace it wrote
+# is.
 # Then SIGINT: the run stops, exits 130 and leaves a result that report and
 # export take.
 . "$RTM_SRCDIR/tests/lib.sh"
 need_root
 need_jq
+need_tracefs
+command -v trace-cmd >/dev/null || skip "trace-cmd not installed (scripts/setup installs it)"
 [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] || skip "needs 2 CPUs"
 command -v cyclictest >/dev/null || skip "cyclictest (rt-tests) not installed"
 command -v bpftool >/dev/null || skip "bpftool not installed: cannot see the programs attach"
@@ -44,7 +65,22 @@ grep -q '^#define RTM_HAVE_BPF 1' "$RTM_BUILDDIR/config.h" ||
 measure_lock "$@"
 
 out=$(mktemp -d)
-trap 'rm -rf "$out"; kill $inj $wk $ct 2>/dev/null' EXIT
+inst=/sys/kernel/tracing/instances/rtm-truth-$$
+# trace_off: the instance's recording stopped and the instance removed, if
+# there (trace-cmd removes it only when it ends well)
+trace_off() {
+	local e
+
+	[ -d "$inst" ] || return 0
+	echo 0 >"$inst/tracing_on"
+	for e in sched_wakeup sched_wakeup_new sched_switch; do
+		echo 0 >"$inst/events/sched/$e/enable"
+	done
+	rmdir "$inst"
+}
+# trace-cmd stops its recorders on SIGINT (they outlive a SIGTERM of theirs and hold the instance)
+trap 'kill $inj $wk $ct 2>/dev/null; [ -z "$tc" ] || { kill -INT $tc; wait $tc; }; trace_off
+	rm -rf "$out"' EXIT
 inject="$RTM_BUILDDIR/tests/helpers/inject"
 B_US=1000
 S_US=3000
@@ -56,12 +92,29 @@ cp "$(command -v cyclictest)" "$out/$ctname" || fail "cannot copy cyclictest"
 "$RTMEASURE" wakeup --comm "$ctname" -a 1 --above ${B_US}us --interval 1s -o "$out/w" \
 	>"$out/w.txt" 2>&1 &
 wk=$!
+# attached: this run's own links (another run's programs may be loaded meanwhile)
 for i in $(seq 300); do
-	bpftool prog show 2>/dev/null | grep -q 'name rtm_wk_switch' && break
+	grep -qs '^tp_name:.*sched_switch$' /proc/$wk/fdinfo/* && break
 	kill -0 $wk 2>/dev/null || { cat "$out/w.txt"; fail "rtmeasure wakeup ended at start"; }
 	sleep 0.1
 done
 [ "$i" -lt 300 ] || fail "the wake-up programs did not attach in 30 s"
+progs=$(grep -hs '^prog_id:' /proc/$wk/fdinfo/* | awk '{ print $2 }' | sort -u)
+[ -n "$progs" ] || fail "rtmeasure wakeup holds no programs"
+
+# the tracefs recording, cyclictest's name only (the filters keep it small)
+stdbuf -oL trace-cmd record -q -d --no-filter -B "${inst##*/}" -C mono -M 2 \
+	-e sched:sched_wakeup -f "comm == \"$ctname\"" \
+	-e sched:sched_wakeup_new -f "comm == \"$ctname\"" \
+	-e sched:sched_switch -f "prev_comm == \"$ctname\" || next_comm == \"$ctname\"" \
+	-o "$out/trace.dat" >"$out/tc.txt" 2>&1 &
+tc=$!
+for i in $(seq 300); do
+	grep -qs 'Hit Ctrl^C' "$out/tc.txt" && break
+	kill -0 $tc 2>/dev/null || { cat "$out/tc.txt"; fail "trace-cmd record ended at start"; }
+	sleep 0.1
+done
+[ "$i" -lt 300 ] || fail "trace-cmd did not start recording in 30 s"
 
 # started on CPU 0: the main thread never runs on CPU 1, the FIFO thread moves there
 taskset -c 0 "$out/$ctname" -t1 -a1 -p80 -i 5000 -D 8 -q --mainaffinity=0 -h 4000 \
@@ -71,6 +124,12 @@ ct=$!
 inj=$!
 wait $inj || fail "inject exited $?"
 wait $ct || fail "cyclictest exited $?"
+kill -INT $tc
+wait $tc
+tc=
+trace_off || fail "cannot remove the trace instance $inst"
+trace-cmd report -R -t -i "$out/trace.dat" >"$out/trace.txt" 2>"$out/report.err" ||
+	{ cat "$out/tc.txt" "$out/report.err"; fail "trace-cmd report cannot read the recording"; }
 kill -INT $wk
 wait $wk
 rc=$?
@@ -138,7 +197,73 @@ diff=$((named - ct_above))
 grep -q "CPU 1: $c_waits waits over .*behind rtm-inject (FIFO 99" "$out/w.txt" ||
 	fail "no census sentence for CPU 1 naming rtm-inject in the output"
 
+# the tracefs account: no events lost, the thread by its switch-ins on CPU 1
+grep -q '\[LOST ' "$out/trace.txt" &&
+	fail "trace-cmd lost events: $(grep -m1 LOST "$out/trace.txt")"
+tid=$(grep -o "next_comm=$ctname next_pid=[0-9]*" "$out/trace.txt" | sort | uniq -c | sort -rn |
+	awk '{ sub("next_pid=", "", $3); print $3; exit }')
+[ -n "$tid" ] || fail "the trace has no switch-in of $ctname on CPU 1"
+[ "$tid" = "$(echo "$task" | jq .pid)" ] ||
+	fail "the trace's thread on CPU 1 is $tid, the programs' $(echo "$task" | jq .pid)"
+# one line a wait: wake-up time and length in ns
+awk -v tid="$tid" '{
+	for (i = 1; i <= NF && $i !~ /^[0-9]+\.[0-9]+:$/; i++)
+		;
+	if (i > NF)
+		next
+	split(substr($i, 1, length($i) - 1), t, ".")
+	ns = t[1] * 1e9 + t[2] * 10 ^ (9 - length(t[2]))
+	pid = prev = next_ = ""
+	for (j = i + 2; j <= NF; j++) {
+		if ($j ~ /^pid=/) pid = substr($j, 5)
+		else if ($j ~ /^prev_pid=/) prev = substr($j, 10)
+		else if ($j ~ /^next_pid=/) next_ = substr($j, 10)
+	}
+	if ($(i + 1) == "sched_wakeup:" || $(i + 1) == "sched_wakeup_new:") {
+		if (pid == tid)
+			stamp = ns
+	} else if ($(i + 1) == "sched_switch:") {
+		if (prev == tid)
+			stamp = 0
+		if (next_ == tid && stamp) {
+			printf "%.0f %.0f\n", stamp, ns - stamp
+			stamp = 0
+		}
+	}
+}' "$out/trace.txt" >"$out/waits.txt"
+tr_count=$(wc -l <"$out/waits.txt")
+tr_max=$(awk '$2 > m { m = $2 } END { printf "%.0f\n", m }' "$out/waits.txt")
+awk -v b=$((B_US * 1000)) -v t=$((TOP_US * 1000)) '$2 >= b && $2 <= t' "$out/waits.txt" \
+	>"$out/band.txt"
+tr_above=$(wc -l <"$out/band.txt")
+# each wait of the band against the census: the same wake-up (mono clock) and length
+echo "$census" | jq -r --argjson p "$tid" '.list[] | select(.pid == $p) |
+	"\(.wake_mono_ns) \(.wait_ns)"' >"$out/census.txt"
+matched=$(awk 'NR == FNR { w[NR] = $1; l[NR] = $2; n = NR; next }
+	{ for (i = 1; i <= n; i++) {
+		dw = w[i] - $1; dl = l[i] - $2
+		if (dw * dw <= 4e8 && dl * dl <= 4e8) { m++; break }
+	} }
+	END { print m + 0 }' "$out/census.txt" "$out/band.txt")
+echo "tracefs:    ${B_US}..${TOP_US} us $tr_above, max $((tr_max / 1000)) us," \
+	"$tr_count wake-ups (thread $tid); of the band $matched in the census"
+echo "ok: wake-ups BPF $bpf_count, tracefs $tr_count"
+echo "ok: ${B_US}..${TOP_US} us BPF $bpf_above, tracefs $tr_above, cyclictest $ct_above"
+echo "ok: max BPF $((bpf_max / 1000)) us, tracefs $((tr_max / 1000)) us, cyclictest $ct_max_us us"
+diff=$((bpf_count - tr_count))
+[ $((${diff#-} * 100)) -le "$tr_count" ] ||
+	fail "BPF counts $bpf_count wake-ups of the thread, tracefs $tr_count: more than 1% apart"
+diff=$((bpf_above - tr_above))
+[ ${diff#-} -le 1 ] ||
+	fail "BPF counts $bpf_above waits in ${B_US}..${TOP_US} us, tracefs $tr_above: over 1 apart"
+diff=$((bpf_max - tr_max))
+[ ${diff#-} -le 20000 ] || fail "BPF max $bpf_max ns, tracefs $tr_max ns: more than 20 us apart"
+[ $((matched + 1)) -ge "$tr_above" ] ||
+	fail "of the trace's $tr_above waits in ${B_US}..${TOP_US} us only $matched are in the census"
+
 "$RTMEASURE" report "$out/w" >/dev/null 2>&1 || fail "report does not take the result"
 "$RTMEASURE" export --csv "$out/w" >/dev/null || fail "export does not take the result"
-bpftool prog show 2>/dev/null | grep -q "name rtm_wk_" && fail "programs left attached"
-echo "PASS: ${B_US}..${TOP_US} us: BPF $bpf_above, cyclictest $ct_above, named for rtm-inject $named ($fifo99 at FIFO 99); max BPF $((bpf_max / 1000)) us, cyclictest $ct_max_us us"
+for id in $progs; do
+	bpftool prog show id "$id" >/dev/null 2>&1 && fail "program $id of the run left loaded"
+done
+echo "PASS: ${B_US}..${TOP_US} us: BPF $bpf_above, tracefs $tr_above, cyclictest $ct_above, named for rtm-inject $named ($fifo99 at FIFO 99); max BPF $((bpf_max / 1000)) us, tracefs $((tr_max / 1000)) us, cyclictest $ct_max_us us"
