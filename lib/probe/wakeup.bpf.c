@@ -181,16 +181,15 @@ static __always_inline void unstamp(struct rtm_wk_hot *h, struct rtm_wk_wake *w)
 	rtm_wk_filter_add(h, w->task, -1);
 }
 
-static __always_inline int stamp(struct task_struct *p)
+/* The stamp of a selected task @p (its policy, when read, in @policy). */
+static __noinline int stamp_selected(struct rtm_wk_hot *h, struct task_struct *p, __s32 policy)
 {
-	struct rtm_wk_hot *h = hot_of();
 	__u32 pid, target, idx;
 	struct rtm_wk_cstate *t;
 	struct rtm_wk_wake *w;
-	__s32 policy;
 	__u64 now;
 
-	if (!h || !selected(h, p, &policy))
+	if (!h || !p)
 		return 0;
 	pid = BPF_CORE_READ(p, pid);
 	if (!pid)
@@ -230,6 +229,20 @@ static __always_inline int stamp(struct task_struct *p)
 		t->since_ns = now;
 	__sync_fetch_and_add(&t->nwait, 1);
 	return 0;
+}
+
+/*
+ * A task not selected costs the check only: the rest is a subprogram, so that
+ * the check's code and its return are a few lines apart, not a whole program.
+ */
+static __always_inline int stamp(struct task_struct *p)
+{
+	struct rtm_wk_hot *h = hot_of();
+	__s32 policy;
+
+	if (!h || !selected(h, p, &policy))
+		return 0;
+	return stamp_selected(h, p, policy);
 }
 
 SEC("raw_tracepoint/sched_wakeup")
@@ -453,18 +466,16 @@ static __always_inline void end_wait(struct rtm_wk_cstate *s, struct rtm_wk_wake
 		send_cause(c, s, w, next, cpu, now, lat_ns);
 }
 
-SEC("raw_tracepoint/sched_switch")
-int rtm_wk_switch(struct bpf_raw_tracepoint_args *ctx)
+/* The switch while a selected task waits somewhere (a subprogram: see stamp()). */
+static __noinline int switch_waiting(struct rtm_wk_hot *h, struct task_struct *prev,
+				     struct task_struct *next)
 {
-	struct task_struct *prev = (struct task_struct *)ctx->args[1];
-	struct task_struct *next = (struct task_struct *)ctx->args[2];
-	struct rtm_wk_hot *h = hot_of();
 	struct rtm_wk_cstate *s;
 	struct rtm_wk_wake *w;
 	__u32 cpu, idx;
 	__u64 now = 0;
 
-	if (!h || h->pending <= 0)
+	if (!h)
 		return 0;
 	/*
 	 * The task switched out was in its slot only if woken while it still ran
@@ -496,6 +507,17 @@ int rtm_wk_switch(struct bpf_raw_tracepoint_args *ctx)
 		end_wait(s, w, next, cpu, now);
 	unstamp(h, w);
 	return 0;
+}
+
+SEC("raw_tracepoint/sched_switch")
+int rtm_wk_switch(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct rtm_wk_hot *h = hot_of();
+
+	if (!h || h->pending <= 0)
+		return 0;
+	return switch_waiting(h, (struct task_struct *)ctx->args[1],
+			      (struct task_struct *)ctx->args[2]);
 }
 
 char LICENSE[] SEC("license") = "GPL";
