@@ -15,8 +15,12 @@
  * array indexed by a hash of the task's address, which the tracepoint passes,
  * so the switch neither reads the task (each read is a helper call) nor does a
  * hash-map operation; and while no selected task waits anywhere (most of the
- * time) it reads one counter and returns.
- * While one does, the CPU keeps the longest run of another task and the
+ * time) it reads one counter and returns. While one waits, a counting filter
+ * of the waiting tasks beside that counter spares most switches (those of
+ * other tasks) the look-up of a slot, a line far away in a large array.
+ * The counter, the filter and what sched_wakeup needs to pass over a task it
+ * does not measure are in one small map ("hot"), written by the loader.
+ * While a selected task waits on a CPU, that CPU keeps the longest run of another task and the
  * interrupt handlers' time (cstate); a wait over the bound gets its cause from
  * them and goes to userspace through a ring buffer, at a bounded rate.
  *
@@ -33,25 +37,27 @@
 #include "core/hist_layout.h"
 #include "probe/wakeup_record.h"
 
-/* Set by the loader before the programs load. */
-const volatile __u32 sel_mode = RTM_WK_SEL_POLICY;
-const volatile __u32 sel_policies = (1u << 1) | (1u << 2) | (1u << 6);	/* FIFO, RR, DEADLINE */
-const volatile __u32 sel_pid;
+/* Set by the loader before the programs load (the rest of the selection: "hot"). */
 const volatile char sel_comm[RTM_WK_COMM_LEN];
 const volatile __u64 above_ns;
 const volatile __u32 nr_cpus = 1;
 const volatile __u64 cpu_mask[RTM_WK_MAX_CPUS / 64];
-const volatile __u32 wake_mask = 8191;			/* the slots of "wakes", less one */
 const volatile __u64 cause_cost_ns = 1000000000ULL / RTM_WK_CAUSE_RATE;
 
 /* The interval counter, stepped by the loader at each interval's end. */
 volatile __u64 epoch;
-/* Wake-ups stamped and not yet ended: while 0, the switch has nothing to do. */
-volatile __s64 pending;
+
+/* What every event reads: one entry, written by the loader before it attaches. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct rtm_wk_hot);
+} hot SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 8192);		/* wake_mask + 1, set by the loader */
+	__uint(max_entries, 8192);		/* hot.wake_mask + 1, set by the loader */
 	__type(key, __u32);
 	__type(value, struct rtm_wk_wake);
 } wakes SEC(".maps");
@@ -109,30 +115,38 @@ static __always_inline int comm_matches(const char *comm)
  * Whether @p is measured: one read of it for a task that is not. The policy,
  * when read, in *@policy (else -1).
  */
-static __always_inline int selected(struct task_struct *p, __s32 *policy)
+static __always_inline int selected(const struct rtm_wk_hot *h, struct task_struct *p,
+				    __s32 *policy)
 {
 	char comm[RTM_WK_COMM_LEN];
 	__u32 pol;
 
 	*policy = -1;
-	switch (sel_mode) {
+	switch (h->sel_mode) {
 	case RTM_WK_SEL_PID:
-		return (__u32)BPF_CORE_READ(p, tgid) == sel_pid ||
-		       (__u32)BPF_CORE_READ(p, pid) == sel_pid;
+		return (__u32)BPF_CORE_READ(p, tgid) == h->sel_pid ||
+		       (__u32)BPF_CORE_READ(p, pid) == h->sel_pid;
 	case RTM_WK_SEL_COMM:
 		BPF_CORE_READ_STR_INTO(&comm, p, comm);
 		return comm_matches(comm);
 	default:
 		pol = BPF_CORE_READ(p, policy);
 		*policy = (__s32)pol;
-		return pol < 32 && (sel_policies & (1u << pol));
+		return pol < 32 && (h->sel_policies & (1u << pol));
 	}
 }
 
-/* The slot of task @p in "wakes": Fibonacci hashing of its address. */
-static __always_inline __u32 slot_of(const void *p)
+static __always_inline struct rtm_wk_hot *hot_of(void)
 {
-	return (__u32)(((__u64)p * 0x9E3779B97F4A7C15ULL) >> 40) & wake_mask;
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&hot, &zero);
+}
+
+/* The slot of task @p in "wakes". */
+static __always_inline __u32 slot_of(const struct rtm_wk_hot *h, const void *p)
+{
+	return rtm_wk_slot_of((__u64)p, h->wake_mask);
 }
 
 static __always_inline struct rtm_wk_cstate *cstate_of(__u32 cpu)
@@ -159,37 +173,42 @@ static __always_inline void unwait(__u32 target_cpu)
 }
 
 /* The end of a pending wake-up's stamp: its slot emptied, the counts down. */
-static __always_inline void unstamp(struct rtm_wk_wake *w)
+static __always_inline void unstamp(struct rtm_wk_hot *h, struct rtm_wk_wake *w)
 {
 	w->wake_ns = 0;
 	unwait(w->target_cpu);
-	__sync_fetch_and_add(&pending, -1);
+	__sync_fetch_and_add(&h->pending, -1);
+	rtm_wk_filter_add(h, w->task, -1);
 }
 
-static __always_inline int stamp(struct task_struct *p)
+/* The stamp of a selected task @p (its policy, when read, in @policy). */
+static __noinline int stamp_selected(struct rtm_wk_hot *h, struct task_struct *p, __s32 policy)
 {
 	__u32 pid, target, idx;
 	struct rtm_wk_cstate *t;
 	struct rtm_wk_wake *w;
-	__s32 policy;
 	__u64 now;
 
-	if (!selected(p, &policy))
+	if (!h || !p)
 		return 0;
 	pid = BPF_CORE_READ(p, pid);
 	if (!pid)
 		return 0;
-	idx = slot_of(p);
+	idx = slot_of(h, p);
 	w = bpf_map_lookup_elem(&wakes, &idx);
 	if (!w)
 		return 0;
 	if (w->wake_ns) {
 		/* still pending: this task woken twice, or another task's slot */
 		unwait(w->target_cpu);
-		if (w->task != (__u64)p)
+		if (w->task != (__u64)p) {
 			count_lost_wake();
+			rtm_wk_filter_add(h, (__u64)p, 1);
+			rtm_wk_filter_add(h, w->task, -1);
+		}
 	} else {
-		__sync_fetch_and_add(&pending, 1);
+		__sync_fetch_and_add(&h->pending, 1);
+		rtm_wk_filter_add(h, (__u64)p, 1);
 	}
 	now = bpf_ktime_get_ns();
 	target = BPF_CORE_READ(p, thread_info.cpu);
@@ -212,6 +231,20 @@ static __always_inline int stamp(struct task_struct *p)
 	return 0;
 }
 
+/*
+ * A task not selected costs the check only: the rest is a subprogram, so that
+ * the check's code and its return are a few lines apart, not a whole program.
+ */
+static __always_inline int stamp(struct task_struct *p)
+{
+	struct rtm_wk_hot *h = hot_of();
+	__s32 policy;
+
+	if (!h || !selected(h, p, &policy))
+		return 0;
+	return stamp_selected(h, p, policy);
+}
+
 SEC("raw_tracepoint/sched_wakeup")
 int rtm_wk_wakeup(struct bpf_raw_tracepoint_args *ctx)
 {
@@ -231,9 +264,10 @@ int rtm_wk_wakeup_new(struct bpf_raw_tracepoint_args *ctx)
 SEC("raw_tracepoint/irq_handler_entry")
 int rtm_wk_irq_entry(struct bpf_raw_tracepoint_args *ctx)
 {
+	struct rtm_wk_hot *h = hot_of();
 	struct rtm_wk_cstate *s;
 
-	if (pending <= 0)
+	if (!h || h->pending <= 0)
 		return 0;
 	s = cstate_of(bpf_get_smp_processor_id());
 	if (s && s->nwait > 0)
@@ -259,9 +293,10 @@ int rtm_wk_irq_exit(struct bpf_raw_tracepoint_args *ctx)
 SEC("raw_tracepoint/softirq_entry")
 int rtm_wk_softirq_entry(struct bpf_raw_tracepoint_args *ctx)
 {
+	struct rtm_wk_hot *h = hot_of();
 	struct rtm_wk_cstate *s;
 
-	if (pending <= 0)
+	if (!h || h->pending <= 0)
 		return 0;
 	s = cstate_of(bpf_get_smp_processor_id());
 	if (s && s->nwait > 0) {
@@ -431,26 +466,27 @@ static __always_inline void end_wait(struct rtm_wk_cstate *s, struct rtm_wk_wake
 		send_cause(c, s, w, next, cpu, now, lat_ns);
 }
 
-SEC("raw_tracepoint/sched_switch")
-int rtm_wk_switch(struct bpf_raw_tracepoint_args *ctx)
+/* The switch while a selected task waits somewhere (a subprogram: see stamp()). */
+static __noinline int switch_waiting(struct rtm_wk_hot *h, struct task_struct *prev,
+				     struct task_struct *next)
 {
-	struct task_struct *prev = (struct task_struct *)ctx->args[1];
-	struct task_struct *next = (struct task_struct *)ctx->args[2];
 	struct rtm_wk_cstate *s;
 	struct rtm_wk_wake *w;
 	__u32 cpu, idx;
 	__u64 now = 0;
 
-	if (pending <= 0)
+	if (!h)
 		return 0;
 	/*
 	 * The task switched out was in its slot only if woken while it still ran
 	 * (a switch-in ends a stamp): that wake-up ended no wait.
 	 */
-	idx = slot_of(prev);
-	w = bpf_map_lookup_elem(&wakes, &idx);
-	if (w && w->task == (__u64)prev && w->wake_ns)
-		unstamp(w);
+	if (rtm_wk_filter_may(h, (__u64)prev)) {
+		idx = slot_of(h, prev);
+		w = bpf_map_lookup_elem(&wakes, &idx);
+		if (w && w->task == (__u64)prev && w->wake_ns)
+			unstamp(h, w);
+	}
 	cpu = bpf_get_smp_processor_id();
 	s = cstate_of(cpu);
 	if (!s)
@@ -459,7 +495,9 @@ int rtm_wk_switch(struct bpf_raw_tracepoint_args *ctx)
 		now = bpf_ktime_get_ns();
 		account_prev(s, prev, now);
 	}
-	idx = slot_of(next);
+	if (!rtm_wk_filter_may(h, (__u64)next))
+		return 0;
+	idx = slot_of(h, next);
 	w = bpf_map_lookup_elem(&wakes, &idx);
 	if (!w || w->task != (__u64)next || !w->wake_ns)
 		return 0;
@@ -467,8 +505,19 @@ int rtm_wk_switch(struct bpf_raw_tracepoint_args *ctx)
 		now = bpf_ktime_get_ns();
 	if (now > w->wake_ns)
 		end_wait(s, w, next, cpu, now);
-	unstamp(w);
+	unstamp(h, w);
 	return 0;
+}
+
+SEC("raw_tracepoint/sched_switch")
+int rtm_wk_switch(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct rtm_wk_hot *h = hot_of();
+
+	if (!h || h->pending <= 0)
+		return 0;
+	return switch_waiting(h, (struct task_struct *)ctx->args[1],
+			      (struct task_struct *)ctx->args[2]);
 }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -13,7 +13,7 @@
 /* CPUs the -a bitmap covers; a CPU above it is never selected */
 #define RTM_WK_MAX_CPUS		4096
 
-/* Which tasks are measured (rodata sel_mode). */
+/* Which tasks are measured (rtm_wk_hot.sel_mode). */
 enum rtm_wk_sel {
 	RTM_WK_SEL_POLICY,	/* tasks whose policy bit is in sel_policies */
 	RTM_WK_SEL_PID,		/* the threads of process sel_pid, or thread sel_pid */
@@ -134,6 +134,26 @@ struct rtm_wk_cstate {
 	__u64 tb_credit_ns, tb_last_ns;
 };
 
+
+/* Counters of the filter of pending wake-ups (struct rtm_wk_hot), a power of two. */
+#define RTM_WK_FILTER_BITS	6
+#define RTM_WK_FILTER_LEN	(1u << RTM_WK_FILTER_BITS)
+
+/*
+ * What every program reads first, in the one entry of the map "hot": whether
+ * a selected task waits anywhere, and whether a task woken is selected. While
+ * one waits, sched_switch looks a task up in "wakes" (a line far away, one
+ * of many) only when its counter in "filter", a counting filter of the
+ * stamped tasks (wakeup_record.h), is not 0: most switches are of other tasks.
+ */
+struct rtm_wk_hot {
+	__s64 pending;		/* wake-ups stamped and not yet ended: 0, nothing to do */
+	__u32 sel_mode;		/* enum rtm_wk_sel */
+	__u32 sel_policies;	/* RTM_WK_SEL_POLICY: the SCHED_* bits selected */
+	__u32 sel_pid;		/* RTM_WK_SEL_PID: the process or thread */
+	__u32 wake_mask;	/* the slots of "wakes", less one (a power of two) */
+	__u32 filter[RTM_WK_FILTER_LEN];	/* stamped tasks per rtm_wk_filter_of() */
+};
 
 /* One task's figures, in the hash map "tasks" keyed by thread id. */
 struct rtm_wk_task {

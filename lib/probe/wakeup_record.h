@@ -86,6 +86,39 @@ static __always_inline __u8 rtm_wk_cause_of(__u64 lat_ns, __u64 task_ns, __u64 i
 	return cause;
 }
 
+/* Fibonacci hashing of a task_struct's address (which the tracepoints pass). */
+static __always_inline __u64 rtm_wk_hash(__u64 task)
+{
+	return task * 0x9E3779B97F4A7C15ULL;
+}
+
+/* The slot of @task in "wakes" of @mask + 1 slots: bits 40 and up of its hash. */
+static __always_inline __u32 rtm_wk_slot_of(__u64 task, __u32 mask)
+{
+	return (__u32)(rtm_wk_hash(task) >> 40) & mask;
+}
+
+/* Its counter in the filter of stamped tasks: the top bits of its hash. */
+static __always_inline __u32 rtm_wk_filter_of(__u64 task)
+{
+	return (__u32)(rtm_wk_hash(task) >> (64 - RTM_WK_FILTER_BITS));
+}
+
+/*
+ * A stamp of @task enters the filter (before it is written) or leaves it
+ * (after it is emptied): while it is in "wakes", its counter is not 0.
+ */
+static __always_inline void rtm_wk_filter_add(struct rtm_wk_hot *h, __u64 task, __s32 n)
+{
+	__sync_fetch_and_add(&h->filter[rtm_wk_filter_of(task)], (__u32)n);
+}
+
+/* 0: @task has no stamp in "wakes" (no need to look); 1: it may have. */
+static __always_inline int rtm_wk_filter_may(const struct rtm_wk_hot *h, __u64 task)
+{
+	return h->filter[rtm_wk_filter_of(task)] != 0;
+}
+
 /*
  * The token bucket of the cause records: @credit_ns grows by the time since
  * @last_ns up to @burst_ns; a record costs @cost_ns. 1: send it.

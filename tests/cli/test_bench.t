@@ -56,4 +56,38 @@ ok $? "the count of targets met and not ($(echo "$out" | tail -2 | head -1))"
 RTM_BENCH_DIR="$d/s" "$B/all" --budget x >/dev/null 2>&1
 ok $(( $? != 2 )) "a budget that is neither minutes nor seconds: exit 2"
 
+# scripts/bench/wakeup's medians and result lines from its round lines (recorded on the
+# development VM): the BPF programs' CPU % beside trace-cmd's, ns per event, p99 ratios
+cat >"$d/wk-rounds" <<'EOR'
+without round 1: ctxt/s 30260, cyclictest p99 93 us
+with round 1: ctxt/s 15390, cyclictest p99 86 us, rtm_wk_wakeup 250 ns, rtm_wk_switch 220 ns, rtm_wk_floor 63 ns, rtm_wk_floor_ld 66 ns, events/s 44684, CPU 0.800 % of one CPU (0.520 % at 10k switches/s)
+tracefs round 1: ctxt/s 8866, cyclictest p99 68 us, trace-cmd CPU 0.096 % of one CPU (0.108 % at 10k switches/s)
+with round 2: ctxt/s 8530, cyclictest p99 59 us, rtm_wk_wakeup 140 ns, rtm_wk_switch 120 ns, rtm_wk_floor 72 ns, rtm_wk_floor_ld 70 ns, events/s 16771, CPU 0.300 % of one CPU (0.350 % at 10k switches/s)
+tracefs round 2: ctxt/s 8575, cyclictest p99 61 us, trace-cmd CPU 0.200 % of one CPU (0.233 % at 10k switches/s)
+without round 2: ctxt/s 27243, cyclictest p99 133 us
+tracefs round 3: ctxt/s 9000, cyclictest p99 70 us, trace-cmd CPU 0.150 % of one CPU (0.166 % at 10k switches/s)
+without round 3: ctxt/s 9100, cyclictest p99 60 us
+with round 3: ctxt/s 9200, cyclictest p99 66 us, rtm_wk_wakeup 130 ns, rtm_wk_switch 100 ns, rtm_wk_floor 60 ns, rtm_wk_floor_ld 61 ns, events/s 17000, CPU 0.250 % of one CPU (0.272 % at 10k switches/s)
+EOR
+out=$("$B/wakeup" --summary "$d/wk-rounds" 2>&1)
+ok $? "wakeup --summary of recorded round lines ($(echo "$out" | tail -1))"
+echo "$out" | grep -q "$(printf '^result\tcpu_pct_at_10k_switches\t0.350\t0.166\t2.11\trtmeasure < 0.5\tyes\t')"
+ok $? "CPU % at 10k switches/s: the medians, trace-cmd's the reference"
+echo "$out" | grep -q "$(printf '^result\tns_per_event_rtm_wk_switch\t120\t-\t-\trtmeasure < 150\tyes\t.*63 ns$')"
+ok $? "ns per event of a program against 150, the empty program's in the note"
+echo "$out" | grep -q "$(printf '^result\tns_per_event_rtm_wk_wakeup\t140\t')"
+ok $? "one line per program"
+[ "$(echo "$out" | grep -c 'ns_per_event_rtm_wk_floor')" = 0 ]
+ok $? "the empty program and the one-word one are no programs of wakeup's"
+echo "$out" | grep -q '^median ns per event: rtm_wk_floor_ld (reads one word of a map) 66 ns$'
+ok $? "the one-word program's median"
+echo "$out" | grep -q "$(printf '^result\tp99_us_cyclictest_beside_wakeup\t66\t93\t0.71\tratio <= 1.05\tyes\t')"
+ok $? "cyclictest's p99 with wakeup against without"
+echo "$out" | grep -q "$(printf '^result\tp99_us_cyclictest_wakeup_vs_tracefs\t66\t68\t0.97\t-\t-\t')"
+ok $? "and against beside trace-cmd"
+echo "$out" | grep -q '^medians: trace-cmd 0.150 % of one CPU at 8866 context switches/s'
+ok $? "trace-cmd's medians in the table"
+"$B/wakeup" --summary "$d/none" >/dev/null 2>&1
+ok $(( $? != 2 )) "wakeup --summary of a missing file: exit 2"
+
 done_testing

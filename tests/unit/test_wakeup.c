@@ -59,6 +59,83 @@ static void test_index(void)
 	       "values above the top go to the top counter");
 }
 
+/*
+ * The filter of stamped tasks that spares sched_switch its look-up in "wakes":
+ * never 0 for a task with a stamp (stamps, a slot taken by another task and
+ * ends in a random order, as the programs make them), 0 again when none is
+ * left, and mostly 0 for the other tasks. Task addresses as a slab gives them.
+ */
+#define FT_TASKS 512
+
+static void test_filter(void)
+{
+	static struct rtm_wk_hot h;
+	uint64_t task[FT_TASKS], owner[64] = { 0 };
+	int stamped[FT_TASKS] = { 0 }, per[RTM_WK_FILTER_LEN] = { 0 };
+	int i, k, step, missed = 0, left = 0, maxper = 0, fp = 0, probes = 0;
+	const uint32_t mask = 63;	/* few slots: collisions on purpose */
+	uint32_t slot;
+
+	for (i = 0; i < FT_TASKS; i++) {
+		task[i] = UINT64_C(0xffff888100000000) + (uint64_t)i * 0x2440;
+		per[rtm_wk_filter_of(task[i])]++;
+		if (rtm_wk_filter_of(task[i]) >= RTM_WK_FILTER_LEN)
+			missed++;
+	}
+	for (i = 0; i < (int)RTM_WK_FILTER_LEN; i++)
+		if (per[i] > maxper)
+			maxper = per[i];
+	ok(!missed && maxper <= 4 * FT_TASKS / (int)RTM_WK_FILTER_LEN,
+	   "filter counters in range and spread (at most %d of %d tasks on one)", maxper, FT_TASKS);
+	missed = 0;
+	for (step = 0; step < 200000; step++) {
+		k = (int)(rng_next() % FT_TASKS);
+		slot = rtm_wk_slot_of(task[k], mask);
+		if (rng_next() % 2) {			/* a wake-up: stamp() */
+			if (!owner[slot]) {
+				rtm_wk_filter_add(&h, task[k], 1);
+			} else if (owner[slot] != task[k]) {	/* another task's slot */
+				rtm_wk_filter_add(&h, task[k], 1);
+				rtm_wk_filter_add(&h, owner[slot], -1);
+				for (i = 0; i < FT_TASKS; i++)
+					if (task[i] == owner[slot])
+						stamped[i] = 0;
+			}
+			owner[slot] = task[k];
+			stamped[k] = 1;
+		} else if (owner[slot] == task[k]) {	/* its switch: unstamp() */
+			owner[slot] = 0;
+			stamped[k] = 0;
+			rtm_wk_filter_add(&h, task[k], -1);
+		}
+		for (i = 0; i < FT_TASKS; i++)
+			if (stamped[i] && !rtm_wk_filter_may(&h, task[i]))
+				missed++;
+	}
+	ok(!missed, "a stamped task always passes the filter (%d misses)", missed);
+	for (slot = 0; slot <= mask; slot++)
+		if (owner[slot])
+			rtm_wk_filter_add(&h, owner[slot], -1);
+	for (i = 0; i < (int)RTM_WK_FILTER_LEN; i++)
+		left += h.filter[i] != 0;
+	is_int(left, 0, "the filter empty when every stamp has ended");
+	for (step = 0; step < 100; step++) {	/* two tasks wait: the others */
+		int a = (int)(rng_next() % FT_TASKS), b = (int)(rng_next() % FT_TASKS);
+
+		rtm_wk_filter_add(&h, task[a], 1);
+		rtm_wk_filter_add(&h, task[b], 1);
+		for (i = 0; i < FT_TASKS; i++)
+			if (i != a && i != b) {
+				probes++;
+				fp += rtm_wk_filter_may(&h, task[i]);
+			}
+		rtm_wk_filter_add(&h, task[a], -1);
+		rtm_wk_filter_add(&h, task[b], -1);
+	}
+	ok(probes && fp * 10 < probes, "with 2 stamped, nearly all other tasks fail it (%d of %d pass)",
+	   fp, probes);
+}
+
 /* One wait counted as the programs count it: counter, then the CPU's figures. */
 static void bpf_record(struct rtm_wakeup_snap *s, int cpu, uint64_t lat, uint64_t above,
 		       uint64_t epoch)
@@ -267,6 +344,7 @@ static void test_result(void)
 int main(void)
 {
 	test_index();
+	test_filter();
 	test_record();
 	test_section();
 	test_result();
