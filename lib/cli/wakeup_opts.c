@@ -61,13 +61,11 @@ int rtm_wakeup_cli_set(struct rtm_wakeup_cli *o, enum rtm_wakeup_opt w, const ch
 		       struct rtm_error *err)
 {
 	const char *const *nm = o->names;
-
 	struct rtm_error why = { "" };
 
 	if (w == RTM_WAKEUP_OPT_ABOVE) {
 		if (rtm_parse_latency_ns(arg, &o->sel.above_ns, &why))
 			return rtm_error_set(err, "%s: %.400s", nm[w], why.msg);
-		o->above_given = true;
 		return 0;
 	}
 	if (o->sel_given)

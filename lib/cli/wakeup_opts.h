@@ -25,7 +25,6 @@ enum rtm_wakeup_opt {
 struct rtm_wakeup_cli {
 	struct rtm_wakeup_opts sel;
 	bool sel_given;			/* one of --pid, --comm, --policy was given */
-	bool above_given;
 	const char *const *names;	/* RTM_WAKEUP_OPT_N option names of the command */
 };
 
