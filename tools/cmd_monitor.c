@@ -17,6 +17,7 @@
 #include "cli/io_opts.h"
 #include "cli/measure_opts.h"
 #include "cli/opts.h"
+#include "cli/wakeup_opts.h"
 #include "core/clock.h"
 #include "core/units.h"
 #include "present/dashboard.h"
@@ -45,10 +46,15 @@ enum {
 	MON_OPT_IO_TARGET,
 	MON_OPT_IO_FORCE_DEVICE,
 	MON_OPT_IO_ALLOW_WRITES,
+	MON_OPT_WAKEUP,
+	MON_OPT_WK_PID,		/* the wake-up programs' selection, in enum rtm_wakeup_opt's order */
+	MON_OPT_WK_COMM,
+	MON_OPT_WK_POLICY,
+	MON_OPT_WK_ABOVE,
 };
 
 /* The monitor's groups after the shared ones: the noise detector's and the storage probe's. */
-enum { MON_G_NOISE = MEASURE_G_END, MON_G_IO };
+enum { MON_G_NOISE = MEASURE_G_END, MON_G_IO, MON_G_WAKEUP };
 
 static const struct rtm_opt monitor_opts[] = {
 	{ "refresh", MON_OPT_REFRESH, required_argument, "DUR", MEASURE_G_OWN,
@@ -99,6 +105,19 @@ static const struct rtm_opt monitor_opts[] = {
 	  "--io-allow-writes)" },
 	{ "io-allow-writes", MON_OPT_IO_ALLOW_WRITES, no_argument, NULL, MON_G_IO,
 	  "let write operations overwrite an existing --io-target file or device" },
+	{ "wakeup", MON_OPT_WAKEUP, no_argument, NULL, MEASURE_G_OWN,
+	  "the wake-up programs of rtmeasure wakeup beside the timer probe: the box's own "
+	  "tasks, worst first, with wake-ups, avg and max wait, and the waits over "
+	  "--wakeup-above (root, BPF)" },
+	{ "wakeup-pid", MON_OPT_WK_PID, required_argument, "PID", MON_G_WAKEUP,
+	  "the threads of process PID (or thread PID alone), whatever their policy" },
+	{ "wakeup-comm", MON_OPT_WK_COMM, required_argument, "NAME", MON_G_WAKEUP,
+	  "the threads named NAME (/proc/TID/comm, at most 15 characters)" },
+	{ "wakeup-policy", MON_OPT_WK_POLICY, required_argument, "LIST", MON_G_WAKEUP,
+	  "the tasks of these policies: fifo, rr, deadline, other, batch, idle "
+	  "(default: fifo,rr,deadline, every real-time task)" },
+	{ "wakeup-above", MON_OPT_WK_ABOVE, required_argument, "LAT", MON_G_WAKEUP,
+	  "count each task's waits longer than LAT (default: --threshold as it starts)" },
 	RTM_OPT_HELP_ROWS(MEASURE_G_HELP),
 	RTM_OPT_END,
 };
@@ -108,6 +127,7 @@ static const struct rtm_opt_group monitor_groups[] = {
 	MEASURE_GROUPS,
 	[MON_G_NOISE] = { "Noise detector (--noise-cpus)", false },
 	[MON_G_IO] = { "Storage probe (--io)", false },
+	[MON_G_WAKEUP] = { "The box's tasks (--wakeup)", false },
 };
 
 _Static_assert(MON_OPT_IO_CPU - MON_OPT_IO_OP == RTM_IO_OPT_CPU,
@@ -122,6 +142,15 @@ static const char *const mon_io_names[RTM_IO_OPT_N] = {
 	[RTM_IO_OPT_CPU] = "--io-cpu", [RTM_IO_OPT_MAX_MISSES] = "--io-max-misses",
 	[RTM_IO_OPT_TARGET] = "--io-target", [RTM_IO_OPT_FORCE_DEVICE] = "--io-force-device",
 	[RTM_IO_OPT_NO_RT] = "--no-rt",
+};
+
+_Static_assert(MON_OPT_WK_ABOVE - MON_OPT_WK_PID == RTM_WAKEUP_OPT_ABOVE,
+	       "the monitor's --wakeup-* keys follow enum rtm_wakeup_opt");
+
+/* The wake-up programs' selection under the monitor's names, for their messages. */
+static const char *const mon_wk_names[RTM_WAKEUP_OPT_N] = {
+	[RTM_WAKEUP_OPT_PID] = "--wakeup-pid", [RTM_WAKEUP_OPT_COMM] = "--wakeup-comm",
+	[RTM_WAKEUP_OPT_POLICY] = "--wakeup-policy", [RTM_WAKEUP_OPT_ABOVE] = "--wakeup-above",
 };
 
 /* The shared tables, the results and tracing ones in the monitor's versions. */
@@ -187,6 +216,24 @@ static int mon_io_parse(struct rtm_mon *mo, struct rtm_io_cli *io, int c)
 	else if (err.msg[0])
 		return rtm_cli_fail("monitor: %s %s: %s", mon_io_names[c - MON_OPT_IO_OP], optarg,
 				    err.msg);
+	return 1;
+}
+
+/* --wakeup and the --wakeup-* options into @wk: 1 taken, 0 not ours, RTM_EXIT_USAGE. */
+static int mon_wakeup_parse(struct rtm_mon *mo, struct rtm_wakeup_cli *wk, int c)
+{
+	struct rtm_error err = { "" };
+
+	if (c < MON_OPT_WAKEUP || c > MON_OPT_WK_ABOVE)
+		return 0;
+	if (c == MON_OPT_WAKEUP) {
+		mo->wk_on = true;
+		return 1;
+	}
+	mo->wk_opt_given = true;
+	if (rtm_wakeup_cli_set(wk, (enum rtm_wakeup_opt)(c - MON_OPT_WK_PID), optarg, &err))
+		return rtm_cli_fail("monitor: %s", err.msg);	/* it names the option */
+	mo->wk_sel = wk->sel;
 	return 1;
 }
 
@@ -262,10 +309,13 @@ static int monitor_own_opt(struct rtm_mon *mo, int c)
 static int monitor_parse(struct rtm_mon *mo, int argc, char **argv)
 {
 	struct rtm_getopt g;
+	struct rtm_wakeup_cli wk;
 	struct rtm_io_cli io;
 	int c, ret;
 
 	rtm_io_cli_init(&io, mon_io_names);
+	rtm_wakeup_cli_init(&wk, mon_wk_names);
+	mo->wk_sel = wk.sel;
 	if (rtm_opts_getopt(&monitor_cmd, &g))
 		return rtm_cli_fail("monitor: bad option table");
 	optind = 1;
@@ -282,6 +332,8 @@ static int monitor_parse(struct rtm_mon *mo, int argc, char **argv)
 			ret = mon_noise_parse(mo, c, argc, argv);
 		if (!ret)
 			ret = mon_io_parse(mo, &io, c);
+		if (!ret)
+			ret = mon_wakeup_parse(mo, &wk, c);
 		if (!ret)
 			ret = measure_parse_opt(&mo->m, c, argc, argv);
 		if (ret == 1)

@@ -15,8 +15,8 @@
 
 #include "cli/cli.h"
 #include "cli/opts.h"
+#include "cli/wakeup_opts.h"
 #include "core/fileio.h"
-#include "core/task.h"
 #include "core/units.h"
 #include "present/promhttp.h"
 #include "present/promlive.h"
@@ -32,11 +32,12 @@
 
 struct wk_opts {
 	struct rtm_wakeup_run run;
+	struct rtm_wakeup_cli sel;	/* --pid, --comm, --policy, --above: into run.sel */
 	struct rtm_cpulist cpus;
 	const char *outdir;
 	const char *prometheus;	/* --prometheus [ADDR:]PORT, or NULL */
 	char dir[1024];
-	bool json, force, sel_given;
+	bool json, force;
 	json_t *given;		/* the options as given, recorded in result.json */
 };
 
@@ -104,27 +105,14 @@ static const struct rtm_cmd_opts wk_cmd = {
 		"it wakes the task is not in it. See rtmeasure-wakeup(1).\n",
 };
 
-static int parse_policies(struct wk_opts *o, const char *arg)
-{
-	char *copy = strdup(arg), *tok, *save = NULL;
-	int p, ret = 0;
+/* wakeup's selection options in enum rtm_wakeup_opt's order, for their messages. */
+static const char *const wk_sel_names[RTM_WAKEUP_OPT_N] = {
+	[RTM_WAKEUP_OPT_PID] = "--pid", [RTM_WAKEUP_OPT_COMM] = "--comm",
+	[RTM_WAKEUP_OPT_POLICY] = "--policy", [RTM_WAKEUP_OPT_ABOVE] = "--above",
+};
 
-	if (!copy)
-		return rtm_cli_fail("wakeup: out of memory");
-	o->run.sel.policies = 0;
-	for (tok = strtok_r(copy, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
-		p = rtm_kpolicy_parse(tok, RTM_KPOLICY_LOWER);
-		if (p < 0 || p >= 32)
-			ret = rtm_cli_fail("wakeup: --policy: unknown policy '%s' (fifo, rr, "
-					   "deadline, other, batch, idle)", tok);
-		else
-			o->run.sel.policies |= 1u << p;
-	}
-	free(copy);
-	if (!ret && !o->run.sel.policies)
-		ret = rtm_cli_fail("wakeup: --policy: give at least one policy (e.g. fifo,rr)");
-	return ret;
-}
+_Static_assert(WK_OPT_ABOVE - WK_OPT_PID == RTM_WAKEUP_OPT_ABOVE,
+	       "wakeup's selection keys follow enum rtm_wakeup_opt");
 
 static int parse_count(const char *opt, const char *arg, long lo, long hi, long *out)
 {
@@ -136,36 +124,6 @@ static int parse_count(const char *opt, const char *arg, long lo, long hi, long 
 		return rtm_cli_fail("wakeup: %s '%s': give a whole number from %ld to %ld", opt, arg,
 				    lo, hi);
 	return 0;
-}
-
-/* One selection of --pid, --comm, --policy. */
-static int parse_selection(struct wk_opts *o, int c, const char *arg)
-{
-	long n;
-
-	if (o->sel_given)
-		return rtm_cli_fail("wakeup: --pid, --comm and --policy select the tasks in "
-				    "different ways: give one of them");
-	o->sel_given = true;
-	switch (c) {
-	case WK_OPT_PID:
-		o->run.sel.sel = RTM_WK_SEL_PID;
-		if (parse_count("--pid", arg, 1, 0x3fffffff, &n))
-			return RTM_EXIT_USAGE;
-		o->run.sel.pid = (int)n;
-		return 0;
-	case WK_OPT_COMM:
-		o->run.sel.sel = RTM_WK_SEL_COMM;
-		if (!arg[0] || strlen(arg) >= RTM_WK_COMM_LEN)
-			return rtm_cli_fail("wakeup: --comm '%s': a task's name has 1 to %d "
-					    "characters (the kernel cuts longer ones; see "
-					    "/proc/TID/comm)", arg, RTM_WK_COMM_LEN - 1);
-		memcpy(o->run.sel.comm, arg, strlen(arg));
-		return 0;
-	default:
-		o->run.sel.sel = RTM_WK_SEL_POLICY;
-		return parse_policies(o, arg);
-	}
 }
 
 /* One option into @o: 0, or the exit status after its message. */
@@ -184,9 +142,6 @@ static int parse_one(struct wk_opts *o, int c, const char *arg)
 	case 'D':
 		return rtm_parse_duration_ns(arg, &o->run.duration_ns, &err) ?
 		       rtm_cli_fail("wakeup: -D: %s", err.msg) : 0;
-	case WK_OPT_ABOVE:
-		return rtm_parse_latency_ns(arg, &o->run.sel.above_ns, &err) ?
-		       rtm_cli_fail("wakeup: --above: %s", err.msg) : 0;
 	case WK_OPT_INTERVAL:
 		if (rtm_parse_duration_ns(arg, &o->run.interval_ns, &err))
 			return rtm_cli_fail("wakeup: --interval: %s", err.msg);
@@ -215,8 +170,10 @@ static int parse_one(struct wk_opts *o, int c, const char *arg)
 		o->prometheus = arg;
 		return 0;
 	}
-	default:
-		return parse_selection(o, c, arg);
+	default:	/* --pid, --comm, --policy, --above */
+		if (rtm_wakeup_cli_set(&o->sel, (enum rtm_wakeup_opt)(c - WK_OPT_PID), arg, &err))
+			return rtm_cli_fail("wakeup: %s", err.msg);
+		return 0;
 	}
 }
 
@@ -407,16 +364,18 @@ int cmd_wakeup(int argc, char **argv, const struct rtm_cli *cli)
 	int ret;
 
 	memset(&o, 0, sizeof(o));
-	o.run.sel.sel = RTM_WK_SEL_POLICY;
-	o.run.sel.policies = RTM_WAKEUP_RT_POLICIES;
+	rtm_wakeup_cli_init(&o.sel, wk_sel_names);
 	o.run.interval_ns = WK_DEFAULT_INTERVAL_NS;
 	o.run.top = RTM_WAKEUP_TOP;
 	o.given = json_object();
 	if (!o.given)
 		return rtm_cli_fail("wakeup: out of memory");
 	ret = wk_parse(&o, argc, argv);
-	if (ret < 0)
+	if (ret < 0) {
+		o.sel.sel.task_cap = o.run.sel.task_cap;	/* --tasks */
+		o.run.sel = o.sel.sel;
 		ret = wk_measure(&o, cli);
+	}
 	rtm_cpulist_release(&o.cpus);
 	json_decref(o.given);
 	return ret;

@@ -346,6 +346,7 @@ void rtm_dash_draw(struct rtm_dash *d)
 	rtm_dash_layout(LINES, COLS, mo->n, d->focus, &l);
 	rtm_dash_layout_noise(&l, mo->nn);	/* --noise-cpus */
 	rtm_dash_layout_io(&l, mo->nio);	/* --io */
+	rtm_dash_layout_wakeup(&l, mo->wk_on ? mo->nwk : -1);	/* --wakeup */
 	if (l.too_small) {
 		mvprintw(0, 0, "window too small (%dx%d): 40x8 at least", COLS, LINES);
 		refresh();
@@ -362,6 +363,10 @@ void rtm_dash_draw(struct rtm_dash *d)
 	if (l.io_rows) {
 		rtm_dash_draw_io(d, y, l.io_rows);
 		y += l.io_rows;
+	}
+	if (l.wk_rows) {
+		rtm_dash_draw_wakeup(d, y, l.wk_rows);
+		y += l.wk_rows;
 	}
 	if (l.irq_rows) {
 		draw_irqs(d, y, l.irq_rows);
@@ -467,6 +472,7 @@ void rtm_dash_print_plain(struct rtm_dash *d)
 	if (mo->noise_note[0] && mo->nn)
 		fprintf(f, "noise: %s\n", mo->noise_note);
 	rtm_dash_io_plain(mo, f);	/* --io */
+	rtm_dash_wakeup_plain(mo, f);	/* --wakeup */
 	if (mo->sharedline[0])
 		fprintf(f, "warning: %s\n", mo->sharedline);
 	if (mo->stopline[0])

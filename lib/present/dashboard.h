@@ -17,6 +17,7 @@ struct rtm_mon;
 
 #define RTM_DASH_NOISE_CELLS 6		/* CPU, noise %, max gap, gaps, its cause, main class */
 #define RTM_DASH_IO_CELLS 6		/* op, requests, p99, max, misses, the latest miss */
+#define RTM_DASH_WK_CELLS 7		/* comm, pid, policy, wake-ups, avg, max, over the bound */
 
 struct rtm_dash {
 	struct rtm_mon *mo;		/* what is shown */
@@ -45,5 +46,10 @@ struct rtm_mon_io;
 void rtm_dash_io_cells(const struct rtm_mon_io *row, char cells[RTM_DASH_IO_CELLS][64]);
 /* --io: a line per operation of the plain-text form. */
 void rtm_dash_io_plain(const struct rtm_mon *mo, FILE *f);
+/* --wakeup: a task's cells (lib/present/dashboard_wakeup.c). */
+struct rtm_wk_task;
+void rtm_dash_wakeup_cells(const struct rtm_wk_task *t, char cells[RTM_DASH_WK_CELLS][64]);
+/* --wakeup: the tasks' lines of the plain-text form, the worst first. */
+void rtm_dash_wakeup_plain(const struct rtm_mon *mo, FILE *f);
 
 #endif

@@ -19,5 +19,7 @@ attr_t rtm_dash_level_attr(const struct rtm_dash *d, enum rtm_level l);
 void rtm_dash_draw_noise(const struct rtm_dash *d, int y, int rows);
 /* --io: the storage panel at row @y, @rows high. */
 void rtm_dash_draw_io(const struct rtm_dash *d, int y, int rows);
+/* --wakeup: the tasks panel at row @y, @rows high. */
+void rtm_dash_draw_wakeup(const struct rtm_dash *d, int y, int rows);
 
 #endif

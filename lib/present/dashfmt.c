@@ -255,3 +255,22 @@ void rtm_dash_layout_io(struct rtm_dash_layout *l, int nops)
 		return;
 	l->io_rows = take_panel(l, nops + 1);
 }
+
+void rtm_dash_layout_wakeup(struct rtm_dash_layout *l, int ntasks)
+{
+	l->wk_rows = 0;
+	if (l->too_small || ntasks < 0)
+		return;
+	/* no task yet: the heading and a line saying so */
+	l->wk_rows = take_panel(l, (ntasks ? ntasks : 1) + 1);
+}
+
+int rtm_dash_wakeup_shown(int rows, int ntasks, int *more)
+{
+	int shown = rows - 1 < ntasks ? rows - 1 : ntasks;
+
+	if (shown < 0)
+		shown = 0;
+	*more = ntasks - shown;
+	return shown;
+}

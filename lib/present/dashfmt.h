@@ -75,6 +75,7 @@ struct rtm_dash_layout {
 	int irq_rows, spike_rows;	/* 0: the panel is not shown */
 	int noise_rows;			/* the noise panel (monitor --noise-cpus), 0: none */
 	int io_rows;			/* the storage panel (monitor --io), 0: none */
+	int wk_rows;			/* the tasks panel (monitor --wakeup), 0: none */
 	struct rtm_dash_cols cols;	/* the CPU table's columns (rtm_dash_columns()) */
 };
 
@@ -96,5 +97,14 @@ void rtm_dash_layout_noise(struct rtm_dash_layout *l, int nnoise);
 
 /* The storage panel (monitor --io): a heading and a row per operation (@nops), as noise. */
 void rtm_dash_layout_io(struct rtm_dash_layout *l, int nops);
+
+/* The tasks panel (monitor --wakeup): a heading and a row per task (@ntasks), as noise. */
+void rtm_dash_layout_wakeup(struct rtm_dash_layout *l, int ntasks);
+
+/*
+ * The tasks a panel of @rows lines (its heading included) shows of @ntasks, the
+ * worst first; the ones left out in *@more (the heading says "+N more").
+ */
+int rtm_dash_wakeup_shown(int rows, int ntasks, int *more);
 
 #endif

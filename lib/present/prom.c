@@ -542,7 +542,8 @@ int rtm_prom_write(FILE *f, enum rtm_prom_format fmt, const struct rtm_prom_targ
 {
 	struct rtm_prom_page p = { f, fmt, t };
 
-	if (n > 0 && run && run->wakeup) {	/* the box's own tasks: no probe, no periods */
+	/* the box's own tasks: no probe, no periods */
+	if (n > 0 && run && run->wakeup && !run->probe_cpus) {
 		histogram(&p, &rtm_prom_task_latency, cpus, n);
 		gauges(&p, &rtm_prom_task_latency, cpus, n);
 	} else if (n > 0) {	/* a noise run measures no wake-ups */
@@ -639,7 +640,10 @@ int rtm_prom_of_result(struct rtm_prom_result *pr, const struct rtm_result *r)
 	 * probe of rtmeasure) probe="wakeup"
 	 */
 	run->wakeup = json_object_get(r->sections, "wakeup");
-	rtm_prom_target_from_sysinfo(&pr->t, r->sysinfo, run->wakeup ? "wakeup" :
+	/* monitor --wakeup: the tasks beside the timer probe, the CPUs the probe's */
+	run->probe_cpus = json_is_true(json_object_get(run->wakeup, "beside_probe"));
+	rtm_prom_target_from_sysinfo(&pr->t, r->sysinfo,
+				     run->wakeup && !run->probe_cpus ? "wakeup" :
 				     !r->ncpus && json_object_get(r->sections,
 				     "noise") ? "noise" : !r->ncpus && json_object_get(r->sections,
 				     "io") ? "io" : !strcmp(json_string_value(

@@ -93,6 +93,7 @@ struct rtm_prom_run {
 	 * tasks' waits (rtmeasure_task_wakeup_*), not a probe's, with its tasks
 	 */
 	const json_t *wakeup;
+	bool probe_cpus;		/* with @wakeup, the CPUs are a probe's (monitor --wakeup) */
 	/*
 	 * What disturbed the run (result/disturb.h), or NULL; rtmeasure_run_disturbed
 	 * gives the keys whose bit (1 << index in rtm_disturb_keys) is in @disturb_known

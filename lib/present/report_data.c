@@ -306,7 +306,8 @@ void rtm_report_result_desc(char *buf, size_t len, const struct rtm_result *r, u
 	const json_t *wk = json_object_get(r->sections, "wakeup");
 	size_t k, l;
 
-	if (wk) {	/* rtmeasure wakeup: the tasks it took, not a probe's interval */
+	/* rtmeasure wakeup: the tasks it took, not a probe's interval (monitor's: beside it) */
+	if (wk && !json_is_true(json_object_get(wk, "beside_probe"))) {
 		rtm_wakeup_selection_text(ld, sizeof(ld), wk);
 		snprintf(buf, len, "wake-up to switch-in of %s, %llu waits, %s, kernel %s", ld,
 			 (unsigned long long)samples, r->duration_ns ? rtm_fmt_duration(dur,

@@ -258,10 +258,16 @@ static const char *level_class(const char *level)
 	       "info";
 }
 
-/* A wakeup result holds the box's own tasks' waits, not the probe's latency: said first. */
+/*
+ * A wakeup result holds the box's own tasks' waits, not the probe's latency: said first
+ * (monitor --wakeup's tasks are beside the timer probe's CPUs: a latency report).
+ */
 static const char *report_kind(const struct rtm_result *r)
 {
-	return json_object_get(r->sections, "wakeup") ? "Task wake-up report" : "Latency report";
+	const json_t *wk = json_object_get(r->sections, "wakeup");
+
+	return wk && !json_is_true(json_object_get(wk, "beside_probe")) ? "Task wake-up report" :
+	       "Latency report";
 }
 
 /* The page's title, what was measured, and the warnings that frame every number. */

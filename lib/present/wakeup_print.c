@@ -201,6 +201,13 @@ void rtm_wakeup_what_text(char *buf, size_t len, const json_t *wk)
 	char sel[160];
 
 	rtm_wakeup_selection_text(sel, sizeof(sel), wk);
+	if (json_is_true(json_object_get(wk, "beside_probe"))) {	/* monitor --wakeup */
+		snprintf(buf, len, "Also measured: the box's own tasks' waits from each wake-up "
+			 "to the switch-in, tasks taken: %s (monitor --wakeup: BPF programs on "
+			 "sched_wakeup and sched_switch), per task; the CPUs' figures are the timer "
+			 "probe's, and the monitor's own threads are not among the tasks.", sel);
+		return;
+	}
 	snprintf(buf, len, "Measured: the box's own tasks' waits from each wake-up to the "
 		 "switch-in, tasks taken: %s (rtmeasure wakeup: BPF programs on sched_wakeup and "
 		 "sched_switch), per CPU the wait ended on. Not rtmeasure's timer probe: no probe "

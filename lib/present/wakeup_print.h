@@ -31,7 +31,8 @@ void rtm_wakeup_selection_text(char *buf, size_t len, const json_t *wk);
 /*
  * One sentence saying what a wakeup result measured (the box's own tasks, from
  * wake-up to switch-in, the selection) and that it is not the timer probe's
- * wake-up latency, so no reader takes one for the other.
+ * wake-up latency, so no reader takes one for the other; of monitor --wakeup's
+ * (beside_probe true), that the tasks were measured beside the timer probe.
  */
 void rtm_wakeup_what_text(char *buf, size_t len, const json_t *wk);
 

@@ -147,7 +147,7 @@ static void load_error(int ret, struct rtm_error *err)
 			      "wake-up programs need (a kernel built with CONFIG_DEBUG_INFO_BTF=y)");
 	else if ((ret == -EPERM || ret == -EACCES) && geteuid())
 		rtm_error_set(err, "loading BPF programs needs root (CAP_BPF and CAP_PERFMON): "
-			      "run rtmeasure wakeup as root");
+			      "run it as root");
 	else if (ret == -EPERM || ret == -EACCES)
 		rtm_error_set(err, "the kernel refused the BPF programs (%s): kernel lockdown "
 			      "(/sys/kernel/security/lockdown) or "

@@ -358,6 +358,7 @@ static void mon_release(struct rtm_mon *mo)
 	rtm_cpulock_release(mo->locks);
 	rtm_mon_noise_free(mo);
 	rtm_mon_io_free(mo);
+	rtm_mon_wakeup_free(mo);
 }
 
 static void drain_irq_trace(struct rtm_mon *mo)
@@ -428,6 +429,8 @@ int rtm_mon_finish(struct rtm_mon *mo)
 		ret = rtm_mon_noise_finish(mo, r, &err);
 	if (!ret)	/* --io: sections.io */
 		ret = rtm_mon_io_finish(mo, r, &err);
+	if (!ret)	/* --wakeup: sections.wakeup */
+		ret = rtm_mon_wakeup_finish(mo, r, &err);
 	rtm_session_cpus_record(mo->locks, r);
 	rtm_session_stream_finish(&mo->m, mo->hold, r);	/* sections.rt_holds, when traced */
 	for (i = 0; !ret && i < mo->nspikes && i < RTM_MON_SPIKES; i++) {
@@ -463,6 +466,8 @@ static int prepare_checks(struct rtm_mon *mo)
 		ret = rtm_mon_noise_prepare(mo);
 	if (!ret)	/* --io: its probe's CPU apart too */
 		ret = rtm_mon_io_prepare(mo);
+	if (!ret)	/* --wakeup: the programs built */
+		ret = rtm_mon_wakeup_prepare(mo);
 	if (!ret && mo->m.out.outdir) {	/* -o checked (and made) before the dashboard starts */
 		mo->outdir_made = lstat(mo->m.out.outdir, &st) < 0 && errno == ENOENT;
 		ret = rtm_session_check_outdir(&mo->m, mo->m.out.outdir);
@@ -506,6 +511,7 @@ int rtm_mon_prepare(struct rtm_mon *mo)
 	if (ret) {
 		rtm_mon_noise_free(mo);
 		rtm_mon_io_free(mo);
+		rtm_mon_wakeup_free(mo);
 		rtm_session_opts_release(&mo->m);
 		return ret;
 	}
@@ -529,8 +535,12 @@ int rtm_mon_prepare(struct rtm_mon *mo)
 
 int rtm_mon_start(struct rtm_mon *mo, struct rtm_error *err)
 {
-	/* --io first: a created file is written whole before the timer probe measures */
-	if (rtm_mon_io_start(mo, err) || mon_setup(mo, err) || rtm_mon_noise_start(mo, err))
+	/*
+	 * --io first: a created file is written whole before the timer probe measures;
+	 * --wakeup's programs loaded before it too, a refusal stopping nothing
+	 */
+	if (rtm_mon_io_start(mo, err) || rtm_mon_wakeup_start(mo, err) || mon_setup(mo, err) ||
+	    rtm_mon_noise_start(mo, err))
 		return -1;
 	return 0;
 }
@@ -552,6 +562,7 @@ void rtm_mon_poll(struct rtm_mon *mo)
 	rtm_session_census_poll(mo->hold, mo->c);
 	rtm_mon_noise_poll(mo);
 	rtm_mon_io_poll(mo);
+	rtm_mon_wakeup_poll(mo);
 	take_spike(mo);
 }
 
@@ -562,6 +573,7 @@ void rtm_mon_refresh(struct rtm_mon *mo)
 	refresh_irqs(mo);
 	rtm_mon_noise_refresh(mo);
 	rtm_mon_io_refresh(mo);
+	rtm_mon_wakeup_refresh(mo);
 	if (mo->hold) {
 		rtm_stream_holds_line(mo->hold, mo->holdline, sizeof(mo->holdline));
 		rtm_stream_timer_irq_line(mo->hold, mo->tirqline, sizeof(mo->tirqline));

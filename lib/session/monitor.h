@@ -22,6 +22,7 @@
 #include "box/iotarget.h"
 #include "probe/cyclic.h"
 #include "probe/probe_io.h"
+#include "probe/wakeup.h"
 #include "session/session.h"
 #include "trace/noiseattr.h"
 
@@ -145,6 +146,13 @@ struct rtm_mon {
 	uint32_t io_taken;		/* kept misses read so far */
 	int nio;
 	struct rtm_mon_io io[RTM_IO_NOPS];
+	/* --wakeup: the wake-up programs of rtmeasure wakeup, the box's own tasks */
+	bool wk_on, wk_opt_given;
+	struct rtm_wakeup_opts wk_sel;	/* parsed by the command; above_ns 0: the threshold */
+	struct rtm_wakeup *wk;
+	struct rtm_wakeup_snap *wk_snap;	/* the refresh's tasks, worst first */
+	struct rtm_wakeup_census *wk_census;	/* the waits over the bound, for -o */
+	int nwk;			/* wk_snap's tasks: this process's threads left out */
 };
 
 /* Defaults: the session's options for "monitor", 1 s refresh, 100 us threshold. */
@@ -213,5 +221,20 @@ void rtm_mon_io_fill(struct rtm_mon_io *row, const struct rtm_io_oprec *rec);
 /* -o at the end: sections.io (with its target) into @r. */
 int rtm_mon_io_finish(struct rtm_mon *mo, struct rtm_result *r, struct rtm_error *err);
 void rtm_mon_io_free(struct rtm_mon *mo);
+
+/* ---- monitor_wakeup.c: --wakeup, the box's tasks worst first */
+
+/* After rtm_session_prepare(): the options checked, the programs built. 0 or the exit status. */
+int rtm_mon_wakeup_prepare(struct rtm_mon *mo);
+/* The programs loaded and attached; -1 with @err set (wakeup's words). */
+int rtm_mon_wakeup_start(struct rtm_mon *mo, struct rtm_error *err);
+void rtm_mon_wakeup_poll(struct rtm_mon *mo);
+/* Fresh tasks: the programs' table copied into mo->wk_snap, the worst first. */
+void rtm_mon_wakeup_refresh(struct rtm_mon *mo);
+/* @s's tasks less those of process @tgid (the monitor's own threads), sorted by max. */
+void rtm_mon_wakeup_others(struct rtm_wakeup_snap *s, int tgid);
+/* -o at the end: sections.wakeup (with its census) into @r. */
+int rtm_mon_wakeup_finish(struct rtm_mon *mo, struct rtm_result *r, struct rtm_error *err);
+void rtm_mon_wakeup_free(struct rtm_mon *mo);
 
 #endif

@@ -23,6 +23,38 @@ ok $? "the bad size under --io-size ($err)"
 expect_usage_error "monitor: --io-interval 0" monitor --io --io-interval 0 --io-target .
 echo "$err" | grep -q "^rtmeasure: monitor: --io-interval must be above 0 (e.g. --io-interval 10ms)"
 ok $? "io's check of the interval under --io-interval ($err)"
+# --wakeup: wakeup's selection parser, its messages under the monitor's option names
+for args in "--wakeup-pid 0|--wakeup-pid '0': give a whole number" \
+	"--wakeup-pid abc|--wakeup-pid 'abc': give a whole number" \
+	"--wakeup-comm a-name-longer-than-15|--wakeup-comm 'a-name-longer-than-15': a task's name" \
+	"--wakeup-policy fifo,realtime|--wakeup-policy: unknown policy 'realtime'" \
+	"--wakeup-policy ,|--wakeup-policy: give at least one policy" \
+	"--wakeup-above soon|--wakeup-above: invalid latency 'soon'" \
+	"--wakeup-pid 1 --wakeup-comm x|--wakeup-pid, --wakeup-comm and --wakeup-policy select"; do
+	expect_usage_error "monitor --wakeup ${args%%|*}" monitor --no-rt --wakeup ${args%%|*}
+	echo "$err" | grep -qF "rtmeasure: monitor: ${args#*|}"
+	ok $? "monitor ${args%%|*}: the monitor's option name ($err)"
+done
+expect_usage_error "monitor: --wakeup-* without --wakeup" monitor --no-rt --wakeup-policy fifo
+echo "$err" | grep -q "^rtmeasure: monitor: the --wakeup-\* options go with --wakeup$"
+ok $? "the --wakeup-* options need --wakeup ($err)"
+# --wakeup where the programs cannot load (not root, or a build without BPF): wakeup's one line
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	wtmp=$(mktemp -d)
+	chmod 1777 "$wtmp"
+	nobody() {
+		(cd "$wtmp" && setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+			"$RTMEASURE" "$@" 2>&1 >/dev/null)
+	}
+	merr=$(nobody monitor --no-rt --wakeup --once -a 0)
+	rc=$?
+	werr=$(nobody wakeup -D 1s -o "$wtmp/w")
+	[ $rc -eq 2 ] && [ "$(echo "$merr" | wc -l)" -eq 1 ] &&
+		[ "${merr#rtmeasure: monitor: }" = "${werr#rtmeasure: wakeup: }" ] &&
+		echo "$merr" | grep -qE 'needs root|built without BPF'
+	ok $? "monitor --wakeup not root: exit 2, wakeup's one line ($merr)"
+	rm -rf "$wtmp"
+fi
 expect_usage_error "monitor: --capture-above belongs to cyclic" monitor --capture-above 1ms
 expect_usage_error "monitor: bad CPU list" monitor -a 3-1
 # --help lists only what monitor honours, each once; the others are refused with a reason

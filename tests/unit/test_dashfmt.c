@@ -4,7 +4,8 @@
  * sparklines (UTF-8 blocks and the ASCII ramp, log scale, clamping, buffer
  * limits), the screen layout from 80x24 down to too small, with many CPUs, the
  * CPU table's columns at 40 to 200 columns, the spike causes recorded in
- * tests/data/spikes broken at words, and the plain form's IRQ line.
+ * tests/data/spikes broken at words, the plain form's IRQ line, and the panels
+ * of --io and --wakeup from recorded results.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -417,6 +418,160 @@ out:
 	json_decref(doc);
 }
 
+/* monitor --wakeup: the tasks panel takes its rows as the others do; "+N more" past them. */
+static void wakeup_layouts(void)
+{
+	struct rtm_dash_layout l, b;
+	int total, more;
+
+	rtm_dash_layout(24, 80, 2, RTM_PANEL_CPUS, &b);
+	l = b;
+	rtm_dash_layout_wakeup(&l, 3);
+	total = l.header + l.cpu_rows + l.irq_rows + l.spike_rows + l.wk_rows + 1;
+	ok(l.wk_rows == 4 && l.cpu_rows == b.cpu_rows && total == 24,
+	   "80x24: a heading and 3 tasks, every line used (%d)", l.wk_rows);
+	l = b;
+	rtm_dash_layout_wakeup(&l, 0);
+	ok(l.wk_rows == 2, "no task yet: the heading and a line saying so (%d)", l.wk_rows);
+	l = b;
+	rtm_dash_layout_wakeup(&l, -1);
+	ok(!l.wk_rows && l.spike_rows == b.spike_rows, "no --wakeup: no panel");
+	l = b;
+	rtm_dash_layout_wakeup(&l, 500);
+	total = l.header + l.cpu_rows + l.irq_rows + l.spike_rows + l.wk_rows + 1;
+	ok(l.wk_rows >= 2 && l.wk_rows < 501 && l.cpu_rows == b.cpu_rows && total == 24,
+	   "500 tasks: the rows there are (%d), the CPU table kept", l.wk_rows);
+	is_int(rtm_dash_wakeup_shown(l.wk_rows, 500, &more), l.wk_rows - 1,
+	       "a task a row under the heading");
+	is_int(more, 500 - (l.wk_rows - 1), "the others: \"+N more\"");
+	is_int(rtm_dash_wakeup_shown(6, 3, &more), 3, "3 tasks in 6 rows: all");
+	is_int(more, 0, "none more");
+	is_int(rtm_dash_wakeup_shown(0, 3, &more), 0, "no rows: none shown");
+	is_int(more, 3, "all 3 more");
+	l = b;
+	l.too_small = true;
+	rtm_dash_layout_wakeup(&l, 3);
+	ok(!l.wk_rows, "too small a screen: no panel");
+}
+
+/* A recorded task of sections.wakeup as the programs' table holds it. */
+static void wk_task_of(const json_t *t, struct rtm_wk_task *out)
+{
+	const char *comm = json_string_value(json_object_get(t, "comm"));
+	uint64_t count = (uint64_t)json_integer_value(json_object_get(t, "count"));
+
+	memset(out, 0, sizeof(*out));
+	out->pid = (uint32_t)json_integer_value(json_object_get(t, "pid"));
+	out->tgid = (uint32_t)json_integer_value(json_object_get(t, "tgid"));
+	out->policy = 1;	/* all FIFO in the recording */
+	out->prio = 99 - (int)json_integer_value(json_object_get(t, "rt_priority"));
+	out->count = count;
+	out->sum_ns = (uint64_t)json_integer_value(json_object_get(t, "avg_ns")) * count;
+	out->max_ns = (uint64_t)json_integer_value(json_object_get(t, "max_ns"));
+	out->above = (uint64_t)json_integer_value(json_object_get(t, "above"));
+	snprintf(out->comm, sizeof(out->comm), "%s", comm ? comm : "?");
+}
+
+/* The plain form's wakeup lines of @mo, in a string to free. */
+static char *wakeup_plain(const struct rtm_mon *mo)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	rtm_dash_wakeup_plain(mo, f);
+	fclose(f);
+	return text;
+}
+
+/*
+ * monitor --wakeup: the tasks of a recorded wakeup run (tests/data/results/
+ * vm-6.18-wakeup: cyclictest at FIFO 80 and two rtmeasure runs' probe threads,
+ * of processes 23284 and 24290) as the monitor of process 23284 shows them:
+ * its own threads left out, the worst first, the figures through rtm_fmt_ns.
+ */
+static void wakeup_rows(void)
+{
+	const char *data = getenv("RTM_TESTDATA") ? getenv("RTM_TESTDATA") : "tests/data";
+	char path[4096], cells[RTM_DASH_WK_CELLS][64], *text;
+	struct rtm_wakeup_snap *s = rtm_wakeup_snap_alloc(2, 32);
+	const json_t *tasks;
+	struct rtm_mon mo;
+	json_t *doc;
+	size_t i, n;
+	uint32_t k;
+
+	snprintf(path, sizeof(path), "%s/results/vm-6.18-wakeup/result.json", data);
+	doc = json_load_file(path, 0, NULL);
+	tasks = json_object_get(json_object_get(json_object_get(doc, "sections"), "wakeup"),
+				"tasks");
+	n = json_array_size(tasks);
+	if (!ok(s && n == 7, "the recorded tasks (%zu)", n))
+		goto out;
+	for (i = 0; i < n; i++)		/* the table's order is the map's: not sorted */
+		wk_task_of(json_array_get(tasks, n - 1 - i), &s->tasks[i]);
+	s->ntasks = (uint32_t)n;
+	rtm_mon_wakeup_others(s, 23284);
+	is_int((int)s->ntasks, 5, "the monitor's own 2 threads left out");
+	for (k = 0; k < s->ntasks; k++)
+		if (s->tasks[k].tgid == 23284 || (k && s->tasks[k].max_ns > s->tasks[k - 1].max_ns))
+			break;
+	ok(k == s->ntasks, "none of its process, sorted by max, longest first");
+	rtm_dash_wakeup_cells(&s->tasks[1], cells);
+	ok(!strcmp(cells[0], "cyclictest") && !strcmp(cells[1], "22862") &&
+	   !strcmp(cells[2], "FIFO 80") && !strcmp(cells[3], "4974") &&
+	   !strcmp(cells[4], "8.29 us") && !strcmp(cells[5], "177 us") && !strcmp(cells[6], "2"),
+	   "cyclictest's cells: %s %s %s %s %s %s %s", cells[0], cells[1], cells[2], cells[3],
+	   cells[4], cells[5], cells[6]);
+	rtm_mon_init(&mo);
+	mo.wk_on = true;
+	mo.wk_snap = s;
+	mo.nwk = (int)s->ntasks;
+	mo.wk_sel.above_ns = 100000;
+	text = wakeup_plain(&mo);
+	ok(text && !strcmp(text,
+	   "wakeup rtm-probe/1 pid 24381 FIFO 95: 1002 wake-ups, avg 11.7 us, max 279 us, "
+	   "3 over 100 us\n"
+	   "wakeup cyclictest pid 22862 FIFO 80: 4974 wake-ups, avg 8.29 us, max 177 us, "
+	   "2 over 100 us\n"
+	   "wakeup rtm-probe/0 pid 24377 FIFO 95: 994 wake-ups, avg 7.72 us, max 72.3 us, "
+	   "0 over 100 us\n"
+	   "wakeup migration/1 pid 23 FIFO 99: 38 wake-ups, avg 3.37 us, max 12.9 us, "
+	   "0 over 100 us\n"
+	   "wakeup migration/0 pid 18 FIFO 99: 44 wake-ups, avg 2.45 us, max 7.50 us, "
+	   "0 over 100 us\n"),
+	   "the plain lines, a task each, the worst first");
+	if (text)
+		fprintf(stderr, "%s", text);
+	free(text);
+	/* more tasks than the plain form prints: the worst RTM_WAKEUP_TOP and "+N more" */
+	for (k = 0; k < 25; k++) {
+		s->tasks[k] = s->tasks[0];
+		s->tasks[k].pid = 1000 + k;
+		s->tasks[k].max_ns = 1000000 - k;
+	}
+	mo.nwk = 25;
+	text = wakeup_plain(&mo);
+	ok(text && strstr(text, "pid 1019 ") && !strstr(text, "pid 1020 ") &&
+	   strstr(text, "\nwakeup: +5 more tasks\n"), "25 tasks: 20 lines and \"+5 more\"");
+	free(text);
+	mo.nwk = 0;
+	text = wakeup_plain(&mo);
+	ok(text && !strcmp(text, "wakeup: no wake-up of a selected task yet\n"),
+	   "no task yet: said so");
+	free(text);
+	mo.wk_on = false;
+	text = wakeup_plain(&mo);
+	ok(text && !text[0], "no --wakeup: no line");
+	free(text);
+	rtm_session_opts_release(&mo.m);
+out:
+	rtm_wakeup_snap_free(s);
+	json_decref(doc);
+}
+
 int main(void)
 {
 	levels();
@@ -428,5 +583,7 @@ int main(void)
 	plain_irqs();
 	io_layouts();
 	io_line();
+	wakeup_layouts();
+	wakeup_rows();
 	return tap_done();
 }
