@@ -15,7 +15,7 @@ trap 'rm -rf "$out"' EXIT
 "$RTMEASURE" --version >/dev/null
 # LeakSanitizer cannot run under ptrace: off for this run of a sanitizer build
 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
-	strace -f -qq -e trace=clock_nanosleep -o "$out/st" \
+	strace -f -qq -e trace=clock_nanosleep,execve -o "$out/st" \
 	"$RTMEASURE" cyclic -a 0 -i 1ms -D 3s -q -o "$out/r" >/dev/null 2>"$out/err" ||
 	fail "cyclic under strace exited $? ($(cat "$out/err"))"
 # "PID clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, {tv_sec=S, tv_nsec=N}, ..."
@@ -23,9 +23,10 @@ awk '/TIMER_ABSTIME/ {
 	match($0, /tv_sec=[0-9]+/); s = substr($0, RSTART + 7, RLENGTH - 7)
 	match($0, /tv_nsec=[0-9]+/); n = substr($0, RSTART + 8, RLENGTH - 8)
 	printf "%s %.0f\n", $1, s * 1000000000 + n }' "$out/st" >"$out/deadlines"
-# the probe is the thread with the most sleeps; the main thread the process itself
+# the probe is the thread with the most sleeps; the main thread the process itself, the one
+# that ran execve (which thread sleeps first is a race)
 probe=$(cut -d' ' -f1 "$out/deadlines" | sort | uniq -c | sort -rn | awk 'NR == 1 { print $2 }')
-main=$(head -1 "$out/st" | cut -d' ' -f1)
+main=$(awk '/ execve\(/ { print $1; exit }' "$out/st")
 [ "$probe" != "$main" ] || fail "the probe's sleeps were not told apart from the main thread's"
 np=$(awk -v p="$probe" '$1 == p' "$out/deadlines" | wc -l)
 nm=$(awk -v p="$main" '$1 == p' "$out/deadlines" | wc -l)

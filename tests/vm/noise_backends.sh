@@ -31,7 +31,9 @@ trap 'rm -rf "$tmp"' EXIT
 	>"$tmp/stdout" 2>"$tmp/stderr"
 rc=$?
 cat "$tmp/stderr" "$tmp/stdout"
-[ "$rc" -eq 0 ] || fail "the guest run failed (boot exited $rc)"
+# a failed guest run: its console's last lines (boot stage, the script's last words) first
+[ "$rc" -eq 0 ] || { tail -n 40 "$tmp/lab/qemu.log" 2>/dev/null | sed 's/^/guest: /'
+	fail "the guest run failed (boot exited $rc)"; }
 o=$tmp/lab/out
 
 [ "$(cat "$o/rc-hw")" = 0 ] || fail "--backend hwlat exited $(cat "$o/rc-hw")"
