@@ -113,6 +113,6 @@ ok $? "no program of the monitor's left after it exits ($(echo $left))"
 # --once: the panel's lines in its one block, the programs gone after
 run_cmd monitor --wakeup --once -a 0 --refresh 500ms
 [ "$rc" -eq 0 ] && [ "$(echo "$out" | grep -c '^-- ')" = 1 ] &&
-	echo "$out" | grep -Eq '^wakeup (.* pid [0-9]+ .*: [0-9]+ wake-ups, |no wake-up of)'
+	echo "$out" | grep -Eq '^wakeup .* pid [0-9]+ .*: [0-9]+ wake-ups, |^wakeup: no wake-up of'
 ok $? "--once: the tasks' lines in its block ($rc: $(echo "$err" | head -1))"
 done_testing
