@@ -80,6 +80,10 @@ static int configure(struct rtm_wakeup *w, const struct rtm_wakeup_opts *o)
 	struct rtm_wakeup_bpf *skel = w->skel;
 	int ret;
 
+	skel->rodata->sel_mode = (__u32)o->sel;
+	skel->rodata->sel_policies = o->policies;
+	skel->rodata->sel_pid = (__u32)o->pid;
+	skel->rodata->wake_mask = RTM_WAKEUP_WAKE_SLOTS - 1;
 	memcpy((char *)skel->rodata->sel_comm, o->comm, RTM_WK_COMM_LEN);
 	skel->rodata->above_ns = o->above_ns;
 	skel->rodata->nr_cpus = (__u32)w->ncpus;
@@ -103,20 +107,6 @@ static int configure(struct rtm_wakeup *w, const struct rtm_wakeup_opts *o)
 	if (!ret)
 		ret = bpf_map__set_max_entries(skel->maps.causes, ring_size(w->ncpus));
 	return ret;
-}
-
-/* What every program reads first (wakeup_maps.h, struct rtm_wk_hot), once they are loaded. */
-static int set_hot(struct rtm_wakeup *w, const struct rtm_wakeup_opts *o)
-{
-	struct rtm_wk_hot h = {
-		.sel_mode = o->sel,
-		.sel_policies = o->policies,
-		.sel_pid = (__u32)o->pid,
-		.wake_mask = RTM_WAKEUP_WAKE_SLOTS - 1,
-	};
-	__u32 zero = 0;
-
-	return bpf_map_update_elem(bpf_map__fd(w->skel->maps.hot), &zero, &h, BPF_ANY) ? -errno : 0;
 }
 
 static int map_memory(struct rtm_wakeup *w)
@@ -193,8 +183,6 @@ struct rtm_wakeup *rtm_wakeup_create(const struct rtm_wakeup_opts *o, struct rtm
 	ret = configure(w, o);
 	if (!ret)
 		ret = rtm_wakeup_bpf__load(w->skel);
-	if (!ret)
-		ret = set_hot(w, o);
 	if (ret) {
 		load_error(ret, err);
 		goto fail;

@@ -13,7 +13,7 @@
 /* CPUs the -a bitmap covers; a CPU above it is never selected */
 #define RTM_WK_MAX_CPUS		4096
 
-/* Which tasks are measured (rtm_wk_hot.sel_mode). */
+/* Which tasks are measured (wakeup.bpf.c's sel_mode). */
 enum rtm_wk_sel {
 	RTM_WK_SEL_POLICY,	/* tasks whose policy bit is in sel_policies */
 	RTM_WK_SEL_PID,		/* the threads of process sel_pid, or thread sel_pid */
@@ -89,6 +89,17 @@ struct rtm_wk_cpu {
 	__u64 causes_sent;	/* waits over the bound sent with their cause */
 	__u64 causes_limited;	/* not sent: over the rate (RTM_WK_CAUSE_RATE) */
 	__u64 causes_full;	/* not sent: the ring buffer was full */
+	__u64 pad[3];		/* a whole number of cache lines: no line shared by two CPUs */
+};
+
+/* The longest run of another task on a CPU while a selected task waited there. */
+struct rtm_wk_top {
+	__u64 start_ns, end_ns;	/* end_ns 0: none */
+	__u64 own_ns;		/* its own time in it, less the handlers' */
+	__u32 pid;
+	__s32 policy, prio;
+	__u32 pad;
+	char comm[RTM_WK_COMM_LEN];
 };
 
 /*
@@ -102,20 +113,33 @@ struct rtm_wk_wake {
 	__u64 irq0_ns;		/* the target CPU's handler times then (rtm_wk_cstate) */
 	__u64 softirq0_ns;
 	__u32 pid;
-	__u32 target_cpu;
+	__u32 target_cpu;	/* the CPU it waits on: its CPU at the wake-up, then its migrations' */
 	__u32 waker_cpu;
 	__s32 policy, prio;	/* the task's at its wake-up: its switch-in reads nothing */
-	__u32 pad;
+	__u32 woken_cpu;	/* its CPU at the wake-up */
+	struct rtm_wk_top moved;	/* the longest on the CPUs it left while it waited */
 };
 
+/* Counters of a CPU's filter of pending wake-ups (struct rtm_wk_cstate), a power of two. */
+#define RTM_WK_FILTER_BITS	6
+#define RTM_WK_FILTER_LEN	(1u << RTM_WK_FILTER_BITS)
+
 /*
- * What each CPU's programs keep while a selected task waits there: how many
- * wait, the handlers' time (counted only then), the longest other task's run.
- * Written by that CPU's programs, but nwait and since also by wakers elsewhere.
+ * What each CPU's programs keep, in the map "cstate" indexed by CPU number
+ * (mapped to pages, so each CPU's entry starts on its own cache line): how
+ * many selected tasks wait on it and which (a counting filter of them), the
+ * handlers' time (counted only while one waits), the longest other task's
+ * run. sched_switch reads nwait and returns while it is 0 (most of the time);
+ * while one waits, it looks a task up in "wakes" (a line far away, one of many)
+ * only when the task's counter in filter is not 0: most switches are of other
+ * tasks. Written by that CPU's programs, and by a waker elsewhere (the stamp of
+ * a task woken onto this CPU) and a migration (the stamp moves with its task):
+ * the selection itself is in the programs' read-only data (wakeup.bpf.c).
  */
 struct rtm_wk_cstate {
 	__s64 nwait;		/* selected tasks woken onto this CPU, not yet run */
 	__u64 since_ns;		/* when nwait last rose from 0 */
+	__u32 filter[RTM_WK_FILTER_LEN];	/* per rtm_wk_filter_of() */
 	__u64 irq_ns;		/* hard interrupt handlers' time, summed */
 	__u64 softirq_ns;	/* softirq handlers' time (less hard interrupts), summed */
 	__u64 irq_t0;		/* entry of the running handler; 0: none counted */
@@ -123,36 +147,12 @@ struct rtm_wk_cstate {
 	__u64 softirq_irq0;	/* irq_ns at softirq entry */
 	__u64 curr_start_ns;	/* when the running task was switched in (while nwait) */
 	__u64 curr_h0_ns;	/* irq_ns + softirq_ns then */
-	/* the longest run of another task since since_ns */
-	__u64 top_start_ns, top_end_ns, top_own_ns;
-	__u32 top_pid;
-	__s32 top_policy, top_prio;
-	__u32 pad2;
-	char top_comm[RTM_WK_COMM_LEN];
+	__u64 curr_task;	/* that task (its address); 0: not known */
+	struct rtm_wk_top top;	/* the longest run of another task since since_ns */
 	__u64 idle_task;	/* this CPU's idle task, once seen: never a culprit */
 	/* the cause records' token bucket: credit in ns, one record costs ns_per_cause */
 	__u64 tb_credit_ns, tb_last_ns;
-};
-
-
-/* Counters of the filter of pending wake-ups (struct rtm_wk_hot), a power of two. */
-#define RTM_WK_FILTER_BITS	6
-#define RTM_WK_FILTER_LEN	(1u << RTM_WK_FILTER_BITS)
-
-/*
- * What every program reads first, in the one entry of the map "hot": whether
- * a selected task waits anywhere, and whether a task woken is selected. While
- * one waits, sched_switch looks a task up in "wakes" (a line far away, one
- * of many) only when its counter in "filter", a counting filter of the
- * stamped tasks (wakeup_record.h), is not 0: most switches are of other tasks.
- */
-struct rtm_wk_hot {
-	__s64 pending;		/* wake-ups stamped and not yet ended: 0, nothing to do */
-	__u32 sel_mode;		/* enum rtm_wk_sel */
-	__u32 sel_policies;	/* RTM_WK_SEL_POLICY: the SCHED_* bits selected */
-	__u32 sel_pid;		/* RTM_WK_SEL_PID: the process or thread */
-	__u32 wake_mask;	/* the slots of "wakes", less one (a power of two) */
-	__u32 filter[RTM_WK_FILTER_LEN];	/* stamped tasks per rtm_wk_filter_of() */
+	__u64 pad[4];		/* a whole number of cache lines */
 };
 
 /* One task's figures, in the hash map "tasks" keyed by thread id. */
@@ -169,5 +169,9 @@ struct rtm_wk_task {
 	__u32 pad;
 	char comm[RTM_WK_COMM_LEN];
 };
+
+/* Each CPU's entry on lines of its own (the maps are mapped to pages: page-aligned). */
+_Static_assert(sizeof(struct rtm_wk_cpu) % 64 == 0, "struct rtm_wk_cpu: whole cache lines");
+_Static_assert(sizeof(struct rtm_wk_cstate) % 64 == 0, "struct rtm_wk_cstate: whole cache lines");
 
 #endif

@@ -108,15 +108,15 @@ static __always_inline __u32 rtm_wk_filter_of(__u64 task)
  * A stamp of @task enters the filter (before it is written) or leaves it
  * (after it is emptied): while it is in "wakes", its counter is not 0.
  */
-static __always_inline void rtm_wk_filter_add(struct rtm_wk_hot *h, __u64 task, __s32 n)
+static __always_inline void rtm_wk_filter_add(__u32 *filter, __u64 task, __s32 n)
 {
-	__sync_fetch_and_add(&h->filter[rtm_wk_filter_of(task)], (__u32)n);
+	__sync_fetch_and_add(&filter[rtm_wk_filter_of(task)], (__u32)n);
 }
 
 /* 0: @task has no stamp in "wakes" (no need to look); 1: it may have. */
-static __always_inline int rtm_wk_filter_may(const struct rtm_wk_hot *h, __u64 task)
+static __always_inline int rtm_wk_filter_may(const __u32 *filter, __u64 task)
 {
-	return h->filter[rtm_wk_filter_of(task)] != 0;
+	return filter[rtm_wk_filter_of(task)] != 0;
 }
 
 /*
