@@ -229,7 +229,10 @@ int rtm_mon_wakeup_prepare(struct rtm_mon *mo);
 /* The programs loaded and attached; -1 with @err set (wakeup's words). */
 int rtm_mon_wakeup_start(struct rtm_mon *mo, struct rtm_error *err);
 void rtm_mon_wakeup_poll(struct rtm_mon *mo);
-/* Fresh tasks: the programs' table copied into mo->wk_snap, the worst first. */
+/*
+ * Fresh tasks: the programs' table copied into mo->wk_snap, the worst first;
+ * with --prometheus (mo->live) sections.wakeup of the live page from them.
+ */
 void rtm_mon_wakeup_refresh(struct rtm_mon *mo);
 /* @s's tasks less those of process @tgid (the monitor's own threads), sorted by max. */
 void rtm_mon_wakeup_others(struct rtm_wakeup_snap *s, int tgid);
