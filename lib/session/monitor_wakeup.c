@@ -14,8 +14,9 @@
  * With -o the result gets sections.wakeup as wakeup writes it, the census of
  * the waits over the bound with it (again without this process's threads; the
  * counts over all CPUs, lost and above, are the programs' own and keep them);
- * so does, with --prometheus, the live result at each refresh, whose page then
- * has the tasks' series as export gives them.
+ * so does a snapshot (the s key), from a fresh copy, and with --prometheus the
+ * live result at each refresh, whose page then has the tasks' series as export
+ * gives them.
  */
 #include <errno.h>
 #include <string.h>
@@ -116,6 +117,24 @@ void rtm_mon_wakeup_refresh(struct rtm_mon *mo)
 		read_tasks(mo);
 	if (mo->live && mo->wk_snap)	/* --prometheus: the tasks' series of the next pages */
 		put_section(mo, mo->live);
+}
+
+int rtm_mon_wakeup_snapshot(struct rtm_mon *mo, struct rtm_result *r, struct rtm_error *err)
+{
+	int ret;
+
+	if (!mo->wk_snap)
+		return 0;
+	if (mo->wk) {	/* the programs go on: a fresh copy, as a refresh takes it */
+		rtm_wakeup_poll(mo->wk, 0);
+		ret = read_tasks(mo);
+		if (ret)
+			return rtm_error_setn(err, ret, "cannot read the wake-up maps: %s",
+					      strerror(-ret));
+	}
+	if (put_section(mo, r))
+		return rtm_error_setn(err, -ENOMEM, "out of memory");
+	return 0;
 }
 
 int rtm_mon_wakeup_finish(struct rtm_mon *mo, struct rtm_result *r, struct rtm_error *err)

@@ -6,7 +6,7 @@
  * CPU table's columns at 40 to 200 columns, the spike causes recorded in
  * tests/data/spikes broken at words, the plain form's IRQ line, the panels
  * of --io and --wakeup from recorded results, and --wakeup's tasks in the live
- * page's result.
+ * page's result and in a snapshot.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -635,14 +635,16 @@ static char *export_page(const struct rtm_result *r)
 /*
  * monitor --wakeup's tasks (the recorded ones, as wakeup_rows has them) where
  * -o has them: in the live result of --prometheus at each refresh, whose page
- * then has export's tasks' series beside the timer probe's CPU, marked
- * beside_probe as -o marks them.
+ * then has export's tasks' series beside the timer probe's CPU, and in a
+ * snapshot (the s key), marked beside_probe as -o marks them.
  */
 static void wakeup_results(void)
 {
 	const char *data = getenv("RTM_TESTDATA") ? getenv("RTM_TESTDATA") : "tests/data";
-	char path[4096], *live, *exp, *a, *b;
+	char path[4096], tmp[4096], *live, *exp, *a, *b;
 	struct rtm_wakeup_snap *s = rtm_wakeup_snap_alloc(2, 32);
+	struct rtm_error err = { "" };
+	struct rtm_result *snap;
 	const json_t *tasks, *sec;
 	struct rtm_mon mo;
 	json_t *doc;
@@ -653,7 +655,8 @@ static void wakeup_results(void)
 	tasks = json_object_get(json_object_get(json_object_get(doc, "sections"), "wakeup"),
 				"tasks");
 	n = json_array_size(tasks);
-	if (!ok(s && n == 7, "the recorded tasks (%zu)", n))
+	snprintf(tmp, sizeof(tmp), "%s/rtm-dashfmt-XXXXXX", getenv("TMPDIR") ?: "/tmp");
+	if (!ok(s && n == 7 && mkdtemp(tmp), "the recorded tasks (%zu), a folder", n))
 		goto out;
 	for (i = 0; i < n; i++)
 		wk_task_of(json_array_get(tasks, i), &s->tasks[i]);
@@ -690,6 +693,22 @@ static void wakeup_results(void)
 	free(live);
 	free(exp);
 
+	/* the s key: a snapshot with the tasks, which loads as a result */
+	mo.m.out.outdir = tmp;
+	rtm_mon_save_snapshot(&mo);
+	snprintf(path, sizeof(path), "%s/snapshot-001", tmp);
+	snap = rtm_result_load(path, &err);
+	sec = snap ? json_object_get(snap->sections, "wakeup") : NULL;
+	ok(!strncmp(mo.message, "saved ", 6) && json_is_true(json_object_get(sec, "beside_probe")) &&
+	   json_array_size(json_object_get(sec, "tasks")) == 5 &&
+	   !strcmp(json_string_value(json_object_get(json_array_get(json_object_get(sec, "tasks"),
+	   1), "comm")) ?: "", "cyclictest"), "a snapshot has sections.wakeup as -o (%s%s)",
+	   mo.message, err.msg);
+	rtm_result_free(snap);
+	snprintf(path, sizeof(path), "rm -rf '%s'", tmp);
+	if (system(path))
+		diag("cannot remove %s", tmp);
+	mo.m.out.outdir = NULL;
 	rtm_result_free(mo.live);
 	rtm_session_opts_release(&mo.m);
 out:
