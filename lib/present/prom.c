@@ -622,6 +622,13 @@ static uint64_t unplaced(const struct rtm_result *r, int cpu, uint64_t *above_ns
 	return rtm_result_unplaced_cpu(r, cpu);
 }
 
+void rtm_prom_run_wakeup(struct rtm_prom_run *run, const struct rtm_result *r)
+{
+	run->wakeup = json_object_get(r->sections, "wakeup");
+	/* monitor --wakeup: the tasks beside the timer probe, the CPUs the probe's */
+	run->probe_cpus = json_is_true(json_object_get(run->wakeup, "beside_probe"));
+}
+
 int rtm_prom_of_result(struct rtm_prom_result *pr, const struct rtm_result *r)
 {
 	const json_t *irq = json_object_get(r->sections, "irq");
@@ -639,9 +646,7 @@ int rtm_prom_of_result(struct rtm_prom_result *pr, const struct rtm_result *r)
 	 * timerlat) probe="timerlat", rtmeasure wakeup's (the box's own tasks, no
 	 * probe of rtmeasure) probe="wakeup"
 	 */
-	run->wakeup = json_object_get(r->sections, "wakeup");
-	/* monitor --wakeup: the tasks beside the timer probe, the CPUs the probe's */
-	run->probe_cpus = json_is_true(json_object_get(run->wakeup, "beside_probe"));
+	rtm_prom_run_wakeup(run, r);
 	rtm_prom_target_from_sysinfo(&pr->t, r->sysinfo,
 				     run->wakeup && !run->probe_cpus ? "wakeup" :
 				     !r->ncpus && json_object_get(r->sections,

@@ -142,6 +142,13 @@ int rtm_prom_write(FILE *f, enum rtm_prom_format fmt, const struct rtm_prom_targ
 int rtm_prom_write_result(FILE *f, enum rtm_prom_format fmt, const struct rtm_result *r,
 			  struct rtm_error *err);
 
+/*
+ * @run's wakeup and probe_cpus from @r's sections.wakeup (NULL without one), the
+ * one rule for both: export's page of a result and the live page of monitor
+ * --wakeup, whose result carries the tasks beside the timer probe's CPUs.
+ */
+void rtm_prom_run_wakeup(struct rtm_prom_run *run, const struct rtm_result *r);
+
 /* A result reduced to what rtm_prom_write() takes (rtm_prom_of_result()). */
 struct rtm_prom_result {
 	struct rtm_prom_target t;	/* the result's host, kernel, probe, start */

@@ -197,6 +197,7 @@ void rtm_promlive_timer(struct rtm_promlive *mp, struct rtm_cyclic *c,
 		run.disturbed = &d;
 		run.disturb_known = 1u << RTM_DISTURB_SHARED_CPUS | 1u << RTM_DISTURB_HYPERVISOR |
 				    1u << RTM_DISTURB_EMULATED;
+		rtm_prom_run_wakeup(&run, r);	/* monitor --wakeup: the tasks' series */
 	}
 	rtm_promhttp_publish(mp->srv, mp->cpus, n, &run);
 	json_decref(irqsec);

@@ -33,8 +33,9 @@ int rtm_promlive_start(const struct rtm_session_opts *o, const json_t *sysinfo,
 /*
  * New figures for the scrapes at each interval boundary: the timer session's,
  * and with @irq the run's interrupt counts (one /proc/interrupts read a
- * boundary) and handler times, with @r its captured spikes, with @st the timer
- * IRQ split; each may be NULL.
+ * boundary) and handler times, with @r its captured spikes (and the box's
+ * tasks of its sections.wakeup, monitor --wakeup), with @st the timer IRQ
+ * split; each may be NULL.
  */
 void rtm_promlive_timer(struct rtm_promlive *mp, struct rtm_cyclic *c,
 			struct rtm_session_irq *irq, const struct rtm_result *r,

@@ -273,31 +273,40 @@ static struct rtm_result *mon_result(const struct rtm_mon *mo)
 	return r;
 }
 
-static struct rtm_result *snapshot_result(struct rtm_mon *mo)
+/* The figures so far as a result; NULL with @err set. */
+static struct rtm_result *snapshot_result(struct rtm_mon *mo, struct rtm_error *err)
 {
 	struct rtm_result *r = mon_result(mo);
 	int i;
 
-	if (!r)
+	if (!r) {
+		rtm_error_set(err, "out of memory");
 		return NULL;
+	}
 	r->duration_ns = rtm_clock_ns(CLOCK_MONOTONIC) - mo->start_ns;
 	for (i = 0; i < mo->n; i++) {
 		struct rtm_result_cpu *rc = rtm_result_add_cpu(r, mo->cpus[i].cpu, true, 0);
 		struct rtm_probe_cpu_snap snap;
 
 		if (!rc) {
+			rtm_error_set(err, "out of memory");
 			rtm_result_free(r);
 			return NULL;
 		}
 		rtm_probe_timer_snapshot(mo->p, i, &snap, rc->raw, rc->corrected);
 		rc->overruns = snap.overruns;
 	}
+	if (rtm_mon_wakeup_snapshot(mo, r, err)) {	/* --wakeup: the tasks, as -o has them */
+		rtm_result_free(r);
+		return NULL;
+	}
 	return r;
 }
 
 void rtm_mon_save_snapshot(struct rtm_mon *mo)
 {
-	struct rtm_result *r = snapshot_result(mo);
+	struct rtm_error err = { "" };
+	struct rtm_result *r = snapshot_result(mo, &err);
 	char dir[PATH_MAX], name[64];
 	time_t now = time(NULL);
 	struct tm tm;
@@ -314,8 +323,10 @@ void rtm_mon_save_snapshot(struct rtm_mon *mo)
 	else
 		snprintf(dir, sizeof(dir), "%s", name);
 	/* a symlink planted at snapshot-NNN is refused, not followed */
-	if (!r || rtm_dir_make(mo->m.out.outdir ? mo->m.out.outdir : ".", name) ||
-	    rtm_session_save_results(&mo->m, r, dir))
+	if (!r)
+		snprintf(mo->message, sizeof(mo->message), "could not save %s: %s", dir, err.msg);
+	else if (rtm_dir_make(mo->m.out.outdir ? mo->m.out.outdir : ".", name) ||
+		 rtm_session_save_results(&mo->m, r, dir))
 		snprintf(mo->message, sizeof(mo->message), "could not save %s", dir);
 	else
 		snprintf(mo->message, sizeof(mo->message), "saved %s/", dir);

@@ -229,10 +229,19 @@ int rtm_mon_wakeup_prepare(struct rtm_mon *mo);
 /* The programs loaded and attached; -1 with @err set (wakeup's words). */
 int rtm_mon_wakeup_start(struct rtm_mon *mo, struct rtm_error *err);
 void rtm_mon_wakeup_poll(struct rtm_mon *mo);
-/* Fresh tasks: the programs' table copied into mo->wk_snap, the worst first. */
+/*
+ * Fresh tasks: the programs' table copied into mo->wk_snap, the worst first;
+ * with --prometheus (mo->live) sections.wakeup of the live page from them.
+ */
 void rtm_mon_wakeup_refresh(struct rtm_mon *mo);
 /* @s's tasks less those of process @tgid (the monitor's own threads), sorted by max. */
 void rtm_mon_wakeup_others(struct rtm_wakeup_snap *s, int tgid);
+/*
+ * A snapshot (the s key): sections.wakeup (with its census) into @r as -o saves
+ * it, from a fresh copy while the programs run (else mo->wk_snap as it is); 0
+ * without --wakeup, -errno with @err set.
+ */
+int rtm_mon_wakeup_snapshot(struct rtm_mon *mo, struct rtm_result *r, struct rtm_error *err);
 /* -o at the end: sections.wakeup (with its census) into @r. */
 int rtm_mon_wakeup_finish(struct rtm_mon *mo, struct rtm_result *r, struct rtm_error *err);
 void rtm_mon_wakeup_free(struct rtm_mon *mo);

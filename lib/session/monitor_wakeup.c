@@ -13,7 +13,10 @@
  * sorted by their longest wait: the panel lib/present/dashboard_wakeup.c draws.
  * With -o the result gets sections.wakeup as wakeup writes it, the census of
  * the waits over the bound with it (again without this process's threads; the
- * counts over all CPUs, lost and above, are the programs' own and keep them).
+ * counts over all CPUs, lost and above, are the programs' own and keep them);
+ * so does a snapshot (the s key), from a fresh copy, and with --prometheus the
+ * live result at each refresh, whose page then has the tasks' series as export
+ * gives them.
  */
 #include <errno.h>
 #include <string.h>
@@ -95,15 +98,47 @@ static int read_tasks(struct rtm_mon *mo)
 	return ret;
 }
 
+/* sections.wakeup of mo->wk_snap's tasks into @r, as wakeup writes it; 0 or -ENOMEM. */
+static int put_section(const struct rtm_mon *mo, struct rtm_result *r)
+{
+	json_t *sec = rtm_wakeup_section(&mo->wk_sel, mo->wk_snap, RTM_WAKEUP_TOP, mo->wk_census);
+
+	if (!sec)
+		return -ENOMEM;
+	/* the result's CPUs are the timer probe's: report and export say so */
+	json_object_set_new(sec, "beside_probe", json_true());
+	json_object_set_new(r->sections, "wakeup", sec);
+	return 0;
+}
+
 void rtm_mon_wakeup_refresh(struct rtm_mon *mo)
 {
 	if (mo->wk)
 		read_tasks(mo);
+	if (mo->live && mo->wk_snap)	/* --prometheus: the tasks' series of the next pages */
+		put_section(mo, mo->live);
+}
+
+int rtm_mon_wakeup_snapshot(struct rtm_mon *mo, struct rtm_result *r, struct rtm_error *err)
+{
+	int ret;
+
+	if (!mo->wk_snap)
+		return 0;
+	if (mo->wk) {	/* the programs go on: a fresh copy, as a refresh takes it */
+		rtm_wakeup_poll(mo->wk, 0);
+		ret = read_tasks(mo);
+		if (ret)
+			return rtm_error_setn(err, ret, "cannot read the wake-up maps: %s",
+					      strerror(-ret));
+	}
+	if (put_section(mo, r))
+		return rtm_error_setn(err, -ENOMEM, "out of memory");
+	return 0;
 }
 
 int rtm_mon_wakeup_finish(struct rtm_mon *mo, struct rtm_result *r, struct rtm_error *err)
 {
-	json_t *sec;
 	int ret;
 
 	if (!mo->wk)
@@ -113,12 +148,8 @@ int rtm_mon_wakeup_finish(struct rtm_mon *mo, struct rtm_result *r, struct rtm_e
 	ret = read_tasks(mo);
 	if (ret)
 		return rtm_error_setn(err, ret, "cannot read the wake-up maps: %s", strerror(-ret));
-	sec = rtm_wakeup_section(&mo->wk_sel, mo->wk_snap, RTM_WAKEUP_TOP, mo->wk_census);
-	if (!sec)
+	if (put_section(mo, r))
 		return rtm_error_setn(err, -ENOMEM, "out of memory");
-	/* the result's CPUs are the timer probe's: report and export say so */
-	json_object_set_new(sec, "beside_probe", json_true());
-	json_object_set_new(r->sections, "wakeup", sec);
 	return 0;
 }
 

@@ -6,13 +6,16 @@
 # the monitor's own threads (the timer probe's rtm-probe/0 is FIFO, in the default selection).
 # The programs the monitor loaded are named rtm_wk_*, found by its own file descriptors (not
 # machine-wide: another wakeup may run), and none of them is left once it exits. --once gives
-# the panel's lines in its one block. No timing is judged.
+# the panel's lines in its one block. With --prometheus the live page has the task's series as
+# export of the -o result gives them (probe="timer", the CPU the timer probe's). No timing is
+# judged.
 . "$RTM_SRCDIR/tests/lib.sh"
 need_root
 need_jq
 [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] || skip "needs 2 CPUs (the task off the timer probe's)"
 command -v cyclictest >/dev/null || skip "cyclictest (rt-tests) not installed"
 command -v bpftool >/dev/null || skip "bpftool not installed (it names the loaded programs)"
+command -v curl >/dev/null || skip "curl not installed (it scrapes the live page)"
 grep -q '^#define RTM_HAVE_BPF 1' "$RTM_BUILDDIR/config.h" ||
 	skip "rtmeasure built without BPF (clang, libbpf-dev, bpftool)"
 measure_lock "$@"
@@ -25,7 +28,8 @@ ctname=ctmonwk$$
 cp "$(command -v cyclictest)" "$t/$ctname" || fail "cannot copy cyclictest"
 
 # every real-time task (the default selection), the timer probe on CPU 0
-"$RTMEASURE" monitor --wakeup -a 0 --refresh 300ms -o "$t/m" >"$t/m.out" 2>"$t/m.err" &
+"$RTMEASURE" monitor --wakeup -a 0 --refresh 300ms --prometheus 0 -o "$t/m" >"$t/m.out" \
+	2>"$t/m.err" &
 mon=$!
 monpid=$mon
 blocks() { grep -c '^-- ' "$t/m.out"; }
@@ -57,6 +61,22 @@ ct=
 n0=$(blocks)
 for _ in $(seq 100); do [ "$(blocks)" -ge $((n0 + 2)) ] && break; sleep 0.1; done
 [ "$(blocks)" -ge $((n0 + 2)) ] || fail "no refresh in 10 s after the task's end"
+# the live page: the task's series once a refresh after its end is published
+port=$(sed -n 's/.*metrics for Prometheus at port \([0-9]*\),.*/\1/p' "$t/m.err")
+[ -n "$port" ] || fail "no port announced: $(cat "$t/m.err")"
+rows() {	# the task's wake-ups in the latest block
+	grep "^wakeup $ctname pid " "$t/m.out" | tail -1 | sed 's/.*: \([0-9]*\) wake-ups,.*/\1/'
+}
+wakeups=rtmeasure_task_wakeup_per_task_wakeups_total
+for _ in $(seq 100); do	# a bound, not a measurement
+	curl -s --max-time 2 "http://127.0.0.1:$port/metrics" >"$t/page" 2>/dev/null
+	grep -q "^$wakeups{.*comm=\"$ctname\".* $(rows)\$" "$t/page" && break
+	sleep 0.1
+done
+grep -q "^$wakeups{probe=\"timer\",.*comm=\"$ctname\".* $(rows)\$" "$t/page" &&
+	grep -q '^rtmeasure_wakeup_latency_seconds_count{cpu="0",probe="timer",' "$t/page" &&
+	! grep -q '^rtmeasure_task_wakeup_latency_seconds' "$t/page"
+ok $? "the live page: the task's $(rows) wake-ups beside CPU 0's timer probe, probe=\"timer\""
 kill -INT $mon
 wait $mon
 rc=$?
@@ -99,6 +119,14 @@ grep -q '^rtmeasure_wakeup_latency_seconds_count{cpu="0",probe="timer",' "$t/pro
 	grep -q "^rtmeasure_task_wakeup_per_task_wakeups_total{probe=\"timer\",.*comm=\"$ctname\".* $n\$" \
 		"$t/prom" && ! grep -q '^rtmeasure_task_wakeup_latency_seconds' "$t/prom"
 ok $? "export: CPU 0 the timer probe's, the task's $n wake-ups beside it"
+# the live page's tasks' series are export's: the same families, the task's lines the same
+fams() { grep -o '^rtmeasure_task_[a-z_]*' "$1" | sort -u; }
+diff <(fams "$t/page") <(fams "$t/prom") >"$t/fams.diff" &&
+	diff <(grep "^rtmeasure_task_.*comm=\"$ctname\"" "$t/page") \
+		<(grep "^rtmeasure_task_.*comm=\"$ctname\"" "$t/prom") >"$t/task.diff" &&
+	[ "$(fams "$t/prom" | wc -l)" -ge 4 ]
+ok $? "the live page's tasks' families and the task's series are export's ($(fams "$t/prom" |
+	wc -l) families)$(cat "$t/fams.diff" "$t/task.diff" 2>/dev/null | head -4 | tr '\n' ' ')"
 
 # nothing left loaded once it exited (the kernel frees them as the last reference goes)
 left=$ids

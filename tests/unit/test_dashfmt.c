@@ -4,8 +4,9 @@
  * sparklines (UTF-8 blocks and the ASCII ramp, log scale, clamping, buffer
  * limits), the screen layout from 80x24 down to too small, with many CPUs, the
  * CPU table's columns at 40 to 200 columns, the spike causes recorded in
- * tests/data/spikes broken at words, the plain form's IRQ line, and the panels
- * of --io and --wakeup from recorded results.
+ * tests/data/spikes broken at words, the plain form's IRQ line, the panels
+ * of --io and --wakeup from recorded results, and --wakeup's tasks in the live
+ * page's result and in a snapshot.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "core/units.h"
 #include "present/dashboard.h"
 #include "present/dashfmt.h"
+#include "present/prom.h"
 #include "session/monitor.h"
 #include "../tap.h"
 
@@ -572,6 +574,148 @@ out:
 	json_decref(doc);
 }
 
+/* The lines of @page that start with @prefix, in a string to free. */
+static char *lines_of(const char *page, const char *prefix)
+{
+	char *text = NULL;
+	size_t len = 0, n;
+	FILE *f = open_memstream(&text, &len);
+	const char *l;
+
+	if (!f)
+		return NULL;
+	for (l = page; l && *l; l += n + (l[n] == '\n')) {
+		n = strcspn(l, "\n");
+		if (!strncmp(l, prefix, strlen(prefix)))
+			fprintf(f, "%.*s\n", (int)n, l);
+	}
+	fclose(f);
+	return text;
+}
+
+/* The live page of @r as the monitor's --prometheus writes it: one CPU of the timer probe. */
+static char *live_page(const struct rtm_result *r)
+{
+	struct rtm_prom_run run = { .trace_lost = -1, .spikes_captured = -1 };
+	struct rtm_prom_target t;
+	struct rtm_prom_cpu cpu = { .cpu = 0 };
+	struct rtm_hist *h = rtm_hist_alloc();
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (f && h) {
+		rtm_hist_record(h, 5000);
+		rtm_prom_hist_from(&cpu.run, h, 0, 0);
+		rtm_prom_target_from_sysinfo(&t, r->sysinfo, "timer", 0);
+		rtm_prom_run_wakeup(&run, r);
+		rtm_prom_write(f, RTM_PROM_TEXT, &t, &cpu, 1, &run);
+	}
+	if (f)
+		fclose(f);
+	rtm_hist_free(h);
+	return text;
+}
+
+/* export --prometheus of @r, in a string to free. */
+static char *export_page(const struct rtm_result *r)
+{
+	struct rtm_error err = { "" };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (f) {
+		rtm_prom_write_result(f, RTM_PROM_TEXT, r, &err);
+		fclose(f);
+	}
+	return text;
+}
+
+/*
+ * monitor --wakeup's tasks (the recorded ones, as wakeup_rows has them) where
+ * -o has them: in the live result of --prometheus at each refresh, whose page
+ * then has export's tasks' series beside the timer probe's CPU, and in a
+ * snapshot (the s key), marked beside_probe as -o marks them.
+ */
+static void wakeup_results(void)
+{
+	const char *data = getenv("RTM_TESTDATA") ? getenv("RTM_TESTDATA") : "tests/data";
+	char path[4096], tmp[4096], *live, *exp, *a, *b;
+	struct rtm_wakeup_snap *s = rtm_wakeup_snap_alloc(2, 32);
+	struct rtm_error err = { "" };
+	struct rtm_result *snap;
+	const json_t *tasks, *sec;
+	struct rtm_mon mo;
+	json_t *doc;
+	size_t i, n;
+
+	snprintf(path, sizeof(path), "%s/results/vm-6.18-wakeup/result.json", data);
+	doc = json_load_file(path, 0, NULL);
+	tasks = json_object_get(json_object_get(json_object_get(doc, "sections"), "wakeup"),
+				"tasks");
+	n = json_array_size(tasks);
+	snprintf(tmp, sizeof(tmp), "%s/rtm-dashfmt-XXXXXX", getenv("TMPDIR") ?: "/tmp");
+	if (!ok(s && n == 7 && mkdtemp(tmp), "the recorded tasks (%zu), a folder", n))
+		goto out;
+	for (i = 0; i < n; i++)
+		wk_task_of(json_array_get(tasks, i), &s->tasks[i]);
+	s->ntasks = (uint32_t)n;
+	rtm_mon_wakeup_others(s, 23284);
+	rtm_mon_init(&mo);
+	mo.wk_on = true;
+	mo.wk_snap = s;
+	mo.wk_sel.above_ns = 100000;
+	mo.live = rtm_result_alloc("monitor");
+
+	/* --prometheus: the refresh puts the tasks in the live result */
+	rtm_mon_wakeup_refresh(&mo);
+	sec = mo.live ? json_object_get(mo.live->sections, "wakeup") : NULL;
+	ok(json_is_true(json_object_get(sec, "beside_probe")) &&
+	   json_array_size(json_object_get(sec, "tasks")) == 5 &&
+	   json_integer_value(json_object_get(sec, "above_ns")) == 100000,
+	   "a refresh: the live result's sections.wakeup, its 5 tasks beside the probe");
+	live = sec ? live_page(mo.live) : NULL;
+	exp = sec ? export_page(mo.live) : NULL;
+	a = live ? lines_of(live, "rtmeasure_task_") : NULL;
+	b = exp ? lines_of(exp, "rtmeasure_task_") : NULL;
+	ok(a && b && strstr(a, "rtmeasure_task_wakeup_per_task_wakeups_total{probe=\"timer\","
+	   "host=\"unknown\",kernel=\"unknown\",preempt_model=\"unknown\",comm=\"cyclictest\","
+	   "pid=\"22862\",tgid=\"22860\"} 4974\n") && !strcmp(a, b),
+	   "the live page: export's tasks' series, probe=\"timer\"");
+	ok(live && strstr(live, "\nrtmeasure_wakeup_latency_seconds_count{cpu=\"0\"") &&
+	   !strstr(live, "rtmeasure_task_wakeup_latency_seconds"),
+	   "its CPU the timer probe's, not the tasks' waits");
+	if (a)
+		diag("%.*s", (int)strcspn(a, "\n"), a);
+	free(a);
+	free(b);
+	free(live);
+	free(exp);
+
+	/* the s key: a snapshot with the tasks, which loads as a result */
+	mo.m.out.outdir = tmp;
+	rtm_mon_save_snapshot(&mo);
+	snprintf(path, sizeof(path), "%s/snapshot-001", tmp);
+	snap = rtm_result_load(path, &err);
+	sec = snap ? json_object_get(snap->sections, "wakeup") : NULL;
+	ok(!strncmp(mo.message, "saved ", 6) && json_is_true(json_object_get(sec, "beside_probe")) &&
+	   json_array_size(json_object_get(sec, "tasks")) == 5 &&
+	   !strcmp(json_string_value(json_object_get(json_array_get(json_object_get(sec, "tasks"),
+	   1), "comm")) ?: "", "cyclictest"), "a snapshot has sections.wakeup as -o (%s%s)",
+	   mo.message, err.msg);
+	rtm_result_free(snap);
+	snprintf(path, sizeof(path), "rm -rf '%s'", tmp);
+	if (system(path))
+		diag("cannot remove %s", tmp);
+	mo.m.out.outdir = NULL;
+	rtm_result_free(mo.live);
+	rtm_session_opts_release(&mo.m);
+out:
+	rtm_wakeup_snap_free(s);
+	json_decref(doc);
+}
+
 int main(void)
 {
 	levels();
@@ -585,5 +729,6 @@ int main(void)
 	io_line();
 	wakeup_layouts();
 	wakeup_rows();
+	wakeup_results();
 	return tap_done();
 }
