@@ -451,7 +451,7 @@ static void monitor_loop(struct rtm_dash *d, struct rtm_promlive *prom)
 	while (!quit && !*mo->m.stop && !rtm_probe_run_done(mo->run)) {
 		quit = !monitor_wait(d, next, &key);
 		rtm_probe_run_tick(mo->run);
-		rtm_promlive_timer(prom, mo->c, NULL, mo->live, mo->hold);
+		rtm_promlive_timer(prom, mo->c, NULL, mo->live, mo->hold, NULL);
 		rtm_mon_poll(mo);
 		now = rtm_clock_ns(CLOCK_MONOTONIC);
 		if (now >= next) {

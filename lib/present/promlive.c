@@ -14,6 +14,7 @@
 #include "present/promlive.h"
 #include "probe/cyclic.h"
 #include "probe/probe.h"
+#include "probe/timersplit.h"
 #include "result/disturb.h"
 #include "trace/stream.h"
 
@@ -153,7 +154,7 @@ static int64_t spikes(const struct rtm_result *r)
 
 void rtm_promlive_timer(struct rtm_promlive *mp, struct rtm_cyclic *c,
 			struct rtm_session_irq *irq, const struct rtm_result *r,
-			struct rtm_stream *st)
+			struct rtm_stream *st, struct rtm_timersplit *split)
 {
 	struct rtm_prom_run run = { .trace_lost = -1, .spikes_captured = -1 };
 	struct rtm_disturbances d;
@@ -191,7 +192,8 @@ void rtm_promlive_timer(struct rtm_promlive *mp, struct rtm_cyclic *c,
 	irqsec = rtm_session_irq_live(irq, &run.trace_lost);
 	run.irq = irqsec;
 	run.spikes_captured = spikes(r);
-	run.timer_irq = rtm_stream_timer_irq_live(st);	/* as drained so far (250 ms) */
+	/* as drained so far (250 ms), or the BPF maps as they read now */
+	run.timer_irq = split ? rtm_timersplit_to_json(split, NULL) : rtm_stream_timer_irq_live(st);
 	if (r) {	/* while measuring, only the kinds known so far: not how the run ends */
 		rtm_result_disturbances(r, &d);
 		run.disturbed = &d;
@@ -262,7 +264,7 @@ int rtm_promlive_serve(const struct rtm_session_opts *o, const json_t *sysinfo, 
 void rtm_promlive_publish(void *state, const struct rtm_session_live *live)
 {
 	if (live->c)
-		rtm_promlive_timer(state, live->c, live->irq, live->r, live->stream);
+		rtm_promlive_timer(state, live->c, live->irq, live->r, live->stream, live->split);
 	else	/* noise: its section through the probe seam */
 		rtm_promlive_probe(state, live->run, live->irq, live->stream);
 }

@@ -23,6 +23,7 @@ struct rtm_promlive;
 struct rtm_cyclic;
 struct rtm_stream;
 struct rtm_session_irq;
+struct rtm_timersplit;
 
 /*
  * The server of @o->prometheus, its port announced on @o's error stream; *@out
@@ -34,12 +35,13 @@ int rtm_promlive_start(const struct rtm_session_opts *o, const json_t *sysinfo,
  * New figures for the scrapes at each interval boundary: the timer session's,
  * and with @irq the run's interrupt counts (one /proc/interrupts read a
  * boundary) and handler times, with @r its captured spikes (and the box's
- * tasks of its sections.wakeup, monitor --wakeup), with @st the timer IRQ
+ * tasks of its sections.wakeup, monitor --wakeup), with @st (the stream, as
+ * drained) or @split (--bpf, its maps read at the boundary) the timer IRQ
  * split; each may be NULL.
  */
 void rtm_promlive_timer(struct rtm_promlive *mp, struct rtm_cyclic *c,
 			struct rtm_session_irq *irq, const struct rtm_result *r,
-			struct rtm_stream *st);
+			struct rtm_stream *st, struct rtm_timersplit *split);
 /*
  * The same for a probe that is not the timer session (noise): its section from
  * fresh snapshots (rtm_probe_ops.live_section) once per interval boundary.

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * timersplit.c - the timer IRQ split programs (timersplit.bpf.c) loaded through
- * their bpftool skeleton, read once at the end into sections.timer_irq.
+ * their bpftool skeleton, their maps read while the probe runs (the live line,
+ * the --prometheus page) and at the end into sections.timer_irq.
  *
- * The maps are mapped into memory (BPF_F_MMAPABLE) and read after the probe's
- * threads have stopped: the figures are exact. A build without clang, bpftool
- * or libbpf keeps this interface and says what configure did not find.
+ * The maps are mapped into memory (BPF_F_MMAPABLE). A read while the probe runs
+ * races the programs' writes: each histogram is made whole from its counters
+ * (rtm_wakeup_fill_hist()) and the count is the counters' sum, so a figure may
+ * lag by the sleep being counted, never contradict itself. Read after the probe's
+ * threads have stopped, the figures are exact. A build without clang, bpftool or
+ * libbpf keeps this interface and says what configure did not find.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -15,13 +19,49 @@
 
 #include "core/hist.h"
 #include "probe/timersplit.h"
+#include "probe/timersplit_maps.h"
 #include "probe/wakeup.h"
+
+void rtm_timersplit_cpu_of(const uint64_t *irq_counts, const struct rtm_ts_cpu *c, int cpu,
+			   bool ended, struct rtm_hist *h, struct rtm_timerirq_cpu *out)
+{
+	rtm_wakeup_fill_hist(irq_counts, &c->irq, h);
+	/* a start still armed when the programs are gone: its expiry never came */
+	*out = (struct rtm_timerirq_cpu){ .cpu = cpu, .matched = h->count,
+		.unmatched_starts = c->unmatched_starts + (ended && c->hrtimer != 0),
+		.unmatched_expires = c->unmatched_expires, .early = c->early, .delay = h };
+}
+
+json_t *rtm_timersplit_cpu_json(const uint64_t *irq_counts, const uint64_t *wake_counts,
+				const struct rtm_ts_cpu *c, int cpu, bool ended, struct rtm_hist *h)
+{
+	struct rtm_timerirq_cpu f;
+	json_t *irq, *wake;
+
+	rtm_timersplit_cpu_of(irq_counts, c, cpu, ended, h, &f);
+	irq = rtm_hist_to_json(h);
+	rtm_wakeup_fill_hist(wake_counts, &c->wake, h);
+	wake = rtm_hist_to_json(h);
+	if (!irq || !wake) {
+		json_decref(irq);
+		json_decref(wake);
+		return NULL;
+	}
+	return json_pack("{s:i, s:I, s:I, s:I, s:I, s:o, s:I, s:I, s:o, s:{s:I, s:I, s:I}}",
+			 "cpu", cpu, "count", (json_int_t)f.matched,
+			 "unmatched_starts", (json_int_t)f.unmatched_starts,
+			 "unmatched_expires", (json_int_t)f.unmatched_expires,
+			 "early", (json_int_t)f.early, "delay", irq,
+			 "woken", (json_int_t)h->count,
+			 "unswitched", (json_int_t)c->unswitched, "wake", wake,
+			 "max", "total_ns", (json_int_t)c->max_ns,
+			 "irq_ns", (json_int_t)c->max_irq_ns, "wake_ns", (json_int_t)c->max_wake_ns);
+}
 
 #ifdef RTM_HAVE_BPF
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "probe/timersplit_maps.h"
 #include "lib/probe/timersplit.skel.h"
 
 struct rtm_timersplit {
@@ -31,6 +71,11 @@ struct rtm_timersplit {
 	size_t counts_len;
 	struct rtm_ts_cpu *cpu;			/* the mapped per-CPU map */
 	size_t cpu_len;
+	bool ended;				/* detached: the figures are final */
+	/* the measured CPUs the maps cover, sized at the start: their figures as last read */
+	int nlive;
+	struct rtm_timerirq_cpu *live;
+	struct rtm_hist **delay;
 };
 
 /* libbpf's own messages would go to stderr: the caller gets one line instead */
@@ -81,7 +126,28 @@ static int configure(struct rtm_timersplit *ts, uint64_t wakeup_fn)
 	return ret;
 }
 
-struct rtm_timersplit *rtm_timersplit_create(uint64_t wakeup_fn, struct rtm_error *err)
+/* The live figures of the measured CPUs the maps cover, allocated once. */
+static int live_alloc(struct rtm_timersplit *ts, const struct rtm_cpulist *cpus)
+{
+	int i;
+
+	ts->live = calloc((size_t)(cpus->n ? cpus->n : 1), sizeof(*ts->live));
+	ts->delay = calloc((size_t)(cpus->n ? cpus->n : 1), sizeof(*ts->delay));
+	if (!ts->live || !ts->delay)
+		return -ENOMEM;
+	for (i = 0; i < cpus->n; i++) {
+		if (cpus->cpus[i] < 0 || cpus->cpus[i] >= ts->ncpus)
+			continue;
+		ts->delay[ts->nlive] = rtm_hist_alloc();
+		if (!ts->delay[ts->nlive])
+			return -ENOMEM;
+		ts->live[ts->nlive++].cpu = cpus->cpus[i];
+	}
+	return 0;
+}
+
+struct rtm_timersplit *rtm_timersplit_create(uint64_t wakeup_fn, const struct rtm_cpulist *cpus,
+					     struct rtm_error *err)
 {
 	struct rtm_timersplit *ts = calloc(1, sizeof(*ts));
 	int ret;
@@ -96,6 +162,11 @@ struct rtm_timersplit *rtm_timersplit_create(uint64_t wakeup_fn, struct rtm_erro
 		ret = ts->ncpus <= 0 ? ts->ncpus : -E2BIG;
 		rtm_error_set(err, "--bpf: cannot count the possible CPUs (/sys/devices/system/"
 			      "cpu/possible): %s", strerror(-ret));
+		goto fail;
+	}
+	ret = live_alloc(ts, cpus);
+	if (ret) {
+		rtm_error_set(err, "out of memory");
 		goto fail;
 	}
 	ts->skel = rtm_timersplit_bpf__open();
@@ -125,14 +196,22 @@ fail:
 
 void rtm_timersplit_detach(struct rtm_timersplit *ts)
 {
-	if (ts && ts->skel)
+	if (ts && ts->skel) {
 		rtm_timersplit_bpf__detach(ts->skel);
+		ts->ended = true;
+	}
 }
 
 void rtm_timersplit_destroy(struct rtm_timersplit *ts)
 {
+	int i;
+
 	if (!ts)
 		return;
+	for (i = 0; i < ts->nlive; i++)
+		rtm_hist_free(ts->delay[i]);
+	free(ts->delay);
+	free(ts->live);
 	if (ts->irq_counts)
 		munmap(ts->irq_counts, ts->counts_len);
 	if (ts->wake_counts)
@@ -143,39 +222,23 @@ void rtm_timersplit_destroy(struct rtm_timersplit *ts)
 	free(ts);
 }
 
-/* One CPU's entry of sections.timer_irq.cpus; NULL when out of memory. */
-static json_t *cpu_json(const struct rtm_timersplit *ts, int cpu, struct rtm_hist *h)
+void rtm_timersplit_line(struct rtm_timersplit *ts, char *buf, size_t len)
 {
-	const struct rtm_ts_cpu *c = &ts->cpu[cpu];
-	json_t *o, *irq, *wake;
+	int i, cpu;
 
-	rtm_wakeup_fill_hist(ts->irq_counts + (size_t)cpu * RTM_HIST_NCOUNTS, &c->irq, h);
-	irq = rtm_hist_to_json(h);
-	rtm_wakeup_fill_hist(ts->wake_counts + (size_t)cpu * RTM_HIST_NCOUNTS, &c->wake, h);
-	wake = rtm_hist_to_json(h);
-	if (!irq || !wake) {
-		json_decref(irq);
-		json_decref(wake);
-		return NULL;
+	for (i = 0; i < ts->nlive; i++) {
+		cpu = ts->live[i].cpu;
+		rtm_timersplit_cpu_of(ts->irq_counts + (size_t)cpu * RTM_HIST_NCOUNTS,
+				      &ts->cpu[cpu], cpu, ts->ended, ts->delay[i], &ts->live[i]);
 	}
-	o = json_pack("{s:i, s:I, s:I, s:I, s:I, s:o, s:I, s:I, s:o, s:{s:I, s:I, s:I}}",
-		      "cpu", cpu, "count", (json_int_t)c->irq.count,
-		      /* a start still armed: its expiry never came (as rtm_timerirq_end()) */
-		      "unmatched_starts", (json_int_t)(c->unmatched_starts + (c->hrtimer != 0)),
-		      "unmatched_expires", (json_int_t)c->unmatched_expires,
-		      "early", (json_int_t)c->early, "delay", irq,
-		      "woken", (json_int_t)c->wake.count,
-		      "unswitched", (json_int_t)c->unswitched, "wake", wake,
-		      "max", "total_ns", (json_int_t)c->max_ns, "irq_ns", (json_int_t)c->max_irq_ns,
-		      "wake_ns", (json_int_t)c->max_wake_ns);
-	return o;
+	rtm_timerirq_line_of(ts->live, ts->nlive, buf, len);	/* the tracefs path's line */
 }
 
 json_t *rtm_timersplit_to_json(const struct rtm_timersplit *ts, const struct rtm_cpulist *cpus)
 {
 	json_t *sec = json_object(), *arr = json_array(), *o;
 	struct rtm_hist *h = rtm_hist_alloc();
-	int i;
+	int i, n = cpus ? cpus->n : ts->nlive, cpu;
 
 	if (!sec || !arr || !h)
 		goto fail;
@@ -184,15 +247,19 @@ json_t *rtm_timersplit_to_json(const struct rtm_timersplit *ts, const struct rtm
 			    "switched in) of the probes' own hrtimers, counted in the kernel"));
 	json_object_set_new(sec, "backend", json_string("bpf"));
 	json_object_set(sec, "cpus", arr);
-	for (i = 0; i < cpus->n; i++) {
-		if (cpus->cpus[i] < 0 || cpus->cpus[i] >= ts->ncpus)
+	for (i = 0; i < n; i++) {
+		cpu = cpus ? cpus->cpus[i] : ts->live[i].cpu;
+		if (cpu < 0 || cpu >= ts->ncpus)
 			continue;
-		o = cpu_json(ts, cpus->cpus[i], h);
+		o = rtm_timersplit_cpu_json(ts->irq_counts + (size_t)cpu * RTM_HIST_NCOUNTS,
+					    ts->wake_counts + (size_t)cpu * RTM_HIST_NCOUNTS,
+					    &ts->cpu[cpu], cpu, ts->ended, h);
 		if (!o || json_array_append_new(arr, o))
 			goto fail;
 	}
 	json_object_set_new(sec, "trace_lost", json_integer(0));
-	json_object_set_new(sec, "complete", json_true());
+	/* while the programs run, a sleep may be half counted */
+	json_object_set_new(sec, "complete", json_boolean(ts->ended));
 	json_decref(arr);
 	rtm_hist_free(h);
 	return sec;
@@ -239,7 +306,8 @@ bool rtm_timersplit_usable(struct rtm_error *err)
 	return false;
 }
 
-struct rtm_timersplit *rtm_timersplit_create(uint64_t wakeup_fn, struct rtm_error *err)
+struct rtm_timersplit *rtm_timersplit_create(uint64_t wakeup_fn, const struct rtm_cpulist *cpus,
+					     struct rtm_error *err)
 {
 	rtm_timersplit_usable(err);
 	errno = ENOTSUP;
@@ -252,6 +320,11 @@ void rtm_timersplit_detach(struct rtm_timersplit *ts)
 
 void rtm_timersplit_destroy(struct rtm_timersplit *ts)
 {
+}
+
+void rtm_timersplit_line(struct rtm_timersplit *ts, char *buf, size_t len)
+{
+	buf[0] = '\0';
 }
 
 json_t *rtm_timersplit_to_json(const struct rtm_timersplit *ts, const struct rtm_cpulist *cpus)

@@ -19,9 +19,12 @@
 #include <jansson.h>
 
 #include "core/error.h"
+#include "core/hist.h"
 #include "core/units.h"
+#include "trace/timerirq.h"
 
 struct rtm_timersplit;
+struct rtm_ts_cpu;
 
 /*
  * Whether the programs can load here, checked without loading them: built
@@ -33,10 +36,12 @@ bool rtm_timersplit_usable(struct rtm_error *err);
 /*
  * Load and attach the programs for this process's probe threads (named
  * rtm-probe/N) sleeping on hrtimers with handler @wakeup_fn (hrtimer_wakeup's
- * address). Before the probe starts, so its first sleep is counted. NULL with
- * @err set (and errno) when they cannot load or attach.
+ * address), the CPUs @cpus measured (the live line's, its memory taken now).
+ * Before the probe starts, so its first sleep is counted. NULL with @err set
+ * (and errno) when they cannot load or attach.
  */
-struct rtm_timersplit *rtm_timersplit_create(uint64_t wakeup_fn, struct rtm_error *err);
+struct rtm_timersplit *rtm_timersplit_create(uint64_t wakeup_fn, const struct rtm_cpulist *cpus,
+					     struct rtm_error *err);
 
 /* Detach the programs (the figures stay readable) and free everything. */
 void rtm_timersplit_detach(struct rtm_timersplit *ts);
@@ -47,8 +52,36 @@ void rtm_timersplit_destroy(struct rtm_timersplit *ts);
  * tracefs path (per CPU count, unmatched_starts, unmatched_expires, early and
  * the delay histogram; trace_lost 0, complete), "backend": "bpf", and per CPU
  * the wake-up part ("wake", a histogram, "unswitched") and the split of the
- * longest sample ("max": total_ns, irq_ns, wake_ns). NULL when out of memory.
+ * longest sample ("max": total_ns, irq_ns, wake_ns). @cpus NULL: those given to
+ * rtm_timersplit_create(). While the programs run (the --prometheus page), the
+ * figures so far and "complete": false. NULL when out of memory.
  */
 json_t *rtm_timersplit_to_json(const struct rtm_timersplit *ts, const struct rtm_cpulist *cpus);
+
+/*
+ * The maps read now into the live line of the tracefs path (rtm_timerirq_line_of():
+ * "timer IRQ p99: CPU 0 2.1 us, CPU 1 - (1500 matched)"), while the probe runs or
+ * after; "" in a build without BPF.
+ */
+void rtm_timersplit_line(struct rtm_timersplit *ts, char *buf, size_t len);
+
+/*
+ * One CPU's figures from its entry @c and IRQ part counters @irq_counts as they
+ * read (pure: the unit tests feed recorded entries): the histogram into @h, the
+ * rest into @out as rtm_timerirq_cpus() gives the tracefs path's, @out->delay
+ * being @h and @out->matched its count. @ended: the programs are detached, a
+ * start still armed is one whose expiry never came (unmatched), as the tracefs
+ * path counts the starts pending when its trace ends.
+ */
+void rtm_timersplit_cpu_of(const uint64_t *irq_counts, const struct rtm_ts_cpu *c, int cpu,
+			   bool ended, struct rtm_hist *h, struct rtm_timerirq_cpu *out);
+
+/*
+ * The same CPU's entry of sections.timer_irq.cpus, its IRQ figures those of
+ * rtm_timersplit_cpu_of() (the live line and the result agree by construction),
+ * with @wake_counts the wake-up part's; @h is scratch. NULL when out of memory.
+ */
+json_t *rtm_timersplit_cpu_json(const uint64_t *irq_counts, const uint64_t *wake_counts,
+				const struct rtm_ts_cpu *c, int cpu, bool ended, struct rtm_hist *h);
 
 #endif

@@ -10,6 +10,10 @@
  * that asked for no tracing gets the BPF split by itself when it can load
  * (root, BTF, a build with BPF); when it cannot, such a run goes without a
  * split, as it did before, and --bpf makes that an error.
+ *
+ * Either path's figures so far show in the live lines and the progress lines
+ * by the same formatter (rtm_timerirq_line_of()): the BPF maps are read there,
+ * and at each interval boundary for the --prometheus page (promlive.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,6 +24,7 @@
 #include "probe/probe_timer.h"
 #include "probe/timersplit.h"
 #include "session/session_priv.h"
+#include "trace/stream.h"
 #include "trace/timerirq.h"
 
 /* Longer runs without --trace take the BPF split by themselves. */
@@ -97,7 +102,15 @@ void rtm_session_split_desc(const struct rtm_session_opts *m, char *buf, size_t 
 struct rtm_timersplit *rtm_session_split_start(const struct rtm_session_opts *m,
 					       struct rtm_error *err)
 {
-	return rtm_timersplit_create(m->trace.wakeup_fn, err);
+	return rtm_timersplit_create(m->trace.wakeup_fn, &m->probe.cpus, err);
+}
+
+void rtm_session_split_line(struct rtm_session *s, char *buf, size_t len)
+{
+	if (s->split)
+		rtm_timersplit_line(s->split, buf, len);
+	else
+		rtm_stream_timer_irq_line(s->stream, buf, len);
 }
 
 void rtm_session_split_finish(const struct rtm_session_opts *m, struct rtm_timersplit *ts,

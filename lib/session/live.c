@@ -69,8 +69,9 @@ static void live_top(struct rtm_session_live_lines *l, FILE *f, double elapsed, 
 		fprintf(f, "\r%.0f s", elapsed);
 }
 
+/* @tirq: the timer IRQ split's line, "" without one */
 static void live_timer(struct rtm_session_live_lines *l, FILE *f, struct rtm_cyclic *c,
-		       double elapsed, uint64_t dur_ns)
+		       const char *tirq, double elapsed, uint64_t dur_ns)
 {
 	struct rtm_cyclic_stats st[64];
 	int n, i;
@@ -98,6 +99,12 @@ static void live_timer(struct rtm_session_live_lines *l, FILE *f, struct rtm_cyc
 		fputc('\n', f);
 	}
 	l->nlines = n + 1;
+	if (tirq[0]) {
+		fputs(tirq, f);
+		fputs(l->cap_el, f);
+		fputc('\n', f);
+		l->nlines++;
+	}
 	fflush(f);
 }
 
@@ -122,12 +129,14 @@ static void live_noise(struct rtm_session_live_lines *l, FILE *f, struct rtm_str
 void rtm_session_live_show(struct rtm_session_live_lines *l, struct rtm_session *s, double el)
 {
 	uint64_t dur_ns = s->o->probe.duration_ns;
+	char tirq[RTM_SESSION_NOISE_LINE];
 
 	if (!l->on)
 		return;
 	rtm_probe_run_refresh(s->run);
+	rtm_session_split_line(s, tirq, sizeof(tirq));
 	if (s->c)
-		live_timer(l, s->o->outf, s->c, el, dur_ns);
+		live_timer(l, s->o->outf, s->c, tirq, el, dur_ns);
 	else
 		live_noise(l, s->o->outf, s->stream, s->run, el, dur_ns);
 }
@@ -145,7 +154,8 @@ void rtm_session_progress_init(struct rtm_session_progress *p, const struct rtm_
 
 /*
  * Progress when the output is not a terminal: one line on the error stream per
- * period (a minute) with the elapsed time and the worst wake-up so far.
+ * period (a minute) with the elapsed time and the worst wake-up so far, and with
+ * a timer IRQ split a second with its p99 per CPU so far (either path's).
  */
 void rtm_session_progress_show(struct rtm_session_progress *p, struct rtm_session *s,
 			       double elapsed)
@@ -181,4 +191,7 @@ void rtm_session_progress_show(struct rtm_session_progress *p, struct rtm_sessio
 	}
 	rtm_fmt_ns(worst, sizeof(worst), max_ns);
 	fprintf(o->errf, "rtmeasure %s: %s, worst %s (CPU %d)\n", o->command, when, worst, cpu);
+	rtm_session_split_line(s, text[0], sizeof(text[0]));
+	if (text[0][0])
+		fprintf(o->errf, "rtmeasure %s: %s, %s\n", o->command, when, text[0]);
 }

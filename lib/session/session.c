@@ -274,7 +274,7 @@ static int setup_start(struct rtm_session *s)
 static void session_publish(struct rtm_session *s)
 {
 	struct rtm_session_live live = { .c = s->c, .run = s->run, .irq = s->irq, .r = s->r,
-					 .stream = s->stream };
+					 .stream = s->stream, .split = s->split };
 
 	if (s->prom && s->ops->publish)
 		s->ops->publish(s->prom, &live);

@@ -175,6 +175,7 @@ void rtm_session_io_causes_finish(struct rtm_iotrace *tr, const struct rtm_probe
 struct rtm_cyclic;
 struct rtm_stream;
 struct rtm_session_irq;
+struct rtm_timersplit;
 
 /* What a live reader (--prometheus) may read at a turn of the drive loop. */
 struct rtm_session_live {
@@ -183,6 +184,7 @@ struct rtm_session_live {
 	struct rtm_session_irq *irq;		/* interrupt counts (rtm_session_irq_live()) */
 	const struct rtm_result *r;		/* the result so far (its spike captures) */
 	struct rtm_stream *stream;		/* the streaming instance, or NULL */
+	struct rtm_timersplit *split;		/* --bpf: the timer IRQ split, or NULL */
 };
 
 /*

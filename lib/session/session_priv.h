@@ -343,6 +343,11 @@ struct rtm_timersplit *rtm_session_split_start(const struct rtm_session_opts *m,
 /* After the probe's threads have ended: sections.timer_irq from the programs' maps. */
 void rtm_session_split_finish(const struct rtm_session_opts *m, struct rtm_timersplit *ts,
 			      struct rtm_result *r);
+/*
+ * The split's figures so far as one line ("timer IRQ p99: ..."), from whichever path
+ * splits (the BPF maps read now, or the stream as drained); "" without a split.
+ */
+void rtm_session_split_line(struct rtm_session *s, char *buf, size_t len);
 /* The stream splits the timer IRQ off (--trace, --timer-irq): streaming.c. */
 bool rtm_session_timer_irq_wanted(const struct rtm_session_opts *m);
 

@@ -45,6 +45,7 @@ struct rtm_timerirq {
 	size_t ntids, tcap;
 	rtm_timerirq_expiry_cb expiry_cb;
 	void *expiry_ctx;
+	struct rtm_timerirq_cpu *line;	/* rtm_timerirq_line()'s copy, ncpus long */
 };
 
 struct rtm_timerirq *rtm_timerirq_alloc(int ncpus, uint64_t function)
@@ -61,7 +62,10 @@ struct rtm_timerirq *rtm_timerirq_alloc(int ncpus, uint64_t function)
 	t->ncpus = ncpus;
 	t->function = function;
 	t->cpu = calloc((size_t)ncpus, sizeof(*t->cpu));
-	if (!t->cpu) {
+	t->line = calloc((size_t)ncpus, sizeof(*t->line));
+	if (!t->cpu || !t->line) {
+		free(t->cpu);
+		free(t->line);
 		free(t);
 		return NULL;
 	}
@@ -79,6 +83,7 @@ void rtm_timerirq_free(struct rtm_timerirq *t)
 		free(t->cpu[i].known);
 	}
 	free(t->cpu);
+	free(t->line);
 	free(t->tids);
 	free(t);
 }
@@ -289,30 +294,35 @@ int rtm_timerirq_cpus(const struct rtm_timerirq *t, struct rtm_timerirq_cpu *out
 	return n;
 }
 
-void rtm_timerirq_line(const struct rtm_timerirq *t, char *buf, size_t len)
+void rtm_timerirq_line_of(const struct rtm_timerirq_cpu *cpus, int n, char *buf, size_t len)
 {
 	uint64_t matched = 0;
 	size_t off;
 	char v[16];
-	int i, n;
+	int i, k;
 
-	n = snprintf(buf, len, "timer IRQ p99:");
-	off = n > 0 && (size_t)n < len ? (size_t)n : len;
-	for (i = 0; i < t->ncpus && off < len; i++) {
-		const struct cpu_state *c = &t->cpu[i];
+	k = snprintf(buf, len, "timer IRQ p99:");
+	off = k > 0 && (size_t)k < len ? (size_t)k : len;
+	for (i = 0; i < n && off < len; i++) {
+		const struct rtm_hist *d = cpus[i].delay;
 
-		if (!c->watched)
-			continue;
-		if (rtm_pct_defined(c->delay->count, 99))	/* the tables' one rule */
-			rtm_fmt_ns(v, sizeof(v), rtm_hist_percentile(c->delay, 99));
+		if (rtm_pct_defined(d->count, 99))	/* the tables' one rule */
+			rtm_fmt_ns(v, sizeof(v), rtm_hist_percentile(d, 99));
 		else
-			snprintf(v, sizeof(v), c->delay->count ? "-" : "unknown");
-		matched += c->matched;
-		n = snprintf(buf + off, len - off, "%s CPU %d %s", off > 14 ? "," : "", i, v);
-		off = n > 0 && off + (size_t)n < len ? off + (size_t)n : len;
+			snprintf(v, sizeof(v), d->count ? "-" : "unknown");
+		matched += cpus[i].matched;
+		k = snprintf(buf + off, len - off, "%s CPU %d %s", off > 14 ? "," : "",
+			     cpus[i].cpu, v);
+		off = k > 0 && off + (size_t)k < len ? off + (size_t)k : len;
 	}
 	if (off < len)
 		snprintf(buf + off, len - off, " (%llu matched)", (unsigned long long)matched);
+}
+
+void rtm_timerirq_line(const struct rtm_timerirq *t, char *buf, size_t len)
+{
+	/* t->line is scratch of the right size, allocated with @t */
+	rtm_timerirq_line_of(t->line, rtm_timerirq_cpus(t, t->line, t->ncpus), buf, len);
 }
 
 json_t *rtm_timerirq_to_json(const struct rtm_timerirq *t)

@@ -102,6 +102,12 @@ int rtm_timerirq_cpus(const struct rtm_timerirq *t, struct rtm_timerirq_cpu *out
 void rtm_timerirq_line(const struct rtm_timerirq *t, char *buf, size_t len);
 
 /*
+ * The same line from @n CPUs' figures, whichever path counted them (the BPF
+ * split's too, probe/timersplit.h): each CPU's p99 of @delay, the sum of @matched.
+ */
+void rtm_timerirq_line_of(const struct rtm_timerirq_cpu *cpus, int n, char *buf, size_t len);
+
+/*
  * result.json sections.timer_irq (docs/result-schema.md): "cpus": [{cpu, count,
  * unmatched_starts, unmatched_expires, early, delay (a histogram)}]. The caller
  * adds trace_lost and complete.

@@ -8,7 +8,9 @@
 # (nearest rank, worked out here from the histograms' buckets with jq, not by
 # rtmeasure) is at most the wake-up's. The summary prints the table. `--trace`
 # (with a capture bound) turns it on too; `--timer-irq 0` gives no section.
-# The monitor shows a live line and keeps the section with -o. Stopped by
+# The progress lines carry the split's p99 so far per CPU (the line the BPF
+# split shows too, timer_irq_bpf.sh). The monitor shows a live line and keeps
+# the section with -o. Stopped by
 # SIGINT, the run saves what it measured with the section. A
 # /proc/kallsyms that hides addresses (kptr_restrict: bind-mounted over in a
 # private mount namespace) is one line and exit 2 with --timer-irq, a note and
@@ -31,7 +33,8 @@ grep -qw hrtimer_wakeup /proc/kallsyms || skip "no hrtimer_wakeup in /proc/kalls
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 
-"$RTMEASURE" cyclic --timer-irq -a 0-1 -D 3s -o "$t/a" >"$t/a.out" 2>"$t/a.err" &
+RTMEASURE_PROGRESS_PERIOD_S=1 "$RTMEASURE" cyclic --timer-irq -a 0-1 -D 3s -o "$t/a" \
+	>"$t/a.out" 2>"$t/a.err" &
 rpid=$!
 wait "$rpid" || fail "cyclic --timer-irq exited $?: $(cat "$t/a.err")"
 no_instances_of "$rpid"
@@ -40,6 +43,8 @@ jq -e '.sections.timer_irq.cpus | map(.cpu) == [0, 1]' "$r" >/dev/null ||
 	fail "sections.timer_irq does not list CPUs 0 and 1: $(jq -c .sections.timer_irq.cpus \
 		"$r" | cut -c1-300)"
 grep -q "^Timer IRQ (expiry to handler)" "$t/a.out" || fail "the summary has no timer IRQ table"
+grep -q "^rtmeasure cyclic: [0-9]* / 3 s, timer IRQ p99: CPU 0 [0-9a-z. -]*, CPU 1 [0-9a-z. -]* \
+([0-9]* matched)\$" "$t/a.err" || fail "no timer IRQ progress line: $(cat "$t/a.err")"
 
 # nearest rank: the lower edge of the bucket holding sample ceil(p/100 * count)
 q='def q($h; $p): ($h.count * $p / 100 | ceil | if . < 1 then 1 else . end) as $k |
