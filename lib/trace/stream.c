@@ -120,17 +120,18 @@ static bool on_vm(void)
 }
 
 /*
- * The events the gap causes need, into @buf: irq_vectors (x86) and nmi where this
+ * The events the gap causes need, after @first (the switches, or the softirq
+ * raises of the handler times), into @buf: irq_vectors (x86) and nmi where this
  * kernel has them (without tracefs the instance's creation names the problem).
  */
-static void noise_events(char *buf, size_t len)
+static void noise_events(char *buf, size_t len, const char *first)
 {
 	struct rtm_error err = { "" };
 	const char *dir = rtm_trace_find_tracefs(&err);
 	char path[512];
 
-	snprintf(buf, len, "sched:sched_switch,irq:irq_handler_entry,irq:irq_handler_exit,"
-		 "irq:softirq_entry,irq:softirq_exit");
+	snprintf(buf, len, "%s,irq:irq_handler_entry,irq:irq_handler_exit,"
+		 "irq:softirq_entry,irq:softirq_exit", first);
 	if (!dir)
 		return;
 	snprintf(path, sizeof(path), "%s/events/irq_vectors", dir);
@@ -236,21 +237,20 @@ static int consumers_alloc(struct rtm_stream *st, const struct rtm_stream_opts *
 			return rtm_error_set(err, "the spike census needs the timer IRQ split");
 		if (census_alloc(st, o))
 			return rtm_error_set(err, "out of memory");
-		noise_events(more, sizeof(more));
+		noise_events(more, sizeof(more), "sched:sched_switch");
 		add_events(events, len, more);
 	}
 	if (o->noise_causes) {
 		if (noise_alloc(st, o, err))
 			return -ENOMEM;
-		noise_events(more, sizeof(more));
+		noise_events(more, sizeof(more), "sched:sched_switch");
 		add_events(events, len, more);
 	}
 	if (o->irq_events) {
 		/* the tap's handler times: the softirq raises time each softirq's wait */
 		st->irq_events = true;
-		noise_events(more, sizeof(more));
+		noise_events(more, sizeof(more), "irq:softirq_raise");
 		add_events(events, len, more);
-		add_events(events, len, "irq:softirq_raise");
 	}
 	return 0;
 }
