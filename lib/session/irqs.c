@@ -2,8 +2,9 @@
 /*
  * irqs.c - the IRQ section of cyclic and run: /proc/interrupts,
  * /proc/softirqs and /proc/stat over the measurement, and with --trace the
- * handler times of the measured CPUs from a second, streaming trace instance
- * (rtmeasure-PID-irq) that the drive loop drains at every wake-up.
+ * handler times of the measured CPUs: from the streaming instance's events when
+ * it carries them (a tap, trace/stream.h), else from a streaming trace instance
+ * of their own (rtmeasure-PID-irq) that the drive loop drains at every wake-up.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,19 +15,30 @@
 #include "irq/handlers.h"
 #include "irq/irq.h"
 #include "session/session_priv.h"
+#include "trace/stream.h"
 
 struct rtm_session_irq {
 	struct rtm_irq_snap start;
 	bool have_start;
-	struct rtm_trace *trace;	/* NULL without --trace */
+	struct rtm_trace *trace;	/* the handler times' own instance, or NULL */
+	struct rtm_stream *stream;	/* or the stream that hands them its events */
 	struct rtm_irqacct *acct;
 	uint64_t lost;
 	bool failed;			/* a drain failed: handler times incomplete */
 	char line[512];			/* the busiest sources, for the summary */
 };
 
+/*
+ * The stream's events but its context switches (the census's): the handler
+ * times as the irq instance would give them, without the IRQ threads' runs.
+ */
+static int irq_event(const struct rtm_event *ev, void *ctx)
+{
+	return ev->type == RTM_EV_SCHED_SWITCH ? 0 : rtm_irqacct_event(ev, ctx);
+}
+
 struct rtm_session_irq *rtm_session_irq_start(const struct rtm_session_opts *m,
-					      struct rtm_error *err)
+					      struct rtm_stream *st, struct rtm_error *err)
 {
 	struct rtm_session_irq *mi = calloc(1, sizeof(*mi));
 	char cpus[1024];
@@ -42,15 +54,19 @@ struct rtm_session_irq *rtm_session_irq_start(const struct rtm_session_opts *m,
 		rtm_cpulist_format(&m->probe.cpus, cpus, sizeof(cpus));
 		to.cpus = cpus;
 		mi->acct = rtm_irqacct_alloc((int)sysconf(_SC_NPROCESSORS_CONF));
-		mi->trace = mi->acct ? rtm_trace_create(&to, err) : NULL;
-		if (!mi->trace) {
+		if (mi->acct && rtm_stream_tap_irq(st, irq_event, mi->acct))
+			mi->stream = st;
+		else
+			mi->trace = mi->acct ? rtm_trace_create(&to, err) : NULL;
+		if (!mi->trace && !mi->stream) {
 			if (!mi->acct)
 				rtm_error_set(err, "out of memory");
 			rtm_session_irq_free(mi);
 			return NULL;
 		}
 		rtm_trace_stale_note(mi->trace, m->errf);
-		rtm_trace_start(mi->trace);
+		if (mi->trace)
+			rtm_trace_start(mi->trace);
 	}
 	/* no /proc/interrupts (a container): the run goes on without the section */
 	mi->have_start = rtm_irq_snap_read("/", &mi->start, NULL) == 0;
@@ -83,9 +99,10 @@ json_t *rtm_session_irq_live(struct rtm_session_irq *mi, int64_t *lost)
 		return NULL;
 	}
 	sec = json_pack("{s:o}", "interrupts", rtm_irq_delta_to_json(&d, false));
-	if (mi->trace) {
+	if (mi->trace || mi->stream) {
 		json_object_set_new(sec, "handlers", rtm_irqacct_to_json(mi->acct));
-		*lost = (int64_t)(mi->lost + rtm_trace_dropped(mi->trace));
+		*lost = (int64_t)(mi->stream ? rtm_stream_lost(mi->stream) :
+				  mi->lost + rtm_trace_dropped(mi->trace));
 	}
 	rtm_irq_snap_release(&now);
 	rtm_irq_snap_release(&d);
@@ -104,6 +121,7 @@ void rtm_session_irq_finish(struct rtm_session_irq *mi, const struct rtm_session
 	memset(&d, 0, sizeof(d));
 	if (mi->trace)
 		rtm_trace_stop(mi->trace);
+	rtm_stream_poll(mi->stream);	/* the events so far: it goes on for the census */
 	if (!mi->have_start || rtm_irq_snap_read("/", &end, NULL) ||
 	    rtm_irq_delta(&mi->start, &end, &d, NULL)) {
 		rtm_irq_snap_release(&end);
@@ -111,9 +129,14 @@ void rtm_session_irq_finish(struct rtm_session_irq *mi, const struct rtm_session
 	}
 	rtm_irq_snap_read_affinity(&d, "/", NULL);
 	sec = json_pack("{s:o}", "interrupts", rtm_irq_delta_to_json(&d, false));
-	if (mi->trace) {
+	if (mi->stream) {
+		mi->lost = rtm_stream_lost(mi->stream);
+		mi->failed = rtm_stream_failed(mi->stream);
+	} else if (mi->trace) {
 		rtm_session_irq_poll(mi);
 		mi->lost += rtm_trace_dropped(mi->trace);
+	}
+	if (mi->trace || mi->stream) {
 		json_object_set_new(sec, "handlers", rtm_irqacct_to_json(mi->acct));
 		json_object_set_new(sec, "trace_lost", json_integer((json_int_t)mi->lost));
 		json_object_set_new(sec, "handlers_complete", json_boolean(!mi->failed));
@@ -148,6 +171,7 @@ void rtm_session_irq_untrace(struct rtm_session_irq *mi)
 		return;
 	rtm_trace_destroy(mi->trace);
 	mi->trace = NULL;
+	mi->stream = NULL;
 }
 
 void rtm_session_irq_free(struct rtm_session_irq *mi)

@@ -245,11 +245,13 @@ static int setup_start(struct rtm_session *s)
 		if (!s->trace)
 			return -1;
 	}
-	s->irq = rtm_session_irq_start(m, &s->err);
-	if (!s->irq)
-		return -1;
-	if (rtm_session_stream_wanted(m) && !(s->stream = rtm_session_stream_start(m, &s->err)) &&
+	/* the stream first: it carries the handler times' events, when both trace */
+	if (rtm_session_stream_wanted(m) &&
+	    !(s->stream = rtm_session_stream_start_irq(m, &s->err)) &&
 	    !rtm_session_stream_optional(m, &s->err))
+		return -1;
+	s->irq = rtm_session_irq_start(m, s->stream, &s->err);
+	if (!s->irq)
 		return -1;
 	/* the census takes every wake-up over --capture-above from the probe */
 	if (s->stream && rtm_session_census_wanted(m))

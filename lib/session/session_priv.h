@@ -154,6 +154,13 @@ bool rtm_session_noise_trace_wanted(const struct rtm_session_opts *o);
 struct rtm_stream *rtm_session_stream_start(const struct rtm_session_opts *o,
 					    struct rtm_error *err);
 /*
+ * rtm_session_stream_start() with the handler times' events too when @o traces
+ * (--trace): rtm_session_irq_start() taps them, one instance fewer to make, drain
+ * and remove.
+ */
+struct rtm_stream *rtm_session_stream_start_irq(const struct rtm_session_opts *o,
+						struct rtm_error *err);
+/*
  * rtm_session_stream_start() failed: true (after a note naming why) when the run
  * goes on without it, which only noise's default gap causes do.
  */
@@ -252,10 +259,15 @@ int rtm_session_noise_lines(struct rtm_stream *st, struct rtm_probe_run *run,
 
 /* ---- irqs.c: interrupt counts (and handler times with --trace) */
 
-/* Snapshot /proc/interrupts; with --trace start the streaming irq instance. */
+/*
+ * Snapshot /proc/interrupts; with --trace the handler times from the stream @st
+ * when it carries the IRQ events (rtm_session_stream_start_irq()), else from a
+ * streaming irq instance of their own started now. @st (may be NULL) must live
+ * until rtm_session_irq_finish().
+ */
 struct rtm_session_irq *rtm_session_irq_start(const struct rtm_session_opts *o,
-					      struct rtm_error *err);
-/* Drain the irq instance (the drive loop, at every wake-up). */
+					      struct rtm_stream *st, struct rtm_error *err);
+/* Drain the irq instance (the drive loop, at every wake-up); the stream drains itself. */
 void rtm_session_irq_poll(struct rtm_session_irq *mi);
 /* Counts over the run (and handler times) into r->sections.irq. */
 void rtm_session_irq_finish(struct rtm_session_irq *mi, const struct rtm_session_opts *o,
@@ -263,9 +275,9 @@ void rtm_session_irq_finish(struct rtm_session_irq *mi, const struct rtm_session
 /* The busiest interrupts of the measured CPUs, one line. */
 void rtm_session_irq_print(const struct rtm_session_irq *mi, FILE *f);
 /*
- * The IRQ instance removed (its events all read by rtm_session_irq_finish()):
- * after the streaming instance made after it, before the flight recorder
- * made before it (rtm_trace_destroy() says why the order matters).
+ * The IRQ instance removed (its events all read by rtm_session_irq_finish()),
+ * before the flight recorder made before it (rtm_trace_destroy() says why the
+ * order matters); the stream is forgotten (freed by its owner).
  */
 void rtm_session_irq_untrace(struct rtm_session_irq *mi);
 void rtm_session_irq_free(struct rtm_session_irq *mi);

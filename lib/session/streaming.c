@@ -60,8 +60,8 @@ bool rtm_session_stream_optional(struct rtm_session_opts *m, const struct rtm_er
 	return true;
 }
 
-struct rtm_stream *rtm_session_stream_start(const struct rtm_session_opts *m,
-					    struct rtm_error *err)
+static struct rtm_stream *stream_start(const struct rtm_session_opts *m, bool irq_events,
+				       struct rtm_error *err)
 {
 	struct rtm_stream_opts so = {
 		.cpus = &m->probe.cpus,
@@ -72,12 +72,25 @@ struct rtm_stream *rtm_session_stream_start(const struct rtm_session_opts *m,
 		.noise_window_ns = m->noise.window_ns,
 		.own_name = !strcmp(m->command, "monitor") ? "this monitor" : NULL,
 		.wakeup_fn = m->trace.wakeup_fn,
+		.irq_events = irq_events,
 	};
 	struct rtm_stream *st = rtm_stream_start(&so, err);
 
 	if (st)
 		rtm_trace_stale_note(rtm_stream_trace(st), m->errf);
 	return st;
+}
+
+struct rtm_stream *rtm_session_stream_start(const struct rtm_session_opts *m,
+					    struct rtm_error *err)
+{
+	return stream_start(m, false, err);
+}
+
+struct rtm_stream *rtm_session_stream_start_irq(const struct rtm_session_opts *m,
+						struct rtm_error *err)
+{
+	return stream_start(m, m->trace.on, err);
 }
 
 void rtm_session_stream_finish(const struct rtm_session_opts *m, struct rtm_stream *st,

@@ -48,6 +48,7 @@ struct rtm_stream {
 	bool paused;
 	uint64_t wakeup_fn;		/* hrtimer_wakeup, for --timer-irq */
 	char own_name[24];		/* this process in the census's words */
+	bool irq_events;		/* the IRQ events carried for a tap (rtm_stream_opts) */
 	rtm_event_cb tap;		/* every event also here (rtm_stream_tap_irq()) */
 	void *tap_ctx;
 };
@@ -119,17 +120,18 @@ static bool on_vm(void)
 }
 
 /*
- * The events the gap causes need, into @buf: irq_vectors (x86) and nmi where this
+ * The events the gap causes need, after @first (the switches, or the softirq
+ * raises of the handler times), into @buf: irq_vectors (x86) and nmi where this
  * kernel has them (without tracefs the instance's creation names the problem).
  */
-static void noise_events(char *buf, size_t len)
+static void noise_events(char *buf, size_t len, const char *first)
 {
 	struct rtm_error err = { "" };
 	const char *dir = rtm_trace_find_tracefs(&err);
 	char path[512];
 
-	snprintf(buf, len, "sched:sched_switch,irq:irq_handler_entry,irq:irq_handler_exit,"
-		 "irq:softirq_entry,irq:softirq_exit");
+	snprintf(buf, len, "%s,irq:irq_handler_entry,irq:irq_handler_exit,"
+		 "irq:softirq_entry,irq:softirq_exit", first);
 	if (!dir)
 		return;
 	snprintf(path, sizeof(path), "%s/events/irq_vectors", dir);
@@ -235,13 +237,19 @@ static int consumers_alloc(struct rtm_stream *st, const struct rtm_stream_opts *
 			return rtm_error_set(err, "the spike census needs the timer IRQ split");
 		if (census_alloc(st, o))
 			return rtm_error_set(err, "out of memory");
-		noise_events(more, sizeof(more));
+		noise_events(more, sizeof(more), "sched:sched_switch");
 		add_events(events, len, more);
 	}
 	if (o->noise_causes) {
 		if (noise_alloc(st, o, err))
 			return -ENOMEM;
-		noise_events(more, sizeof(more));
+		noise_events(more, sizeof(more), "sched:sched_switch");
+		add_events(events, len, more);
+	}
+	if (o->irq_events) {
+		/* the tap's handler times: the softirq raises time each softirq's wait */
+		st->irq_events = true;
+		noise_events(more, sizeof(more), "irq:softirq_raise");
 		add_events(events, len, more);
 	}
 	return 0;
@@ -320,8 +328,8 @@ struct rtm_stream *rtm_stream_start(const struct rtm_stream_opts *o, struct rtm_
 
 bool rtm_stream_tap_irq(struct rtm_stream *st, rtm_event_cb cb, void *ctx)
 {
-	/* the census and the gap causes are the consumers that bring the IRQ events */
-	if (!st || (!st->census && !st->attr))
+	/* the census and the gap causes bring the IRQ events, or they were asked for */
+	if (!st || (!st->census && !st->attr && !st->irq_events))
 		return false;
 	st->tap = cb;
 	st->tap_ctx = ctx;
@@ -403,6 +411,9 @@ static int stream_event(const struct rtm_event *ev, void *ctx)
 	struct rtm_stream *st = ctx;
 	int ret = 0;
 
+	/* no consumer of the stream reads the raises: they are there for the tap */
+	if (ev->type == RTM_EV_SOFTIRQ_RAISE)
+		return st->tap ? st->tap(ev, st->tap_ctx) : 0;
 	if (st->holds && ev->type == RTM_EV_SCHED_SWITCH)
 		ret = rtm_rtholds_event(ev, st->holds);
 	if (!ret && st->tirq && (ev->type == RTM_EV_HRTIMER_START ||
@@ -437,6 +448,16 @@ void rtm_stream_poll(struct rtm_stream *st)
 	stream_drain(st);
 	if (st->holds)
 		rtm_rtholds_tick(st->holds, rtm_clock_ns(CLOCK_MONOTONIC));
+}
+
+uint64_t rtm_stream_lost(struct rtm_stream *st)
+{
+	return st ? st->lost + rtm_trace_dropped(st->trace) : 0;
+}
+
+bool rtm_stream_failed(const struct rtm_stream *st)
+{
+	return st && st->failed;
 }
 
 void rtm_stream_pause(struct rtm_stream *st)

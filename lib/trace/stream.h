@@ -10,7 +10,9 @@
  *     (hrtimer_start, hrtimer_expire_entry; --timer-irq);
  *   - lib/trace/census.c: a cause for every late wake-up (the spike census),
  *     with the timer IRQ split's expiries;
- *   - lib/trace/noiseattr.c: a cause for every noise gap (noise --trace).
+ *   - lib/trace/noiseattr.c: a cause for every noise gap (noise --trace);
+ *   - a tap (rtm_stream_tap_irq()): the handler times of a traced run or the
+ *     monitor (lib/irq/handlers.c), which then need no instance of their own.
  * rtmeasure's own threads (the probes, found by name before each drain) are
  * excluded from the holds and followed by the timer IRQ split and the census.
  *
@@ -45,6 +47,8 @@ struct rtm_stream_opts {
 					 * the probes ("this monitor"); NULL: "this rtmeasure" */
 	uint64_t wakeup_fn;		/* hrtimer_wakeup's address if the caller has it,
 					 * 0: looked up in /proc/kallsyms */
+	bool irq_events;		/* the IRQ, softirq (raises too), vector and NMI
+					 * events for a handler-time tap (rtm_stream_tap_irq()) */
 };
 
 struct rtm_stream;
@@ -57,14 +61,16 @@ struct rtm_noiseattr;
  * needs and start tracing: sched:sched_switch for the holds, timer:hrtimer_start
  * and timer:hrtimer_expire_entry (filtered to hrtimer_wakeup) for the timer IRQ
  * split, the IRQ, softirq, vector, NMI and switch events for the census and the
- * gap causes. NULL with @err set (naming the option that needs a missing event).
+ * gap causes, the IRQ, softirq, vector and NMI events and the softirq raises for
+ * @o->irq_events. NULL with @err set (naming the option that needs a missing event).
  */
 struct rtm_stream *rtm_stream_start(const struct rtm_stream_opts *o, struct rtm_error *err);
 /*
  * Every event the stream carries handed to @cb too, when the stream carries the
- * IRQ, softirq, vector and NMI events (the census or the gap causes want them):
- * then true, and a caller needs no instance of its own for handler times (the
- * monitor's). False, and nothing handed, otherwise.
+ * IRQ, softirq, vector and NMI events (the census or the gap causes want them,
+ * or rtm_stream_opts.irq_events): then true, and a caller needs no instance of
+ * its own for handler times (the monitor's, a traced run's). False, and nothing
+ * handed, otherwise. The softirq raises, there for @cb alone, go to @cb alone.
  */
 bool rtm_stream_tap_irq(struct rtm_stream *st, rtm_event_cb cb, void *ctx);
 /* The instance (its stale-instance note: rtm_trace_stale_removed()). */
@@ -72,6 +78,14 @@ const struct rtm_trace *rtm_stream_trace(const struct rtm_stream *st);
 
 /* Drain it (the drive loop); nothing after a failed drain or while paused. */
 void rtm_stream_poll(struct rtm_stream *st);
+/*
+ * Events lost so far: counted at the drains and those the kernel reports
+ * dropped or overwritten now (rtm_trace_dropped()). Any consumer's, a tap's too.
+ * Before rtm_stream_finish(), which adds the dropped ones to the count it keeps.
+ */
+uint64_t rtm_stream_lost(struct rtm_stream *st);
+/* A drain failed (or a consumer ran out of memory): what was found is incomplete. */
+bool rtm_stream_failed(const struct rtm_stream *st);
 /* Stop and resume tracing (the monitor's key t); what was found so far is kept. */
 void rtm_stream_pause(struct rtm_stream *st);
 void rtm_stream_resume(struct rtm_stream *st);

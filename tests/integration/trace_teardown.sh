@@ -8,9 +8,16 @@
 # set-up and teardown switch events on and off a system at a time (one write to
 # events/SYSTEM/enable, events/enable), without walking every event system of
 # the kernel (libtracefs' tracefs_event_enable() looks at ~1900 enable files).
+# Each instance costs tens of milliseconds of kernel work to make and remove
+# (its clock and buffer size set, its rmdir: RCU grace periods under the
+# kernel's trace_types_lock), so a traced run makes two: the flight recorder
+# and the stream, whose IRQ events also give sections.irq's handler times (with
+# the softirq raises, without the IRQ threads' runs: what an instance of their
+# own gave).
 . "$RTM_SRCDIR/tests/lib.sh"
 need_root
 need_tracefs
+need_jq
 command -v strace >/dev/null || skip "strace is not installed"
 measure_lock "$@"
 
@@ -24,7 +31,8 @@ check_order() {	# STRACE-FILE WHAT
 	local m r
 	m=$(made "$1" | tac | tr '\n' ' ')
 	r=$(removed "$1" | tr '\n' ' ')
-	[ "$(made "$1" | wc -l)" -ge 2 ] || fail "$2: fewer than two instances made: ${m:-none}"
+	[ "$(made "$1" | wc -l)" -eq 2 ] || fail "$2: $(made "$1" | wc -l) instances made" \
+		"(${m:-none}), not two: the flight recorder and the stream"
 	[ "$r" = "$m" ] || fail "$2: instances removed in the order $r, not the reverse of their making ($m)"
 	echo "ok: $2: removed $r"
 }
@@ -38,6 +46,17 @@ n=$(grep -cE '"/sys/kernel/tracing/.*/enable"' "$out/run.st")
 echo "ok: $n enable files looked at"
 pid=$(made "$out/run.st" | sed -n '1s/^rtmeasure-\([0-9]*\).*/\1/p')
 no_instances_of "$pid"
+# the handler times, from the stream's events
+irq=$(jq -c '.sections.irq' "$out/a/result.json")
+jq -e '.handlers_complete == true and (.trace_lost | type) == "number"' <<<"$irq" >/dev/null ||
+	fail "sections.irq: handler times incomplete: $(jq -c 'del(.handlers, .interrupts)' <<<"$irq")"
+jq -e '[.handlers.sources[] | select(.kind == "irq" or .kind == "vector")] | length > 0' \
+	<<<"$irq" >/dev/null || fail "sections.irq: no IRQ or vector handler times"
+jq -e '[.handlers.sources[] | select(.kind == "softirq") | .per_cpu[].raised // 0] | add > 0' \
+	<<<"$irq" >/dev/null || fail "sections.irq: no softirq raise counted"
+jq -e '[.handlers.sources[] | select(.kind == "thread")] | length == 0' <<<"$irq" >/dev/null ||
+	fail "sections.irq: IRQ threads' runs among the handler times"
+echo "ok: handler times of $(jq '.handlers.sources | length' <<<"$irq") sources, raises counted"
 
 strace -f -e trace=mkdir,rmdir -o "$out/int.st" \
 	"$RTMEASURE" cyclic -D 60s -q --trace --capture-above 10ms -o "$out/b" >/dev/null 2>"$out/b.err" &
