@@ -1,8 +1,10 @@
 #!/bin/bash
 # Integration: `rtmeasure monitor --wakeup` (root, BPF) beside the timer probe on CPU 0. The
 # selected task is a cyclictest under a name of this test's own, its measuring thread on CPU 1
-# (300 loops). The plain form's last block must show its row with its wake-ups within 1 % of
-# its loops, the same count -o's sections.wakeup holds; neither the panel nor the section has
+# (300 loops). The plain form's last block must show its row with its wake-ups 3 % below to 1 %
+# above its loops (a loop whose next expiry has passed when it sleeps, after a stall of this VM's
+# vCPU, sleeps not and is woken not: 296 seen under load), the same count -o's sections.wakeup
+# holds; neither the panel nor the section has
 # the monitor's own threads (the timer probe's rtm-probe/0 is FIFO, in the default selection).
 # The programs the monitor loaded are named rtm_wk_*, found by its own file descriptors (not
 # machine-wide: another wakeup may run), and none of them is left once it exits. --once gives
@@ -88,8 +90,8 @@ ok $? "SIGINT ends the monitor ($rc: $(head -c 300 "$t/m.err"))"
 last=$(awk '/^-- / { b = "" } { b = b $0 "\n" } END { printf "%s", b }' "$t/m.out")
 line=$(echo "$last" | grep "^wakeup $ctname pid [0-9]* FIFO 80: ")
 n=$(echo "$line" | sed -n 's/.*: \([0-9]*\) wake-ups, avg .*, max .*, [0-9]* over 100 us$/\1/p')
-[ -n "$n" ] && [ "$n" -ge 297 ] && [ "$n" -le 303 ]
-ok $? "the task's row: its wake-ups within 1 % of its 300 loops ($line)"
+[ -n "$n" ] && [ "$n" -ge 291 ] && [ "$n" -le 303 ]
+ok $? "the task's row: its wake-ups 3 % below to 1 % above its 300 loops ($line)"
 own=0
 for tid in $tids; do
 	echo "$last" | grep -q "^wakeup .* pid $tid " && own=$((own + 1))

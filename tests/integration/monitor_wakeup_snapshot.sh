@@ -3,7 +3,8 @@
 # snapshot with the box's tasks as -o saves them. The timer probe on CPU 0; the selected task is a
 # cyclictest under a name of this test's own, its measuring thread on CPU 1 (300 loops). Once the
 # panel shows its row, s saves snapshot-001, whose sections.wakeup (marked beside_probe) has the
-# task with its wake-ups within 1 % of its loops and none of the monitor's own threads; report
+# task with its wake-ups 3 % below to 1 % above its loops (a loop whose next expiry has passed
+# when it sleeps, after a vCPU stall, is woken not: 296 seen under load) and none of the monitor's own threads; report
 # gives a latency report with the task's row and export the task's series beside CPU 0's timer
 # probe (probe="timer"). No timing is judged.
 . "$RTM_SRCDIR/tests/lib.sh"
@@ -60,8 +61,8 @@ snap=$t/m/snapshot-001
 ok $? "the snapshot is a valid results folder"
 n=$(jq --arg c "$ctname" '[.sections.wakeup.tasks[] | select(.comm == $c) | .count] | add' \
 	"$snap/result.json")
-[ -n "$n" ] && [ "$n" != null ] && [ "$n" -ge 297 ] && [ "$n" -le 303 ]
-ok $? "the snapshot's sections.wakeup: the task's wake-ups within 1 % of its 300 loops ($n)"
+[ -n "$n" ] && [ "$n" != null ] && [ "$n" -ge 291 ] && [ "$n" -le 303 ]
+ok $? "the snapshot's sections.wakeup: the task's wake-ups 3 % below to 1 % above its 300 loops ($n)"
 jq -e --argjson p "$monpid" '.sections.wakeup.beside_probe == true and
 	.sections.wakeup.measures == "wakeup-to-switch-in" and .cpus[0].cpu == 0 and
 	([.sections.wakeup.tasks[] | select(.tgid == $p)] | length == 0)' "$snap/result.json" \

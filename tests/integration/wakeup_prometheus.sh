@@ -109,8 +109,8 @@ n=$(grep "^rtmeasure_task_wakeup_per_task_wakeups_total{.*comm=\"$ctname\"" "$t/
 	awk '{ s += $NF } END { print s + 0 }')
 want=$(jq --arg c "$ctname" '[.sections.wakeup.tasks[] | select(.comm == $c) | .count] | add' \
 	"$t/w/result.json")
-# (a wake-up whose program the kernel did not run, nested on that CPU, is not
-# seen: within 1 % of the loops)
-[ "$n" = "$want" ] && [ "$n" -ge 297 ]
-ok $? "the task's wake-ups: $n in export, $want in result.json, its 300 loops within 1 %"
+# (a loop whose next expiry has passed when it sleeps, after a stall of this
+# VM's vCPU, sleeps not and is woken not: 3 % below the loops at most)
+[ "$n" = "$want" ] && [ "$n" -ge 291 ]
+ok $? "the task's wake-ups: $n in export, $want in result.json, its 300 loops, 3 % below at most"
 done_testing
