@@ -2,9 +2,9 @@
 # Integration: `rtmeasure monitor --wakeup` (root, BPF) beside the timer probe on CPU 0. The
 # selected task is a cyclictest under a name of this test's own, its measuring thread on CPU 1
 # (300 loops). The plain form's last block must show its row with its wake-ups 3 % below to 1 %
-# above its loops (a loop whose next expiry has passed when it sleeps, delayed by a stall of this VM's
-# vCPU or a higher-priority task, sleeps not and is woken not: 296 seen under load), the same count -o's sections.wakeup
-# holds; neither the panel nor the section has
+# above its loops (a loop whose next expiry has passed when it sleeps, delayed by a stall of
+# this VM's vCPU or a higher-priority task, sleeps not and is woken not: 296 seen under load),
+# the same count -o's sections.wakeup holds; neither the panel nor the section has
 # the monitor's own threads (the timer probe's rtm-probe/0 is FIFO, in the default selection).
 # The programs the monitor loaded are named rtm_wk_*, found by its own file descriptors (not
 # machine-wide: another wakeup may run), and none of them is left once it exits. --once gives
