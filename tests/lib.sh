@@ -90,6 +90,25 @@ need_tracefs() {
 }
 
 # need_jq: jq, which the checks of result.json use
+# loop_fs DIR SIZE: an ext4 file system on a loop device with direct I/O to a
+# sparse backing file DIR/backing of SIZE (truncate's units), mounted on
+# DIR/mnt: $loop the device, $mnt the mount point. The storage tests write
+# there, never to the root disk. loop_fs_off DIR: unmounted and the device
+# detached (for the test's EXIT trap; nothing to do when loop_fs did not run).
+loop_fs() {
+	command -v losetup >/dev/null && command -v mkfs.ext4 >/dev/null ||
+		skip "losetup or mkfs.ext4 missing"
+	truncate -s "$2" "$1/backing" || fail "cannot create $1/backing"
+	loop=$(losetup --direct-io=on -f --show "$1/backing") || skip "no loop device"
+	mkfs.ext4 -q "$loop" || fail "mkfs.ext4 $loop"
+	mkdir "$1/mnt" && mount "$loop" "$1/mnt" || fail "mount $loop"
+	mnt=$1/mnt
+}
+loop_fs_off() {
+	mountpoint -q "$1/mnt" && umount "$1/mnt"
+	[ -z "${loop:-}" ] || losetup -d "$loop"
+}
+
 need_jq() {
 	command -v jq >/dev/null || skip "jq not installed (scripts/setup installs it)"
 }

@@ -13,8 +13,6 @@
 . "$RTM_SRCDIR/tests/lib.sh"
 need_root
 need_jq
-command -v losetup >/dev/null && command -v mkfs.ext4 >/dev/null ||
-	skip "losetup or mkfs.ext4 missing"
 measure_lock "$@"
 
 w=$(mktemp -d /var/tmp/rtm-io.XXXXXX)
@@ -24,19 +22,14 @@ fio_pid=
 cleanup() {
 	[ -n "$fio_pid" ] && kill "$fio_pid" 2>/dev/null && wait "$fio_pid" 2>/dev/null
 	[ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-	mountpoint -q "$w/mnt" && umount "$w/mnt"
-	[ -n "$loop" ] && losetup -d "$loop"
+	loop_fs_off "$w"
 	rm -rf "$w"
 }
 trap cleanup EXIT
-truncate -s 96M "$w/backing"
-loop=$(losetup --direct-io=on -f --show "$w/backing") || skip "no loop device"
+loop_fs "$w" 96M
 dev=${loop#/dev/}
 [ "$(cat /sys/block/$dev/loop/dio 2>/dev/null)" = 1 ] ||
 	skip "the loop device has no direct I/O to its backing file"
-mkfs.ext4 -q "$loop" || fail "mkfs.ext4 $loop"
-mkdir "$w/mnt" && mount "$loop" "$w/mnt" || fail "mount $loop"
-mnt=$w/mnt
 sched_file=/sys/block/$dev/queue/scheduler
 sched_now() { sed 's/.*\[\(.*\)\].*/\1/' "$sched_file"; }
 

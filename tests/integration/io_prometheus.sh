@@ -14,23 +14,17 @@ need_root
 need_jq
 command -v curl >/dev/null || skip "curl not installed"
 [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] || skip "needs 2 CPUs (the server off the probe's)"
-command -v losetup >/dev/null && command -v mkfs.ext4 >/dev/null ||
-	skip "losetup or mkfs.ext4 missing"
 measure_lock "$@"
 
 w=$(mktemp -d /var/tmp/rtm-iop.XXXXXX)
 loop= pid=
 cleanup() {
 	[ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-	mountpoint -q "$w/mnt" && umount "$w/mnt"
-	[ -n "$loop" ] && losetup -d "$loop"
+	loop_fs_off "$w"
 	rm -rf "$w"
 }
 trap cleanup EXIT
-truncate -s 64M "$w/backing"
-loop=$(losetup --direct-io=on -f --show "$w/backing") || skip "no loop device"
-mkfs.ext4 -q "$loop" || fail "mkfs.ext4 $loop"
-mkdir "$w/mnt" && mount "$loop" "$w/mnt" || fail "mount $loop"
+loop_fs "$w" 64M
 res=$w/mnt/r
 
 "$RTMEASURE" io -a 1 -i 5ms --deadline 1us --no-causes --op randread,write --file-size 16m \

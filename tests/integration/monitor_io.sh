@@ -11,24 +11,17 @@
 need_root
 need_jq
 [ "$(nproc)" -ge 2 ] || skip "one CPU: the storage probe needs a CPU of its own"
-command -v losetup >/dev/null && command -v mkfs.ext4 >/dev/null ||
-	skip "losetup or mkfs.ext4 missing"
 measure_lock "$@"
 
 w=$(mktemp -d /var/tmp/rtm-monio.XXXXXX)
 loop=
 cleanup() {
-	mountpoint -q "$w/mnt" && umount "$w/mnt"
-	[ -n "$loop" ] && losetup -d "$loop"
+	loop_fs_off "$w"
 	rm -rf "$w"
 }
 trap cleanup EXIT
-truncate -s 64M "$w/backing"
-loop=$(losetup --direct-io=on -f --show "$w/backing") || skip "no loop device"
+loop_fs "$w" 64M
 dev=${loop#/dev/}
-mkfs.ext4 -q "$loop" || fail "mkfs.ext4 $loop"
-mkdir "$w/mnt" && mount "$loop" "$w/mnt" || fail "mount $loop"
-mnt=$w/mnt
 last=$(($(nproc) - 1))
 
 # 1. -a 0 and the probe on CPU 1, against a 1 us deadline: every request misses

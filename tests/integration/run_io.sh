@@ -10,8 +10,6 @@
 . "$RTM_SRCDIR/tests/lib.sh"
 need_root
 need_jq
-command -v losetup >/dev/null && command -v mkfs.ext4 >/dev/null ||
-	skip "losetup or mkfs.ext4 missing"
 [ "$(nproc)" -ge 2 ] || skip "one CPU: no CPU beside the timer probe's for the storage probe"
 measure_lock "$@"
 
@@ -20,16 +18,11 @@ loop=
 pid=
 cleanup() {
 	[ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-	mountpoint -q "$w/mnt" && umount "$w/mnt"
-	[ -n "$loop" ] && losetup -d "$loop"
+	loop_fs_off "$w"
 	rm -rf "$w"
 }
 trap cleanup EXIT
-truncate -s 160M "$w/backing"
-loop=$(losetup --direct-io=on -f --show "$w/backing") || skip "no loop device"
-mkfs.ext4 -q "$loop" || fail "mkfs.ext4 $loop"
-mkdir "$w/mnt" && mount "$loop" "$w/mnt" || fail "mount $loop"
-mnt=$w/mnt
+loop_fs "$w" 160M
 cpu=$(($(nproc) - 1))
 
 # 1. 3 s beside the timer probe on CPU 0: both sections, the io thread off CPU 0
