@@ -336,6 +336,16 @@ int ioc_judge(struct rtm_iocause *c, const struct ioc_miss *m, struct rtm_iocaus
 			 "no request of the probe on this device in the trace");
 		return 0;
 	}
+	/*
+	 * A read or write with O_DIRECT of the probe's filled file always reaches
+	 * the device: without its request in the trace (a request the trace
+	 * cannot tell as the probe's), nothing can be said. Only an fsync with
+	 * nothing to write may end without one.
+	 */
+	if (!r && strcmp(m->op, "fsync")) {
+		untraced(v, "its request is not in the trace");
+		return 0;
+	}
 	if (!r) {	/* no request of its own reached the device: the time was in the call */
 		v->part_ns[RTM_IOPART_SUBMIT] = m->done - m->issue;
 		v->cause = main_cause(v);

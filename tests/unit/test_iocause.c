@@ -349,10 +349,12 @@ static void test_causes(void)
 	rtm_iocause_add(c, "randread", q + 10000 * US, q + 10005 * US, q + 12110 * US);
 	/* 4: a request of its own never came (an fsync with nothing to write) */
 	rtm_iocause_add(c, "fsync", q + 20000 * US, q + 20010 * US, q + 20900 * US);
+	/* 5: a read's request not in the trace: a read always has one, nothing is claimed */
+	rtm_iocause_add(c, "randread", q + 30000 * US, q + 30010 * US, q + 30900 * US);
 	rtm_iocause_advance(c, UINT64_MAX);
 	v = rtm_iocause_verdicts(c, &n);
-	is_int((int)n, 4, "four misses judged");
-	if (n != 4)
+	is_int((int)n, 5, "five misses judged");
+	if (n != 5)
 		goto out;
 	is_int(v[0].cause, RTM_IOCAUSE_UNTRACED, "planned before the trace began: untraced");
 	is_str(v[0].culprit, "before the trace's window", "said why");
@@ -365,6 +367,8 @@ static void test_causes(void)
 	is_int(v[2].in_flight, 1, "its request in flight when the probe's came");
 	is_int(v[3].cause, RTM_IOCAUSE_SYSCALL, "no request of its own: the system call");
 	is_str(v[3].culprit, "no request of its own", "said so");
+	is_int(v[4].cause, RTM_IOCAUSE_UNTRACED, "a read without its request: untraced");
+	is_str(v[4].culprit, "its request is not in the trace", "said why");
 out:
 	rtm_iocause_free(c);
 
