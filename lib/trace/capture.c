@@ -328,8 +328,11 @@ json_t *rtm_capture_window(struct rtm_trace *t, const struct rtm_spike_window *w
 
 	c.from = w->planned_ns > w->before_ns ? w->planned_ns - w->before_ns : 0;
 	c.to = w->woke_ns + w->after_ns;
-	/* the window is one CPU's: the others' records are consumed, not decoded */
-	n = rtm_trace_read_cpu(t, w->cpu, keep, &c, &lost, err);
+	/*
+	 * The window is one CPU's: the others' records are consumed, not decoded,
+	 * and so are its own pages that end before the window.
+	 */
+	n = rtm_trace_read_cpu_from(t, w->cpu, c.from, keep, &c, &lost, err);
 	if (n < 0 || c.error) {
 		free_window(&c);
 		if (c.error)
@@ -341,7 +344,7 @@ json_t *rtm_capture_window(struct rtm_trace *t, const struct rtm_spike_window *w
 	 * "lost" or in its overrun counters); that matters only when it overwrote
 	 * the start of the window: the CPU's oldest event is later than it.
 	 */
-	truncated = (lost || rtm_trace_dropped(t)) && (!c.first_ns || c.first_ns > c.from);
+	truncated = (!c.first_ns || c.first_ns > c.from) && (lost || rtm_trace_dropped(t));
 	refused = rtm_trace_refused(t) - refused;	/* corrupt pages skipped: events missing */
 	truncated = truncated || refused;
 	snprintf(sdir, sizeof(sdir), "%s/spikes", dir);

@@ -779,3 +779,8 @@ uint64_t rtm_census_count(const struct rtm_census *c)
 {
 	return c->count;
 }
+
+int rtm_census_ncpus(const struct rtm_census *c)
+{
+	return c->ncpus;
+}
