@@ -780,6 +780,11 @@ uint64_t rtm_census_count(const struct rtm_census *c)
 	return c->count;
 }
 
+struct rtm_irqacct *rtm_census_irqacct(struct rtm_census *c)
+{
+	return c->irq;
+}
+
 int rtm_census_ncpus(const struct rtm_census *c)
 {
 	return c->ncpus;

@@ -328,6 +328,11 @@ bool rtm_stream_tap_irq(struct rtm_stream *st, rtm_event_cb cb, void *ctx)
 	return true;
 }
 
+struct rtm_irqacct *rtm_stream_irqacct(struct rtm_stream *st)
+{
+	return st && st->census ? rtm_census_irqacct(st->census) : NULL;
+}
+
 const struct rtm_trace *rtm_stream_trace(const struct rtm_stream *st)
 {
 	return st ? st->trace : NULL;
