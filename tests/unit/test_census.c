@@ -255,6 +255,20 @@ static void policies(void)
 	v = judge(&f, e, 1410 * US);
 	is_str(v.culprit, "cc1 pid 501 (OTHER nice 0)", "an OTHER task: its policy and nice");
 	done(&f);
+	/*
+	 * Asked when a verdict names the task, not at its switches: a task whose /proc
+	 * entry is readable only by then is still named with its policy (reading /proc
+	 * for every new task on a busy box cost the monitor most of its drain).
+	 */
+	f = fresh(0, PROBE, WAKEUP, false);
+	sleep_until(&f, T0, e);
+	sw(&f, e - 100 * US, 0, "swapper/0", 120, HOG + 2, "sh", 120);
+	expire(&f, e + 5 * US);
+	sw(&f, e + 1400 * US, HOG + 2, "sh", 120, PROBE, "rtm-probe/0", 4);
+	fake_proc_stat(root, HOG + 2, "sh", 0);
+	v = judge(&f, e, 1410 * US);
+	is_str(v.culprit, "sh pid 502 (OTHER nice 0)", "the policy read when the verdict names it");
+	done(&f);
 	proc_root = NULL;
 	snprintf(path, sizeof(path), "rm -rf '%s'", root);
 	if (system(path))
