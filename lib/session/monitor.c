@@ -551,18 +551,28 @@ int rtm_mon_start(struct rtm_mon *mo, struct rtm_error *err)
 	return 0;
 }
 
-void rtm_mon_poll(struct rtm_mon *mo)
+/* Another run's lock on a measured CPU: four system calls a CPU, so looked for each second. */
+static void poll_locks(struct rtm_mon *mo)
 {
+	uint64_t now = rtm_clock_ns(CLOCK_MONOTONIC);
 	char note[512];
 
-	if (rtm_session_cpus_poll(mo->locks, rtm_mon_elapsed_s(mo), note, sizeof(note))) {
-		if (mo->plain)
-			fprintf(mo->m.errf, "rtmeasure: warning: %s\n", note);
-		snprintf(mo->message, sizeof(mo->message), "%.150s", note);
-		rtm_session_cpus_line(mo->locks, mo->sharedline, sizeof(mo->sharedline));
-		if (mo->live)	/* the live /metrics page */
-			rtm_session_cpus_note(mo->locks, mo->live);
-	}
+	if (now - mo->locks_polled_ns < 1000000000ULL)
+		return;
+	mo->locks_polled_ns = now;
+	if (!rtm_session_cpus_poll(mo->locks, rtm_mon_elapsed_s(mo), note, sizeof(note)))
+		return;
+	if (mo->plain)
+		fprintf(mo->m.errf, "rtmeasure: warning: %s\n", note);
+	snprintf(mo->message, sizeof(mo->message), "%.150s", note);
+	rtm_session_cpus_line(mo->locks, mo->sharedline, sizeof(mo->sharedline));
+	if (mo->live)	/* the live /metrics page */
+		rtm_session_cpus_note(mo->locks, mo->live);
+}
+
+void rtm_mon_poll(struct rtm_mon *mo)
+{
+	poll_locks(mo);
 	drain_irq_trace(mo);
 	rtm_stream_poll(mo->hold);
 	rtm_session_census_poll(mo->hold, mo->c);

@@ -102,6 +102,7 @@ struct rtm_mon {
 	struct rtm_trace *trace, *irqtrace;
 	struct rtm_irqacct *acct;
 	bool acct_shared;		/* acct is the census's (rtm_stream_irqacct()) */
+	uint64_t locks_polled_ns;	/* CLOCK_MONOTONIC of the last look at the CPUs' locks */
 	bool tracing;
 	char spike_dir[PATH_MAX];	/* -o: where the spike windows go (without, none is saved) */
 	bool outdir_made;		/* -o did not exist: removed again if it stays empty */
