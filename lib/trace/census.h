@@ -82,8 +82,8 @@ struct rtm_census;
 
 /*
  * CPUs 0 .. @ncpus-1 may be measured; wake-ups later than @bound_ns are the
- * census's. @proc_root: where /proc is ("/") for a task's policy when first
- * seen, or NULL (recorded events: "unknown"). NULL, errno set, on failure.
+ * census's. @proc_root: where /proc is ("/") for a task's policy when a verdict
+ * first names it, or NULL (recorded events: "unknown"). NULL, errno set, on failure.
  */
 struct rtm_census *rtm_census_alloc(int ncpus, uint64_t bound_ns, const char *proc_root);
 void rtm_census_free(struct rtm_census *c);
