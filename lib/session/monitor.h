@@ -104,7 +104,7 @@ struct rtm_mon {
 	bool acct_shared;		/* acct is the census's (rtm_stream_irqacct()) */
 	uint64_t locks_polled_ns;	/* CLOCK_MONOTONIC of the last look at the CPUs' locks */
 	bool tracing;
-	char spike_dir[PATH_MAX];	/* -o: where the spike windows go (without, none is saved) */
+	char spike_dir[PATH_MAX];	/* -o: where spike windows go (none saved without) */
 	bool outdir_made;		/* -o did not exist: removed again if it stays empty */
 	int nspike_files;
 	struct rtm_mon_spike spikes[RTM_MON_SPIKES];

@@ -415,6 +415,7 @@ json_t *rtm_capture_window(struct rtm_trace *t, const struct rtm_spike_window *w
 			"latency_ns", (json_int_t)(w->woke_ns - w->planned_ns),
 			"events", (json_int_t)nev, "lost", (json_int_t)lost,
 			"truncated", truncated, "from_ns", (json_int_t)c.from,
-			"last_event_ns", (json_int_t)c.last_ns, "verdict", rtm_json_text(an.verdict)));
+			"last_event_ns", (json_int_t)c.last_ns,
+			"verdict", rtm_json_text(an.verdict)));
 	return sum;
 }

@@ -30,7 +30,8 @@ grep -Eq '^spike .* CPU0 .*: CPU0 woke .* late' "$t/a.out" ||
 echo "ok: without -o, $(grep -c '^spike' "$t/a.out") spike lines with causes, no files"
 
 "$RTMEASURE" monitor --trace -a 0 --threshold 1us --refresh 500ms -D 2s -o "$t/m" \
-	</dev/null >"$t/m.out" 2>"$t/m.err" || fail "monitor --trace -o exited $?: $(cat "$t/m.err")"
+	</dev/null >"$t/m.out" 2>"$t/m.err" ||
+	fail "monitor --trace -o exited $?: $(cat "$t/m.err")"
 [ -s "$t/m/spikes/spike-001.txt" ] || fail "-o: no spikes/spike-001.txt"
 # the first may come before the flight recorder held anything: the second holds events
 [ -s "$t/m/spikes/spike-002.json" ] || fail "-o: no second spike window"
