@@ -18,7 +18,6 @@
 #include "core/clock.h"
 #include "core/fileio.h"
 #include "core/runlock.h"
-#include "core/tmpdir.h"
 #include "core/units.h"
 #include "session/monitor.h"
 #include "session/session_priv.h"
@@ -174,11 +173,33 @@ static void take_spike(struct rtm_mon *mo)
 	rtm_spike_window_init(&w, pc.cpu, pc.planned_ns, pc.woke_ns, mo->m.probe.interval_ns,
 			      mo->m.preempt_model);
 	w.own_name = "this monitor";	/* its drawing and draining can be the cause too */
-	sum = rtm_capture_window(mo->trace, &w, ++mo->nspike_files, mo->spike_dir, &err);
+	/* the spike windows are saved with -o; without, only their verdicts are shown */
+	sum = rtm_capture_window(mo->trace, &w, ++mo->nspike_files,
+				 mo->m.out.outdir ? mo->spike_dir : NULL, &err);
 	add_spike(mo, &pc, sum ? json_string_value(json_object_get(sum, "verdict")) : err.msg);
 	json_decref(sum);
 	rtm_trace_start(mo->trace);
 	rtm_probe_timer_capture_done(mo->p);
+}
+
+/*
+ * The interrupt table's handler times: the census's own (it follows every handler
+ * already, and reads none of their totals); else from the stream's events when it
+ * carries the IRQ events (the gap causes want them); else from an instance of their own.
+ */
+static void handler_times(struct rtm_mon *mo, const struct rtm_trace_opts *io)
+{
+	mo->acct = rtm_stream_irqacct(mo->hold);
+	mo->acct_shared = mo->acct != NULL;
+	if (mo->acct)
+		return;
+	mo->acct = rtm_irqacct_alloc((int)sysconf(_SC_NPROCESSORS_CONF));
+	if (mo->acct && !rtm_stream_tap_irq(mo->hold, rtm_irqacct_event, mo->acct) &&
+	    !(mo->irqtrace = rtm_trace_create(io, NULL))) {
+		if (!mo->acct_shared)	/* else the census's, gone with the stream */
+		rtm_irqacct_free(mo->acct);
+		mo->acct = NULL;
+	}
 }
 
 int rtm_mon_tracing_on(struct rtm_mon *mo)
@@ -207,7 +228,6 @@ int rtm_mon_tracing_on(struct rtm_mon *mo)
 			snprintf(mo->message, sizeof(mo->message), "no tracing: %s", err.msg);
 			return -1;
 		}
-		mo->acct = rtm_irqacct_alloc((int)sysconf(_SC_NPROCESSORS_CONF));
 		/*
 		 * --rt-hold: RT tasks holding a CPU, from sched_switch; --timer-irq:
 		 * the timer IRQ part of the wake-ups. Both "whenever tracing", which
@@ -219,15 +239,7 @@ int rtm_mon_tracing_on(struct rtm_mon *mo)
 		    !(mo->hold = rtm_session_stream_start(&hm, &err)))
 			snprintf(mo->holdline, sizeof(mo->holdline),
 				 "no RT hold or timer IRQ report: %.200s", err.msg);
-		/*
-		 * The handler times from the stream when it carries the IRQ events
-		 * (the census wants them): one instance fewer to drain and decode.
-		 */
-		if (mo->acct && !rtm_stream_tap_irq(mo->hold, rtm_irqacct_event, mo->acct) &&
-		    !(mo->irqtrace = rtm_trace_create(&io, NULL))) {
-			rtm_irqacct_free(mo->acct);
-			mo->acct = NULL;
-		}
+		handler_times(mo, &io);
 	}
 	rtm_stream_resume(mo->hold);
 	rtm_trace_start(mo->trace);
@@ -361,9 +373,8 @@ static void mon_release(struct rtm_mon *mo)
 	rtm_stream_free(mo->hold);
 	rtm_trace_destroy(mo->irqtrace);
 	rtm_trace_destroy(mo->trace);
-	rtm_irqacct_free(mo->acct);
-	if (mo->spike_dir_tmp && mo->spike_dir[0])
-		rtm_tmpdir_remove(mo->spike_dir, mo->spike_dir_fd);
+	if (!mo->acct_shared)	/* else the census's, gone with the stream */
+		rtm_irqacct_free(mo->acct);
 	rtm_sysinfo_free(mo->si);
 	rtm_result_free(mo->live);
 	rtm_cpulock_release(mo->locks);
@@ -387,11 +398,6 @@ static int mon_setup(struct rtm_mon *mo, struct rtm_error *err)
 		if (rtm_mkdir_p(mo->spike_dir))
 			return rtm_error_set(err, "cannot create results folder %s",
 					     mo->m.out.outdir);
-	} else {
-		if (rtm_tmpdir_make("monitor", mo->spike_dir, sizeof(mo->spike_dir),
-				    &mo->spike_dir_fd, err))
-			return -1;
-		mo->spike_dir_tmp = true;
 	}
 	mo->run = rtm_probe_run_start(&rtm_probe_timer_ops, &mo->m.probe, mo->m.ts_interval_ns,
 				      err);
@@ -556,18 +562,28 @@ int rtm_mon_start(struct rtm_mon *mo, struct rtm_error *err)
 	return 0;
 }
 
-void rtm_mon_poll(struct rtm_mon *mo)
+/* Another run's lock on a measured CPU: four system calls a CPU, so looked for each second. */
+static void poll_locks(struct rtm_mon *mo)
 {
+	uint64_t now = rtm_clock_ns(CLOCK_MONOTONIC);
 	char note[512];
 
-	if (rtm_session_cpus_poll(mo->locks, rtm_mon_elapsed_s(mo), note, sizeof(note))) {
-		if (mo->plain)
-			fprintf(mo->m.errf, "rtmeasure: warning: %s\n", note);
-		snprintf(mo->message, sizeof(mo->message), "%.150s", note);
-		rtm_session_cpus_line(mo->locks, mo->sharedline, sizeof(mo->sharedline));
-		if (mo->live)	/* the live /metrics page */
-			rtm_session_cpus_note(mo->locks, mo->live);
-	}
+	if (now - mo->locks_polled_ns < 1000000000ULL)
+		return;
+	mo->locks_polled_ns = now;
+	if (!rtm_session_cpus_poll(mo->locks, rtm_mon_elapsed_s(mo), note, sizeof(note)))
+		return;
+	if (mo->plain)
+		fprintf(mo->m.errf, "rtmeasure: warning: %s\n", note);
+	snprintf(mo->message, sizeof(mo->message), "%.150s", note);
+	rtm_session_cpus_line(mo->locks, mo->sharedline, sizeof(mo->sharedline));
+	if (mo->live)	/* the live /metrics page */
+		rtm_session_cpus_note(mo->locks, mo->live);
+}
+
+void rtm_mon_poll(struct rtm_mon *mo)
+{
+	poll_locks(mo);
 	drain_irq_trace(mo);
 	rtm_stream_poll(mo->hold);
 	rtm_session_census_poll(mo->hold, mo->c);

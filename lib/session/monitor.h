@@ -101,11 +101,11 @@ struct rtm_mon {
 	/* tracing (key t) */
 	struct rtm_trace *trace, *irqtrace;
 	struct rtm_irqacct *acct;
+	bool acct_shared;		/* acct is the census's (rtm_stream_irqacct()) */
+	uint64_t locks_polled_ns;	/* CLOCK_MONOTONIC of the last look at the CPUs' locks */
 	bool tracing;
-	char spike_dir[PATH_MAX];
-	bool spike_dir_tmp;
+	char spike_dir[PATH_MAX];	/* -o: where spike windows go (none saved without) */
 	bool outdir_made;		/* -o did not exist: removed again if it stays empty */
-	int spike_dir_fd;		/* the temporary folder, locked (core/tmpdir.h) */
 	int nspike_files;
 	struct rtm_mon_spike spikes[RTM_MON_SPIKES];
 	int nspikes;			/* total seen; the last RTM_MON_SPIKES kept */

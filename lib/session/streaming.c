@@ -109,7 +109,7 @@ void rtm_session_census_poll(struct rtm_stream *st, struct rtm_cyclic *c)
 	struct rtm_probe_timer *p;
 	uint64_t drained_at = 0, dropped, all_dropped = 0, t;
 	struct rtm_census *cs = rtm_stream_census(st, &drained_at);
-	int i, n, ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+	int i, n, ncpus;
 	int64_t *steal;
 	uint32_t k, got;
 
@@ -134,6 +134,7 @@ void rtm_session_census_poll(struct rtm_stream *st, struct rtm_cyclic *c)
 		all_dropped += dropped;
 	}
 	rtm_census_dropped(cs, all_dropped);
+	ncpus = rtm_census_ncpus(cs);	/* glibc's sysconf() reads sysfs at every call */
 	steal = calloc((size_t)ncpus, sizeof(*steal));
 	if (steal) {
 		t = rtm_clock_ns(CLOCK_MONOTONIC);

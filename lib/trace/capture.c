@@ -312,60 +312,37 @@ static json_t *analyse(const struct window_ctx *c, struct rtm_analysis *an)
 	return tids;
 }
 
-json_t *rtm_capture_window(struct rtm_trace *t, const struct rtm_spike_window *w, int index,
-			   const char *dir, struct rtm_error *err)
+/* The spike's files: DIR/spikes/spike-NNN.txt and .json; @rel gets "spikes/spike-NNN". */
+static int save_files(const struct window_ctx *c, const struct rtm_analysis *an, json_t *own,
+		      const char *dir, int index, char *rel, size_t rlen, uint64_t lost,
+		      bool truncated, uint64_t refused, struct rtm_error *err)
 {
-	struct window_ctx c = { .w = w, .t = t };
-	struct rtm_analysis an;
-	char sdir[PATH_MAX], txt[PATH_MAX + 32], js[PATH_MAX + 32], rel[64];
-	uint64_t lost = 0, refused = rtm_trace_refused(t);
-	bool truncated;
-	json_t *arr, *doc, *own;
+	const struct rtm_spike_window *w = c->w;
+	char sdir[PATH_MAX], txt[PATH_MAX + 32], js[PATH_MAX + 32];
+	json_t *arr, *doc;
 	char *text;
-	long n;
-	size_t i, nev;
+	size_t i;
 	int ret;
 
-	c.from = w->planned_ns > w->before_ns ? w->planned_ns - w->before_ns : 0;
-	c.to = w->woke_ns + w->after_ns;
-	/* the window is one CPU's: the others' records are consumed, not decoded */
-	n = rtm_trace_read_cpu(t, w->cpu, keep, &c, &lost, err);
-	if (n < 0 || c.error) {
-		free_window(&c);
-		if (c.error)
-			rtm_error_set(err, "out of memory keeping the spike's events");
-		return NULL;
-	}
-	/*
-	 * A flight recorder overwrites old events all the time (and says so as
-	 * "lost" or in its overrun counters); that matters only when it overwrote
-	 * the start of the window: the CPU's oldest event is later than it.
-	 */
-	truncated = (lost || rtm_trace_dropped(t)) && (!c.first_ns || c.first_ns > c.from);
-	refused = rtm_trace_refused(t) - refused;	/* corrupt pages skipped: events missing */
-	truncated = truncated || refused;
 	snprintf(sdir, sizeof(sdir), "%s/spikes", dir);
 	ret = rtm_dir_make(dir, "spikes");	/* a symlink planted at spikes is not followed */
 	if (ret) {
-		free_window(&c);
-		rtm_error_set(err, "cannot create %s: %s", sdir, rtm_write_strerror(ret));
-		return NULL;
+		json_decref(own);
+		return rtm_error_set(err, "cannot create %s: %s", sdir, rtm_write_strerror(ret));
 	}
-	snprintf(rel, sizeof(rel), "spikes/spike-%03d", index);
+	snprintf(rel, rlen, "spikes/spike-%03d", index);
 	snprintf(txt, sizeof(txt), "%s/%s.txt", dir, rel);
 	snprintf(js, sizeof(js), "%s/%s.json", dir, rel);
-	nev = c.n;
-	own = analyse(&c, &an);
-	ret = save_text(txt, &c, truncated, an.verdict);
+	ret = save_text(txt, c, truncated, an->verdict);
 	arr = json_array();
-	for (i = 0; i < c.n; i++)
-		json_array_append_new(arr, rtm_event_to_json(&c.ev[i]));
+	for (i = 0; i < c->n; i++)
+		json_array_append_new(arr, rtm_event_to_json(&c->ev[i]));
 	doc = json_pack("{s:i, s:s, s:s, s:I, s:I, s:I, s:b, s:o, s:o}", "cpu", w->cpu,
 			"probe_comm", w->probe_comm,
 			"preempt_model", w->preempt_model ? w->preempt_model : "unknown",
 			"planned_ns", (json_int_t)w->planned_ns, "woke_ns", (json_int_t)w->woke_ns,
 			"lost", (json_int_t)lost, "truncated", truncated,
-			"analysis", rtm_analysis_to_json(&an), "events", arr);
+			"analysis", rtm_analysis_to_json(an), "events", arr);
 	if (doc && refused)
 		json_object_set_new(doc, "refused_pages", json_integer((json_int_t)refused));
 	if (own) {
@@ -377,16 +354,68 @@ json_t *rtm_capture_window(struct rtm_trace *t, const struct rtm_spike_window *w
 	if (!ret)
 		ret = text ? rtm_write_atomic(js, text, strlen(text)) : -ENOMEM;
 	free(text);
-	free_window(&c);
-	if (ret) {
-		rtm_error_set(err, "cannot write %s: %s", txt, rtm_write_strerror(ret));
+	if (ret)
+		return rtm_error_set(err, "cannot write %s: %s", txt, rtm_write_strerror(ret));
+	return 0;
+}
+
+json_t *rtm_capture_window(struct rtm_trace *t, const struct rtm_spike_window *w, int index,
+			   const char *dir, struct rtm_error *err)
+{
+	/* the events' text (libtraceevent's print) goes only into the files */
+	struct window_ctx c = { .w = w, .t = dir ? t : NULL };
+	struct rtm_analysis an;
+	char rel[64];
+	uint64_t lost = 0, refused = rtm_trace_refused(t);
+	bool truncated;
+	json_t *own, *sum;
+	long n;
+	size_t nev;
+
+	c.from = w->planned_ns > w->before_ns ? w->planned_ns - w->before_ns : 0;
+	c.to = w->woke_ns + w->after_ns;
+	/*
+	 * The window is one CPU's: the others' records are consumed, not decoded,
+	 * and so are its own pages that end before the window.
+	 */
+	n = rtm_trace_read_cpu_from(t, w->cpu, c.from, keep, &c, &lost, err);
+	if (n < 0 || c.error) {
+		free_window(&c);
+		if (c.error)
+			rtm_error_set(err, "out of memory keeping the spike's events");
 		return NULL;
 	}
-	snprintf(txt, sizeof(txt), "%s.txt", rel);
-	return json_pack("{s:s, s:i, s:s, s:I, s:I, s:I, s:b, s:I, s:I, s:o}",
-			 "type", "spike_capture", "cpu", w->cpu, "file", txt,
-			 "latency_ns", (json_int_t)(w->woke_ns - w->planned_ns),
-			 "events", (json_int_t)nev, "lost", (json_int_t)lost,
-			 "truncated", truncated, "from_ns", (json_int_t)c.from,
-			 "last_event_ns", (json_int_t)c.last_ns, "verdict", rtm_json_text(an.verdict));
+	/*
+	 * A flight recorder overwrites old events all the time (and says so as
+	 * "lost" or in its overrun counters); that matters only when it overwrote
+	 * the start of the window: the CPU's oldest event is later than it.
+	 */
+	truncated = (!c.first_ns || c.first_ns > c.from) && (lost || rtm_trace_dropped(t));
+	refused = rtm_trace_refused(t) - refused;	/* corrupt pages skipped: events missing */
+	truncated = truncated || refused;
+	nev = c.n;
+	own = analyse(&c, &an);
+	if (dir && save_files(&c, &an, own, dir, index, rel, sizeof(rel), lost, truncated,
+			      refused, err)) {
+		free_window(&c);
+		return NULL;
+	}
+	if (!dir)
+		json_decref(own);
+	free_window(&c);
+	sum = json_pack("{s:s, s:i}", "type", "spike_capture", "cpu", w->cpu);
+	if (sum && dir) {
+		char file[80];
+
+		snprintf(file, sizeof(file), "%s.txt", rel);
+		json_object_set_new(sum, "file", json_string(file));
+	}
+	if (sum)
+		json_object_update_new(sum, json_pack("{s:I, s:I, s:I, s:b, s:I, s:I, s:o}",
+			"latency_ns", (json_int_t)(w->woke_ns - w->planned_ns),
+			"events", (json_int_t)nev, "lost", (json_int_t)lost,
+			"truncated", truncated, "from_ns", (json_int_t)c.from,
+			"last_event_ns", (json_int_t)c.last_ns,
+			"verdict", rtm_json_text(an.verdict)));
+	return sum;
 }

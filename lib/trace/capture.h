@@ -64,7 +64,9 @@ int rtm_events_from_json(const json_t *arr, struct rtm_event **out, size_t *n,
  * its verdict into the summary. With @w->own_name, the threads of this process
  * are named so (their ids saved as "own_tids", the name as "own_name"). Returns a
  * summary object for result.json ({"type": "spike_capture", "cpu", "file", "events",
- * "lost", "verdict", ...}) or NULL with a one-line message in @err.
+ * "lost", "verdict", ...}) or NULL with a one-line message in @err. With @dir NULL
+ * nothing is saved (nor are the events printed as text): the summary, without "file",
+ * for a reader that keeps no files (the monitor without -o).
  */
 json_t *rtm_capture_window(struct rtm_trace *t, const struct rtm_spike_window *w, int index,
 			   const char *dir, struct rtm_error *err);

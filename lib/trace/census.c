@@ -213,8 +213,7 @@ static int task_room(struct rtm_census *c)
 
 /*
  * A task's policy, looked up once per pid and name (the trace gives only its
- * priority): every switch asks, so the tasks seen are found by hash, not by a
- * walk of all of them.
+ * priority), when a verdict names it; found again by hash, not by a walk of all.
  */
 static const char *task_policy(struct rtm_census *c, int pid, const char *comm)
 {
@@ -278,7 +277,7 @@ static int on_switch(struct rtm_census *c, struct cpu_state *s, const struct rtm
 		g.prio = s->cur_known && s->cur_prio < ev->sw.prev_prio ? s->cur_prio :
 			 ev->sw.prev_prio;
 		rtm_strcopy(g.name, sizeof(g.name), ev->sw.prev_comm);
-		rtm_strcopy(g.policy, sizeof(g.policy), task_policy(c, g.id, g.name));
+		/* its policy only when a verdict names it (name_task()): few tasks ever are */
 		if (push_seg(c, s, &g))
 			return -ENOMEM;
 	}
@@ -522,7 +521,7 @@ static const struct seg *at(const struct cpu_state *s, uint64_t t, const struct 
 
 /*
  * A named task's scheduling in words, from the verdict's policy and priority: "FIFO 99",
- * "OTHER nice 0"; the policy as /proc said when first seen, unknown: "rt 99" or "nice 0".
+ * "OTHER nice 0"; the policy as /proc said when first named, unknown: "rt 99" or "nice 0".
  */
 static void sched_words(const struct rtm_census_verdict *v, bool rt, char *buf, size_t len)
 {
@@ -535,15 +534,20 @@ static void sched_words(const struct rtm_census_verdict *v, bool rt, char *buf, 
 			 v->priority);
 }
 
-static void name_task(const struct rtm_census *c, struct rtm_census_verdict *v,
-		      const struct seg *g)
+static void name_task(struct rtm_census *c, struct rtm_census_verdict *v, const struct seg *g)
 {
 	int up = rtm_task_user_prio(g->prio);
 	char sched[48];
 
 	rtm_strcopy(v->comm, sizeof(v->comm), g->name);
 	v->pid = g->id;
-	rtm_strcopy(v->policy, sizeof(v->policy), g->policy[0] ? g->policy : "unknown");
+	/*
+	 * The policy looked up when a verdict first names the task, not at each new
+	 * task's first switch: a busy box starts hundreds of tasks a second, and
+	 * reading /proc for each cost the monitor more than the rest of its drain.
+	 */
+	rtm_strcopy(v->policy, sizeof(v->policy), g->policy[0] ? g->policy :
+		    task_policy(c, g->id, g->name));
 	if (g->prio >= 100)
 		v->priority = g->prio - 120;
 	else
@@ -556,8 +560,7 @@ static void name_task(const struct rtm_census *c, struct rtm_census_verdict *v,
 		snprintf(v->culprit, sizeof(v->culprit), "%s pid %d (%s)", g->name, g->id, sched);
 }
 
-static void name_seg(const struct rtm_census *c, struct rtm_census_verdict *v,
-		     const struct seg *g)
+static void name_seg(struct rtm_census *c, struct rtm_census_verdict *v, const struct seg *g)
 {
 	switch (g->kind) {
 	case SEG_THREAD:
@@ -778,4 +781,14 @@ const struct rtm_census_verdict *rtm_census_verdicts(const struct rtm_census *c,
 uint64_t rtm_census_count(const struct rtm_census *c)
 {
 	return c->count;
+}
+
+struct rtm_irqacct *rtm_census_irqacct(struct rtm_census *c)
+{
+	return c->irq;
+}
+
+int rtm_census_ncpus(const struct rtm_census *c)
+{
+	return c->ncpus;
 }

@@ -82,8 +82,8 @@ struct rtm_census;
 
 /*
  * CPUs 0 .. @ncpus-1 may be measured; wake-ups later than @bound_ns are the
- * census's. @proc_root: where /proc is ("/") for a task's policy when first
- * seen, or NULL (recorded events: "unknown"). NULL, errno set, on failure.
+ * census's. @proc_root: where /proc is ("/") for a task's policy when a verdict
+ * first names it, or NULL (recorded events: "unknown"). NULL, errno set, on failure.
  */
 struct rtm_census *rtm_census_alloc(int ncpus, uint64_t bound_ns, const char *proc_root);
 void rtm_census_free(struct rtm_census *c);
@@ -130,6 +130,14 @@ void rtm_census_advance(struct rtm_census *c, uint64_t horizon_ns);
 const struct rtm_census_verdict *rtm_census_verdicts(const struct rtm_census *c, size_t *n);
 /* Late wake-ups decided so far (listed or not). */
 uint64_t rtm_census_count(const struct rtm_census *c);
+/*
+ * The handler accounting behind its intervals (fed every event of the watched
+ * CPUs): its totals are the census's to give away, never read by it; a reader may
+ * reset them (rtm_irqacct_reset()) at will.
+ */
+struct rtm_irqacct *rtm_census_irqacct(struct rtm_census *c);
+/* The CPUs it was made for (rtm_census_alloc()'s @ncpus): no sysconf() at every drain. */
+int rtm_census_ncpus(const struct rtm_census *c);
 
 /*
  * result.json sections.spike_census (docs/result-schema.md): "bound_ns",

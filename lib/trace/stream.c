@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -41,6 +42,8 @@ struct rtm_stream {
 	char cpus[1024];
 	int *tids;
 	int ntids;
+	nlink_t task_links;		/* /proc/self/task's link count at the last listing */
+	uint64_t listed_at;		/* CLOCK_MONOTONIC of that listing */
 	size_t cap;
 	uint64_t lost;
 	bool failed;			/* a drain failed: the figures are incomplete */
@@ -336,6 +339,11 @@ bool rtm_stream_tap_irq(struct rtm_stream *st, rtm_event_cb cb, void *ctx)
 	return true;
 }
 
+struct rtm_irqacct *rtm_stream_irqacct(struct rtm_stream *st)
+{
+	return st && st->census ? rtm_census_irqacct(st->census) : NULL;
+}
+
 const struct rtm_trace *rtm_stream_trace(const struct rtm_stream *st)
 {
 	return st ? st->trace : NULL;
@@ -399,9 +407,22 @@ static int exclude_thread(int tid, void *arg)
  * follows. Called before each drain: the events waiting in the buffer are
  * older than the scan, so a probe alive now is known for all of them (only a
  * probe that began and ended between two drains, 250 ms apart, is missed).
+ * The folder is listed when the thread count (the link count of
+ * /proc/self/task: 2 and one a thread) changed, and at least once a second: a
+ * stat() a drain rather than a listing (a thread that ended while another began
+ * is found within that second).
  */
 static void exclude_self(struct rtm_stream *st)
 {
+	uint64_t now = rtm_clock_ns(CLOCK_MONOTONIC);
+	struct stat sb;
+
+	if (stat("/proc/self/task", &sb))
+		sb.st_nlink = 0;
+	if (sb.st_nlink && sb.st_nlink == st->task_links && now - st->listed_at < 1000000000ULL)
+		return;
+	st->task_links = sb.st_nlink;
+	st->listed_at = now;
 	rtm_task_each_thread_of("/", 0, exclude_thread, st);
 }
 

@@ -35,6 +35,8 @@
 #include "core/units.h"
 #include "tracefs/tracedec.h"
 
+struct rtm_irqacct;
+
 struct rtm_stream_opts {
 	const struct rtm_cpulist *cpus;	/* the measured CPUs */
 	uint64_t rt_hold_ns;		/* RT tasks holding a CPU longer than this, 0: off */
@@ -73,6 +75,14 @@ struct rtm_stream *rtm_stream_start(const struct rtm_stream_opts *o, struct rtm_
  * handed, otherwise. The softirq raises, there for @cb alone, go to @cb alone.
  */
 bool rtm_stream_tap_irq(struct rtm_stream *st, rtm_event_cb cb, void *ctx);
+/*
+ * The census's handler times, when the stream has a census: it follows every
+ * handler of the stream's CPUs for its intervals and never reads their totals, so
+ * a caller that wants handler times (the monitor's table) reads and resets these
+ * (rtm_irqacct_reset()) rather than feeding a second accounting the same events.
+ * Owned by the stream; NULL without a census.
+ */
+struct rtm_irqacct *rtm_stream_irqacct(struct rtm_stream *st);
 /* The instance (its stale-instance note: rtm_trace_stale_removed()). */
 const struct rtm_trace *rtm_stream_trace(const struct rtm_stream *st);
 

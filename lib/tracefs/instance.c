@@ -514,19 +514,14 @@ struct read_ctx {
 	rtm_event_cb cb;
 	void *ctx;
 	int only_cpu;			/* the CPU whose events are wanted, -1: all */
+	struct rtm_tracedec_from from;	/* its pages before from.from_ns: walked only */
 	uint64_t lost;
 	long total;
 };
 
-static int decode_page(void *page, int size, int cpu, void *arg)
+/* What the decoder said of one page: counted, or skipped when corrupt, or the error. */
+static int page_done(struct read_ctx *rc, int n, uint64_t refused)
 {
-	struct read_ctx *rc = arg;
-	uint64_t refused = rtm_tracedec_refused(rc->dec);
-	/* another CPU's page is walked (checked, its lost events counted), not decoded */
-	rtm_event_cb cb = rc->only_cpu < 0 || cpu == rc->only_cpu ? rc->cb : NULL;
-	int n = rtm_tracedec_page(rc->dec, page, cpu, cb, rc->ctx, &rc->lost);
-
-	(void)size;
 	/* a corrupt page is counted by the decoder and skipped; a callback's error stops */
 	if (n < 0 && rtm_tracedec_refused(rc->dec) != refused)
 		return 0;
@@ -534,6 +529,22 @@ static int decode_page(void *page, int size, int cpu, void *arg)
 		return n;
 	rc->total += n;
 	return 0;
+}
+
+static int decode_page(void *page, int size, int cpu, void *arg)
+{
+	struct read_ctx *rc = arg;
+	uint64_t refused = rtm_tracedec_refused(rc->dec);
+	/* another CPU's page is walked (checked, its lost events counted), not decoded */
+	rtm_event_cb cb = rc->only_cpu < 0 || cpu == rc->only_cpu ? rc->cb : NULL;
+	int n;
+
+	(void)size;
+	if (cb && rc->from.from_ns)
+		n = rtm_tracedec_from_page(rc->dec, &rc->from, page, cpu, cb, rc->ctx, &rc->lost);
+	else
+		n = rtm_tracedec_page(rc->dec, page, cpu, cb, rc->ctx, &rc->lost);
+	return page_done(rc, n, refused);
 }
 
 long rtm_trace_read(struct rtm_trace *t, rtm_event_cb cb, void *ctx, uint64_t *lost,
@@ -545,13 +556,27 @@ long rtm_trace_read(struct rtm_trace *t, rtm_event_cb cb, void *ctx, uint64_t *l
 long rtm_trace_read_cpu(struct rtm_trace *t, int cpu, rtm_event_cb cb, void *ctx, uint64_t *lost,
 			struct rtm_error *err)
 {
+	return rtm_trace_read_cpu_from(t, cpu, 0, cb, ctx, lost, err);
+}
+
+long rtm_trace_read_cpu_from(struct rtm_trace *t, int cpu, uint64_t from_ns, rtm_event_cb cb,
+			     void *ctx, uint64_t *lost, struct rtm_error *err)
+{
 	struct read_ctx rc = { .dec = decoder(t, err), .cb = cb, .ctx = ctx, .only_cpu = cpu };
-	int ret;
+	uint64_t refused;
+	int ret, n;
 
 	if (!rc.dec)
 		return -ENOENT;
+	rc.from.from_ns = cpu >= 0 ? from_ns : 0;
 	ret = rtm_trace_read_pages(t, decode_page, &rc, err);
-
+	refused = rtm_tracedec_refused(rc.dec);
+	n = rtm_tracedec_from_end(rc.dec, &rc.from, ret ? NULL : cb, ctx, &rc.lost);
+	if (!ret)
+		ret = page_done(&rc, n, refused);
+	rtm_tracedec_from_free(&rc.from);
+	if (ret < 0 && err && !err->msg[0])
+		rtm_error_setn(err, ret, "reading the trace buffers failed: %s", strerror(-ret));
 	if (lost)
 		*lost = rc.lost;
 	return ret ? ret : rc.total;

@@ -128,6 +128,14 @@ long rtm_trace_read(struct rtm_trace *t, rtm_event_cb cb, void *ctx, uint64_t *l
  */
 long rtm_trace_read_cpu(struct rtm_trace *t, int cpu, rtm_event_cb cb, void *ctx, uint64_t *lost,
 			struct rtm_error *err);
+/*
+ * rtm_trace_read_cpu() for the events of CPU @cpu from @from_ns on (a spike's
+ * window): that CPU's pages that end before @from_ns are walked as the other
+ * CPUs' are, not decoded (rtm_tracedec_from); its first and last page always are.
+ * @cb may still see some events before @from_ns (a page that straddles it).
+ */
+long rtm_trace_read_cpu_from(struct rtm_trace *t, int cpu, uint64_t from_ns, rtm_event_cb cb,
+			     void *ctx, uint64_t *lost, struct rtm_error *err);
 
 /*
  * Events the kernel could not keep, from per_cpu/cpuN/stats: overwritten

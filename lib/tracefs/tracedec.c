@@ -644,6 +644,58 @@ refused:
 	return -EINVAL;
 }
 
+/* The held page: decoded when its events may reach @f->from_ns (or it is first), else walked. */
+static int from_release(struct rtm_tracedec *d, struct rtm_tracedec_from *f, bool reaches,
+			rtm_event_cb cb, void *ctx, uint64_t *lost)
+{
+	bool decode = reaches || f->held_first;
+
+	f->holding = false;
+	if (decode)
+		f->decoded++;
+	else
+		f->walked++;
+	return rtm_tracedec_page(d, f->held, f->held_cpu, decode ? cb : NULL, ctx, lost);
+}
+
+int rtm_tracedec_from_page(struct rtm_tracedec *d, struct rtm_tracedec_from *f, const void *page,
+			   int cpu, rtm_event_cb cb, void *ctx, uint64_t *lost)
+{
+	bool first = !f->holding || f->held_cpu != cpu;
+	int ret = 0;
+
+	if (!f->held && !(f->held = malloc((size_t)d->page_size)))
+		return -ENOMEM;
+	if (f->holding) {
+		/*
+		 * The held page's records were written before this page began: when it
+		 * begins before @from_ns, none of them is wanted. Another CPU's page
+		 * ends the held one's CPU: its last page, decoded.
+		 */
+		bool reaches = first || load(page, 8, d->swap) >= f->from_ns;
+
+		ret = from_release(d, f, reaches, cb, ctx, lost);
+	}
+	memcpy(f->held, page, (size_t)d->page_size);
+	f->held_cpu = cpu;
+	f->held_first = first;
+	f->holding = true;
+	return ret;
+}
+
+int rtm_tracedec_from_end(struct rtm_tracedec *d, struct rtm_tracedec_from *f, rtm_event_cb cb,
+			  void *ctx, uint64_t *lost)
+{
+	return f->holding ? from_release(d, f, true, cb, ctx, lost) : 0;
+}
+
+void rtm_tracedec_from_free(struct rtm_tracedec_from *f)
+{
+	free(f->held);
+	f->held = NULL;
+	f->holding = false;
+}
+
 uint64_t rtm_tracedec_refused(const struct rtm_tracedec *d)
 {
 	return d->refused;

@@ -11,6 +11,7 @@
 #ifndef RTM_TRACEDEC_H
 #define RTM_TRACEDEC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -184,6 +185,37 @@ typedef int (*rtm_event_cb)(const struct rtm_event *ev, void *ctx);
  */
 int rtm_tracedec_page(struct rtm_tracedec *d, void *page, int cpu, rtm_event_cb cb, void *ctx,
 		      uint64_t *lost);
+
+/*
+ * A reader that wants one CPU's events from @from_ns on (a spike's window): a page
+ * whose records all lie before @from_ns is walked, checked and its lost events
+ * counted as rtm_tracedec_page() with no callback does, but not decoded. A page
+ * ends no later than the next one begins, so each is held until the next shows
+ * where it ends; a CPU's first page is always decoded (its oldest event says how
+ * far back the buffer reaches), and its last when the reader ends. Zero it, set
+ * @from_ns, feed pages in order with rtm_tracedec_from_page(), then call
+ * rtm_tracedec_from_end() once; rtm_tracedec_from_free() after.
+ */
+struct rtm_tracedec_from {
+	uint64_t from_ns;
+	char *held;			/* the page waiting for its successor */
+	int held_cpu;			/* its CPU */
+	bool held_first;		/* it is its CPU's first page */
+	bool holding;
+	uint64_t decoded, walked;	/* pages, for the reader's figures and the tests */
+};
+
+/*
+ * Feed @page of CPU @cpu: the page held before is decoded or walked. Returns what
+ * rtm_tracedec_page() returned for it (0 when none was held), -ENOMEM without
+ * room to hold the page.
+ */
+int rtm_tracedec_from_page(struct rtm_tracedec *d, struct rtm_tracedec_from *f, const void *page,
+			   int cpu, rtm_event_cb cb, void *ctx, uint64_t *lost);
+/* The held page decoded (the last of its CPU); as rtm_tracedec_from_page(). */
+int rtm_tracedec_from_end(struct rtm_tracedec *d, struct rtm_tracedec_from *f, rtm_event_cb cb,
+			  void *ctx, uint64_t *lost);
+void rtm_tracedec_from_free(struct rtm_tracedec_from *f);
 
 /* Pages rtm_tracedec_page() refused as corrupt since the decoder was made. */
 uint64_t rtm_tracedec_refused(const struct rtm_tracedec *d);

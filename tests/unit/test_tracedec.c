@@ -517,6 +517,103 @@ static void check_backward_record(const char *data)
 	rtm_tracedec_free(d);
 }
 
+/* What a reader of one CPU's events from a time on saw. */
+struct from_seen {
+	uint64_t from_ns;
+	long all;		/* events the callback got */
+	long wanted;		/* of them at or after from_ns */
+	uint64_t sum;		/* of the wanted ones' times and types */
+	uint64_t first_ns;	/* the oldest event the callback got */
+};
+
+static int from_event(const struct rtm_event *ev, void *arg)
+{
+	struct from_seen *s = arg;
+
+	if (!s->all++)
+		s->first_ns = ev->ts_ns;
+	if (ev->ts_ns >= s->from_ns) {
+		s->wanted++;
+		s->sum += ev->ts_ns * 31 + (uint64_t)ev->type;
+	}
+	return 0;
+}
+
+/*
+ * A spike's window read from a recorded buffer: the pages that end before it are
+ * walked, not decoded, and the window's events are all there, as a full decode has
+ * them; the first page (how far back the buffer reaches) is decoded all the same.
+ */
+static void check_from(const char *data)
+{
+	struct rtm_tracedec_from f = { 0 };
+	struct from_seen full = { 0 }, part = { 0 };
+	struct rtm_error err = { "" };
+	char dir[PATH_MAX], path[PATH_MAX + 16];
+	uint64_t lost_full = 0, lost_part = 0;
+	struct rtm_tracedec *d;
+	char *page = NULL;
+	long pages = 0, k;
+	FILE *fp;
+
+	snprintf(dir, sizeof(dir), "%s/census-vm-6.18", data);
+	snprintf(path, sizeof(path), "%s/cpu1.raw", dir);
+	d = rtm_tracedec_alloc(dir, &err);
+	fp = fopen(path, "r");
+	if (d)
+		page = malloc((size_t)rtm_tracedec_page_size(d));
+	if (!ok(d && fp && page, "census-vm-6.18 loads (%s)", err.msg))
+		goto out;
+	/* the full decode, and the time three quarters in as the window's start */
+	while (fread(page, 1, 4096, fp) == 4096) {
+		rtm_tracedec_page(d, page, 1, from_event, &full, &lost_full);
+		pages++;
+	}
+	rewind(fp);
+	for (k = 0; k < pages * 3 / 4 && fread(page, 1, 4096, fp) == 4096; k++)
+		;
+	part.from_ns = full.from_ns = *(uint64_t *)page + 1;
+	full.all = full.wanted = 0;
+	full.sum = 0;
+	rewind(fp);
+	while (fread(page, 1, 4096, fp) == 4096)
+		rtm_tracedec_page(d, page, 1, from_event, &full, NULL);
+	rewind(fp);
+	f.from_ns = part.from_ns;
+	while (fread(page, 1, 4096, fp) == 4096)
+		rtm_tracedec_from_page(d, &f, page, 1, from_event, &part, &lost_part);
+	rtm_tracedec_from_end(d, &f, from_event, &part, &lost_part);
+	ok(part.wanted == full.wanted && part.sum == full.sum && full.wanted > 1000,
+	   "window from 3/4 of the recording: the same %ld events as a full decode (%ld)",
+	   part.wanted, full.wanted);
+	ok(part.all < full.all / 2, "events decoded: %ld of %ld", part.all, full.all);
+	ok(f.decoded + f.walked == (uint64_t)pages && f.walked >= (uint64_t)pages / 2 &&
+	   f.decoded >= 2, "%ld pages: %llu decoded, %llu walked", pages,
+	   (unsigned long long)f.decoded, (unsigned long long)f.walked);
+	ok(part.first_ns == full.first_ns, "the oldest event still seen (%llu)",
+	   (unsigned long long)part.first_ns);
+	ok(lost_part == lost_full, "lost events counted on walked pages too (%llu)",
+	   (unsigned long long)lost_part);
+	/* another CPU's page ends the held one's CPU: its last page is decoded */
+	memset(&part, 0, sizeof(part));
+	rtm_tracedec_from_free(&f);
+	memset(&f, 0, sizeof(f));
+	f.from_ns = part.from_ns = UINT64_MAX;
+	rewind(fp);
+	for (k = 0; k < 3 && fread(page, 1, 4096, fp) == 4096; k++)
+		rtm_tracedec_from_page(d, &f, page, 1, from_event, &part, NULL);
+	rtm_tracedec_from_page(d, &f, page, 0, from_event, &part, NULL);
+	ok(f.decoded == 2 && f.walked == 1, "a CPU's first and last page decoded, the one "
+	   "between walked (%llu, %llu)", (unsigned long long)f.decoded,
+	   (unsigned long long)f.walked);
+	rtm_tracedec_from_free(&f);
+out:
+	free(page);
+	if (fp)
+		fclose(fp);
+	rtm_tracedec_free(d);
+}
+
 int main(void)
 {
 	const char *data = getenv("RTM_TESTDATA") ? getenv("RTM_TESTDATA") : "tests/data";
@@ -528,6 +625,7 @@ int main(void)
 	for (i = 0; i < sizeof(trees) / sizeof(trees[0]); i++)
 		check_tree(data, &trees[i]);
 	check_backward_record(data);
+	check_from(data);
 
 	/* the PREEMPT_RT kernel's formats (recorded under qemu) load too */
 	snprintf(dir, sizeof(dir), "%s/sysroot-rt-6.1/sys/kernel/tracing", data);

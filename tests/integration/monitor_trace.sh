@@ -1,0 +1,44 @@
+#!/bin/bash
+# Integration: `rtmeasure monitor --trace` (plain, not a terminal) explains its spikes.
+# A 1 us threshold makes every wake-up a spike: the spike log's lines carry a cause
+# from the flight recorder. Without -o the spike windows are analysed, not saved:
+# no temporary folder of spike files is made while it runs (writing them cost the
+# dashboard a file and an fsync per spike, and nobody read them). With -o they are
+# saved as spikes/spike-NNN.txt and .json, each named in result.json's events.
+. "$RTM_SRCDIR/tests/lib.sh"
+need_root
+need_jq
+need_tracefs
+measure_lock "$@"
+
+t=$(mktemp -d)
+trap 'kill $mon 2>/dev/null; rm -rf "$t"' EXIT
+mkdir "$t/tmp"
+
+TMPDIR="$t/tmp" "$RTMEASURE" monitor --trace -a 0 --threshold 1us --refresh 500ms -D 3s \
+	</dev/null >"$t/a.out" 2>"$t/a.err" &
+mon=$!
+sleep 2
+ls -R "$t/tmp" >"$t/tmp.ls"
+wait $mon || fail "monitor --trace exited $?: $(cat "$t/a.err")"
+mon=
+[ -s "$t/tmp.ls" ] && ! grep -q 'rtmeasure-monitor\|spike-' "$t/tmp.ls" ||
+	fail "monitor without -o made spike files: $(cat "$t/tmp.ls")"
+grep -Eq '^spike .* CPU0 .*: CPU0 woke .* late' "$t/a.out" ||
+	fail "no spike with its cause: $(grep '^spike' "$t/a.out" | tail -3)"
+! grep -q 'tracing off\|cannot' "$t/a.out" || fail "spikes not traced: $(grep '^spike' "$t/a.out")"
+echo "ok: without -o, $(grep -c '^spike' "$t/a.out") spike lines with causes, no files"
+
+"$RTMEASURE" monitor --trace -a 0 --threshold 1us --refresh 500ms -D 2s -o "$t/m" \
+	</dev/null >"$t/m.out" 2>"$t/m.err" ||
+	fail "monitor --trace -o exited $?: $(cat "$t/m.err")"
+[ -s "$t/m/spikes/spike-001.txt" ] || fail "-o: no spikes/spike-001.txt"
+# the first may come before the flight recorder held anything: the second holds events
+[ -s "$t/m/spikes/spike-002.json" ] || fail "-o: no second spike window"
+jq -e '.events | length > 0' "$t/m/spikes/spike-002.json" >/dev/null ||
+	fail "-o: spike-002.json has no events"
+jq -e '.analysis.verdict | length > 0' "$t/m/spikes/spike-002.json" >/dev/null ||
+	fail "-o: spike-002.json has no verdict"
+jq -e '[.events[] | select(.type == "monitor_spike")] | length > 0' "$t/m/result.json" \
+	>/dev/null || fail "-o: no monitor_spike in result.json"
+echo "ok: with -o, $(ls "$t/m/spikes" | grep -c 'txt$') spike windows saved"
