@@ -31,3 +31,18 @@ bench_result() {
 	printf 'result\t%s\t%s\t%s\t%s\t%s\t%s%s\n' "$metric" "$rtm" "$ref" "$ratio" "$target" \
 		"$(bench_met "$target" "$rtm" "$ratio")" "${note:+	$note}"
 }
+
+# bench_median: the median of the numbers on stdin, one a line; "-" (a figure
+# the tool could not give, e.g. a percentile too few samples define) left out;
+# "-" when none is left.
+bench_median() {
+	grep -v '^-$' | sort -n | awk '{ v[NR] = $1 }
+		END { if (!NR) print "-"; else if (NR % 2) print v[(NR + 1) / 2]
+		      else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# bench_ratio A B: A / B to two decimals, or "-" when either is no number or B is 0
+bench_ratio() {
+	awk -v a="$1" -v b="$2" 'BEGIN {
+		if (a ~ /^[0-9.]+$/ && b ~ /^[0-9.]+$/ && b > 0) printf "%.2f", a / b; else print "-" }'
+}
