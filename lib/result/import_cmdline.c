@@ -121,21 +121,21 @@ static bool rt_duration(const char *v, uint64_t *ns)
 		{ 's', 1 }, { 'm', 60 }, { 'h', 3600 }, { 'd', 86400 },
 	};
 	const char *p = v;
-	uint64_t x;
+	uint64_t x, unit = 0;
 	size_t i;
 
 	if (imp_parse_u64(&p, &x) || x > 1000000000)
 		return false;
-	if (!*p) {
-		*ns = x * 1000000000ull;
-		return true;
-	}
-	for (i = 0; i < sizeof(mul) / sizeof(mul[0]); i++)
-		if ((p[0] == mul[i].c || p[0] == mul[i].c - 32) && !p[1]) {
-			*ns = x * mul[i].s * 1000000000ull;
-			return true;
-		}
-	return false;
+	if (!*p)
+		unit = 1;
+	for (i = 0; !unit && i < sizeof(mul) / sizeof(mul[0]); i++)
+		if ((p[0] == mul[i].c || p[0] == mul[i].c - 32) && !p[1])
+			unit = mul[i].s;
+	/* a duration beyond what a result holds is no planned duration */
+	if (!unit || x > IMP_MAX_DURATION_S / unit)
+		return false;
+	*ns = x * unit * 1000000000ull;
+	return true;
 }
 
 static bool number(const char *v, uint64_t max, uint64_t *x)

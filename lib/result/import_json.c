@@ -210,8 +210,8 @@ static int oslat_thread(struct imp_set *s, struct imp_col *c, const json_t *th, 
 	if (!num(th, "duration", &dur)) {
 		uint64_t ns;
 
-		if (!to_ns(dur, 1e9, &ns))
-			return rtm_error_set(err, "%s: thread %d: duration %g s is beyond 2^64 ns "
+		if (!to_ns(dur, 1e9, &ns) || ns > (uint64_t)IMP_MAX_DURATION_S * 1000000000ull)
+			return rtm_error_set(err, "%s: thread %d: duration %g s is beyond 2^63 ns "
 					     "(corrupt file?)", s->name, t, dur);
 		if (ns > s->duration_ns) {
 			s->duration_ns = ns;
@@ -381,8 +381,8 @@ static void json_run(struct imp_set *s, const json_t *root)
 
 		gmtime_r(&t0, &tm);
 		strftime(s->created, sizeof(s->created), "%Y-%m-%dT%H:%M:%SZ", &tm);
-		/* beyond 500 years the ns count would not fit: no duration then */
-		if (t1 >= t0 && t1 - t0 < (time_t)500 * 366 * 86400 && !s->has_duration) {
+		/* beyond 292 years the ns count would not fit: no duration then */
+		if (t1 >= t0 && t1 - t0 <= (time_t)IMP_MAX_DURATION_S && !s->has_duration) {
 			s->duration_ns = (uint64_t)(t1 - t0) * 1000000000ull;
 			s->has_duration = true;
 			imp_note(s, "duration from start_time and end_time (whole seconds)");

@@ -26,6 +26,8 @@
 /* Guards against corrupt numbers: no row above ~2.4 h, at most this many rows. */
 #define IMP_MAX_VALUE_NS	RTM_HIST_MAX_NS
 #define IMP_MAX_ROWS		10000000u
+/* the longest duration a result holds: its ns in a JSON integer (2^63 - 1), about 292 years */
+#define IMP_MAX_DURATION_S	(INT64_MAX / 1000000000)
 #define IMP_MAX_COLS		8192
 
 struct imp_row {

@@ -239,8 +239,8 @@ static int rtla_header_line(struct rtla_parse *r, char *line, int lineno, struct
 		r->has_unit = true;
 		r->unit = s->val_width_ns = 1;
 	} else if (sscanf(line, "# Duration: %u %u:%u:%u", &d, &h, &m, &sec) == 4) {
-		/* rtla writes days and hh:mm:ss; ten thousand years is corrupt */
-		if (d > 3650000 || h > 23 || m > 59 || sec > 59)
+		/* rtla writes days and hh:mm:ss; beyond what a result holds is corrupt */
+		if (d > IMP_MAX_DURATION_S / 86400 - 1 || h > 23 || m > 59 || sec > 59)
 			return rtm_error_set(err, "%s:%d: duration out of range (days hh:mm:ss; "
 					     "corrupt file?)", s->name, lineno);
 		s->duration_ns = (((uint64_t)d * 24 + h) * 3600 + (uint64_t)m * 60 + sec) *
