@@ -1082,8 +1082,8 @@ static void test_bad_inputs(void)
 	t = slurp("oslat.json", NULL);
 	if (t) {
 		e = edit(t, NULL, "\"duration\": 9.996", "\"duration\": 1e300");
-		expect_fail_why("oslat JSON: a duration beyond 2^64 ns", e, strlen(e),
-				"big-dur.json", "beyond 2^64 ns");
+		expect_fail_why("oslat JSON: a duration beyond 2^63 ns", e, strlen(e),
+				"big-dur.json", "beyond 2^63 ns");
 		free(e);
 		e = edit(t, NULL, "\"max\": 56013", "\"max\": 1e20");
 		expect_fail_why("oslat JSON: a max beyond 2^64 ns", e, strlen(e),
