@@ -353,6 +353,34 @@ static __always_inline void record_task(struct rtm_wk_cpu *c, struct task_struct
 		t->above++;
 }
 
+/* When the running task's time in the present waits began: its switch-in, or since_ns. */
+static __always_inline __u64 run_from(const struct rtm_wk_cstate *s)
+{
+	return s->curr_start_ns > s->since_ns ? s->curr_start_ns : s->since_ns;
+}
+
+/* The running task's own time from @from to @now: less the handlers' since curr_h0_ns. */
+static __always_inline __u64 run_own_ns(const struct rtm_wk_cstate *s, __u64 from, __u64 now)
+{
+	__u64 h = s->irq_ns + s->softirq_ns, own = now > from ? now - from : 0;
+	__u64 hd = h > s->curr_h0_ns ? h - s->curr_h0_ns : 0;
+
+	return own > hd ? own - hd : 0;
+}
+
+/* Run [@from, @now] of task @p (@pid), @own of it its own, into @t. */
+static __always_inline void top_set(struct rtm_wk_top *t, struct task_struct *p, __u32 pid,
+				    __u64 from, __u64 now, __u64 own)
+{
+	t->pid = pid;
+	t->policy = BPF_CORE_READ(p, policy);
+	t->prio = BPF_CORE_READ(p, prio);
+	BPF_CORE_READ_STR_INTO(&t->comm, p, comm);
+	t->start_ns = from;
+	t->end_ns = now;
+	t->own_ns = own;
+}
+
 /*
  * The task switched out ran from curr_start_ns (or since_ns, when later) to
  * @now: its own time, less the handlers', becomes the CPU's longest run when
@@ -361,15 +389,11 @@ static __always_inline void record_task(struct rtm_wk_cpu *c, struct task_struct
 static __always_inline void account_prev(struct rtm_wk_cstate *s, struct task_struct *prev,
 					 struct task_struct *next, __u64 now)
 {
-	__u64 from = s->curr_start_ns > s->since_ns ? s->curr_start_ns : s->since_ns;
-	__u64 h = s->irq_ns + s->softirq_ns, own, hd;
+	__u64 from = run_from(s), own = run_own_ns(s, from, now);
 	__u32 pid;
 
-	own = now > from ? now - from : 0;
-	hd = h > s->curr_h0_ns ? h - s->curr_h0_ns : 0;
-	own = own > hd ? own - hd : 0;
 	s->curr_start_ns = now;
-	s->curr_h0_ns = h;
+	s->curr_h0_ns = s->irq_ns + s->softirq_ns;
 	s->curr_task = (__u64)next;
 	if ((s->top.end_ns >= s->since_ns && own <= s->top.own_ns) ||
 	    s->idle_task == (__u64)prev)
@@ -379,13 +403,7 @@ static __always_inline void account_prev(struct rtm_wk_cstate *s, struct task_st
 		s->idle_task = (__u64)prev;	/* the idle task holds nobody up */
 		return;
 	}
-	s->top.pid = pid;
-	s->top.policy = BPF_CORE_READ(prev, policy);
-	s->top.prio = BPF_CORE_READ(prev, prio);
-	BPF_CORE_READ_STR_INTO(&s->top.comm, prev, comm);
-	s->top.start_ns = from;
-	s->top.end_ns = now;
-	s->top.own_ns = own;
+	top_set(&s->top, prev, pid, from, now, own);
 }
 
 /*
@@ -540,30 +558,21 @@ int rtm_wk_switch(struct bpf_raw_tracepoint_args *ctx)
 static __always_inline void running_top(struct rtm_wk_cstate *s, __u64 now,
 					struct rtm_wk_wake *w)
 {
-	__u64 from = s->curr_start_ns > s->since_ns ? s->curr_start_ns : s->since_ns;
-	__u64 h = s->irq_ns + s->softirq_ns, own, hd;
 	struct task_struct *cur = (struct task_struct *)s->curr_task;
+	__u64 from = run_from(s), own;
 	__u32 pid;
 
 	if (!cur || cur == (struct task_struct *)w->task)
 		return;
 	if (from < w->wake_ns)
 		from = w->wake_ns;
-	own = now > from ? now - from : 0;
-	hd = h > s->curr_h0_ns ? h - s->curr_h0_ns : 0;
-	own = own > hd ? own - hd : 0;
+	own = run_own_ns(s, from, now);
 	if (own <= top_within(&w->moved, 0, w->wake_ns))
 		return;
 	pid = BPF_CORE_READ(cur, pid);
 	if (!pid)
 		return;
-	w->moved.pid = pid;
-	w->moved.policy = BPF_CORE_READ(cur, policy);
-	w->moved.prio = BPF_CORE_READ(cur, prio);
-	BPF_CORE_READ_STR_INTO(&w->moved.comm, cur, comm);
-	w->moved.start_ns = from;
-	w->moved.end_ns = now;
-	w->moved.own_ns = own;
+	top_set(&w->moved, cur, pid, from, now, own);
 }
 
 /* A waiting task moved (a subprogram: see stamp()): its stamp goes with it. */
