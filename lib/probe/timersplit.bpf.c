@@ -29,6 +29,7 @@
 #include <bpf/bpf_core_read.h>
 
 #include "probe/timersplit_core.h"
+#include "probe/bpf_read.h"
 #include "probe/timersplit_maps.h"
 #include "core/hist_layout.h"
 #include "probe/wakeup_record.h"
@@ -110,7 +111,7 @@ int rtm_ts_start(struct bpf_raw_tracepoint_args *ctx)
 	__u8 one = 1;
 	__u32 cpu;
 
-	if ((__u32)(id >> 32) != own_tgid || (__u64)BPF_CORE_READ(t, function) != wakeup_fn)
+	if ((__u32)(id >> 32) != own_tgid || (__u64)RTM_RD(t, function) != wakeup_fn)
 		return 0;
 	bpf_get_current_comm(comm, sizeof(comm));
 	if (!is_probe_comm(comm))
@@ -123,7 +124,7 @@ int rtm_ts_start(struct bpf_raw_tracepoint_args *ctx)
 	if (c->hrtimer)		/* re-armed or cancelled before it expired */
 		c->unmatched_starts++;
 	c->hrtimer = addr;
-	c->expires_ns = BPF_CORE_READ(t, node.expires);
+	c->expires_ns = RTM_RD(t, node.expires);
 	c->tid = (__u32)id;
 	return 0;
 }
@@ -131,7 +132,7 @@ int rtm_ts_start(struct bpf_raw_tracepoint_args *ctx)
 /* An expiry that is not the armed one's: counted when it is a probe's sleeper. */
 static __always_inline void other_expiry(struct rtm_ts_cpu *c, struct hrtimer *t, __u64 addr)
 {
-	if ((__u64)BPF_CORE_READ(t, function) == wakeup_fn && bpf_map_lookup_elem(&known, &addr))
+	if ((__u64)RTM_RD(t, function) == wakeup_fn && bpf_map_lookup_elem(&known, &addr))
 		c->unmatched_expires++;
 }
 
@@ -179,9 +180,9 @@ int rtm_ts_switch(struct bpf_raw_tracepoint_args *ctx)
 	c = this_cpu(&cpu);
 	if (!c || !c->expired_ns)	/* most switches: no probe woken here */
 		return 0;
-	if ((__u32)BPF_CORE_READ(next, pid) != c->tid) {
+	if ((__u32)RTM_RD(next, pid) != c->tid) {
 		/* woken while it still ran: it goes to sleep again without a switch-in */
-		if ((__u32)BPF_CORE_READ(prev, pid) == c->tid) {
+		if ((__u32)RTM_RD(prev, pid) == c->tid) {
 			c->unswitched++;
 			c->expired_ns = 0;
 		}

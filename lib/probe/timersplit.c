@@ -63,9 +63,18 @@ json_t *rtm_timersplit_cpu_json(const uint64_t *irq_counts, const uint64_t *wake
 #include <bpf/libbpf.h>
 
 #include "lib/probe/timersplit.skel.h"
+#include "lib/probe/timersplit_helper.skel.h"
+#include "probe/bpfload.h"
+
+/* the helper build's object goes into the direct build's skeleton (bpfload.h) */
+_Static_assert(sizeof(struct rtm_timersplit_bpf) == sizeof(struct rtm_timersplit_helper_bpf) &&
+	       sizeof(*((struct rtm_timersplit_bpf *)0)->rodata) ==
+	       sizeof(*((struct rtm_timersplit_helper_bpf *)0)->rodata),
+	       "the two builds of timersplit.bpf.c differ in their maps, programs or data");
 
 struct rtm_timersplit {
 	struct rtm_timersplit_bpf *skel;
+	enum rtm_bpf_reads reads;		/* the build loaded */
 	int ncpus;
 	uint64_t *irq_counts, *wake_counts;	/* the mapped histogram maps */
 	size_t counts_len;
@@ -77,12 +86,6 @@ struct rtm_timersplit {
 	struct rtm_timerirq_cpu *live;
 	struct rtm_hist **delay;
 };
-
-/* libbpf's own messages would go to stderr: the caller gets one line instead */
-static int quiet_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	return 0;
-}
 
 static int map_one(struct bpf_map *map, size_t len, void **out)
 {
@@ -127,6 +130,24 @@ static int configure(struct rtm_timersplit *ts, uint64_t wakeup_fn)
 }
 
 /* The live figures of the measured CPUs the maps cover, allocated once. */
+/* The programs of build @r, opened, configured and loaded: 0 or a negative errno. */
+static int load_build(struct rtm_timersplit *ts, uint64_t wakeup_fn, enum rtm_bpf_reads r)
+{
+	int ret;
+
+	ts->reads = r;
+	ts->skel = calloc(1, sizeof(*ts->skel));
+	if (!ts->skel)
+		return -ENOMEM;
+	ret = rtm_timersplit_bpf__create_skeleton(ts->skel);
+	if (!ret)
+		ret = rtm_bpf_open_skeleton(ts->skel->skeleton, r,
+					    rtm_timersplit_helper_bpf__elf_bytes);
+	if (!ret)
+		ret = configure(ts, wakeup_fn);
+	return ret ? ret : rtm_timersplit_bpf__load(ts->skel);
+}
+
 static int live_alloc(struct rtm_timersplit *ts, const struct rtm_cpulist *cpus)
 {
 	int i;
@@ -156,7 +177,7 @@ struct rtm_timersplit *rtm_timersplit_create(uint64_t wakeup_fn, const struct rt
 		rtm_error_set(err, "out of memory");
 		return NULL;
 	}
-	libbpf_set_print(quiet_libbpf);
+	rtm_bpf_quiet();
 	ts->ncpus = libbpf_num_possible_cpus();
 	if (ts->ncpus <= 0 || ts->ncpus > RTM_TS_MAX_CPUS) {
 		ret = ts->ncpus <= 0 ? ts->ncpus : -E2BIG;
@@ -169,10 +190,12 @@ struct rtm_timersplit *rtm_timersplit_create(uint64_t wakeup_fn, const struct rt
 		rtm_error_set(err, "out of memory");
 		goto fail;
 	}
-	ts->skel = rtm_timersplit_bpf__open();
-	ret = ts->skel ? configure(ts, wakeup_fn) : -errno;
-	if (!ret)
-		ret = rtm_timersplit_bpf__load(ts->skel);
+	ret = load_build(ts, wakeup_fn, rtm_bpf_reads_first());
+	if (ret && ts->reads == RTM_BPF_READS_DIRECT) {
+		/* a kernel before 6.2, or without a BPF JIT: the helper build */
+		rtm_timersplit_bpf__destroy(ts->skel);
+		ret = load_build(ts, wakeup_fn, RTM_BPF_READS_HELPER);
+	}
 	if (ret) {
 		rtm_error_set(err, "--bpf: the kernel refused the timer IRQ split's BPF programs "
 			      "(%s): drop --bpf, or give --trace for the tracefs split",
@@ -246,6 +269,7 @@ json_t *rtm_timersplit_to_json(const struct rtm_timersplit *ts, const struct rtm
 			    "hrtimer_expire_entry (now - expires) -> sched_switch (the probe "
 			    "switched in) of the probes' own hrtimers, counted in the kernel"));
 	json_object_set_new(sec, "backend", json_string("bpf"));
+	json_object_set_new(sec, "task_reads", json_string(rtm_bpf_reads_name(ts->reads)));
 	json_object_set(sec, "cpus", arr);
 	for (i = 0; i < n; i++) {
 		cpu = cpus ? cpus->cpus[i] : ts->live[i].cpu;

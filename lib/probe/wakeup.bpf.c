@@ -35,6 +35,7 @@
 #include <bpf/bpf_core_read.h>
 
 #include "probe/wakeup_core.h"
+#include "probe/bpf_read.h"
 #include "probe/wakeup_maps.h"
 #include "core/hist_layout.h"
 #include "probe/wakeup_record.h"
@@ -126,13 +127,13 @@ static __always_inline int selected(struct task_struct *p, __s32 *policy)
 	*policy = -1;
 	switch (sel_mode) {
 	case RTM_WK_SEL_PID:
-		return (__u32)BPF_CORE_READ(p, tgid) == sel_pid ||
-		       (__u32)BPF_CORE_READ(p, pid) == sel_pid;
+		return (__u32)RTM_RD(p, tgid) == sel_pid ||
+		       (__u32)RTM_RD(p, pid) == sel_pid;
 	case RTM_WK_SEL_COMM:
-		BPF_CORE_READ_STR_INTO(&comm, p, comm);
+		RTM_RD_STR(&comm, p, comm);
 		return comm_matches(comm);
 	default:
-		pol = BPF_CORE_READ(p, policy);
+		pol = RTM_RD(p, policy);
 		*policy = (__s32)pol;
 		return pol < 32 && (sel_policies & (1u << pol));
 	}
@@ -205,12 +206,12 @@ static __noinline int stamp_selected(struct task_struct *p, __s32 policy)
 
 	if (!p)
 		return 0;
-	pid = BPF_CORE_READ(p, pid);
+	pid = RTM_RD(p, pid);
 	if (!pid)
 		return 0;
 	idx = slot_of(p);
 	w = bpf_map_lookup_elem(&wakes, &idx);
-	target = BPF_CORE_READ(p, thread_info.cpu);
+	target = RTM_RD(p, thread_info.cpu);
 	t = cstate_of(target);
 	if (!w || !t)
 		return 0;
@@ -224,8 +225,8 @@ static __noinline int stamp_selected(struct task_struct *p, __s32 policy)
 	w->task = (__u64)p;
 	w->pid = pid;
 	/* a thread often sets its policy after its first wake-up: the latest */
-	w->policy = policy >= 0 ? policy : (__s32)BPF_CORE_READ(p, policy);
-	w->prio = BPF_CORE_READ(p, prio);
+	w->policy = policy >= 0 ? policy : (__s32)RTM_RD(p, policy);
+	w->prio = RTM_RD(p, prio);
 	w->target_cpu = target;
 	w->woken_cpu = target;
 	w->waker_cpu = bpf_get_smp_processor_id();
@@ -331,8 +332,8 @@ static __always_inline void record_task(struct rtm_wk_cpu *c, struct task_struct
 		struct rtm_wk_task n = {};
 
 		n.pid = pid;
-		n.tgid = BPF_CORE_READ(p, tgid);
-		BPF_CORE_READ_STR_INTO(&n.comm, p, comm);
+		n.tgid = RTM_RD(p, tgid);
+		RTM_RD_STR(&n.comm, p, comm);
 		if (bpf_map_update_elem(&tasks, &pid, &n, BPF_NOEXIST) == -7 /* E2BIG */) {
 			c->lost_tasks++;
 			return;
@@ -373,9 +374,9 @@ static __always_inline void top_set(struct rtm_wk_top *t, struct task_struct *p,
 				    __u64 from, __u64 now, __u64 own)
 {
 	t->pid = pid;
-	t->policy = BPF_CORE_READ(p, policy);
-	t->prio = BPF_CORE_READ(p, prio);
-	BPF_CORE_READ_STR_INTO(&t->comm, p, comm);
+	t->policy = RTM_RD(p, policy);
+	t->prio = RTM_RD(p, prio);
+	RTM_RD_STR(&t->comm, p, comm);
 	t->start_ns = from;
 	t->end_ns = now;
 	t->own_ns = own;
@@ -398,7 +399,7 @@ static __always_inline void account_prev(struct rtm_wk_cstate *s, struct task_st
 	if ((s->top.end_ns >= s->since_ns && own <= s->top.own_ns) ||
 	    s->idle_task == (__u64)prev)
 		return;
-	pid = BPF_CORE_READ(prev, pid);
+	pid = RTM_RD(prev, pid);
 	if (!pid) {
 		s->idle_task = (__u64)prev;	/* the idle task holds nobody up */
 		return;
@@ -464,10 +465,10 @@ static __always_inline void send_cause(struct rtm_wk_cpu *c, struct rtm_wk_cstat
 		r->softirq_ns = t->softirq_ns - w->softirq0_ns;
 	}
 	r->pid = w->pid;
-	r->tgid = BPF_CORE_READ(p, tgid);
+	r->tgid = RTM_RD(p, tgid);
 	r->policy = w->policy;
 	r->prio = w->prio;
-	BPF_CORE_READ_STR_INTO(&r->comm, p, comm);
+	RTM_RD_STR(&r->comm, p, comm);
 	r->cpu = cpu;
 	r->target_cpu = w->woken_cpu;
 	r->waker_cpu = w->waker_cpu;
@@ -569,7 +570,7 @@ static __always_inline void running_top(struct rtm_wk_cstate *s, __u64 now,
 	own = run_own_ns(s, from, now);
 	if (own <= top_within(&w->moved, 0, w->wake_ns))
 		return;
-	pid = BPF_CORE_READ(cur, pid);
+	pid = RTM_RD(cur, pid);
 	if (!pid)
 		return;
 	top_set(&w->moved, cur, pid, from, now, own);
@@ -611,7 +612,7 @@ SEC("raw_tracepoint/sched_migrate_task")
 int rtm_wk_migrate(struct bpf_raw_tracepoint_args *ctx)
 {
 	struct task_struct *p = (struct task_struct *)ctx->args[0];
-	__u32 to = (__u32)ctx->args[1], from = BPF_CORE_READ(p, thread_info.cpu);
+	__u32 to = (__u32)ctx->args[1], from = RTM_RD(p, thread_info.cpu);
 	struct rtm_wk_cstate *s = cstate_of(from);
 
 	if (!s || s->nwait <= 0 || from == to || !rtm_wk_filter_may(s->filter, (__u64)p))

@@ -22,9 +22,20 @@
 #include <bpf/libbpf.h>
 
 #include "lib/probe/wakeup.skel.h"
+#include "lib/probe/wakeup_helper.skel.h"
+#include "probe/bpfload.h"
+
+/* the helper build's object goes into the direct build's skeleton (bpfload.h) */
+_Static_assert(sizeof(struct rtm_wakeup_bpf) == sizeof(struct rtm_wakeup_helper_bpf) &&
+	       sizeof(*((struct rtm_wakeup_bpf *)0)->rodata) ==
+	       sizeof(*((struct rtm_wakeup_helper_bpf *)0)->rodata) &&
+	       sizeof(*((struct rtm_wakeup_bpf *)0)->bss) ==
+	       sizeof(*((struct rtm_wakeup_helper_bpf *)0)->bss),
+	       "the two builds of wakeup.bpf.c differ in their maps, programs or data");
 
 struct rtm_wakeup {
 	struct rtm_wakeup_bpf *skel;
+	enum rtm_bpf_reads reads;	/* the build loaded */
 	int ncpus;
 	uint32_t task_cap;
 	uint64_t *counts;		/* the mapped histogram map */
@@ -39,12 +50,6 @@ struct rtm_wakeup {
 bool rtm_wakeup_built(struct rtm_error *err)
 {
 	return true;
-}
-
-/* libbpf's own messages would go to stderr: the caller gets one line instead */
-static int quiet_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	return 0;
 }
 
 static void set_cpus(struct rtm_wakeup_bpf *skel, const struct rtm_wakeup_opts *o, int ncpus)
@@ -147,6 +152,47 @@ static void load_error(int ret, struct rtm_error *err)
 			      strerror(-ret));
 }
 
+/* The programs of build @r, opened, given @o's selection and loaded. */
+static int load_build(struct rtm_wakeup *w, const struct rtm_wakeup_opts *o,
+		      enum rtm_bpf_reads r, struct rtm_error *err)
+{
+	int ret;
+
+	w->reads = r;
+	w->skel = calloc(1, sizeof(*w->skel));
+	if (!w->skel)
+		return rtm_error_setn(err, -ENOMEM, "out of memory");
+	ret = rtm_wakeup_bpf__create_skeleton(w->skel);
+	if (!ret)
+		ret = rtm_bpf_open_skeleton(w->skel->skeleton, r, rtm_wakeup_helper_bpf__elf_bytes);
+	if (ret)
+		return rtm_error_setn(err, ret, "cannot open the wake-up BPF programs: %s",
+				      strerror(-ret));
+	ret = configure(w, o);
+	if (!ret)
+		ret = rtm_wakeup_bpf__load(w->skel);
+	if (ret)
+		load_error(ret, err);
+	return ret;
+}
+
+/*
+ * The direct build where the kernel takes it, else the helper build (a kernel
+ * before 6.2, or without a BPF JIT): the error, when neither loads, is the
+ * helper build's.
+ */
+static int load(struct rtm_wakeup *w, const struct rtm_wakeup_opts *o, struct rtm_error *err)
+{
+	enum rtm_bpf_reads r = rtm_bpf_reads_first();
+	int ret = load_build(w, o, r, err);
+
+	if (ret && r == RTM_BPF_READS_DIRECT) {
+		rtm_wakeup_bpf__destroy(w->skel);
+		ret = load_build(w, o, RTM_BPF_READS_HELPER, err);
+	}
+	return ret;
+}
+
 static int take_cause(void *ctx, void *data, size_t len)
 {
 	struct rtm_wakeup *w = ctx;
@@ -165,7 +211,7 @@ struct rtm_wakeup *rtm_wakeup_create(const struct rtm_wakeup_opts *o, struct rtm
 		rtm_error_set(err, "out of memory");
 		return NULL;
 	}
-	libbpf_set_print(quiet_libbpf);
+	rtm_bpf_quiet();
 	w->ncpus = libbpf_num_possible_cpus();
 	w->task_cap = o->task_cap ? o->task_cap : RTM_WAKEUP_TASK_CAP;
 	if (w->ncpus <= 0 || w->ncpus > RTM_WK_MAX_CPUS) {
@@ -174,19 +220,9 @@ struct rtm_wakeup *rtm_wakeup_create(const struct rtm_wakeup_opts *o, struct rtm
 			      "possible): %s", strerror(-ret));
 		goto fail;
 	}
-	w->skel = rtm_wakeup_bpf__open();
-	if (!w->skel) {
-		ret = -errno;
-		rtm_error_set(err, "cannot open the wake-up BPF programs: %s", strerror(errno));
+	ret = load(w, o, err);
+	if (ret)
 		goto fail;
-	}
-	ret = configure(w, o);
-	if (!ret)
-		ret = rtm_wakeup_bpf__load(w->skel);
-	if (ret) {
-		load_error(ret, err);
-		goto fail;
-	}
 	ret = map_memory(w);
 	if (ret) {
 		rtm_error_set(err, "cannot map the wake-up histograms: %s", strerror(-ret));
@@ -289,6 +325,7 @@ int rtm_wakeup_read(struct rtm_wakeup *w, struct rtm_wakeup_snap *s)
 	memcpy(s->counts, w->counts, (size_t)w->ncpus * RTM_HIST_NCOUNTS * sizeof(__u64));
 	memcpy(s->cpu, w->cpu, (size_t)w->ncpus * sizeof(struct rtm_wk_cpu));
 	read_tasks(w, s);
+	s->reads = rtm_bpf_reads_name(w->reads);
 	return 0;
 }
 

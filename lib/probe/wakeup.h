@@ -54,6 +54,8 @@ struct rtm_wakeup_snap {
 	struct rtm_wk_cpu *cpu;		/* ncpus */
 	struct rtm_wk_task *tasks;	/* ntasks of task_cap */
 	uint32_t ntasks, task_cap;
+	/* how the programs read a task's fields: "direct" or "helper" (bpfload.h) */
+	const char *reads;
 };
 
 /* The cause records not sent, over all CPUs of @s: over the rate, and with the ring full. */

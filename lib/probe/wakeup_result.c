@@ -240,6 +240,8 @@ json_t *rtm_wakeup_section(const struct rtm_wakeup_opts *o, const struct rtm_wak
 			"tasks_seen", (int)s->ntasks, "task_cap", (int)s->task_cap,
 			"lost_wakeups", rtm_json_u64(lost_wakes),
 			"lost_tasks", rtm_json_u64(lost_tasks), "tasks", tasks);
+	if (sec && s->reads)
+		json_object_set_new(sec, "task_reads", json_string(s->reads));
 	if (sec && census) {
 		rtm_wakeup_causes_lost(s, &limited, &full);
 		json_object_set_new(sec, "census", rtm_wakeup_census_json(census, limited, full));

@@ -87,6 +87,23 @@ echo "$out" | grep -q "$(printf '^result\tp99_us_cyclictest_wakeup_vs_tracefs\t6
 ok $? "and against beside trace-cmd"
 echo "$out" | grep -q '^medians: trace-cmd 0.150 % of one CPU at 8866 context switches/s'
 ok $? "trace-cmd's medians in the table"
+# with helper rounds (RTMEASURE_BPF_READS=helper): each program's helper build the reference
+sed -e 's/\(^with round .*\)$/\1, reads direct/' "$d/wk-rounds" >"$d/wk-rounds2"
+cat >>"$d/wk-rounds2" <<'EOR'
+helper round 1: ctxt/s 9100, cyclictest p99 70 us, rtm_wk_wakeup 200 ns, rtm_wk_switch 125 ns, rtm_wk_floor 61 ns, rtm_wk_floor_ld 62 ns, events/s 17100, CPU 0.300 % of one CPU (0.330 % at 10k switches/s), reads helper
+helper round 2: ctxt/s 9000, cyclictest p99 65 us, rtm_wk_wakeup 180 ns, rtm_wk_switch 115 ns, rtm_wk_floor 60 ns, rtm_wk_floor_ld 62 ns, events/s 16900, CPU 0.280 % of one CPU (0.311 % at 10k switches/s), reads helper
+EOR
+out=$("$B/wakeup" --summary "$d/wk-rounds2" 2>&1)
+ok $? "wakeup --summary with helper rounds"
+echo "$out" | grep -q "$(printf '^result\tns_per_event_rtm_wk_wakeup\t140\t190\t0.74\trtmeasure < 150\tyes\tkernel BPF statistics, direct reads; ')"
+ok $? "a program's direct build against its helper build (the median of the helper rounds)"
+echo "$out" | grep -q '^the builds loaded: direct (with rounds), helper (helper rounds)$'
+ok $? "the builds each kind of round loaded"
+[ "$(echo "$out" | grep -c '^median ns per event: rtm_wk_[a-z]* of the helper build')" = 2 ]
+ok $? "one helper median per program"
+echo "$out" | grep -q "$(printf '^result\tp99_us_cyclictest_beside_wakeup\t66\t93\t')"
+ok $? "the helper rounds are not in the direct build's p99"
+
 "$B/wakeup" --summary "$d/none" >/dev/null 2>&1
 ok $(( $? != 2 )) "wakeup --summary of a missing file: exit 2"
 
