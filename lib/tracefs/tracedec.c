@@ -509,6 +509,15 @@ static int page_commit(const struct rtm_tracedec *d, const void *page, bool *sto
 	return (int)commit;
 }
 
+bool rtm_tracedec_page_half(const struct rtm_tracedec *d, const void *page)
+{
+	bool stored;
+	int commit = page_commit(d, page, &stored);
+
+	/* a corrupt header: not the writer's page, whatever it is */
+	return commit < 0 || commit >= (d->page_size - d->data_offset) / 2;
+}
+
 /*
  * The next record from @*pos on of the @commit bytes of records at @rec: its
  * offset, its length in @*size and @*pos past it, with @*ts moved by the time

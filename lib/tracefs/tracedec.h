@@ -169,6 +169,15 @@ void rtm_tracedec_free(struct rtm_tracedec *d);
 /* Sub-buffer (page) size the formats describe; raw reads come in this unit. */
 int rtm_tracedec_page_size(const struct rtm_tracedec *d);
 
+/*
+ * rtm_tracedec_page_half - whether @page (as a read gave it) holds records for
+ * at least half its room. A page the writer left holds nearly all of it (it
+ * moved on when the next record did not fit); one under half full is the
+ * writer's own, read while it was being written, unless a record over half a
+ * page followed it (none of the events rtmeasure enables comes near).
+ */
+bool rtm_tracedec_page_half(const struct rtm_tracedec *d, const void *page);
+
 typedef int (*rtm_event_cb)(const struct rtm_event *ev, void *ctx);
 
 /**

@@ -201,6 +201,18 @@ static void check_commit_edges(struct rtm_tracedec *d, char *page)
 	memcpy(page + 16, &hdr, 4);
 	is_int(rtm_tracedec_page(d, page, 0, NULL, NULL, NULL), -EINVAL,
 	       "a record shorter than the common fields: rejected");
+
+	/* the writer's page (under half its room of 4080 bytes) against a page it left */
+	((uint64_t *)page)[1] = 2039;
+	ok(!rtm_tracedec_page_half(d, page), "commit 2039 of 4080: the writer's page");
+	((uint64_t *)page)[1] = 2040;
+	ok(rtm_tracedec_page_half(d, page), "commit 2040 of 4080: a page the writer left");
+	((uint64_t *)page)[1] = (1ull << 31) | 4000;
+	ok(rtm_tracedec_page_half(d, page), "the missed-events flag is no part of the fill");
+	((uint64_t *)page)[1] = (1ull << 31) | 100;
+	ok(!rtm_tracedec_page_half(d, page), "a flagged page of 100 bytes: the writer's");
+	((uint64_t *)page)[1] = 5000;
+	ok(rtm_tracedec_page_half(d, page), "a corrupt commit: not the writer's (the reads go on)");
 }
 
 /* What a walk over a hand-made page saw: times, and records outside the page given. */
