@@ -103,6 +103,15 @@ ok $? "the builds each kind of round loaded"
 ok $? "one helper median per program"
 echo "$out" | grep -q "$(printf '^result\tp99_us_cyclictest_beside_wakeup\t66\t93\t')"
 ok $? "the helper rounds are not in the direct build's p99"
+# bare rounds (wakeup without the kernel's BPF statistics): cyclictest's p99 beside wakeup is theirs
+cat >>"$d/wk-rounds2" <<'EOR'
+bare round 1: ctxt/s 9100, cyclictest p99 61 us, reads direct
+bare round 2: ctxt/s 9050, cyclictest p99 64 us, reads direct
+bare round 3: ctxt/s 9020, cyclictest p99 90 us, reads direct
+EOR
+out=$("$B/wakeup" --summary "$d/wk-rounds2" 2>&1)
+echo "$out" | grep -q "$(printf '^result\tp99_us_cyclictest_beside_wakeup\t64\t93\t0.69\tratio <= 1.05\tyes\treference: cyclictest alone; medians of 3 rounds (BPF statistics off; on: 66 us)$')"
+ok $? "cyclictest's p99 beside wakeup from the bare rounds, the statistics' rounds named"
 
 "$B/wakeup" --summary "$d/none" >/dev/null 2>&1
 ok $(( $? != 2 )) "wakeup --summary of a missing file: exit 2"
