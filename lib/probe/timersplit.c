@@ -129,7 +129,6 @@ static int configure(struct rtm_timersplit *ts, uint64_t wakeup_fn)
 	return ret;
 }
 
-/* The live figures of the measured CPUs the maps cover, allocated once. */
 /* The programs of build @r, opened, configured and loaded: 0 or a negative errno. */
 static int load_build(struct rtm_timersplit *ts, uint64_t wakeup_fn, enum rtm_bpf_reads r)
 {
@@ -148,6 +147,7 @@ static int load_build(struct rtm_timersplit *ts, uint64_t wakeup_fn, enum rtm_bp
 	return ret ? ret : rtm_timersplit_bpf__load(ts->skel);
 }
 
+/* The live figures of the measured CPUs the maps cover, allocated once. */
 static int live_alloc(struct rtm_timersplit *ts, const struct rtm_cpulist *cpus)
 {
 	int i;

@@ -515,7 +515,7 @@ int rtm_trace_read_pages(struct rtm_trace *t, rtm_page_cb cb, void *ctx, struct 
 			 * a page the last drain read part of, which the writer
 			 * may have left since: the second such read in a row is
 			 * the writer's, and every record the CPU had written
-			 * when it began is in.
+			 * when that read began is in.
 			 */
 			small = rtm_tracedec_page_half(dec, t->page) ? 0 : small + 1;
 			if (t->running && small == 2)

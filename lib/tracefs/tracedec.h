@@ -172,9 +172,10 @@ int rtm_tracedec_page_size(const struct rtm_tracedec *d);
 /*
  * rtm_tracedec_page_half - whether @page (as a read gave it) holds records for
  * at least half its room. A page the writer left holds nearly all of it (it
- * moved on when the next record did not fit); one under half full is the
- * writer's own, read while it was being written, unless a record over half a
- * page followed it (none of the events rtmeasure enables comes near).
+ * moved on when the next record did not fit), unless a record over half a page
+ * followed it (none of the events rtmeasure enables comes near); a read under
+ * half a page is of the writer's own page, or the rest of a page an earlier
+ * read took part of (rtm_trace_read_pages() tells the two apart).
  */
 bool rtm_tracedec_page_half(const struct rtm_tracedec *d, const void *page);
 
