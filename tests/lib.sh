@@ -89,7 +89,6 @@ need_tracefs() {
 	[ -d /sys/kernel/tracing/instances ] || skip "this kernel's tracefs has no instances"
 }
 
-# need_jq: jq, which the checks of result.json use
 # loop_fs DIR SIZE: an ext4 file system on a loop device with direct I/O to a
 # sparse backing file DIR/backing of SIZE (truncate's units), mounted on
 # DIR/mnt: $loop the device, $mnt the mount point. The storage tests write
@@ -109,8 +108,28 @@ loop_fs_off() {
 	[ -z "${loop:-}" ] || losetup -d "$loop"
 }
 
+# need_jq: jq, which the checks of result.json use
 need_jq() {
 	command -v jq >/dev/null || skip "jq not installed (scripts/setup installs it)"
+}
+
+# need_bpf: a build with the BPF programs (configure found clang, libbpf and bpftool)
+need_bpf() {
+	grep -q '^#define RTM_HAVE_BPF 1' "$RTM_BUILDDIR/config.h" ||
+		skip "rtmeasure built without BPF (clang, libbpf-dev, bpftool)"
+}
+
+# bpf_attached PID TRACEPOINT LOG: waits, 30 s at most, until process PID holds a
+# BPF link on TRACEPOINT (its own: another run's programs may be loaded meanwhile);
+# fails, LOG shown, when PID ends first
+bpf_attached() {
+	local i
+	for i in $(seq 300); do
+		grep -qs "^tp_name:.*$2\$" /proc/"$1"/fdinfo/* && return 0
+		kill -0 "$1" 2>/dev/null || { cat "$3"; fail "rtmeasure ended at start"; }
+		sleep 0.1
+	done
+	fail "the BPF programs did not attach to $2 in 30 s"
 }
 
 # measure_lock "$@": tests that measure latency, or load the box while others

@@ -18,8 +18,7 @@ need_jq
 command -v cyclictest >/dev/null || skip "cyclictest (rt-tests) not installed"
 command -v bpftool >/dev/null || skip "bpftool not installed (it names the loaded programs)"
 command -v curl >/dev/null || skip "curl not installed (it scrapes the live page)"
-grep -q '^#define RTM_HAVE_BPF 1' "$RTM_BUILDDIR/config.h" ||
-	skip "rtmeasure built without BPF (clang, libbpf-dev, bpftool)"
+need_bpf
 measure_lock "$@"
 
 t=$(mktemp -d)

@@ -13,8 +13,7 @@ need_jq
 [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] || skip "needs 2 CPUs (the task off the timer probe's)"
 command -v cyclictest >/dev/null || skip "cyclictest (rt-tests) not installed"
 command -v tmux >/dev/null || skip "tmux not installed (scripts/setup installs it)"
-grep -q '^#define RTM_HAVE_BPF 1' "$RTM_BUILDDIR/config.h" ||
-	skip "rtmeasure built without BPF (clang, libbpf-dev, bpftool)"
+need_bpf
 measure_lock "$@"
 
 t=$(mktemp -d)

@@ -24,8 +24,7 @@ measure_lock "$@"
 [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] || skip "needs 2 CPUs"
 [ -r /sys/kernel/btf/vmlinux ] || skip "this kernel has no BTF (/sys/kernel/btf/vmlinux)"
 grep -qw hrtimer_wakeup /proc/kallsyms || skip "no hrtimer_wakeup in /proc/kallsyms"
-grep -q '^#define RTM_HAVE_BPF 1' "$RTM_BUILDDIR/config.h" ||
-	skip "rtmeasure built without BPF (clang, libbpf-dev, bpftool)"
+need_bpf
 
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT

@@ -19,8 +19,7 @@ need_root
 need_jq
 [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] || skip "needs 2 CPUs"
 command -v cyclictest >/dev/null || skip "cyclictest (rt-tests) not installed"
-grep -q '^#define RTM_HAVE_BPF 1' "$RTM_BUILDDIR/config.h" ||
-	skip "rtmeasure built without BPF (clang, libbpf-dev, bpftool)"
+need_bpf
 measure_lock "$@"
 
 out=$(mktemp -d)
@@ -31,12 +30,7 @@ cp "$(command -v cyclictest)" "$out/$ctname" || fail "cannot copy cyclictest"
 
 "$RTMEASURE" wakeup --comm "$ctname" --above 50ms --interval 1s -o "$out/w" >"$out/w.txt" 2>&1 &
 wk=$!
-for i in $(seq 300); do
-	grep -qs '^tp_name:.*sched_migrate_task$' /proc/$wk/fdinfo/* && break
-	kill -0 $wk 2>/dev/null || { cat "$out/w.txt"; fail "rtmeasure wakeup ended at start"; }
-	sleep 0.1
-done
-[ "$i" -lt 300 ] || fail "the program on sched_migrate_task did not attach in 30 s"
+bpf_attached $wk sched_migrate_task "$out/w.txt"
 
 taskset -c 0 "$out/$ctname" -t1 -a0 -p50 -i 7000 -D 4 -q --mainaffinity=1 >/dev/null 2>&1 &
 ct=$!

@@ -15,8 +15,7 @@ need_jq
 command -v curl >/dev/null || skip "curl not installed"
 [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] || skip "needs 2 CPUs (the server off the measured one)"
 command -v cyclictest >/dev/null || skip "cyclictest (rt-tests) not installed"
-grep -q '^#define RTM_HAVE_BPF 1' "$RTM_BUILDDIR/config.h" ||
-	skip "rtmeasure built without BPF (clang, libbpf-dev, bpftool)"
+need_bpf
 measure_lock "$@"
 
 t=$(mktemp -d)

@@ -24,8 +24,7 @@ need_jq
 [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] || skip "needs 2 CPUs"
 command -v cyclictest >/dev/null || skip "cyclictest (rt-tests) not installed"
 command -v bpftool >/dev/null || skip "bpftool not installed: cannot read the kernel's BTF"
-grep -q '^#define RTM_HAVE_BPF 1' "$RTM_BUILDDIR/config.h" ||
-	skip "rtmeasure built without BPF (clang, libbpf-dev, bpftool)"
+need_bpf
 measure_lock "$@"
 
 out=$(mktemp -d)
@@ -41,17 +40,12 @@ echo "this kernel's default build: $default"
 
 # one wakeup run of build $1 ("" for the default): the checks above
 wakeup_run() {
-	local want=${1:-$default} ctname=ctrd$$${1:0:1} i r task ct_total n named
+	local want=${1:-$default} ctname=ctrd$$${1:0:1} r task ct_total n named
 	cp "$(command -v cyclictest)" "$out/$ctname" || fail "cannot copy cyclictest"
 	RTMEASURE_BPF_READS=$1 "$RTMEASURE" wakeup --comm "$ctname" -a 1 --above 1ms \
 		--interval 1s -o "$out/w$1" >"$out/w$1.txt" 2>&1 &
 	wk=$!
-	for i in $(seq 300); do
-		grep -qs '^tp_name:.*sched_switch$' /proc/$wk/fdinfo/* && break
-		kill -0 $wk 2>/dev/null || { cat "$out/w$1.txt"; fail "rtmeasure wakeup ended at start"; }
-		sleep 0.1
-	done
-	[ "$i" -lt 300 ] || fail "the wake-up programs did not attach in 30 s"
+	bpf_attached $wk sched_switch "$out/w$1.txt"
 	taskset -c 0 "$out/$ctname" -t1 -a1 -p80 -i 5000 -D 4 -q --mainaffinity=0 -h 4000 \
 		--histfile="$out/ct$1.hist" >/dev/null 2>&1 &
 	ct=$!

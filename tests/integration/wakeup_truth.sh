@@ -64,8 +64,7 @@ command -v trace-cmd >/dev/null || skip "trace-cmd not installed (scripts/setup 
 [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] || skip "needs 2 CPUs"
 command -v cyclictest >/dev/null || skip "cyclictest (rt-tests) not installed"
 command -v bpftool >/dev/null || skip "bpftool not installed: cannot see the programs attach"
-grep -q '^#define RTM_HAVE_BPF 1' "$RTM_BUILDDIR/config.h" ||
-	skip "rtmeasure built without BPF (clang, libbpf-dev, bpftool)"
+need_bpf
 measure_lock "$@"
 
 out=$(mktemp -d)
@@ -96,13 +95,7 @@ cp "$(command -v cyclictest)" "$out/$ctname" || fail "cannot copy cyclictest"
 "$RTMEASURE" wakeup --comm "$ctname" -a 1 --above ${B_US}us --interval 1s -o "$out/w" \
 	>"$out/w.txt" 2>&1 &
 wk=$!
-# attached: this run's own links (another run's programs may be loaded meanwhile)
-for i in $(seq 300); do
-	grep -qs '^tp_name:.*sched_switch$' /proc/$wk/fdinfo/* && break
-	kill -0 $wk 2>/dev/null || { cat "$out/w.txt"; fail "rtmeasure wakeup ended at start"; }
-	sleep 0.1
-done
-[ "$i" -lt 300 ] || fail "the wake-up programs did not attach in 30 s"
+bpf_attached $wk sched_switch "$out/w.txt"
 progs=$(grep -hs '^prog_id:' /proc/$wk/fdinfo/* | awk '{ print $2 }' | sort -u)
 [ -n "$progs" ] || fail "rtmeasure wakeup holds no programs"
 
