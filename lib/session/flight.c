@@ -21,6 +21,7 @@
 #include "probe/cyclic.h"
 #include "session/session_priv.h"
 #include "trace/capture.h"
+#include "trace/stream.h"
 #include "trace/timerirq.h"
 
 /* From a period (at least 1 ms) before the planned wake-up to just after it. */
@@ -88,15 +89,40 @@ int rtm_session_trace_check(struct rtm_session_opts *m)
 	return 0;
 }
 
+/* The flight recorder's clock checked and its options noted in @r; 0 or -1 with @err set. */
+static int flight_setup(struct rtm_session_opts *m, struct rtm_result *r, struct rtm_trace *t,
+			struct rtm_error *err)
+{
+	int64_t delta = 0;
+	json_t *filters;
+	int i;
+
+	if (rtm_trace_check_clock(t, &delta, err))
+		return -1;
+	filters = json_array();
+	for (i = 0; i < m->trace.nfilters; i++)
+		json_array_append_new(filters, json_string(m->trace.filters[i]));
+	json_object_set_new(r->options, "trace_clock_delta_ns", json_integer(delta));
+	json_object_set_new(r->options, "trace_events",
+			    json_string(m->trace.events ? m->trace.events : RTM_TRACE_PRESETS));
+	json_object_set_new(r->options, "trace_filters", filters);
+	json_object_set_new(r->options, "trace_buffer_kb",
+			    json_integer((json_int_t)m->trace.buffer_kb));
+	json_object_set_new(r->options, "capture_above_ns",
+			    json_integer((json_int_t)m->probe.capture_ns));
+	json_object_set_new(r->options, "max_captures", json_integer(m->probe.capture_max));
+	json_object_set_new(r->options, "capture_holdoff_ns",
+			    json_integer((json_int_t)m->probe.capture_holdoff_ns));
+	return 0;
+}
+
 struct rtm_trace *rtm_session_trace_start(struct rtm_session_opts *m, struct rtm_result *r,
 				      struct rtm_error *err)
 {
 	struct rtm_trace_opts to = { .events = m->trace.events, .buffer_kb = m->trace.buffer_kb,
 				     .overwrite = true };
 	struct rtm_trace *t;
-	int64_t delta = 0;
 	char cpus[1024];
-	json_t *filters;
 	int i;
 
 	rtm_cpulist_format(&m->probe.cpus, cpus, sizeof(cpus));
@@ -113,25 +139,28 @@ struct rtm_trace *rtm_session_trace_start(struct rtm_session_opts *m, struct rtm
 		return NULL;
 	}
 	m->probe.trace_off_fd = rtm_trace_off_fd(t);
-	if (rtm_trace_check_clock(t, &delta, err)) {
+	if (flight_setup(m, r, t, err)) {
 		rtm_trace_destroy(t);
 		return NULL;
 	}
-	filters = json_array();
-	for (i = 0; i < m->trace.nfilters; i++)
-		json_array_append_new(filters, json_string(m->trace.filters[i]));
-	json_object_set_new(r->options, "trace_clock_delta_ns", json_integer(delta));
-	json_object_set_new(r->options, "trace_events",
-			    json_string(m->trace.events ? m->trace.events : RTM_TRACE_PRESETS));
-	json_object_set_new(r->options, "trace_filters", filters);
-	json_object_set_new(r->options, "trace_buffer_kb",
-			    json_integer((json_int_t)m->trace.buffer_kb));
-	json_object_set_new(r->options, "capture_above_ns",
-			    json_integer((json_int_t)m->probe.capture_ns));
-	json_object_set_new(r->options, "max_captures", json_integer(m->probe.capture_max));
-	json_object_set_new(r->options, "capture_holdoff_ns",
-			    json_integer((json_int_t)m->probe.capture_holdoff_ns));
 	rtm_trace_start(t);
+	return t;
+}
+
+struct rtm_trace *rtm_session_trace_in_stream(struct rtm_session_opts *m, struct rtm_result *r,
+					      struct rtm_stream *st, struct rtm_error *err)
+{
+	struct rtm_trace *t = rtm_stream_trace(st);
+
+	/*
+	 * Nothing to freeze: a spike's window is decoded from the pages the drains
+	 * kept, so neither -b nor --capture-above stops tracing (the stream's
+	 * consumers go on through every capture).
+	 */
+	m->probe.trace_off_fd = -1;
+	if (flight_setup(m, r, t, err))
+		return NULL;
+	rtm_stream_begin(st);
 	return t;
 }
 

@@ -64,7 +64,8 @@ static void session_release(struct rtm_session *s)
 	rtm_stream_free(s->stream);
 	rtm_timersplit_destroy(s->split);
 	rtm_session_irq_free(s->irq);
-	rtm_trace_destroy(s->trace);
+	if (!s->trace_in_stream)	/* else it went with the stream */
+		rtm_trace_destroy(s->trace);
 	if (s->load) {
 		rtm_load_stop(s->load);
 		rtm_load_free(s->load);
@@ -240,7 +241,8 @@ static int setup_start(struct rtm_session *s)
 			 "rtmeasure's threads there: %s", m->command, strerror(-ret));
 		return -1;
 	}
-	if (m->trace.on) {
+	s->trace_in_stream = rtm_session_flight_in_stream(m);
+	if (m->trace.on && !s->trace_in_stream) {
 		s->trace = rtm_session_trace_start(m, s->r, &s->err);
 		if (!s->trace)
 			return -1;
@@ -249,6 +251,9 @@ static int setup_start(struct rtm_session *s)
 	if (rtm_session_stream_wanted(m) &&
 	    !(s->stream = rtm_session_stream_start_irq(m, &s->err)) &&
 	    !rtm_session_stream_optional(m, &s->err))
+		return -1;
+	if (s->trace_in_stream &&
+	    !(s->trace = rtm_session_trace_in_stream(m, s->r, s->stream, &s->err)))
 		return -1;
 	s->irq = rtm_session_irq_start(m, s->stream, &s->err);
 	if (!s->irq)
@@ -346,8 +351,10 @@ static int finish_probe(struct rtm_session *s)
 	rtm_session_census_poll(s->stream, s->c);	/* the probe's last late wake-ups */
 	if (!ret)
 		rtm_session_stream_finish(m, s->stream, s->r);	/* sections.rt_holds */
-	rtm_stream_free(s->stream);
-	s->stream = NULL;
+	if (!s->trace_in_stream) {	/* else the flight recorder's pages go on to the end */
+		rtm_stream_free(s->stream);
+		s->stream = NULL;
+	}
 	rtm_session_irq_untrace(s->irq);
 	if (s->trace && !ret)	/* at the end */
 		rtm_session_trace_poll(m, s->trace, s->c, s->r, s->dir, false);
@@ -379,8 +386,12 @@ static int outcome_finish(struct rtm_session *s)
 		rtm_trace_stop(s->trace);
 		if (!ret)
 			rtm_session_trace_break(m, s->trace, s->r, s->dir);
-		rtm_trace_destroy(s->trace);
+		if (s->trace_in_stream)
+			rtm_stream_free(s->stream);
+		else
+			rtm_trace_destroy(s->trace);
 		s->trace = NULL;
+		s->stream = NULL;
 	}
 	/* run --noise: the noise phase on the same CPUs, under the same load */
 	if (m->noise_phase.on && phases_go_on(s, ret) &&

@@ -31,6 +31,7 @@ struct rtm_session {
 	struct rtm_sysinfo *si;
 	struct rtm_load *load;
 	struct rtm_trace *trace;	/* the flight recorder (--trace) */
+	bool trace_in_stream;		/* @trace is @stream's instance (not destroyed alone) */
 	struct rtm_session_irq *irq;
 	struct rtm_stream *stream;	/* --rt-hold, --timer-irq, census, gap causes */
 	struct rtm_timersplit *split;	/* --bpf: the timer IRQ split in the kernel */
@@ -232,6 +233,19 @@ void rtm_session_timer_irq_note(const struct rtm_session_opts *o);
  */
 struct rtm_trace *rtm_session_trace_start(struct rtm_session_opts *o, struct rtm_result *r,
 					  struct rtm_error *err);
+/*
+ * The flight recorder is the streaming instance, when the run streams and
+ * records the preset events unfiltered (no --trace-events, no --trace-filter):
+ * each event is written once, not into two instances.
+ */
+bool rtm_session_flight_in_stream(const struct rtm_session_opts *o);
+/*
+ * The flight recorder in @st's instance (started with flight_events, keep_kb and
+ * start_off): its clock checked, the options noted in @r, tracing started. The
+ * instance stays @st's (rtm_stream_free() removes it). NULL with @err set.
+ */
+struct rtm_trace *rtm_session_trace_in_stream(struct rtm_session_opts *o, struct rtm_result *r,
+					      struct rtm_stream *st, struct rtm_error *err);
 /*
  * Save the capture a probe asked for, if any (spikes/spike-NNN.*, an event in
  * @r), then switch tracing back on when @resume and more captures may follow.

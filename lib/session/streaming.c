@@ -50,6 +50,12 @@ bool rtm_session_stream_wanted(const struct rtm_session_opts *m)
 	       rtm_session_census_wanted(m);
 }
 
+bool rtm_session_flight_in_stream(const struct rtm_session_opts *m)
+{
+	return m->trace.on && !m->trace.events && !m->trace.nfilters &&
+	       m->ops == &rtm_probe_timer_ops && rtm_session_stream_wanted(m);
+}
+
 bool rtm_session_stream_optional(struct rtm_session_opts *m, const struct rtm_error *err)
 {
 	if (m->ops != &rtm_probe_noise_ops || m->trace.noise_trace >= 0)
@@ -61,8 +67,9 @@ bool rtm_session_stream_optional(struct rtm_session_opts *m, const struct rtm_er
 }
 
 static struct rtm_stream *stream_start(const struct rtm_session_opts *m, bool irq_events,
-				       struct rtm_error *err)
+				       bool flight, struct rtm_error *err)
 {
+	char presets[96];
 	struct rtm_stream_opts so = {
 		.cpus = &m->probe.cpus,
 		.rt_hold_ns = rt_hold_wanted(m) ? m->trace.rt_hold_ns : 0,
@@ -74,7 +81,16 @@ static struct rtm_stream *stream_start(const struct rtm_session_opts *m, bool ir
 		.wakeup_fn = m->trace.wakeup_fn,
 		.irq_events = irq_events,
 	};
-	struct rtm_stream *st = rtm_stream_start(&so, err);
+	struct rtm_stream *st;
+
+	if (flight) {	/* rtm_session_trace_in_stream() starts it */
+		rtm_trace_default_events(presets, sizeof(presets));
+		so.flight_events = presets;
+		so.keep_kb = m->trace.buffer_kb;
+		so.buffer_kb = m->trace.buffer_kb > 4096 ? m->trace.buffer_kb : 4096;
+		so.start_off = true;
+	}
+	st = rtm_stream_start(&so, err);
 
 	if (st)
 		rtm_trace_stale_note(rtm_stream_trace(st), m->errf);
@@ -84,13 +100,13 @@ static struct rtm_stream *stream_start(const struct rtm_session_opts *m, bool ir
 struct rtm_stream *rtm_session_stream_start(const struct rtm_session_opts *m,
 					    struct rtm_error *err)
 {
-	return stream_start(m, false, err);
+	return stream_start(m, false, false, err);
 }
 
 struct rtm_stream *rtm_session_stream_start_irq(const struct rtm_session_opts *m,
 						struct rtm_error *err)
 {
-	return stream_start(m, m->trace.on, err);
+	return stream_start(m, m->trace.on, rtm_session_flight_in_stream(m), err);
 }
 
 void rtm_session_stream_finish(const struct rtm_session_opts *m, struct rtm_stream *st,

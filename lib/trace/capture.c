@@ -367,7 +367,7 @@ json_t *rtm_capture_window(struct rtm_trace *t, const struct rtm_spike_window *w
 	struct rtm_analysis an;
 	char rel[64];
 	uint64_t lost = 0, refused = rtm_trace_refused(t);
-	bool truncated;
+	bool truncated, wrapped = false;
 	json_t *own, *sum;
 	long n;
 	size_t nev;
@@ -376,9 +376,14 @@ json_t *rtm_capture_window(struct rtm_trace *t, const struct rtm_spike_window *w
 	c.to = w->woke_ns + w->after_ns;
 	/*
 	 * The window is one CPU's: the others' records are consumed, not decoded,
-	 * and so are its own pages that end before the window.
+	 * and so are its own pages that end before the window. A streaming
+	 * instance that keeps what it drained (rtm_trace_keep()) is not read: its
+	 * consumers had the events, the window is decoded from the kept pages.
 	 */
-	n = rtm_trace_read_cpu_from(t, w->cpu, c.from, keep, &c, &lost, err);
+	if (rtm_trace_keeps(t))
+		n = rtm_trace_read_kept(t, w->cpu, c.from, keep, &c, &lost, &wrapped, err);
+	else
+		n = rtm_trace_read_cpu_from(t, w->cpu, c.from, keep, &c, &lost, err);
 	if (n < 0 || c.error) {
 		free_window(&c);
 		if (c.error)
@@ -387,10 +392,12 @@ json_t *rtm_capture_window(struct rtm_trace *t, const struct rtm_spike_window *w
 	}
 	/*
 	 * A flight recorder overwrites old events all the time (and says so as
-	 * "lost" or in its overrun counters); that matters only when it overwrote
-	 * the start of the window: the CPU's oldest event is later than it.
+	 * "lost" or in its overrun counters), kept pages give way to newer ones;
+	 * that matters only when it took the start of the window: the CPU's
+	 * oldest event is later than it.
 	 */
-	truncated = (!c.first_ns || c.first_ns > c.from) && (lost || rtm_trace_dropped(t));
+	truncated = (!c.first_ns || c.first_ns > c.from) &&
+		    (lost || wrapped || rtm_trace_dropped(t));
 	refused = rtm_trace_refused(t) - refused;	/* corrupt pages skipped: events missing */
 	truncated = truncated || refused;
 	nev = c.n;

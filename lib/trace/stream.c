@@ -52,6 +52,7 @@ struct rtm_stream {
 	uint64_t wakeup_fn;		/* hrtimer_wakeup, for --timer-irq */
 	char own_name[24];		/* this process in the census's words */
 	bool irq_events;		/* the IRQ events carried for a tap (rtm_stream_opts) */
+	bool flight;			/* the run's flight recorder too (rtm_stream_opts) */
 	rtm_event_cb tap;		/* every event also here (rtm_stream_tap_irq()) */
 	void *tap_ctx;
 };
@@ -263,10 +264,11 @@ static int stream_create(struct rtm_stream *st, struct rtm_trace_opts *to, struc
 {
 	char fstart[96], fexpire[96];
 
-	if (st->tirq) {
+	if (st->tirq && !st->flight) {
 		/*
 		 * Only sleepers' hrtimers reach the buffer (the consumer checks the
-		 * handler too): the tick's and every other handler's stay out.
+		 * handler too): the tick's and every other handler's stay out. A
+		 * flight recorder records them all.
 		 */
 		snprintf(fstart, sizeof(fstart), "timer:hrtimer_start:function == %#llx",
 			 (unsigned long long)st->wakeup_fn);
@@ -314,6 +316,10 @@ struct rtm_stream *rtm_stream_start(const struct rtm_stream_opts *o, struct rtm_
 	snprintf(st->own_name, sizeof(st->own_name), "%s", o->own_name ? o->own_name :
 		 "this rtmeasure");
 	to.cpus = st->cpus;
+	if (o->flight_events) {
+		st->flight = true;
+		snprintf(events, sizeof(events), "%s", o->flight_events);
+	}
 	if (consumers_alloc(st, o, events, sizeof(events), err)) {
 		rtm_stream_free(st);
 		return NULL;
@@ -323,10 +329,21 @@ struct rtm_stream *rtm_stream_start(const struct rtm_stream_opts *o, struct rtm_
 		rtm_stream_free(st);
 		return NULL;
 	}
+	if (o->flight_events && rtm_trace_keep(st->trace, o->keep_kb)) {
+		rtm_error_set(err, "out of memory");
+		rtm_stream_free(st);
+		return NULL;
+	}
+	if (!o->start_off)
+		rtm_stream_begin(st);
+	return st;
+}
+
+void rtm_stream_begin(struct rtm_stream *st)
+{
 	if (st->holds)
 		rtm_rtholds_begin(st->holds, rtm_clock_ns(CLOCK_MONOTONIC));
 	rtm_trace_start(st->trace);
-	return st;
 }
 
 bool rtm_stream_tap_irq(struct rtm_stream *st, rtm_event_cb cb, void *ctx)
@@ -344,7 +361,7 @@ struct rtm_irqacct *rtm_stream_irqacct(struct rtm_stream *st)
 	return st && st->census ? rtm_census_irqacct(st->census) : NULL;
 }
 
-const struct rtm_trace *rtm_stream_trace(const struct rtm_stream *st)
+struct rtm_trace *rtm_stream_trace(const struct rtm_stream *st)
 {
 	return st ? st->trace : NULL;
 }

@@ -51,6 +51,15 @@ struct rtm_stream_opts {
 					 * 0: looked up in /proc/kallsyms */
 	bool irq_events;		/* the IRQ, softirq (raises too), vector and NMI
 					 * events for a handler-time tap (rtm_stream_tap_irq()) */
+	/*
+	 * The run's flight recorder in the same instance: these events too (presets
+	 * or system:event, before the consumers' own), none filtered, and the
+	 * newest @keep_kb KB a CPU of what the drains read kept for the spike
+	 * windows (rtm_trace_keep()). Every traced event is then written once.
+	 */
+	const char *flight_events;
+	size_t keep_kb;
+	bool start_off;			/* tracing left off: rtm_stream_begin() starts it */
 };
 
 struct rtm_stream;
@@ -84,7 +93,9 @@ bool rtm_stream_tap_irq(struct rtm_stream *st, rtm_event_cb cb, void *ctx);
  */
 struct rtm_irqacct *rtm_stream_irqacct(struct rtm_stream *st);
 /* The instance (its stale-instance note: rtm_trace_stale_removed()). */
-const struct rtm_trace *rtm_stream_trace(const struct rtm_stream *st);
+struct rtm_trace *rtm_stream_trace(const struct rtm_stream *st);
+/* Start tracing (and the holds' clock) of a stream started with @start_off. */
+void rtm_stream_begin(struct rtm_stream *st);
 
 /* Drain it (the drive loop); nothing after a failed drain or while paused. */
 void rtm_stream_poll(struct rtm_stream *st);

@@ -45,6 +45,15 @@ struct rtm_trace {
 	char stale[256];		/* stale instances removed on the way */
 	bool tracer;			/* a kernel tracer runs in current_tracer */
 	bool running;			/* rtm_trace_start()ed, not stopped since */
+	/*
+	 * rtm_trace_keep(): the newest pages read of each CPU, copied as they are
+	 * read (kept[cpu][k % keep_pages], kept_n[cpu] read in all), so a
+	 * window can be decoded again after a drain consumed it.
+	 */
+	size_t keep_kb;
+	size_t keep_pages;		/* per CPU, set at the first read */
+	void ***kept;
+	uint64_t *kept_n;
 };
 
 static const char *const presets[] = { "sched", "irq", "timer", "ipi", "nmi", "irq_vectors" };
@@ -176,6 +185,62 @@ static bool optional_group(const char *name)
 	return !strcmp(name, "ipi") || !strcmp(name, "nmi");
 }
 
+void rtm_trace_default_events(char *buf, size_t len)
+{
+	struct rtm_error err = { "" };
+	const char *top = rtm_trace_find_tracefs(&err);
+	char *copy = strdup(RTM_TRACE_PRESETS), *tok, *save = NULL, path[512];
+
+	snprintf(buf, len, "%s", RTM_TRACE_PRESETS);
+	if (!top || !copy) {	/* the instance's creation names the problem */
+		free(copy);
+		return;
+	}
+	buf[0] = '\0';
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		snprintf(path, sizeof(path), "%s/events/%s", top, tok);
+		if (!optional_group(tok) || !access(path, F_OK))
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", *buf ? "," : "",
+				 tok);
+	}
+	free(copy);
+}
+
+/*
+ * Bookkeeping events of the preset groups that explain no latency and fire on
+ * the paths that are measured: sched_stat_runtime at every runtime update of a
+ * fair task (the switch to a woken RT task included), the timer set-ups at
+ * every sleep. A preset group comes without them; named (system:event), they
+ * are recorded.
+ */
+static const char *const bookkeeping[] = { "sched:sched_stat_runtime", "timer:hrtimer_setup",
+					   "timer:hrtimer_init", "timer:timer_init" };
+
+static void drop_bookkeeping(struct rtm_trace *t, const char *group, const char *list)
+{
+	char file[96];
+	size_t i, n = strlen(group);
+
+	for (i = 0; i < sizeof(bookkeeping) / sizeof(bookkeeping[0]); i++) {
+		const char *ev = bookkeeping[i] + n + 1;
+		const char *at = list ? strstr(list, bookkeeping[i]) : NULL;
+		size_t len = strlen(bookkeeping[i]);
+
+		if (strncmp(bookkeeping[i], group, n) || bookkeeping[i][n] != ':')
+			continue;
+		/* named in the list: wanted */
+		for (; at; at = strstr(at + 1, bookkeeping[i]))
+			if ((at == list || at[-1] == ',' || at[-1] == ' ') &&
+			    (!at[len] || at[len] == ',' || at[len] == ' '))
+				break;
+		if (at)
+			continue;
+		snprintf(file, sizeof(file), "events/%s/%s/enable", group, ev);
+		if (tracefs_file_exists(t->inst, file))
+			tracefs_instance_file_write(t->inst, file, "0");
+	}
+}
+
 static int enable_events(struct rtm_trace *t, const char *list, struct rtm_error *err)
 {
 	char *copy = strdup(list ? list : RTM_TRACE_PRESETS), *tok, *save = NULL;
@@ -204,6 +269,8 @@ static int enable_events(struct rtm_trace *t, const char *list, struct rtm_error
 		}
 		/* on x86 most interrupts show up as irq_vectors: irq brings them along */
 		ret = enable_one(t, tok, err);
+		if (!ret && preset)
+			drop_bookkeeping(t, tok, list);
 		if (!ret && !strcmp(tok, "irq") &&
 		    tracefs_instance_file_write(t->inst, "events/irq_vectors/enable", "1") < 0)
 			ret = 0;	/* not every architecture has them */
@@ -481,6 +548,40 @@ static struct tracefs_cpu *cpu_reader(struct rtm_trace *t, int cpu)
 	return t->tcpu[cpu];
 }
 
+int rtm_trace_keep(struct rtm_trace *t, size_t kb)
+{
+	if (t->kept)
+		return -EBUSY;
+	t->kept = calloc((size_t)t->ncpus, sizeof(*t->kept));
+	t->kept_n = calloc((size_t)t->ncpus, sizeof(*t->kept_n));
+	if (!t->kept || !t->kept_n)
+		return -ENOMEM;
+	t->keep_kb = kb ? kb : 1;
+	return 0;
+}
+
+bool rtm_trace_keeps(const struct rtm_trace *t)
+{
+	return t && t->keep_kb;
+}
+
+/* The page just read of @cpu into its ring of kept pages; each slot allocated at its first use. */
+static int keep_page(struct rtm_trace *t, int cpu, int psize)
+{
+	void **slot;
+
+	if (!t->keep_pages)
+		t->keep_pages = (t->keep_kb * 1024 + (size_t)psize - 1) / (size_t)psize;
+	if (!t->kept[cpu] && !(t->kept[cpu] = calloc(t->keep_pages, sizeof(void *))))
+		return -ENOMEM;
+	slot = &t->kept[cpu][t->kept_n[cpu] % t->keep_pages];
+	if (!*slot && !(*slot = malloc((size_t)psize)))
+		return -ENOMEM;
+	memcpy(*slot, t->page, (size_t)psize);
+	t->kept_n[cpu]++;
+	return 0;
+}
+
 int rtm_trace_read_pages(struct rtm_trace *t, rtm_page_cb cb, void *ctx, struct rtm_error *err)
 {
 	struct rtm_tracedec *dec = decoder(t, err);
@@ -505,7 +606,10 @@ int rtm_trace_read_pages(struct rtm_trace *t, rtm_page_cb cb, void *ctx, struct 
 				n = tracefs_cpu_flush(tcpu, t->page);
 			if (n <= 0)
 				break;
-			ret = cb(t->page, psize, cpu, ctx);
+			if (t->keep_kb)
+				ret = keep_page(t, cpu, psize);
+			if (!ret)
+				ret = cb(t->page, psize, cpu, ctx);
 			/*
 			 * While tracing, reading on after the writer's own page
 			 * would chase the writer, a record or two a read (21k
@@ -602,6 +706,41 @@ long rtm_trace_read_cpu_from(struct rtm_trace *t, int cpu, uint64_t from_ns, rtm
 }
 
 /* Copy one tracefs file (read in full, as tracefs wants) to @dest. */
+long rtm_trace_read_kept(struct rtm_trace *t, int cpu, uint64_t from_ns, rtm_event_cb cb,
+			 void *ctx, uint64_t *lost, bool *wrapped, struct rtm_error *err)
+{
+	struct read_ctx rc = { .dec = decoder(t, err), .cb = cb, .ctx = ctx, .only_cpu = cpu };
+	uint64_t k, n, first, refused;
+	int ret = 0, r;
+
+	if (!rc.dec)
+		return -ENOENT;
+	if (!t->keep_kb || cpu < 0 || cpu >= t->ncpus)
+		return rtm_error_setn(err, -EINVAL, "no pages kept of CPU %d", cpu);
+	rc.from.from_ns = from_ns;
+	n = t->kept[cpu] ? t->kept_n[cpu] : 0;
+	first = n > t->keep_pages ? n - t->keep_pages : 0;
+	for (k = first; k < n && !ret; k++) {
+		refused = rtm_tracedec_refused(rc.dec);
+		r = rtm_tracedec_from_page(rc.dec, &rc.from, t->kept[cpu][k % t->keep_pages], cpu,
+					   cb, ctx, &rc.lost);
+		ret = page_done(&rc, r, refused);
+	}
+	refused = rtm_tracedec_refused(rc.dec);
+	r = rtm_tracedec_from_end(rc.dec, &rc.from, ret ? NULL : cb, ctx, &rc.lost);
+	if (!ret)
+		ret = page_done(&rc, r, refused);
+	rtm_tracedec_from_free(&rc.from);
+	if (lost)
+		*lost = rc.lost;
+	if (wrapped)
+		*wrapped = first > 0;
+	if (ret < 0 && err && !err->msg[0])
+		rtm_error_setn(err, ret, "decoding the kept trace pages failed: %s",
+			       strerror(-ret));
+	return ret ? ret : rc.total;
+}
+
 static int copy_file(const char *top, const char *rel, const char *dest)
 {
 	char path[PATH_MAX];
@@ -770,6 +909,13 @@ void rtm_trace_destroy(struct rtm_trace *t)
 		close(t->on_fd);
 	close_cpus(t);	/* an open trace_pipe_raw keeps rmdir busy */
 	free(t->page);
+	for (int cpu = 0; t->kept && cpu < t->ncpus; cpu++) {
+		for (size_t k = 0; t->kept[cpu] && k < t->keep_pages; k++)
+			free(t->kept[cpu][k]);
+		free(t->kept[cpu]);
+	}
+	free(t->kept);
+	free(t->kept_n);
 	if (t->inst) {
 		tracefs_print_close(t->inst);	/* an open trace_marker keeps rmdir busy */
 		tracefs_trace_off(t->inst);

@@ -49,6 +49,12 @@ struct rtm_trace_opts {
 
 struct rtm_trace;
 
+/*
+ * RTM_TRACE_PRESETS without the optional groups this kernel lacks (ipi, nmi),
+ * into @buf: what a default rtm_trace_opts.events records, as an explicit list.
+ */
+void rtm_trace_default_events(char *buf, size_t len);
+
 /**
  * rtm_trace_find_tracefs - where tracefs is; mounts it at /sys/kernel/tracing
  * when it is not mounted and we may. NULL with errno set and a message naming
@@ -136,6 +142,27 @@ long rtm_trace_read_cpu(struct rtm_trace *t, int cpu, rtm_event_cb cb, void *ctx
  */
 long rtm_trace_read_cpu_from(struct rtm_trace *t, int cpu, uint64_t from_ns, rtm_event_cb cb,
 			     void *ctx, uint64_t *lost, struct rtm_error *err);
+
+/**
+ * rtm_trace_keep - keep a copy of the newest @kb KB of pages read of each CPU
+ *
+ * For a streaming instance that is also a flight recorder: every page a read
+ * consumes (rtm_trace_read() and the others) is copied into a ring per CPU,
+ * each slot allocated when first filled, so the events of a window can be
+ * decoded again after the drain handed them to its consumers
+ * (rtm_trace_read_kept()). Call before the first read. 0 or -errno.
+ */
+int rtm_trace_keep(struct rtm_trace *t, size_t kb);
+bool rtm_trace_keeps(const struct rtm_trace *t);
+/*
+ * The kept pages of CPU @cpu decoded, oldest first, from @from_ns on as
+ * rtm_trace_read_cpu_from() decodes (@cb may see a few earlier events); the
+ * kernel's buffers are not read. @lost: the events the kernel lost between
+ * those pages; @wrapped: older pages of the CPU were read and are no longer
+ * kept. Returns the number of events decoded or -errno.
+ */
+long rtm_trace_read_kept(struct rtm_trace *t, int cpu, uint64_t from_ns, rtm_event_cb cb,
+			 void *ctx, uint64_t *lost, bool *wrapped, struct rtm_error *err);
 
 /*
  * Events the kernel could not keep, from per_cpu/cpuN/stats: overwritten

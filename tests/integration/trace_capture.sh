@@ -23,6 +23,19 @@ cyc=$!
 wait_probes $cyc
 "$inject" --cpu 0 --spin 5ms --every 100ms --count 10 --delay 100ms >"$out/inj.txt" &
 inj=$!
+# the flight recorder is the stream: the preset groups on, without their
+# bookkeeping events
+fl=/sys/kernel/tracing/instances/rtmeasure-$cyc-stream
+[ "$(cat "$fl/events/sched/sched_switch/enable")" = 1 ] || fail "no stream recording sched_switch"
+for e in sched/sched_switch sched/sched_waking sched/sched_wakeup timer/hrtimer_expire_entry \
+	 timer/hrtimer_start irq/softirq_entry irq_vectors/local_timer_entry; do
+	[ ! -e "$fl/events/$e/enable" ] || [ "$(cat "$fl/events/$e/enable")" = 1 ] ||
+		fail "the flight recorder does not record $e"
+done
+for e in sched/sched_stat_runtime timer/hrtimer_setup timer/hrtimer_init timer/timer_init; do
+	[ ! -e "$fl/events/$e/enable" ] || [ "$(cat "$fl/events/$e/enable")" = 0 ] ||
+		fail "the flight recorder records $e"
+done
 wait $cyc || fail "cyclic --trace exited $? ($(cat "$out/b.err"))"
 wait $inj
 cat "$out/b.err"

@@ -1,6 +1,8 @@
 #!/bin/bash
 # Integration: --capture-above keeps measuring and saves up to --max-captures
-# windows, with tracing switched back on between them.
+# windows. The stream is the flight recorder (one instance): tracing never
+# stops, each window is decoded from the pages the drains kept, with the events
+# after the wake-up, and the timer IRQ split loses no wake-up to a capture.
 # A FIFO 99 injector spins 5 ms on CPU 0 four times, 700 ms apart; the probe on
 # CPU 0 captures wake-ups later than 3 ms, at most 2, with a 200 ms hold-off.
 # Then -b and --capture-above together: the wake-up over both is saved once.
@@ -20,6 +22,8 @@ cyc=$!
 wait_probes $cyc
 "$inject" --cpu 0 --spin 5ms --every 700ms --count 4 --delay 200ms >"$out/inj.txt" &
 inj=$!
+made=$(ls /sys/kernel/tracing/instances | grep -E "^rtmeasure-$cyc([.-]|\$)" | tr '\n' ' ')
+[ "$made" = "rtmeasure-$cyc-stream " ] || fail "instances of the run: $made (the stream alone)"
 wait $cyc || fail "cyclic --capture-above exited $? ($(cat "$out/c.err"))"
 wait $inj
 cat "$out/c.err"
@@ -42,6 +46,17 @@ for k in 0 1; do
 		.trigger == \"capture-above\"" "$r" >/dev/null ||
 		fail "capture $((k + 1)) has no events: $(jq -c '.events' "$r")"
 done
+# tracing went on through each capture: events after the wake-up (the probe
+# arming its next sleep), and every wake-up in the timer IRQ split
+for k in 0 1; do
+	jq -e "[.events[] | select(.type == \"spike_capture\")][$k] |
+		.last_event_ns > .planned_mono_ns + .latency_ns" "$r" >/dev/null ||
+		fail "capture $((k + 1)) ends at the wake-up: $(jq -c '.events' "$r")"
+done
+# (a capture that stopped tracing for its tens of ms would take tens of them)
+jq -e '.sections.timer_irq.cpus[0].count >= .cpus[0].hist.count - 5' "$r" >/dev/null ||
+	fail "timer IRQ split: $(jq '.sections.timer_irq.cpus[0].count' "$r") of" \
+		"$(jq '.cpus[0].hist.count' "$r") wake-ups"
 grep -q 'rtm-inject' "$out/c/spikes/spike-001.txt" "$out/c/spikes/spike-002.txt" ||
 	echo "note: neither capture was an injection (the VM's own spikes came first)"
 jq -e '.options.capture_above_ns == 3000000 and .options.max_captures == 2' "$r" >/dev/null ||
