@@ -12,6 +12,16 @@
 # "ratio OP NUMBER" or "rtmeasure OP NUMBER" (OP one of < <= > >=), or - for a
 # figure with no target; MET is yes or no, worked out here from TARGET, or -
 # when there is no target or the figure it needs is missing.
+#
+#   bench_result_paired METRIC TARGET NOTE <PAIRS
+#
+# the same line for a ratio measured in paired rounds (PAIRS: "FIGURE REFERENCE" a
+# line, each pair measured next to each other): RTMEASURE and REFERENCE their
+# medians, RATIO the median of the rounds' ratios, MET decided on the interval
+# bench_paired gives around it: yes when all of it meets TARGET, no when none
+# of it does, unsure when it holds the bound (the rounds cannot tell which side
+# the ratio is on) or covers less than 90 % (fewer than 5 rounds); the interval
+# goes before NOTE.
 
 # bench_met TARGET RTMEASURE RATIO: yes, no or -
 bench_met() {
@@ -45,4 +55,52 @@ bench_median() {
 bench_ratio() {
 	awk -v a="$1" -v b="$2" 'BEGIN {
 		if (a ~ /^[0-9.]+$/ && b ~ /^[0-9.]+$/ && b > 0) printf "%.2f", a / b; else print "-" }'
+}
+
+# bench_paired: the rounds' ratios A / B of the pairs "A B" on stdin (pairs with a
+# "-" left out), as "MEDIAN LO HI N COVER": their median, the k-th smallest and
+# largest ratio around it (k the largest with COVER >= 90 %, else 1), N pairs.
+# The median ratio of rounds like these lies between LO and HI with COVER %
+# probability whatever the distribution of the box's noise (order statistics:
+# 1 - 2 P(Binomial(N, 1/2) < k)). "- - - 0 -" with no pair.
+bench_paired() {
+	awk '$1 ~ /^[0-9.]+$/ && $2 ~ /^[0-9.]+$/ && $2 > 0 { print $1 / $2 }' | sort -g |
+		awk '{ v[NR] = $1 }
+		END {
+			n = NR
+			if (!n) { print "- - - 0 -"; exit }
+			med = (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+			# P(X < k) for X ~ Binomial(n, 1/2), k = 1, 2, ...
+			best = 1; cover = 1 - 2 * 0.5 ^ n; p = 0; c = 1
+			for (k = 1; 2 * k <= n; k++) {
+				p += c * 0.5 ^ n; c = c * (n - k + 1) / k	# P(X <= k - 1)
+				if (1 - 2 * p >= 0.9) { best = k; cover = 1 - 2 * p }
+			}
+			printf "%.3f %.3f %.3f %d %.0f\n", med, v[best], v[n + 1 - best], n, cover * 100
+		}'
+}
+
+bench_result_paired() {
+	local metric=$1 target=$2 note=${3:-} pairs med lo hi n cover a b met what op bound
+	pairs=$(cat)
+	read -r med lo hi n cover <<<"$(bench_paired <<<"$pairs")"
+	a=$(cut -d' ' -f1 <<<"$pairs" | bench_median)
+	b=$(cut -d' ' -f2 <<<"$pairs" | bench_median)
+	met=-
+	read -r what op bound <<<"$target"
+	if [ "$n" != 0 ] && [ "$what" = ratio ]; then
+		met=$(awk -v lo="$lo" -v hi="$hi" -v op="$op" -v b="$bound" -v c="$cover" 'BEGIN {
+			if (c < 90) { print "unsure"; exit }	# too few rounds to tell
+			if (op == "<" || op == "<=") { good = op == "<" ? hi < b : hi <= b
+						       bad = op == "<" ? lo >= b : lo > b }
+			else { good = op == ">" ? lo > b : lo >= b; bad = op == ">" ? hi <= b : hi < b }
+			print good ? "yes" : bad ? "no" : "unsure" }')
+	fi
+	if [ "$n" = 0 ]; then
+		printf 'result\t%s\t-\t-\t-\t%s\t-\t%s\n' "$metric" "$target" "no paired rounds${note:+; $note}"
+		return
+	fi
+	printf 'result\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$metric" "$a" "$b" \
+		"$(printf %.2f "$med")" "$target" "$met" \
+		"median of $n rounds' ratios, $cover % interval $lo-$hi${note:+; $note}"
 }

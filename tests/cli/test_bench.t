@@ -20,6 +20,28 @@ ok $? "a missing figure: met -"
 [ "$(bench_result x 7 | cut -f4-7)" = "$(printf -- '-\t-\t-\t-')" ]
 ok $? "no reference, ratio or target: dashes"
 
+# paired rounds: the median of the rounds' ratios and an order-statistics interval
+[ "$(printf '10 9\n12 10\n11 10\n13 10\n9 10\n' | bench_paired)" = "1.111 0.900 1.300 5 94" ]
+ok $? "5 pairs: median ratio, the smallest and largest (94 %)"
+[ "$(printf '1 1\n2 1\n3 1\n4 1\n5 1\n6 1\n7 1\n8 1\n9 1\n' | bench_paired)" = "5.000 2.000 8.000 9 96" ]
+ok $? "9 pairs: the 2nd smallest and largest (96 %)"
+[ "$(printf -- '- 10\n1 0\n' | bench_paired)" = "- - - 0 -" ]
+ok $? "pairs without two numbers left out"
+line=$(printf '10.0 10\n10.1 10\n10.2 10\n10.3 10\n10.4 10\n' | bench_result_paired p99 "ratio <= 1.05" "x")
+[ "$line" = "$(printf 'result\tp99\t10.2\t10\t1.02\tratio <= 1.05\tyes\tmedian of 5 rounds'"'"' ratios, 94 %% interval 1.000-1.040; x')" ]
+ok $? "all of the interval under the bound: yes ($line)"
+line=$(printf '9 10\n10 10\n11 10\n12 10\n13 10\n' | bench_result_paired p99 "ratio <= 1.05")
+[ "$(echo "$line" | cut -f6-8)" = "$(printf 'ratio <= 1.05\tunsure\tmedian of 5 rounds'"'"' ratios, 94 %% interval 0.900-1.300')" ]
+ok $? "an interval over the bound: unsure, though the median ratio (1.10) is over it ($line)"
+line=$(printf '12 10\n13 10\n14 10\n12 10\n13 10\n' | bench_result_paired p99 "ratio <= 1.05")
+[ "$(echo "$line" | cut -f7)" = no ]
+ok $? "all of the interval over the bound: no"
+line=$(printf '20 10\n21 10\n22 10\n' | bench_result_paired p99 "ratio <= 1.05")
+[ "$(echo "$line" | cut -f7)" = unsure ]
+ok $? "3 rounds (75 %): unsure, however far"
+[ "$(printf '' | bench_result_paired p99 "ratio <= 1.05")" = "$(printf 'result\tp99\t-\t-\t-\tratio <= 1.05\t-\tno paired rounds')" ]
+ok $? "no pairs: dashes"
+
 mkdir "$d/s"
 cat >"$d/s/good" <<'EOS'
 #!/bin/bash
@@ -27,6 +49,7 @@ cat >"$d/s/good" <<'EOS'
 echo "a table first"
 bench_result speed_x 12 10 1.2 "ratio >= 1"
 bench_result cost_ms 3 - - "rtmeasure < 1" "too slow here"
+printf '9 10\n10 10\n11 10\n12 10\n13 10\n' | bench_result_paired p99_us "ratio <= 1.05"
 EOS
 printf '#!/bin/bash\necho "nothing to report"\n' >"$d/s/silent"
 printf '#!/bin/bash\necho "bench: cyclictest missing" >&2\nexit 2\n' >"$d/s/broken"
@@ -50,8 +73,10 @@ echo "$out" | grep -Eq '^slow +- +- +- +- +- \(out of time'
 ok $? "a script cut off at the budget"
 echo "$out" | grep -q "bench_x"
 ok $(( ! $? )) "C files are not run"
-echo "$out" | grep -q '^targets met: 1, not met: 1$'
-ok $? "the count of targets met and not ($(echo "$out" | tail -2 | head -1))"
+echo "$out" | grep -q '^targets met: 1, not met: 1, unsure (the rounds cannot tell): 1$'
+ok $? "the count of targets met, not met and unsure ($(echo "$out" | tail -2 | head -1))"
+echo "$out" | grep -Eq '^good\.p99_us +11 +10 +1\.10 +ratio <= 1\.05 +unsure \(median of 5 rounds'"'"' ratios, 94 % interval 0\.900-1\.300\)$'
+ok $? "an unsure row with its interval"
 
 RTM_BENCH_DIR="$d/s" "$B/all" --budget x >/dev/null 2>&1
 ok $(( $? != 2 )) "a budget that is neither minutes nor seconds: exit 2"
@@ -81,8 +106,8 @@ ok $? "one line per program"
 ok $? "the empty program and the one-word one are no programs of wakeup's"
 echo "$out" | grep -q '^median ns per event: rtm_wk_floor_ld (reads one word of a map) 66 ns$'
 ok $? "the one-word program's median"
-echo "$out" | grep -q "$(printf '^result\tp99_us_cyclictest_beside_wakeup\t66\t93\t0.71\tratio <= 1.05\tyes\t')"
-ok $? "cyclictest's p99 with wakeup against without"
+echo "$out" | grep -q "$(printf '^result\tp99_us_cyclictest_beside_wakeup\t66\t93\t0.93\tratio <= 1.05\tunsure\tmedian of 3 rounds'"'"' ratios, 75 %% interval 0.444-1.100; reference: cyclictest alone$')"
+ok $? "cyclictest's p99 with wakeup against without, round by round: 3 rounds cannot tell"
 echo "$out" | grep -q "$(printf '^result\tp99_us_cyclictest_wakeup_vs_tracefs\t66\t68\t0.97\t-\t-\t')"
 ok $? "and against beside trace-cmd"
 echo "$out" | grep -q '^medians: trace-cmd 0.150 % of one CPU at 8866 context switches/s'
@@ -110,7 +135,7 @@ bare round 2: ctxt/s 9050, cyclictest p99 64 us, reads direct
 bare round 3: ctxt/s 9020, cyclictest p99 90 us, reads direct
 EOR
 out=$("$B/wakeup" --summary "$d/wk-rounds2" 2>&1)
-echo "$out" | grep -q "$(printf '^result\tp99_us_cyclictest_beside_wakeup\t64\t93\t0.69\tratio <= 1.05\tyes\treference: cyclictest alone; medians of 3 rounds (BPF statistics off; on: 66 us)$')"
+echo "$out" | grep -q "$(printf '^result\tp99_us_cyclictest_beside_wakeup\t64\t93\t0.66\tratio <= 1.05\tunsure\tmedian of 3 rounds'"'"' ratios, 75 %% interval 0.481-1.500; reference: cyclictest alone; BPF statistics off (on: median 66 us)$')"
 ok $? "cyclictest's p99 beside wakeup from the bare rounds, the statistics' rounds named"
 
 "$B/wakeup" --summary "$d/none" >/dev/null 2>&1
