@@ -108,6 +108,8 @@ echo "$out" | grep -q '^median ns per event: rtm_wk_floor_ld (reads one word of 
 ok $? "the one-word program's median"
 echo "$out" | grep -q "$(printf '^result\tp99_us_cyclictest_beside_wakeup\t66\t93\t0.93\tratio <= 1.05\tunsure\tmedian of 3 rounds'"'"' ratios, 75 %% interval 0.444-1.100; reference: cyclictest alone$')"
 ok $? "cyclictest's p99 with wakeup against without, round by round: 3 rounds cannot tell"
+echo "$out" | grep -q "$(printf '^result\tp99_us_cyclictest_plus_programs\t93.26\t93\t1.003\tratio <= 1.05\tyes\tcyclictest alone.s p99 plus the programs. own time on a wake-up.s path (260 ns: ')"
+ok $? "cyclictest alone's p99 plus sched_wakeup's and sched_switch's time (140 + 120 ns)"
 echo "$out" | grep -q "$(printf '^result\tp99_us_cyclictest_wakeup_vs_tracefs\t66\t68\t0.97\t-\t-\t')"
 ok $? "and against beside trace-cmd"
 echo "$out" | grep -q '^medians: trace-cmd 0.150 % of one CPU at 8866 context switches/s'
