@@ -86,8 +86,7 @@ static struct rtm_stream *stream_start(const struct rtm_session_opts *m, bool ir
 	if (flight) {	/* rtm_session_trace_in_stream() starts it */
 		rtm_trace_default_events(presets, sizeof(presets));
 		so.flight_events = presets;
-		so.keep_kb = m->trace.buffer_kb;
-		so.buffer_kb = m->trace.buffer_kb > 4096 ? m->trace.buffer_kb : 4096;
+		so.keep_kb = m->trace.buffer_kb;	/* the kernel's buffer: the stream's 4 MB */
 		so.start_off = true;
 	}
 	st = rtm_stream_start(&so, err);
