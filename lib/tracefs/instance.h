@@ -19,9 +19,9 @@
 #include <stdio.h>
 
 #include "core/error.h"
+#include "tracefs/events.h"
 #include "tracefs/tracedec.h"
 
-#define RTM_TRACE_PRESETS "sched,irq,timer,ipi,nmi"
 
 #define RTM_TRACE_MAX_FILTERS 8
 
