@@ -92,7 +92,7 @@ bool rtm_stream_tap_irq(struct rtm_stream *st, rtm_event_cb cb, void *ctx);
  * Owned by the stream; NULL without a census.
  */
 struct rtm_irqacct *rtm_stream_irqacct(struct rtm_stream *st);
-/* The instance (its stale-instance note: rtm_trace_stale_removed()). */
+/* The instance (its stale-instance note: rtm_trace_stale_removed(); the flight recorder). */
 struct rtm_trace *rtm_stream_trace(const struct rtm_stream *st);
 /* Start tracing (and the holds' clock) of a stream started with @start_off. */
 void rtm_stream_begin(struct rtm_stream *st);
