@@ -40,28 +40,40 @@ awk '
 		for (i = 1; i <= n; i++)
 			if (woke >= e[i] && woke <= e[i] + 300000) {
 				hit[$2 "," i]++
-				if ($2 == 0) lat[i] = $4
+				if ($2 == 0) { lat[i] = $4; planned[i] = $3 }
 			}
 	}
 	END {
-		one = 0; multi = 0; other = 0; inwin = 0
+		one = 0; multi = 0; other = 0; inwin = 0; before = 0
 		for (i = 1; i <= n; i++) {
 			if (hit["0," i] == 1) one++
 			if (hit["0," i] > 1) multi++
 			if (hit["1," i] > 0) other++
 			if (hit["0," i] == 1 && lat[i] >= 500000 && lat[i] <= 1800000) inwin++
-			else if (hit["0," i] == 1) printf "injection %d: matched latency %d ns\n", i, lat[i] > "/dev/stderr"
+			else if (hit["0," i] == 1 && planned[i] < s[i] - 1000000) {
+				# planned over an interval before the spin began: already late
+				# (the VM stalled), the injection hidden inside that wake-up
+				before++
+				printf "injection %d: the probe was already %d ns late when it began\n",
+					i, s[i] - planned[i] > "/dev/stderr"
+			} else if (hit["0," i] == 1)
+				printf "injection %d: matched latency %d ns\n", i, lat[i] > "/dev/stderr"
 		}
-		printf "matched=%d multi=%d other_cpu=%d in_window=%d of %d\n", one, multi, other, inwin, n
+		printf "matched=%d multi=%d other_cpu=%d in_window=%d late_before=%d of %d\n", one,
+			multi, other, inwin, before, n
 	}' "$out/inj.txt" "$out/spikes.txt" >"$out/match.txt"
 cat "$out/match.txt"
 eval "$(tr ' ' '\n' <"$out/match.txt" | grep = | sed 's/^/m_/')"
 [ "$m_matched" -ge 18 ] || fail "only $m_matched of 20 injections found on CPU 0"
 [ "$m_multi" -eq 0 ] || fail "$m_multi injections gave more than one sample"
-# a wake-up already late from the VM's own noise when an injection starts can
-# land outside the window: tolerate one
-[ "$m_in_window" -ge $((m_matched - 1)) ] && [ "$m_in_window" -ge 18 ] ||
-	fail "$((m_matched - m_in_window)) matched samples outside S - I .. S + noise"
+# a wake-up already late from the VM's own noise when an injection starts lands
+# outside the window: it was planned over an interval before the spin began
+# (counted apart, at most 3, the host's stalls of several ms); of the others,
+# tolerate one (a stall inside the spin)
+[ "$m_late_before" -le 3 ] || fail "$m_late_before injections began while the probe was already late"
+[ "$m_in_window" -ge $((m_matched - m_late_before - 1)) ] &&
+	[ "$m_in_window" -ge $((18 - m_late_before)) ] ||
+	fail "$((m_matched - m_late_before - m_in_window)) matched samples outside S - I .. S + noise"
 [ "$m_other_cpu" -le 4 ] || fail "undisturbed CPU 1 woke late right after $m_other_cpu injections"
 # the histogram agrees: at least the matched samples lie in the window
 facts=$("$check" "$out/a" 500000 1800000) || fail "result does not load"
