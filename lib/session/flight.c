@@ -200,6 +200,18 @@ static void save_window(const struct rtm_session_opts *m, struct rtm_trace *t, s
 	json_array_append_new(r->events, sum);
 }
 
+bool rtm_session_window_kept(const struct rtm_session_opts *m, const struct rtm_trace *t,
+			     const struct rtm_probe_hit *pc)
+{
+	struct rtm_spike_window w;
+
+	if (!rtm_trace_keeps(t))
+		return true;
+	rtm_spike_window_init(&w, pc->cpu, pc->planned_ns, pc->woke_ns, m->probe.interval_ns,
+			      m->preempt_model);
+	return rtm_trace_kept_until(t) > w.woke_ns + w.after_ns;
+}
+
 void rtm_session_trace_poll(const struct rtm_session_opts *m, struct rtm_trace *t,
 			struct rtm_cyclic *c, struct rtm_result *r, const char *dir, bool resume)
 {
@@ -207,7 +219,8 @@ void rtm_session_trace_poll(const struct rtm_session_opts *m, struct rtm_trace *
 	struct rtm_probe_hit pc;
 	struct rtm_probe_hit brk;
 
-	if (!rtm_probe_timer_capture_pending(p, &pc))
+	if (!rtm_probe_timer_capture_pending(p, &pc) ||
+	    (resume && !rtm_session_window_kept(m, t, &pc)))
 		return;
 	if (pc.trace_off_failed)
 		fprintf(m->errf, "rtmeasure: could not stop tracing at a spike; its window may "

@@ -247,8 +247,16 @@ bool rtm_session_flight_in_stream(const struct rtm_session_opts *o);
 struct rtm_trace *rtm_session_trace_in_stream(struct rtm_session_opts *o, struct rtm_result *r,
 					      struct rtm_stream *st, struct rtm_error *err);
 /*
+ * Whether @t holds the whole window of the capture @pc: an instance that keeps
+ * its drained pages (the stream as flight recorder) holds it once a drain began
+ * after the window's end; until then the capture waits for the next drain.
+ */
+bool rtm_session_window_kept(const struct rtm_session_opts *o, const struct rtm_trace *t,
+			     const struct rtm_probe_hit *pc);
+/*
  * Save the capture a probe asked for, if any (spikes/spike-NNN.*, an event in
  * @r), then switch tracing back on when @resume and more captures may follow.
+ * While @resume, a capture whose window the kept pages do not hold yet waits.
  */
 void rtm_session_trace_poll(const struct rtm_session_opts *o, struct rtm_trace *t,
 			    struct rtm_cyclic *c, struct rtm_result *r, const char *dir,

@@ -55,6 +55,7 @@ struct rtm_trace {
 	size_t keep_pages;		/* per CPU, set at the first read */
 	void ***kept;
 	uint64_t *kept_n;
+	uint64_t kept_until;		/* CLOCK_MONOTONIC when the last whole read began */
 };
 
 const char *rtm_trace_find_tracefs(struct rtm_error *err)
@@ -420,6 +421,11 @@ bool rtm_trace_keeps(const struct rtm_trace *t)
 	return t && t->keep_kb;
 }
 
+uint64_t rtm_trace_kept_until(const struct rtm_trace *t)
+{
+	return t->keep_kb ? t->kept_until : 0;
+}
+
 /* The page just read of @cpu into its ring of kept pages; each slot allocated at its first use. */
 static int keep_page(struct rtm_trace *t, int cpu, int psize)
 {
@@ -441,6 +447,7 @@ int rtm_trace_read_pages(struct rtm_trace *t, rtm_page_cb cb, void *ctx, struct 
 {
 	struct rtm_tracedec *dec = decoder(t, err);
 	int psize, cpu, ret = 0;
+	uint64_t began;
 
 	if (!dec)
 		return -ENOENT;
@@ -451,6 +458,7 @@ int rtm_trace_read_pages(struct rtm_trace *t, rtm_page_cb cb, void *ctx, struct 
 		t->tcpu = calloc((size_t)t->ncpus, sizeof(*t->tcpu));
 	if (!t->page || !t->tcpu)
 		return rtm_error_setn(err, -ENOMEM, "out of memory");
+	began = rtm_clock_ns(CLOCK_MONOTONIC);
 	for (cpu = 0; cpu < t->ncpus && !ret; cpu++) {
 		struct tracefs_cpu *tcpu = cpu_reader(t, cpu);
 		int n, small = 0;
@@ -484,6 +492,8 @@ int rtm_trace_read_pages(struct rtm_trace *t, rtm_page_cb cb, void *ctx, struct 
 	if (ret < 0)
 		return rtm_error_setn(err, ret, "reading the trace buffers failed: %s",
 				      strerror(-ret));
+	/* every CPU read up to its writer: what it had written when the read began is kept */
+	t->kept_until = began;
 	return 0;
 }
 
@@ -537,30 +547,41 @@ long rtm_trace_read_cpu(struct rtm_trace *t, int cpu, rtm_event_cb cb, void *ctx
 	return rtm_trace_read_cpu_from(t, cpu, 0, cb, ctx, lost, err);
 }
 
+/*
+ * The end of a read: the events a window held back handed over (none after an
+ * error), the lost count, and the number of events decoded or the error, said
+ * as "@what failed".
+ */
+static long read_finish(struct read_ctx *rc, int ret, uint64_t *lost, const char *what,
+			struct rtm_error *err)
+{
+	uint64_t refused = rtm_tracedec_refused(rc->dec);
+	int n = rtm_tracedec_from_end(rc->dec, &rc->from, ret ? NULL : rc->cb, rc->ctx,
+				      &rc->lost);
+
+	if (!ret)
+		ret = page_done(rc, n, refused);
+	rtm_tracedec_from_free(&rc->from);
+	if (ret < 0 && err && !err->msg[0])
+		rtm_error_setn(err, ret, "%s failed: %s", what, strerror(-ret));
+	if (lost)
+		*lost = rc->lost;
+	return ret ? ret : rc->total;
+}
+
 long rtm_trace_read_cpu_from(struct rtm_trace *t, int cpu, uint64_t from_ns, rtm_event_cb cb,
 			     void *ctx, uint64_t *lost, struct rtm_error *err)
 {
 	struct read_ctx rc = { .dec = decoder(t, err), .cb = cb, .ctx = ctx, .only_cpu = cpu };
-	uint64_t refused;
-	int ret, n;
+	int ret;
 
 	if (!rc.dec)
 		return -ENOENT;
 	rc.from.from_ns = cpu >= 0 ? from_ns : 0;
 	ret = rtm_trace_read_pages(t, decode_page, &rc, err);
-	refused = rtm_tracedec_refused(rc.dec);
-	n = rtm_tracedec_from_end(rc.dec, &rc.from, ret ? NULL : cb, ctx, &rc.lost);
-	if (!ret)
-		ret = page_done(&rc, n, refused);
-	rtm_tracedec_from_free(&rc.from);
-	if (ret < 0 && err && !err->msg[0])
-		rtm_error_setn(err, ret, "reading the trace buffers failed: %s", strerror(-ret));
-	if (lost)
-		*lost = rc.lost;
-	return ret ? ret : rc.total;
+	return read_finish(&rc, ret, lost, "reading the trace buffers", err);
 }
 
-/* Copy one tracefs file (read in full, as tracefs wants) to @dest. */
 long rtm_trace_read_kept(struct rtm_trace *t, int cpu, uint64_t from_ns, rtm_event_cb cb,
 			 void *ctx, uint64_t *lost, bool *wrapped, struct rtm_error *err)
 {
@@ -581,21 +602,12 @@ long rtm_trace_read_kept(struct rtm_trace *t, int cpu, uint64_t from_ns, rtm_eve
 					   cb, ctx, &rc.lost);
 		ret = page_done(&rc, r, refused);
 	}
-	refused = rtm_tracedec_refused(rc.dec);
-	r = rtm_tracedec_from_end(rc.dec, &rc.from, ret ? NULL : cb, ctx, &rc.lost);
-	if (!ret)
-		ret = page_done(&rc, r, refused);
-	rtm_tracedec_from_free(&rc.from);
-	if (lost)
-		*lost = rc.lost;
 	if (wrapped)
 		*wrapped = first > 0;
-	if (ret < 0 && err && !err->msg[0])
-		rtm_error_setn(err, ret, "decoding the kept trace pages failed: %s",
-			       strerror(-ret));
-	return ret ? ret : rc.total;
+	return read_finish(&rc, ret, lost, "decoding the kept trace pages", err);
 }
 
+/* Copy one tracefs file (read in full, as tracefs wants) to @dest. */
 static int copy_file(const char *top, const char *rel, const char *dest)
 {
 	char path[PATH_MAX];

@@ -154,6 +154,14 @@ long rtm_trace_read_cpu_from(struct rtm_trace *t, int cpu, uint64_t from_ns, rtm
  */
 int rtm_trace_keep(struct rtm_trace *t, size_t kb);
 bool rtm_trace_keeps(const struct rtm_trace *t);
+
+/*
+ * rtm_trace_kept_until - CLOCK_MONOTONIC when the latest whole read began: the
+ * kept pages hold every event written before it (0 before the first read, or
+ * when the instance keeps nothing). A window that ends later waits for the next
+ * drain.
+ */
+uint64_t rtm_trace_kept_until(const struct rtm_trace *t);
 /*
  * The kept pages of CPU @cpu decoded, oldest first, from @from_ns on as
  * rtm_trace_read_cpu_from() decodes (@cb may see a few earlier events); the

@@ -12,7 +12,10 @@
  *                                 the event formats to DIR/events/
  *   trace_check stream            streaming mode: 10 bursts of 200 numbered
  *                                 markers, the buffers drained between bursts
- *                                 while tracing stays on; prints what came back
+ *                                 while tracing stays on and their pages kept;
+ *                                 prints what came back, and how many drains
+ *                                 left every marker so far in the kept pages
+ *                                 with rtm_trace_kept_until() after the burst
  *   trace_check overflow          streaming mode with a 64 KB buffer that is
  *                                 never drained in time: the loss must be counted
  */
@@ -132,29 +135,35 @@ static int stream(bool drain)
 {
 	struct rtm_trace_opts o = { .events = "sched,irq,timer", .buffer_kb = drain ? 1024 : 64,
 				    .overwrite = false };
-	struct stream_facts f = { 0, 0, 0 };
+	struct stream_facts f = { 0, 0, 0 }, kf;
 	struct rtm_error err = { "" };
 	struct timespec pause = { 0, 100000000 };
 	const int bursts = 10, per_burst = drain ? 200 : 2000;
 	struct rtm_trace *t;
-	uint64_t lost = 0, l;
-	long n, drains = 0;
+	uint64_t lost = 0, l, written_by, until;
+	long n, drains = 0, kept_whole = 0, kept_markers = -1;
 	cpu_set_t one;
-	int b, i, readers;
+	int b, i, readers, cpu;
+	bool wrapped = false;
 
 	/* stay on one CPU: each CPU's buffer is read in turn, so order holds per CPU */
+	cpu = sched_getcpu();
 	CPU_ZERO(&one);
-	CPU_SET(sched_getcpu(), &one);
+	CPU_SET(cpu, &one);
 	sched_setaffinity(0, sizeof(one), &one);
 	helper_name = "trace_check";
 	t = rtm_trace_create(&o, &err);
 	if (!t)
 		die(2, "%s", err.msg);
+	/* drained, the pages are kept too (the stream as flight recorder): 4 MB */
+	if (drain && rtm_trace_keep(t, 4096))
+		die(2, "rtm_trace_keep failed");
 	printf("instance=%s\n", rtm_trace_name(t));
 	rtm_trace_start(t);
 	for (b = 0; b < bursts; b++) {
 		for (i = 0; i < per_burst; i++)
 			rtm_trace_marker(t, "rtm-seq %d", b * per_burst + i);
+		written_by = mono_ns();
 		nanosleep(&pause, NULL);
 		if (!drain)
 			continue;
@@ -164,12 +173,24 @@ static int stream(bool drain)
 			break;
 		lost += l;
 		drains++;
+		/* the read began after the burst: every marker so far is kept */
+		until = rtm_trace_kept_until(t);
+		memset(&kf, 0, sizeof(kf));
+		if (until > written_by && until <= mono_ns() &&
+		    rtm_trace_read_kept(t, cpu, 0, on_stream_event, &kf, NULL, &wrapped, &err) >= 0 &&
+		    !wrapped && kf.markers == (long)(b + 1) * per_burst && !kf.out_of_order)
+			kept_whole++;
 	}
 	rtm_trace_stop(t);
 	l = 0;
 	n = rtm_trace_read(t, on_stream_event, &f, &l, &err);
 	lost += l;
 	l = rtm_trace_dropped(t);
+	if (drain) {
+		memset(&kf, 0, sizeof(kf));
+		if (rtm_trace_read_kept(t, cpu, 0, on_stream_event, &kf, NULL, &wrapped, &err) >= 0)
+			kept_markers = kf.markers;
+	}
 	readers = open_readers();
 	rtm_trace_destroy(t);
 	if (n < 0) {
@@ -177,8 +198,9 @@ static int stream(bool drain)
 		return 1;
 	}
 	printf("written=%d markers=%ld out_of_order=%ld drains=%ld lost=%llu dropped=%llu "
-	       "readers=%d\n", bursts * per_burst, f.markers, f.out_of_order, drains,
-	       (unsigned long long)lost, (unsigned long long)l, readers);
+	       "readers=%d kept_whole=%ld kept_markers=%ld\n", bursts * per_burst, f.markers,
+	       f.out_of_order, drains, (unsigned long long)lost, (unsigned long long)l, readers,
+	       kept_whole, kept_markers);
 	return 0;
 }
 

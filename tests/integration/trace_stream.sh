@@ -6,6 +6,8 @@
 #    fit are counted (dropped), never hidden
 #  - the drains keep each CPU's trace_pipe_raw open between them, not opened
 #    and closed at each
+#  - the drained pages kept: each drain leaves every marker so far in them, and
+#    rtm_trace_kept_until() says from when
 #  - no instance is left behind
 . "$RTM_SRCDIR/tests/lib.sh"
 need_root
@@ -24,6 +26,13 @@ facts=$(echo "$out" | tail -1)
 [ "$(echo "$facts" | field out_of_order)" = 0 ] || fail "markers out of order: $facts"
 [ "$(echo "$facts" | field lost)" = 0 ] && [ "$(echo "$facts" | field dropped)" = 0 ] ||
 	fail "events lost while streaming: $facts"
+
+# the pages kept (rtm_trace_keep()): after each drain every marker so far, in
+# order, and rtm_trace_kept_until() after the burst (the window a capture waits for)
+[ "$(echo "$facts" | field kept_whole)" = 10 ] ||
+	fail "kept pages short of the markers drained, or kept_until before them: $facts"
+[ "$(echo "$facts" | field kept_markers)" = "$(echo "$facts" | field written)" ] ||
+	fail "kept pages after the last read: $facts"
 
 # the readers stay open between drains (until the instance goes): one per CPU
 [ "$(echo "$facts" | field readers)" -gt 0 ] 2>/dev/null ||
