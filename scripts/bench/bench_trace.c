@@ -61,15 +61,24 @@ static uint64_t held_bytes(struct rtm_trace *t, const char *top, int cpu)
 	return bytes;
 }
 
-/* Trace for @secs, or less: until a CPU's buffer is 3/4 full. The seconds traced. */
-static double trace_until_full(struct rtm_trace *t, int ncpu, unsigned int secs, size_t kb)
+/*
+ * Trace for @secs, or less: until a CPU's buffer is 3/4 full. The seconds traced;
+ * *longest: the longest of the 50 ms polls (switching on and off included), which shows a
+ * box that stalled the recorder past its plan.
+ */
+static double trace_until_full(struct rtm_trace *t, int ncpu, unsigned int secs, size_t kb,
+			       double *longest)
 {
 	const char *top = rtm_trace_find_tracefs(NULL);
-	double t0 = now_s(), t1;
+	double t0 = now_s(), t1, prev = t0;
 	int cpu;
 
+	*longest = 0;
 	rtm_trace_start(t);
-	for (t1 = t0; t1 - t0 < secs; t1 = now_s()) {
+	for (t1 = now_s(); t1 - t0 < secs; t1 = now_s()) {
+		if (t1 - prev > *longest)
+			*longest = t1 - prev;
+		prev = t1;
 		usleep(50000);
 		for (cpu = 0; top && cpu < ncpu; cpu++)
 			if (held_bytes(t, top, cpu) > kb * 1024 / 4 * 3)
@@ -78,7 +87,10 @@ static double trace_until_full(struct rtm_trace *t, int ncpu, unsigned int secs,
 			break;
 	}
 	rtm_trace_stop(t);
-	return now_s() - t0;
+	t1 = now_s();
+	if (t1 - prev > *longest)
+		*longest = t1 - prev;
+	return t1 - t0;
 }
 
 static int record(const char *dir, unsigned int secs, size_t kb, pid_t reference)
@@ -89,7 +101,7 @@ static int record(const char *dir, unsigned int secs, size_t kb, pid_t reference
 	char path[PATH_MAX + 64];
 	struct rtm_trace *t;
 	int cpu, ncpu = (int)sysconf(_SC_NPROCESSORS_CONF), ret;
-	double traced;
+	double traced, longest;
 
 	t = rtm_trace_create(&o, &err);
 	if (!t) {
@@ -101,12 +113,15 @@ static int record(const char *dir, unsigned int secs, size_t kb, pid_t reference
 		snprintf(path, sizeof(path), "%s/cpu%d.raw", dir, cpu);
 		files[cpu] = fopen(path, "w");
 	}
-	traced = trace_until_full(t, ncpu, secs, kb);
+	traced = trace_until_full(t, ncpu, secs, kb, &longest);
 	if (reference > 0)
 		kill(reference, SIGINT);
 	ret = rtm_trace_read_pages(t, write_page, files, &err);
 	printf("recorded %.1f s%s; the kernel dropped %" PRIu64 " events (buffer full)\n", traced,
 	       traced < secs ? " (a CPU's buffer 3/4 full)" : "", rtm_trace_dropped(t));
+	if (longest > 1.0)
+		printf("note: the recorder was held up: one poll of 50 ms took %.1f s (the box "
+		       "stalled or was overloaded)\n", longest);
 	for (cpu = 0; cpu < 256; cpu++)
 		if (files[cpu])
 			fclose(files[cpu]);

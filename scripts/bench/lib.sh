@@ -46,7 +46,7 @@ bench_result() {
 # the tool could not give, e.g. a percentile too few samples define) left out;
 # "-" when none is left.
 bench_median() {
-	grep -v '^-$' | sort -n | awk '{ v[NR] = $1 }
+	{ grep -v '^-$' || true; } | sort -n | awk -v OFMT=%.15g '{ v[NR] = $1 }
 		END { if (!NR) print "-"; else if (NR % 2) print v[(NR + 1) / 2]
 		      else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }

@@ -20,6 +20,17 @@ ok $? "a missing figure: met -"
 [ "$(bench_result x 7 | cut -f4-7)" = "$(printf -- '-\t-\t-\t-')" ]
 ok $? "no reference, ratio or target: dashes"
 
+# medians: "-" (a figure not given) left out; none left, or no input, is "-" (under
+# set -e and pipefail, as the scripts run)
+[ "$(printf '3\n-\n1\n2\n' | bench_median)" = 2 ]
+ok $? "median of 1 2 3 with a - left out"
+[ "$(printf '24381800\n24381803\n' | bench_median)" = 24381801.5 ]
+ok $? "the mean of the middle two in full, not 2.43818e+07"
+[ "$(set -eo pipefail; printf -- '-\n' | bench_median)" = - ]
+ok $? "only dashes: -"
+[ "$(set -eo pipefail; bench_median </dev/null)" = - ]
+ok $? "no figures at all (a reference that never ran): -, the script goes on"
+
 # paired rounds: the median of the rounds' ratios and an order-statistics interval
 [ "$(printf '10 9\n12 10\n11 10\n13 10\n9 10\n' | bench_paired)" = "1.111 0.900 1.300 5 94" ]
 ok $? "5 pairs: median ratio, the smallest and largest (94 %)"
