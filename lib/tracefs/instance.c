@@ -582,6 +582,28 @@ long rtm_trace_read_cpu_from(struct rtm_trace *t, int cpu, uint64_t from_ns, rtm
 	return read_finish(&rc, ret, lost, "reading the trace buffers", err);
 }
 
+/*
+ * The kept page of @cpu (of first..n-1) a window from @from_ns starts in: the
+ * last that begins before @from_ns (its later records may be in the window),
+ * found by halving, since a CPU's pages begin later and later; @first when none
+ * does. The pages before it are not walked: a capture costs its window's pages,
+ * not the megabytes kept.
+ */
+static uint64_t kept_before(const struct rtm_trace *t, const struct rtm_tracedec *dec, int cpu,
+			    uint64_t first, uint64_t n, uint64_t from_ns)
+{
+	uint64_t lo = first, hi = n, mid;
+
+	while (lo < hi) {	/* the first page that begins at or after @from_ns */
+		mid = lo + (hi - lo) / 2;
+		if (rtm_tracedec_page_ts(dec, t->kept[cpu][mid % t->keep_pages]) < from_ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > first ? lo - 1 : first;
+}
+
 long rtm_trace_read_kept(struct rtm_trace *t, int cpu, uint64_t from_ns, rtm_event_cb cb,
 			 void *ctx, uint64_t *lost, bool *wrapped, struct rtm_error *err)
 {
@@ -596,7 +618,7 @@ long rtm_trace_read_kept(struct rtm_trace *t, int cpu, uint64_t from_ns, rtm_eve
 	rc.from.from_ns = from_ns;
 	n = t->kept[cpu] ? t->kept_n[cpu] : 0;
 	first = n > t->keep_pages ? n - t->keep_pages : 0;
-	for (k = first; k < n && !ret; k++) {
+	for (k = kept_before(t, rc.dec, cpu, first, n, from_ns); k < n && !ret; k++) {
 		refused = rtm_tracedec_refused(rc.dec);
 		r = rtm_tracedec_from_page(rc.dec, &rc.from, t->kept[cpu][k % t->keep_pages], cpu,
 					   cb, ctx, &rc.lost);

@@ -509,6 +509,11 @@ static int page_commit(const struct rtm_tracedec *d, const void *page, bool *sto
 	return (int)commit;
 }
 
+uint64_t rtm_tracedec_page_ts(const struct rtm_tracedec *d, const void *page)
+{
+	return load(page, 8, d->swap);
+}
+
 bool rtm_tracedec_page_half(const struct rtm_tracedec *d, const void *page)
 {
 	bool stored;

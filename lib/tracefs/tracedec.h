@@ -179,6 +179,9 @@ int rtm_tracedec_page_size(const struct rtm_tracedec *d);
  */
 bool rtm_tracedec_page_half(const struct rtm_tracedec *d, const void *page);
 
+/* The time stamp in @page's header: its first record's time (a later page's is later). */
+uint64_t rtm_tracedec_page_ts(const struct rtm_tracedec *d, const void *page);
+
 typedef int (*rtm_event_cb)(const struct rtm_event *ev, void *ctx);
 
 /**

@@ -15,7 +15,8 @@
  *                                 while tracing stays on and their pages kept;
  *                                 prints what came back, and how many drains
  *                                 left every marker so far in the kept pages
- *                                 with rtm_trace_kept_until() after the burst
+ *                                 with rtm_trace_kept_until() after the burst,
+ *                                 and the kept markers from marker 1000's time
  *   trace_check overflow          streaming mode with a 64 KB buffer that is
  *                                 never drained in time: the loss must be counted
  */
@@ -88,6 +89,9 @@ static void activity(struct rtm_trace *t)
 struct stream_facts {
 	long markers, out_of_order;
 	long next;			/* the sequence number expected next */
+	uint64_t from;			/* markers before this time are not counted */
+	long want;			/* the marker whose time goes into want_ts */
+	uint64_t want_ts;
 };
 
 static int on_stream_event(const struct rtm_event *ev, void *arg)
@@ -95,8 +99,11 @@ static int on_stream_event(const struct rtm_event *ev, void *arg)
 	struct stream_facts *f = arg;
 	long seq;
 
-	if (ev->type != RTM_EV_PRINT || sscanf(ev->print.buf, "rtm-seq %ld", &seq) != 1)
+	if (ev->type != RTM_EV_PRINT || sscanf(ev->print.buf, "rtm-seq %ld", &seq) != 1 ||
+	    ev->ts_ns < f->from)
 		return 0;
+	if (seq == f->want)
+		f->want_ts = ev->ts_ns;
 	f->markers++;
 	if (seq != f->next)
 		f->out_of_order++;
@@ -135,13 +142,13 @@ static int stream(bool drain)
 {
 	struct rtm_trace_opts o = { .events = "sched,irq,timer", .buffer_kb = drain ? 1024 : 64,
 				    .overwrite = false };
-	struct stream_facts f = { 0, 0, 0 }, kf;
+	struct stream_facts f = { .want = 1000 }, kf;
 	struct rtm_error err = { "" };
 	struct timespec pause = { 0, 100000000 };
 	const int bursts = 10, per_burst = drain ? 200 : 2000;
 	struct rtm_trace *t;
 	uint64_t lost = 0, l, written_by, until;
-	long n, drains = 0, kept_whole = 0, kept_markers = -1;
+	long n, drains = 0, kept_whole = 0, kept_markers = -1, kept_from = -1;
 	cpu_set_t one;
 	int b, i, readers, cpu;
 	bool wrapped = false;
@@ -190,6 +197,14 @@ static int stream(bool drain)
 		memset(&kf, 0, sizeof(kf));
 		if (rtm_trace_read_kept(t, cpu, 0, on_stream_event, &kf, NULL, &wrapped, &err) >= 0)
 			kept_markers = kf.markers;
+		/* a window from marker 1000's time: the pages before are skipped, none of it */
+		memset(&kf, 0, sizeof(kf));
+		kf.from = f.want_ts;
+		kf.next = 1000;
+		if (f.want_ts &&
+		    rtm_trace_read_kept(t, cpu, f.want_ts, on_stream_event, &kf, NULL, &wrapped,
+					&err) >= 0 && !kf.out_of_order)
+			kept_from = kf.markers;
 	}
 	readers = open_readers();
 	rtm_trace_destroy(t);
@@ -198,9 +213,9 @@ static int stream(bool drain)
 		return 1;
 	}
 	printf("written=%d markers=%ld out_of_order=%ld drains=%ld lost=%llu dropped=%llu "
-	       "readers=%d kept_whole=%ld kept_markers=%ld\n", bursts * per_burst, f.markers,
-	       f.out_of_order, drains, (unsigned long long)lost, (unsigned long long)l, readers,
-	       kept_whole, kept_markers);
+	       "readers=%d kept_whole=%ld kept_markers=%ld kept_from_1000=%ld\n",
+	       bursts * per_burst, f.markers, f.out_of_order, drains, (unsigned long long)lost,
+	       (unsigned long long)l, readers, kept_whole, kept_markers, kept_from);
 	return 0;
 }
 

@@ -33,6 +33,10 @@ facts=$(echo "$out" | tail -1)
 	fail "kept pages short of the markers drained, or kept_until before them: $facts"
 [ "$(echo "$facts" | field kept_markers)" = "$(echo "$facts" | field written)" ] ||
 	fail "kept pages after the last read: $facts"
+# a window's read starts at the kept page its start time falls in (found by halving):
+# from marker 1000's time on, markers 1000 to 1999, in order, none missing
+[ "$(echo "$facts" | field kept_from_1000)" = $(( $(echo "$facts" | field written) - 1000 )) ] ||
+	fail "the kept pages from marker 1000's time: $facts"
 
 # the readers stay open between drains (until the instance goes): one per CPU
 [ "$(echo "$facts" | field readers)" -gt 0 ] 2>/dev/null ||
