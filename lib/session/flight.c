@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/units.h"
 #include "probe/cyclic.h"
 #include "session/session_priv.h"
@@ -209,7 +210,9 @@ bool rtm_session_window_kept(const struct rtm_session_opts *m, const struct rtm_
 		return true;
 	rtm_spike_window_init(&w, pc->cpu, pc->planned_ns, pc->woke_ns, m->probe.interval_ns,
 			      m->preempt_model);
-	return rtm_trace_kept_until(t) > w.woke_ns + w.after_ns;
+	/* drains come every 100-250 ms; none for 2 s (the stream failed): what is kept */
+	return rtm_trace_kept_until(t) > w.woke_ns + w.after_ns ||
+	       rtm_clock_ns(CLOCK_MONOTONIC) > w.woke_ns + w.after_ns + 2000000000ULL;
 }
 
 void rtm_session_trace_poll(const struct rtm_session_opts *m, struct rtm_trace *t,

@@ -154,6 +154,12 @@ static void add_spike(struct rtm_mon *mo, const struct rtm_probe_hit *pc, const 
 	mo->nspikes++;
 }
 
+/* The tracing_on a probe writes 0 to at a spike: none when the stream records (never stopped). */
+static int capture_fd(const struct rtm_mon *mo)
+{
+	return mo->trace_in_stream ? -1 : rtm_trace_off_fd(mo->trace);
+}
+
 /* A probe claimed a wake-up over the threshold: log it, with its cause when tracing. */
 static void take_spike(struct rtm_mon *mo)
 {
@@ -170,6 +176,8 @@ static void take_spike(struct rtm_mon *mo)
 		rtm_probe_timer_capture_done(mo->p);
 		return;
 	}
+	if (!rtm_session_window_kept(&mo->m, mo->trace, &pc))
+		return;		/* the stream's next drain brings the rest of the window */
 	rtm_spike_window_init(&w, pc.cpu, pc.planned_ns, pc.woke_ns, mo->m.probe.interval_ns,
 			      mo->m.preempt_model);
 	w.own_name = "this monitor";	/* its drawing and draining can be the cause too */
@@ -178,7 +186,8 @@ static void take_spike(struct rtm_mon *mo)
 				 mo->m.out.outdir ? mo->spike_dir : NULL, &err);
 	add_spike(mo, &pc, sum ? json_string_value(json_object_get(sum, "verdict")) : err.msg);
 	json_decref(sum);
-	rtm_trace_start(mo->trace);
+	if (!mo->trace_in_stream)	/* the probe stopped it at the spike */
+		rtm_trace_start(mo->trace);
 	rtm_probe_timer_capture_done(mo->p);
 }
 
@@ -202,32 +211,67 @@ static void handler_times(struct rtm_mon *mo, const struct rtm_trace_opts *io)
 	}
 }
 
+/*
+ * The flight recorder of its own, which a spike stops (rtm_trace_off_fd()): with
+ * --trace-events or --trace-filter, or when no stream is wanted. 0, or -1 with
+ * the message set.
+ */
+static int own_recorder(struct rtm_mon *mo, const char *cpus)
+{
+	struct rtm_trace_opts to = { .events = mo->m.trace.events, .cpus = cpus,
+				     .buffer_kb = mo->m.trace.buffer_kb, .overwrite = true };
+	struct rtm_error err = { "" };
+	int64_t delta;
+
+	mo->trace = rtm_trace_create(&to, &err);
+	if (mo->trace && (rtm_trace_off_fd(mo->trace) < 0 ||
+			  rtm_trace_check_clock(mo->trace, &delta, &err))) {
+		rtm_trace_destroy(mo->trace);
+		mo->trace = NULL;
+	}
+	if (!mo->trace) {
+		snprintf(mo->message, sizeof(mo->message), "no tracing: %s", err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The stream as the flight recorder too, as in cyclic and run: one instance, the
+ * spike windows decoded from the pages its drains keep, tracing never stopped
+ * for a capture, seven records a traced wake-up instead of eleven. 0, or -1
+ * when the stream cannot be that.
+ */
+static int recorder_in_stream(struct rtm_mon *mo, const struct rtm_session_opts *hm)
+{
+	struct rtm_error err = { "" };
+	int64_t delta;
+
+	mo->hold = rtm_session_stream_start_irq(hm, &err);
+	if (mo->hold && rtm_trace_check_clock(rtm_stream_trace(mo->hold), &delta, &err)) {
+		rtm_stream_free(mo->hold);
+		mo->hold = NULL;
+	}
+	if (!mo->hold)
+		return -1;
+	mo->trace = rtm_stream_trace(mo->hold);
+	mo->trace_in_stream = true;
+	rtm_stream_begin(mo->hold);
+	return 0;
+}
+
 int rtm_mon_tracing_on(struct rtm_mon *mo)
 {
 	struct rtm_error err = { "" };
 	struct rtm_session_opts hm;
 	char cpus[1024];
-	int64_t delta;
 
 	if (!mo->trace) {
-		struct rtm_trace_opts to = { .buffer_kb = mo->m.trace.buffer_kb,
-					     .overwrite = true };
 		struct rtm_trace_opts io = { .events = "irq,nmi", .buffer_kb = 2048,
 					     .overwrite = false, .suffix = "irq" };
 
 		rtm_cpulist_format(&mo->m.probe.cpus, cpus, sizeof(cpus));
-		to.cpus = io.cpus = cpus;
-		to.events = mo->m.trace.events;
-		mo->trace = rtm_trace_create(&to, &err);
-		if (mo->trace && (rtm_trace_off_fd(mo->trace) < 0 ||
-				  rtm_trace_check_clock(mo->trace, &delta, &err))) {
-			rtm_trace_destroy(mo->trace);
-			mo->trace = NULL;
-		}
-		if (!mo->trace) {
-			snprintf(mo->message, sizeof(mo->message), "no tracing: %s", err.msg);
-			return -1;
-		}
+		io.cpus = cpus;
 		/*
 		 * --rt-hold: RT tasks holding a CPU, from sched_switch; --timer-irq:
 		 * the timer IRQ part of the wake-ups. Both "whenever tracing", which
@@ -235,10 +279,15 @@ int rtm_mon_tracing_on(struct rtm_mon *mo)
 		 */
 		hm = mo->m;
 		hm.trace.on = true;
-		if (rtm_session_stream_wanted(&hm) &&
-		    !(mo->hold = rtm_session_stream_start(&hm, &err)))
-			snprintf(mo->holdline, sizeof(mo->holdline),
-				 "no RT hold or timer IRQ report: %.200s", err.msg);
+		/* a stream that cannot record it all: a recorder of its own, as before */
+		if (!rtm_session_flight_in_stream(&hm) || recorder_in_stream(mo, &hm)) {
+			if (own_recorder(mo, cpus))
+				return -1;
+			if (rtm_session_stream_wanted(&hm) &&
+			    !(mo->hold = rtm_session_stream_start(&hm, &err)))
+				snprintf(mo->holdline, sizeof(mo->holdline),
+					 "no RT hold or timer IRQ report: %.200s", err.msg);
+		}
 		handler_times(mo, &io);
 	}
 	rtm_stream_resume(mo->hold);
@@ -246,7 +295,7 @@ int rtm_mon_tracing_on(struct rtm_mon *mo)
 	if (mo->irqtrace)
 		rtm_trace_start(mo->irqtrace);
 	/* the fd stays open until exit: a probe may hold it while we switch */
-	rtm_probe_timer_set_capture(mo->p, mo->threshold_ns, rtm_trace_off_fd(mo->trace));
+	rtm_probe_timer_set_capture(mo->p, mo->threshold_ns, capture_fd(mo));
 	mo->tracing = true;
 	if (*rtm_trace_stale_removed(mo->trace))
 		snprintf(mo->message, sizeof(mo->message), "tracing on (%s); removed stale "
@@ -351,7 +400,7 @@ void rtm_mon_set_threshold(struct rtm_mon *mo, uint64_t ns)
 
 	mo->threshold_ns = ns < 1000 ? 1000 : ns > 1000000000ULL ? 1000000000ULL : ns;
 	rtm_probe_timer_set_capture(mo->p, mo->threshold_ns,
-				    mo->tracing ? rtm_trace_off_fd(mo->trace) : -1);
+				    mo->tracing ? capture_fd(mo) : -1);
 	rtm_fmt_ns(t, sizeof(t), mo->threshold_ns);
 	snprintf(mo->message, sizeof(mo->message), "threshold %s", t);
 }
@@ -370,9 +419,11 @@ static void mon_release(struct rtm_mon *mo)
 	if (mo->irq_ok)
 		rtm_irq_snap_release(&mo->irq_prev);
 	/* the reverse order of their making (rtm_trace_destroy()) */
-	rtm_stream_free(mo->hold);
+	rtm_stream_free(mo->hold);	/* with it the flight recorder, when it is one */
 	rtm_trace_destroy(mo->irqtrace);
-	rtm_trace_destroy(mo->trace);
+	if (!mo->trace_in_stream)
+		rtm_trace_destroy(mo->trace);
+	mo->trace = NULL;
 	if (!mo->acct_shared)	/* else the census's, gone with the stream */
 		rtm_irqacct_free(mo->acct);
 	rtm_sysinfo_free(mo->si);

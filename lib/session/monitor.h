@@ -100,6 +100,7 @@ struct rtm_mon {
 	int nirqs;
 	/* tracing (key t) */
 	struct rtm_trace *trace, *irqtrace;
+	bool trace_in_stream;		/* @trace is @hold's instance (the flight recorder) */
 	struct rtm_irqacct *acct;
 	bool acct_shared;		/* acct is the census's (rtm_stream_irqacct()) */
 	uint64_t locks_polled_ns;	/* CLOCK_MONOTONIC of the last look at the CPUs' locks */

@@ -249,7 +249,8 @@ struct rtm_trace *rtm_session_trace_in_stream(struct rtm_session_opts *o, struct
 /*
  * Whether @t holds the whole window of the capture @pc: an instance that keeps
  * its drained pages (the stream as flight recorder) holds it once a drain began
- * after the window's end; until then the capture waits for the next drain.
+ * after the window's end; until then the capture waits for the next drain (2 s
+ * at most: a stream that stopped draining gives what it kept).
  */
 bool rtm_session_window_kept(const struct rtm_session_opts *o, const struct rtm_trace *t,
 			     const struct rtm_probe_hit *pc);

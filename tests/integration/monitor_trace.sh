@@ -5,6 +5,7 @@
 # no temporary folder of spike files is made while it runs (writing them cost the
 # dashboard a file and an fsync per spike, and nobody read them). With -o they are
 # saved as spikes/spike-NNN.txt and .json, each named in result.json's events.
+# The stream is the flight recorder (one instance, rtmeasure-PID-stream), as in cyclic.
 . "$RTM_SRCDIR/tests/lib.sh"
 need_root
 need_jq
@@ -20,7 +21,11 @@ TMPDIR="$t/tmp" "$RTMEASURE" monitor --trace -a 0 --threshold 1us --refresh 500m
 mon=$!
 sleep 2
 ls -R "$t/tmp" >"$t/tmp.ls"
+made=$(ls /sys/kernel/tracing/instances | grep -E "^rtmeasure-$mon([.-]|\$)" | tr '\n' ' ')
 wait $mon || fail "monitor --trace exited $?: $(cat "$t/a.err")"
+[ "$made" = "rtmeasure-$mon-stream " ] ||
+	fail "instances of the monitor: $made (the stream alone, its flight recorder too)"
+no_instances_of $mon
 mon=
 [ -s "$t/tmp.ls" ] && ! grep -q 'rtmeasure-monitor\|spike-' "$t/tmp.ls" ||
 	fail "monitor without -o made spike files: $(cat "$t/tmp.ls")"
@@ -39,6 +44,13 @@ jq -e '.events | length > 0' "$t/m/spikes/spike-002.json" >/dev/null ||
 	fail "-o: spike-002.json has no events"
 jq -e '.analysis.verdict | length > 0' "$t/m/spikes/spike-002.json" >/dev/null ||
 	fail "-o: spike-002.json has no verdict"
+# tracing went on through the captures: the windows hold events after the wake-up
+# (the probe going back to sleep), the drain after it awaited
+n=0
+for f in "$t"/m/spikes/spike-*.json; do
+	jq -e '.events[-1].ts_ns > .woke_ns' "$f" >/dev/null && n=$((n + 1))
+done
+[ "$n" -ge 2 ] || fail "-o: $n spike windows with events after their wake-up"
 jq -e '[.events[] | select(.type == "monitor_spike")] | length > 0' "$t/m/result.json" \
 	>/dev/null || fail "-o: no monitor_spike in result.json"
 echo "ok: with -o, $(ls "$t/m/spikes" | grep -c 'txt$') spike windows saved"
