@@ -78,7 +78,8 @@ int rtm_session_trace_check(struct rtm_session_opts *m)
 	timer_irq_default(m);
 	if (!m->trace.on)
 		return 0;
-	if (!m->probe.break_ns && !m->probe.capture_ns)
+	/* the monitor's captures are its spike log's, over --threshold */
+	if (!m->probe.break_ns && !m->probe.capture_ns && strcmp(m->command, "monitor"))
 		return rtm_session_fail(m, "%s: --trace saves the events around spikes: give "
 					"-b/--breaktrace LAT or --capture-above LAT too",
 					m->command);

@@ -5,7 +5,9 @@
 # no temporary folder of spike files is made while it runs (writing them cost the
 # dashboard a file and an fsync per spike, and nobody read them). With -o they are
 # saved as spikes/spike-NNN.txt and .json, each named in result.json's events.
-# The stream is the flight recorder (one instance, rtmeasure-PID-stream), as in cyclic.
+# The stream is the flight recorder (one instance, rtmeasure-PID-stream), as in cyclic;
+# with --trace-events (refused before: it asked for -b, which the monitor does not take)
+# the recorder is an instance of its own.
 . "$RTM_SRCDIR/tests/lib.sh"
 need_root
 need_jq
@@ -33,6 +35,22 @@ grep -Eq '^spike .* CPU0 .*: CPU0 woke .* late' "$t/a.out" ||
 	fail "no spike with its cause: $(grep '^spike' "$t/a.out" | tail -3)"
 ! grep -q 'tracing off\|cannot' "$t/a.out" || fail "spikes not traced: $(grep '^spike' "$t/a.out")"
 echo "ok: without -o, $(grep -c '^spike' "$t/a.out") spike lines with causes, no files"
+
+# --trace-events: the events are the user's, the flight recorder an instance of its own
+# (stopped by the probe at each spike) beside the stream; tracing from the start
+"$RTMEASURE" monitor --trace-events sched,irq,timer -a 0 --threshold 1us --refresh 500ms \
+	-D 3s </dev/null >"$t/e.out" 2>"$t/e.err" &
+mon=$!
+sleep 2
+made=$(ls /sys/kernel/tracing/instances | grep -E "^rtmeasure-$mon([.-]|\$)" | sort | tr '\n' ' ')
+wait $mon || fail "monitor --trace-events exited $?: $(cat "$t/e.err")"
+[ "$made" = "rtmeasure-$mon rtmeasure-$mon-stream " ] ||
+	fail "instances of monitor --trace-events: $made (a recorder and the stream)"
+no_instances_of $mon
+mon=
+grep -Eq '^spike .* CPU0 .*: CPU0 woke .* late' "$t/e.out" ||
+	fail "--trace-events: no spike with its cause: $(grep '^spike' "$t/e.out" | tail -3)"
+echo "ok: --trace-events, a recorder of its own, $(grep -c '^spike' "$t/e.out") spikes explained"
 
 "$RTMEASURE" monitor --trace -a 0 --threshold 1us --refresh 500ms -D 2s -o "$t/m" \
 	</dev/null >"$t/m.out" 2>"$t/m.err" ||
