@@ -153,7 +153,7 @@ void rtm_session_census_poll(struct rtm_stream *st, struct rtm_cyclic *c)
 	steal = calloc((size_t)ncpus, sizeof(*steal));
 	if (steal) {
 		t = rtm_clock_ns(CLOCK_MONOTONIC);
-		rtm_stream_read_steal(steal, ncpus);
+		rtm_stream_steal(st, steal, ncpus);
 		for (n = 0; n < ncpus; n++)
 			rtm_census_steal(cs, n, t, steal[n]);
 		free(steal);

@@ -783,6 +783,13 @@ uint64_t rtm_census_count(const struct rtm_census *c)
 	return c->count;
 }
 
+uint64_t rtm_census_changes(const struct rtm_census *c)
+{
+	/* each only grows (a tally's counts and maxima change with count) */
+	return c->count + c->lost + c->dropped + c->seg_dropped + c->failed +
+	       c->list_truncated;
+}
+
 struct rtm_irqacct *rtm_census_irqacct(struct rtm_census *c)
 {
 	return c->irq;

@@ -131,6 +131,11 @@ const struct rtm_census_verdict *rtm_census_verdicts(const struct rtm_census *c,
 /* Late wake-ups decided so far (listed or not). */
 uint64_t rtm_census_count(const struct rtm_census *c);
 /*
+ * A number that grows whenever anything rtm_census_to_json() shows changes (the
+ * verdicts, the lost and dropped counts, a failure): equal, the JSON is the same.
+ */
+uint64_t rtm_census_changes(const struct rtm_census *c);
+/*
  * The handler accounting behind its intervals (fed every event of the watched
  * CPUs): its totals are the census's to give away, never read by it; a reader may
  * reset them (rtm_irqacct_reset()) at will.

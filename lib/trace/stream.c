@@ -5,6 +5,7 @@
  * and dispatched to lib/trace/rtholds.c, timerirq.c, census.c and noiseattr.c.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,25 +56,26 @@ struct rtm_stream {
 	bool flight;			/* the run's flight recorder too (rtm_stream_opts) */
 	rtm_event_cb tap;		/* every event also here (rtm_stream_tap_irq()) */
 	void *tap_ctx;
+	int stat_fd;			/* /proc/stat for rtm_stream_steal(), -1: not open */
+	char *stat_buf;
+	size_t stat_cap;
+	char cline[512];		/* rtm_stream_census_line(), as of cline_changes */
+	uint64_t cline_changes;
+	bool cline_made;
 };
 
-void rtm_stream_read_steal(int64_t *steal, int n)
+/* The steal ticks of /proc/stat's text @buf into @steal (ns; -1: CPU not listed). */
+static void parse_steal(const char *buf, size_t len, int64_t *steal, int n)
 {
 	struct rtm_error err = { "" };
 	struct rtm_irq_snap snap;
 	long hz = sysconf(_SC_CLK_TCK);
-	size_t len;
-	char *buf;
-	int i, ret;
+	int i;
 
 	for (i = 0; i < n; i++)
 		steal[i] = -1;
 	memset(&snap, 0, sizeof(snap));
-	/* /proc/stat alone: the census asks at every drain, interrupts and softirqs are not its */
-	buf = rtm_read_all("/", "/proc/stat", &len);
-	ret = buf ? rtm_irq_parse_stat(&snap, buf, len, "/proc/stat", &err) : -1;
-	free(buf);
-	if (ret || hz <= 0) {
+	if (!buf || rtm_irq_parse_stat(&snap, buf, len, "/proc/stat", &err) || hz <= 0) {
 		rtm_irq_snap_release(&snap);
 		return;
 	}
@@ -82,6 +84,44 @@ void rtm_stream_read_steal(int64_t *steal, int n)
 			steal[snap.stat_cpus[i].cpu] = (int64_t)(snap.stat_cpus[i].steal *
 							 (1000000000ULL / (uint64_t)hz));
 	rtm_irq_snap_release(&snap);
+}
+
+void rtm_stream_read_steal(int64_t *steal, int n)
+{
+	size_t len;
+	char *buf = rtm_read_all("/", "/proc/stat", &len);
+
+	parse_steal(buf, buf ? len : 0, steal, n);
+	free(buf);
+}
+
+void rtm_stream_steal(struct rtm_stream *st, int64_t *steal, int n)
+{
+	ssize_t got = -1;
+	char *b;
+
+	/*
+	 * The census asks at every drain (10 a second in the monitor): the file
+	 * stays open and is read again from its start, in one read (the kernel
+	 * makes the whole text at once), into a buffer kept for the next time.
+	 */
+	if (st->stat_fd < 0)
+		st->stat_fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
+	while (st->stat_fd >= 0) {
+		if (st->stat_cap < 4096 || (got >= 0 && (size_t)got + 1 >= st->stat_cap)) {
+			b = realloc(st->stat_buf, st->stat_cap < 4096 ? 4096 : st->stat_cap * 2);
+			if (!b) {
+				got = -1;
+				break;
+			}
+			st->stat_buf = b;
+			st->stat_cap = st->stat_cap < 4096 ? 4096 : st->stat_cap * 2;
+		}
+		got = pread(st->stat_fd, st->stat_buf, st->stat_cap - 1, 0);
+		if (got < 0 || (size_t)got + 1 < st->stat_cap)
+			break;
+	}
+	parse_steal(got > 0 ? st->stat_buf : NULL, got > 0 ? (size_t)got : 0, steal, n);
 }
 
 /* modprobe msr (an Intel CPU without /dev/cpu/N/msr, as root); quietly, best effort. */
@@ -312,6 +352,7 @@ struct rtm_stream *rtm_stream_start(const struct rtm_stream_opts *o, struct rtm_
 		rtm_error_set(err, "out of memory");
 		return NULL;
 	}
+	st->stat_fd = -1;
 	rtm_cpulist_format(o->cpus, st->cpus, sizeof(st->cpus));
 	snprintf(st->own_name, sizeof(st->own_name), "%s", o->own_name ? o->own_name :
 		 "this rtmeasure");
@@ -556,8 +597,15 @@ void rtm_stream_census_line(struct rtm_stream *st, char *buf, size_t len)
 	struct rtm_census *cs = rtm_stream_census(st, &drained_at);
 
 	buf[0] = '\0';
-	if (cs)
-		rtm_census_line(cs, buf, len);
+	if (!cs)
+		return;
+	/* made again only when the census changed: it builds the census's whole JSON */
+	if (!st->cline_made || rtm_census_changes(cs) != st->cline_changes) {
+		rtm_census_line(cs, st->cline, sizeof(st->cline));
+		st->cline_changes = rtm_census_changes(cs);
+		st->cline_made = true;
+	}
+	snprintf(buf, len, "%s", st->cline);
 }
 
 json_t *rtm_stream_timer_irq_live(struct rtm_stream *st)
@@ -719,5 +767,8 @@ void rtm_stream_free(struct rtm_stream *st)
 	free(st->steal0);
 	free(st->smi0);
 	free(st->tids);
+	if (st->stat_fd >= 0)
+		close(st->stat_fd);
+	free(st->stat_buf);
 	free(st);
 }

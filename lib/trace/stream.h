@@ -151,5 +151,7 @@ void rtm_stream_free(struct rtm_stream *st);
 
 /* Steal time per CPU from /proc/stat in ns (-1: not listed); @n entries. */
 void rtm_stream_read_steal(int64_t *steal, int n);
+/* The same, from /proc/stat kept open by @st (for a census asking at every drain). */
+void rtm_stream_steal(struct rtm_stream *st, int64_t *steal, int n);
 
 #endif

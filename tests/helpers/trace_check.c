@@ -19,6 +19,8 @@
  *                                 and the kept markers from marker 1000's time
  *   trace_check overflow          streaming mode with a 64 KB buffer that is
  *                                 never drained in time: the loss must be counted
+ *   trace_check steal             a stream's steal times from its /proc/stat kept
+ *                                 open, read three times, beside a fresh read
  */
 #include <dirent.h>
 #include <errno.h>
@@ -34,6 +36,7 @@
 
 #include "helper.h"
 #include "record.h"
+#include "trace/stream.h"
 #include "tracefs/instance.h"
 
 static uint64_t mono_ns(void)
@@ -219,6 +222,41 @@ static int stream(bool drain)
 	return 0;
 }
 
+/*
+ * rtm_stream_steal() reads /proc/stat through the descriptor and buffer the
+ * stream keeps: three reads agree with rtm_stream_read_steal()'s fresh one
+ * (within a tick of 10 ms, the file's unit) and list the same CPUs.
+ */
+static int steal(void)
+{
+	int zero = 0;
+	struct rtm_cpulist cpus = { .n = 1, .cpus = &zero };
+	struct rtm_stream_opts so = { .cpus = &cpus, .rt_hold_ns = 100000000ULL };
+	struct rtm_error err = { "" };
+	int64_t a[256], b[256];
+	int i, k, n = (int)sysconf(_SC_NPROCESSORS_CONF), same = 0, listed = 0;
+	struct rtm_stream *st;
+
+	if (n > 256)
+		n = 256;
+	helper_name = "trace_check";
+	st = rtm_stream_start(&so, &err);
+	if (!st)
+		die(2, "%s", err.msg);
+	printf("instance=%s\n", rtm_trace_name(rtm_stream_trace(st)));
+	for (k = 0; k < 3; k++) {
+		rtm_stream_steal(st, a, n);
+		rtm_stream_read_steal(b, n);
+		for (i = 0; i < n; i++) {
+			listed += a[i] >= 0;
+			same += (a[i] < 0) == (b[i] < 0) && llabs(a[i] - b[i]) <= 10000000LL;
+		}
+	}
+	rtm_stream_free(st);
+	printf("reads=3 cpus=%d listed=%d agree=%d\n", n, listed, same);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct rtm_trace_opts o = { .events = "sched,irq,timer", .buffer_kb = 4096,
@@ -232,9 +270,11 @@ int main(int argc, char **argv)
 
 	if (argc == 2 && (!strcmp(argv[1], "stream") || !strcmp(argv[1], "overflow")))
 		return stream(!strcmp(argv[1], "stream"));
+	if (argc == 2 && !strcmp(argv[1], "steal"))
+		return steal();
 	if (argc < 2 || (strcmp(argv[1], "run") && strcmp(argv[1], "record")) ||
 	    (!strcmp(argv[1], "record") && argc != 3)) {
-		fprintf(stderr, "usage: trace_check run [--hold S] | record DIR | stream | overflow\n");
+		fprintf(stderr, "usage: trace_check run [--hold S] | record DIR | stream | overflow | steal\n");
 		return 2;
 	}
 	t = rtm_trace_create(&o, &err);

@@ -8,6 +8,7 @@
 #    and closed at each
 #  - the drained pages kept: each drain leaves every marker so far in them, and
 #    rtm_trace_kept_until() says from when
+#  - a stream's steal times from /proc/stat kept open agree with a fresh read
 #  - no instance is left behind
 . "$RTM_SRCDIR/tests/lib.sh"
 need_root
@@ -56,4 +57,14 @@ missing=$((written - markers))
 for inst in $(echo "$out" | sed -n 's/^instance=//p'); do
 	[ ! -d "/sys/kernel/tracing/instances/$inst" ] || fail "instance $inst left behind"
 done
-echo "PASS: streaming drains in order without loss; overflow counted"
+# the census's steal times from /proc/stat kept open (rtm_stream_steal(), at every drain):
+# three reads, each CPU listed and within a tick of a fresh read's
+out=$("$check" steal) || fail "trace_check steal exited $?"
+echo "$out"
+n=$(echo "$out" | field cpus)
+[ "$(echo "$out" | field listed)" = $((3 * n)) ] && [ "$(echo "$out" | field agree)" = $((3 * n)) ] ||
+	fail "steal times through the kept /proc/stat: $out"
+inst=$(echo "$out" | sed -n 's/^instance=//p')
+[ -n "$inst" ] && [ ! -d "/sys/kernel/tracing/instances/$inst" ] || fail "stream $inst left behind"
+
+echo "PASS: streaming drains in order without loss; overflow counted; steal times agree"

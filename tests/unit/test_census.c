@@ -662,6 +662,26 @@ static void own_output(struct rtm_census *c)
 	ok(!strstr(live, "6 by rtm-inject"), "never the bare process name");
 }
 
+/* rtm_census_changes(): grows with each change the JSON shows, only then */
+static void changes(struct rtm_census *c)
+{
+	uint64_t n = rtm_census_changes(c);
+
+	ok(n >= rtm_census_count(c) && rtm_census_count(c) == 6,
+	   "changes count the 6 verdicts at least (%llu)", (unsigned long long)n);
+	rtm_census_lost(c, 0);
+	rtm_census_dropped(c, 0);
+	is_int((long long)rtm_census_changes(c), (long long)n, "nothing new: the same number");
+	rtm_census_lost(c, 3);
+	ok(rtm_census_changes(c) > n, "events lost: a new number");
+	n = rtm_census_changes(c);
+	rtm_census_dropped(c, 2);
+	ok(rtm_census_changes(c) > n, "wake-ups dropped: a new number");
+	n = rtm_census_changes(c);
+	rtm_census_lost(c, 2);
+	is_int((long long)rtm_census_changes(c), (long long)n, "a smaller lost count: no change");
+}
+
 int main(void)
 {
 	struct rtm_census *c;
@@ -677,6 +697,8 @@ int main(void)
 	c = recorded(0);
 	if (c)
 		output(c);
+	if (c)
+		changes(c);
 	rtm_census_free(c);
 	c = recorded(6950);
 	if (c)
