@@ -7,7 +7,8 @@
 # (current_tracer, tracing_thresh, hwlat_detector/*, osnoise/*,
 # tracing_cpumask, tracing_on) and the instances are as found after each run,
 # after SIGTERM (which saves the result as interrupted) and after the refusal
-# when another instance holds the tracer (one line, exit 2). Never asserts timing. Skips (77) with the
+# when another instance holds the tracer (one line, exit 2); a run the guest's
+# watchdog killed after 90 s fails with what was running then. Never asserts timing. Skips (77) with the
 # reason when not root or when the Debian packages or qemu cannot be had.
 # VM_TIMEOUT (seconds, default 240) bounds the boot: ~1 minute with the cache filled.
 . "$RTM_SRCDIR/tests/lib.sh"
@@ -26,15 +27,21 @@ fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$lab/boot" --kernel rt --with-build "$RTM_BUILDDIR" --env NOISE_DURATION=3s \
+"$lab/boot" --kernel rt --with-build "$RTM_BUILDDIR" --env NOISE_DURATION=3s --program chrt \
 	--run "$lab/guest/noise-backends.sh" --timeout "${VM_TIMEOUT:-240}" --out "$tmp/lab" \
 	>"$tmp/stdout" 2>"$tmp/stderr"
 rc=$?
 cat "$tmp/stderr" "$tmp/stdout"
 # a failed guest run: its console's last lines (boot stage, the script's last words) first
 [ "$rc" -eq 0 ] || { tail -n 40 "$tmp/lab/qemu.log" 2>/dev/null | sed 's/^/guest: /'
-	fail "the guest run failed (boot exited $rc)"; }
+	fail "the guest run failed (boot exited $rc: $(tail -n 1 "$tmp/stderr"); the guest's last line: $(tr -d '\r' <"$tmp/lab/qemu.log" 2>/dev/null | grep -v -e '^qemu-system' -e '^ *$' | tail -n 1))"; }
 o=$tmp/lab/out
+# a run the guest's watchdog killed: what was running then
+for h in "$o"/hang-*.txt; do
+	[ -f "$h" ] || continue
+	sed 's/^/guest: /' "$h"
+	fail "$(head -n 1 "$h"); $(grep -m 3 '^runnable' "$h" | tr '\n' ';')"
+done
 
 [ "$(cat "$o/rc-hw")" = 0 ] || fail "--backend hwlat exited $(cat "$o/rc-hw")"
 [ "$(cat "$o/rc-os")" = 0 ] || fail "--backend osnoise exited $(cat "$o/rc-os")"

@@ -46,7 +46,7 @@ rc=$?
 cat "$tmp/stderr" "$tmp/stdout"
 # a failed guest run: its console's last lines (boot stage, the script's last words) first
 [ "$rc" -eq 0 ] || { tail -n 40 "$tmp/lab/qemu.log" 2>/dev/null | sed 's/^/guest: /'
-	fail "the guest run failed (boot exited $rc)"; }
+	fail "the guest run failed (boot exited $rc: $(tail -n 1 "$tmp/stderr"); the guest's last line: $(tr -d '\r' <"$tmp/lab/qemu.log" 2>/dev/null | grep -v -e '^qemu-system' -e '^ *$' | tail -n 1))"; }
 o=$tmp/lab/out
 
 [ "$(cat "$o/rc-tl")" = 0 ] || fail "--backend timerlat exited $(cat "$o/rc-tl"): $(cat "$o/tl.out")"

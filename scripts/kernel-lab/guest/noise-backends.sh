@@ -17,14 +17,48 @@ state() {
 	done
 	ls $T/instances
 }
+# A run still there after $2 seconds has hung: what its threads and every
+# runnable task were doing goes to /out/hang-$3.txt and the kernel log (the
+# console, even when user-space output is stuck), then SIGKILL: its rc is 137
+# and the test names the hang instead of timing out blind. At fifo 99 (chrt,
+# when boot --program chrt brought it), so an RT hog cannot hold it off; off the
+# console's pipe (its sleep would hold the guest's output open past the script).
+watchdog() {	# PID SECONDS NAME
+	c=; command -v chrt >/dev/null && c="chrt -f 99"
+	$c sh -c '
+		pid=$1 secs=$2 name=$3 f=/out/hang-$3.txt
+		sleep "$secs"
+		kill -0 "$pid" 2>/dev/null || exit 0
+		{
+		echo "hang: $name (pid $pid) still running after $secs s"
+		for t in /proc/$pid/task/*; do
+			echo "thread $(cat $t/comm): wchan $(cat $t/wchan) stat $(cut -d" " -f3,14,15,39,40,41 $t/stat)"
+		done
+		for t in /proc/[0-9]*/task/*; do
+			set -- $(sed "s/.*) //" $t/stat 2>/dev/null)
+			[ "${1:-}" = R ] && echo "runnable: $(cat $t/comm) cpu ${37} rtprio ${38} policy ${39} utime ${12} stime ${13}"
+		done
+		} > "$f" 2>&1
+		while read -r l; do echo "rtlab-hang: $l" > /dev/kmsg; done < "$f"
+		kill -KILL "$pid"' watchdog "$@" </dev/null >/dev/null 2>&1 &
+	w=$!
+}
+# run NAME COMMAND...: the command under the watchdog (90 s: each run is a few seconds), its rc to rc-NAME
+run() {
+	n=$1; shift
+	"$@" & p=$!
+	watchdog $p 90 "$n"
+	wait $p; echo $? > "rc-$n"
+	kill $w 2>/dev/null
+}
 cd "$OUT" || exit 2
 state > state-before.txt
-rtmeasure noise --backend hwlat -D "$D" -o "$OUT/hw"; echo $? > rc-hw
+run hw rtmeasure noise --backend hwlat -D "$D" -o "$OUT/hw"
 state > state-after-hw.txt
 # --threshold 10us: under emulation every microsecond of noise would be a sample event
-rtmeasure noise --backend osnoise --threshold 10us -D "$D" -o "$OUT/os"; echo $? > rc-os
+run os rtmeasure noise --backend osnoise --threshold 10us -D "$D" -o "$OUT/os"
 state > state-after-os.txt
-rtmeasure noise --backend user -D "$D" -o "$OUT/user"; echo $? > rc-user
+run user rtmeasure noise --backend user -D "$D" -o "$OUT/user"
 rtmeasure hwlat -D 30s -q -o "$OUT/term" > term.out 2>&1 &
 p=$!
 sleep 4
