@@ -382,12 +382,21 @@ static int start_threads(struct rtm_probe_noise *p, struct rtm_error *err)
 	}
 	abort = p->gate.abort;
 	rtm_gate_wait_ready(&p->gate, created);
-	for (i = 0; i < created && !abort; i++) {
-		if (p->threads[i].error) {
+	/*
+	 * A thread's set-up error is the gate's, its message in the thread's err
+	 * (both written before it reported; t->error only once the gate opens).
+	 */
+	for (i = 0; i < created && !abort && p->gate.error; i++) {
+		if (p->threads[i].err.msg[0]) {
 			if (err)
 				*err = p->threads[i].err;
 			abort = true;
 		}
+	}
+	if (p->gate.error && !abort) {
+		rtm_error_set(err, "a noise thread could not be pinned or scheduled: %s",
+			      strerror(-p->gate.error));
+		abort = true;
 	}
 	p->start_ns = rtm_clock_ns(CLOCK_MONOTONIC) + START_DELAY_NS;
 	p->next_tick_ns = p->start_ns + TICK_NS;

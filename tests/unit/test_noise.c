@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/clock.h"
 #include "probe/probe_noise.h"
@@ -251,11 +252,44 @@ static void test_recorded_print(void)
 	json_decref(r);
 }
 
+/*
+ * A thread that cannot be pinned (a CPU past the last one) stops the start with
+ * its message: the starter reads the gate's error, not the thread's, which is
+ * set only once the gate opens (before, the probe ran without that CPU).
+ */
+static void test_start_refused(void)
+{
+	int cpu = (int)sysconf(_SC_NPROCESSORS_CONF) + 3;
+	struct rtm_probe_noise_opts o = {
+		.cpus = { 1, &cpu },
+		.sched = { .policy = RTM_POLICY_OTHER },
+		.duration_ns = 20000000ULL,
+		.window_ns = 100000000ULL,
+		.width_ns = 10000000ULL,
+		.threshold_ns = 1000,
+		.report_above_ns = 20000,
+		.max_gaps = 16,
+		.dma_latency_us = -1,
+	};
+	struct rtm_error err = { "" };
+	struct rtm_probe_noise *p = rtm_probe_noise_start(&o, &err);
+	char want[32];
+
+	snprintf(want, sizeof(want), "CPU %d", cpu);
+	tap_ok(!p, "start: a thread that cannot be pinned to CPU %d stops the start", cpu);
+	tap_ok(strstr(err.msg, want) != NULL, "start: its message names the CPU (%s)", err.msg);
+	if (p) {
+		rtm_probe_noise_stop(p);
+		rtm_probe_noise_free(p);
+	}
+}
+
 int main(void)
 {
 	test_calibration();
 	test_gaps();
 	test_section();
 	test_recorded_print();
+	test_start_refused();
 	return tap_done();
 }
