@@ -379,7 +379,7 @@ char *rtm_noise_time_text(const json_t *noise, char *buf, size_t len)
 int rtm_noise_fprint(const json_t *noise, FILE *f, bool verbose)
 {
 	const json_t *cpus = json_object_get(noise, "cpus"), *c;
-	uint64_t above = u64(noise, "report_above_ns"), listed = 0, dropped = 0, nmis = 0;
+	uint64_t above = u64(noise, "report_above_ns"), listed = 0, dropped = 0, nmis = 0, cut = 0;
 	const int max_listed = verbose ? 10 : 3;
 	const char *backend;
 	char rep[16], when[256];
@@ -401,6 +401,7 @@ int rtm_noise_fprint(const json_t *noise, FILE *f, bool verbose)
 		listed += u64(c, "above_report");
 		dropped += u64(c, "gaps_dropped");
 		nmis += u64(c, "nmi_count");
+		cut += u64(c, "windows_cut");
 	}
 	print_tracer_extras(noise, backend, nmis, f);
 	if (listed) {
@@ -415,5 +416,9 @@ int rtm_noise_fprint(const json_t *noise, FILE *f, bool verbose)
 	if (dropped)
 		fprintf(f, "note: %" PRIu64 " gaps were counted but not kept with their time "
 			"(--max-gaps); the list above may miss some\n", dropped);
+	if (cut)
+		fprintf(f, "note: %" PRIu64 " busy parts ran past their width by CLOCK_MONOTONIC and "
+			"were cut (windows_cut): the counter ran slower than its calibration (a "
+			"moved VM, a TSC that changed rate), so the gap lengths are not exact\n", cut);
 	return 0;
 }

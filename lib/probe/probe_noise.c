@@ -8,6 +8,15 @@
  * the timer probe's samples. The clock is read only outside the busy part: at
  * a window's start (the anchor that turns counts into CLOCK_MONOTONIC times)
  * and for the sleep to the next window.
+ *
+ * The busy part ends by the counter, so a counter that runs slower than its
+ * calibration (a VM moved to another host, a TSC that changed its rate) would
+ * stretch it, up to the whole CPU at the loop's priority, and the box's own RT
+ * threads (rcu, ktimers at fifo 1 on PREEMPT_RT) would starve. A per-thread
+ * POSIX timer on CLOCK_MONOTONIC, armed outside the busy part, cuts a busy
+ * part still running a tenth of the width (2 ms at least) past its end: its
+ * signal sets the thread's cut flag, read with the stop flag. A cut window is
+ * counted and said (sections.noise.windows_cut).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -16,7 +25,9 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "box/gate.h"
 #include "probe/probe.h"
@@ -28,6 +39,8 @@
 #define STACK_PREFAULT	(64 * 1024)
 #define HEAP_PREFAULT	(1024 * 1024)
 #define STOP_EVERY	255		/* the stop flag is read every 256 loops */
+#define GUARD_SIGNAL	(SIGRTMIN + 2)	/* the busy part's wall-clock guard */
+#define GUARD_MIN_NS	(2 * 1000 * 1000ULL)
 #define TICK_NS		NSEC_PER_SEC	/* the runner's snapshots */
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 
@@ -36,6 +49,9 @@ struct noise_thread {
 	struct rtm_noise_rec rec;
 
 	struct rtm_probe_noise *probe;
+	_Atomic int cut;		/* the guard's signal: the busy part ran too long */
+	timer_t guard;
+	bool guarded;
 	pthread_t tid;
 	bool created;
 	int cpu;
@@ -147,7 +163,7 @@ busy(struct noise_thread *t, enum rtm_counter_kind kind, uint64_t c0, uint64_t m
      uint64_t end_c, uint64_t *loops)
 {
 	const struct rtm_counter *c = &t->probe->counter;
-	_Atomic int *stop = &t->probe->stop;
+	_Atomic int *stop = &t->probe->stop, *cut = &t->cut;
 	uint64_t last = c0, now, n = 0;
 
 	for (;;) {
@@ -157,7 +173,9 @@ busy(struct noise_thread *t, enum rtm_counter_kind kind, uint64_t c0, uint64_t m
 		last = now;
 		if (unlikely(now >= end_c))
 			break;
-		if (unlikely(!(n & STOP_EVERY)) && atomic_load_explicit(stop, memory_order_relaxed))
+		if (unlikely(!(n & STOP_EVERY)) &&
+		    (atomic_load_explicit(stop, memory_order_relaxed) ||
+		     atomic_load_explicit(cut, memory_order_relaxed)))
 			break;
 	}
 	*loops = n;
@@ -199,12 +217,51 @@ static void sleep_until(const struct rtm_probe_noise *p, uint64_t t_ns)
 	}
 }
 
+/* The guard's signal: the thread's cut flag (the timer's value points at it). */
+static void guard_handler(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)uc;
+	if (si && si->si_code == SI_TIMER && si->si_value.sival_ptr)
+		atomic_store_explicit((_Atomic int *)si->si_value.sival_ptr, 1,
+				      memory_order_relaxed);
+}
+
+/* The calling thread's guard timer, its signal unblocked. 0 or -errno. */
+static int guard_create(struct noise_thread *t)
+{
+	struct sigevent sev = { 0 };
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, GUARD_SIGNAL);
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	sev.sigev_notify = SIGEV_THREAD_ID;
+	sev.sigev_signo = GUARD_SIGNAL;
+	sev.sigev_value.sival_ptr = &t->cut;
+	sev._sigev_un._tid = (pid_t)syscall(SYS_gettid);
+	if (timer_create(CLOCK_MONOTONIC, &sev, &t->guard) < 0)
+		return -errno;
+	t->guarded = true;
+	return 0;
+}
+
+/* Arm the guard at @t_ns (CLOCK_MONOTONIC), or disarm it with 0. */
+static void guard_set(struct noise_thread *t, uint64_t t_ns)
+{
+	struct itimerspec its = { .it_value = { (time_t)(t_ns / NSEC_PER_SEC),
+						(long)(t_ns % NSEC_PER_SEC) } };
+
+	timer_settime(t->guard, TIMER_ABSTIME, &its, NULL);
+}
+
 static void run_windows(struct noise_thread *t)
 {
 	struct rtm_probe_noise *p = t->probe;
 	const struct rtm_probe_noise_opts *o = &p->opts;
 	const enum rtm_counter_kind kind = p->counter.kind;
 	uint64_t end = o->duration_ns ? p->start_ns + o->duration_ns : UINT64_MAX;
+	uint64_t slack = o->width_ns / 10 > GUARD_MIN_NS ? o->width_ns / 10 : GUARD_MIN_NS;
 	uint64_t win, k;
 
 	for (k = 0;; k++) {
@@ -217,11 +274,16 @@ static void run_windows(struct noise_thread *t)
 		sleep_until(p, win);
 		if (atomic_load_explicit(&p->stop, memory_order_relaxed))
 			break;
+		busy_end = win + o->width_ns < end ? win + o->width_ns : end;
+		/* a signal of the last window's guard came during the sleep at the latest */
+		atomic_store_explicit(&t->cut, 0, memory_order_relaxed);
+		guard_set(t, busy_end + slack);
 		mono0 = rtm_clock_ns(CLOCK_MONOTONIC);
 		c0 = rtm_counter_read(kind);
-		busy_end = win + o->width_ns < end ? win + o->width_ns : end;
-		if (busy_end <= mono0)
+		if (busy_end <= mono0) {
+			guard_set(t, 0);
 			continue;	/* woke after the window's busy part (a long stall) */
+		}
 		end_c = c0 + rtm_counter_cycles(&p->counter, busy_end - mono0);
 		if (kind == RTM_COUNTER_RDTSCP)
 			last = busy_rdtscp(t, c0, mono0, end_c, &loops);
@@ -229,12 +291,15 @@ static void run_windows(struct noise_thread *t)
 			last = busy_rdtsc(t, c0, mono0, end_c, &loops);
 		else
 			last = busy_clock(t, c0, mono0, end_c, &loops);
+		guard_set(t, 0);
 		s = atomic_load_explicit(&t->seq, memory_order_relaxed);
 		atomic_store_explicit(&t->seq, s + 1, memory_order_relaxed);
 		atomic_thread_fence(memory_order_release);
 		t->rec.sampled_ns += rtm_counter_ns(&p->counter, last - c0);
 		t->rec.loops += loops;
 		t->rec.windows++;
+		if (last < end_c && atomic_load_explicit(&t->cut, memory_order_relaxed))
+			t->rec.windows_cut++;
 		atomic_store_explicit(&t->seq, s + 2, memory_order_release);
 	}
 }
@@ -243,11 +308,27 @@ static void *noise_main(void *arg)
 {
 	struct noise_thread *t = arg;
 	struct rtm_probe_noise *p = t->probe;
+	struct rtm_error ignored;
+	int ret;
 
+	/* before the gate: no guard is the gate's set-up error, seen by the starter */
+	ret = guard_create(t);
+	if (ret) {
+		rtm_error_set(&t->err, "cannot create the busy loop's wall-clock guard for "
+			      "CPU %d (timer_create: %s)", t->cpu, strerror(-ret));
+		pthread_mutex_lock(&p->gate.lock);
+		p->gate.error = ret;
+		pthread_mutex_unlock(&p->gate.lock);
+	}
 	t->error = rtm_gate_enter(&p->gate, "rtm-noise", t->cpu, &p->opts.sched, STACK_PREFAULT,
-				  &t->err);
+				  ret ? &ignored : &t->err);
+	if (!t->error)
+		t->error = ret;
 	if (!p->gate.abort && !t->error)
 		run_windows(t);
+	if (t->guarded)
+		timer_delete(t->guard);
+	t->guarded = false;
 	atomic_store(&t->running, false);
 	atomic_fetch_sub(&p->nrunning, 1);
 	return NULL;
@@ -357,9 +438,15 @@ static int alloc_threads(struct rtm_probe_noise *p, struct rtm_error *err)
 /* Create the threads; wait until each is pinned and scheduled, then open the gate. */
 static int start_threads(struct rtm_probe_noise *p, struct rtm_error *err)
 {
+	struct sigaction sa = { .sa_sigaction = guard_handler, .sa_flags = SA_SIGINFO | SA_RESTART };
 	int i, ret, created = 0;
 	bool abort;
 
+	/* the guard's signal goes to its thread only (SIGEV_THREAD_ID) */
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(GUARD_SIGNAL, &sa, NULL) < 0)
+		return rtm_error_setn(err, -errno, "cannot install the busy loop's guard "
+				      "signal handler: %s", strerror(errno));
 	rtm_gate_init(&p->gate);
 	atomic_store(&p->nrunning, p->n);
 	for (i = 0; i < p->n; i++) {
@@ -412,6 +499,13 @@ static int start_threads(struct rtm_probe_noise *p, struct rtm_error *err)
 struct rtm_probe_noise *rtm_probe_noise_start(const struct rtm_probe_noise_opts *o,
 					      struct rtm_error *err)
 {
+	return rtm_probe_noise_start_with(o, NULL, err);
+}
+
+struct rtm_probe_noise *rtm_probe_noise_start_with(const struct rtm_probe_noise_opts *o,
+						   const struct rtm_counter *counter,
+						   struct rtm_error *err)
+{
 	struct rtm_probe_noise *p;
 
 	if (check_opts(o, err))
@@ -424,7 +518,10 @@ struct rtm_probe_noise *rtm_probe_noise_start(const struct rtm_probe_noise_opts 
 	p->opts = *o;
 	p->n = o->cpus.n;
 	p->dma_fd = -1;
-	if (rtm_counter_calibrate(&p->counter, CALIBRATE_NS, err) || alloc_threads(p, err))
+	if (counter)
+		p->counter = *counter;
+	if ((!counter && rtm_counter_calibrate(&p->counter, CALIBRATE_NS, err)) ||
+	    alloc_threads(p, err))
 		goto fail;
 	if (o->lock_memory) {
 		if (rtm_memory_lock(HEAP_PREFAULT, err))
@@ -576,6 +673,7 @@ static json_t *cpu_json(const struct rtm_probe_noise *p, const struct noise_thre
 	/* the loop's own sample period: its resolution; unknown without a read */
 	json_object_set_new(o, "sample_period_ns", rec->loops ?
 			    json_real((double)rec->sampled_ns / (double)rec->loops) : json_null());
+	json_object_set_new(o, "windows_cut", json_integer((json_int_t)rec->windows_cut));
 	return o;
 }
 

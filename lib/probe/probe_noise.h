@@ -101,6 +101,7 @@ struct rtm_noise_rec {
 	uint64_t sampled_ns;		/* time spent in the loop (gaps included) */
 	uint64_t loops;			/* counter reads */
 	uint64_t windows;
+	uint64_t windows_cut;		/* busy parts the wall-clock guard ended */
 	uint64_t gaps;
 	uint64_t noise_ns;		/* sum of the gaps' lengths */
 	uint64_t max_gap_ns;
@@ -141,6 +142,7 @@ struct rtm_noise_cpu_snap {
 	uint64_t sampled_ns;
 	uint64_t loops;
 	uint64_t windows;
+	uint64_t windows_cut;		/* busy parts the wall-clock guard ended */
 	uint64_t gaps;
 	uint64_t noise_ns;
 	uint64_t max_gap_ns;
@@ -153,6 +155,14 @@ struct rtm_probe_noise;
 /* Calibrate the counter, start the threads (aligned ~100 ms later). */
 struct rtm_probe_noise *rtm_probe_noise_start(const struct rtm_probe_noise_opts *o,
 					      struct rtm_error *err);
+/*
+ * The same with the counter's calibration given (@counter; NULL: calibrate):
+ * a caller that calibrated already, or a test that gives a wrong one (the
+ * busy part's wall-clock guard).
+ */
+struct rtm_probe_noise *rtm_probe_noise_start_with(const struct rtm_probe_noise_opts *o,
+						   const struct rtm_counter *counter,
+						   struct rtm_error *err);
 void rtm_probe_noise_snapshot(const struct rtm_probe_noise *p, int i,
 			      struct rtm_noise_cpu_snap *snap, struct rtm_hist *hist);
 /*

@@ -6,6 +6,7 @@
  * bounded log), and sections.noise for people and programs.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -245,10 +246,22 @@ static void test_recorded_print(void)
 	ok(p && q && strstr(p, "  CPU 1:   77.3 us at ") > q, "verbose: then CPU 1's longest");
 	ok(count_lines(full) > count_lines(out) + 18, "verbose: %d lines, compact %d",
 	   count_lines(full), count_lines(out));
+	ok(!strstr(out, "were cut"), "recorded: no busy part cut, no note");
 	if (tap_failed)
 		diag("%s\n%s", out, full);
 	free(out);
 	free(full);
+	/* busy parts the wall-clock guard cut: one note with their count */
+	json_object_set_new(json_array_get(json_object_get(sec, "cpus"), 1), "windows_cut",
+			    json_integer(2));
+	out = NULL;
+	f = open_memstream(&out, &len);
+	ok(rtm_noise_fprint(sec, f, false) == 0, "cut: summary printed");
+	fclose(f);
+	ok(strstr(out, "note: 2 busy parts ran past their width by CLOCK_MONOTONIC and were "
+		  "cut (windows_cut)") != NULL,
+	   "cut: a note counts the busy parts the guard cut");
+	free(out);
 	json_decref(r);
 }
 
@@ -284,6 +297,75 @@ static void test_start_refused(void)
 	}
 }
 
+/*
+ * The busy part's wall-clock guard: with a counter 50 times slower than its
+ * calibration, a 10 ms busy part would last 500 ms; the guard cuts each one
+ * 2 ms past its end and counts it. With the calibration as measured, none is
+ * cut (a cut needs the counter behind the clock, not a late thread).
+ */
+static int guard_run(const struct rtm_counter *c, uint64_t *windows, uint64_t *cut)
+{
+	int cpu = 0;
+	struct rtm_probe_noise_opts o = {
+		.cpus = { 1, &cpu },
+		.sched = { .policy = RTM_POLICY_OTHER },
+		.duration_ns = 250000000ULL,
+		.window_ns = 100000000ULL,
+		.width_ns = 10000000ULL,
+		.threshold_ns = 1000000,
+		.report_above_ns = 1000000000ULL,
+		.max_gaps = 16,
+		.dma_latency_us = -1,
+	};
+	struct rtm_error err = { "" };
+	struct rtm_result *r = rtm_result_alloc("noise");
+	struct rtm_probe_noise *p = r ? rtm_probe_noise_start_with(&o, c, &err) : NULL;
+	const json_t *c0;
+
+	*windows = *cut = 0;
+	if (!p) {
+		printf("# guard: the probe did not start: %s\n", err.msg);
+		rtm_result_free(r);
+		return -1;
+	}
+	while (!rtm_probe_noise_done(p))
+		usleep(10000);
+	if (rtm_probe_noise_finish(p, r, &err)) {
+		rtm_probe_noise_free(p);
+		rtm_result_free(r);
+		return -1;
+	}
+	c0 = json_array_get(json_object_get(json_object_get(r->sections, "noise"), "cpus"), 0);
+	*windows = (uint64_t)json_integer_value(json_object_get(c0, "windows"));
+	*cut = (uint64_t)json_integer_value(json_object_get(c0, "windows_cut"));
+	rtm_probe_noise_free(p);
+	rtm_result_free(r);
+	return 0;
+}
+
+static void test_guard(void)
+{
+	struct rtm_counter good, slow;
+	struct rtm_error err = { "" };
+	uint64_t windows = 0, cut = 0;
+	int ret;
+
+	if (rtm_counter_calibrate(&good, 20000000ULL, &err)) {
+		tap_ok(0, "guard: the counter calibrates (%s)", err.msg);
+		return;
+	}
+	slow = good;
+	slow.mult = good.mult / 50;	/* 50 times the counts per ns: the counter "slower" */
+	ret = guard_run(&slow, &windows, &cut);
+	tap_ok(!ret && windows >= 2 && cut == windows,
+	       "guard: a counter 50x slower than calibrated: every busy part cut "
+	       "(%" PRIu64 " of %" PRIu64 " windows)", cut, windows);
+	ret = guard_run(&good, &windows, &cut);
+	tap_ok(!ret && windows >= 2 && cut == 0,
+	       "guard: the counter as calibrated: none cut (%" PRIu64 " of %" PRIu64 " windows)",
+	       cut, windows);
+}
+
 int main(void)
 {
 	test_calibration();
@@ -291,5 +373,6 @@ int main(void)
 	test_section();
 	test_recorded_print();
 	test_start_refused();
+	test_guard();
 	return tap_done();
 }
