@@ -39,7 +39,7 @@ watchdog() {	# PID SECONDS NAME
 			[ "${1:-}" = R ] && echo "runnable: $(cat $t/comm) cpu ${37} rtprio ${38} policy ${39} utime ${12} stime ${13}"
 		done
 		} > "$f" 2>&1
-		while read -r l; do echo "rtlab-hang: $l" > /dev/kmsg; done < "$f"
+		while read -r l; do echo "<3>rtlab-hang: $l" > /dev/kmsg; done < "$f"
 		kill -KILL "$pid"' watchdog "$@" </dev/null >/dev/null 2>&1 &
 	w=$!
 }
@@ -51,32 +51,62 @@ run() {
 	wait $p; echo $? > "rc-$n"
 	kill $w 2>/dev/null
 }
+# step NAME: where the script is, in the kernel log (at level 3, so the quiet
+# console shows it, even when user-space output is stuck) and for the
+# script's own watchdog, which after 150 s (the boot's timeout is 240 s) names
+# the step and every blocked or runnable task with its kernel stack
+step() {
+	echo "<3>rtlab-step: $1" > /dev/kmsg
+	echo "$1" > /tmp/rtlab-step
+}
+c=; command -v chrt >/dev/null && c="chrt -f 99"
+$c sh -c '
+	sleep 150
+	echo "<3>rtlab-hang: the guest script is stuck at step $(cat /tmp/rtlab-step)" > /dev/kmsg
+	for t in /proc/[0-9]*/task/*; do
+		st=$(sed "s/.*) //" $t/stat 2>/dev/null | cut -d" " -f1)
+		case "$st" in D|R) ;; *) continue ;; esac
+		echo "<3>rtlab-hang: $st $(cat $t/comm) wchan $(cat $t/wchan) $(head -n 6 $t/stack 2>/dev/null | tr "\n" " ")" > /dev/kmsg
+	done' </dev/null >/dev/null 2>&1 &
 cd "$OUT" || exit 2
 state > state-before.txt
+step hw
 run hw rtmeasure noise --backend hwlat -D "$D" -o "$OUT/hw"
 state > state-after-hw.txt
+step os
 # --threshold 10us: under emulation every microsecond of noise would be a sample event
 run os rtmeasure noise --backend osnoise --threshold 10us -D "$D" -o "$OUT/os"
 state > state-after-os.txt
+step user
 run user rtmeasure noise --backend user -D "$D" -o "$OUT/user"
+step term
 rtmeasure hwlat -D 30s -q -o "$OUT/term" > term.out 2>&1 &
 p=$!
 sleep 4
 kill -TERM $p
+watchdog $p 60 term
 wait $p; echo $? > rc-term
+kill $w 2>/dev/null
 state > state-after-term.txt
+step osterm
 rtmeasure noise --backend osnoise -D 30s -q -o "$OUT/osterm" > osterm.out 2>&1 &
 p=$!
 sleep 4
 kill -TERM $p
+watchdog $p 60 osterm
 wait $p; echo $? > rc-osterm
+kill $w 2>/dev/null
 state > state-after-osterm.txt
+step "busy (hwlat in another instance)"
 mkdir $T/instances/other && echo hwlat > $T/instances/other/current_tracer
-rtmeasure noise --backend hwlat -D 2s -o "$OUT/busy" 2> busy.err; echo $? > rc-busy
+run busy rtmeasure noise --backend hwlat -D 2s -o "$OUT/busy" 2> busy.err
+step "osbusy (osnoise in another instance)"
 echo nop > $T/instances/other/current_tracer
 echo osnoise > $T/instances/other/current_tracer
-rtmeasure noise --backend osnoise -D 2s -o "$OUT/osbusy" 2> osbusy.err; echo $? > rc-osbusy
+run osbusy rtmeasure noise --backend osnoise -D 2s -o "$OUT/osbusy" 2> osbusy.err
+step "the other instance removed"
 echo nop > $T/instances/other/current_tracer
 rmdir $T/instances/other
 state > state-after-busy.txt
+step done
 exit 0
