@@ -109,13 +109,15 @@ void rtm_stream_steal(struct rtm_stream *st, int64_t *steal, int n)
 		st->stat_fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
 	while (st->stat_fd >= 0) {
 		if (st->stat_cap < 4096 || (got >= 0 && (size_t)got + 1 >= st->stat_cap)) {
-			b = realloc(st->stat_buf, st->stat_cap < 4096 ? 4096 : st->stat_cap * 2);
+			size_t cap = st->stat_cap < 4096 ? 4096 : st->stat_cap * 2;
+
+			b = realloc(st->stat_buf, cap);
 			if (!b) {
 				got = -1;
 				break;
 			}
 			st->stat_buf = b;
-			st->stat_cap = st->stat_cap < 4096 ? 4096 : st->stat_cap * 2;
+			st->stat_cap = cap;
 		}
 		got = pread(st->stat_fd, st->stat_buf, st->stat_cap - 1, 0);
 		if (got < 0 || (size_t)got + 1 < st->stat_cap)
