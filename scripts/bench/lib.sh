@@ -21,7 +21,8 @@
 # bench_paired gives around it: yes when all of it meets TARGET, no when none
 # of it does, unsure when it holds the bound (the rounds cannot tell which side
 # the ratio is on) or covers less than 90 % (fewer than 5 rounds); the interval
-# goes before NOTE.
+# goes before NOTE, and when unsure, the rounds that would decide it
+# (bench_rounds_needed).
 
 # bench_met TARGET RTMEASURE RATIO: yes, no or -
 bench_met() {
@@ -100,7 +101,36 @@ bench_result_paired() {
 		printf 'result\t%s\t-\t-\t-\t%s\t-\t%s\n' "$metric" "$target" "no paired rounds${note:+; $note}"
 		return
 	fi
+	[ "$met" = unsure ] && [ "$n" -ge 3 ] &&
+		note="$(bench_rounds_needed "$bound" <<<"$pairs")${note:+; $note}"
 	printf 'result\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$metric" "$a" "$b" \
 		"$(printf %.2f "$med")" "$target" "$met" \
 		"median of $n rounds' ratios, $cover % interval $lo-$hi${note:+; $note}"
+}
+
+# bench_rounds_needed BOUND <PAIRS: how many rounds would tell which side of BOUND
+# the median ratio is on, at the spread these pairs show: "spread S: about N
+# rounds would decide it". S is 1.4826 x the median absolute deviation of the
+# rounds' log ratios (one stalled round does not set it), and N the rounds for
+# which the interval around the median, about 1.645 x 1.2533 x S / sqrt(N) wide
+# either side in logs for a 90 % one, stops short of BOUND: an estimate (the
+# spread of a few rounds is itself rough), for a longer run to confirm.
+bench_rounds_needed() {
+	awk -v b="$1" '
+	function med(a, n,   i, j, t) {
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	}
+	$1 ~ /^[0-9.]+$/ && $2 ~ /^[0-9.]+$/ && $1 > 0 && $2 > 0 { l[++n] = log($1 / $2) }
+	END {
+		if (n < 3 || b <= 0) exit
+		m = med(l, n)
+		for (i = 1; i <= n; i++) d[i] = l[i] > m ? l[i] - m : m - l[i]
+		s = 1.4826 * med(d, n)
+		gap = m > log(b) ? m - log(b) : log(b) - m
+		if (gap < 0.005) { printf "spread %.2f: the median is on the bound, no number of rounds decides it", s; exit }
+		need = (1.645 * 1.2533 * s / gap) ^ 2
+		printf "spread %.2f: about %d rounds would decide it", s, need < 5 ? 5 : int(need) + (need > int(need))
+	}'
 }
