@@ -102,35 +102,27 @@ bench_result_paired() {
 		return
 	fi
 	[ "$met" = unsure ] && [ "$n" -ge 3 ] &&
-		note="$(bench_rounds_needed "$bound" <<<"$pairs")${note:+; $note}"
+		note="$(bench_rounds_needed "$med" "$lo" "$hi" "$n" "$bound")${note:+; $note}"
 	printf 'result\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$metric" "$a" "$b" \
 		"$(printf %.2f "$med")" "$target" "$met" \
 		"median of $n rounds' ratios, $cover % interval $lo-$hi${note:+; $note}"
 }
 
-# bench_rounds_needed BOUND <PAIRS: how many rounds would tell which side of BOUND
-# the median ratio is on, at the spread these pairs show: "spread S: about N
-# rounds would decide it". S is 1.4826 x the median absolute deviation of the
-# rounds' log ratios (one stalled round does not set it), and N the rounds for
-# which the interval around the median, about 1.645 x 1.2533 x S / sqrt(N) wide
-# either side in logs for a 90 % one, stops short of BOUND: an estimate (the
-# spread of a few rounds is itself rough), for a longer run to confirm.
+# bench_rounds_needed MEDIAN LO HI N BOUND: how many rounds would tell which side
+# of BOUND the median ratio is on, from the interval N rounds gave around it:
+# "about M rounds would decide it". An interval of order statistics narrows as
+# 1 / sqrt(rounds), so the side of it towards BOUND, W = |ln(edge / MEDIAN)|,
+# stops short of BOUND after M = N (W / |ln(BOUND / MEDIAN)|)^2 rounds (5 at
+# least, for 90 %): an estimate, to size a longer run of the script, which then
+# decides. A median on the bound (within 0.5 %) is said to be undecidable.
 bench_rounds_needed() {
-	awk -v b="$1" '
-	function med(a, n,   i, j, t) {
-		for (i = 2; i <= n; i++)
-			for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-	}
-	$1 ~ /^[0-9.]+$/ && $2 ~ /^[0-9.]+$/ && $1 > 0 && $2 > 0 { l[++n] = log($1 / $2) }
-	END {
-		if (n < 3 || b <= 0) exit
-		m = med(l, n)
-		for (i = 1; i <= n; i++) d[i] = l[i] > m ? l[i] - m : m - l[i]
-		s = 1.4826 * med(d, n)
-		gap = m > log(b) ? m - log(b) : log(b) - m
-		if (gap < 0.005) { printf "spread %.2f: the median is on the bound, no number of rounds decides it", s; exit }
-		need = (1.645 * 1.2533 * s / gap) ^ 2
-		printf "spread %.2f: about %d rounds would decide it", s, need < 5 ? 5 : int(need) + (need > int(need))
+	awk -v m="$1" -v lo="$2" -v hi="$3" -v n="$4" -v b="$5" 'BEGIN {
+		if (m <= 0 || lo <= 0 || hi <= 0 || b <= 0 || n < 1) exit
+		gap = log(b / m); gap = gap < 0 ? -gap : gap
+		if (gap < 0.005) { print "the median is on the bound, no number of rounds decides it"; exit }
+		w = log((b > m ? hi : lo) / m); w = w < 0 ? -w : w
+		need = n * (w / gap) ^ 2
+		need = need > int(need) ? int(need) + 1 : need
+		printf "about %d rounds would decide it", need < 5 ? 5 : need
 	}'
 }

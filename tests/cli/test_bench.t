@@ -42,19 +42,20 @@ line=$(printf '10.0 10\n10.1 10\n10.2 10\n10.3 10\n10.4 10\n' | bench_result_pai
 [ "$line" = "$(printf 'result\tp99\t10.2\t10\t1.02\tratio <= 1.05\tyes\tmedian of 5 rounds'"'"' ratios, 94 %% interval 1.000-1.040; x')" ]
 ok $? "all of the interval under the bound: yes ($line)"
 line=$(printf '9 10\n10 10\n11 10\n12 10\n13 10\n' | bench_result_paired p99 "ratio <= 1.05")
-[ "$(echo "$line" | cut -f6-8)" = "$(printf 'ratio <= 1.05\tunsure\tmedian of 5 rounds'"'"' ratios, 94 %% interval 0.900-1.300; spread 0.14: about 40 rounds would decide it')" ]
+[ "$(echo "$line" | cut -f6-8)" = "$(printf 'ratio <= 1.05\tunsure\tmedian of 5 rounds'"'"' ratios, 94 %% interval 0.900-1.300; about 94 rounds would decide it')" ]
 ok $? "an interval over the bound: unsure, though the median ratio (1.10) is over it, with the rounds that would decide it ($line)"
-# logs -0.105 0 0.095 0.182 0.262: median 0.095, deviations' median 0.095, S 0.141;
-# (1.645 x 1.2533 x 0.141 / ln(1.10 / 1.05))^2 = 39.2
-[ "$(printf '9 10\n10 10\n11 10\n12 10\n13 10\n' | bench_rounds_needed 1.05)" = "spread 0.14: about 40 rounds would decide it" ]
-ok $? "rounds needed: the median's distance to the bound against the spread"
-# the 40x round would make a standard deviation of 1.5
-[ "$(printf '10 10\n10.5 10\n11 10\n10.5 10\n10 10\n400 10\n' | bench_rounds_needed 1.05 | cut -d: -f1)" = "spread 0.07" ]
-ok $? "rounds needed: a stalled round does not set the spread"
-[ "$(printf '9 10\n10.5 10\n12 10\n' | bench_rounds_needed 1.05)" = "spread 0.20: the median is on the bound, no number of rounds decides it" ]
+# the lower side ln(1.10 / 0.90) = 0.2007 against ln(1.10 / 1.05) = 0.0465: 5 x 18.6 = 93.1
+[ "$(bench_rounds_needed 1.10 0.90 1.30 5 1.05)" = "about 94 rounds would decide it" ]
+ok $? "rounds needed: the interval's side towards the bound against the median's distance"
+# under the bound, the upper side: ln(1.256 / 0.99) = 0.238 against ln(1.10 / 0.99) = 0.105
+[ "$(bench_rounds_needed 0.99 0.837 1.256 9 1.10)" = "about 46 rounds would decide it" ]
+ok $? "rounds needed: a median under the bound, the upper side"
+[ "$(bench_rounds_needed 0.50 0.45 0.56 9 1.05)" = "about 5 rounds would decide it" ]
+ok $? "rounds needed: never under 5 (a 90 % interval)"
+[ "$(bench_rounds_needed 1.052 0.9 1.2 9 1.05)" = "the median is on the bound, no number of rounds decides it" ]
 ok $? "rounds needed: a median on the bound is undecidable"
-[ -z "$(printf '9 10\n10 10\n' | bench_rounds_needed 1.05)" ]
-ok $? "rounds needed: nothing from 2 pairs"
+[ -z "$(bench_rounds_needed - - - 0 1.05)" ]
+ok $? "rounds needed: nothing without an interval"
 line=$(printf '12 10\n13 10\n14 10\n12 10\n13 10\n' | bench_result_paired p99 "ratio <= 1.05")
 [ "$(echo "$line" | cut -f7)" = no ]
 ok $? "all of the interval over the bound: no"
@@ -97,7 +98,7 @@ echo "$out" | grep -q "bench_x"
 ok $(( ! $? )) "C files are not run"
 echo "$out" | grep -q '^targets met: 1, not met: 1, unsure (the rounds cannot tell): 1$'
 ok $? "the count of targets met, not met and unsure ($(echo "$out" | tail -2 | head -1))"
-echo "$out" | grep -Eq '^good\.p99_us +11 +10 +1\.10 +ratio <= 1\.05 +unsure \(median of 5 rounds'"'"' ratios, 94 % interval 0\.900-1\.300; spread 0\.14: about 40 rounds would decide it\)$'
+echo "$out" | grep -Eq '^good\.p99_us +11 +10 +1\.10 +ratio <= 1\.05 +unsure \(median of 5 rounds'"'"' ratios, 94 % interval 0\.900-1\.300; about 94 rounds would decide it\)$'
 ok $? "an unsure row with its interval"
 
 RTM_BENCH_DIR="$d/s" "$B/all" --budget x >/dev/null 2>&1
@@ -128,7 +129,7 @@ ok $? "one line per program"
 ok $? "the empty program and the one-word one are no programs of wakeup's"
 echo "$out" | grep -q '^median ns per event: rtm_wk_floor_ld (reads one word of a map) 66 ns$'
 ok $? "the one-word program's median"
-echo "$out" | grep -q "$(printf '^result\tp99_us_cyclictest_beside_wakeup\t66\t93\t0.93\tratio <= 1.05\tunsure\tmedian of 3 rounds'"'"' ratios, 75 %% interval 0.444-1.100; spread [0-9.]*: about [0-9]* rounds would decide it; reference: cyclictest alone$')"
+echo "$out" | grep -q "$(printf '^result\tp99_us_cyclictest_beside_wakeup\t66\t93\t0.93\tratio <= 1.05\tunsure\tmedian of 3 rounds'"'"' ratios, 75 %% interval 0.444-1.100; about [0-9]* rounds would decide it; reference: cyclictest alone$')"
 ok $? "cyclictest's p99 with wakeup against without, round by round: 3 rounds cannot tell"
 echo "$out" | grep -q "$(printf '^result\tp99_us_cyclictest_plus_programs\t93.26\t93\t1.003\tratio <= 1.05\tyes\tcyclictest alone.s p99 plus the programs. own time on a wake-up.s path (260 ns: ')"
 ok $? "cyclictest alone's p99 plus sched_wakeup's and sched_switch's time (140 + 120 ns)"
@@ -159,7 +160,7 @@ bare round 2: ctxt/s 9050, cyclictest p99 64 us, reads direct
 bare round 3: ctxt/s 9020, cyclictest p99 90 us, reads direct
 EOR
 out=$("$B/wakeup" --summary "$d/wk-rounds2" 2>&1)
-echo "$out" | grep -q "$(printf '^result\tp99_us_cyclictest_beside_wakeup\t64\t93\t0.66\tratio <= 1.05\tunsure\tmedian of 3 rounds'"'"' ratios, 75 %% interval 0.481-1.500; spread [0-9.]*: about [0-9]* rounds would decide it; reference: cyclictest alone; BPF statistics off (on: median 66 us)$')"
+echo "$out" | grep -q "$(printf '^result\tp99_us_cyclictest_beside_wakeup\t64\t93\t0.66\tratio <= 1.05\tunsure\tmedian of 3 rounds'"'"' ratios, 75 %% interval 0.481-1.500; about [0-9]* rounds would decide it; reference: cyclictest alone; BPF statistics off (on: median 66 us)$')"
 ok $? "cyclictest's p99 beside wakeup from the bare rounds, the statistics' rounds named"
 
 "$B/wakeup" --summary "$d/none" >/dev/null 2>&1
